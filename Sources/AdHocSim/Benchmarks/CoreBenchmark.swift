@@ -1,0 +1,155 @@
+// Benchmarks: workloads that measure the simulator itself rather than a network.
+//
+// This folder owns the classic "hold model" of event-queue benchmarking (Vaucher & Duval,
+// CACM 1975; the model ns-3 and OMNeT++ scheduler comparisons use): P pending events; every
+// executed event schedules one new event at now + Exp(mean 1 ms), drawn from a named random
+// stream; stop after E events. It runs the full `Simulation` loop (timers, dispatch through
+// `EventHandler`) and, for comparison in the same process, bare heap loops without dispatch
+// for each candidate queue shape. Figures are reported as events per second and as a ratio to
+// the bare-heap baseline measured in the same run, because machines here are noisy.
+
+extension EventKind {
+    /// The hold model's only event.
+    public static let holdModel = EventKind(rawValue: 1)
+}
+
+/// The result of one benchmark measurement.
+public struct BenchmarkFigure: Sendable {
+    /// What was measured (`"simulation"`, `"heap:4ary-lazy"`, ...).
+    public var label: String
+    /// Events executed.
+    public var events: UInt64
+    /// Wall-clock seconds.
+    public var seconds: Double
+    /// A checksum of the run (sum of event times), so the work cannot be optimised away and
+    /// every variant can be seen to execute the same events in the same order.
+    public var checksum: UInt64
+    /// Events per second.
+    public var eventsPerSecond: Double { Double(events) / seconds }
+}
+
+/// The hold-model benchmark of the event core.
+public struct CoreBenchmark: Sendable {
+    /// Pending events (P).
+    public var population: Int
+    /// Events to execute (E).
+    public var events: UInt64
+    /// The run seed.
+    public var seed: UInt64
+    /// Mean of the exponential hold time: 1 ms, as the issue defines the model.
+    public var meanHold = SimTime.milliseconds(1)
+
+    /// A benchmark of `events` events over `population` pending events.
+    public init(population: Int, events: UInt64, seed: UInt64 = 1) {
+        self.population = population
+        self.events = events
+        self.seed = seed
+    }
+
+    /// The handler: each event schedules its successor for the same target.
+    struct HoldHandler: EventHandler {
+        var stream: RandomStream
+        let meanNanos: Double
+        var checksum: UInt64 = 0
+
+        @inline(__always)
+        mutating func handle(_ event: Event, in sim: inout Simulation) {
+            checksum &+= UInt64(bitPattern: event.time.nanoseconds)
+            let hold = Int64(stream.exponential(mean: meanNanos))
+            sim.schedule(after: .nanoseconds(hold), target: event.target, kind: .holdModel)
+        }
+    }
+
+    /// Runs the model through `Simulation.run` with handler dispatch.
+    public func runSimulation() -> BenchmarkFigure {
+        var sim = Simulation(seed: seed, initialQueueCapacity: population)
+        var handler = HoldHandler(stream: sim.randomStream(named: "bench/hold"),
+                                  meanNanos: Double(meanHold.nanoseconds))
+        for i in 0..<population {
+            let t = Int64(handler.stream.exponential(mean: handler.meanNanos))
+            sim.schedule(at: .nanoseconds(t), target: UInt32(truncatingIfNeeded: i), kind: .holdModel)
+        }
+        let clock = ContinuousClock()
+        let start = clock.now
+        _ = sim.run(&handler, maxEvents: events)
+        let elapsed = clock.now - start
+        return BenchmarkFigure(label: "simulation", events: sim.eventsExecuted,
+                               seconds: elapsed.seconds, checksum: handler.checksum)
+    }
+
+    /// Runs the model as a bare loop on an `EventHeap` of the given shape: pop, draw, push.
+    /// No dispatch, no timers, no clock checks: the practical ceiling for that structure.
+    public func runBareHeap<Shape: HeapShape>(_ shape: Shape.Type) -> BenchmarkFigure {
+        var heap = EventHeap<Shape>(initialCapacity: population)
+        var stream = RandomStream(seed: seed, name: "bench/hold")
+        let mean = Double(meanHold.nanoseconds)
+        for i in 0..<population {
+            let t = Int64(stream.exponential(mean: mean))
+            heap.push(time: .nanoseconds(t), target: UInt32(truncatingIfNeeded: i), kind: .holdModel, arg: 0)
+        }
+        var checksum: UInt64 = 0
+        let clock = ContinuousClock()
+        let start = clock.now
+        var n: UInt64 = 0
+        while n < events {
+            let e = heap.pop()
+            checksum &+= UInt64(bitPattern: e.time.nanoseconds)
+            let hold = Int64(stream.exponential(mean: mean))
+            heap.push(time: SimTime(nanoseconds: e.time.nanoseconds &+ hold), target: e.target,
+                      kind: .holdModel, arg: 0)
+            n &+= 1
+        }
+        let elapsed = clock.now - start
+        return BenchmarkFigure(label: "heap:\(Shape.name)", events: n, seconds: elapsed.seconds,
+                               checksum: checksum)
+    }
+
+    /// Runs the bare loop on `EventQueue` itself (the structure `Simulation` uses).
+    public func runBareQueue() -> BenchmarkFigure {
+        var heap = EventQueue(initialCapacity: population)
+        var stream = RandomStream(seed: seed, name: "bench/hold")
+        let mean = Double(meanHold.nanoseconds)
+        for i in 0..<population {
+            let t = Int64(stream.exponential(mean: mean))
+            heap.push(time: .nanoseconds(t), target: UInt32(truncatingIfNeeded: i), kind: .holdModel, arg: 0)
+        }
+        var checksum: UInt64 = 0
+        let clock = ContinuousClock()
+        let start = clock.now
+        var n: UInt64 = 0
+        while n < events {
+            let e = heap.pop()
+            checksum &+= UInt64(bitPattern: e.time.nanoseconds)
+            let hold = Int64(stream.exponential(mean: mean))
+            heap.push(time: SimTime(nanoseconds: e.time.nanoseconds &+ hold), target: e.target,
+                      kind: .holdModel, arg: 0)
+            n &+= 1
+        }
+        let elapsed = clock.now - start
+        return BenchmarkFigure(label: "queue:EventQueue", events: n, seconds: elapsed.seconds, checksum: checksum)
+    }
+
+    /// Every queue shape the benchmark can compare, by name.
+    public static let shapeNames = [BinaryEager.name, BinaryLazy.name, QuaternaryEager.name,
+                                    QuaternaryLazy.name, OctonaryLazy.name]
+
+    /// Runs the bare loop for the shape called `name` (one of `shapeNames`).
+    public func runBareHeap(named name: String) -> BenchmarkFigure? {
+        switch name {
+        case BinaryEager.name: return runBareHeap(BinaryEager.self)
+        case BinaryLazy.name: return runBareHeap(BinaryLazy.self)
+        case QuaternaryEager.name: return runBareHeap(QuaternaryEager.self)
+        case QuaternaryLazy.name: return runBareHeap(QuaternaryLazy.self)
+        case OctonaryLazy.name: return runBareHeap(OctonaryLazy.self)
+        default: return nil
+        }
+    }
+}
+
+extension Duration {
+    /// This duration in seconds, as a `Double`.
+    var seconds: Double {
+        let (s, attoseconds) = components
+        return Double(s) + Double(attoseconds) * 1e-18
+    }
+}
