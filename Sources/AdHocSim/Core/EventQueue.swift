@@ -1,19 +1,22 @@
-/// The queue of pending events of one simulation: a radix heap over event times (Ahuja,
-/// Mehlhorn, Orlin & Tarjan, "Faster algorithms for the shortest path problem", JACM 1990),
-/// with buckets stored as chains of fixed-size chunks.
+/// The queue of pending events of one simulation: a radix heap over event times with 64-way
+/// digits (Ahuja, Mehlhorn, Orlin & Tarjan, "Faster algorithms for the shortest path problem",
+/// JACM 1990), its buckets stored as chains of fixed-size chunks.
 ///
 /// **Why a radix heap.** A simulation never schedules into the past, so every time inserted is
-/// ≥ `last`, the time of the last event popped: a monotone priority queue. Bucket `b` holds the
-/// events whose time first differs from `last` in bit `b − 1` (bucket 0: time == last).
-/// Inserting is O(1): one XOR, one leading-zero count, one append. When bucket 0 runs dry, the
-/// lowest non-empty bucket is scanned for its minimum, which becomes `last`, and its events are
-/// redistributed into lower buckets; an event moves down at most 63 times in its life, in
-/// practice a handful. BENCHMARKS.md compares it with binary, 4-ary and 8-ary heaps.
+/// ≥ `last`, the time of the last event popped: a monotone priority queue. An event whose time
+/// equals `last` sits in the *due* bucket. Any other event's time first differs from `last` in
+/// some bit; that bit's 6-bit group is the event's *level* (0...10), and the event's 6-bit digit
+/// at that level picks one of 64 buckets of the level. Inserting is O(1): an XOR, a leading-zero
+/// count, a shift and an append. When the due bucket runs dry, the lowest non-empty bucket (lowest
+/// level, then lowest digit) holds the earliest events; its minimum (kept up to date on append)
+/// becomes `last` and its events move to lower levels or the due bucket. An event moves down at
+/// most 11 times in its life, in practice two to four. BENCHMARKS.md compares it with binary,
+/// 4-ary and 8-ary heaps and with a one-bit-digit radix heap.
 ///
 /// **Tie order.** Buckets are FIFO. An append always carries the newest sequence number, and a
-/// bucket is refilled by redistribution only while it is empty, from a bucket that is itself in
-/// sequence order; so every bucket stays sorted by sequence number, and since equal times
-/// always share a bucket, events due at the same nanosecond leave in the order they were
+/// bucket is refilled by redistribution only while it is empty (redistribution only moves events
+/// to levels below the lowest occupied one), from a bucket that is itself in sequence order; so
+/// every bucket stays sorted by sequence number, and since equal times always share a bucket, events due at the same nanosecond leave in the order they were
 /// scheduled. The pop order is exactly the `(time, seq)` order of a heap.
 ///
 /// **Storage.** Events live inline (32 bytes, no references) in chunks of `chunkSize` from one
@@ -46,6 +49,8 @@ public struct EventQueue: ~Copyable {
         @usableFromInline var tailChunk: Int32 = -1
         @usableFromInline var headPos: Int32 = 0
         @usableFromInline var tailFill: Int32 = 0
+        /// The earliest time in the bucket.
+        @usableFromInline var minTime: Int64 = .max
         @inlinable init() {}
     }
 
@@ -61,9 +66,19 @@ public struct EventQueue: ~Copyable {
     @usableFromInline var chunkCapacity: Int
     @usableFromInline var chunksUsed: Int
     @usableFromInline var freeChunk: Int32
+    /// Bits per digit: 64 buckets per level.
+    @usableFromInline static let digitBits = 6
+    /// Levels needed to cover 63-bit times.
+    @usableFromInline static let levels = 11
+    /// Buckets `64·level + digit` for levels 0...10, then the due bucket at `dueBucket`.
     @usableFromInline var buckets: UnsafeMutablePointer<Bucket>
-    /// Bit `b` set when bucket `b` is non-empty.
-    @usableFromInline var occupied: UInt64
+    @usableFromInline static let dueBucket = levels << digitBits
+    /// Bit `level` set when some bucket of that level is non-empty.
+    @usableFromInline var occupiedLevels: UInt16
+    /// Per level, bit `digit` set when that bucket is non-empty.
+    @usableFromInline var occupiedDigits: UnsafeMutablePointer<UInt64>
+    /// Whether the due bucket is non-empty.
+    @usableFromInline var dueOccupied: Bool
     @usableFromInline var last: Int64
     @usableFromInline var _count: Int
     @usableFromInline var _nextSeq: UInt64
@@ -75,9 +90,12 @@ public struct EventQueue: ~Copyable {
         chunkNext = .allocate(capacity: chunkCapacity)
         chunksUsed = 0
         freeChunk = -1
-        buckets = .allocate(capacity: 64)
-        buckets.initialize(repeating: Bucket(), count: 64)
-        occupied = 0
+        buckets = .allocate(capacity: EventQueue.dueBucket + 1)
+        buckets.initialize(repeating: Bucket(), count: EventQueue.dueBucket + 1)
+        occupiedLevels = 0
+        occupiedDigits = .allocate(capacity: EventQueue.levels)
+        occupiedDigits.initialize(repeating: 0, count: EventQueue.levels)
+        dueOccupied = false
         last = 0
         _count = 0
         _nextSeq = 0
@@ -87,6 +105,7 @@ public struct EventQueue: ~Copyable {
         nodes.deallocate()
         chunkNext.deallocate()
         buckets.deallocate()
+        occupiedDigits.deallocate()
     }
 
     /// The number of pending events.
@@ -129,9 +148,24 @@ public struct EventQueue: ~Copyable {
         _count &+= 1
     }
 
+    /// The bucket of an event at `time` when the last popped time is `last`.
     @inlinable @inline(__always)
     static func bucket(_ time: Int64, _ last: Int64) -> Int {
-        64 &- UInt64(bitPattern: time ^ last).leadingZeroBitCount
+        let x = UInt64(bitPattern: time ^ last)
+        if x == 0 { return dueBucket }
+        let level = (63 &- x.leadingZeroBitCount) / digitBits
+        let digit = Int(truncatingIfNeeded: UInt64(bitPattern: time) >> UInt64(level &* digitBits)) & 63
+        return (level << digitBits) | digit
+    }
+
+    @inlinable @inline(__always)
+    mutating func markOccupied(_ b: Int) {
+        if b == EventQueue.dueBucket {
+            dueOccupied = true
+        } else {
+            occupiedLevels |= 1 << UInt16(b >> EventQueue.digitBits)
+            occupiedDigits[b >> EventQueue.digitBits] |= 1 << UInt64(b & 63)
+        }
     }
 
     @inlinable @inline(__always)
@@ -142,7 +176,7 @@ public struct EventQueue: ~Copyable {
             if bucket.tailChunk < 0 {
                 bucket.headChunk = chunk
                 bucket.headPos = 0
-                occupied |= 1 << UInt64(b)
+                markOccupied(b)
             } else {
                 chunkNext[Int(bucket.tailChunk)] = chunk
             }
@@ -151,6 +185,7 @@ public struct EventQueue: ~Copyable {
         }
         nodes[(Int(bucket.tailChunk) << EventQueue.chunkShift) &+ Int(bucket.tailFill)] = node
         bucket.tailFill &+= 1
+        bucket.minTime = node.time < bucket.minTime ? node.time : bucket.minTime
         buckets[b] = bucket
     }
 
@@ -175,12 +210,21 @@ public struct EventQueue: ~Copyable {
         freeChunk = chunk
     }
 
-    /// The earliest pending event's time, or `nil` when empty.
+    /// The earliest pending event's time, or `nil` when empty. Cheap: the lowest non-empty
+    /// bucket keeps its minimum, so nothing moves.
     @inlinable @inline(__always)
     public mutating func nextTime() -> SimTime? {
         if _count == 0 { return nil }
-        if occupied & 1 == 0 { refillBucketZero() }
-        return SimTime(nanoseconds: last)
+        if dueOccupied { return SimTime(nanoseconds: last) }
+        return SimTime(nanoseconds: buckets[lowestBucket()].minTime)
+    }
+
+    /// The lowest non-empty level-and-digit bucket. - Precondition: one exists.
+    @inlinable @inline(__always)
+    func lowestBucket() -> Int {
+        let level = occupiedLevels.trailingZeroBitCount
+        let digit = occupiedDigits[level].trailingZeroBitCount
+        return (level << EventQueue.digitBits) | digit
     }
 
     /// Removes and returns the earliest pending event.
@@ -188,15 +232,28 @@ public struct EventQueue: ~Copyable {
     @inlinable @inline(__always)
     public mutating func pop() -> Event {
         precondition(_count > 0, "pop from an empty event queue")
-        if occupied & 1 == 0 { refillBucketZero() }
-        var bucket = buckets[0]
+        _count &-= 1
+        if !dueOccupied {
+            let b = lowestBucket()
+            let bucket = buckets[b]
+            if bucket.headChunk == bucket.tailChunk && bucket.tailFill &- bucket.headPos == 1 {
+                // The earliest bucket holds a single event: hand it out directly.
+                let node = nodes[(Int(bucket.headChunk) << EventQueue.chunkShift) &+ Int(bucket.headPos)]
+                releaseChunk(bucket.headChunk)
+                clearBucket(b)
+                last = node.time
+                return EventQueue.event(node)
+            }
+            redistribute(b)
+        }
+        var bucket = buckets[EventQueue.dueBucket]
         let node = nodes[(Int(bucket.headChunk) << EventQueue.chunkShift) &+ Int(bucket.headPos)]
         bucket.headPos &+= 1
         if bucket.headChunk == bucket.tailChunk {
             if bucket.headPos == bucket.tailFill {
                 releaseChunk(bucket.headChunk)
                 bucket = Bucket()
-                occupied &= ~1
+                dueOccupied = false
             }
         } else if bucket.headPos == Int32(EventQueue.chunkSize) {
             let next = chunkNext[Int(bucket.headChunk)]
@@ -204,37 +261,35 @@ public struct EventQueue: ~Copyable {
             bucket.headChunk = next
             bucket.headPos = 0
         }
-        buckets[0] = bucket
-        _count &-= 1
-        return Event(time: SimTime(nanoseconds: node.time), seq: node.seqKind >> 16, target: node.target,
-                     kind: EventKind(rawValue: UInt16(truncatingIfNeeded: node.seqKind)), arg: node.arg)
+        buckets[EventQueue.dueBucket] = bucket
+        return EventQueue.event(node)
     }
 
-    /// Moves the lowest non-empty bucket's events down; its minimum time becomes `last`.
-    @usableFromInline
-    mutating func refillBucketZero() {
-        let b = occupied.trailingZeroBitCount
-        let source = buckets[b]
+    @inlinable @inline(__always)
+    static func event(_ node: Node) -> Event {
+        Event(time: SimTime(nanoseconds: node.time), seq: node.seqKind >> 16, target: node.target,
+              kind: EventKind(rawValue: UInt16(truncatingIfNeeded: node.seqKind)), arg: node.arg)
+    }
+
+    /// Empties level-and-digit bucket `b` (its chunks already released or being recycled).
+    @inlinable @inline(__always)
+    mutating func clearBucket(_ b: Int) {
         buckets[b] = Bucket()
-        occupied &= ~(1 << UInt64(b))
-        // Pass 1: the minimum time of the bucket.
-        var minTime = Int64.max
+        let level = b >> EventQueue.digitBits
+        occupiedDigits[level] &= ~(1 << UInt64(b & 63))
+        if occupiedDigits[level] == 0 { occupiedLevels &= ~(1 << UInt16(level)) }
+    }
+
+    /// Moves bucket `b`'s events down to lower levels; its minimum time becomes `last`, and the
+    /// events at that time land in the due bucket.
+    @usableFromInline
+    mutating func redistribute(_ b: Int) {
+        let source = buckets[b]
+        clearBucket(b)
+        let minTime = source.minTime
+        last = minTime
         var chunk = source.headChunk
         var start = Int(source.headPos)
-        while chunk >= 0 {
-            let end = chunk == source.tailChunk ? Int(source.tailFill) : EventQueue.chunkSize
-            let base = nodes + (Int(chunk) << EventQueue.chunkShift)
-            for i in start..<end {
-                let t = base[i].time
-                minTime = t < minTime ? t : minTime
-            }
-            chunk = chunkNext[Int(chunk)]
-            start = 0
-        }
-        last = minTime
-        // Pass 2: redistribute in order, recycling each chunk once it is read.
-        chunk = source.headChunk
-        start = Int(source.headPos)
         while chunk >= 0 {
             let end = chunk == source.tailChunk ? Int(source.tailFill) : EventQueue.chunkSize
             let next = chunkNext[Int(chunk)]
