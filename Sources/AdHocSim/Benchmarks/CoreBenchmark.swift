@@ -146,10 +146,3 @@ public struct CoreBenchmark: Sendable {
     }
 }
 
-extension Duration {
-    /// This duration in seconds, as a `Double`.
-    var seconds: Double {
-        let (s, attoseconds) = components
-        return Double(s) + Double(attoseconds) * 1e-18
-    }
-}

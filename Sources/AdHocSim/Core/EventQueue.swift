@@ -13,7 +13,8 @@
 /// most 11 times in its life, in practice two to four. BENCHMARKS.md compares it with binary,
 /// 4-ary and 8-ary heaps and with a one-bit-digit radix heap.
 ///
-/// **Tie order.** Buckets are FIFO. An append always carries the newest sequence number, and a
+/// **Tie order.** Buckets are FIFO. An append almost always carries the newest sequence number
+/// (the exception, a re-queued timer, is inserted in place by `insertBehindEqualSeqs`), and a
 /// bucket is refilled by redistribution only while it is empty (redistribution only moves events
 /// to levels below the lowest occupied one), from a bucket that is itself in sequence order; so
 /// every bucket stays sorted by sequence number, and since equal times always share a bucket, events due at the same nanosecond leave in the order they were
@@ -51,6 +52,8 @@ public struct EventQueue: ~Copyable {
         @usableFromInline var tailFill: Int32 = 0
         /// The earliest time in the bucket.
         @usableFromInline var minTime: Int64 = .max
+        /// The largest sequence number appended since the bucket was last empty.
+        @usableFromInline var maxSeq: UInt64 = 0
         @inlinable init() {}
     }
 
@@ -137,14 +140,19 @@ public struct EventQueue: ~Copyable {
 
     /// Inserts an event that already carries its sequence number (from `reserveSeq`).
     /// - Precondition: `event.time` is not before the last event popped, and `event.seq` is
-    ///   larger than every sequence number inserted into the same bucket before (both hold for
-    ///   `Simulation`, which only schedules at or after `now` with fresh or reserved numbers).
+    ///   unique (it came from `reserveSeq`). An older number than some already queued is fine:
+    ///   the event still leaves before every event of the same time with a newer number.
     @inlinable @inline(__always)
     public mutating func insert(_ event: Event) {
         precondition(event.time.nanoseconds >= last, "event inserted before the last popped time")
-        append(Node(time: event.time.nanoseconds, seqKind: (event.seq << 16) | UInt64(event.kind.rawValue),
-                    arg: event.arg, target: event.target),
-               to: EventQueue.bucket(event.time.nanoseconds, last))
+        let node = Node(time: event.time.nanoseconds, seqKind: (event.seq << 16) | UInt64(event.kind.rawValue),
+                        arg: event.arg, target: event.target)
+        let b = EventQueue.bucket(event.time.nanoseconds, last)
+        if event.seq < buckets[b].maxSeq && buckets[b].tailChunk >= 0 {
+            insertBehindEqualSeqs(node, into: b)
+        } else {
+            append(node, to: b)
+        }
         _count &+= 1
     }
 
@@ -186,6 +194,8 @@ public struct EventQueue: ~Copyable {
         nodes[(Int(bucket.tailChunk) << EventQueue.chunkShift) &+ Int(bucket.tailFill)] = node
         bucket.tailFill &+= 1
         bucket.minTime = node.time < bucket.minTime ? node.time : bucket.minTime
+        let seq = node.seqKind >> 16
+        bucket.maxSeq = seq > bucket.maxSeq ? seq : bucket.maxSeq
         buckets[b] = bucket
     }
 
@@ -302,6 +312,33 @@ public struct EventQueue: ~Copyable {
             chunk = next
             start = 0
         }
+    }
+
+    /// The rare insertion of an event whose sequence number is older than some already in its
+    /// bucket (a timer re-queued under the number it reserved when armed; see
+    /// `Simulation.arm`). Only the order among equal times matters, so the node goes just before
+    /// the first node with the same time and a newer number, or at the end if there is none.
+    /// The bucket is rebuilt; this costs O(bucket size) and happens only on that path.
+    @usableFromInline
+    mutating func insertBehindEqualSeqs(_ node: Node, into b: Int) {
+        let seq = node.seqKind >> 16
+        var contents: [Node] = []
+        var chunk = buckets[b].headChunk
+        var start = Int(buckets[b].headPos)
+        let tailChunk = buckets[b].tailChunk, tailFill = Int(buckets[b].tailFill)
+        while chunk >= 0 {
+            let end = chunk == tailChunk ? tailFill : EventQueue.chunkSize
+            let base = Int(chunk) << EventQueue.chunkShift
+            for i in start..<end { contents.append(nodes[base &+ i]) }
+            let next = chunkNext[Int(chunk)]
+            releaseChunk(chunk)
+            chunk = next
+            start = 0
+        }
+        let at = contents.firstIndex { $0.time == node.time && ($0.seqKind >> 16) > seq } ?? contents.count
+        contents.insert(node, at: at)
+        buckets[b] = Bucket()
+        for n in contents { append(n, to: b) }
     }
 
     @usableFromInline

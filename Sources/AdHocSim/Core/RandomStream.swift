@@ -38,6 +38,14 @@ public struct RandomStream: Sendable {
         if s0 | s1 | s2 | s3 == 0 { s0 = 1 }  // the one forbidden state; unreachable in practice
     }
 
+    /// A stream with an explicit generator state (for checking against the reference
+    /// implementation's test vectors). - Precondition: not all zero.
+    init(state: (UInt64, UInt64, UInt64, UInt64)) {
+        (s0, s1, s2, s3) = state
+        spareNormal = nil
+        precondition(s0 | s1 | s2 | s3 != 0)
+    }
+
     /// The next 64 random bits (xoshiro256**).
     @inlinable @inline(__always)
     public mutating func next() -> UInt64 {

@@ -76,3 +76,11 @@ public struct SimTime: Hashable, Comparable, Sendable, CustomStringConvertible {
         return "\(sign)\(whole).\(padded) \(unit)"
     }
 }
+
+extension Duration {
+    /// This duration in seconds, as a `Double`.
+    var seconds: Double {
+        let (s, attoseconds) = components
+        return Double(s) + Double(attoseconds) * 1e-18
+    }
+}

@@ -192,14 +192,18 @@ public struct Simulation: ~Copyable {
     /// Runs events in order until the queue is empty, the next event is due after `limit`, the
     /// budget of handler calls is spent, or a handler calls `stop()`.
     ///
-    /// On `.timeLimit` the clock is advanced to `limit`; events due exactly at `limit` run.
+    /// Events due exactly at `limit` run. On `.timeLimit`, and on `.queueEmpty` with a finite
+    /// `limit`, the clock is advanced to `limit`: the run covered that span of time.
     @inlinable
     public mutating func run<H: EventHandler>(_ handler: inout H, until limit: SimTime = .max,
                                               maxEvents: UInt64 = .max) -> StopReason {
         stopRequested = false
         while true {
             if stopRequested { return .stopped }
-            guard let t = queue.nextTime() else { return .queueEmpty }
+            guard let t = queue.nextTime() else {
+                if limit != .max && limit > _now { _now = limit }
+                return .queueEmpty
+            }
             if t > limit {
                 _now = limit
                 return .timeLimit

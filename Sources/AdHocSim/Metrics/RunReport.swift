@@ -1,0 +1,25 @@
+// Metrics layer: what a run measured, as plain values the output layer can write.
+//
+// Recorders here read the world when (or while) a run ends and keep only numbers and sorted
+// tables: counters, per-probe RTT samples, per-flow summaries (later issues). They never
+// format text and never touch files; the output layer does. Every table is ordered by a stable
+// key (node index, flow order), never by a Dictionary's iteration order.
+
+/// The outcome of one run.
+public struct RunReport: Sendable {
+    /// The effective scenario.
+    public var scenario: Scenario
+    /// Why the loop stopped.
+    public var stopReason: StopReason
+    /// The clock at the end.
+    public var simulatedTime: SimTime
+    /// Handler calls made.
+    public var eventsExecuted: UInt64
+    /// Wall-clock seconds the simulation took (the only non-deterministic number).
+    public var wallSeconds: Double
+    /// The nodes, for per-node tables.
+    public var nodes: NodeTable
+
+    /// Whether the run reached its end rather than being cut off by the event budget.
+    public var completed: Bool { stopReason != .eventBudget }
+}

@@ -1,0 +1,61 @@
+// Output layer: turns run reports into files people use, written so that a crash or a bad
+// input never leaves half a result behind.
+//
+// This folder owns the text formats (CSV per RFC 4180, JSON through `JSONText`, fixed-point
+// numbers printed with integer arithmetic so every platform writes the same bytes) and the
+// `ResultDirectory` that stages every file of a run in a hidden sibling folder and renames it
+// into place in one step. File names are checked to be plain names: nothing a scenario says
+// can make AdHocSim write outside the output folder. It reads metrics; nothing reads it back.
+
+/// Number formatting that is identical on every platform and locale.
+public enum NumberText {
+    /// `value` with exactly `decimals` digits after the point, rounded half away from zero.
+    /// Falls back to Swift's shortest round-trip form for magnitudes beyond 10^15.
+    public static func fixed(_ value: Double, decimals: Int) -> String {
+        precondition((0...9).contains(decimals))
+        guard value.isFinite else { return value.isNaN ? "nan" : (value > 0 ? "inf" : "-inf") }
+        var scale: Double = 1
+        for _ in 0..<decimals { scale *= 10 }
+        let scaled = (abs(value) * scale).rounded()
+        guard scaled < 9e15 else { return "\(value)" }
+        let n = Int64(scaled)
+        let negative = value < 0 && n != 0
+        let digits = String(n)
+        guard decimals > 0 else { return (negative ? "-" : "") + digits }
+        let padded = digits.count <= decimals ? String(repeating: "0", count: decimals - digits.count + 1) + digits : digits
+        let cut = padded.index(padded.endIndex, offsetBy: -decimals)
+        return (negative ? "-" : "") + padded[..<cut] + "." + padded[cut...]
+    }
+}
+
+/// A CSV table (RFC 4180: comma separated, CRLF-free `\n` lines, fields quoted when needed).
+public struct CSVTable: Sendable {
+    /// Column names.
+    public var header: [String]
+    /// Rows of already formatted fields.
+    public var rows: [[String]] = []
+
+    /// A table with the given columns.
+    public init(header: [String]) { self.header = header }
+
+    /// Appends a row. - Precondition: as many fields as columns.
+    public mutating func append(_ row: [String]) {
+        precondition(row.count == header.count, "CSV row has \(row.count) fields for \(header.count) columns")
+        rows.append(row)
+    }
+
+    /// The table as text.
+    public var text: String {
+        var out = ""
+        for row in [header] + rows {
+            out += row.map(CSVTable.field).joined(separator: ",")
+            out += "\n"
+        }
+        return out
+    }
+
+    static func field(_ s: String) -> String {
+        guard s.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return s }
+        return "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+}

@@ -1,0 +1,99 @@
+/// One problem in a scenario: which file, where in it, which JSON path, and what is wrong.
+///
+/// Rendered like a compiler message so editors can jump to it:
+/// `topologies/bad.json:12:17: error: nodes[3].position: expected [x, y, z] ..., found ...`.
+/// A value that came from `--set` names the argument instead of a line.
+public struct Diagnostic: Sendable, Equatable, CustomStringConvertible {
+    /// The scenario file.
+    public var file: String
+    /// 1-based line, when the value came from the file.
+    public var line: Int?
+    /// 1-based column (in characters), when the value came from the file.
+    public var column: Int?
+    /// The `--set` argument that supplied the value, when it came from the command line.
+    public var override: String?
+    /// The JSON path of the offending value (`nodes[3].position`); empty for the whole file.
+    public var path: String
+    /// What was expected and what was found.
+    public var message: String
+
+    /// The compiler-style one-line rendering.
+    public var description: String {
+        var where_ = file
+        if let line { where_ += ":\(line)" }
+        if let column { where_ += ":\(column)" }
+        if let override { where_ += ": \(override)" }
+        let subject = path.isEmpty ? "" : "\(path): "
+        return "\(where_): error: \(subject)\(message)"
+    }
+}
+
+/// Everything wrong with a scenario, all at once.
+public struct ScenarioError: Error, Sendable, CustomStringConvertible {
+    /// The problems, in the order they were found (file order within a section).
+    public var diagnostics: [Diagnostic]
+
+    /// One line per problem.
+    public var description: String { diagnostics.map(\.description).joined(separator: "\n") }
+}
+
+/// Maps byte offsets of a UTF-8 text to 1-based lines and columns.
+struct LineMap: Sendable {
+    private let lineStarts: [Int]
+    private let bytes: [UInt8]
+
+    init(_ bytes: [UInt8]) {
+        self.bytes = bytes
+        var starts = [0]
+        for (i, b) in bytes.enumerated() where b == UInt8(ascii: "\n") { starts.append(i + 1) }
+        lineStarts = starts
+    }
+
+    /// Line and column (characters, not bytes) of `offset`.
+    func location(of offset: Int) -> (line: Int, column: Int) {
+        var lo = 0, hi = lineStarts.count - 1
+        while lo < hi {
+            let mid = (lo + hi + 1) / 2
+            if lineStarts[mid] <= offset { lo = mid } else { hi = mid - 1 }
+        }
+        var column = 1
+        var i = lineStarts[lo]
+        while i < offset && i < bytes.count {
+            if bytes[i] & 0xC0 != 0x80 { column += 1 }
+            i += 1
+        }
+        // The offset itself may sit on a continuation byte only for broken input; count as is.
+        return (lo + 1, column)
+    }
+}
+
+/// Collects diagnostics while a scenario is decoded.
+final class DiagnosticSink {
+    let file: String
+    let lineMap: LineMap
+    private(set) var diagnostics: [Diagnostic] = []
+
+    init(file: String, lineMap: LineMap) {
+        self.file = file
+        self.lineMap = lineMap
+    }
+
+    /// Records a problem at `origin`.
+    func report(_ message: String, path: JSONPath, at origin: ValueOrigin) {
+        var d = Diagnostic(file: file, line: nil, column: nil, override: nil, path: path.description,
+                           message: message)
+        switch origin {
+        case .file(let offset):
+            let (line, column) = lineMap.location(of: offset)
+            d.line = line
+            d.column = column
+        case .override(let argument):
+            d.override = argument
+        case .generated:
+            break
+        }
+        diagnostics.append(d)
+    }
+
+    var hasErrors: Bool { !diagnostics.isEmpty }
+}

@@ -1,0 +1,75 @@
+// Scenario layer: the topology file, its strict decoding, `--set` overrides and the errors.
+//
+// This folder owns everything between a user's JSON file and a validated `Scenario` value:
+// a JSON parser that remembers where every value came from (file line and column, or the
+// `--set` argument that put it there), a decoder that walks the schema section by section and
+// collects every problem in the file before giving up, "did you mean" suggestions for unknown
+// keys, and the canonical form of the effective input whose hash goes into metadata.json.
+// Nothing here simulates; a `Scenario` is plain validated data that the world builder reads.
+// Later layers add their sections (radio, link, transport, mesh, matrix) as new decoder
+// functions in their own files.
+
+/// A validated simulation scenario: the effective input of one run.
+public struct Scenario: Sendable {
+    /// The scenario's name; results go to `results/<name>/` by default.
+    public var name: String
+    /// The run seed: the root of every random stream.
+    public var seed: UInt64
+    /// Simulated time to run for.
+    public var duration: SimTime
+    /// The place and its propagation parameters.
+    public var environment: EnvironmentSpec
+    /// The phones, in file order; a node's index in this array is its dense id.
+    public var nodes: [NodeSpec]
+    /// Traffic between nodes.
+    public var flows: [FlowSpec]
+    /// Guards every run has.
+    public var limits: RunLimits
+    /// The file the scenario came from (as given on the command line).
+    public var sourcePath: String
+    /// The effective input after overrides, as the file had it (member order kept).
+    public var effectiveInput: JSONNode
+    /// The effective input in canonical form (sorted keys, normalised numbers).
+    public var canonicalInput: String
+    /// FNV-1a 64 of `canonicalInput`, as 16 hex digits.
+    public var inputHash: String
+}
+
+/// One phone.
+public struct NodeSpec: Sendable, Equatable {
+    /// The node's name in the file (unique).
+    public var id: String
+    /// Position in metres, `[x, y, z]`.
+    public var position: Position
+}
+
+/// A point in metres.
+public struct Position: Sendable, Equatable {
+    /// East, metres.
+    public var x: Double
+    /// North, metres.
+    public var y: Double
+    /// Up, metres.
+    public var z: Double
+
+    /// A point at `(x, y, z)` metres.
+    public init(x: Double, y: Double, z: Double) {
+        self.x = x
+        self.y = y
+        self.z = z
+    }
+
+    /// Euclidean distance in metres.
+    public func distance(to other: Position) -> Double {
+        let dx = x - other.x, dy = y - other.y, dz = z - other.z
+        return (dx * dx + dy * dy + dz * dz).squareRoot()
+    }
+}
+
+/// Run guards.
+public struct RunLimits: Sendable, Equatable {
+    /// The most handler calls a run may make before it is stopped (`limits.maxEvents`).
+    /// Default 10^10: about ten minutes of a saturated core on the development machine
+    /// (assumption, chosen so that no sensible scenario meets it).
+    public var maxEvents: UInt64 = 10_000_000_000
+}

@@ -1,0 +1,189 @@
+import Foundation
+
+/// Bounds of top-level values. They keep every valid scenario inside what the simulator can
+/// represent (Int64 nanoseconds, 32-bit node indices) with a wide margin; the numbers are
+/// assumptions, not physics.
+public enum ScenarioBounds {
+    /// The longest run: 10^6 s (11.6 days) of simulated time.
+    public static let maxDurationSeconds: Double = 1_000_000
+    /// The farthest coordinate from the origin: 10^6 m on each axis.
+    public static let maxCoordinate: Double = 1_000_000
+    /// The most nodes in one scenario.
+    public static let maxNodes = 1_000_000
+    /// The scenario format versions this build reads.
+    public static let supportedVersions: [UInt64] = [1]
+}
+
+/// Turns a scenario file (plus `--set` overrides) into a validated `Scenario`, or into every
+/// problem it has.
+public struct ScenarioDecoder {
+    let sink: DiagnosticSink
+    var values: ValueReader { ValueReader(sink: sink) }
+
+    /// Reads and decodes the file at `path`, applying `overrides` (`PATH=VALUE` strings) first.
+    /// - Throws: `ScenarioError` listing every problem found.
+    public static func load(path: String, overrides: [String] = []) throws -> Scenario {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            var isDirectory: ObjCBool = false
+            let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
+            let reason = !exists ? "no such file" : isDirectory.boolValue ? "is a directory, not a scenario file" : "cannot be read"
+            throw ScenarioError(diagnostics: [Diagnostic(file: path, line: nil, column: nil, override: nil, path: "", message: reason)])
+        }
+        return try decode(bytes: Array(data), file: path, overrides: overrides)
+    }
+
+    /// Decodes scenario text. `file` is the name used in messages.
+    public static func decode(bytes: [UInt8], file: String, overrides: [String] = []) throws -> Scenario {
+        let sink = DiagnosticSink(file: file, lineMap: LineMap(bytes))
+        var parser = JSONParser(bytes: bytes, sink: sink)
+        guard var root = parser.parseDocument() else { throw ScenarioError(diagnostics: sink.diagnostics) }
+        for text in overrides {
+            Override.apply(text, to: &root, sink: sink)
+        }
+        let decoder = ScenarioDecoder(sink: sink)
+        let scenario = decoder.decodeRoot(root, file: file)
+        guard let scenario, !sink.hasErrors else { throw ScenarioError(diagnostics: sink.diagnostics) }
+        return scenario
+    }
+
+    func decodeRoot(_ root: JSONNode, file: String) -> Scenario? {
+        guard let r = ObjectReader(root, path: .root, sink: sink, expected: "a scenario object {\"name\", \"seed\", \"duration_s\", \"environment\", \"nodes\", ...}") else {
+            return nil
+        }
+        defer { r.finish() }
+        if let v = r.value("version") {
+            _ = values.integer(v, JSONPath.root.appending("version"), "a scenario format version (this build reads version 1)", in: 1...1)
+        }
+        let name = r.required("name", "the scenario's name").flatMap { decodeName($0, JSONPath.root.appending("name")) }
+        let seed = r.required("seed", "the run seed, a whole number").flatMap {
+            values.integer($0, JSONPath.root.appending("seed"), "a seed, a whole number in 0...18446744073709551615", in: 0...UInt64.max)
+        }
+        let duration = r.required("duration_s", "simulated seconds").flatMap {
+            values.positive($0, JSONPath.root.appending("duration_s"), "a duration in seconds, > 0 and ≤ 1000000", above: 0, upTo: ScenarioBounds.maxDurationSeconds)
+        }
+        let environment = r.required("environment", "the place").flatMap { decodeEnvironment($0, JSONPath.root.appending("environment")) }
+        let nodes = r.required("nodes", "the phones").flatMap { decodeNodes($0, JSONPath.root.appending("nodes")) }
+        var nodeIndex: [String: Int] = [:]
+        for (i, n) in (nodes ?? []).enumerated() { nodeIndex[n.id] = i }
+        var flows: [FlowSpec]? = []
+        if let f = r.value("flows") {
+            flows = decodeFlows(f, JSONPath.root.appending("flows"), nodeIndex: nodeIndex, duration: duration)
+        }
+        var limits: RunLimits? = RunLimits()
+        if let l = r.value("limits") { limits = decodeLimits(l, JSONPath.root.appending("limits")) }
+
+        guard let name, let seed, let duration, let environment, let nodes, let flows, let limits else { return nil }
+        let canonical = Canonical.text(of: root)
+        var hash = StableHash()
+        hash.combine(canonical)
+        return Scenario(name: name, seed: seed, duration: .seconds(duration), environment: environment, nodes: nodes,
+                        flows: flows, limits: limits, sourcePath: file, effectiveInput: root, canonicalInput: canonical,
+                        inputHash: hash.hex)
+    }
+
+    /// A scenario name doubles as a folder name, so it is restricted to a safe alphabet: it can
+    /// never point outside the output folder.
+    func decodeName(_ node: JSONNode, _ path: JSONPath) -> String? {
+        guard let s = values.string(node, path, "a name") else { return nil }
+        guard Identifier.isSafeName(s) else {
+            sink.report("expected a name of 1 to 100 letters, digits, '.', '_' or '-', not starting with '.' or '-' (it names the results folder); found \"\(s)\"",
+                        path: path, at: node.origin)
+            return nil
+        }
+        return s
+    }
+
+    /// Node and flow ids appear in CSV files and on plots.
+    func decodeIdentifier(_ node: JSONNode, _ path: JSONPath, _ what: String) -> String? {
+        guard let s = values.string(node, path, what) else { return nil }
+        guard Identifier.isValidID(s) else {
+            sink.report("expected \(what) of 1 to 64 letters, digits, '.', '_', ':' or '-'; found \"\(s)\"", path: path, at: node.origin)
+            return nil
+        }
+        return s
+    }
+
+    func decodeNodes(_ node: JSONNode, _ path: JSONPath) -> [NodeSpec]? {
+        guard let elements = values.array(node, path, "an array of nodes") else { return nil }
+        if elements.isEmpty {
+            sink.report("expected at least one node, found an empty array", path: path, at: node.origin)
+            return nil
+        }
+        if elements.count > ScenarioBounds.maxNodes {
+            sink.report("expected at most \(ScenarioBounds.maxNodes) nodes, found \(elements.count)", path: path, at: node.origin)
+            return nil
+        }
+        var result: [NodeSpec] = []
+        var ok = true
+        var seen: [String: Int] = [:]
+        for (i, element) in elements.enumerated() {
+            let p = path.appending(i)
+            guard let r = ObjectReader(element, path: p, sink: sink, expected: "a node object {\"id\", \"position\": [x, y, z]}") else {
+                ok = false
+                continue
+            }
+            let id = r.required("id", "the node's name").flatMap { decodeIdentifier($0, p.appending("id"), "a node id") }
+            let position = r.required("position", "[x, y, z] in metres").flatMap { decodePosition($0, p.appending("position")) }
+            r.finish()
+            guard let id, let position else { ok = false; continue }
+            if let first = seen[id] {
+                sink.report("duplicate node id \"\(id)\" (also nodes[\(first)])", path: p.appending("id"), at: element["id"]!.origin)
+                ok = false
+                continue
+            }
+            seen[id] = i
+            result.append(NodeSpec(id: id, position: position))
+        }
+        return ok ? result : nil
+    }
+
+    func decodePosition(_ node: JSONNode, _ path: JSONPath) -> Position? {
+        let what = "[x, y, z]: three finite numbers in metres, each within ±\(JSONNumber(ScenarioBounds.maxCoordinate).literal)"
+        guard case .array(let a) = node.value, a.count == 3 else {
+            sink.report("expected \(what), found \(node.value.summary)", path: path, at: node.origin)
+            return nil
+        }
+        var coordinates: [Double] = []
+        for (i, c) in a.enumerated() {
+            guard let v = values.number(c, path.appending(i), "a coordinate in metres within ±\(JSONNumber(ScenarioBounds.maxCoordinate).literal)",
+                                        in: -ScenarioBounds.maxCoordinate...ScenarioBounds.maxCoordinate) else { continue }
+            coordinates.append(v)
+        }
+        guard coordinates.count == 3 else { return nil }
+        return Position(x: coordinates[0], y: coordinates[1], z: coordinates[2])
+    }
+
+    func decodeLimits(_ node: JSONNode, _ path: JSONPath) -> RunLimits? {
+        guard let r = ObjectReader(node, path: path, sink: sink, expected: "an object {\"maxEvents\"}") else { return nil }
+        defer { r.finish() }
+        var limits = RunLimits()
+        if let v = r.value("maxEvents") {
+            guard let n = values.integer(v, path.appending("maxEvents"), "an event budget, a whole number in 1...1000000000000000", in: 1...1_000_000_000_000_000) else {
+                return nil
+            }
+            limits.maxEvents = n
+        }
+        return limits
+    }
+}
+
+/// Rules for names and ids.
+enum Identifier {
+    static func isSafeName(_ s: String) -> Bool {
+        guard (1...100).contains(s.utf8.count), let first = s.utf8.first,
+              first != UInt8(ascii: "."), first != UInt8(ascii: "-") else { return false }
+        return s.utf8.allSatisfy { isAlphanumeric($0) || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: "-") }
+    }
+
+    static func isValidID(_ s: String) -> Bool {
+        guard (1...64).contains(s.utf8.count) else { return false }
+        return s.utf8.allSatisfy {
+            isAlphanumeric($0) || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ":")
+        }
+    }
+
+    private static func isAlphanumeric(_ b: UInt8) -> Bool {
+        (b >= UInt8(ascii: "a") && b <= UInt8(ascii: "z")) || (b >= UInt8(ascii: "A") && b <= UInt8(ascii: "Z"))
+            || (b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9"))
+    }
+}

@@ -1,0 +1,164 @@
+/// Strict, error-collecting readers for one JSON object and for scalar values.
+///
+/// The schema is the decoding code itself: every key a section asks for (present or not) is
+/// known; when the section is done, `finish()` reports the keys nobody asked for, with a
+/// "did you mean" suggestion from the known keys. Readers never stop at the first problem:
+/// they report it to the sink and return `nil`, and decoding carries on.
+final class ObjectReader {
+    let node: JSONNode
+    let path: JSONPath
+    let sink: DiagnosticSink
+    private let members: [JSONMember]
+    private var known: [String] = []
+
+    /// A reader for `node`, or `nil` (after reporting) when it is not an object.
+    init?(_ node: JSONNode, path: JSONPath, sink: DiagnosticSink, expected: String) {
+        guard let members = node.members else {
+            sink.report("expected \(expected), found \(node.value.summary)", path: path, at: node.origin)
+            return nil
+        }
+        self.node = node
+        self.path = path
+        self.sink = sink
+        self.members = members
+    }
+
+    /// The value of `key`, marking the key as known. `nil` when absent.
+    func value(_ key: String) -> JSONNode? {
+        known.append(key)
+        return members.first(where: { $0.key == key })?.value
+    }
+
+    /// The value of a required `key`; reports its absence.
+    func required(_ key: String, _ what: String) -> JSONNode? {
+        guard let v = value(key) else {
+            sink.report("missing required key \"\(key)\" (\(what))", path: path, at: node.origin)
+            return nil
+        }
+        return v
+    }
+
+    /// Reports every key that was never asked for.
+    func finish() {
+        for m in members where !known.contains(m.key) {
+            var message = "unknown key \"\(m.key)\""
+            if let suggestion = Suggestion.closest(to: m.key, among: known) {
+                message += "; did you mean \"\(suggestion)\"?"
+            } else {
+                message += "; known keys here: " + known.map { "\"\($0)\"" }.joined(separator: ", ")
+            }
+            sink.report(message, path: path.appending(m.key), at: m.keyOrigin)
+        }
+    }
+}
+
+/// Scalar decoders: each reports "expected …, found …" and returns `nil` on a mismatch.
+struct ValueReader {
+    let sink: DiagnosticSink
+
+    func string(_ node: JSONNode, _ path: JSONPath, _ what: String) -> String? {
+        guard case .string(let s) = node.value else {
+            sink.report("expected \(what), found \(node.value.summary)", path: path, at: node.origin)
+            return nil
+        }
+        return s
+    }
+
+    /// A finite number within `range`.
+    func number(_ node: JSONNode, _ path: JSONPath, _ what: String, in range: ClosedRange<Double>) -> Double? {
+        guard case .number(let n) = node.value else {
+            sink.report("expected \(what), found \(node.value.summary)", path: path, at: node.origin)
+            return nil
+        }
+        guard range.contains(n.value) else {
+            sink.report("expected \(what), found \(n.literal) (out of range)", path: path, at: node.origin)
+            return nil
+        }
+        return n.value
+    }
+
+    /// A number > `lower` and ≤ `upper`.
+    func positive(_ node: JSONNode, _ path: JSONPath, _ what: String, above lower: Double, upTo upper: Double) -> Double? {
+        guard let v = number(node, path, what, in: -Double.greatestFiniteMagnitude...Double.greatestFiniteMagnitude) else {
+            return nil
+        }
+        guard v > lower && v <= upper else {
+            sink.report("expected \(what), found \(JSONNumber(v).literal) (out of range)", path: path, at: node.origin)
+            return nil
+        }
+        return v
+    }
+
+    /// An integer written without fraction or exponent, within `range`.
+    func integer(_ node: JSONNode, _ path: JSONPath, _ what: String, in range: ClosedRange<UInt64>) -> UInt64? {
+        guard case .number(let n) = node.value else {
+            sink.report("expected \(what), found \(node.value.summary)", path: path, at: node.origin)
+            return nil
+        }
+        guard n.isIntegerLiteral, !n.literal.hasPrefix("-") || n.literal == "-0", let v = UInt64(n.literal.replacingOccurrences(of: "-", with: "")) else {
+            sink.report("expected \(what), found \(n.literal) (not a non-negative whole number up to 2^64 - 1)", path: path, at: node.origin)
+            return nil
+        }
+        guard range.contains(v) else {
+            sink.report("expected \(what), found \(n.literal) (out of range)", path: path, at: node.origin)
+            return nil
+        }
+        return v
+    }
+
+    /// One of `allowed`, with a suggestion when it is close to one.
+    func choice(_ node: JSONNode, _ path: JSONPath, _ what: String, from allowed: [String]) -> String? {
+        guard let s = string(node, path, "\(what) (one of \(allowed.map { "\"\($0)\"" }.joined(separator: ", ")))") else {
+            return nil
+        }
+        guard allowed.contains(s) else {
+            var message = "expected \(what): one of \(allowed.map { "\"\($0)\"" }.joined(separator: ", ")); found \"\(s)\""
+            if let suggestion = Suggestion.closest(to: s, among: allowed) { message += "; did you mean \"\(suggestion)\"?" }
+            sink.report(message, path: path, at: node.origin)
+            return nil
+        }
+        return s
+    }
+
+    func array(_ node: JSONNode, _ path: JSONPath, _ what: String) -> [JSONNode]? {
+        guard case .array(let a) = node.value else {
+            sink.report("expected \(what), found \(node.value.summary)", path: path, at: node.origin)
+            return nil
+        }
+        return a
+    }
+}
+
+/// "Did you mean" suggestions by edit distance.
+enum Suggestion {
+    /// The candidate closest to `word` (case-insensitive Levenshtein distance), if it is close
+    /// enough to be a plausible typo: at most 1 edit for short words, a third of the length
+    /// for longer ones.
+    static func closest(to word: String, among candidates: [String]) -> String? {
+        let w = Array(word.lowercased())
+        var best: (String, Int)?
+        for c in candidates {
+            let d = distance(w, Array(c.lowercased()))
+            if best == nil || d < best!.1 { best = (c, d) }
+        }
+        guard let (candidate, d) = best else { return nil }
+        let limit = Swift.max(1, Swift.max(w.count, candidate.count) / 3)
+        return d <= limit ? candidate : nil
+    }
+
+    static func distance(_ a: [Character], _ b: [Character]) -> Int {
+        if a.isEmpty { return b.count }
+        if b.isEmpty { return a.count }
+        var previous = Array(0...b.count)
+        var current = [Int](repeating: 0, count: b.count + 1)
+        for i in 1...a.count {
+            current[0] = i
+            for j in 1...b.count {
+                let cost = a[i - 1] == b[j - 1] ? 0 : 1
+                current[j] = Swift.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+            }
+            swap(&previous, &current)
+        }
+        return previous[b.count]
+    }
+}

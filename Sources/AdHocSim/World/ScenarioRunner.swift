@@ -1,0 +1,31 @@
+/// Runs one scenario from start to end, producing a `RunReport`.
+public enum ScenarioRunner {
+    /// Why a scenario cannot be run by this build (its file is valid, but it asks for a layer
+    /// that is not implemented yet). The CLI reports it like bad input (exit status 2).
+    public struct Unsupported: Error, CustomStringConvertible {
+        /// What is missing, with the JSON path that asked for it.
+        public var description: String
+    }
+
+    /// Checks that this build can simulate everything `scenario` asks for.
+    public static func checkSupported(_ scenario: Scenario) throws {
+        if !scenario.flows.isEmpty {
+            throw Unsupported(description: "\(scenario.sourcePath): error: flows: this build validates flows but cannot simulate them yet (the transport layer is issue #4); remove the flows to run the scenario")
+        }
+    }
+
+    /// Runs `scenario` to its duration (or its event budget) and reports what happened.
+    /// Deterministic: the report depends only on the scenario, never on the wall clock except
+    /// for `wallSeconds`.
+    public static func run(_ scenario: Scenario) throws -> RunReport {
+        try checkSupported(scenario)
+        let clock = ContinuousClock()
+        let started = clock.now
+        var sim = Simulation(seed: scenario.seed)
+        var world = World(scenario, sim: &sim)
+        let reason = sim.run(&world, until: scenario.duration, maxEvents: scenario.limits.maxEvents)
+        let wall = clock.now - started
+        return RunReport(scenario: scenario, stopReason: reason, simulatedTime: sim.now,
+                         eventsExecuted: sim.eventsExecuted, wallSeconds: wall.seconds, nodes: world.nodes)
+    }
+}

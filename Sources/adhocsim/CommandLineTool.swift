@@ -1,0 +1,57 @@
+import AdHocSim
+import Foundation
+
+/// Exit statuses, as the README documents them.
+enum ExitStatus {
+    static let success: Int32 = 0
+    /// The run completed but a check failed (or the event budget cut it short).
+    static let checkFailed: Int32 = 1
+    /// Bad input, bad usage, or results that could not be written.
+    static let badInput: Int32 = 2
+}
+
+enum CommandLineTool {
+    static let commands = ["run", "validate", "bench", "help"]
+
+    static func main(_ args: [String]) -> Int32 {
+        guard let command = args.first else {
+            printError(Help.overview)
+            return ExitStatus.badInput
+        }
+        let rest = Array(args.dropFirst())
+        do {
+            switch command {
+            case "--version", "version":
+                print("adhocsim \(RunFiles.toolVersion)")
+                return ExitStatus.success
+            case "--help", "-h", "help":
+                if let topic = rest.first, let text = Help.text(for: topic) {
+                    print(text)
+                } else {
+                    print(Help.overview)
+                }
+                return ExitStatus.success
+            case "run": return try RunCommand.main(rest)
+            case "validate": return try ValidateCommand.main(rest)
+            case "bench": return try BenchCommand.main(rest)
+            default:
+                var message = "adhocsim: unknown command \"\(command)\""
+                if let s = commands.min(by: { editDistance($0, command) < editDistance($1, command) }), editDistance(s, command) <= 2 {
+                    message += "; did you mean \"\(s)\"?"
+                }
+                printError(message + "\nRun `adhocsim --help` for the commands.")
+                return ExitStatus.badInput
+            }
+        } catch let e as Arguments.UsageError {
+            printError("adhocsim \(command): \(e.message)\nRun `adhocsim \(command) --help` for its usage.")
+            return ExitStatus.badInput
+        } catch {
+            printError("adhocsim \(command): \(error)")
+            return ExitStatus.badInput
+        }
+    }
+}
+
+func printError(_ text: String) {
+    FileHandle.standardError.write(Data((text + "\n").utf8))
+}

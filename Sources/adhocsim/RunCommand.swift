@@ -1,0 +1,116 @@
+import AdHocSim
+import Foundation
+
+enum RunCommand {
+    static func main(_ args: [String]) throws -> Int32 {
+        if args.contains("--help") || args.contains("-h") { print(Help.run); return ExitStatus.success }
+        let a = try Arguments(args, options: ["--out", "--seed", "--set"], switches: ["--quiet"])
+        guard a.positionals.count == 1 else {
+            throw Arguments.UsageError(message: a.positionals.isEmpty ? "expects a scenario FILE" : "expects one scenario FILE, found \(a.positionals.count)")
+        }
+        var overrides = a.all("--set")
+        if a.value("--seed") != nil {
+            let seed = try a.integer("--seed", default: 0, in: 0...UInt64.max)
+            overrides.append("seed=\(seed)")
+        }
+        let file = a.positionals[0]
+        let scenario: Scenario
+        do {
+            scenario = try ScenarioDecoder.load(path: file, overrides: overrides)
+        } catch let e as ScenarioError {
+            printError(e.description)
+            printError("\(e.diagnostics.count) problem\(e.diagnostics.count == 1 ? "" : "s") in \(file); nothing was run or written.")
+            return ExitStatus.badInput
+        }
+        let report: RunReport
+        do {
+            report = try ScenarioRunner.run(scenario)
+        } catch let e as ScenarioRunner.Unsupported {
+            printError(e.description)
+            return ExitStatus.badInput
+        }
+        let out = URL(fileURLWithPath: a.value("--out") ?? "results/\(scenario.name)")
+        do {
+            try ResultDirectory.commit(RunFiles.files(for: report), to: out)
+        } catch {
+            printError("adhocsim run: \(error)")
+            return ExitStatus.badInput
+        }
+        let quiet = a.has("--quiet")
+        if !quiet {
+            print("\(scenario.name): simulated \(report.simulatedTime) in \(NumberText.fixed(report.wallSeconds, decimals: 3)) s wall, \(report.eventsExecuted) events (\(report.stopReason.rawValue))")
+            print("results: \(a.value("--out") ?? "results/\(scenario.name)")")
+        }
+        if !report.completed {
+            printError("adhocsim run: the event budget (limits.maxEvents = \(scenario.limits.maxEvents)) stopped the run at \(report.simulatedTime); results are partial")
+            return ExitStatus.checkFailed
+        }
+        return ExitStatus.success
+    }
+}
+
+enum ValidateCommand {
+    static func main(_ args: [String]) throws -> Int32 {
+        if args.contains("--help") || args.contains("-h") { print(Help.validate); return ExitStatus.success }
+        let a = try Arguments(args, options: ["--set"], switches: [])
+        guard !a.positionals.isEmpty else { throw Arguments.UsageError(message: "expects at least one scenario FILE") }
+        var failed = 0
+        for file in a.positionals {
+            do {
+                let s = try ScenarioDecoder.load(path: file, overrides: a.all("--set"))
+                print("\(file): ok (scenario \"\(s.name)\", \(s.nodes.count) node\(s.nodes.count == 1 ? "" : "s"), \(s.flows.count) flow\(s.flows.count == 1 ? "" : "s"), \(s.duration))")
+            } catch let e as ScenarioError {
+                failed += 1
+                printError(e.description)
+                printError("\(e.diagnostics.count) problem\(e.diagnostics.count == 1 ? "" : "s") in \(file)")
+            }
+        }
+        return failed == 0 ? ExitStatus.success : ExitStatus.badInput
+    }
+}
+
+enum BenchCommand {
+    static func main(_ args: [String]) throws -> Int32 {
+        if args.contains("--help") || args.contains("-h") { print(Help.bench); return ExitStatus.success }
+        let a = try Arguments(args, options: ["--population", "--events", "--repeat"], switches: ["--compare"])
+        guard a.positionals == ["core"] else {
+            throw Arguments.UsageError(message: "expects the benchmark name: adhocsim bench core")
+        }
+        let population = try a.integer("--population", default: 1000, in: 1...10_000_000)
+        let events = try a.integer("--events", default: 20_000_000, in: 1...10_000_000_000)
+        let repeats = try a.integer("--repeat", default: 3, in: 1...100)
+        let bench = CoreBenchmark(population: Int(population), events: events)
+        var best: BenchmarkFigure?
+        var baseline: BenchmarkFigure?
+        for _ in 0..<repeats {
+            let f = bench.runSimulation()
+            if best == nil || f.seconds < best!.seconds { best = f }
+            let b = bench.runBareHeap(QuaternaryEager.self)
+            if baseline == nil || b.seconds < baseline!.seconds { baseline = b }
+        }
+        if a.has("--compare") {
+            for name in CoreBenchmark.shapeNames {
+                var shapeBest: BenchmarkFigure?
+                for _ in 0..<repeats {
+                    let f = bench.runBareHeap(named: name)!
+                    if shapeBest == nil || f.seconds < shapeBest!.seconds { shapeBest = f }
+                }
+                let f = shapeBest!
+                print("compare \(f.label) events_per_s=\(Int(f.eventsPerSecond)) ratio_to_baseline=\(NumberText.fixed(f.eventsPerSecond / baseline!.eventsPerSecond, decimals: 3)) checksum=\(f.checksum)")
+            }
+            var q: BenchmarkFigure?
+            for _ in 0..<repeats {
+                let f = bench.runBareQueue()
+                if q == nil || f.seconds < q!.seconds { q = f }
+            }
+            print("compare \(q!.label) events_per_s=\(Int(q!.eventsPerSecond)) ratio_to_baseline=\(NumberText.fixed(q!.eventsPerSecond / baseline!.eventsPerSecond, decimals: 3)) checksum=\(q!.checksum)")
+        }
+        let f = best!, b = baseline!
+        print("events_per_s=\(Int(f.eventsPerSecond)) population=\(population) events=\(f.events) best_of=\(repeats) queue=radix-heap-64 baseline=\(b.label) baseline_events_per_s=\(Int(b.eventsPerSecond)) ratio_to_baseline=\(NumberText.fixed(f.eventsPerSecond / b.eventsPerSecond, decimals: 3)) checksum=\(f.checksum)")
+        if f.checksum != b.checksum {
+            printError("adhocsim bench: the simulation and the baseline executed different event sequences (checksums differ)")
+            return ExitStatus.checkFailed
+        }
+        return ExitStatus.success
+    }
+}
