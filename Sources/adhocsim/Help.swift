@@ -5,7 +5,7 @@ enum Help {
     Usage:
       adhocsim run FILE [--out DIR] [--seed N] [--set PATH=VALUE]... [--quiet]
       adhocsim validate FILE... [--set PATH=VALUE]...
-      adhocsim bench core [--population P] [--events E] [--repeat R] [--compare]
+      adhocsim bench core [--population P] [--events E] [--repeat R] [--compare] [--no-baseline]
       adhocsim --version
       adhocsim COMMAND --help
 
@@ -37,7 +37,7 @@ enum Help {
     """
 
     static let bench = """
-    adhocsim bench core [--population P] [--events E] [--repeat R] [--compare]
+    adhocsim bench core [--population P] [--events E] [--repeat R] [--compare] [--no-baseline]
 
     The hold-model benchmark of the event core: P pending events (default 1000); every
     executed event schedules one new event at now + Exp(mean 1 ms) drawn from a named
@@ -48,6 +48,7 @@ enum Help {
       events_per_s=<best> ... baseline_events_per_s=<...> ratio_to_baseline=<...>
 
       --compare          also time bare loops for every heap shape (BENCHMARKS.md)
+      --no-baseline      skip the baseline (for memory measurements of the core alone)
     """
 
     static func text(for topic: String) -> String? {

@@ -88,7 +88,10 @@ public struct EventQueue: ~Copyable {
 
     /// Creates an empty queue with room for about `initialCapacity` events before it first grows.
     public init(initialCapacity: Int = 1024) {
-        chunkCapacity = Swift.max(128, (Swift.max(0, initialCapacity) >> EventQueue.chunkShift) + 72)
+        // Enough for `initialCapacity` events in full chunks plus, transiently, two partly
+        // filled chunks per bucket (one being drained while another fills during redistribution).
+        let full = (Swift.max(0, initialCapacity) + EventQueue.chunkSize - 1) >> EventQueue.chunkShift
+        chunkCapacity = Swift.max(64, full + 2 * (EventQueue.dueBucket + 1))
         nodes = .allocate(capacity: chunkCapacity << EventQueue.chunkShift)
         chunkNext = .allocate(capacity: chunkCapacity)
         chunksUsed = 0
@@ -343,7 +346,7 @@ public struct EventQueue: ~Copyable {
 
     @usableFromInline
     mutating func grow() {
-        let newCapacity = chunkCapacity * 2
+        let newCapacity = chunkCapacity + chunkCapacity / 2  // ×1.5: less slack than doubling
         precondition(newCapacity < Int(Int32.max), "too many pending events")
         let newNodes = UnsafeMutablePointer<Node>.allocate(capacity: newCapacity << EventQueue.chunkShift)
         newNodes.moveInitialize(from: nodes, count: chunksUsed << EventQueue.chunkShift)

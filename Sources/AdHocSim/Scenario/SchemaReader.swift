@@ -133,7 +133,7 @@ struct ValueReader {
 enum Suggestion {
     /// The candidate closest to `word` (case-insensitive Levenshtein distance), if it is close
     /// enough to be a plausible typo: at most 1 edit for short words, a third of the length
-    /// for longer ones.
+    /// for longer ones, and fewer edits than the shorter word has characters.
     static func closest(to word: String, among candidates: [String]) -> String? {
         let w = Array(word.lowercased())
         var best: (String, Int)?
@@ -143,7 +143,8 @@ enum Suggestion {
         }
         guard let (candidate, d) = best else { return nil }
         let limit = Swift.max(1, Swift.max(w.count, candidate.count) / 3)
-        return d <= limit ? candidate : nil
+        // A suggestion must keep something of the word: "C" is not a typo of "A".
+        return d <= limit && d < Swift.min(w.count, candidate.count) ? candidate : nil
     }
 
     static func distance(_ a: [Character], _ b: [Character]) -> Int {

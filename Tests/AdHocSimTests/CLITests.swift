@@ -1,0 +1,167 @@
+import Foundation
+import Testing
+@testable import AdHocSim
+
+/// Runs the built `adhocsim` binary as a subprocess.
+struct CLI {
+    static let binary: URL = {
+        let fm = FileManager.default
+        // Beside the test bundle (swift test on Linux), else in the package's debug build.
+        let besideTests = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+            .appendingPathComponent("adhocsim")
+        if fm.isExecutableFile(atPath: besideTests.path) { return besideTests }
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        return root.appendingPathComponent(".build/debug/adhocsim")
+    }()
+
+    struct Outcome {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    static func run(_ args: [String], in directory: URL) throws -> Outcome {
+        let p = Process()
+        p.executableURL = binary
+        p.arguments = args
+        p.currentDirectoryURL = directory
+        let out = Pipe(), err = Pipe()
+        p.standardOutput = out
+        p.standardError = err
+        try p.run()
+        let o = out.fileHandleForReading.readDataToEndOfFile()
+        let e = err.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return Outcome(status: p.terminationStatus, stdout: String(decoding: o, as: UTF8.self),
+                       stderr: String(decoding: e, as: UTF8.self))
+    }
+}
+
+/// A fresh temporary folder holding `files`.
+func temporaryFolder(_ files: [String: String] = [:]) throws -> URL {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("adhocsim-test-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    for (name, text) in files { try Data(text.utf8).write(to: dir.appendingPathComponent(name)) }
+    return dir
+}
+
+func listing(_ dir: URL) throws -> [String] {
+    try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted()
+}
+
+/// The file's lines without the one wall-clock field.
+func deterministicPart(_ text: String) -> String {
+    text.split(separator: "\n", omittingEmptySubsequences: false).filter { !$0.contains("\"wall_time_s\"") }.joined(separator: "\n")
+}
+
+let fiveMistakes = """
+{
+  "name": "five-mistakes",
+  "seed": -3,
+  "duration_s": 0,
+  "environment": { "preset": "feld" },
+  "nodes": [ { "id": "A", "position": [0, 0, 0] }, { "id": "A", "position": [1, 0, 0] } ],
+  "flow": []
+}
+"""
+
+@Suite("Command line", .serialized)
+struct CLITests {
+    @Test func versionAndHelp() throws {
+        let dir = try temporaryFolder()
+        let v = try CLI.run(["--version"], in: dir)
+        #expect(v.status == 0 && v.stdout == "adhocsim \(RunFiles.toolVersion)\n")
+        let h = try CLI.run(["run", "--help"], in: dir)
+        #expect(h.status == 0 && h.stdout.contains("adhocsim run FILE"))
+        let none = try CLI.run([], in: dir)
+        #expect(none.status == 2 && none.stderr.contains("Usage:"))
+        let typo = try CLI.run(["rnu"], in: dir)
+        #expect(typo.status == 2 && typo.stderr.contains("did you mean \"run\"?"))
+    }
+
+    @Test func validateReportsEveryMistakeAndWritesNothing() throws {
+        let dir = try temporaryFolder(["bad.json": fiveMistakes, "good.json": validScenario])
+        let r = try CLI.run(["validate", "bad.json"], in: dir)
+        #expect(r.status == 2)
+        let errors = r.stderr.split(separator: "\n").filter { $0.contains(": error: ") }
+        #expect(errors.count == 5)
+        #expect(errors.contains { $0.hasPrefix("bad.json:3:11: error: seed: ") })
+        #expect(errors.contains { $0.hasPrefix("bad.json:4:17: error: duration_s: ") })
+        #expect(errors.contains { $0.contains("environment.preset: ") && $0.contains("did you mean \"field\"?") })
+        #expect(errors.contains { $0.contains("nodes[1].id: duplicate node id \"A\"") })
+        #expect(errors.contains { $0.contains("flow: unknown key \"flow\"; did you mean \"flows\"?") })
+        #expect(try listing(dir) == ["bad.json", "good.json"])
+        let good = try CLI.run(["validate", "good.json"], in: dir)
+        #expect(good.status == 0 && good.stdout.contains("good.json: ok"))
+        let both = try CLI.run(["validate", "good.json", "bad.json"], in: dir)
+        #expect(both.status == 2)
+    }
+
+    @Test func runWritesResultsAtomicallyIntoTheChosenFolder() throws {
+        let dir = try temporaryFolder(["s.json": validScenario])
+        let r = try CLI.run(["run", "s.json", "--out", "out/run1"], in: dir)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("results: out/run1"))
+        let out = dir.appendingPathComponent("out/run1")
+        #expect(try listing(out) == ["metadata.json", "nodes.csv", "scenario.json"])
+        #expect(try listing(dir.appendingPathComponent("out")) == ["run1"])  // no staging left over
+        let nodes = try String(contentsOf: out.appendingPathComponent("nodes.csv"), encoding: .utf8)
+        #expect(nodes == "node,x_m,y_m,z_m\nA,0.000,0.000,1.200\nB,10.000,0.000,1.200\n")
+        let meta = try String(contentsOf: out.appendingPathComponent("metadata.json"), encoding: .utf8)
+        #expect(meta.contains("\"seed\": 42,"))
+        #expect(meta.contains("\"simulated_time_s\": 60.000000000,"))
+        #expect(meta.contains("\"input_hash\": \"fnv1a64:"))
+        #expect(meta.contains("\"wall_time_s\": "))
+    }
+
+    @Test func runDefaultsToResultsSlashName() throws {
+        let dir = try temporaryFolder(["s.json": validScenario])
+        let r = try CLI.run(["run", "s.json", "--seed", "7", "--set", "nodes[1].position[0]=30"], in: dir)
+        #expect(r.status == 0, "\(r.stderr)")
+        let out = dir.appendingPathComponent("results/two-phones")
+        let meta = try String(contentsOf: out.appendingPathComponent("metadata.json"), encoding: .utf8)
+        #expect(meta.contains("\"seed\": 7,"))
+        let nodes = try String(contentsOf: out.appendingPathComponent("nodes.csv"), encoding: .utf8)
+        #expect(nodes.contains("B,30.000,0.000,1.200"))
+    }
+
+    @Test func badInputExitsTwoAndWritesNothing() throws {
+        let dir = try temporaryFolder(["bad.json": fiveMistakes, "s.json": validScenario])
+        let bad = try CLI.run(["run", "bad.json", "--out", "out"], in: dir)
+        #expect(bad.status == 2)
+        #expect(bad.stderr.contains("5 problems in bad.json; nothing was run or written."))
+        let missing = try CLI.run(["run", "nope.json"], in: dir)
+        #expect(missing.status == 2 && missing.stderr.contains("nope.json: error: no such file"))
+        let option = try CLI.run(["run", "s.json", "--seeds", "1"], in: dir)
+        #expect(option.status == 2 && option.stderr.contains("did you mean --seed?"))
+        let seed = try CLI.run(["run", "s.json", "--seed", "abc"], in: dir)
+        #expect(seed.status == 2 && seed.stderr.contains("--seed expects a whole number"))
+        let set = try CLI.run(["run", "s.json", "--set", "duration_s=-1"], in: dir)
+        #expect(set.status == 2 && set.stderr.contains("--set duration_s=-1: error: duration_s: "))
+        #expect(try listing(dir) == ["bad.json", "s.json"])
+    }
+
+    @Test func rerunningGivesByteIdenticalResults() throws {
+        let dir = try temporaryFolder(["s.json": validScenario])
+        for out in ["a", "b"] {
+            let r = try CLI.run(["run", "s.json", "--out", out, "--quiet"], in: dir)
+            #expect(r.status == 0 && r.stdout.isEmpty)
+        }
+        for file in ["nodes.csv", "scenario.json", "metadata.json"] {
+            let a = try String(contentsOf: dir.appendingPathComponent("a/\(file)"), encoding: .utf8)
+            let b = try String(contentsOf: dir.appendingPathComponent("b/\(file)"), encoding: .utf8)
+            #expect(deterministicPart(a) == deterministicPart(b), "\(file)")
+        }
+    }
+
+    @Test func benchPrintsEventsPerSecond() throws {
+        let dir = try temporaryFolder()
+        let r = try CLI.run(["bench", "core", "--population", "100", "--events", "20000", "--repeat", "1"], in: dir)
+        #expect(r.status == 0)
+        let line = r.stdout.split(separator: "\n").last.map(String.init) ?? ""
+        let field = line.split(separator: " ").first { $0.hasPrefix("events_per_s=") }
+        #expect(field.flatMap { Int($0.dropFirst("events_per_s=".count)) } != nil, "\(line)")
+        #expect(line.contains("population=100 events=20000"))
+    }
+}

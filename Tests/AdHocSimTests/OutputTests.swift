@@ -1,0 +1,52 @@
+import Foundation
+import Testing
+@testable import AdHocSim
+
+@Suite("Output")
+struct OutputTests {
+    @Test func fixedPointNumbersAreExactText() {
+        #expect(NumberText.fixed(0.5, decimals: 3) == "0.500")
+        #expect(NumberText.fixed(-1.25, decimals: 3) == "-1.250")
+        #expect(NumberText.fixed(2, decimals: 0) == "2")
+        #expect(NumberText.fixed(1e-10, decimals: 3) == "0.000")
+        #expect(NumberText.fixed(-0.0001, decimals: 3) == "0.000")
+        #expect(NumberText.fixed(1234.5678, decimals: 2) == "1234.57")
+        #expect(NumberText.fixed(0.001, decimals: 6) == "0.001000")
+    }
+
+    @Test func csvQuotesOnlyWhatNeedsIt() {
+        var t = CSVTable(header: ["a", "b"])
+        t.append(["plain", "with,comma"])
+        t.append(["say \"hi\"", ""])
+        #expect(t.text == "a,b\nplain,\"with,comma\"\n\"say \"\"hi\"\"\",\n")
+    }
+
+    @Test func commitReplacesTheWholeFolder() throws {
+        let dir = try temporaryFolder()
+        let target = dir.appendingPathComponent("run")
+        try ResultDirectory.commit([ResultFile(name: "a.txt", contents: "1"), ResultFile(name: "b.txt", contents: "2")], to: target)
+        try ResultDirectory.commit([ResultFile(name: "a.txt", contents: "3")], to: target)
+        #expect(try listing(target) == ["a.txt"])
+        #expect(try String(contentsOf: target.appendingPathComponent("a.txt"), encoding: .utf8) == "3")
+        #expect(try listing(dir) == ["run"])
+    }
+
+    @Test func commitRefusesNamesThatLeaveTheFolder() throws {
+        let dir = try temporaryFolder()
+        for bad in ["../x", "a/b", "..", ".hidden", ""] {
+            #expect(throws: ResultDirectory.WriteError.self) {
+                try ResultDirectory.commit([ResultFile(name: bad, contents: "x")], to: dir.appendingPathComponent("run"))
+            }
+        }
+        #expect(try listing(dir).isEmpty)
+    }
+
+    @Test func jsonTextEscapesAndKeepsOrder() {
+        let node = JSONNode(.object([
+            JSONMember(key: "b", value: JSONNode(.string("line\n\"q\"\u{01}"))),
+            JSONMember(key: "a", value: JSONNode(.array([JSONNode(.number(JSONNumber(1.5))), JSONNode(.null)]))),
+        ]))
+        #expect(JSONText.render(node, pretty: false) == "{\"b\":\"line\\n\\\"q\\\"\\u0001\",\"a\":[1.5,null]}")
+        #expect(JSONText.render(node, pretty: false, sortKeys: true) == "{\"a\":[1.5,null],\"b\":\"line\\n\\\"q\\\"\\u0001\"}")
+    }
+}

@@ -1,0 +1,251 @@
+import Testing
+@testable import AdHocSim
+
+/// Decodes `text`, returning the scenario or the diagnostics.
+func decode(_ text: String, overrides: [String] = []) -> Result<Scenario, ScenarioError> {
+    do {
+        return .success(try ScenarioDecoder.decode(bytes: Array(text.utf8), file: "test.json", overrides: overrides))
+    } catch let e as ScenarioError {
+        return .failure(e)
+    } catch {
+        Issue.record("unexpected error \(error)")
+        return .failure(ScenarioError(diagnostics: []))
+    }
+}
+
+func diagnostics(_ text: String, overrides: [String] = []) -> [Diagnostic] {
+    switch decode(text, overrides: overrides) {
+    case .success: return []
+    case .failure(let e): return e.diagnostics
+    }
+}
+
+let validScenario = """
+{
+  "name": "two-phones",
+  "seed": 42,
+  "duration_s": 60,
+  "environment": { "preset": "city" },
+  "nodes": [
+    { "id": "A", "position": [0, 0, 1.2] },
+    { "id": "B", "position": [10, 0, 1.2] }
+  ],
+  "flows": []
+}
+"""
+
+/// `validScenario` with one substring replaced (the replacement must happen).
+func mutated(_ old: String, _ new: String) -> String {
+    precondition(validScenario.contains(old), "fixture does not contain \(old)")
+    return validScenario.replacingOccurrences(of: old, with: new)
+}
+
+@Suite("Scenario decoding")
+struct ScenarioTests {
+    @Test func aValidFileDecodes() throws {
+        let s = try decode(validScenario).get()
+        #expect(s.name == "two-phones")
+        #expect(s.seed == 42)
+        #expect(s.duration == .seconds(60))
+        #expect(s.environment.place == .city)
+        #expect(s.nodes.map(\.id) == ["A", "B"])
+        #expect(s.nodes[1].position == Position(x: 10, y: 0, z: 1.2))
+        #expect(s.nodes[0].position.distance(to: s.nodes[1].position) == 10)
+        #expect(s.flows.isEmpty)
+        #expect(s.limits.maxEvents == 10_000_000_000)
+    }
+
+    @Test func seedsUpTo2To64Minus1AreExact() throws {
+        let s = try decode(mutated("\"seed\": 42", "\"seed\": 18446744073709551615")).get()
+        #expect(s.seed == UInt64.max)
+        let d = diagnostics(mutated("\"seed\": 42", "\"seed\": 18446744073709551616"))
+        #expect(d.count == 1 && d[0].path == "seed")
+        #expect(diagnostics(mutated("\"seed\": 42", "\"seed\": 4.5"))[0].path == "seed")
+        #expect(diagnostics(mutated("\"seed\": 42", "\"seed\": -1"))[0].path == "seed")
+    }
+
+    @Test func unknownKeySuggestsTheClosestKnownKey() {
+        let d = diagnostics(mutated("{ \"preset\": \"city\" }", "{ \"preset\": \"city\", \"pathlossExponent\": 3 }"))
+        #expect(d.count == 1)
+        #expect(d[0].path == "environment.pathlossExponent")
+        #expect(d[0].message == "unknown key \"pathlossExponent\"; did you mean \"pathLossExponent\"?")
+        #expect(d[0].line == 5)
+        #expect(d[0].column == 38)  // 2 spaces + `"environment": { "preset": "city", ` = 37 characters
+    }
+
+    @Test func unknownTopLevelKeyWithoutACloseMatchListsTheKnownKeys() {
+        let d = diagnostics(mutated("\"flows\": []", "\"flows\": [], \"zzzzzz\": 1"))
+        #expect(d.count == 1 && d[0].path == "zzzzzz")
+        #expect(d[0].message.hasPrefix("unknown key \"zzzzzz\"; known keys here: \"version\", \"name\""))
+    }
+
+    @Test func duplicateNodeIdsAreAnError() {
+        let d = diagnostics(mutated("\"id\": \"B\"", "\"id\": \"A\""))
+        #expect(d.count == 1)
+        #expect(d[0].path == "nodes[1].id")
+        #expect(d[0].message == "duplicate node id \"A\" (also nodes[0])")
+        #expect(d[0].line == 8)
+    }
+
+    @Test func nonFiniteNumbersAreRejected() {
+        let big = diagnostics(mutated("[10, 0, 1.2]", "[1e999, 0, 1.2]"))
+        #expect(big.count == 1)
+        #expect(big[0].message.contains("1e999 is too large"))
+        #expect(big[0].line == 8)
+        let nan = diagnostics(mutated("\"duration_s\": 60", "\"duration_s\": NaN"))
+        #expect(nan.count == 1 && nan[0].message.contains("NaN and Infinity are not JSON numbers"))
+        #expect(nan[0].line == 4 && nan[0].column == 17)
+    }
+
+    @Test func negativeAndZeroDurationsAreRejected() {
+        for bad in ["-5", "0"] {
+            let d = diagnostics(mutated("\"duration_s\": 60", "\"duration_s\": \(bad)"))
+            #expect(d.count == 1)
+            #expect(d[0].path == "duration_s")
+            #expect(d[0].message == "expected a duration in seconds, > 0 and ≤ 1000000, found \(bad) (out of range)")
+        }
+    }
+
+    @Test func outOfRangeValuesNameTheirRange() {
+        let d = diagnostics(mutated("{ \"preset\": \"city\" }", "{ \"preset\": \"city\", \"pathLossExponent\": 12 }"))
+        #expect(d.count == 1)
+        #expect(d[0].path == "environment.pathLossExponent")
+        #expect(d[0].message == "expected a path-loss exponent in 1...8, found 12 (out of range)")
+    }
+
+    @Test func wrongShapesSayWhatWasExpectedAndFound() {
+        let d = diagnostics(mutated("[10, 0, 1.2]", "[10, 0]"))
+        #expect(d.count == 1)
+        #expect(d[0].path == "nodes[1].position")
+        #expect(d[0].message.hasPrefix("expected [x, y, z]: three finite numbers in metres"))
+        #expect(d[0].message.hasSuffix("found an array of 2 elements"))
+        let s = diagnostics(mutated("\"name\": \"two-phones\"", "\"name\": 5"))
+        #expect(s[0].message == "expected a name, found the number 5")
+    }
+
+    @Test func unknownPresetSuggestsTheNearestPlace() {
+        let d = diagnostics(mutated("\"city\"", "\"citty\""))
+        #expect(d.count == 1 && d[0].path == "environment.preset")
+        #expect(d[0].message.hasSuffix("found \"citty\"; did you mean \"city\"?"))
+    }
+
+    @Test func customPlaceNeedsEveryValue() {
+        let d = diagnostics(mutated("{ \"preset\": \"city\" }", "{ \"preset\": \"custom\", \"pathLossExponent\": 2.5 }"))
+        #expect(d.count == 1 && d[0].path == "environment")
+        #expect(d[0].message == "a \"custom\" place has no preset defaults; missing \"referenceLossDb\", \"shadowingSigmaDb\", \"noiseFigureDb\", \"interferenceDb\"")
+    }
+
+    @Test func missingRequiredKeysAreNamed() {
+        let d = diagnostics(mutated("\"seed\": 42,\n", ""))
+        #expect(d.count == 1 && d[0].path == "")
+        #expect(d[0].message == "missing required key \"seed\" (the run seed, a whole number)")
+        #expect(d[0].line == 1 && d[0].column == 1)
+    }
+
+    @Test func syntaxErrorsGiveLineAndColumn() {
+        let d = diagnostics(mutated("\"seed\": 42,", "\"seed\": 42,,"))
+        #expect(d.count == 1)
+        #expect(d[0].line == 3 && d[0].column == 14)
+        #expect(d[0].message == "invalid JSON: expected a quoted key, found character ','")
+        #expect(d[0].description == "test.json:3:14: error: invalid JSON: expected a quoted key, found character ','")
+    }
+
+    @Test func duplicateJSONKeysAreReported() {
+        let d = diagnostics(mutated("\"seed\": 42,", "\"seed\": 42, \"seed\": 43,"))
+        #expect(d.count == 1 && d[0].path == "seed")
+        #expect(d[0].message == "duplicate key \"seed\" (first at line 3)")
+    }
+
+    @Test func everyProblemIsReportedAtOnce() {
+        let text = """
+        {
+          "name": "bad",
+          "seed": 1.5,
+          "duration_s": -1,
+          "environment": { "preset": "forrest", "shadowingSigmaDb": -2 },
+          "nodes": [ { "id": "A", "position": [0, 0] }, { "id": "B", "positon": [1, 2, 3] } ]
+        }
+        """
+        let d = diagnostics(text)
+        #expect(d.map(\.path) == ["seed", "duration_s", "environment.preset", "environment.shadowingSigmaDb",
+                                  "nodes[0].position", "nodes[1]", "nodes[1].positon"])
+        #expect(d.last?.message == "unknown key \"positon\"; did you mean \"position\"?")
+    }
+
+    @Test func namesThatCouldEscapeTheResultsFolderAreRejected() {
+        for bad in ["../evil", "a/b", ".hidden", "", "-x"] {
+            let d = diagnostics(mutated("\"name\": \"two-phones\"", "\"name\": \"\(bad)\""))
+            #expect(d.count == 1 && d[0].path == "name", "name \(bad)")
+        }
+    }
+
+    @Test func flowsAreCheckedAgainstTheNodes() throws {
+        let flow = """
+        "flows": [ { "id": "f", "from": "A", "to": "C", "protocol": "quic",
+                     "workload": { "kind": "thesis", "packets": 100, "size": 128 } } ]
+        """
+        let d = diagnostics(mutated("\"flows\": []", flow))
+        #expect(d.count == 1 && d[0].path == "flows[0].to")
+        #expect(d[0].message == "no node has the id \"C\"")
+        let ok = try decode(mutated("\"flows\": []", flow.replacingOccurrences(of: "\"C\"", with: "\"B\""))).get()
+        #expect(ok.flows == [FlowSpec(id: "f", from: 0, to: 1, transport: .quic,
+                                      workload: .thesis(probes: 100, packets: 100, size: 128), start: .zero)])
+    }
+}
+
+@Suite("--set overrides")
+struct OverrideTests {
+    @Test func overridesAnExistingScalar() throws {
+        let s = try decode(validScenario, overrides: ["nodes[1].position[0]=30", "seed=7", "environment.preset=forest"]).get()
+        #expect(s.nodes[1].position.x == 30)
+        #expect(s.seed == 7)
+        #expect(s.environment.place == .forest)
+    }
+
+    @Test func addsAKeyTheFileLeftOut() throws {
+        let s = try decode(validScenario, overrides: ["environment.pathLossExponent=3", "limits.maxEvents=1000"]).get()
+        #expect(s.environment.pathLossExponent == 3)
+        #expect(s.limits.maxEvents == 1000)
+    }
+
+    @Test func overriddenValuesAreValidatedAndNameTheArgument() {
+        let d = diagnostics(validScenario, overrides: ["environment.pathLossExponent=abc"])
+        #expect(d.count == 1)
+        #expect(d[0].override == "--set environment.pathLossExponent=abc")
+        #expect(d[0].path == "environment.pathLossExponent")
+        #expect(d[0].message == "expected a path-loss exponent in 1...8, found a string \"abc\"")
+        #expect(d[0].description == "test.json: --set environment.pathLossExponent=abc: error: environment.pathLossExponent: expected a path-loss exponent in 1...8, found a string \"abc\"")
+    }
+
+    @Test func anUnknownOverrideKeyIsAnUnknownKey() {
+        let d = diagnostics(validScenario, overrides: ["environment.pathLossExponant=3"])
+        #expect(d.count == 1 && d[0].message == "unknown key \"pathLossExponant\"; did you mean \"pathLossExponent\"?")
+    }
+
+    @Test func badPathsAndIndexesAreErrors() {
+        #expect(diagnostics(validScenario, overrides: ["nodes[5].position[0]=1"])[0].message == "index [5] is out of range (the array has 2 elements)")
+        #expect(diagnostics(validScenario, overrides: ["environment=3"])[0].message == "--set replaces single values only; this is an object")
+        #expect(diagnostics(validScenario, overrides: ["seed"])[0].message == "expected PATH=VALUE, for example environment.pathLossExponent=3")
+        #expect(diagnostics(validScenario, overrides: ["a..b=1"])[0].message.hasPrefix("\"a..b\" is not a JSON path"))
+    }
+
+    @Test func theInputHashFollowsTheEffectiveInput() throws {
+        let a = try decode(validScenario).get()
+        let reordered = try decode(mutated("\"seed\": 42,\n  \"duration_s\": 60,", "\"duration_s\": 60.0,\n  \"seed\": 42,")).get()
+        #expect(a.inputHash == reordered.inputHash)
+        let changed = try decode(validScenario, overrides: ["seed=43"]).get()
+        #expect(changed.inputHash != a.inputHash)
+        let same = try decode(validScenario, overrides: ["seed=42"]).get()
+        #expect(same.inputHash == a.inputHash)
+    }
+}
+
+@Suite("JSON paths")
+struct JSONPathTests {
+    @Test func parsesAndPrints() {
+        #expect(JSONPath.parse("nodes[3].position")?.description == "nodes[3].position")
+        #expect(JSONPath.parse("a.b.c")?.components == [.key("a"), .key("b"), .key("c")])
+        #expect(JSONPath.parse("m[0][1]")?.components == [.key("m"), .index(0), .index(1)])
+        for bad in ["", "a.", ".a", "a[", "a[x]", "a b", "a[1]b"] { #expect(JSONPath.parse(bad) == nil, "\(bad)") }
+    }
+}
