@@ -104,7 +104,7 @@ struct EventQueueTests {
     }
 
     @Test func anOlderSequenceNumberStillLeavesFirstAmongEqualTimes() {
-        var q = EventQueue()
+        var q = EventQueue(initialCapacity: 16)
         let reserved = q.reserveSeq()                       // taken first...
         for i in 0..<5 { q.push(time: .seconds(5), target: UInt32(i), kind: .testA, arg: 0) }
         q.push(time: .seconds(4), target: 50, kind: .testA, arg: 0)
@@ -115,7 +115,7 @@ struct EventQueueTests {
     }
 
     @Test func payloadSurvivesTheQueue() {
-        var q = EventQueue()
+        var q = EventQueue(initialCapacity: 16)
         q.push(time: .seconds(1), target: 0xDEAD_BEEF, kind: EventKind(rawValue: 0xBEEF), arg: .max)
         let e = q.pop()
         #expect(e.target == 0xDEAD_BEEF && e.kind.rawValue == 0xBEEF && e.arg == .max && e.time == .seconds(1))

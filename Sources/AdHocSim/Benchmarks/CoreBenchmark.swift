@@ -77,56 +77,39 @@ public struct CoreBenchmark: Sendable {
                                seconds: elapsed.seconds, checksum: handler.checksum)
     }
 
-    /// Runs the model as a bare loop on an `EventHeap` of the given shape: pop, draw, push.
-    /// No dispatch, no timers, no clock checks: the practical ceiling for that structure.
-    public func runBareHeap<Shape: HeapShape>(_ shape: Shape.Type) -> BenchmarkFigure {
-        var heap = EventHeap<Shape>(initialCapacity: population)
+    /// Runs the model as a bare loop on a queue: pop, draw, push. No dispatch, no timers, no
+    /// clock checks: the practical ceiling for that structure.
+    public func runBareLoop<Q: PendingEventQueue & ~Copyable>(on _: Q.Type, label: String) -> BenchmarkFigure {
+        var queue = Q(initialCapacity: population)
         var stream = RandomStream(seed: seed, name: "bench/hold")
         let mean = Double(meanHold.nanoseconds)
         for i in 0..<population {
             let t = Int64(stream.exponential(mean: mean))
-            heap.push(time: .nanoseconds(t), target: UInt32(truncatingIfNeeded: i), kind: .holdModel, arg: 0)
+            queue.push(time: .nanoseconds(t), target: UInt32(truncatingIfNeeded: i), kind: .holdModel, arg: 0)
         }
         var checksum: UInt64 = 0
         let clock = ContinuousClock()
         let start = clock.now
         var n: UInt64 = 0
         while n < events {
-            let e = heap.pop()
+            let e = queue.pop()
             checksum &+= UInt64(bitPattern: e.time.nanoseconds)
             let hold = Int64(stream.exponential(mean: mean))
-            heap.push(time: SimTime(nanoseconds: e.time.nanoseconds &+ hold), target: e.target,
-                      kind: .holdModel, arg: 0)
+            queue.push(time: SimTime(nanoseconds: e.time.nanoseconds &+ hold), target: e.target, kind: .holdModel, arg: 0)
             n &+= 1
         }
         let elapsed = clock.now - start
-        return BenchmarkFigure(label: "heap:\(Shape.name)", events: n, seconds: elapsed.seconds,
-                               checksum: checksum)
+        return BenchmarkFigure(label: label, events: n, seconds: elapsed.seconds, checksum: checksum)
     }
 
-    /// Runs the bare loop on `EventQueue` itself (the structure `Simulation` uses).
+    /// The bare loop on an `EventHeap` of the given shape.
+    public func runBareHeap<Shape: HeapShape>(_ shape: Shape.Type) -> BenchmarkFigure {
+        runBareLoop(on: EventHeap<Shape>.self, label: "heap:\(Shape.name)")
+    }
+
+    /// The bare loop on `EventQueue` itself (the structure `Simulation` uses).
     public func runBareQueue() -> BenchmarkFigure {
-        var heap = EventQueue(initialCapacity: population)
-        var stream = RandomStream(seed: seed, name: "bench/hold")
-        let mean = Double(meanHold.nanoseconds)
-        for i in 0..<population {
-            let t = Int64(stream.exponential(mean: mean))
-            heap.push(time: .nanoseconds(t), target: UInt32(truncatingIfNeeded: i), kind: .holdModel, arg: 0)
-        }
-        var checksum: UInt64 = 0
-        let clock = ContinuousClock()
-        let start = clock.now
-        var n: UInt64 = 0
-        while n < events {
-            let e = heap.pop()
-            checksum &+= UInt64(bitPattern: e.time.nanoseconds)
-            let hold = Int64(stream.exponential(mean: mean))
-            heap.push(time: SimTime(nanoseconds: e.time.nanoseconds &+ hold), target: e.target,
-                      kind: .holdModel, arg: 0)
-            n &+= 1
-        }
-        let elapsed = clock.now - start
-        return BenchmarkFigure(label: "queue:EventQueue", events: n, seconds: elapsed.seconds, checksum: checksum)
+        runBareLoop(on: EventQueue.self, label: "queue:EventQueue")
     }
 
     /// Every queue shape the benchmark can compare, by name.

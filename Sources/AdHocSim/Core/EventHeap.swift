@@ -52,7 +52,7 @@ public enum OctonaryLazy: HeapShape {
 /// (to fill the hole) plus sift-up (to place the new event). In a discrete-event simulation
 /// almost every executed event schedules another, so this halves the heap work per event.
 /// Because `(time, seq)` is a total order, the pop order is the same for every shape.
-public struct EventHeap<Shape: HeapShape>: ~Copyable {
+public struct EventHeap<Shape: HeapShape>: PendingEventQueue, ~Copyable {
     @usableFromInline var storage: UnsafeMutablePointer<Event>
     @usableFromInline var capacity: Int
     /// Occupied slots, including the root hole when `hole` is set.
@@ -64,7 +64,7 @@ public struct EventHeap<Shape: HeapShape>: ~Copyable {
     @usableFromInline var _nextSeq: UInt64
 
     /// Creates an empty queue with room for `initialCapacity` events before it first grows.
-    public init(initialCapacity: Int = 1024) {
+    public init(initialCapacity: Int) {
         capacity = Swift.max(16, initialCapacity)
         storage = .allocate(capacity: capacity)
         slots = 0
@@ -76,8 +76,6 @@ public struct EventHeap<Shape: HeapShape>: ~Copyable {
 
     /// The number of pending events.
     @inlinable public var count: Int { hole ? slots - 1 : slots }
-    /// Whether no event is pending.
-    @inlinable public var isEmpty: Bool { count == 0 }
 
     /// Takes the next insertion sequence number without scheduling anything (timers reserve
     /// their place in the tie order when armed; see `Simulation.arm`).
@@ -88,13 +86,6 @@ public struct EventHeap<Shape: HeapShape>: ~Copyable {
         return s
     }
 
-    /// Schedules an event; it gets the next sequence number. Returns that number.
-    @inlinable @inline(__always) @discardableResult
-    public mutating func push(time: SimTime, target: UInt32, kind: EventKind, arg: UInt64) -> UInt64 {
-        let seq = reserveSeq()
-        insert(Event(time: time, seq: seq, target: target, kind: kind, arg: arg))
-        return seq
-    }
 
     /// Inserts an event that already carries its sequence number.
     @inlinable @inline(__always)

@@ -26,7 +26,7 @@
 /// scheduling allocates nothing. Memory is 32 bytes per pending event plus at most one partly
 /// filled chunk per bucket. The type is non-copyable: no copy-on-write check, no reference
 /// counting per operation.
-public struct EventQueue: ~Copyable {
+public struct EventQueue: PendingEventQueue, ~Copyable {
     @usableFromInline
     struct Node {
         @usableFromInline var time: Int64
@@ -87,7 +87,7 @@ public struct EventQueue: ~Copyable {
     @usableFromInline var _nextSeq: UInt64
 
     /// Creates an empty queue with room for about `initialCapacity` events before it first grows.
-    public init(initialCapacity: Int = 1024) {
+    public init(initialCapacity: Int) {
         // Enough for `initialCapacity` events in full chunks plus, transiently, two partly
         // filled chunks per bucket (one being drained while another fills during redistribution).
         let full = (Swift.max(0, initialCapacity) + EventQueue.chunkSize - 1) >> EventQueue.chunkShift
@@ -116,8 +116,6 @@ public struct EventQueue: ~Copyable {
 
     /// The number of pending events.
     @inlinable public var count: Int { _count }
-    /// Whether no event is pending.
-    @inlinable public var isEmpty: Bool { _count == 0 }
     /// The next insertion sequence number.
     @inlinable public var nextSeq: UInt64 { _nextSeq }
     /// Bytes of event storage currently reserved (for memory reports).
@@ -133,13 +131,6 @@ public struct EventQueue: ~Copyable {
         return s
     }
 
-    /// Schedules an event; it gets the next sequence number, which is returned.
-    @inlinable @inline(__always) @discardableResult
-    public mutating func push(time: SimTime, target: UInt32, kind: EventKind, arg: UInt64) -> UInt64 {
-        let seq = reserveSeq()
-        insert(Event(time: time, seq: seq, target: target, kind: kind, arg: arg))
-        return seq
-    }
 
     /// Inserts an event that already carries its sequence number (from `reserveSeq`).
     /// - Precondition: `event.time` is not before the last event popped, and `event.seq` is
