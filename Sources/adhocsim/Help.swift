@@ -5,6 +5,7 @@ enum Help {
     Usage:
       adhocsim run FILE [--out DIR] [--seed N] [--set PATH=VALUE]... [--quiet]
       adhocsim validate FILE... [--set PATH=VALUE]...
+      adhocsim range [FILE] [--environment PRESET] [--set PATH=VALUE]...
       adhocsim bench core [--population P] [--events E] [--repeat R] [--compare] [--no-baseline]
       adhocsim --version
       adhocsim COMMAND --help
@@ -51,11 +52,24 @@ enum Help {
       --no-baseline      skip the baseline (for memory measurements of the core alone)
     """
 
+    static let range = """
+    adhocsim range [FILE] [--environment PRESET] [--set PATH=VALUE]...
+
+    Prints range_m=<metres>: the largest distance at which a 1024-byte frame at the
+    lowest MCS is received with probability >= 50 %, with shadowing at its median,
+    no blockage and no fast fading, between handheld phones (1.2 m). Uses FILE's
+    environment and radio, or the default radio in the given place (default field).
+
+      --environment PRESET   underground, city, field, forest or custom
+      --set PATH=VALUE       e.g. --set radio.txPowerDbm=10 --set environment.pathLossExponent=3
+    """
+
     static func text(for topic: String) -> String? {
         switch topic {
         case "run": return run
         case "validate": return validate
         case "bench": return bench
+        case "range": return range
         default: return nil
         }
     }

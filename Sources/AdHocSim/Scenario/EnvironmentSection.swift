@@ -43,13 +43,25 @@ public struct EnvironmentSpec: Sendable, Equatable {
     public var fadingK: PresetOverride<Double>
     /// People blocking the path; `null` = none.
     public var blockage: PresetOverride<BlockageSpec>
+    /// Whether the two-ray breakpoint applies (`environment.twoRayBreakpoint`).
+    public var twoRayBreakpoint: Bool?
+    /// Foliage loss model name (`environment.foliageModel`: "weissberger", "itu-p833"; null = none).
+    public var foliage: PresetOverride<String>
+    /// The vegetated fraction of every path, 0...1 (`environment.vegetatedFraction`).
+    public var vegetatedFraction: Double?
+    /// Shadowing correlation distance, m (`environment.shadowingCorrelationM`).
+    public var shadowingCorrelationM: Double?
 
     /// A preset with nothing overridden.
     public init(place: Place) {
         self.place = place
         fadingK = .preset
         blockage = .preset
+        foliage = .preset
     }
+
+    /// The foliage models `environment.foliageModel` accepts.
+    public static let foliageModels = ["weissberger", "itu-p833"]
 }
 
 /// Validation bounds for environment values. They reject nonsense, not unusual places:
@@ -66,6 +78,8 @@ enum EnvironmentBounds {
     static let blockageRate: ClosedRange<Double> = 0...100
     static let blockageDwell: ClosedRange<Double> = 0.001...3600
     static let blockagePenaltyDb: ClosedRange<Double> = 0...60
+    static let vegetatedFraction: ClosedRange<Double> = 0...1
+    static let shadowingCorrelationM: ClosedRange<Double> = 0.1...10_000
 }
 
 extension ScenarioDecoder {
@@ -102,6 +116,18 @@ extension ScenarioDecoder {
                 spec.fadingK = .value(v)
             } else { ok = false }
         }
+        if let t = r.value("twoRayBreakpoint") {
+            if let v = values.bool(t, path.appending("twoRayBreakpoint"), "true or false") { spec.twoRayBreakpoint = v } else { ok = false }
+        }
+        if let f = r.value("foliageModel") {
+            if f.value == .null {
+                spec.foliage = .off
+            } else if let name = values.choice(f, path.appending("foliageModel"), "a foliage model", from: EnvironmentSpec.foliageModels) {
+                spec.foliage = .value(name)
+            } else { ok = false }
+        }
+        spec.vegetatedFraction = number("vegetatedFraction", "the vegetated fraction of the path", EnvironmentBounds.vegetatedFraction)
+        spec.shadowingCorrelationM = number("shadowingCorrelationM", "a shadowing correlation distance in metres", EnvironmentBounds.shadowingCorrelationM)
         if let b = r.value("blockage") {
             if b.value == .null {
                 spec.blockage = .off

@@ -19,6 +19,10 @@ public struct Scenario: Sendable {
     public var duration: SimTime
     /// The place and its propagation parameters.
     public var environment: EnvironmentSpec
+    /// The radio technology and its settings.
+    public var radio: RadioSpec
+    /// The ideal link's settings (`radio.technology: "ideal"`).
+    public var link: IdealLinkSpec
     /// The phones, in file order; a node's index in this array is its dense id.
     public var nodes: [NodeSpec]
     /// Traffic between nodes.

@@ -62,6 +62,10 @@ public struct ScenarioDecoder {
             values.positive($0, JSONPath.root.appending("duration_s"), "a duration in seconds, > 0 and ≤ 1000000", above: 0, upTo: ScenarioBounds.maxDurationSeconds)
         }
         let environment = r.required("environment", "the place").flatMap { decodeEnvironment($0, JSONPath.root.appending("environment")) }
+        var radio: RadioSpec? = RadioSpec()
+        if let v = r.value("radio") { radio = decodeRadio(v, JSONPath.root.appending("radio")) }
+        var link: IdealLinkSpec? = IdealLinkSpec()
+        if let v = r.value("link") { link = decodeIdealLink(v, JSONPath.root.appending("link")) }
         let nodes = r.required("nodes", "the phones").flatMap { decodeNodes($0, JSONPath.root.appending("nodes")) }
         var nodeIndex: [String: Int] = [:]
         for (i, n) in (nodes ?? []).enumerated() { nodeIndex[n.id] = i }
@@ -72,11 +76,12 @@ public struct ScenarioDecoder {
         var limits: RunLimits? = RunLimits()
         if let l = r.value("limits") { limits = decodeLimits(l, JSONPath.root.appending("limits")) }
 
-        guard let name, let seed, let duration, let environment, let nodes, let flows, let limits else { return nil }
+        guard let name, let seed, let duration, let environment, let radio, let link, let nodes, let flows, let limits else { return nil }
         let canonical = Canonical.text(of: root)
         var hash = StableHash()
         hash.combine(canonical)
-        return Scenario(name: name, seed: seed, duration: .seconds(duration), environment: environment, nodes: nodes,
+        return Scenario(name: name, seed: seed, duration: .seconds(duration), environment: environment, radio: radio,
+                        link: link, nodes: nodes,
                         flows: flows, limits: limits, sourcePath: file, effectiveInput: root, canonicalInput: canonical,
                         inputHash: hash.hex)
     }

@@ -64,6 +64,14 @@ struct ValueReader {
         return s
     }
 
+    func bool(_ node: JSONNode, _ path: JSONPath, _ what: String) -> Bool? {
+        guard case .bool(let b) = node.value else {
+            sink.report("expected \(what), found \(node.value.summary)", path: path, at: node.origin)
+            return nil
+        }
+        return b
+    }
+
     /// A finite number within `range`.
     func number(_ node: JSONNode, _ path: JSONPath, _ what: String, in range: ClosedRange<Double>) -> Double? {
         guard case .number(let n) = node.value else {
@@ -101,6 +109,20 @@ struct ValueReader {
         }
         guard range.contains(v) else {
             sink.report("expected \(what), found \(n.literal) (out of range)", path: path, at: node.origin)
+            return nil
+        }
+        return v
+    }
+
+    /// An integer that must be one of `allowed`.
+    func oneOf(_ node: JSONNode, _ path: JSONPath, _ what: String, _ allowed: [Int]) -> Int? {
+        let list = allowed.map(String.init).joined(separator: ", ")
+        guard case .number(let n) = node.value else {
+            sink.report("expected \(what): one of \(list); found \(node.value.summary)", path: path, at: node.origin)
+            return nil
+        }
+        guard n.isIntegerLiteral, let v = Int(n.literal), allowed.contains(v) else {
+            sink.report("expected \(what): one of \(list); found \(n.literal)", path: path, at: node.origin)
             return nil
         }
         return v

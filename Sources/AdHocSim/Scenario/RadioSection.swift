@@ -1,0 +1,135 @@
+/// The link technologies a scenario can use (`radio.technology`).
+public enum RadioTechnology: String, Sendable, CaseIterable {
+    /// 802.11ac-class OFDM with the AWDL availability-window schedule.
+    case awdl
+    /// The same PHY and MAC without the AWDL schedule (plain 802.11 ad-hoc).
+    case wifi
+    /// A point-to-point link with fixed rate, delay and loss (the `link` section).
+    case ideal
+}
+
+/// `radio.mcs`: rate selection or a fixed index.
+public enum McsChoice: Sendable, Equatable {
+    case auto
+    case fixed(Int)
+}
+
+/// The `radio` section as the file gave it; the radio layer fills in cited defaults.
+public struct RadioSpec: Sendable, Equatable {
+    public var technology: RadioTechnology?
+    public var txPowerDbm: Double?
+    public var channel: Int?
+    public var channelWidthMHz: Int?
+    public var spatialStreams: Int?
+    public var mcs: McsChoice?
+    public var antennaGainDbi: Double?
+    public var preambleDetectionDbm: Double?
+
+    /// Nothing set.
+    public init() {}
+}
+
+/// The `link` section of the `ideal` technology.
+public struct IdealLinkSpec: Sendable, Equatable {
+    /// Bit rate, Mbit/s (`link.rateMbps`).
+    public var rateMbps: Double?
+    /// One-way propagation delay, ms (`link.delayMs`).
+    public var delayMs: Double?
+    /// Independent loss probability per packet (`link.lossProbability`).
+    public var lossProbability: Double?
+    /// Transmit queue limit, packets (`link.queuePackets`).
+    public var queuePackets: Int?
+
+    /// Nothing set.
+    public init() {}
+}
+
+/// Radio value bounds. Transmit power spans BLE's −20 dBm to above the EU's 23 dBm EIRP limit
+/// (radio.md); the rest follow the 802.11 options the issue names.
+enum RadioBounds {
+    static let txPowerDbm: ClosedRange<Double> = -30...30
+    static let antennaGainDbi: ClosedRange<Double> = -20...20
+    static let preambleDetectionDbm: ClosedRange<Double> = -110 ... -40
+    static let channels = [6, 44, 149]
+    static let widths = [20, 40, 80]
+}
+
+extension ScenarioDecoder {
+    func decodeRadio(_ node: JSONNode, _ path: JSONPath) -> RadioSpec? {
+        guard let r = ObjectReader(node, path: path, sink: sink, expected: "an object describing the radio (\"technology\", \"txPowerDbm\", ...)") else {
+            return nil
+        }
+        defer { r.finish() }
+        var spec = RadioSpec()
+        var ok = true
+        func track<T>(_ value: T?) -> T? { if value == nil { ok = false }; return value }
+        if let v = r.value("technology") {
+            spec.technology = track(values.choice(v, path.appending("technology"), "a radio technology",
+                                                  from: RadioTechnology.allCases.map(\.rawValue)).flatMap(RadioTechnology.init(rawValue:)))
+        }
+        if let v = r.value("txPowerDbm") {
+            spec.txPowerDbm = track(values.number(v, path.appending("txPowerDbm"), "a transmit power in dBm in -30...30", in: RadioBounds.txPowerDbm))
+        }
+        if let v = r.value("antennaGainDbi") {
+            spec.antennaGainDbi = track(values.number(v, path.appending("antennaGainDbi"), "an antenna gain in dBi in -20...20", in: RadioBounds.antennaGainDbi))
+        }
+        if let v = r.value("preambleDetectionDbm") {
+            spec.preambleDetectionDbm = track(values.number(v, path.appending("preambleDetectionDbm"), "a preamble-detection threshold in dBm in -110...-40", in: RadioBounds.preambleDetectionDbm))
+        }
+        if let v = r.value("channel") {
+            spec.channel = track(values.oneOf(v, path.appending("channel"), "a channel", RadioBounds.channels))
+        }
+        if let v = r.value("channelWidthMHz") {
+            spec.channelWidthMHz = track(values.oneOf(v, path.appending("channelWidthMHz"), "a channel width in MHz", RadioBounds.widths))
+        }
+        if let v = r.value("spatialStreams") {
+            spec.spatialStreams = track(values.oneOf(v, path.appending("spatialStreams"), "a number of spatial streams", [1, 2]))
+        }
+        if let v = r.value("mcs") {
+            if case .string("auto") = v.value {
+                spec.mcs = .auto
+            } else if case .number = v.value {
+                spec.mcs = track(values.integer(v, path.appending("mcs"), "an MCS index in 0...9 or \"auto\"", in: 0...9).map { .fixed(Int($0)) })
+            } else {
+                sink.report("expected an MCS index in 0...9 or \"auto\", found \(v.value.summary)", path: path.appending("mcs"), at: v.origin)
+                ok = false
+            }
+        }
+        if ok, let channel = spec.channel, channel == 6, let width = spec.channelWidthMHz, width != 20 {
+            sink.report("channel 6 (2.4 GHz) carries 20 MHz only; found \(width)", path: path.appending("channelWidthMHz"), at: r.value("channelWidthMHz")!.origin)
+            ok = false
+        }
+        if ok, case .fixed(9)? = spec.mcs, spec.channelWidthMHz == 20 {
+            sink.report("MCS 9 does not exist at 20 MHz for one or two streams (IEEE 802.11-2016 Table 21-30); use 0...8 or a wider channel",
+                        path: path.appending("mcs"), at: r.value("mcs")!.origin)
+            ok = false
+        }
+        return ok ? spec : nil
+    }
+
+    func decodeIdealLink(_ node: JSONNode, _ path: JSONPath) -> IdealLinkSpec? {
+        guard let r = ObjectReader(node, path: path, sink: sink, expected: "an object {\"rateMbps\", \"delayMs\", \"lossProbability\", \"queuePackets\"}") else {
+            return nil
+        }
+        defer { r.finish() }
+        var spec = IdealLinkSpec()
+        var ok = true
+        if let v = r.value("rateMbps") {
+            spec.rateMbps = values.positive(v, path.appending("rateMbps"), "a rate in Mbit/s, > 0 and ≤ 100000", above: 0, upTo: 100_000)
+            if spec.rateMbps == nil { ok = false }
+        }
+        if let v = r.value("delayMs") {
+            spec.delayMs = values.number(v, path.appending("delayMs"), "a one-way delay in ms in 0...100000", in: 0...100_000)
+            if spec.delayMs == nil { ok = false }
+        }
+        if let v = r.value("lossProbability") {
+            spec.lossProbability = values.number(v, path.appending("lossProbability"), "a loss probability in 0...1", in: 0...1)
+            if spec.lossProbability == nil { ok = false }
+        }
+        if let v = r.value("queuePackets") {
+            spec.queuePackets = values.integer(v, path.appending("queuePackets"), "a queue limit in packets in 1...1000000", in: 1...1_000_000).map(Int.init)
+            if spec.queuePackets == nil { ok = false }
+        }
+        return ok ? spec : nil
+    }
+}
