@@ -19,6 +19,10 @@ public struct RunReport: Sendable {
     public var wallSeconds: Double
     /// The nodes, for per-node tables.
     public var nodes: NodeTable
+    /// Per-node link counters, by node index.
+    public var link: [LinkCounters]
+    /// Per-generator traffic counters, in file order.
+    public var traffic: [TrafficCounters]
 
     /// Whether the run reached its end rather than being cut off by the event budget.
     public var completed: Bool { stopReason != .eventBudget }

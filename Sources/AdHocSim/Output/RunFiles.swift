@@ -10,6 +10,8 @@ public enum RunFiles {
             ResultFile(name: "metadata.json", contents: metadata(report)),
             ResultFile(name: "scenario.json", contents: JSONText.render(report.scenario.effectiveInput)),
             ResultFile(name: "nodes.csv", contents: nodesTable(report).text),
+            ResultFile(name: "links.csv", contents: linkTable(report).text),
+            ResultFile(name: "traffic.csv", contents: trafficTable(report).text),
         ]
     }
 
@@ -33,6 +35,39 @@ public enum RunFiles {
                                                      value: report.wallSeconds))),
         ]))
         return JSONText.render(doc)
+    }
+
+    /// `links.csv`: the link layer's counters, one row per node in file order.
+    public static func linkTable(_ report: RunReport) -> CSVTable {
+        var t = CSVTable(header: ["node", "enqueued", "queue_drops", "delivered", "retry_drops", "data_transmissions",
+                                  "retransmissions", "received", "received_bytes", "receive_failures"])
+        for (i, c) in report.link.enumerated() {
+            t.append([report.nodes.ids[i], "\(c.enqueued)", "\(c.queueDrops)", "\(c.delivered)", "\(c.retryDrops)",
+                      "\(c.dataTransmissions)", "\(c.retransmissions)", "\(c.received)", "\(c.receivedBytes)", "\(c.receiveFailures)"])
+        }
+        return t
+    }
+
+    /// `traffic.csv`: one row per link-layer traffic generator, in file order. Throughput is
+    /// payload bytes received × 8 over the time from the generator's start to the end of the run.
+    public static func trafficTable(_ report: RunReport) -> CSVTable {
+        var t = CSVTable(header: ["traffic", "kind", "from", "to", "bytes", "packets_sent", "packets_refused",
+                                  "packets_received", "bytes_received", "throughput_mbps", "mean_delay_ms"])
+        let ids = report.nodes.ids
+        for (k, spec) in report.scenario.traffic.enumerated() {
+            let c = report.traffic[k]
+            let kind: String, from: String, to: String, bytes: Int, start: SimTime
+            switch spec {
+            case .saturated(let f, let d, let b, let s): (kind, from, to, bytes, start) = ("saturated", ids[f], ids[d], b, s)
+            case .broadcast(let n, let b, _, let s): (kind, from, to, bytes, start) = ("broadcast", "\(n.count) nodes", "all", b, s)
+            }
+            let span = (report.simulatedTime - start).inSeconds
+            let throughput = span > 0 ? Double(c.receivedBytes) * 8 / span / 1e6 : 0
+            let delay = c.received > 0 ? c.delaySum / Double(c.received) * 1e3 : 0
+            t.append(["\(k)", kind, from, to, "\(bytes)", "\(c.sent)", "\(c.refused)", "\(c.received)", "\(c.receivedBytes)",
+                      NumberText.fixed(throughput, decimals: 3), NumberText.fixed(delay, decimals: 3)])
+        }
+        return t
     }
 
     /// `nodes.csv`: one row per node, in file order.

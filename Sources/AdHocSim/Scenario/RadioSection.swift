@@ -24,6 +24,8 @@ public struct RadioSpec: Sendable, Equatable {
     public var mcs: McsChoice?
     public var antennaGainDbi: Double?
     public var preambleDetectionDbm: Double?
+    /// Default AWDL occupancy for every node (bit s = slot s).
+    public var awdlSlots: UInt16?
 
     /// Nothing set.
     public init() {}
@@ -75,6 +77,9 @@ extension ScenarioDecoder {
         }
         if let v = r.value("preambleDetectionDbm") {
             spec.preambleDetectionDbm = track(values.number(v, path.appending("preambleDetectionDbm"), "a preamble-detection threshold in dBm in -110...-40", in: RadioBounds.preambleDetectionDbm))
+        }
+        if let v = r.value("awdlSlots") {
+            spec.awdlSlots = track(decodeSlots(v, path.appending("awdlSlots")))
         }
         if let v = r.value("channel") {
             spec.channel = track(values.oneOf(v, path.appending("channel"), "a channel", RadioBounds.channels))

@@ -23,6 +23,10 @@ public struct Scenario: Sendable {
     public var radio: RadioSpec
     /// The ideal link's settings (`radio.technology: "ideal"`).
     public var link: IdealLinkSpec
+    /// The 802.11 MAC's settings.
+    public var mac: MacSpec
+    /// Link-layer traffic generators.
+    public var traffic: [TrafficSpec]
     /// The phones, in file order; a node's index in this array is its dense id.
     public var nodes: [NodeSpec]
     /// Traffic between nodes.
@@ -45,6 +49,8 @@ public struct NodeSpec: Sendable, Equatable {
     public var id: String
     /// Position in metres, `[x, y, z]`.
     public var position: Position
+    /// AWDL slots this node occupies (bit s = slot s), or `nil` for `radio.awdlSlots`.
+    public var awdlSlots: UInt16?
 }
 
 /// A point in metres.

@@ -73,15 +73,22 @@ public struct ScenarioDecoder {
         if let f = r.value("flows") {
             flows = decodeFlows(f, JSONPath.root.appending("flows"), nodeIndex: nodeIndex, duration: duration)
         }
+        var traffic: [TrafficSpec]? = []
+        if let t = r.value("traffic") {
+            traffic = decodeTraffic(t, JSONPath.root.appending("traffic"), nodeIndex: nodeIndex, nodeCount: nodes?.count ?? 0, duration: duration)
+        }
+        var mac: MacSpec? = MacSpec()
+        if let m = r.value("mac") { mac = decodeMac(m, JSONPath.root.appending("mac")) }
         var limits: RunLimits? = RunLimits()
         if let l = r.value("limits") { limits = decodeLimits(l, JSONPath.root.appending("limits")) }
 
-        guard let name, let seed, let duration, let environment, let radio, let link, let nodes, let flows, let limits else { return nil }
+        guard let name, let seed, let duration, let environment, let radio, let link, let nodes, let flows, let traffic,
+              let mac, let limits else { return nil }
         let canonical = Canonical.text(of: root)
         var hash = StableHash()
         hash.combine(canonical)
         return Scenario(name: name, seed: seed, duration: .seconds(duration), environment: environment, radio: radio,
-                        link: link, nodes: nodes,
+                        link: link, mac: mac, traffic: traffic, nodes: nodes,
                         flows: flows, limits: limits, sourcePath: file, effectiveInput: root, canonicalInput: canonical,
                         inputHash: hash.hex)
     }
@@ -129,15 +136,21 @@ public struct ScenarioDecoder {
             }
             let id = r.required("id", "the node's name").flatMap { decodeIdentifier($0, p.appending("id"), "a node id") }
             let position = r.required("position", "[x, y, z] in metres").flatMap { decodePosition($0, p.appending("position")) }
+            var slots: UInt16?
+            var slotsOK = true
+            if let v = r.value("awdlSlots") {
+                slots = decodeSlots(v, p.appending("awdlSlots"))
+                slotsOK = slots != nil
+            }
             r.finish()
-            guard let id, let position else { ok = false; continue }
+            guard let id, let position, slotsOK else { ok = false; continue }
             if let first = seen[id] {
                 sink.report("duplicate node id \"\(id)\" (also nodes[\(first)])", path: p.appending("id"), at: element["id"]!.origin)
                 ok = false
                 continue
             }
             seen[id] = i
-            result.append(NodeSpec(id: id, position: position))
+            result.append(NodeSpec(id: id, position: position, awdlSlots: slots))
         }
         return ok ? result : nil
     }

@@ -25,7 +25,9 @@ public enum ScenarioRunner {
         var world = World(scenario, sim: &sim)
         let reason = sim.run(&world, until: scenario.duration, maxEvents: scenario.limits.maxEvents)
         let wall = clock.now - started
+        let link = (0..<world.nodes.count).map { world.wireless?.counters(of: $0) ?? world.ideal!.counters(of: $0) }
         return RunReport(scenario: scenario, stopReason: reason, simulatedTime: sim.now,
-                         eventsExecuted: sim.eventsExecuted, wallSeconds: wall.seconds, nodes: world.nodes)
+                         eventsExecuted: sim.eventsExecuted, wallSeconds: wall.seconds, nodes: world.nodes,
+                         link: link, traffic: world.traffic.counters)
     }
 }

@@ -1,10 +1,10 @@
 // World layer: builds one run from a `Scenario` and owns its state while it runs.
 //
 // The world holds every node in dense arrays indexed by node number (names are resolved once,
-// here), asks each layer's model for its events, and is the `EventHandler` the core's loop
-// calls: it dispatches on `EventKind` with a `switch` to the layer that owns the kind. It
-// depends on the scenario's validated values and on the core; the metrics recorders read it
-// when the run ends. Radio, link, transport and mesh state join it as those layers land.
+// here), builds each layer's model, and is the `EventHandler` the core's loop calls: it
+// dispatches on `EventKind` with a `switch` to the layer that owns the kind, and carries
+// what one layer reports (link notices) to the layer above. It depends on the scenario's
+// validated values and on the layers; the metrics recorders read it when the run ends.
 
 /// The nodes of a run: positions by dense index.
 ///
@@ -13,7 +13,7 @@
 public struct NodeTable: Sendable {
     /// Node names, by index.
     public let ids: [String]
-    private let positions: [Position]
+    let positions: [Position]
 
     /// The nodes of `scenario`, in file order.
     public init(_ scenario: Scenario) {
@@ -32,17 +32,86 @@ public struct NodeTable: Sendable {
 public struct World: EventHandler {
     /// The nodes.
     public let nodes: NodeTable
+    /// The radio, resolved.
+    public let radio: RadioConfiguration
+    /// The place, resolved.
+    public let place: PlaceParameters
+    /// The 802.11 MAC and channel (`awdl`, `wifi`), if used.
+    public var wireless: WirelessLink?
+    /// The ideal link, if used.
+    public var ideal: IdealLink?
+    /// Link-layer traffic generators.
+    public var traffic: LinkTraffic
 
     /// Builds the world of `scenario` and schedules its initial events into `sim`.
     public init(_ scenario: Scenario, sim: inout Simulation) {
         nodes = NodeTable(scenario)
+        radio = RadioConfiguration(scenario.radio)
+        place = PlaceParameters.resolve(scenario.environment, frequencyHz: radio.frequencyHz)
+        switch radio.technology {
+        case .ideal:
+            ideal = IdealLink(scenario.link, nodeCount: nodes.count, sim: sim)
+        case .awdl, .wifi:
+            var mac = MacParameters(is24GHz: radio.phy.is24GHz)
+            if let a = scenario.mac.aggregation { mac.aggregation = a }
+            if let q = scenario.mac.queuePackets { mac.queueLimit = q }
+            let channel = WirelessChannel(place: place, radio: radio, positions: nodes.positions, seed: sim.seed)
+            var schedule: AwdlSchedule?
+            if radio.technology == .awdl {
+                let fallback = scenario.radio.awdlSlots ?? AwdlSchedule.defaultOccupancy
+                schedule = AwdlSchedule(occupancy: scenario.nodes.map { $0.awdlSlots ?? fallback }, dataChannelIs6: radio.channel == .ch6)
+            }
+            wireless = WirelessLink(channel: channel, mac: mac, awdl: schedule, sim: &sim)
+        }
+        traffic = LinkTraffic(scenario.traffic, sim: &sim)
+    }
+
+    /// Hands a packet to the run's link technology.
+    mutating func send(_ packet: LinkPacket, sim: inout Simulation) -> Bool {
+        if wireless != nil { return wireless!.send(packet, sim: &sim) }
+        return ideal!.send(packet, sim: &sim)
     }
 
     /// Dispatches an event to the layer that owns its kind.
     public mutating func handle(_ event: Event, in sim: inout Simulation) {
         switch event.kind {
+        case .macAccess, .macTxEnd, .macAckTimeout, .macRespond:
+            wireless!.handle(event, in: &sim)
+        case .idealTxEnd, .idealArrival:
+            ideal!.handle(event, in: &sim)
+        case .trafficStart, .broadcastTick:
+            traffic.handle(event, in: &sim)
         default:
             preconditionFailure("no layer owns event kind \(event.kind.rawValue)")
+        }
+        drainNotices(sim: &sim)
+    }
+
+    /// Carries link notices up and traffic packets down until neither has anything left
+    /// (a delivery may cause a send, a send may cause a drop notice). Buffers are reused.
+    mutating func drainNotices(sim: inout Simulation) {
+        while true {
+            var batch: [LinkNotice]
+            if wireless != nil {
+                batch = wireless!.notices
+                wireless!.notices = []
+            } else {
+                batch = ideal!.notices
+                ideal!.notices = []
+            }
+            for n in batch { traffic.notice(n, now: sim.now) }
+            batch.removeAll(keepingCapacity: true)
+            if wireless != nil { wireless!.notices = batch } else { ideal!.notices = batch }
+            if traffic.outbox.isEmpty { return }
+            var out = traffic.outbox
+            traffic.outbox = []
+            for p in out { traffic.recordSend(p, accepted: send(p, sim: &sim)) }
+            out.removeAll(keepingCapacity: true)
+            if traffic.outbox.isEmpty {
+                traffic.outbox = out
+                let pending = wireless != nil ? !wireless!.notices.isEmpty : !ideal!.notices.isEmpty
+                if !pending { return }
+            }
         }
     }
 }

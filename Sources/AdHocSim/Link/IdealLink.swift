@@ -1,0 +1,102 @@
+extension EventKind {
+    /// The ideal link finished serialising a node's head packet.
+    public static let idealTxEnd = EventKind(rawValue: 110)
+    /// A packet reaches the far end of an ideal link (arg: delivery slot).
+    public static let idealArrival = EventKind(rawValue: 111)
+}
+
+/// The `ideal` technology: every node has one point-to-point interface that reaches any other
+/// node with a fixed rate, a fixed one-way delay and independent Bernoulli loss per packet,
+/// behind a drop-tail queue. For transport validation (issue #4's PFTK test) and comparisons.
+///
+/// Defaults (assumptions, matching issue #4's validation link): 100 Mbit/s, 25 ms one way,
+/// no loss, 1 000 packets of queue. Broadcasts are refused (counted as queue drops).
+public struct IdealLink: Sendable {
+    /// Serialisation rate, bit/s.
+    public let rateBitsPerSecond: Double
+    /// One-way delay.
+    public let delay: SimTime
+    /// Loss probability per packet.
+    public let lossProbability: Double
+    var queues: [TransmitQueue]
+    var busy: [Bool]
+    var lossStreams: [RandomStream]
+    var counters: [LinkCounters]
+    var inTransit: [LinkPacket?] = []
+    var freeTransit: [Int] = []
+    /// Notices produced by the last handled event; the world drains them.
+    public var notices: [LinkNotice] = []
+
+    /// An ideal link for `nodeCount` nodes.
+    public init(_ spec: IdealLinkSpec, nodeCount: Int, sim: borrowing Simulation) {
+        rateBitsPerSecond = (spec.rateMbps ?? 100) * 1e6
+        delay = .milliseconds(spec.delayMs ?? 25)
+        lossProbability = spec.lossProbability ?? 0
+        let limit = spec.queuePackets ?? 1000
+        queues = Array(repeating: TransmitQueue(limit: limit), count: nodeCount)
+        busy = Array(repeating: false, count: nodeCount)
+        lossStreams = (0..<nodeCount).map { sim.randomStream(named: "node:\($0)/link/loss") }
+        counters = Array(repeating: LinkCounters(), count: nodeCount)
+    }
+
+    /// Counters of node `i`.
+    public func counters(of i: Int) -> LinkCounters { counters[i] }
+
+    /// Serialisation time of `bytes`.
+    public func serialisation(bytes: Int32) -> SimTime {
+        .nanoseconds(Int64((Double(bytes) * 8 / rateBitsPerSecond * 1e9).rounded()))
+    }
+
+    /// Queues `packet`; starts serialising if the interface is free.
+    public mutating func send(_ packet: LinkPacket, sim: inout Simulation) -> Bool {
+        let i = Int(packet.source)
+        // A point-to-point link has no broadcast: such packets are refused and counted.
+        guard packet.destination != LinkPacket.broadcast, queues[i].append(packet) else {
+            counters[i].queueDrops += 1
+            return false
+        }
+        counters[i].enqueued += 1
+        if !busy[i] { startNext(i, sim: &sim) }
+        return true
+    }
+
+    mutating func startNext(_ i: Int, sim: inout Simulation) {
+        guard !queues[i].isEmpty else {
+            busy[i] = false
+            return
+        }
+        busy[i] = true
+        counters[i].dataTransmissions += 1
+        sim.schedule(after: serialisation(bytes: queues[i][0].packet.bytes), target: UInt32(i), kind: .idealTxEnd)
+    }
+
+    /// Handles one of the link's events.
+    public mutating func handle(_ event: Event, in sim: inout Simulation) {
+        switch event.kind {
+        case .idealTxEnd:
+            let i = Int(event.target)
+            let packet = queues[i].removeFirst().packet
+            notices.append(LinkNotice(kind: .senderDone, node: UInt32(i), packet: packet))
+            if lossStreams[i].bernoulli(lossProbability) {
+                counters[i].retryDrops += 1
+            } else {
+                counters[i].delivered += 1
+                let slot: Int
+                if let free = freeTransit.popLast() { slot = free; inTransit[slot] = packet } else { slot = inTransit.count; inTransit.append(packet) }
+                sim.schedule(after: delay, target: packet.destination, kind: .idealArrival, arg: UInt64(slot))
+            }
+            startNext(i, sim: &sim)
+        case .idealArrival:
+            let slot = Int(event.arg)
+            let packet = inTransit[slot]!
+            inTransit[slot] = nil
+            freeTransit.append(slot)
+            let r = Int(packet.destination)
+            counters[r].received += 1
+            counters[r].receivedBytes += UInt64(packet.bytes)
+            notices.append(LinkNotice(kind: .delivered, node: packet.destination, packet: packet))
+        default:
+            preconditionFailure("not an ideal-link event")
+        }
+    }
+}

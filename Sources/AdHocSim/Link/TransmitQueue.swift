@@ -1,0 +1,74 @@
+/// A bounded FIFO of packets (a ring buffer that never reallocates after creation).
+public struct TransmitQueue: Sendable {
+    /// One queued packet and its MAC bookkeeping.
+    public struct Entry: Sendable, Equatable {
+        /// The packet.
+        public var packet: LinkPacket
+        /// Transmission attempts so far.
+        public var attempts: UInt8
+    }
+
+    private var ring: [Entry]
+    private var head = 0
+    /// Packets queued.
+    public private(set) var count = 0
+    /// The most packets it holds.
+    public let limit: Int
+
+    /// An empty queue holding at most `limit` packets.
+    public init(limit: Int) {
+        precondition(limit > 0)
+        self.limit = limit
+        ring = []
+    }
+
+    /// Whether nothing is queued.
+    public var isEmpty: Bool { count == 0 }
+
+    /// Appends; `false` when full. Storage grows by doubling up to `limit`, then is reused.
+    public mutating func append(_ packet: LinkPacket) -> Bool {
+        guard count < limit else { return false }
+        if count == ring.count { grow() }
+        ring[(head + count) % ring.count] = Entry(packet: packet, attempts: 0)
+        count += 1
+        return true
+    }
+
+    private mutating func grow() {
+        let capacity = Swift.min(limit, Swift.max(4, ring.count * 2))
+        var ordered: [Entry] = []
+        ordered.reserveCapacity(capacity)
+        for i in 0..<count { ordered.append(ring[(head + i) % ring.count]) }
+        let filler = Entry(packet: LinkPacket(source: 0, destination: 0, bytes: 0, tag: 0, enqueued: .zero), attempts: 0)
+        while ordered.count < capacity { ordered.append(filler) }
+        ring = ordered
+        head = 0
+    }
+
+    /// The `i`-th queued entry (0 = head).
+    public subscript(i: Int) -> Entry {
+        get { ring[(head + i) % ring.count] }
+        set { ring[(head + i) % ring.count] = newValue }
+    }
+
+    /// Removes the head.
+    @discardableResult
+    public mutating func removeFirst() -> Entry {
+        precondition(count > 0)
+        let e = ring[head]
+        head = (head + 1) % ring.count
+        count -= 1
+        return e
+    }
+
+    /// Removes entry `i` (keeping order).
+    public mutating func remove(at i: Int) {
+        precondition(i < count)
+        var j = i
+        while j > 0 {
+            self[j] = self[j - 1]
+            j -= 1
+        }
+        removeFirst()
+    }
+}

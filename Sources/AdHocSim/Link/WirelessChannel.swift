@@ -1,0 +1,117 @@
+import Foundation
+
+/// The shared medium of the `awdl` and `wifi` technologies: who hears a transmission, at what
+/// power, and the interference each receiver collects.
+///
+/// Received power of a frame from `t` at `r`:
+///
+///     P = P_tx + 2·G − L_median(d, h_t, h_r) − X_shadow(t, r) − B_block(t, r, now) + F_fade
+///
+/// (radio layer). Receivers are found through a `SpatialGrid` whose cells are as wide as the
+/// *interaction range*: beyond it, even a frame 3σ luckier than the median, unblocked and with
+/// 10 dB of fading gain, arrives more than 10 dB below the noise floor, where it neither
+/// triggers carrier sense nor adds more than 0.4 dB of interference (an assumption that bounds
+/// the neighbourhood). Median loss and shadowing of a pair are static for static nodes; the
+/// median loss is cached per pair when the scenario has at most 2 048 nodes.
+public struct WirelessChannel: Sendable {
+    /// The place.
+    public let place: PlaceParameters
+    /// The radio of every node.
+    public let radio: RadioConfiguration
+    /// The noise floor, dBm, and in milliwatts.
+    public let noiseFloorDbm: Double
+    let noiseMw: Double
+    /// Node positions (static until mobility lands).
+    public private(set) var positions: [Position]
+    let grid: SpatialGrid
+    let shadowing: ShadowingField
+    /// Per node: the unit shadowing field value at its position.
+    var shadowUnit: [Double]
+    var medianCache: [Float]
+    let cacheStride: Int
+    var blockage: [UInt64: BlockageProcess] = [:]
+    var fadingStreams: [RandomStream]
+    let seed: UInt64
+    /// Distance beyond which a transmission is ignored, m.
+    public let interactionRange: Double
+
+    /// The channel of a run.
+    public init(place: PlaceParameters, radio: RadioConfiguration, positions: [Position], seed: UInt64) {
+        self.place = place
+        self.radio = radio
+        self.positions = positions
+        self.seed = seed
+        noiseFloorDbm = NoiseFloor.dbm(bandwidthHz: radio.bandwidthHz, noiseFigureDb: place.noiseFigureDb,
+                                       interferenceDb: place.interferenceDb)
+        noiseMw = Decibel.milliwatts(fromDbm: noiseFloorDbm)
+        let field = ShadowingField(sigmaDb: place.shadowingSigmaDb, correlationDistance: place.shadowingCorrelationM, seed: seed)
+        shadowing = field
+        shadowUnit = positions.map { place.shadowingSigmaDb > 0 ? field.unitValue(at: $0) : 0 }
+        fadingStreams = (0..<positions.count).map { RandomStream(seed: seed, name: "node:\($0)/phy/fading") }
+        // Interaction range: where median power + 3σ + 10 dB falls 10 dB below the noise floor.
+        let cutoff = noiseFloorDbm - 10
+        let budget = radio.txPowerDbm + 2 * radio.antennaGainDbi + 3 * place.shadowingSigmaDb + 10 - cutoff
+        var lo = 1.0, hi = 1_000_000.0
+        while hi - lo > 0.5 {
+            let mid = (lo + hi) / 2
+            let loss = place.medianLossDb(distance: mid, txHeight: 1.2, rxHeight: 1.2, frequencyHz: radio.frequencyHz)
+            if loss <= budget { lo = mid } else { hi = mid }
+        }
+        interactionRange = hi
+        grid = SpatialGrid(positions: positions, cellSize: hi)
+        if positions.count <= 2048 {
+            cacheStride = positions.count
+            medianCache = [Float](repeating: .nan, count: positions.count * positions.count)
+        } else {
+            cacheStride = 0
+            medianCache = []
+        }
+    }
+
+    /// Median loss plus shadowing between two nodes, dB (symmetric; no blockage or fading).
+    public mutating func staticLossDb(_ a: Int, _ b: Int) -> Double {
+        var median: Double
+        if cacheStride > 0, !medianCache[a * cacheStride + b].isNaN {
+            median = Double(medianCache[a * cacheStride + b])
+        } else {
+            let pa = positions[a], pb = positions[b]
+            median = place.medianLossDb(distance: pa.distance(to: pb), txHeight: Swift.max(pa.z, 0.1),
+                                        rxHeight: Swift.max(pb.z, 0.1), frequencyHz: radio.frequencyHz)
+            if cacheStride > 0 {
+                medianCache[a * cacheStride + b] = Float(median)
+                medianCache[b * cacheStride + a] = Float(median)
+                median = Double(Float(median))
+            }
+        }
+        return median + place.shadowingSigmaDb * (shadowUnit[a] + shadowUnit[b]) / 2.squareRoot()
+    }
+
+    /// The link's SNR without blockage and fading: what a rate controller would estimate, dB.
+    public mutating func medianSnrDb(_ a: Int, _ b: Int) -> Double {
+        radio.txPowerDbm + 2 * radio.antennaGainDbi - staticLossDb(a, b) - noiseFloorDbm
+    }
+
+    /// Received power of one frame from `t` at `r` at `time`, dBm: static loss, the link's
+    /// blockage state, and a fresh fading draw.
+    public mutating func frameRxPowerDbm(from t: Int, to r: Int, at time: SimTime) -> Double {
+        var p = radio.txPowerDbm + 2 * radio.antennaGainDbi - staticLossDb(t, r)
+        if let spec = place.blockage, spec.ratePerSecond > 0 {
+            let key = UInt64(min(t, r)) << 32 | UInt64(max(t, r))
+            if blockage[key] == nil {
+                blockage[key] = BlockageProcess(spec: spec, stream: RandomStream(seed: seed, name: "link:\(min(t, r))-\(max(t, r))/blockage"))
+            }
+            p -= blockage[key]!.penaltyDb(at: time)
+        }
+        if let k = place.fadingK { p += RicianFading.gainDb(k: k, stream: &fadingStreams[r]) }
+        return p
+    }
+
+    /// Every node within the interaction range of node `t`'s position (excluding `t`), in a fixed order.
+    func forEachNeighbour(of t: Int, _ body: (Int) -> Void) {
+        let p = positions[t]
+        grid.forEachCandidate(near: p) { c in
+            let i = Int(c)
+            if i != t && positions[i].distance(to: p) <= interactionRange { body(i) }
+        }
+    }
+}
