@@ -54,16 +54,155 @@ struct MacTests {
         let report = try ScenarioRunner.run(scenario)
         let simulated = Double(report.traffic.reduce(0) { $0 + $1.receivedBytes }) * 8 / 20
 
-        // The same parameters by hand: slot 9 µs, SIFS 16, DIFS 34; PSDU 1500 + 30 + 4 = 1534
-        // bytes at MCS 4 (16-QAM 3/4, N_DBPS 52·4·3/4 = 156): ceil((16 + 12272 + 6)/156) = 79
-        // symbols → 40 + 316 = 356 µs;
+        // The same parameters by hand: slot 9 µs, SIFS 16, DIFS 34; PSDU 4 + (1500 + 30, padded
+        // to 1532) = 1536 bytes at MCS 4 (16-QAM 3/4, N_DBPS 52·4·3/4 = 156):
+        // ceil((16 + 12288 + 6)/156) = 79 symbols → 40 + 316 = 356 µs;
         // ACK at 24 Mbit/s (the basic rate below 39 Mbit/s): 20 + 4·ceil(134/96) = 28 µs.
         let phy = OfdmPhy(widthMHz: 20, spatialStreams: 1)
-        let data = Double(phy.airtimeNanos(psduBytes: 1534, mcs: Mcs(index: 4))) * 1e-9
+        let data = Double(phy.airtimeNanos(psduBytes: 1536, mcs: Mcs(index: 4))) * 1e-9
         #expect(close(data, 356e-6, 1e-12))
         let ts = 34e-6 + data + 16e-6 + 28e-6
         // A collision keeps the channel for about as long (listeners wait EIFS, senders time out).
         let analytic = bianchiThroughput(n: stations, w: 16, m: 6, payloadBits: 12_000, slot: 9e-6, ts: ts, tc: ts)
         #expect(abs(simulated / analytic - 1) < 0.10, "N = \(stations): simulated \(simulated / 1e6) Mbit/s, Bianchi \(analytic / 1e6) Mbit/s")
+    }
+}
+
+/// Drives a `WirelessLink` or `IdealLink` directly and records when packets arrive.
+struct LinkProbe: EventHandler {
+    var wireless: WirelessLink?
+    var ideal: IdealLink?
+    var arrivals: [(time: SimTime, packet: LinkPacket)] = []
+
+    mutating func handle(_ event: Event, in sim: inout Simulation) {
+        if wireless != nil {
+            wireless!.handle(event, in: &sim)
+            for n in wireless!.notices where n.kind == .delivered { arrivals.append((sim.now, n.packet)) }
+            wireless!.notices.removeAll()
+        } else {
+            ideal!.handle(event, in: &sim)
+            for n in ideal!.notices where n.kind == .delivered { arrivals.append((sim.now, n.packet)) }
+            ideal!.notices.removeAll()
+        }
+    }
+}
+
+@Suite("AWDL schedule")
+struct AwdlTests {
+    func probe(slotsA: String, slotsB: String, sim: inout Simulation) throws -> LinkProbe {
+        let s = try linkScenario(nodes: [("A", 0, 0), ("B", 10, 0)],
+                                 radio: "{\"technology\": \"awdl\", \"mcs\": 0, \"channelWidthMHz\": 80, \"spatialStreams\": 1}",
+                                 traffic: "[]")
+        var scenario = s
+        scenario.nodes[0].awdlSlots = try #require(UInt16(slotsA, radix: 2))
+        scenario.nodes[1].awdlSlots = try #require(UInt16(slotsB, radix: 2))
+        let world = World(scenario, sim: &sim)
+        return LinkProbe(wireless: world.wireless)
+    }
+
+    @Test func aFrameWaitsForTheNextSharedSlot() throws {
+        var sim = Simulation(seed: 1)
+        var p = try probe(slotsA: "1000", slotsB: "1000", sim: &sim)   // both only in slot 3
+        let packet = LinkPacket(source: 0, destination: 1, bytes: 1000, tag: 1, enqueued: .zero)
+        #expect(p.wireless!.send(packet, sim: &sim))
+        _ = sim.run(&p, until: .seconds(2))
+        // Slot 3 starts at 3 × 64 TU = 196.608 ms; contention needs DIFS (34 µs); the PPDU carries
+        // one A-MPDU subframe of 4 + (1000 + 30, padded to 1032) = 1036 bytes at MCS 0, 80 MHz,
+        // one stream: ceil((16 + 8288 + 6) / 117) = 72 symbols, so 40 + 288 = 328 µs.
+        #expect(p.arrivals.count == 1)
+        #expect(p.arrivals.first?.time == .nanoseconds(196_608_000 + 34_000 + 328_000))
+    }
+
+    @Test func aFrameThatWouldOverrunTheSlotWaitsForTheNextSequence() throws {
+        var sim = Simulation(seed: 1)
+        var p = try probe(slotsA: "1000", slotsB: "1000", sim: &sim)
+        // Start 100 µs before slot 3 ends: the exchange (324 µs + SIFS + ACK) cannot fit.
+        let late = SimTime.nanoseconds(4 * 65_536_000 - 100_000)
+        sim.schedule(at: late) { _ in }
+        var idle = Recorder()
+        _ = sim.run(&idle, until: late)
+        #expect(p.wireless!.send(LinkPacket(source: 0, destination: 1, bytes: 1000, tag: 1, enqueued: late), sim: &sim))
+        _ = sim.run(&p, until: .seconds(3))
+        // Next slot 3: one sequence (16 × 65.536 ms = 1.048576 s) after the first.
+        #expect(p.arrivals.first?.time == .nanoseconds(196_608_000 + 1_048_576_000 + 34_000 + 328_000))
+    }
+
+    @Test func peersWithoutASharedSlotCannotTalk() throws {
+        var sim = Simulation(seed: 1)
+        var p = try probe(slotsA: "1", slotsB: "10", sim: &sim)
+        #expect(!p.wireless!.send(LinkPacket(source: 0, destination: 1, bytes: 100, tag: 1, enqueued: .zero), sim: &sim))
+        #expect(p.wireless!.counters(of: 0).queueDrops == 1)
+    }
+
+    @Test func slotEightIsChannelSixAndNeverCarries5GHzData() {
+        let s = AwdlSchedule(occupancy: [0xFFFF, 1 << 8], dataChannelIs6: false)
+        #expect(s.occupancy == [0xFEFF, 0])
+        #expect(AwdlSchedule.slot(at: .nanoseconds(8 * 65_536_000 + 5)).index == 8)
+        #expect(AwdlSchedule.slot(at: .nanoseconds(17 * 65_536_000)).index == 1)
+    }
+}
+
+@Suite("Ideal link")
+struct IdealLinkTests {
+    func make(_ link: String, sim: inout Simulation) throws -> LinkProbe {
+        let s = try linkScenario(nodes: [("A", 0, 0), ("B", 10, 0)], radio: "{\"technology\": \"ideal\"}", traffic: "[]",
+                                 extra: "\"link\": \(link),")
+        return LinkProbe(ideal: World(s, sim: &sim).ideal)
+    }
+
+    @Test func rateAndDelayAreExact() throws {
+        var sim = Simulation(seed: 1)
+        var p = try make("{\"rateMbps\": 100, \"delayMs\": 25}", sim: &sim)
+        for k in 0..<3 {
+            #expect(p.ideal!.send(LinkPacket(source: 0, destination: 1, bytes: 1000, tag: UInt64(k), enqueued: .zero), sim: &sim))
+        }
+        _ = sim.run(&p)
+        // 1000 bytes at 100 Mbit/s = 80 µs each, back to back, plus 25 ms.
+        #expect(p.arrivals.map(\.time) == [25_080_000, 25_160_000, 25_240_000].map(SimTime.nanoseconds))
+    }
+
+    @Test func lossIsBernoulliPerPacket() throws {
+        var sim = Simulation(seed: 1)
+        var p = try make("{\"rateMbps\": 1000, \"delayMs\": 1, \"lossProbability\": 0.3, \"queuePackets\": 20000}", sim: &sim)
+        for k in 0..<10_000 {
+            _ = p.ideal!.send(LinkPacket(source: 0, destination: 1, bytes: 100, tag: UInt64(k), enqueued: .zero), sim: &sim)
+        }
+        _ = sim.run(&p)
+        // Expected 7000 arrivals, sd √(10000·0.3·0.7) = 45.8; 5 sd.
+        #expect(abs(p.arrivals.count - 7000) < 230)
+    }
+
+    @Test func aFullQueueRefusesAndCounts() throws {
+        var sim = Simulation(seed: 1)
+        var p = try make("{\"queuePackets\": 5}", sim: &sim)
+        var accepted = 0
+        for k in 0..<10 where p.ideal!.send(LinkPacket(source: 0, destination: 1, bytes: 100, tag: UInt64(k), enqueued: .zero), sim: &sim) {
+            accepted += 1
+        }
+        #expect(accepted == 5)
+        #expect(p.ideal!.counters(of: 0).queueDrops == 5)
+    }
+}
+
+@Suite("Radio and link input")
+struct RadioInputTests {
+    @Test func badRadioValuesNameTheirPath() {
+        let cases: [(String, String, String)] = [
+            ("environment.shadowingSigmaDb=-2", "environment.shadowingSigmaDb", "expected a shadowing standard deviation in dB in 0...20, found -2 (out of range)"),
+            ("radio.channelWidthMHz=30", "radio.channelWidthMHz", "expected a channel width in MHz: one of 20, 40, 80; found 30"),
+            ("radio.mcs=12", "radio.mcs", "expected an MCS index in 0...9 or \"auto\", found 12 (out of range)"),
+            ("radio.technology=lora", "radio.technology", "expected a radio technology: one of \"awdl\", \"wifi\", \"ideal\"; found \"lora\""),
+            ("environment.preset=mars", "environment.preset", "expected a place preset: one of \"underground\", \"city\", \"field\", \"forest\", \"custom\"; found \"mars\""),
+            ("link.lossProbability=1.5", "link.lossProbability", "expected a loss probability in 0...1, found 1.5 (out of range)"),
+        ]
+        for (override, path, message) in cases {
+            let d = diagnostics(validScenario, overrides: [override])
+            #expect(d.count == 1 && d.first?.path == path && d.first?.message == message, "\(override): \(d)")
+        }
+    }
+
+    @Test func mcsNineAtTwentyMegahertzIsRefused() {
+        let d = diagnostics(validScenario, overrides: ["radio.mcs=9", "radio.channelWidthMHz=20"])
+        #expect(d.count == 1 && d[0].path == "radio.mcs")
     }
 }

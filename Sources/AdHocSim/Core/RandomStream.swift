@@ -95,19 +95,23 @@ public struct RandomStream: Sendable {
         -mean * log(1.0 - uniform())
     }
 
-    /// Normal (Gaussian) by the Box–Muller transform; every second call uses the spare variate.
+    /// Normal (Gaussian) by Marsaglia's polar method (Marsaglia & Bray, SIAM Review 1964): two
+    /// variates per accepted pair, no trigonometry; every second call uses the spare variate.
     @inlinable
     public mutating func normal(mean: Double = 0, standardDeviation: Double = 1) -> Double {
         if let z = spareNormal {
             spareNormal = nil
             return mean + standardDeviation * z
         }
-        let u1 = 1.0 - uniform()  // (0, 1]: log is finite
-        let u2 = uniform()
-        let r = (-2.0 * log(u1)).squareRoot()
-        let theta = 2.0 * Double.pi * u2
-        spareNormal = r * sin(theta)
-        return mean + standardDeviation * r * cos(theta)
+        var u: Double, v: Double, s: Double
+        repeat {
+            u = 2 * uniform() - 1
+            v = 2 * uniform() - 1
+            s = u * u + v * v
+        } while s >= 1 || s == 0
+        let factor = (-2 * log(s) / s).squareRoot()
+        spareNormal = v * factor
+        return mean + standardDeviation * u * factor
     }
 
     /// Log-normal: `exp(N(mu, sigma²))`; `mu` and `sigma` are those of the underlying normal.

@@ -27,8 +27,10 @@ public struct WirelessChannel: Sendable {
     let shadowing: ShadowingField
     /// Per node: the unit shadowing field value at its position.
     var shadowUnit: [Double]
-    var medianCache: [Float]
+    /// Per ordered pair: received power without blockage and fading, mW (NaN = not computed).
+    var staticRxCache: [Float]
     let cacheStride: Int
+    let blockageFactor: Double
     var blockage: [UInt64: BlockageProcess] = [:]
     var fadingStreams: [RandomStream]
     let seed: UInt64
@@ -61,49 +63,62 @@ public struct WirelessChannel: Sendable {
         grid = SpatialGrid(positions: positions, cellSize: hi)
         if positions.count <= 2048 {
             cacheStride = positions.count
-            medianCache = [Float](repeating: .nan, count: positions.count * positions.count)
+            staticRxCache = [Float](repeating: .nan, count: positions.count * positions.count)
         } else {
             cacheStride = 0
-            medianCache = []
+            staticRxCache = []
         }
+        blockageFactor = place.blockage.map { Decibel.linear(fromDb: -$0.penaltyDb) } ?? 1
     }
 
     /// Median loss plus shadowing between two nodes, dB (symmetric; no blockage or fading).
-    public mutating func staticLossDb(_ a: Int, _ b: Int) -> Double {
-        var median: Double
-        if cacheStride > 0, !medianCache[a * cacheStride + b].isNaN {
-            median = Double(medianCache[a * cacheStride + b])
-        } else {
-            let pa = positions[a], pb = positions[b]
-            median = place.medianLossDb(distance: pa.distance(to: pb), txHeight: Swift.max(pa.z, 0.1),
+    public func staticLossDb(_ a: Int, _ b: Int) -> Double {
+        let pa = positions[a], pb = positions[b]
+        let median = place.medianLossDb(distance: pa.distance(to: pb), txHeight: Swift.max(pa.z, 0.1),
                                         rxHeight: Swift.max(pb.z, 0.1), frequencyHz: radio.frequencyHz)
-            if cacheStride > 0 {
-                medianCache[a * cacheStride + b] = Float(median)
-                medianCache[b * cacheStride + a] = Float(median)
-                median = Double(Float(median))
-            }
-        }
         return median + place.shadowingSigmaDb * (shadowUnit[a] + shadowUnit[b]) / 2.squareRoot()
+    }
+
+    /// Received power without blockage and fading, mW; cached per pair for up to 2 048 nodes.
+    @inline(__always)
+    mutating func staticRxMw(_ a: Int, _ b: Int) -> Double {
+        if cacheStride > 0 {
+            let cached = staticRxCache[a &* cacheStride &+ b]
+            if !cached.isNaN { return Double(cached) }
+        }
+        let mw = Decibel.milliwatts(fromDbm: radio.txPowerDbm + 2 * radio.antennaGainDbi - staticLossDb(a, b))
+        if cacheStride > 0 {
+            staticRxCache[a &* cacheStride &+ b] = Float(mw)
+            staticRxCache[b &* cacheStride &+ a] = Float(mw)
+            return Double(Float(mw))
+        }
+        return mw
     }
 
     /// The link's SNR without blockage and fading: what a rate controller would estimate, dB.
     public mutating func medianSnrDb(_ a: Int, _ b: Int) -> Double {
-        radio.txPowerDbm + 2 * radio.antennaGainDbi - staticLossDb(a, b) - noiseFloorDbm
+        Decibel.dbm(fromMilliwatts: staticRxMw(a, b)) - noiseFloorDbm
     }
 
-    /// Received power of one frame from `t` at `r` at `time`, dBm: static loss, the link's
-    /// blockage state, and a fresh fading draw.
-    public mutating func frameRxPowerDbm(from t: Int, to r: Int, at time: SimTime) -> Double {
-        var p = radio.txPowerDbm + 2 * radio.antennaGainDbi - staticLossDb(t, r)
+    /// Received power of one frame from `t` at `r` at `time`, mW: the static part, the link's
+    /// blockage state, and a fresh fading draw. All in linear units: no logarithm per frame.
+    @inline(__always)
+    public mutating func frameRxMw(from t: Int, to r: Int, at time: SimTime) -> Double {
+        var p = staticRxMw(t, r)
         if let spec = place.blockage, spec.ratePerSecond > 0 {
             let key = UInt64(min(t, r)) << 32 | UInt64(max(t, r))
             if blockage[key] == nil {
                 blockage[key] = BlockageProcess(spec: spec, stream: RandomStream(seed: seed, name: "link:\(min(t, r))-\(max(t, r))/blockage"))
             }
-            p -= blockage[key]!.penaltyDb(at: time)
+            if blockage[key]!.isBlocked(at: time) { p *= blockageFactor }
         }
-        if let k = place.fadingK { p += RicianFading.gainDb(k: k, stream: &fadingStreams[r]) }
+        if let k = place.fadingK { p *= RicianFading.gain(k: k, stream: &fadingStreams[r]) }
         return p
+    }
+
+    /// Received power of one frame, dBm (see `frameRxMw`).
+    public mutating func frameRxPowerDbm(from t: Int, to r: Int, at time: SimTime) -> Double {
+        Decibel.dbm(fromMilliwatts: frameRxMw(from: t, to: r, at: time))
     }
 
     /// Every node within the interaction range of node `t`'s position (excluding `t`), in a fixed order.

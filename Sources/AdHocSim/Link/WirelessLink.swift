@@ -113,6 +113,11 @@ public struct WirelessLink: Sendable {
     /// Notices produced by the last handled event; the world drains them.
     public var notices: [LinkNotice] = []
     let preambleMw: Double
+    /// Per MCS: linear SINRs above which a frame surely succeeds, below which it surely fails
+    /// (PER₁₀₀₀ beyond 1 − 10⁻¹² or below 10⁻¹²: 13.8 dB either side of the 50 % point). Outside
+    /// them no random number is drawn and no logarithm taken; the error is below 10⁻⁹ per frame.
+    let certainSuccess: [Double]
+    let certainFailure: [Double]
 
     /// The MAC of every node. Creates each node's timers in `sim`.
     public init(channel: WirelessChannel, mac: MacParameters, awdl: AwdlSchedule?, sim: inout Simulation) {
@@ -120,6 +125,10 @@ public struct WirelessLink: Sendable {
         self.mac = mac
         self.awdl = awdl
         preambleMw = Decibel.milliwatts(fromDbm: channel.radio.preambleDetectionDbm)
+        let model = WaterfallErrorModel()
+        let margin = log(1e12) / model.steepness
+        certainSuccess = Mcs.all.map { Decibel.linear(fromDb: model.minimumSnrDb[$0.index] - log(9) / model.steepness + margin + 1) }
+        certainFailure = Mcs.all.map { Decibel.linear(fromDb: model.minimumSnrDb[$0.index] - log(9) / model.steepness - margin) }
         var nodes: [Node] = []
         for i in 0..<channel.positions.count {
             nodes.append(Node(queue: TransmitQueue(limit: mac.queueLimit), cw: mac.cwMin,
@@ -268,9 +277,10 @@ public struct WirelessLink: Sendable {
         } else {
             mcs = nodes[i].rate.select(snrDb: channel.medianSnrDb(i, destination), bytes: firstBytes)
         }
-        // VHT sends every MPDU inside an A-MPDU (4-byte delimiter, padding to 4 bytes).
+        // VHT sends every MPDU inside an A-MPDU: each subframe is a 4-byte delimiter plus the
+        // MPDU padded to a multiple of 4 bytes (IEEE 802.11-2016 §9.7.1; VHT pads the last one too).
         let vht = !phy.is24GHz
-        guard mac.aggregation else { return (1, firstBytes + (vht ? 4 : 0), mcs) }
+        guard mac.aggregation else { return (1, vht ? 4 + ((firstBytes + 3) & ~3) : firstBytes, mcs) }
         var count = 0
         var bytes = 0
         while count < nodes[i].queue.count && count < mac.maxAmpduMpdus {
@@ -322,8 +332,7 @@ public struct WirelessLink: Sendable {
         defer { scratch = neighbours }
         for r in neighbours {
             if let awdl, !awdl.isPresent(r, at: now) { continue }
-            let dbm = channel.frameRxPowerDbm(from: i, to: r, at: now)
-            let mw = Decibel.milliwatts(fromDbm: dbm)
+            let mw = channel.frameRxMw(from: i, to: r, at: now)
             let busy = mw >= preambleMw
             touched.append(Touch(node: Int32(r), powerMw: mw, busy: busy))
             if !nodes[r].transmitting && nodes[r].locked < 0 && busy {
@@ -388,8 +397,17 @@ public struct WirelessLink: Sendable {
         if nodes[i].busyCount == 0 { becameIdle(i, sim: &sim) }
     }
 
+    /// Whether a frame of `bytes` at `mcs` survives `sinr` (linear), drawing from `r`'s stream
+    /// only when the outcome is uncertain.
+    mutating func survives(sinr: Double, mcs: Mcs, bytes: Int, at r: Int) -> Bool {
+        if sinr >= certainSuccess[mcs.index] { return true }
+        if sinr <= certainFailure[mcs.index] { return false }
+        let p = errorModel.successProbability(sinrDb: Decibel.db(fromLinear: sinr), mcs: mcs, bytes: bytes)
+        return nodes[r].receiveStream.uniform() < p
+    }
+
     mutating func receive(_ tx: Transmission, at r: Int, signalMw: Double, sim: inout Simulation) {
-        let sinrDb = Decibel.db(fromLinear: signalMw / (channel.noiseMw + nodes[r].lockedMaxInterferenceMw))
+        let sinr = signalMw / (channel.noiseMw + nodes[r].lockedMaxInterferenceMw)
         switch tx.kind {
         case .data, .broadcast:
             guard tx.kind == .broadcast || tx.destination == r else {
@@ -400,7 +418,7 @@ public struct WirelessLink: Sendable {
             for k in 0..<tx.mpdus {
                 let packet = nodes[tx.source].queue[k].packet
                 let bytes = Int(packet.bytes) + 30
-                if nodes[r].receiveStream.uniform() < errorModel.successProbability(sinrDb: sinrDb, mcs: tx.mcs, bytes: bytes) {
+                if survives(sinr: sinr, mcs: tx.mcs, bytes: bytes, at: r) {
                     bitmap |= 1 << UInt64(k)
                     nodes[r].counters.received += 1
                     nodes[r].counters.receivedBytes += UInt64(packet.bytes)
@@ -419,7 +437,7 @@ public struct WirelessLink: Sendable {
             guard tx.destination == r, nodes[r].state == .awaitingResponse else { return }
             let rate = ControlFrame.basicRate(forDataRate: channel.radio.phy.rateBitsPerSecond(nodes[r].inFlightMcs))
             let bytes = tx.kind == .ack ? ControlFrame.ackBytes : ControlFrame.blockAckBytes
-            if nodes[r].receiveStream.uniform() < errorModel.successProbability(sinrDb: sinrDb, mcs: rate.mcs, bytes: bytes) {
+            if survives(sinr: sinr, mcs: rate.mcs, bytes: bytes, at: r) {
                 sim.cancel(nodes[r].ackTimer)
                 acknowledged(r, bitmap: tx.bitmap, sim: &sim)
             }

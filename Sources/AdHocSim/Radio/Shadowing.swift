@@ -86,13 +86,18 @@ public struct BlockageProcess: Sendable {
         return nextChange + .seconds(stream.exponential(mean: mean))
     }
 
-    /// The extra loss at `time`, dB. Times must not decrease between calls.
-    public mutating func penaltyDb(at time: SimTime) -> Double {
+    /// Whether the link is blocked at `time`. Times must not decrease between calls.
+    public mutating func isBlocked(at time: SimTime) -> Bool {
         while time >= nextChange {
             blocked.toggle()
             nextChange = drawDuration(blocked: blocked)
         }
-        return blocked ? spec.penaltyDb : 0
+        return blocked
+    }
+
+    /// The extra loss at `time`, dB. Times must not decrease between calls.
+    public mutating func penaltyDb(at time: SimTime) -> Double {
+        isBlocked(at: time) ? spec.penaltyDb : 0
     }
 }
 
@@ -102,12 +107,18 @@ public struct BlockageProcess: Sendable {
 /// E|h|² = 1 (fading neither adds nor removes power on average). The returned value is
 /// 10·log10|h|² dB, added to the received power of one frame.
 public enum RicianFading {
-    /// One draw of the fading gain, dB.
-    public static func gainDb(k: Double, stream: inout RandomStream) -> Double {
+    /// One draw of the power gain |h|² (linear).
+    @inlinable
+    public static func gain(k: Double, stream: inout RandomStream) -> Double {
         let los = (k / (k + 1)).squareRoot()
         let scatter = (1 / (2 * (k + 1))).squareRoot()
         let re = los + scatter * stream.normal()
         let im = scatter * stream.normal()
-        return 10 * log10(Swift.max(re * re + im * im, 1e-12))
+        return Swift.max(re * re + im * im, 1e-12)
+    }
+
+    /// One draw of the fading gain, dB.
+    public static func gainDb(k: Double, stream: inout RandomStream) -> Double {
+        10 * log10(gain(k: k, stream: &stream))
     }
 }
