@@ -206,3 +206,40 @@ struct RadioInputTests {
         #expect(d.count == 1 && d[0].path == "radio.mcs")
     }
 }
+
+@Suite("Spatial index and placement")
+struct SpatialTests {
+    @Test func theGridOffersOnlyNearbyNodes() {
+        // Two clusters 10 km apart; cells of 100 m.
+        var positions: [Position] = []
+        for k in 0..<50 { positions.append(Position(x: Double(k), y: 0, z: 1.2)) }
+        for k in 0..<500 { positions.append(Position(x: 10_000 + Double(k % 20), y: Double(k / 20), z: 1.2)) }
+        let grid = SpatialGrid(positions: positions, cellSize: 100)
+        var seen: [UInt32] = []
+        grid.forEachCandidate(near: positions[0]) { seen.append($0) }
+        #expect(seen == (0..<50).map(UInt32.init))
+    }
+
+    @Test func aBroadcastReachesItsNeighbourhoodOnly() throws {
+        // A forest cluster and one node 50 km away: the far node hears nothing and is never
+        // touched (its counters stay zero), while cluster members receive each other.
+        let s = try linkScenario(nodes: [("a", 0, 0), ("b", 5, 0), ("c", 0, 5), ("far", 50_000, 0)],
+                                 radio: "{\"technology\": \"wifi\", \"channelWidthMHz\": 20, \"spatialStreams\": 1}",
+                                 traffic: "[{\"kind\": \"broadcast\", \"intervalS\": 0.5, \"bytes\": 200}]", duration: 10)
+        let r = try ScenarioRunner.run(s)
+        #expect(r.link[3].received == 0 && r.link[3].receiveFailures == 0)
+        // Each of a, b, c sends 20 broadcasts; each is heard by the other two.
+        #expect(r.link[0].received + r.link[1].received + r.link[2].received == 3 * 20 * 2)
+    }
+
+    @Test func distanceMaxPlacesTheSecondNodeAtTheRange() throws {
+        let s = try decode(validScenario, overrides: ["distance_m=max", "environment.preset=field"]).get()
+        let nodes = NodeTable(s)
+        #expect(close(nodes.position(of: 1, at: .zero).x, MaximumRange(s).metres, 1e-9))
+        #expect(close(MaximumRange(s).metres, 191.05, 0.05))
+        let fixed = try decode(validScenario, overrides: ["distance_m=30"]).get()
+        #expect(NodeTable(fixed).position(of: 1, at: .zero) == Position(x: 30, y: 0, z: 1.2))
+        let d = diagnostics(validScenario, overrides: ["distance_m=far"])
+        #expect(d.count == 1 && d[0].message == "expected a distance in metres, > 0 and ≤ 100000, or \"max\", found a string \"far\"")
+    }
+}

@@ -32,7 +32,8 @@ public struct LinkNotice: Sendable, Equatable {
 /// The 802.11 DCF MAC of every node over one `WirelessChannel` (`awdl` and `wifi`).
 ///
 /// Per node: a bounded FIFO; carrier sense (the medium is busy while any frame at or above the
-/// preamble-detection threshold is on the air at the node, or while the node transmits);
+/// preamble-detection threshold is on the air at the node, while the other frames together
+/// reach the energy-detection threshold, or while the node transmits);
 /// back-off of uniform [0, CW] slots counted down only while the medium has been idle for
 /// DIFS (EIFS after a frame it could not decode), frozen while busy; CW doubles from 15 to
 /// 1023 after each failed exchange and resets on success; an ACK (or a compressed block ACK for
@@ -82,6 +83,8 @@ public struct WirelessLink: Sendable {
         var ackTimer: TimerID
         var countdownFrom = SimTime.zero
         var busyCount = 0
+        /// The sum of undecodable frames reaches the energy-detection threshold.
+        var energyBusy = false
         var idleSince = SimTime.zero
         var busySince = SimTime(nanoseconds: -1_000_000_000)
         var useEifs = false
@@ -113,6 +116,7 @@ public struct WirelessLink: Sendable {
     /// Notices produced by the last handled event; the world drains them.
     public var notices: [LinkNotice] = []
     let preambleMw: Double
+    let energyDetectionMw = Decibel.milliwatts(fromDbm: -62)
     /// Per MCS: linear SINRs above which a frame surely succeeds, below which it surely fails
     /// (PER₁₀₀₀ beyond 1 − 10⁻¹² or below 10⁻¹²: 13.8 dB either side of the 50 % point). Outside
     /// them no random number is drawn and no logarithm taken; the error is below 10⁻⁹ per frame.
@@ -187,7 +191,22 @@ public struct WirelessLink: Sendable {
         }
     }
 
-    func mediumIdle(_ i: Int) -> Bool { nodes[i].busyCount == 0 && !nodes[i].transmitting }
+    func mediumIdle(_ i: Int) -> Bool { !sensesBusy(i) && !nodes[i].transmitting }
+
+    /// Clear-channel assessment (IEEE 802.11-2016 §17.3.10.6): busy while a frame at or above the
+    /// preamble-detection threshold is on the air, or while the total power of the others reaches
+    /// the energy-detection threshold, −62 dBm (20 dB above −82).
+    func sensesBusy(_ i: Int) -> Bool { nodes[i].busyCount > 0 || nodes[i].energyBusy }
+
+    /// Applies a change of node `r`'s carrier-sense inputs, firing busy/idle transitions.
+    mutating func updateCarrierSense(_ r: Int, busyDelta: Int, sim: inout Simulation) {
+        let before = sensesBusy(r)
+        nodes[r].busyCount += busyDelta
+        nodes[r].energyBusy = nodes[r].interferenceMw >= energyDetectionMw
+        let after = sensesBusy(r)
+        guard before != after, !nodes[r].transmitting else { return }
+        if after { becameBusy(r, sim: &sim) } else { becameIdle(r, sim: &sim) }
+    }
 
     mutating func drawBackoff(_ i: Int) -> Int {
         Int(nodes[i].backoffStream.uniformInt(below: UInt64(nodes[i].cw + 1)))
@@ -232,7 +251,7 @@ public struct WirelessLink: Sendable {
 
     /// The back-off is over: transmit the head of the queue (or wait for an AWDL window).
     mutating func access(_ i: Int, sim: inout Simulation) {
-        let sensedIdle = nodes[i].busyCount == 0 || sim.now < nodes[i].busySince + WirelessLink.ccaTime
+        let sensedIdle = !sensesBusy(i) || sim.now < nodes[i].busySince + WirelessLink.ccaTime
         guard nodes[i].state == .contending, !nodes[i].transmitting, sensedIdle, nodes[i].pendingResponse == nil,
               !nodes[i].queue.isEmpty else { return }
         let head = nodes[i].queue[0].packet
@@ -321,7 +340,7 @@ public struct WirelessLink: Sendable {
         transmissions[slot].touched = []
         touched.removeAll(keepingCapacity: true)
         let now = sim.now
-        if !nodes[i].transmitting && nodes[i].busyCount == 0 { becameBusy(i, sim: &sim) }
+        if !nodes[i].transmitting && !sensesBusy(i) { becameBusy(i, sim: &sim) }
         nodes[i].transmitting = true
         if nodes[i].locked >= 0 { abandonReception(i) }
         let awdl = self.awdl
@@ -345,10 +364,7 @@ public struct WirelessLink: Sendable {
                     nodes[r].lockedMaxInterferenceMw = Swift.max(nodes[r].lockedMaxInterferenceMw, nodes[r].interferenceMw)
                 }
             }
-            if busy {
-                nodes[r].busyCount += 1
-                if nodes[r].busyCount == 1 && !nodes[r].transmitting { becameBusy(r, sim: &sim) }
-            }
+            updateCarrierSense(r, busyDelta: busy ? 1 : 0, sim: &sim)
         }
         transmissions[slot] = Transmission(kind: kind, source: i, destination: destination, mpdus: mpdus, mcs: mcs,
                                            start: now, touched: touched, bitmap: bitmap, inUse: true)
@@ -377,11 +393,7 @@ public struct WirelessLink: Sendable {
         transmissions[slot].inUse = false
         freeTransmissions.append(slot)
         // Busy → idle transitions after every reception was settled.
-        for t in tx.touched where t.busy {
-            let r = Int(t.node)
-            nodes[r].busyCount -= 1
-            if nodes[r].busyCount == 0 && !nodes[r].transmitting { becameIdle(r, sim: &sim) }
-        }
+        for t in tx.touched { updateCarrierSense(Int(t.node), busyDelta: t.busy ? -1 : 0, sim: &sim) }
         switch tx.kind {
         case .data:
             nodes[i].state = .awaitingResponse
@@ -394,7 +406,7 @@ public struct WirelessLink: Sendable {
         case .ack, .blockAck:
             break
         }
-        if nodes[i].busyCount == 0 { becameIdle(i, sim: &sim) }
+        if !sensesBusy(i) { becameIdle(i, sim: &sim) }
     }
 
     /// Whether a frame of `bytes` at `mcs` survives `sinr` (linear), drawing from `r`'s stream

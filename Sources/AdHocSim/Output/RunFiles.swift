@@ -27,6 +27,7 @@ public enum RunFiles {
             member("input_hash", .string("fnv1a64:\(s.inputHash)")),
             member("seed", .number(JSONNumber(integer: s.seed))),
             member("duration_s", .number(JSONNumber(s.duration.inSeconds))),
+            member("distance_m", NodeTable.resolvedDistance(s).map { .number(JSONNumber(literal: NumberText.fixed($0, decimals: 2), value: $0)) } ?? .null),
             member("simulated_time_s", .number(JSONNumber(literal: NumberText.fixed(report.simulatedTime.inSeconds, decimals: 9),
                                                           value: report.simulatedTime.inSeconds))),
             member("stop_reason", .string(report.stopReason.rawValue)),

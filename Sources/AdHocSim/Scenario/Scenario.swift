@@ -27,6 +27,8 @@ public struct Scenario: Sendable {
     public var mac: MacSpec
     /// Link-layer traffic generators.
     public var traffic: [TrafficSpec]
+    /// `distance_m`: where the second of two nodes stands from the first, if set.
+    public var distance: DistanceSpec?
     /// The phones, in file order; a node's index in this array is its dense id.
     public var nodes: [NodeSpec]
     /// Traffic between nodes.
@@ -82,4 +84,12 @@ public struct RunLimits: Sendable, Equatable {
     /// Default 10^10: about ten minutes of a saturated core on the development machine
     /// (assumption, chosen so that no sensible scenario meets it).
     public var maxEvents: UInt64 = 10_000_000_000
+}
+
+/// `distance_m` of a two-node scenario: metres, or `"max"` for the place's maximum range.
+public enum DistanceSpec: Sendable, Equatable {
+    /// A distance in metres.
+    case metres(Double)
+    /// The maximum range of the scenario's place and radio (`adhocsim range`).
+    case max
 }

@@ -77,18 +77,38 @@ public struct ScenarioDecoder {
         if let t = r.value("traffic") {
             traffic = decodeTraffic(t, JSONPath.root.appending("traffic"), nodeIndex: nodeIndex, nodeCount: nodes?.count ?? 0, duration: duration)
         }
+        var distance: DistanceSpec?
+        var distanceOK = true
+        if let d = r.value("distance_m") {
+            let dp = JSONPath.root.appending("distance_m")
+            if case .string("max") = d.value {
+                distance = .max
+            } else if case .number = d.value,
+                      let v = values.positive(d, dp, "a distance in metres, > 0 and ≤ 100000, or \"max\"", above: 0, upTo: 100_000) {
+                distance = .metres(v)
+            } else {
+                if case .number = d.value {} else {
+                    sink.report("expected a distance in metres, > 0 and ≤ 100000, or \"max\", found \(d.value.summary)", path: dp, at: d.origin)
+                }
+                distanceOK = false
+            }
+            if distanceOK, let n = nodes, n.count != 2 {
+                sink.report("distance_m places the second of exactly two nodes; this scenario has \(n.count)", path: dp, at: d.origin)
+                distanceOK = false
+            }
+        }
         var mac: MacSpec? = MacSpec()
         if let m = r.value("mac") { mac = decodeMac(m, JSONPath.root.appending("mac")) }
         var limits: RunLimits? = RunLimits()
         if let l = r.value("limits") { limits = decodeLimits(l, JSONPath.root.appending("limits")) }
 
         guard let name, let seed, let duration, let environment, let radio, let link, let nodes, let flows, let traffic,
-              let mac, let limits else { return nil }
+              let mac, let limits, distanceOK else { return nil }
         let canonical = Canonical.text(of: root)
         var hash = StableHash()
         hash.combine(canonical)
         return Scenario(name: name, seed: seed, duration: .seconds(duration), environment: environment, radio: radio,
-                        link: link, mac: mac, traffic: traffic, nodes: nodes,
+                        link: link, mac: mac, traffic: traffic, distance: distance, nodes: nodes,
                         flows: flows, limits: limits, sourcePath: file, effectiveInput: root, canonicalInput: canonical,
                         inputHash: hash.hex)
     }

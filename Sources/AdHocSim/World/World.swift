@@ -15,10 +15,25 @@ public struct NodeTable: Sendable {
     public let ids: [String]
     let positions: [Position]
 
-    /// The nodes of `scenario`, in file order.
+    /// The nodes of `scenario`, in file order. With `distance_m`, the second node stands that
+    /// far from the first along x (same height); `"max"` resolves to the maximum range.
     public init(_ scenario: Scenario) {
         ids = scenario.nodes.map(\.id)
-        positions = scenario.nodes.map(\.position)
+        var positions = scenario.nodes.map(\.position)
+        if let d = NodeTable.resolvedDistance(scenario) {
+            let a = positions[0]
+            positions[1] = Position(x: a.x + d, y: a.y, z: a.z)
+        }
+        self.positions = positions
+    }
+
+    /// The distance `distance_m` asks for, in metres, or `nil`.
+    public static func resolvedDistance(_ scenario: Scenario) -> Double? {
+        switch scenario.distance {
+        case nil: return nil
+        case .metres(let d)?: return d
+        case .max?: return MaximumRange(scenario).metres
+        }
     }
 
     /// The number of nodes.
