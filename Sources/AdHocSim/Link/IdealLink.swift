@@ -42,6 +42,9 @@ public struct IdealLink: Sendable {
     /// Counters of node `i`.
     public func counters(of i: Int) -> LinkCounters { counters[i] }
 
+    /// Free queue room at node `i`, packets.
+    public func queueRoom(of i: Int) -> Int { queues[i].limit - queues[i].count }
+
     /// Serialisation time of `bytes`.
     public func serialisation(bytes: Int32) -> SimTime {
         .nanoseconds(Int64((Double(bytes) * 8 / rateBitsPerSecond * 1e9).rounded()))
@@ -76,10 +79,11 @@ public struct IdealLink: Sendable {
         case .idealTxEnd:
             let i = Int(event.target)
             let packet = queues[i].removeFirst().packet
-            notices.append(LinkNotice(kind: .senderDone, node: UInt32(i), packet: packet))
             if lossStreams[i].bernoulli(lossProbability) {
                 counters[i].retryDrops += 1
+                notices.append(LinkNotice(kind: .dropped, node: UInt32(i), packet: packet))
             } else {
+                notices.append(LinkNotice(kind: .senderDone, node: UInt32(i), packet: packet))
                 counters[i].delivered += 1
                 let slot: Int
                 if let free = freeTransit.popLast() { slot = free; inTransit[slot] = packet } else { slot = inTransit.count; inTransit.append(packet) }

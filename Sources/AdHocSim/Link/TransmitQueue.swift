@@ -6,6 +6,8 @@ public struct TransmitQueue: Sendable {
         public var packet: LinkPacket
         /// Transmission attempts so far.
         public var attempts: UInt8
+        /// Whether the receiver already has it (a retransmission is then a duplicate).
+        public var arrived = false
     }
 
     private var ring: [Entry]
@@ -29,7 +31,7 @@ public struct TransmitQueue: Sendable {
     public mutating func append(_ packet: LinkPacket) -> Bool {
         guard count < limit else { return false }
         if count == ring.count { grow() }
-        ring[(head + count) % ring.count] = Entry(packet: packet, attempts: 0)
+        ring[(head + count) % ring.count] = Entry(packet: packet, attempts: 0, arrived: false)
         count += 1
         return true
     }
@@ -39,7 +41,7 @@ public struct TransmitQueue: Sendable {
         var ordered: [Entry] = []
         ordered.reserveCapacity(capacity)
         for i in 0..<count { ordered.append(ring[(head + i) % ring.count]) }
-        let filler = Entry(packet: LinkPacket(source: 0, destination: 0, bytes: 0, tag: 0, enqueued: .zero), attempts: 0)
+        let filler = Entry(packet: LinkPacket(source: 0, destination: 0, bytes: 0, tag: 0, enqueued: .zero), attempts: 0, arrived: false)
         while ordered.count < capacity { ordered.append(filler) }
         ring = ordered
         head = 0

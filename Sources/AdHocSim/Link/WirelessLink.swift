@@ -18,8 +18,10 @@ public struct LinkNotice: Sendable, Equatable {
     public enum Kind: Sendable, Equatable {
         /// `packet` arrived at `node`.
         case delivered
-        /// The sender finished with `packet` (ACKed, broadcast sent, or dropped).
+        /// The sender finished with `packet` (ACKed or broadcast sent).
         case senderDone
+        /// The link gave up on `packet` (retry limit, ideal-link loss): it never arrived.
+        case dropped
     }
     /// What happened.
     public var kind: Kind
@@ -432,9 +434,14 @@ public struct WirelessLink: Sendable {
                 let bytes = Int(packet.bytes) + 30
                 if survives(sinr: sinr, mcs: tx.mcs, bytes: bytes, at: r) {
                     bitmap |= 1 << UInt64(k)
-                    nodes[r].counters.received += 1
-                    nodes[r].counters.receivedBytes += UInt64(packet.bytes)
-                    notices.append(LinkNotice(kind: .delivered, node: UInt32(r), packet: packet))
+                    // Duplicate detection (§10.3.2.11): a retransmission whose earlier copy
+                    // arrived (its ACK was lost) is acknowledged again but not passed up twice.
+                    if tx.kind == .broadcast || !nodes[tx.source].queue[k].arrived {
+                        if tx.kind != .broadcast { nodes[tx.source].queue[k].arrived = true }
+                        nodes[r].counters.received += 1
+                        nodes[r].counters.receivedBytes += UInt64(packet.bytes)
+                        notices.append(LinkNotice(kind: .delivered, node: UInt32(r), packet: packet))
+                    }
                 } else {
                     nodes[r].counters.receiveFailures += 1
                 }
@@ -495,9 +502,10 @@ public struct WirelessLink: Sendable {
         while k >= 0 {
             if Int(nodes[i].queue[k].attempts) > mac.retryLimit {
                 let p = nodes[i].queue[k].packet
+                let arrived = nodes[i].queue[k].arrived
                 nodes[i].queue.remove(at: k)
                 nodes[i].counters.retryDrops += 1
-                notices.append(LinkNotice(kind: .senderDone, node: UInt32(i), packet: p))
+                notices.append(LinkNotice(kind: arrived ? .senderDone : .dropped, node: UInt32(i), packet: p))
             }
             k -= 1
         }

@@ -23,6 +23,8 @@ public struct RunReport: Sendable {
     public var link: [LinkCounters]
     /// Per-generator traffic counters, in file order.
     public var traffic: [TrafficCounters]
+    /// Per-flow metrics, in file order.
+    public var flows: [FlowMetrics]
 
     /// Whether the run reached its end rather than being cut off by the event budget.
     public var completed: Bool { stopReason != .eventBudget }

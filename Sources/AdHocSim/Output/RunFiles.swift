@@ -12,6 +12,9 @@ public enum RunFiles {
             ResultFile(name: "nodes.csv", contents: nodesTable(report).text),
             ResultFile(name: "links.csv", contents: linkTable(report).text),
             ResultFile(name: "traffic.csv", contents: trafficTable(report).text),
+            ResultFile(name: "summary.csv", contents: summaryTable(report).text),
+            ResultFile(name: "summary.json", contents: summaryJSON(report)),
+            ResultFile(name: "rtt_samples.csv", contents: rttSamples(report).text),
         ]
     }
 
@@ -67,6 +70,70 @@ public enum RunFiles {
             let delay = c.received > 0 ? c.delaySum / Double(c.received) * 1e3 : 0
             t.append(["\(k)", kind, from, to, "\(bytes)", "\(c.sent)", "\(c.refused)", "\(c.received)", "\(c.receivedBytes)",
                       NumberText.fixed(throughput, decimals: 3), NumberText.fixed(delay, decimals: 3)])
+        }
+        return t
+    }
+
+    /// The columns of `summary.csv` (issue #4; tests and users rely on them).
+    public static let summaryColumns = [
+        "flow", "environment", "technology", "protocol", "distance_m", "packets", "size_bytes", "probes", "seed",
+        "rtt_mean_ms", "rtt_sd_ms", "rtt_min_ms", "rtt_p50_ms", "rtt_p95_ms", "rtt_max_ms", "jitter_rfc3550_ms",
+        "data_rate_mbps", "goodput_mbps", "loss_pct", "ip_packets_sent", "ip_packets_received", "bytes_sent",
+        "bytes_delivered", "retransmissions", "handshake_ms", "duration_s", "status",
+        "server_ip_packets_sent", "server_ip_packets_received",
+    ]
+
+    static func summaryRows(_ report: RunReport) -> [[String]] {
+        let s = report.scenario
+        func opt(_ v: Double?, _ d: Int = 3) -> String { v.map { NumberText.fixed($0, decimals: d) } ?? "" }
+        return s.flows.enumerated().map { k, spec in
+            let m = report.flows[k]
+            let (packets, size): (String, String) = {
+                switch spec.workload {
+                case .thesis(_, let n, let sz): return ("\(n)", "\(sz)")
+                case .bulk(let b): return ("", "\(b)")
+                case .cbr(_, let sz): return ("", "\(sz)")
+                }
+            }()
+            let probes: Int = { if case .thesis(let p, _, _) = spec.workload { return p } else { return 0 } }()
+            let distance = report.nodes.position(of: spec.from, at: .zero).distance(to: report.nodes.position(of: spec.to, at: .zero))
+            let radio = RadioConfiguration(s.radio)
+            return [spec.id, s.environment.place.rawValue, radio.technology.rawValue, spec.transport.rawValue,
+                    NumberText.fixed(distance, decimals: 2), packets, size, "\(probes)", "\(s.seed)",
+                    opt(m.rttMean), opt(m.rttSd), opt(m.rttMin), opt(m.rttP50), opt(m.rttP95), opt(m.rttMax), opt(m.jitterRfc3550),
+                    opt(m.dataRateMbps), opt(m.goodputMbps), opt(m.lossPct), "\(m.ipPacketsSent)", "\(m.ipPacketsReceived)",
+                    "\(m.bytesSent)", "\(m.bytesDelivered)", "\(m.retransmissions)", opt(m.handshakeMs), opt(m.durationS, 6), m.status,
+                    "\(m.serverIpPacketsSent)", "\(m.serverIpPacketsReceived)"]
+        }
+    }
+
+    /// `summary.csv`: one row per flow, in file order. Empty fields: not measured.
+    public static func summaryTable(_ report: RunReport) -> CSVTable {
+        var t = CSVTable(header: summaryColumns)
+        for row in summaryRows(report) { t.append(row) }
+        return t
+    }
+
+    /// `summary.json`: the same rows as objects (numbers as numbers, empty fields as null).
+    public static func summaryJSON(_ report: RunReport) -> String {
+        let textColumns: Set<String> = ["flow", "environment", "technology", "protocol", "status"]
+        let rows = summaryRows(report).map { row in
+            JSONNode(.object(zip(summaryColumns, row).map { key, value in
+                let v: JSONValue
+                if textColumns.contains(key) { v = .string(value) } else if value.isEmpty { v = .null } else { v = .number(JSONNumber(literal: value, value: Double(value) ?? 0)) }
+                return JSONMember(key: key, value: JSONNode(v))
+            }))
+        }
+        return JSONText.render(JSONNode(.object([JSONMember(key: "flows", value: JSONNode(.array(rows)))])))
+    }
+
+    /// `rtt_samples.csv`: every echoed probe.
+    public static func rttSamples(_ report: RunReport) -> CSVTable {
+        var t = CSVTable(header: ["flow", "probe", "rtt_ms"])
+        for (k, spec) in report.scenario.flows.enumerated() {
+            for (i, rtt) in report.flows[k].rttsMs.enumerated() {
+                t.append([spec.id, "\(i)", NumberText.fixed(rtt, decimals: 6)])
+            }
         }
         return t
     }

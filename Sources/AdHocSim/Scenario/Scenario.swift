@@ -23,6 +23,8 @@ public struct Scenario: Sendable {
     public var radio: RadioSpec
     /// The ideal link's settings (`radio.technology: "ideal"`).
     public var link: IdealLinkSpec
+    /// IP and transport settings.
+    public var transport: TransportSpec
     /// The 802.11 MAC's settings.
     public var mac: MacSpec
     /// Link-layer traffic generators.

@@ -97,18 +97,20 @@ public struct ScenarioDecoder {
                 distanceOK = false
             }
         }
+        var transport: TransportSpec? = TransportSpec()
+        if let t = r.value("transport") { transport = decodeTransport(t, JSONPath.root.appending("transport")) }
         var mac: MacSpec? = MacSpec()
         if let m = r.value("mac") { mac = decodeMac(m, JSONPath.root.appending("mac")) }
         var limits: RunLimits? = RunLimits()
         if let l = r.value("limits") { limits = decodeLimits(l, JSONPath.root.appending("limits")) }
 
         guard let name, let seed, let duration, let environment, let radio, let link, let nodes, let flows, let traffic,
-              let mac, let limits, distanceOK else { return nil }
+              let mac, let transport, let limits, distanceOK else { return nil }
         let canonical = Canonical.text(of: root)
         var hash = StableHash()
         hash.combine(canonical)
         return Scenario(name: name, seed: seed, duration: .seconds(duration), environment: environment, radio: radio,
-                        link: link, mac: mac, traffic: traffic, distance: distance, nodes: nodes,
+                        link: link, transport: transport, mac: mac, traffic: traffic, distance: distance, nodes: nodes,
                         flows: flows, limits: limits, sourcePath: file, effectiveInput: root, canonicalInput: canonical,
                         inputHash: hash.hex)
     }

@@ -107,7 +107,7 @@ public struct LinkTraffic: Sendable {
             counters[k].received += 1
             counters[k].receivedBytes += UInt64(n.packet.bytes)
             counters[k].delaySum += (now - n.packet.enqueued).inSeconds
-        case .senderDone:
+        case .senderDone, .dropped:
             if case .saturated(let from, let to, let bytes, _) = specs[k] {
                 outbox.append(makePacket(k, from: from, to: UInt32(to), bytes: bytes, now: now))
             }

@@ -57,6 +57,14 @@ public struct World: EventHandler {
     public var ideal: IdealLink?
     /// Link-layer traffic generators.
     public var traffic: LinkTraffic
+    /// IP of the flows.
+    public var ip: IpLayer
+    /// The flows.
+    public var flows: [FlowRuntime]
+    /// The UDP datagram limit, bytes (`transport.maxDatagramBytes`; Darwin's 9216 by default,
+    /// radio.md "Limits of peer-to-peer on phones").
+    public let udpLimit: Int
+    var linkScratch: [LinkPacket] = []
 
     /// Builds the world of `scenario` and schedules its initial events into `sim`.
     public init(_ scenario: Scenario, sim: inout Simulation) {
@@ -79,6 +87,9 @@ public struct World: EventHandler {
             wireless = WirelessLink(channel: channel, mac: mac, awdl: schedule, sim: &sim)
         }
         traffic = LinkTraffic(scenario.traffic, sim: &sim)
+        ip = IpLayer(version: scenario.transport.ipVersion ?? .ipv6, mtu: World.mtu(radio.technology), flows: scenario.flows.count)
+        udpLimit = scenario.transport.maxDatagramBytes ?? 9216
+        flows = World.makeFlows(scenario, ip: ip, sim: &sim)
     }
 
     /// Hands a packet to the run's link technology.
@@ -96,6 +107,8 @@ public struct World: EventHandler {
             ideal!.handle(event, in: &sim)
         case .trafficStart, .broadcastTick:
             traffic.handle(event, in: &sim)
+        case .flowStart, .probeTimeout, .cbrTick, .tcpRetransmit, .tcpDelayedAck:
+            handleFlowEvent(event, sim: &sim)
         default:
             preconditionFailure("no layer owns event kind \(event.kind.rawValue)")
         }
@@ -114,7 +127,26 @@ public struct World: EventHandler {
                 batch = ideal!.notices
                 ideal!.notices = []
             }
-            for n in batch { traffic.notice(n, now: sim.now) }
+            var unblock = false
+            for n in batch {
+                if n.packet.tag & IpLayer.tagBit != 0 {
+                    switch n.kind {
+                    case .delivered:
+                        if let d = ip.delivered(tag: n.packet.tag) { deliver(d, sim: &sim) }
+                    case .dropped:
+                        ip.dropped(tag: n.packet.tag)
+                        unblock = true
+                    case .senderDone:
+                        unblock = true
+                    }
+                } else {
+                    traffic.notice(n, now: sim.now)
+                }
+            }
+            // Queue room freed: blocked UDP writers may continue.
+            if unblock {
+                for k in flows.indices where flows[k].transport == .udp && flows[k].app.wantsWrite { pump(k, sim: &sim) }
+            }
             batch.removeAll(keepingCapacity: true)
             if wireless != nil { wireless!.notices = batch } else { ideal!.notices = batch }
             if traffic.outbox.isEmpty { return }

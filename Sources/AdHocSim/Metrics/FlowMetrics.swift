@@ -1,0 +1,110 @@
+import Foundation
+
+/// The per-flow metrics of measurement.md, computed once a run ends.
+///
+/// - RTT: mean of the probe RTTs, (1/P)·Σ RTTᵢ, over the probes whose echo came back.
+/// - Jitter as the thesis defines it: the population standard deviation of the probe RTTs,
+///   √((1/P)·Σ(RTTᵢ − mean)²) (`rtt_sd_ms`).
+/// - Interarrival jitter (RFC 3550 §6.4.1), beside it: J ← J + (|D| − J)/16 over consecutive
+///   echoed probes in send order, D = (Rⱼ − Rᵢ) − (Sⱼ − Sᵢ).
+/// - Percentiles by nearest rank on the sorted RTTs (p-th: the ⌈p/100·n⌉-th smallest).
+/// - Data rate: writes × size × 8 / (test end − test start) at the client.
+/// - Goodput: bytes delivered to the server application × 8 / (last arrival − first write).
+/// - Loss: UDP: transfer datagrams not delivered / sent; TCP: the flow's IP packets lost on
+///   the link / sent (TCP itself delivers everything or fails).
+public struct FlowMetrics: Sendable, Equatable {
+    public var rttsMs: [Double]
+    public var rttMean: Double?
+    public var rttSd: Double?
+    public var rttMin: Double?
+    public var rttP50: Double?
+    public var rttP95: Double?
+    public var rttMax: Double?
+    public var jitterRfc3550: Double?
+    public var dataRateMbps: Double?
+    public var goodputMbps: Double?
+    public var lossPct: Double?
+    public var ipPacketsSent: UInt64
+    public var ipPacketsReceived: UInt64
+    public var serverIpPacketsSent: UInt64
+    public var serverIpPacketsReceived: UInt64
+    public var bytesSent: Int64
+    public var bytesDelivered: Int64
+    public var retransmissions: UInt64
+    public var handshakeMs: Double?
+    public var durationS: Double?
+    public var status: String
+
+    /// Nearest-rank percentile of sorted values.
+    public static func percentile(_ sorted: [Double], _ p: Double) -> Double {
+        let rank = Int((p / 100 * Double(sorted.count)).rounded(.up))
+        return sorted[Swift.max(0, Swift.min(sorted.count - 1, rank - 1))]
+    }
+
+    /// RFC 3550 interarrival jitter over (send, receive) pairs in send order, in the pairs' unit.
+    public static func rfc3550Jitter(_ pairs: [(sent: Double, received: Double)]) -> Double {
+        var j = 0.0
+        for i in 1..<Swift.max(pairs.count, 1) {
+            let d = (pairs[i].received - pairs[i - 1].received) - (pairs[i].sent - pairs[i - 1].sent)
+            j += (abs(d) - j) / 16
+        }
+        return j
+    }
+
+    /// The metrics of flow `k` of a finished world.
+    public init(flow f: FlowRuntime, index k: Int, ip: IpLayer, linkLostPackets: UInt64) {
+        let app = f.app
+        var pairs: [(sent: Double, received: Double)] = []
+        for (i, echo) in app.probeEcho.enumerated() {
+            if let echo { pairs.append((app.probeSent[i].inMilliseconds, echo.inMilliseconds)) }
+        }
+        rttsMs = pairs.map { $0.received - $0.sent }
+        if !rttsMs.isEmpty {
+            let n = Double(rttsMs.count)
+            let mean = rttsMs.reduce(0, +) / n
+            rttMean = mean
+            rttSd = (rttsMs.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / n).squareRoot()
+            let sorted = rttsMs.sorted()
+            rttMin = sorted.first
+            rttMax = sorted.last
+            rttP50 = FlowMetrics.percentile(sorted, 50)
+            rttP95 = FlowMetrics.percentile(sorted, 95)
+            jitterRfc3550 = FlowMetrics.rfc3550Jitter(pairs)
+        }
+        if let s = app.transferStart, let e = app.transferEnd, e > s {
+            durationS = (e - s).inSeconds
+            dataRateMbps = Double(app.bytesSent) * 8 / (e - s).inSeconds / 1e6
+        } else if app.transferStart != nil {
+            durationS = 0
+        }
+        if let s = app.transferStart, let last = app.lastArrival, last > s {
+            goodputMbps = Double(app.bytesDelivered) * 8 / (last - s).inSeconds / 1e6
+        }
+        ipPacketsSent = ip.packetsSent[2 * k]
+        ipPacketsReceived = ip.packetsReceived[2 * k]
+        serverIpPacketsSent = ip.packetsSent[2 * k + 1]
+        serverIpPacketsReceived = ip.packetsReceived[2 * k + 1]
+        if f.transport == .udp {
+            lossPct = app.datagramsSent > 0 ? Double(app.datagramsSent - app.datagramsDelivered) / Double(app.datagramsSent) * 100 : nil
+        } else {
+            let sent = ipPacketsSent + serverIpPacketsSent
+            lossPct = sent > 0 ? Double(linkLostPackets) / Double(sent) * 100 : nil
+        }
+        bytesSent = app.bytesSent
+        bytesDelivered = app.bytesDelivered
+        retransmissions = (f.client?.retransmissions ?? 0) + (f.server?.retransmissions ?? 0)
+        if let est = f.client?.establishedAt, let start = app.startedAt { handshakeMs = (est - start).inMilliseconds }
+        if f.transport == .udp { handshakeMs = 0 }
+        if let failure = app.failure {
+            status = "failed:\(failure)"
+        } else if f.transport == .tcp && f.client?.state != .established {
+            status = "failed:no-connection"
+        } else if app.writesDone < app.writes && app.writes != .max {
+            status = "incomplete"
+        } else if f.transport == .tcp && app.bytesDelivered < app.bytesSent {
+            status = "incomplete"
+        } else {
+            status = "ok"
+        }
+    }
+}

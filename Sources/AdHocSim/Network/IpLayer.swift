@@ -1,0 +1,152 @@
+// Network layer: IP between the transports and the link.
+//
+// This folder owns IP addressing overhead (IPv6 link-local as on AWDL, IPv4 selectable),
+// fragmentation of datagrams larger than the link MTU into IP packets and their reassembly
+// (losing one fragment loses the datagram), and the count of IP packets each flow sends and
+// receives, as Network.framework's DataTransferReport reports them. Datagrams are values
+// describing their transport header; no bytes are carried.
+
+/// A transport datagram: a TCP segment or a UDP datagram, described by its fields.
+public struct Datagram: Sendable, Equatable {
+    /// Transport of the datagram.
+    public enum Kind: UInt8, Sendable { case tcp, udp }
+    /// The flow it belongs to.
+    public var flow: Int32
+    /// Sent by the flow's client (else by its server).
+    public var fromClient: Bool
+    /// TCP or UDP.
+    public var kind: Kind
+    /// TCP: first sequence number of the payload (stream offset); UDP: unused.
+    public var seq: Int64 = 0
+    /// Payload bytes (application data).
+    public var payload: Int32 = 0
+    /// TCP: acknowledgement number (next expected stream offset).
+    public var ack: Int64 = 0
+    /// TCP flags (`TcpFlags`).
+    public var flags: UInt8 = 0
+    /// TCP: advertised receive window, bytes.
+    public var window: Int64 = 0
+    /// Application message number (UDP probes and writes).
+    public var message: Int32 = 0
+    /// Transport header bytes.
+    public var header: Int32 = 0
+
+    /// Header plus payload.
+    public var transportBytes: Int { Int(header) + Int(payload) }
+
+    /// A datagram of a flow.
+    public init(flow: Int32, fromClient: Bool, kind: Kind) {
+        self.flow = flow
+        self.fromClient = fromClient
+        self.kind = kind
+    }
+}
+
+/// IP per flow side: fragmentation, reassembly and packet counts.
+///
+/// Header sizes: IPv6 40 bytes plus an 8-byte fragment header on fragments (RFC 8200 §4.5);
+/// IPv4 20 bytes (RFC 791). Fragment payloads are multiples of 8 bytes except the last.
+/// MTUs: AWDL 1484 bytes (radio.md), Ethernet-sized 1500 for plain Wi-Fi and the ideal link.
+/// Reassembly waits for every fragment; a datagram with a lost fragment is discarded when its
+/// last fragment is accounted for (the 60 s reassembly timer of RFC 8200 is not needed since
+/// the link reports every loss).
+public struct IpLayer: Sendable {
+    struct InFlight: Sendable {
+        var datagram: Datagram
+        var fragments: Int32
+        var arrived: Int32
+        var resolved: Int32
+        var lost: Bool
+    }
+
+    /// The IP version.
+    public let version: IpVersion
+    /// The link MTU, bytes.
+    public let mtu: Int
+    var table: [InFlight] = []
+    var free: [Int] = []
+    /// IP packets sent and received, per flow and side (index 2·flow + (client ? 0 : 1)).
+    public private(set) var packetsSent: [UInt64]
+    /// See `packetsSent`.
+    public private(set) var packetsReceived: [UInt64]
+    /// IP packets the link lost or refused, per flow and side.
+    public private(set) var packetsLost: [UInt64]
+
+    /// Tags of IP packets have the top bit set; the low 48 bits hold the table slot.
+    public static let tagBit: UInt64 = 1 << 63
+
+    /// An IP layer for `flows` flows.
+    public init(version: IpVersion, mtu: Int, flows: Int) {
+        self.version = version
+        self.mtu = mtu
+        packetsSent = Array(repeating: 0, count: 2 * flows)
+        packetsReceived = Array(repeating: 0, count: 2 * flows)
+        packetsLost = Array(repeating: 0, count: 2 * flows)
+    }
+
+    /// IP header bytes.
+    public var headerBytes: Int { version == .ipv6 ? 40 : 20 }
+    /// Extra header bytes on each fragment (IPv6 fragment header).
+    public var fragmentHeaderBytes: Int { version == .ipv6 ? 8 : 0 }
+    /// The largest transport datagram that fits one IP packet.
+    public var maxUnfragmented: Int { mtu - headerBytes }
+    /// The transport payload of one fragment (a multiple of 8).
+    public var fragmentPayload: Int { (mtu - headerBytes - fragmentHeaderBytes) & ~7 }
+
+    /// The IP packet sizes a transport datagram of `bytes` becomes.
+    public func packetSizes(transportBytes bytes: Int) -> [Int] {
+        if bytes <= maxUnfragmented { return [bytes + headerBytes] }
+        var sizes: [Int] = []
+        var left = bytes
+        while left > 0 {
+            let chunk = Swift.min(left, fragmentPayload)
+            sizes.append(chunk + headerBytes + fragmentHeaderBytes)
+            left -= chunk
+        }
+        return sizes
+    }
+
+    static func side(_ d: Datagram) -> Int { 2 * Int(d.flow) + (d.fromClient ? 0 : 1) }
+
+    /// Turns a datagram into link packets (appended to `out`).
+    public mutating func send(_ d: Datagram, from: UInt32, to: UInt32, now: SimTime, into out: inout [LinkPacket]) {
+        let bytes = d.transportBytes
+        let count: Int
+        if bytes <= maxUnfragmented { count = 1 } else { count = (bytes + fragmentPayload - 1) / fragmentPayload }
+        let slot: Int
+        let entry = InFlight(datagram: d, fragments: Int32(count), arrived: 0, resolved: 0, lost: false)
+        if let f = free.popLast() { slot = f; table[slot] = entry } else { slot = table.count; table.append(entry) }
+        var left = bytes
+        for _ in 0..<count {
+            let chunk = count == 1 ? bytes : Swift.min(left, fragmentPayload)
+            left -= chunk
+            let size = chunk + headerBytes + (count == 1 ? 0 : fragmentHeaderBytes)
+            out.append(LinkPacket(source: from, destination: to, bytes: Int32(size), tag: IpLayer.tagBit | UInt64(slot), enqueued: now))
+        }
+        packetsSent[IpLayer.side(d)] += UInt64(count)
+    }
+
+    /// A fragment arrived; returns the datagram when it is complete.
+    public mutating func delivered(tag: UInt64) -> Datagram? {
+        let slot = Int(tag & ~IpLayer.tagBit)
+        table[slot].arrived += 1
+        packetsReceived[IpLayer.side(table[slot].datagram)] += 1
+        let complete = table[slot].arrived == table[slot].fragments
+        let d = table[slot].datagram
+        resolve(slot)
+        return complete ? d : nil
+    }
+
+    /// A fragment was lost.
+    public mutating func dropped(tag: UInt64) {
+        let slot = Int(tag & ~IpLayer.tagBit)
+        table[slot].lost = true
+        packetsLost[IpLayer.side(table[slot].datagram)] += 1
+        resolve(slot)
+    }
+
+    mutating func resolve(_ slot: Int) {
+        table[slot].resolved += 1
+        if table[slot].resolved == table[slot].fragments { free.append(slot) }
+    }
+}

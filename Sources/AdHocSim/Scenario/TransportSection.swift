@@ -1,0 +1,68 @@
+/// IP version of the flows (`transport.ipVersion`).
+public enum IpVersion: String, Sendable, CaseIterable {
+    /// IPv6 link-local, as AWDL uses (radio.md: "data frames are IPv6 link-local").
+    case ipv6
+    /// IPv4.
+    case ipv4
+}
+
+/// TCP congestion controllers (`transport.tcp.congestionControl`).
+public enum CongestionControl: String, Sendable, CaseIterable {
+    /// RFC 5681 with RFC 6582's fast recovery.
+    case newreno
+    /// RFC 9438.
+    case cubic
+}
+
+/// The `transport` section as the file gave it; the transport layer supplies cited defaults.
+public struct TransportSpec: Sendable, Equatable {
+    public var ipVersion: IpVersion?
+    public var maxDatagramBytes: Int?
+    public var congestionControl: CongestionControl?
+    public var noDelay: Bool?
+    public var delayedAckMs: Double?
+    public var minRtoMs: Double?
+    public var sendBufferBytes: Int?
+    public var receiveBufferBytes: Int?
+    /// Nothing set.
+    public init() {}
+}
+
+extension ScenarioDecoder {
+    func decodeTransport(_ node: JSONNode, _ path: JSONPath) -> TransportSpec? {
+        guard let r = ObjectReader(node, path: path, sink: sink, expected: "an object {\"ipVersion\", \"maxDatagramBytes\", \"tcp\"}") else { return nil }
+        defer { r.finish() }
+        var spec = TransportSpec()
+        var ok = true
+        func track<T>(_ v: T?) -> T? { if v == nil { ok = false }; return v }
+        if let v = r.value("ipVersion") {
+            spec.ipVersion = track(values.choice(v, path.appending("ipVersion"), "an IP version", from: IpVersion.allCases.map(\.rawValue)).flatMap(IpVersion.init(rawValue:)))
+        }
+        if let v = r.value("maxDatagramBytes") {
+            spec.maxDatagramBytes = track(values.integer(v, path.appending("maxDatagramBytes"), "a datagram limit in bytes in 1...65507", in: 1...65_507).map(Int.init))
+        }
+        if let t = r.value("tcp") {
+            let tp = path.appending("tcp")
+            if let tr = ObjectReader(t, path: tp, sink: sink, expected: "an object of TCP settings") {
+                if let v = tr.value("congestionControl") {
+                    spec.congestionControl = track(values.choice(v, tp.appending("congestionControl"), "a congestion controller", from: CongestionControl.allCases.map(\.rawValue)).flatMap(CongestionControl.init(rawValue:)))
+                }
+                if let v = tr.value("noDelay") { spec.noDelay = track(values.bool(v, tp.appending("noDelay"), "true or false")) }
+                if let v = tr.value("delayedAckMs") {
+                    spec.delayedAckMs = track(values.number(v, tp.appending("delayedAckMs"), "a delayed-ACK timer in ms in 0...500 (RFC 1122 limit)", in: 0...500))
+                }
+                if let v = tr.value("minRtoMs") {
+                    spec.minRtoMs = track(values.number(v, tp.appending("minRtoMs"), "a minimum RTO in ms in 1...60000", in: 1...60_000))
+                }
+                if let v = tr.value("sendBufferBytes") {
+                    spec.sendBufferBytes = track(values.integer(v, tp.appending("sendBufferBytes"), "a send buffer in bytes in 1024...1073741824", in: 1024...(1 << 30)).map(Int.init))
+                }
+                if let v = tr.value("receiveBufferBytes") {
+                    spec.receiveBufferBytes = track(values.integer(v, tp.appending("receiveBufferBytes"), "a receive buffer in bytes in 1024...1073741824", in: 1024...(1 << 30)).map(Int.init))
+                }
+                tr.finish()
+            } else { ok = false }
+        }
+        return ok ? spec : nil
+    }
+}

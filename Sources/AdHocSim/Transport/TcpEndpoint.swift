@@ -1,0 +1,417 @@
+import Foundation
+
+extension EventKind {
+    /// A TCP endpoint's retransmission timer (target: 2·flow + side).
+    public static let tcpRetransmit = EventKind(rawValue: 300)
+    /// A TCP endpoint's delayed-ACK timer.
+    public static let tcpDelayedAck = EventKind(rawValue: 301)
+}
+
+/// One end of a TCP connection: handshake, reliable byte stream, congestion control and the
+/// timers, as an explicit state machine over `State`.
+public struct TcpEndpoint: Sendable {
+    /// Connection states used here (RFC 9293 §3.3.2, without closing states: flows end when
+    /// their workload does).
+    public enum State: Sendable, Equatable { case closed, listen, synSent, synReceived, established }
+
+    /// Settings.
+    public let config: TcpConfig
+    /// Payload bytes per full segment: MSS − 12 bytes of timestamps option.
+    public let segmentBytes: Int64
+    let flow: Int32
+    let isClient: Bool
+    /// The state.
+    public private(set) var state: State = .closed
+
+    // Send side (RFC 9293 §3.3.1 names).
+    /// Oldest unacknowledged stream offset.
+    public private(set) var sndUna: Int64 = 0
+    /// Next stream offset to send.
+    public private(set) var sndNxt: Int64 = 0
+    /// Highest offset ever sent.
+    public private(set) var sndMax: Int64 = 0
+    /// Stream offset the application has written up to.
+    public private(set) var writeEnd: Int64 = 0
+    /// Congestion window, bytes.
+    public private(set) var cwnd: Double
+    /// Slow-start threshold, bytes.
+    public private(set) var ssthresh: Double = .infinity
+    var peerWindow: Int64
+    var dupAcks = 0
+    var recover: Int64 = 0
+    var inRecovery = false
+    /// Retransmission-timer estimator.
+    public private(set) var rtt: RttEstimator
+    var backoff = 0
+    var timedSeq: Int64?
+    var timedAt = SimTime.zero
+    var synSentAt = SimTime.zero
+    var synRetransmitted = false
+    let rtoTimer: TimerID
+    let delayedAckTimer: TimerID
+    // CUBIC (RFC 9438 §4), in segments and seconds.
+    var wMax = 0.0
+    var epochStart: SimTime?
+    var cubicK = 0.0
+    var wEst = 0.0
+
+    // Receive side.
+    /// Next stream offset expected from the peer (everything below was delivered in order).
+    public private(set) var rcvNxt: Int64 = 0
+    var outOfOrder: [(start: Int64, end: Int64)] = []
+    var fullSegmentsUnacked = 0
+
+    /// Segments retransmitted (data and SYN).
+    public private(set) var retransmissions: UInt64 = 0
+    /// When the connection became established here.
+    public private(set) var establishedAt: SimTime?
+    /// Datagrams to send; the world drains it after every call.
+    public var outbox: [Datagram] = []
+
+    /// An endpoint of `flow`. `mtuPayload` is the link MTU minus the IP header.
+    public init(flow: Int32, isClient: Bool, config: TcpConfig, mtuPayload: Int, sim: inout Simulation, side: UInt32) {
+        self.flow = flow
+        self.isClient = isClient
+        self.config = config
+        // MSS = MTU − IP − 20 (RFC 9293 §3.7.1); each segment also carries 12 bytes of timestamps.
+        segmentBytes = Int64(mtuPayload - 20 - 12)
+        cwnd = Double(TcpEndpoint.initialWindow(mss: segmentBytes))
+        peerWindow = config.receiveBuffer
+        rtt = RttEstimator(initial: config.initialRto, minRto: config.minRto, maxRto: config.maxRto)
+        rtoTimer = sim.makeTimer(kind: .tcpRetransmit, target: side)
+        delayedAckTimer = sim.makeTimer(kind: .tcpDelayedAck, target: side)
+    }
+
+    /// Initial window, RFC 6928 §2: min(10·MSS, max(2·MSS, 14600)).
+    public static func initialWindow(mss: Int64) -> Int64 { Swift.min(10 * mss, Swift.max(2 * mss, 14_600)) }
+
+    /// Bytes written but not yet acknowledged.
+    public var unacknowledged: Int64 { writeEnd - sndUna }
+    /// Room left in the send buffer.
+    public var sendBufferSpace: Int64 { config.sendBuffer - unacknowledged }
+
+    func segment(flags: UInt8, seq: Int64, payload: Int64) -> Datagram {
+        var d = Datagram(flow: flow, fromClient: isClient, kind: .tcp)
+        d.flags = flags
+        d.seq = seq
+        d.payload = Int32(payload)
+        d.ack = rcvNxt
+        d.window = config.receiveBuffer
+        d.header = flags & TcpFlags.syn != 0 ? config.synHeaderBytes : config.headerBytes
+        return d
+    }
+
+    // MARK: Opening
+
+    /// Active open: send SYN (RFC 9293 §3.5).
+    public mutating func connect(sim: inout Simulation) {
+        state = .synSent
+        synSentAt = sim.now
+        outbox.append(segment(flags: TcpFlags.syn, seq: 0, payload: 0))
+        sim.arm(rtoTimer, after: rtt.rto)
+    }
+
+    /// Passive open.
+    public mutating func listen() { state = .listen }
+
+    // MARK: Application
+
+    /// Appends `bytes` to the stream. - Precondition: they fit the send buffer.
+    public mutating func write(_ bytes: Int64, sim: inout Simulation) {
+        precondition(bytes <= sendBufferSpace, "write beyond the send buffer")
+        writeEnd += bytes
+        if state == .established { trySend(sim: &sim) }
+    }
+
+    // MARK: Segments in
+
+    /// Processes a segment from the peer.
+    public mutating func receive(_ d: Datagram, sim: inout Simulation) {
+        switch state {
+        case .closed:
+            return
+        case .listen:
+            guard d.flags & TcpFlags.syn != 0 else { return }
+            state = .synReceived
+            synSentAt = sim.now
+            outbox.append(segment(flags: TcpFlags.syn | TcpFlags.ack, seq: 0, payload: 0))
+            sim.arm(rtoTimer, after: rtt.rto)
+        case .synSent:
+            guard d.flags & (TcpFlags.syn | TcpFlags.ack) == TcpFlags.syn | TcpFlags.ack else { return }
+            becomeEstablished(sim: &sim)
+            sendAck(sim: &sim)            // the handshake's third segment
+            trySend(sim: &sim)
+        case .synReceived:
+            if d.flags & TcpFlags.syn != 0 {
+                outbox.append(segment(flags: TcpFlags.syn | TcpFlags.ack, seq: 0, payload: 0))  // our SYN-ACK was lost
+                return
+            }
+            guard d.flags & TcpFlags.ack != 0 else { return }
+            becomeEstablished(sim: &sim)
+            established(d, sim: &sim)
+        case .established:
+            if d.flags & TcpFlags.syn != 0 {
+                // The peer did not get our handshake ACK: repeat it.
+                sendAck(sim: &sim)
+                return
+            }
+            established(d, sim: &sim)
+        }
+    }
+
+    mutating func becomeEstablished(sim: inout Simulation) {
+        state = .established
+        establishedAt = sim.now
+        sim.cancel(rtoTimer)
+        backoff = 0
+        // Karn's rule (RFC 6298 §3): no sample from a retransmitted SYN.
+        if !synRetransmitted { rtt.sample((sim.now - synSentAt).inSeconds) }
+    }
+
+    mutating func established(_ d: Datagram, sim: inout Simulation) {
+        if d.flags & TcpFlags.ack != 0 { processAck(d, sim: &sim) }
+        if d.payload > 0 { processData(d, sim: &sim) }
+    }
+
+    // MARK: Sender
+
+    /// Sends what the windows and Nagle allow (RFC 5681 §3.1, RFC 896).
+    mutating func trySend(sim: inout Simulation) {
+        while true {
+            let window = Swift.min(Int64(cwnd), peerWindow)
+            let inFlight = sndNxt - sndUna
+            let available = writeEnd - sndNxt
+            guard available > 0 else { return }
+            let len = Swift.min(segmentBytes, available, window - inFlight)
+            guard len > 0 else { return }
+            // Nagle (RFC 896; RFC 1122 §4.2.3.4): while data is unacknowledged, hold a segment
+            // smaller than a full one.
+            if len < segmentBytes && inFlight > 0 && !config.noDelay { return }
+            sendData(seq: sndNxt, len: len, sim: &sim)
+            sndNxt += len
+            sndMax = Swift.max(sndMax, sndNxt)
+        }
+    }
+
+    mutating func sendData(seq: Int64, len: Int64, sim: inout Simulation) {
+        let retransmission = seq < sndMax
+        if retransmission {
+            retransmissions += 1
+            if let t = timedSeq, t >= seq { timedSeq = nil }   // Karn: discard the timing
+        } else if timedSeq == nil {
+            timedSeq = seq + len
+            timedAt = sim.now
+        }
+        outbox.append(segment(flags: TcpFlags.ack, seq: seq, payload: len))
+        // Data carries the ACK: the delayed ACK is no longer needed.
+        fullSegmentsUnacked = 0
+        sim.cancel(delayedAckTimer)
+        if !sim.isArmed(rtoTimer) { sim.arm(rtoTimer, after: currentRto) }
+    }
+
+    var currentRto: SimTime {
+        var r = rtt.rto
+        for _ in 0..<backoff { r = Swift.min(r * 2, config.maxRto) }
+        return r
+    }
+
+    var flightSize: Double { Double(sndNxt - sndUna) }
+
+    mutating func processAck(_ d: Datagram, sim: inout Simulation) {
+        peerWindow = d.window
+        let ack = d.ack
+        guard ack <= sndMax else { return }
+        if ack > sndUna {
+            let acked = ack - sndUna
+            sndUna = ack
+            if sndNxt < sndUna { sndNxt = sndUna }
+            backoff = 0
+            if let t = timedSeq, ack >= t {
+                rtt.sample((sim.now - timedAt).inSeconds)
+                timedSeq = nil
+            }
+            if inRecovery {
+                if ack >= recover {
+                    // Full acknowledgement (RFC 6582 §3.2 step 3): deflate to ssthresh.
+                    cwnd = Swift.min(ssthresh, Swift.max(flightSize, Double(segmentBytes)) + Double(segmentBytes))
+                    inRecovery = false
+                } else {
+                    // Partial acknowledgement (§3.2 step 4): retransmit the next hole,
+                    // deflate by the amount acknowledged, add back one segment.
+                    sendData(seq: sndUna, len: Swift.min(segmentBytes, sndMax - sndUna), sim: &sim)
+                    cwnd = Swift.max(cwnd - Double(acked) + Double(segmentBytes), Double(segmentBytes))
+                    sim.arm(rtoTimer, after: currentRto)
+                }
+            } else {
+                increaseWindow(acked: acked, now: sim.now)
+            }
+            dupAcks = 0
+            if sndUna >= sndMax { sim.cancel(rtoTimer) } else if !inRecovery { sim.arm(rtoTimer, after: currentRto) }
+        } else if ack == sndUna && d.payload == 0 && sndMax > sndUna {
+            dupAcks += 1
+            if dupAcks == 3 && !inRecovery && ack > recover - 1 {
+                // Fast retransmit (RFC 5681 §3.2, RFC 6582 §3.2 step 2).
+                enterLossRecovery(now: sim.now, timeout: false)
+                recover = sndMax
+                inRecovery = true
+                sendData(seq: sndUna, len: Swift.min(segmentBytes, sndMax - sndUna), sim: &sim)
+                cwnd = ssthresh + 3 * Double(segmentBytes)
+            } else if inRecovery {
+                cwnd += Double(segmentBytes)   // window inflation per further duplicate
+            } else if dupAcks < 3 {
+                // Limited Transmit (RFC 3042 §2): on the first two duplicate ACKs send one new
+                // segment if the receiver's window allows and the flight stays within cwnd + 2·SMSS.
+                let available = writeEnd - sndNxt
+                let len = Swift.min(segmentBytes, available)
+                if len > 0 && Double(sndNxt - sndUna + len) <= cwnd + 2 * Double(segmentBytes)
+                    && sndNxt - sndUna + len <= peerWindow && (len == segmentBytes || config.noDelay) {
+                    sendData(seq: sndNxt, len: len, sim: &sim)
+                    sndNxt += len
+                    sndMax = Swift.max(sndMax, sndNxt)
+                }
+            }
+        }
+        trySend(sim: &sim)
+    }
+
+    /// Slow start or congestion avoidance on `acked` new bytes.
+    mutating func increaseWindow(acked: Int64, now: SimTime) {
+        let mss = Double(segmentBytes)
+        if cwnd < ssthresh {
+            cwnd += Swift.min(Double(acked), mss)   // RFC 5681 §3.1, eq. 2
+            return
+        }
+        switch config.congestionControl {
+        case .newreno:
+            cwnd += Swift.max(1, mss * mss / cwnd)  // RFC 5681 §3.1, eq. 3
+        case .cubic:
+            cubicIncrease(acked: acked, now: now)
+        }
+    }
+
+    /// CUBIC's window growth (RFC 9438 §4.2–4.4): C = 0.4, β = 0.7, in segments and seconds.
+    mutating func cubicIncrease(acked: Int64, now: SimTime) {
+        let mss = Double(segmentBytes)
+        let c = 0.4, beta = 0.7
+        let w = cwnd / mss
+        if epochStart == nil {
+            epochStart = now
+            if w < wMax {
+                cubicK = cbrt((wMax - w) / c)     // eq. 2, with cwnd at the epoch start
+            } else {
+                cubicK = 0
+                wMax = w
+            }
+            wEst = w
+        }
+        let t = (now - epochStart!).inSeconds + (rtt.srtt ?? 0)
+        let target = c * pow(t - cubicK, 3) + wMax         // eq. 1, one RTT ahead
+        // Reno-friendly estimate (§4.3): α = 3(1 − β)/(1 + β) segments per window.
+        wEst += 3 * (1 - beta) / (1 + beta) * (Double(acked) / mss) / w
+        var next = w
+        if target > w { next = w + Swift.min(target - w, w / 2) / w }   // §4.4, growth ≤ 1.5× per RTT
+        next = Swift.max(next, wEst)
+        cwnd = Swift.max(next, w) * mss
+    }
+
+    /// Multiplicative decrease on a congestion event.
+    mutating func enterLossRecovery(now: SimTime, timeout: Bool) {
+        let mss = Double(segmentBytes)
+        switch config.congestionControl {
+        case .newreno:
+            ssthresh = Swift.max(flightSize / 2, 2 * mss)     // RFC 5681 eq. 4
+        case .cubic:
+            let w = cwnd / mss
+            wMax = w < wMax ? w * (1 + 0.7) / 2 : w             // fast convergence (§4.7)
+            ssthresh = Swift.max(cwnd * 0.7, 2 * mss)          // β = 0.7 (§4.6)
+            epochStart = nil
+        }
+        timedSeq = nil
+    }
+
+    // MARK: Receiver
+
+    mutating func processData(_ d: Datagram, sim: inout Simulation) {
+        let start = d.seq, end = d.seq + Int64(d.payload)
+        if end <= rcvNxt {
+            sendAck(sim: &sim)                  // a duplicate: ACK at once (RFC 5681 §4.2)
+            return
+        }
+        if start > rcvNxt {
+            insertOutOfOrder(start, end)
+            sendAck(sim: &sim)                  // out of order: immediate duplicate ACK
+            return
+        }
+        let hadHole = !outOfOrder.isEmpty
+        rcvNxt = end
+        while let first = outOfOrder.first, first.start <= rcvNxt {
+            rcvNxt = Swift.max(rcvNxt, first.end)
+            outOfOrder.removeFirst()
+        }
+        if hadHole {
+            sendAck(sim: &sim)                  // filling a hole: ACK at once
+            return
+        }
+        // Delayed ACK (RFC 1122 §4.2.3.2, RFC 5681 §4.2): at least every second full-sized
+        // segment, otherwise when the timer (XNU: 100 ms) fires.
+        if Int64(d.payload) >= segmentBytes { fullSegmentsUnacked += 1 }
+        if fullSegmentsUnacked >= 2 || config.delayedAck == .zero {
+            sendAck(sim: &sim)
+        } else if !sim.isArmed(delayedAckTimer) {
+            sim.arm(delayedAckTimer, after: config.delayedAck)
+        }
+    }
+
+    mutating func insertOutOfOrder(_ start: Int64, _ end: Int64) {
+        var ranges = outOfOrder
+        ranges.append((start, end))
+        ranges.sort { $0.start < $1.start }
+        var merged: [(start: Int64, end: Int64)] = []
+        for r in ranges {
+            if let last = merged.last, r.start <= last.end {
+                merged[merged.count - 1].end = Swift.max(last.end, r.end)
+            } else {
+                merged.append(r)
+            }
+        }
+        outOfOrder = merged
+    }
+
+    mutating func sendAck(sim: inout Simulation) {
+        outbox.append(segment(flags: TcpFlags.ack, seq: sndNxt, payload: 0))
+        fullSegmentsUnacked = 0
+        sim.cancel(delayedAckTimer)
+    }
+
+    // MARK: Timers
+
+    /// Handles this endpoint's timer.
+    public mutating func timer(_ kind: EventKind, sim: inout Simulation) {
+        if kind == .tcpDelayedAck {
+            if state == .established { sendAck(sim: &sim) }
+            return
+        }
+        // Retransmission timeout (RFC 6298 §5.4–5.6; RFC 5681 §3.1 eq. 4 and loss window).
+        backoff += 1
+        switch state {
+        case .synSent, .synReceived:
+            synRetransmitted = true
+            retransmissions += 1
+            outbox.append(segment(flags: state == .synSent ? TcpFlags.syn : TcpFlags.syn | TcpFlags.ack, seq: 0, payload: 0))
+            sim.arm(rtoTimer, after: currentRto)
+        case .established:
+            guard sndMax > sndUna else { return }
+            enterLossRecovery(now: sim.now, timeout: true)
+            cwnd = Double(segmentBytes)
+            inRecovery = false
+            dupAcks = 0
+            recover = sndMax
+            sndNxt = sndUna
+            sendData(seq: sndUna, len: Swift.min(segmentBytes, sndMax - sndUna), sim: &sim)
+            sndNxt = sndUna + Swift.min(segmentBytes, sndMax - sndUna)
+            sim.arm(rtoTimer, after: currentRto)
+        case .closed, .listen:
+            return
+        }
+    }
+}

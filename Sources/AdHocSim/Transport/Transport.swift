@@ -1,0 +1,90 @@
+// Transport layer: UDP, TCP and (later) QUIC-like flows between two nodes.
+//
+// This folder owns the transports as explicit state machines in the style of smoltcp: each
+// rule cites the RFC section it implements. Endpoints consume and produce `Datagram` values
+// and arm timers in the simulation; they know nothing about radios, files or CSV. Sequence
+// numbers are 64-bit stream offsets (no wrap-around; SYN and FIN do not consume sequence
+// space), a simplification that changes no timing. The workload layer writes into endpoints
+// and reads what they deliver.
+
+/// TCP header flags.
+public enum TcpFlags {
+    public static let syn: UInt8 = 1
+    public static let ack: UInt8 = 2
+    public static let fin: UInt8 = 4
+}
+
+/// TCP settings of a run, with defaults and sources (transport.md unless said otherwise).
+public struct TcpConfig: Sendable, Equatable {
+    /// Congestion controller: CUBIC by default, as on Apple platforms and Linux.
+    public var congestionControl: CongestionControl = .cubic
+    /// Nagle off? `false`: Nagle on, Network.framework's default (`noDelay = false`).
+    public var noDelay = false
+    /// Delayed-ACK timer: XNU's 100 ms.
+    public var delayedAck = SimTime.milliseconds(100)
+    /// Initial RTO: 1 s (RFC 6298 §2.1).
+    public var initialRto = SimTime.seconds(1)
+    /// Minimum RTO: 200 ms, as Linux uses (RFC 6298 §2.4's 1 s is a SHOULD); an assumption for
+    /// Darwin.
+    public var minRto = SimTime.milliseconds(200)
+    /// Maximum RTO: 60 s (RFC 6298 §2.5 allows a maximum of at least 60 s).
+    public var maxRto = SimTime.seconds(60)
+    /// Send buffer: 2 MiB (assumption: Darwin's automatic buffer limit).
+    public var sendBuffer: Int64 = 2 << 20
+    /// Receive buffer, advertised as the window (scaled): 2 MiB (assumption, as above).
+    public var receiveBuffer: Int64 = 2 << 20
+    /// TCP header with the timestamps option: 20 + 12 bytes (RFC 7323 §3); SYNs carry MSS,
+    /// window scale, SACK-permitted and timestamps: 40 bytes.
+    public var headerBytes: Int32 = 32
+    /// See `headerBytes`.
+    public var synHeaderBytes: Int32 = 40
+
+    /// Defaults.
+    public init() {}
+
+    /// Applies the file's settings.
+    public init(_ spec: TransportSpec) {
+        if let v = spec.congestionControl { congestionControl = v }
+        if let v = spec.noDelay { noDelay = v }
+        if let v = spec.delayedAckMs { delayedAck = .milliseconds(v) }
+        if let v = spec.minRtoMs { minRto = .milliseconds(v) }
+        if let v = spec.sendBufferBytes { sendBuffer = Int64(v) }
+        if let v = spec.receiveBufferBytes { receiveBuffer = Int64(v) }
+    }
+}
+
+/// The retransmission timer's estimator (RFC 6298 §2).
+public struct RttEstimator: Sendable, Equatable {
+    /// Smoothed RTT, seconds.
+    public private(set) var srtt: Double?
+    /// RTT variation, seconds.
+    public private(set) var rttvar: Double = 0
+    /// The current RTO before back-off.
+    public private(set) var rto: SimTime
+    let minRto: SimTime
+    let maxRto: SimTime
+    /// Clock granularity G: 1 ms (assumption, a fine-grained clock).
+    public static let granularity = 0.001
+
+    /// Before the first sample: RTO = initial (RFC 6298 §2.1).
+    public init(initial: SimTime, minRto: SimTime, maxRto: SimTime) {
+        rto = initial
+        self.minRto = minRto
+        self.maxRto = maxRto
+    }
+
+    /// Takes an RTT sample R, seconds (RFC 6298 §2.2–2.4):
+    /// first: SRTT ← R, RTTVAR ← R/2; then RTTVAR ← ¾·RTTVAR + ¼·|SRTT − R|, SRTT ← ⅞·SRTT + ⅛·R;
+    /// RTO ← SRTT + max(G, 4·RTTVAR), clamped to [min, max].
+    public mutating func sample(_ r: Double) {
+        if let s = srtt {
+            rttvar = 0.75 * rttvar + 0.25 * abs(s - r)
+            srtt = 0.875 * s + 0.125 * r
+        } else {
+            srtt = r
+            rttvar = r / 2
+        }
+        let value = srtt! + Swift.max(RttEstimator.granularity, 4 * rttvar)
+        rto = Swift.min(Swift.max(.seconds(value), minRto), maxRto)
+    }
+}
