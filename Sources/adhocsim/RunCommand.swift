@@ -39,6 +39,7 @@ enum RunCommand {
         let quiet = a.has("--quiet")
         if !quiet {
             print("\(scenario.name): simulated \(report.simulatedTime) in \(NumberText.fixed(report.wallSeconds, decimals: 3)) s wall, \(report.eventsExecuted) events (\(report.stopReason.rawValue))")
+            print(RunFiles.summaryText(report), terminator: "")
             print("results: \(a.value("--out") ?? "results/\(scenario.name)")")
         }
         if !report.completed {

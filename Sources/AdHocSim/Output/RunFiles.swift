@@ -138,6 +138,39 @@ public enum RunFiles {
         return t
     }
 
+    /// A one-screen table per flow (metric, value, unit) for the terminal.
+    public static func summaryText(_ report: RunReport) -> String {
+        var out = ""
+        let ids = report.nodes.ids
+        for (k, spec) in report.scenario.flows.enumerated() {
+            let m = report.flows[k]
+            let d = report.nodes.position(of: spec.from, at: .zero).distance(to: report.nodes.position(of: spec.to, at: .zero))
+            out += "flow \(spec.id): \(spec.transport.rawValue) \(ids[spec.from]) → \(ids[spec.to]), \(NumberText.fixed(d, decimals: 2)) m, "
+                + "\(report.scenario.environment.place.rawValue), \(RadioConfiguration(report.scenario.radio).technology.rawValue)\n"
+            func f(_ v: Double?, _ dec: Int = 3) -> String { v.map { NumberText.fixed($0, decimals: dec) } ?? "—" }
+            let rows: [(String, String, String)] = [
+                ("status", m.status, ""),
+                ("RTT mean", f(m.rttMean), "ms"),
+                ("jitter (SD of RTT, thesis)", f(m.rttSd), "ms"),
+                ("jitter (RFC 3550)", f(m.jitterRfc3550), "ms"),
+                ("RTT min / p50 / p95 / max", "\(f(m.rttMin)) / \(f(m.rttP50)) / \(f(m.rttP95)) / \(f(m.rttMax))", "ms"),
+                ("data rate", f(m.dataRateMbps), "Mbit/s"),
+                ("goodput", f(m.goodputMbps), "Mbit/s"),
+                ("loss", f(m.lossPct), "%"),
+                ("IP packets sent / received (client)", "\(m.ipPacketsSent) / \(m.ipPacketsReceived)", "packets"),
+                ("bytes sent / delivered", "\(m.bytesSent) / \(m.bytesDelivered)", "bytes"),
+                ("retransmissions", "\(m.retransmissions)", "segments"),
+                ("handshake", f(m.handshakeMs), "ms"),
+                ("transfer duration", f(m.durationS, 6), "s"),
+            ]
+            let width = rows.map(\.0.count).max() ?? 0
+            for (name, value, unit) in rows {
+                out += "  " + name + String(repeating: " ", count: width - name.count) + "  " + value + (unit.isEmpty ? "" : " " + unit) + "\n"
+            }
+        }
+        return out
+    }
+
     /// `nodes.csv`: one row per node, in file order.
     public static func nodesTable(_ report: RunReport) -> CSVTable {
         var t = CSVTable(header: ["node", "x_m", "y_m", "z_m"])
