@@ -104,7 +104,7 @@ struct CLITests {
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stdout.contains("results: out/run1"))
         let out = dir.appendingPathComponent("out/run1")
-        #expect(try listing(out) == ["links.csv", "metadata.json", "nodes.csv", "scenario.json", "traffic.csv"])
+        #expect(try listing(out) == ["links.csv", "metadata.json", "nodes.csv", "rtt_samples.csv", "scenario.json", "summary.csv", "summary.json", "traffic.csv"])
         #expect(try listing(dir.appendingPathComponent("out")) == ["run1"])  // no staging left over
         let nodes = try String(contentsOf: out.appendingPathComponent("nodes.csv"), encoding: .utf8)
         #expect(nodes == "node,x_m,y_m,z_m\nA,0.000,0.000,1.200\nB,10.000,0.000,1.200\n")
@@ -148,7 +148,7 @@ struct CLITests {
             let r = try CLI.run(["run", "s.json", "--out", out, "--quiet"], in: dir)
             #expect(r.status == 0 && r.stdout.isEmpty)
         }
-        for file in ["nodes.csv", "scenario.json", "metadata.json", "links.csv", "traffic.csv"] {
+        for file in ["nodes.csv", "scenario.json", "metadata.json", "links.csv", "traffic.csv", "summary.csv", "summary.json", "rtt_samples.csv"] {
             let a = try String(contentsOf: dir.appendingPathComponent("a/\(file)"), encoding: .utf8)
             let b = try String(contentsOf: dir.appendingPathComponent("b/\(file)"), encoding: .utf8)
             #expect(deterministicPart(a) == deterministicPart(b), "\(file)")

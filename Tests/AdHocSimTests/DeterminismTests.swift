@@ -53,3 +53,19 @@ final class ParallelResults: @unchecked Sendable {
     func set(_ i: Int, _ v: [String]) { lock.lock(); storage[i] = v; lock.unlock() }
     var values: [[String]] { lock.lock(); defer { lock.unlock() }; return storage }
 }
+
+@Suite("Determinism of full runs")
+struct FullRunDeterminismTests {
+    @Test func theShippedExampleGivesTheSameBytesTwiceAndInParallel() throws {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("topologies/two-phones.json")
+        let scenario = try ScenarioDecoder.load(path: url.path)
+        let first = try DeterminismTests.files(scenario)
+        #expect(first == (try DeterminismTests.files(scenario)))
+        let results = ParallelResults(count: 3)
+        DispatchQueue.concurrentPerform(iterations: 3) { i in results.set(i, (try? DeterminismTests.files(scenario)) ?? []) }
+        for r in results.values { #expect(r == first) }
+        // The run did real work: every probe echoed, every byte delivered.
+        #expect(first.contains { $0.hasPrefix("summary.csv") && $0.contains(",ok,") })
+    }
+}
