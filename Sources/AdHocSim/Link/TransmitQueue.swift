@@ -8,6 +8,9 @@ public struct TransmitQueue: Sendable {
         public var attempts: UInt8
         /// Whether the receiver already has it (a retransmission is then a duplicate).
         public var arrived = false
+        /// Sequence number among this sender's MPDUs to the same receiver (for the receiver's
+        /// reordering buffer).
+        public var macSeq: UInt64 = 0
     }
 
     private var ring: [Entry]
@@ -28,10 +31,10 @@ public struct TransmitQueue: Sendable {
     public var isEmpty: Bool { count == 0 }
 
     /// Appends; `false` when full. Storage grows by doubling up to `limit`, then is reused.
-    public mutating func append(_ packet: LinkPacket) -> Bool {
+    public mutating func append(_ packet: LinkPacket, macSeq: UInt64 = 0) -> Bool {
         guard count < limit else { return false }
         if count == ring.count { grow() }
-        ring[(head + count) % ring.count] = Entry(packet: packet, attempts: 0, arrived: false)
+        ring[(head + count) % ring.count] = Entry(packet: packet, attempts: 0, arrived: false, macSeq: macSeq)
         count += 1
         return true
     }
@@ -41,7 +44,7 @@ public struct TransmitQueue: Sendable {
         var ordered: [Entry] = []
         ordered.reserveCapacity(capacity)
         for i in 0..<count { ordered.append(ring[(head + i) % ring.count]) }
-        let filler = Entry(packet: LinkPacket(source: 0, destination: 0, bytes: 0, tag: 0, enqueued: .zero), attempts: 0, arrived: false)
+        let filler = Entry(packet: LinkPacket(source: 0, destination: 0, bytes: 0, tag: 0, enqueued: .zero), attempts: 0, arrived: false, macSeq: 0)
         while ordered.count < capacity { ordered.append(filler) }
         ring = ordered
         head = 0
@@ -61,6 +64,16 @@ public struct TransmitQueue: Sendable {
         head = (head + 1) % ring.count
         count -= 1
         return e
+    }
+
+    /// Removes the first `n` entries and puts `kept` (at most `n` entries) back at the front,
+    /// in order: one pass, however many entries were acknowledged.
+    public mutating func replacePrefix(_ n: Int, with kept: [Entry]) {
+        precondition(n <= count && kept.count <= n)
+        let drop = n - kept.count
+        head = (head + drop) % Swift.max(ring.count, 1)
+        count -= drop
+        for (j, e) in kept.enumerated() { self[j] = e }
     }
 
     /// Removes entry `i` (keeping order).

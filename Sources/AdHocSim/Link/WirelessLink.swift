@@ -99,6 +99,13 @@ public struct WirelessLink: Sendable {
         var inFlightMcs = Mcs(index: 0)
         var pendingResponse: (to: Int, bitmap: UInt64, mpdus: Int, dataRate: Double)?
         var rate: RateSelection
+        /// Next MAC sequence number per receiver (unicast); allocated on the first unicast.
+        var nextSeqTo: [UInt64] = []
+        /// Receive reordering per sender (§10.24.4): the next expected sequence number
+        /// (allocated on the first unicast received), and the MPDUs (or skipped numbers, `nil`)
+        /// that arrived ahead of it, only while there are any.
+        var expectedFrom: [UInt64] = []
+        var heldFrom: [Int: [UInt64: LinkPacket?]] = [:]
         var backoffStream: RandomStream
         var receiveStream: RandomStream
         var counters = LinkCounters()
@@ -115,6 +122,7 @@ public struct WirelessLink: Sendable {
     var transmissions: [Transmission] = []
     var freeTransmissions: [Int] = []
     var scratch: [Int] = []
+    var keptScratch: [TransmitQueue.Entry] = []
     /// Notices produced by the last handled event; the world drains them.
     public var notices: [LinkNotice] = []
     let preambleMw: Double
@@ -163,10 +171,16 @@ public struct WirelessLink: Sendable {
             nodes[i].counters.queueDrops += 1   // the two never share a slot: undeliverable
             return false
         }
-        guard nodes[i].queue.append(packet) else {
+        var seq: UInt64 = 0
+        if packet.destination != LinkPacket.broadcast {
+            if nodes[i].nextSeqTo.isEmpty { nodes[i].nextSeqTo = Array(repeating: 0, count: nodes.count) }
+            seq = nodes[i].nextSeqTo[Int(packet.destination)]
+        }
+        guard nodes[i].queue.append(packet, macSeq: seq) else {
             nodes[i].counters.queueDrops += 1
             return false
         }
+        if packet.destination != LinkPacket.broadcast { nodes[i].nextSeqTo[Int(packet.destination)] = seq &+ 1 }
         nodes[i].counters.enqueued += 1
         if nodes[i].state == .idle {
             nodes[i].state = .contending
@@ -436,11 +450,11 @@ public struct WirelessLink: Sendable {
                     bitmap |= 1 << UInt64(k)
                     // Duplicate detection (§10.3.2.11): a retransmission whose earlier copy
                     // arrived (its ACK was lost) is acknowledged again but not passed up twice.
-                    if tx.kind == .broadcast || !nodes[tx.source].queue[k].arrived {
-                        if tx.kind != .broadcast { nodes[tx.source].queue[k].arrived = true }
-                        nodes[r].counters.received += 1
-                        nodes[r].counters.receivedBytes += UInt64(packet.bytes)
-                        notices.append(LinkNotice(kind: .delivered, node: UInt32(r), packet: packet))
+                    if tx.kind == .broadcast {
+                        passUp(packet, at: r)
+                    } else if !nodes[tx.source].queue[k].arrived {
+                        nodes[tx.source].queue[k].arrived = true
+                        reorderArrival(packet, seq: nodes[tx.source].queue[k].macSeq, from: tx.source, at: r)
                     }
                 } else {
                     nodes[r].counters.receiveFailures += 1
@@ -463,6 +477,34 @@ public struct WirelessLink: Sendable {
         }
     }
 
+    mutating func passUp(_ packet: LinkPacket, at r: Int) {
+        nodes[r].counters.received += 1
+        nodes[r].counters.receivedBytes += UInt64(packet.bytes)
+        notices.append(LinkNotice(kind: .delivered, node: UInt32(r), packet: packet))
+    }
+
+    /// The receiver's reordering buffer: MPDUs from one sender are passed up in sequence order;
+    /// one that arrives ahead of a missing one waits until it arrives or the sender gives it up.
+    mutating func reorderArrival(_ packet: LinkPacket?, seq: UInt64, from sender: Int, at r: Int) {
+        if nodes[r].expectedFrom.isEmpty { nodes[r].expectedFrom = Array(repeating: 0, count: nodes.count) }
+        let next = nodes[r].expectedFrom[sender]
+        if seq < next { return }
+        if seq == next && nodes[r].heldFrom[sender] == nil {
+            // In order, nothing waiting: the common case, no buffering.
+            nodes[r].expectedFrom[sender] = next &+ 1
+            if let packet { passUp(packet, at: r) }
+            return
+        }
+        nodes[r].heldFrom[sender, default: [:]][seq] = .some(packet)
+        while true {
+            let expected = nodes[r].expectedFrom[sender]
+            guard let entry = nodes[r].heldFrom[sender]?.removeValue(forKey: expected) else { break }
+            nodes[r].expectedFrom[sender] = expected &+ 1
+            if let p = entry { passUp(p, at: r) }
+        }
+        if nodes[r].heldFrom[sender]?.isEmpty == true { nodes[r].heldFrom[sender] = nil }
+    }
+
     mutating func respond(_ r: Int, sim: inout Simulation) {
         guard let response = nodes[r].pendingResponse else { return }
         nodes[r].pendingResponse = nil
@@ -476,17 +518,22 @@ public struct WirelessLink: Sendable {
 
     mutating func acknowledged(_ i: Int, bitmap: UInt64, sim: inout Simulation) {
         let n = nodes[i].inFlight
-        var k = n - 1
-        while k >= 0 {
+        var kept = keptScratch
+        keptScratch = []
+        kept.removeAll(keepingCapacity: true)
+        for k in 0..<n {
+            let entry = nodes[i].queue[k]
             if bitmap & (1 << UInt64(k)) != 0 {
-                let p = nodes[i].queue[k].packet
-                nodes[i].queue.remove(at: k)
                 nodes[i].counters.delivered += 1
-                notices.append(LinkNotice(kind: .senderDone, node: UInt32(i), packet: p))
+                notices.append(LinkNotice(kind: .senderDone, node: UInt32(i), packet: entry.packet))
+            } else {
+                kept.append(entry)
             }
-            k -= 1
         }
-        dropExhausted(i, upTo: n - bitmap.nonzeroBitCount)
+        nodes[i].queue.replacePrefix(n, with: kept)
+        dropExhausted(i, upTo: kept.count)
+        kept.removeAll(keepingCapacity: true)
+        keptScratch = kept
         finishExchange(i, success: true, sim: &sim)
     }
 
@@ -503,6 +550,10 @@ public struct WirelessLink: Sendable {
             if Int(nodes[i].queue[k].attempts) > mac.retryLimit {
                 let p = nodes[i].queue[k].packet
                 let arrived = nodes[i].queue[k].arrived
+                if !arrived && p.destination != LinkPacket.broadcast {
+                    // Given up: the receiver's window moves past it (a BlockAckReq, §10.24.7).
+                    reorderArrival(nil, seq: nodes[i].queue[k].macSeq, from: i, at: Int(p.destination))
+                }
                 nodes[i].queue.remove(at: k)
                 nodes[i].counters.retryDrops += 1
                 notices.append(LinkNotice(kind: arrived ? .senderDone : .dropped, node: UInt32(i), packet: p))

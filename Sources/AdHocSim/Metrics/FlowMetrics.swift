@@ -93,15 +93,16 @@ public struct FlowMetrics: Sendable, Equatable {
         bytesSent = app.bytesSent
         bytesDelivered = app.bytesDelivered
         retransmissions = (f.client?.retransmissions ?? 0) + (f.server?.retransmissions ?? 0)
-        if let est = f.client?.establishedAt, let start = app.startedAt { handshakeMs = (est - start).inMilliseconds }
+            + (f.quicClient?.retransmissions ?? 0) + (f.quicServer?.retransmissions ?? 0)
+        if let est = f.client?.establishedAt ?? f.quicClient?.establishedAt, let start = app.startedAt { handshakeMs = (est - start).inMilliseconds }
         if f.transport == .udp { handshakeMs = 0 }
         if let failure = app.failure {
             status = "failed:\(failure)"
-        } else if f.transport == .tcp && f.client?.state != .established {
+        } else if (f.transport == .tcp && f.client?.state != .established) || (f.transport == .quic && f.quicClient?.state != .established) {
             status = "failed:no-connection"
         } else if app.writesDone < app.writes && app.writes != .max {
             status = "incomplete"
-        } else if f.transport == .tcp && app.bytesDelivered < app.bytesSent {
+        } else if f.transport != .udp && app.bytesDelivered < app.bytesSent {
             status = "incomplete"
         } else {
             status = "ok"

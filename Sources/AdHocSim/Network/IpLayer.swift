@@ -9,7 +9,7 @@
 /// A transport datagram: a TCP segment or a UDP datagram, described by its fields.
 public struct Datagram: Sendable, Equatable {
     /// Transport of the datagram.
-    public enum Kind: UInt8, Sendable { case tcp, udp }
+    public enum Kind: UInt8, Sendable { case tcp, udp, quic }
     /// The flow it belongs to.
     public var flow: Int32
     /// Sent by the flow's client (else by its server).
@@ -30,6 +30,12 @@ public struct Datagram: Sendable, Equatable {
     public var message: Int32 = 0
     /// Transport header bytes.
     public var header: Int32 = 0
+    /// QUIC: packet number; ACK frame: largest acknowledged (−1: none) and first range length.
+    public var packetNumber: Int64 = 0
+    /// See `packetNumber`.
+    public var largestAcked: Int64 = -1
+    /// See `packetNumber`.
+    public var ackFirstRange: Int64 = 0
 
     /// Header plus payload.
     public var transportBytes: Int { Int(header) + Int(payload) }
@@ -93,6 +99,12 @@ public struct IpLayer: Sendable {
     /// The transport payload of one fragment (a multiple of 8).
     public var fragmentPayload: Int { (mtu - headerBytes - fragmentHeaderBytes) & ~7 }
 
+    /// How many IP packets a transport datagram of `bytes` becomes.
+    @inline(__always)
+    public func fragmentCount(transportBytes bytes: Int) -> Int {
+        bytes <= maxUnfragmented ? 1 : (bytes + fragmentPayload - 1) / fragmentPayload
+    }
+
     /// The IP packet sizes a transport datagram of `bytes` becomes.
     public func packetSizes(transportBytes bytes: Int) -> [Int] {
         if bytes <= maxUnfragmented { return [bytes + headerBytes] }
@@ -111,8 +123,7 @@ public struct IpLayer: Sendable {
     /// Turns a datagram into link packets (appended to `out`).
     public mutating func send(_ d: Datagram, from: UInt32, to: UInt32, now: SimTime, into out: inout [LinkPacket]) {
         let bytes = d.transportBytes
-        let count: Int
-        if bytes <= maxUnfragmented { count = 1 } else { count = (bytes + fragmentPayload - 1) / fragmentPayload }
+        let count = fragmentCount(transportBytes: bytes)
         let slot: Int
         let entry = InFlight(datagram: d, fragments: Int32(count), arrived: 0, resolved: 0, lost: false)
         if let f = free.popLast() { slot = f; table[slot] = entry } else { slot = table.count; table.append(entry) }

@@ -24,13 +24,17 @@ public struct TransportSpec: Sendable, Equatable {
     public var minRtoMs: Double?
     public var sendBufferBytes: Int?
     public var receiveBufferBytes: Int?
+    /// QUIC: one stream per write (`transport.quic.streamPerWrite`).
+    public var quicStreamPerWrite: Bool?
+    /// QUIC: certificate chain bytes in the server flight (`transport.quic.certificateBytes`).
+    public var quicCertificateBytes: Int?
     /// Nothing set.
     public init() {}
 }
 
 extension ScenarioDecoder {
     func decodeTransport(_ node: JSONNode, _ path: JSONPath) -> TransportSpec? {
-        guard let r = ObjectReader(node, path: path, sink: sink, expected: "an object {\"ipVersion\", \"maxDatagramBytes\", \"tcp\"}") else { return nil }
+        guard let r = ObjectReader(node, path: path, sink: sink, expected: "an object {\"ipVersion\", \"maxDatagramBytes\", \"tcp\", \"quic\"}") else { return nil }
         defer { r.finish() }
         var spec = TransportSpec()
         var ok = true
@@ -61,6 +65,16 @@ extension ScenarioDecoder {
                     spec.receiveBufferBytes = track(values.integer(v, tp.appending("receiveBufferBytes"), "a receive buffer in bytes in 1024...1073741824", in: 1024...(1 << 30)).map(Int.init))
                 }
                 tr.finish()
+            } else { ok = false }
+        }
+        if let q = r.value("quic") {
+            let qp = path.appending("quic")
+            if let qr = ObjectReader(q, path: qp, sink: sink, expected: "an object of QUIC settings") {
+                if let v = qr.value("streamPerWrite") { spec.quicStreamPerWrite = track(values.bool(v, qp.appending("streamPerWrite"), "true or false")) }
+                if let v = qr.value("certificateBytes") {
+                    spec.quicCertificateBytes = track(values.integer(v, qp.appending("certificateBytes"), "a certificate size in bytes in 0...65536", in: 0...65_536).map(Int.init))
+                }
+                qr.finish()
             } else { ok = false }
         }
         return ok ? spec : nil

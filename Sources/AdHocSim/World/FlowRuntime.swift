@@ -6,6 +6,14 @@ public struct FlowRuntime: Sendable {
     public var client: TcpEndpoint?
     /// TCP server endpoint.
     public var server: TcpEndpoint?
+    /// QUIC client endpoint.
+    public var quicClient: QuicEndpoint?
+    /// QUIC server endpoint.
+    public var quicServer: QuicEndpoint?
+    /// QUIC single-stream mode: the client's next stream offset.
+    var clientStreamOffset: Int64 = 0
+    /// QUIC single-stream mode: the server's echo stream offset.
+    var serverStreamOffset: Int64 = 0
     /// Client and server nodes.
     public let clientNode: UInt32, serverNode: UInt32
     /// The transport.
@@ -31,6 +39,13 @@ extension World {
                 f.client = TcpEndpoint(flow: Int32(k), isClient: true, config: config, mtuPayload: ip.maxUnfragmented, sim: &sim, side: UInt32(2 * k))
                 f.server = TcpEndpoint(flow: Int32(k), isClient: false, config: config, mtuPayload: ip.maxUnfragmented, sim: &sim, side: UInt32(2 * k + 1))
                 f.server!.listen()
+            } else if spec.transport == .quic {
+                var q = QuicConfig()
+                if let v = scenario.transport.sendBufferBytes { q.sendBuffer = Int64(v) }
+                if let v = scenario.transport.quicStreamPerWrite { q.streamPerWrite = v }
+                if let v = scenario.transport.quicCertificateBytes { q.certificateBytes = v }
+                f.quicClient = QuicEndpoint(flow: Int32(k), isClient: true, config: q, udpPayload: ip.maxUnfragmented - 8, sim: &sim, side: UInt32(2 * k))
+                f.quicServer = QuicEndpoint(flow: Int32(k), isClient: false, config: q, udpPayload: ip.maxUnfragmented - 8, sim: &sim, side: UInt32(2 * k + 1))
             }
             flows.append(f)
             sim.schedule(at: spec.start, target: UInt32(k), kind: .flowStart)
@@ -48,6 +63,9 @@ extension World {
             if flows[k].transport == .tcp {
                 flows[k].client!.connect(sim: &sim)
                 flushTcp(k, client: true, sim: &sim)
+            } else if flows[k].transport == .quic {
+                flows[k].quicClient!.connect(sim: &sim)
+                flushQuic(k, client: true, sim: &sim)
             } else {
                 sendProbesUdp(k, sim: &sim)
             }
@@ -63,6 +81,11 @@ extension World {
             flows[k].app.cbrDue()
             pump(k, sim: &sim)
             sim.schedule(after: .nanoseconds(Int64(event.arg)), target: event.target, kind: .cbrTick, arg: event.arg)
+        case .quicLossDetection, .quicAckDelay:
+            let k = Int(event.target) / 2
+            let isClient = event.target % 2 == 0
+            if isClient { flows[k].quicClient!.timer(event.kind, sim: &sim) } else { flows[k].quicServer!.timer(event.kind, sim: &sim) }
+            flushQuic(k, client: isClient, sim: &sim)
         case .tcpRetransmit, .tcpDelayedAck:
             let k = Int(event.target) / 2
             let isClient = event.target % 2 == 0
@@ -85,19 +108,53 @@ extension World {
         linkScratch = packets
     }
 
+    /// Moves an endpoint's outbox into its side's interface backlog and sends what the link's
+    /// transmit queue can take. Like Linux's qdisc back-pressure and Darwin's interface flow
+    /// advisory, a full transmit queue holds TCP and QUIC packets back instead of dropping them.
     mutating func flushTcp(_ k: Int, client: Bool, sim: inout Simulation) {
-        var out: [Datagram]
+        let side = 2 * k + (client ? 0 : 1)
         if client {
-            out = flows[k].client!.outbox
-            flows[k].client!.outbox = []
+            backlog[side].append(contentsOf: flows[k].client!.outbox)
+            flows[k].client!.outbox.removeAll(keepingCapacity: true)
         } else {
-            out = flows[k].server!.outbox
-            flows[k].server!.outbox = []
+            backlog[side].append(contentsOf: flows[k].server!.outbox)
+            flows[k].server!.outbox.removeAll(keepingCapacity: true)
         }
-        let (from, to) = client ? (flows[k].clientNode, flows[k].serverNode) : (flows[k].serverNode, flows[k].clientNode)
-        for d in out { sendDatagram(d, from: from, to: to, sim: &sim) }
-        out.removeAll(keepingCapacity: true)
-        if client { flows[k].client!.outbox = out } else { flows[k].server!.outbox = out }
+        drainBacklog(side, sim: &sim)
+    }
+
+    mutating func flushQuic(_ k: Int, client: Bool, sim: inout Simulation) {
+        let side = 2 * k + (client ? 0 : 1)
+        if client {
+            backlog[side].append(contentsOf: flows[k].quicClient!.outbox)
+            flows[k].quicClient!.outbox.removeAll(keepingCapacity: true)
+        } else {
+            backlog[side].append(contentsOf: flows[k].quicServer!.outbox)
+            flows[k].quicServer!.outbox.removeAll(keepingCapacity: true)
+        }
+        drainBacklog(side, sim: &sim)
+    }
+
+    /// Sends backlogged datagrams of a flow side while the link has room for all their fragments.
+    mutating func drainBacklog(_ side: Int, sim: inout Simulation) {
+        let k = side / 2
+        let (from, to) = side % 2 == 0 ? (flows[k].clientNode, flows[k].serverNode) : (flows[k].serverNode, flows[k].clientNode)
+        // A read index instead of removeFirst: draining one packet at a time stays O(1).
+        var head = backlogHead[side]
+        while head < backlog[side].count {
+            let d = backlog[side][head]
+            guard linkRoom(from) >= ip.fragmentCount(transportBytes: d.transportBytes) else { break }
+            sendDatagram(d, from: from, to: to, sim: &sim)
+            head += 1
+        }
+        if head == backlog[side].count {
+            backlog[side].removeAll(keepingCapacity: true)
+            head = 0
+        } else if head > 4096 {
+            backlog[side].removeFirst(head)
+            head = 0
+        }
+        backlogHead[side] = head
     }
 
     /// Free transmit-queue room at `node`, in packets.
@@ -133,13 +190,17 @@ extension World {
                 guard flows[k].client!.state == .established, flows[k].client!.sendBufferSpace >= bytes else { break }
                 flows[k].client!.write(bytes, sim: &sim)
                 flows[k].app.wrote(bytes, now: sim.now, datagram: false)
+            } else if flows[k].transport == .quic {
+                guard flows[k].quicClient!.state == .established, flows[k].quicClient!.sendBufferSpace >= bytes else { break }
+                quicClientWrite(k, bytes: bytes, message: flows[k].app.probes + Int(flows[k].app.writesDone), sim: &sim)
+                flows[k].app.wrote(bytes, now: sim.now, datagram: false)
             } else {
                 let transportBytes = Int(bytes) + 8
                 guard Int(bytes) <= udpLimit else {
                     flows[k].app.failure = "datagram-too-large (\(bytes) > transport.maxDatagramBytes \(udpLimit))"
                     break
                 }
-                guard linkRoom(flows[k].clientNode) >= ip.packetSizes(transportBytes: transportBytes).count else { break }
+                guard linkRoom(flows[k].clientNode) >= ip.fragmentCount(transportBytes: transportBytes) else { break }
                 var d = Datagram(flow: Int32(k), fromClient: true, kind: .udp)
                 d.header = 8
                 d.payload = Int32(bytes)
@@ -148,6 +209,84 @@ extension World {
             }
         }
         if flows[k].transport == .tcp { flushTcp(k, client: true, sim: &sim) }
+        if flows[k].transport == .quic { flushQuic(k, client: true, sim: &sim) }
+    }
+
+    /// The client writes message `message` (probe or transfer write) on QUIC.
+    mutating func quicClientWrite(_ k: Int, bytes: Int64, message: Int, sim: inout Simulation) {
+        if flows[k].quicClient!.config.streamPerWrite {
+            flows[k].quicClient!.write(stream: 4 * Int64(message), offset: 0, bytes: bytes, sim: &sim)
+        } else {
+            flows[k].quicClient!.write(stream: 0, offset: flows[k].clientStreamOffset, bytes: bytes, sim: &sim)
+            flows[k].clientStreamOffset += bytes
+        }
+    }
+
+    /// A QUIC packet arrived.
+    mutating func deliverQuic(_ d: Datagram, sim: inout Simulation) {
+        let k = Int(d.flow)
+        let probeBytes = Int64(FlowApplication.probeBytes)
+        let perWrite = flows[k].quicClient!.config.streamPerWrite
+        let probes = flows[k].app.probes
+        if d.fromClient {
+            if let (stream, offset, length) = flows[k].quicServer!.receive(d, sim: &sim) {
+                let before = flows[k].quicServer!.streams[stream]?.contiguous ?? 0
+                let upTo = flows[k].quicServer!.deliverStream(stream, offset: offset, length: length)
+                if perWrite {
+                    let message = Int(stream / 4)
+                    if message < probes {
+                        if upTo >= probeBytes && before < probeBytes {
+                            flows[k].quicServer!.write(stream: stream, offset: 0, bytes: probeBytes, sim: &sim)
+                            flows[k].app.serverEchoed()
+                            flows[k].quicServer!.closeStream(stream)
+                        }
+                    } else if upTo > before {
+                        flows[k].app.delivered(upTo - before, now: sim.now, datagram: false)
+                        if upTo >= flows[k].app.chunk { flows[k].quicServer!.closeStream(stream) }
+                    }
+                } else if upTo > flows[k].serverConsumed {
+                    let probeStream = Int64(probes) * probeBytes
+                    while flows[k].app.serverEchoes < probes && upTo >= Int64(flows[k].app.serverEchoes + 1) * probeBytes {
+                        flows[k].quicServer!.write(stream: 0, offset: flows[k].serverStreamOffset, bytes: probeBytes, sim: &sim)
+                        flows[k].serverStreamOffset += probeBytes
+                        flows[k].app.serverEchoed()
+                    }
+                    if upTo > probeStream {
+                        let newData = upTo - Swift.max(flows[k].serverConsumed, probeStream)
+                        if newData > 0 { flows[k].app.delivered(newData, now: sim.now, datagram: false) }
+                    }
+                    flows[k].serverConsumed = upTo
+                }
+            }
+            flushQuic(k, client: false, sim: &sim)
+        } else {
+            let wasEstablished = flows[k].quicClient!.state == .established
+            let carried = flows[k].quicClient!.receive(d, sim: &sim)
+            if !wasEstablished && flows[k].quicClient!.state == .established {
+                for i in 0..<probes {
+                    flows[k].app.probeWritten(now: sim.now)
+                    quicClientWrite(k, bytes: probeBytes, message: i, sim: &sim)
+                }
+                if probes == 0 { flows[k].app.beginTransfer() }
+            }
+            if let (stream, offset, length) = carried {
+                let upTo = flows[k].quicClient!.deliverStream(stream, offset: offset, length: length)
+                if perWrite {
+                    if upTo >= probeBytes {
+                        flows[k].quicClient!.closeStream(stream)
+                        if flows[k].app.echoArrived(Int(stream / 4), now: sim.now) && !flows[k].app.transferring { flows[k].app.beginTransfer() }
+                    }
+                } else {
+                    while flows[k].clientConsumed + probeBytes <= upTo {
+                        let i = Int(flows[k].clientConsumed / probeBytes)
+                        flows[k].clientConsumed += probeBytes
+                        if flows[k].app.echoArrived(i, now: sim.now) && !flows[k].app.transferring { flows[k].app.beginTransfer() }
+                    }
+                }
+            }
+            pump(k, sim: &sim)
+            flushQuic(k, client: true, sim: &sim)
+        }
     }
 
     // MARK: Receiving
@@ -155,6 +294,10 @@ extension World {
     /// A complete datagram reached its destination.
     mutating func deliver(_ d: Datagram, sim: inout Simulation) {
         let k = Int(d.flow)
+        if d.kind == .quic {
+            deliverQuic(d, sim: &sim)
+            return
+        }
         if d.kind == .udp {
             if d.fromClient {
                 if d.flags == 1 {

@@ -65,6 +65,9 @@ public struct World: EventHandler {
     /// radio.md "Limits of peer-to-peer on phones").
     public let udpLimit: Int
     var linkScratch: [LinkPacket] = []
+    /// Per flow side (2·flow + 0 client, 1 server): datagrams waiting for transmit-queue room.
+    var backlog: [[Datagram]]
+    var backlogHead: [Int]
 
     /// Builds the world of `scenario` and schedules its initial events into `sim`.
     public init(_ scenario: Scenario, sim: inout Simulation) {
@@ -89,6 +92,8 @@ public struct World: EventHandler {
         traffic = LinkTraffic(scenario.traffic, sim: &sim)
         ip = IpLayer(version: scenario.transport.ipVersion ?? .ipv6, mtu: World.mtu(radio.technology), flows: scenario.flows.count)
         udpLimit = scenario.transport.maxDatagramBytes ?? 9216
+        backlog = Array(repeating: [], count: 2 * scenario.flows.count)
+        backlogHead = Array(repeating: 0, count: 2 * scenario.flows.count)
         flows = World.makeFlows(scenario, ip: ip, sim: &sim)
     }
 
@@ -107,7 +112,7 @@ public struct World: EventHandler {
             ideal!.handle(event, in: &sim)
         case .trafficStart, .broadcastTick:
             traffic.handle(event, in: &sim)
-        case .flowStart, .probeTimeout, .cbrTick, .tcpRetransmit, .tcpDelayedAck:
+        case .flowStart, .probeTimeout, .cbrTick, .tcpRetransmit, .tcpDelayedAck, .quicLossDetection, .quicAckDelay:
             handleFlowEvent(event, sim: &sim)
         default:
             preconditionFailure("no layer owns event kind \(event.kind.rawValue)")
@@ -143,8 +148,9 @@ public struct World: EventHandler {
                     traffic.notice(n, now: sim.now)
                 }
             }
-            // Queue room freed: blocked UDP writers may continue.
+            // Queue room freed: backlogged TCP/QUIC packets and blocked UDP writers may continue.
             if unblock {
+                for side in backlog.indices where backlogHead[side] < backlog[side].count { drainBacklog(side, sim: &sim) }
                 for k in flows.indices where flows[k].transport == .udp && flows[k].app.wantsWrite { pump(k, sim: &sim) }
             }
             batch.removeAll(keepingCapacity: true)

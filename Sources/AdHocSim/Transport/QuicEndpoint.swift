@@ -1,0 +1,525 @@
+extension EventKind {
+    /// A QUIC endpoint's loss-detection timer (loss time or PTO; target: 2·flow + side).
+    public static let quicLossDetection = EventKind(rawValue: 310)
+    /// A QUIC endpoint's ACK-delay timer.
+    public static let quicAckDelay = EventKind(rawValue: 311)
+}
+
+/// QUIC settings (transport.md unless said otherwise).
+public struct QuicConfig: Sendable, Equatable {
+    /// Certificate chain size in the server's flight, bytes (assumption: one 1500-byte
+    /// certificate, a self-signed peer-to-peer identity).
+    public var certificateBytes = 1500
+    /// One stream per application write (`true`) or one stream for all (`false`, default:
+    /// an NWConnection over QUIC carries one bidirectional stream; assumption).
+    public var streamPerWrite = false
+    /// max_ack_delay: 25 ms (RFC 9000 §18.2 default).
+    public var maxAckDelay = SimTime.milliseconds(25)
+    /// Send buffer, bytes (as TCP's).
+    public var sendBuffer: Int64 = 2 << 20
+    /// Short header: 1 byte + 8-byte connection ID + 4-byte packet number (RFC 9000 §17.3;
+    /// sizes are assumptions within the allowed ranges); long header of Initial/Handshake
+    /// packets: about 30 bytes with an 8-byte connection ID each way and a 2-byte length.
+    public var shortHeaderBytes: Int32 = 13
+    /// See `shortHeaderBytes`.
+    public var longHeaderBytes: Int32 = 30
+    /// AEAD tag (RFC 9001 §5.3: AEAD_AES_128_GCM, 16 bytes).
+    public var aeadTagBytes: Int32 = 16
+    /// STREAM or CRYPTO frame header: type, stream ID, offset, length varints (assumption).
+    public var frameHeaderBytes: Int32 = 8
+    /// ACK frame with one range (assumption).
+    public var ackFrameBytes: Int32 = 6
+}
+
+/// One end of a QUIC-like connection (RFC 9000, 9001, 9002): a 1-RTT handshake with TLS 1.3
+/// flight sizes and the server's anti-amplification limit, STREAM data in short-header
+/// packets (one frame per packet: small writes are never coalesced), ACKs every second
+/// ack-eliciting packet or after max_ack_delay, RFC 9002 loss detection and NewReno congestion
+/// control.
+///
+/// Simplifications (documented): one packet-number space for all packets; ACK frames carry the
+/// largest acknowledged and the first range only (earlier ranges were reported by earlier
+/// ACKs); no flow-control limits; no ack-delay field (RTT samples include the peer's delay).
+public struct QuicEndpoint: Sendable {
+    public enum State: Sendable, Equatable { case idle, handshaking, established }
+
+    struct Sent: Sendable {
+        var pn: Int64
+        var time: SimTime
+        var bytes: Int64
+        var ackEliciting: Bool
+        var stream: Int64
+        var offset: Int64
+        var length: Int64
+        var acked = false
+        var lost = false
+    }
+
+    struct Chunk: Sendable {
+        var stream: Int64
+        var offset: Int64
+        var length: Int64
+    }
+
+    /// Settings.
+    public let config: QuicConfig
+    let flow: Int32
+    let isClient: Bool
+    /// The largest UDP payload: the path MTU less IP and UDP headers (at least 1200).
+    public let maxDatagram: Int64
+    /// The state.
+    public private(set) var state: State = .idle
+
+    // Handshake (CRYPTO stream = −1).
+    var cryptoToSend: Int64 = 0
+    var cryptoExpected: Int64 = 0
+    var cryptoReceived: Int64 = 0
+    var bytesReceived: Int64 = 0
+    var bytesSentUnvalidated: Int64 = 0
+    var addressValidated: Bool
+    /// When the handshake completed here.
+    public private(set) var establishedAt: SimTime?
+
+    // Sending.
+    var nextPn: Int64 = 0
+    var sent: [Sent] = []
+    var pending: [Chunk] = []
+    /// Stream bytes written, per stream end (single-stream mode: stream 0).
+    public private(set) var written: Int64 = 0
+    var unackedStreamBytes: Int64 = 0
+    /// Congestion window and bytes in flight (RFC 9002 §7).
+    public private(set) var cwnd: Int64
+    public private(set) var bytesInFlight: Int64 = 0
+    var ssthresh: Int64 = .max
+    var recoveryStart: SimTime?
+    // RTT (RFC 9002 §5).
+    var latestRtt = 0.0
+    var smoothedRtt = 0.333     // kInitialRtt
+    var rttVar = 0.1665
+    var minRtt = Double.infinity
+    var hasRttSample = false
+    var ptoCount = 0
+    var largestAcked: Int64 = -1
+    var lastAckElicitingSent = SimTime.zero
+    let lossTimer: TimerID
+    let ackTimer: TimerID
+    /// Packets retransmitted as lost (their data re-sent).
+    public private(set) var retransmissions: UInt64 = 0
+
+    // Receiving.
+    var receivedRanges: [(start: Int64, end: Int64)] = []
+    var ackElicitingUnacked = 0
+    /// Received stream data: contiguous end and out-of-order ranges per stream.
+    var streams: [Int64: (contiguous: Int64, ranges: [(Int64, Int64)])] = [:]
+    /// Datagrams to send.
+    public var outbox: [Datagram] = []
+
+    /// RFC 9002 constants.
+    public static let packetThreshold: Int64 = 3
+    public static let timeThreshold = 9.0 / 8.0
+    public static let granularity = 0.001
+
+    /// An endpoint. `udpPayload` = MTU − IP header − 8.
+    public init(flow: Int32, isClient: Bool, config: QuicConfig, udpPayload: Int, sim: inout Simulation, side: UInt32) {
+        self.flow = flow
+        self.isClient = isClient
+        self.config = config
+        maxDatagram = Int64(Swift.max(1200, udpPayload))
+        cwnd = QuicEndpoint.initialWindow(maxDatagram: maxDatagram)
+        addressValidated = isClient
+        lossTimer = sim.makeTimer(kind: .quicLossDetection, target: side)
+        ackTimer = sim.makeTimer(kind: .quicAckDelay, target: side)
+    }
+
+    /// Initial window (RFC 9002 §7.2): min(10·max_datagram_size, max(14720, 2·max_datagram_size)).
+    public static func initialWindow(maxDatagram: Int64) -> Int64 { Swift.min(10 * maxDatagram, Swift.max(14_720, 2 * maxDatagram)) }
+    /// Minimum window (RFC 9002 §7.2): 2·max_datagram_size.
+    public var minimumWindow: Int64 { 2 * maxDatagram }
+
+    /// TLS 1.3 flight sizes (assumptions, typical values): ClientHello 300 bytes (padded into a
+    /// 1200-byte datagram, RFC 9000 §14.1); server: ServerHello 90, EncryptedExtensions 80,
+    /// Certificate `certificateBytes`, CertificateVerify 264, Finished 36; client Finished 36.
+    public var serverFlightBytes: Int64 { 90 + 80 + Int64(config.certificateBytes) + 264 + 36 }
+
+    // MARK: Open
+
+    /// Client: send the Initial (RFC 9000 §7).
+    public mutating func connect(sim: inout Simulation) {
+        state = .handshaking
+        cryptoExpected = serverFlightBytes
+        sendClientInitial(sim: &sim)
+    }
+
+    /// The client's Initial: a 300-byte ClientHello padded so the UDP payload is 1200 bytes.
+    mutating func sendClientInitial(sim: inout Simulation) {
+        var d = packet(kind: 1, stream: -1, offset: 0, length: 300, sim: &sim)
+        d.header = 8 + 1200 - 300
+        send(d, ackEliciting: true, stream: -1, offset: 0, length: 300, sim: &sim)
+    }
+
+    func udpHeaderless(_ d: Datagram) -> Int64 { Int64(d.transportBytes) }
+
+    mutating func packet(kind: UInt8, stream: Int64, offset: Int64, length: Int64, sim: inout Simulation) -> Datagram {
+        var d = Datagram(flow: flow, fromClient: isClient, kind: .quic)
+        d.flags = kind
+        d.message = Int32(truncatingIfNeeded: stream)
+        d.seq = offset
+        d.payload = Int32(length)
+        d.packetNumber = nextPn
+        let headerBytes = kind == 0 ? config.shortHeaderBytes : config.longHeaderBytes
+        d.header = 8 + headerBytes + config.aeadTagBytes + (length > 0 ? config.frameHeaderBytes : 0)
+        if let last = receivedRanges.last {
+            d.largestAcked = last.end
+            d.ackFirstRange = last.end - last.start
+            d.header += config.ackFrameBytes
+            ackElicitingUnacked = 0
+            sim.cancel(ackTimer)
+        }
+        return d
+    }
+
+    mutating func send(_ d: Datagram, ackEliciting: Bool, stream: Int64, offset: Int64, length: Int64, sim: inout Simulation) {
+        let bytes = Int64(d.transportBytes) - 8
+        sent.append(Sent(pn: nextPn, time: sim.now, bytes: bytes, ackEliciting: ackEliciting, stream: stream, offset: offset, length: length))
+        nextPn += 1
+        if ackEliciting {
+            bytesInFlight += bytes
+            lastAckElicitingSent = sim.now
+        }
+        if !addressValidated { bytesSentUnvalidated += bytes }
+        outbox.append(d)
+        setLossDetectionTimer(sim: &sim)
+    }
+
+    // MARK: Application
+
+    /// Room in the send buffer.
+    public var sendBufferSpace: Int64 { config.sendBuffer - unackedStreamBytes }
+
+    /// Writes `bytes` on `stream` at `offset` (the caller tracks stream offsets).
+    public mutating func write(stream: Int64, offset: Int64, bytes: Int64, sim: inout Simulation) {
+        pending.append(Chunk(stream: stream, offset: offset, length: bytes))
+        unackedStreamBytes += bytes
+        written += bytes
+        trySend(sim: &sim)
+    }
+
+    /// Sends stream data as the congestion window allows, one frame per packet.
+    mutating func trySend(sim: inout Simulation) {
+        guard state == .established else { return }
+        let overhead = Int64(config.shortHeaderBytes + config.aeadTagBytes + config.frameHeaderBytes + config.ackFrameBytes)
+        while let chunk = pending.first {
+            let room = maxDatagram - overhead
+            let len = Swift.min(chunk.length, room)
+            let size = len + overhead
+            guard bytesInFlight + size <= cwnd else { return }
+            let d = packet(kind: 0, stream: chunk.stream, offset: chunk.offset, length: len, sim: &sim)
+            send(d, ackEliciting: true, stream: chunk.stream, offset: chunk.offset, length: len, sim: &sim)
+            if len == chunk.length {
+                pending.removeFirst()
+            } else {
+                pending[0].offset += len
+                pending[0].length -= len
+            }
+        }
+    }
+
+    // MARK: Receiving
+
+    /// Processes a packet from the peer. Returns the stream bytes it carried (stream, offset,
+    /// length) for the application, if any.
+    public mutating func receive(_ d: Datagram, sim: inout Simulation) -> (stream: Int64, offset: Int64, length: Int64)? {
+        bytesReceived += Int64(d.transportBytes) - 8
+        recordReceived(d.packetNumber)
+        if d.largestAcked >= 0 { processAck(largest: d.largestAcked, firstRange: d.ackFirstRange, sim: &sim) }
+        var delivered: (Int64, Int64, Int64)?
+        let ackEliciting = d.payload > 0
+        if ackEliciting { ackElicitingUnacked += 1 }
+        switch d.flags {
+        case 1, 2:   // Initial / Handshake: CRYPTO data
+            handleCrypto(d, sim: &sim)
+        default:
+            if d.payload > 0 { delivered = (Int64(d.message), d.seq, Int64(d.payload)) }
+        }
+        // ACK policy (RFC 9000 §13.2.2): every second ack-eliciting packet at once, else
+        // within max_ack_delay; handshake packets at once. A packet sent meanwhile carried the ACK.
+        if ackEliciting && ackElicitingUnacked > 0 {
+            if ackElicitingUnacked >= 2 || d.flags != 0 {
+                sendAckOnly(sim: &sim)
+            } else if !sim.isArmed(ackTimer) {
+                sim.arm(ackTimer, after: config.maxAckDelay)
+            }
+        }
+        trySend(sim: &sim)
+        return delivered
+    }
+
+    mutating func recordReceived(_ pn: Int64) {
+        var ranges = receivedRanges
+        ranges.append((pn, pn))
+        ranges.sort { $0.start < $1.start }
+        var merged: [(start: Int64, end: Int64)] = []
+        for r in ranges {
+            if let last = merged.last, r.start <= last.end + 1 {
+                merged[merged.count - 1].end = Swift.max(last.end, r.end)
+            } else {
+                merged.append(r)
+            }
+        }
+        receivedRanges = merged
+    }
+
+    mutating func sendAckOnly(sim: inout Simulation) {
+        guard !receivedRanges.isEmpty else { return }
+        let kind: UInt8 = state == .established ? 0 : 2
+        let d = packet(kind: kind, stream: 0, offset: 0, length: 0, sim: &sim)
+        send(d, ackEliciting: false, stream: 0, offset: 0, length: 0, sim: &sim)
+    }
+
+    mutating func handleCrypto(_ d: Datagram, sim: inout Simulation) {
+        if isClient {
+            cryptoReceived += Int64(d.payload)
+            if state == .handshaking && cryptoReceived >= cryptoExpected {
+                // Server flight complete: send Finished; the handshake is complete here (1 RTT).
+                state = .established
+                establishedAt = sim.now
+                let fin = packet(kind: 2, stream: -1, offset: 0, length: 36, sim: &sim)
+                send(fin, ackEliciting: true, stream: -1, offset: 0, length: 36, sim: &sim)
+            }
+        } else {
+            if state == .idle {
+                // Client Initial: answer with the whole server flight, within 3× what arrived
+                // (anti-amplification, RFC 9000 §8.1).
+                state = .handshaking
+                cryptoToSend = serverFlightBytes
+                sendServerFlight(sim: &sim)
+            } else if d.flags == 2 {
+                // Client Finished: address validated, handshake complete.
+                addressValidated = true
+                if state != .established {
+                    state = .established
+                    establishedAt = sim.now
+                }
+            }
+        }
+    }
+
+    var cryptoSent: Int64 = 0
+
+    mutating func sendServerFlight(sim: inout Simulation) {
+        let overhead = Int64(config.longHeaderBytes + config.aeadTagBytes + config.frameHeaderBytes + config.ackFrameBytes)
+        while cryptoSent < cryptoToSend {
+            let len = Swift.min(cryptoToSend - cryptoSent, maxDatagram - overhead)
+            if !addressValidated && bytesSentUnvalidated + len + overhead > 3 * bytesReceived { return }
+            let d = packet(kind: cryptoSent == 0 ? 1 : 2, stream: -1, offset: cryptoSent, length: len, sim: &sim)
+            send(d, ackEliciting: true, stream: -1, offset: cryptoSent, length: len, sim: &sim)
+            cryptoSent += len
+        }
+    }
+
+    // MARK: ACKs and loss detection (RFC 9002 §6, §7)
+
+    mutating func processAck(largest: Int64, firstRange: Int64, sim: inout Simulation) {
+        var newlyAcked = false
+        var largestNewlyAckedEliciting: Sent?
+        for i in sent.indices where !sent[i].acked && !sent[i].lost && sent[i].pn >= largest - firstRange && sent[i].pn <= largest {
+            sent[i].acked = true
+            newlyAcked = true
+            if sent[i].ackEliciting {
+                bytesInFlight -= sent[i].bytes
+                onPacketAcked(sent[i])
+                if sent[i].pn == largest { largestNewlyAckedEliciting = sent[i] }
+            }
+            if sent[i].stream >= 0 { unackedStreamBytes -= sent[i].length }
+        }
+        guard newlyAcked else { return }
+        largestAcked = Swift.max(largestAcked, largest)
+        if let p = largestNewlyAckedEliciting { updateRtt((sim.now - p.time).inSeconds) }
+        detectLoss(sim: &sim)
+        ptoCount = 0
+        if !isClient && !addressValidated {
+            // An acknowledgement of a Handshake packet validates the client's address.
+            addressValidated = true
+        }
+        if !isClient && cryptoSent < cryptoToSend { sendServerFlight(sim: &sim) }
+        while let first = sent.first, first.acked || first.lost { sent.removeFirst() }
+        setLossDetectionTimer(sim: &sim)
+    }
+
+    mutating func updateRtt(_ sample: Double) {
+        latestRtt = sample
+        minRtt = Swift.min(minRtt, sample)
+        if !hasRttSample {
+            smoothedRtt = sample
+            rttVar = sample / 2
+            hasRttSample = true
+        } else {
+            rttVar = 0.75 * rttVar + 0.25 * abs(smoothedRtt - sample)
+            smoothedRtt = 0.875 * smoothedRtt + 0.125 * sample
+        }
+    }
+
+    /// NewReno increase (RFC 9002 §7.3): none for packets sent during recovery.
+    mutating func onPacketAcked(_ p: Sent) {
+        if let start = recoveryStart, p.time <= start { return }
+        if cwnd < ssthresh {
+            cwnd += p.bytes
+        } else {
+            cwnd += maxDatagram * p.bytes / cwnd
+        }
+    }
+
+    /// loss delay = max(kTimeThreshold · max(smoothed_rtt, latest_rtt), kGranularity).
+    var lossDelay: Double { Swift.max(QuicEndpoint.timeThreshold * Swift.max(smoothedRtt, latestRtt), QuicEndpoint.granularity) }
+
+    /// Declares packets lost by packet threshold or time threshold (RFC 9002 §6.1).
+    mutating func detectLoss(sim: inout Simulation) {
+        guard largestAcked >= 0 else { return }
+        let lostSendTime = sim.now - .seconds(lossDelay)
+        var lostPackets: [Sent] = []
+        for i in sent.indices where !sent[i].acked && !sent[i].lost && sent[i].pn < largestAcked {
+            if sent[i].time <= lostSendTime || largestAcked - sent[i].pn >= QuicEndpoint.packetThreshold {
+                sent[i].lost = true
+                lostPackets.append(sent[i])
+            }
+        }
+        guard !lostPackets.isEmpty else { return }
+        onPacketsLost(lostPackets, sim: &sim)
+    }
+
+    mutating func onPacketsLost(_ lost: [Sent], sim: inout Simulation) {
+        var retransmit: [Chunk] = []
+        for p in lost {
+            if p.ackEliciting { bytesInFlight -= p.bytes }
+            if p.length > 0 {
+                retransmissions += 1
+                if p.stream >= 0 {
+                    retransmit.append(Chunk(stream: p.stream, offset: p.offset, length: p.length))
+                } else if !isClient {
+                    cryptoSent = Swift.min(cryptoSent, p.offset)   // resend the server flight from there
+                } else if state == .established {
+                    let fin = packet(kind: 2, stream: -1, offset: 0, length: 36, sim: &sim)
+                    send(fin, ackEliciting: true, stream: -1, offset: 0, length: 36, sim: &sim)
+                } else {
+                    sendClientInitial(sim: &sim)
+                }
+            }
+        }
+        pending.insert(contentsOf: retransmit, at: 0)
+        // Congestion event (RFC 9002 §7.3.2): once per recovery period.
+        if let newest = lost.filter(\.ackEliciting).map(\.time).max(), recoveryStart.map({ newest > $0 }) ?? true {
+            recoveryStart = sim.now
+            ssthresh = cwnd / 2
+            cwnd = Swift.max(ssthresh, minimumWindow)
+        }
+        // Persistent congestion (§7.6): ack-eliciting losses spanning 3 PTOs.
+        let eliciting = lost.filter(\.ackEliciting)
+        if hasRttSample, let first = eliciting.first, let last = eliciting.last {
+            let pto = smoothedRtt + Swift.max(4 * rttVar, QuicEndpoint.granularity) + config.maxAckDelay.inSeconds
+            if (last.time - first.time).inSeconds > 3 * pto { cwnd = minimumWindow }
+        }
+        if !isClient && cryptoSent < cryptoToSend { sendServerFlight(sim: &sim) }
+    }
+
+    /// Arms the loss-detection timer (RFC 9002 §6.2.1): the earliest loss time, else the PTO.
+    mutating func setLossDetectionTimer(sim: inout Simulation) {
+        var earliestLoss: SimTime?
+        for p in sent where !p.acked && !p.lost && p.pn < largestAcked {
+            let t = p.time + .seconds(lossDelay)
+            if earliestLoss == nil || t < earliestLoss! { earliestLoss = t }
+        }
+        if let t = earliestLoss {
+            sim.arm(lossTimer, at: Swift.max(t, sim.now))
+            return
+        }
+        guard bytesInFlight > 0 || (isClient && state != .established) else {
+            sim.cancel(lossTimer)
+            return
+        }
+        sim.arm(lossTimer, at: Swift.max(lastAckElicitingSent + ptoDuration, sim.now))
+    }
+
+    /// PTO = smoothed_rtt + max(4·rttvar, kGranularity) + max_ack_delay, doubled per
+    /// consecutive PTO (RFC 9002 §6.2.1); max_ack_delay counts only once established.
+    public var ptoDuration: SimTime {
+        var pto = smoothedRtt + Swift.max(4 * rttVar, QuicEndpoint.granularity)
+        if state == .established { pto += config.maxAckDelay.inSeconds }
+        return .seconds(pto * Double(1 << Swift.min(ptoCount, 16)))
+    }
+
+    /// Handles this endpoint's timers.
+    public mutating func timer(_ kind: EventKind, sim: inout Simulation) {
+        if kind == .quicAckDelay {
+            sendAckOnly(sim: &sim)
+            return
+        }
+        // Loss time passed: declare losses. Otherwise a PTO: probe with the oldest data.
+        let before = sent.filter { $0.lost }.count
+        detectLoss(sim: &sim)
+        if sent.filter({ $0.lost }).count > before {
+            trySend(sim: &sim)
+            setLossDetectionTimer(sim: &sim)
+            return
+        }
+        ptoCount += 1
+        sendProbe(sim: &sim)
+        setLossDetectionTimer(sim: &sim)
+    }
+
+    /// A PTO probe (RFC 9002 §6.2.4): one ack-eliciting packet that may exceed the congestion
+    /// window (§7.5), carrying new data if there is any, else a copy of the oldest unacknowledged
+    /// data. A PTO declares nothing lost.
+    mutating func sendProbe(sim: inout Simulation) {
+        if state == .established, !pending.isEmpty {
+            let saved = cwnd
+            cwnd = bytesInFlight + maxDatagram
+            trySend(sim: &sim)
+            cwnd = saved
+            return
+        }
+        guard let oldest = sent.first(where: { !$0.acked && !$0.lost && $0.ackEliciting }) else { return }
+        retransmissions += 1
+        if oldest.stream >= 0 {
+            let d = packet(kind: 0, stream: oldest.stream, offset: oldest.offset, length: oldest.length, sim: &sim)
+            send(d, ackEliciting: true, stream: oldest.stream, offset: oldest.offset, length: oldest.length, sim: &sim)
+            // The copy is tracked like any packet; the stream bytes are still owed once.
+            unackedStreamBytes += oldest.length
+        } else if !isClient {
+            let len = oldest.length
+            let d = packet(kind: 2, stream: -1, offset: oldest.offset, length: len, sim: &sim)
+            send(d, ackEliciting: true, stream: -1, offset: oldest.offset, length: len, sim: &sim)
+        } else if state == .established {
+            let fin = packet(kind: 2, stream: -1, offset: 0, length: 36, sim: &sim)
+            send(fin, ackEliciting: true, stream: -1, offset: 0, length: 36, sim: &sim)
+        } else {
+            sendClientInitial(sim: &sim)
+        }
+    }
+
+    // MARK: Stream reassembly for the application
+
+    /// Records stream bytes; returns the stream's new contiguous end.
+    public mutating func deliverStream(_ stream: Int64, offset: Int64, length: Int64) -> Int64 {
+        var entry = streams[stream] ?? (0, [])
+        let end = offset + length
+        if offset <= entry.contiguous {
+            entry.contiguous = Swift.max(entry.contiguous, end)
+            var changed = true
+            while changed {
+                changed = false
+                if let i = entry.ranges.firstIndex(where: { $0.0 <= entry.contiguous }) {
+                    entry.contiguous = Swift.max(entry.contiguous, entry.ranges[i].1)
+                    entry.ranges.remove(at: i)
+                    changed = true
+                }
+            }
+        } else {
+            entry.ranges.append((offset, end))
+        }
+        streams[stream] = entry
+        return entry.contiguous
+    }
+
+    /// Forgets a finished stream.
+    public mutating func closeStream(_ stream: Int64) { streams[stream] = nil }
+}
