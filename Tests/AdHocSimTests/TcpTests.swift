@@ -206,3 +206,19 @@ struct ThesisMechanismTests {
         #expect(raised.flows[0].ipPacketsSent == 10 + 10 * 12)
     }
 }
+
+@Suite("TCP keepalive")
+struct KeepaliveTests {
+    @Test func anIdleConnectionProbesEveryIdlePeriodWithoutChangingTheReport() throws {
+        // The transfer ends within the first second; the remaining ~9 s are idle.
+        let with = try ThesisMechanismTests.cell("tcp", size: 1000, packets: 10, extra: ["duration_s=10"])
+        let without = try ThesisMechanismTests.cell("tcp", size: 1000, packets: 10, extra: ["duration_s=10", "transport.tcp.keepaliveIdleS=null"])
+        #expect(without.flows[0].keepalives == 0)
+        // Idle 2 s (the thesis's setting), then a probe; its answer is activity for both ends, so
+        // the next probe follows 2 s later: the test ends near 0.1 s, probes near 2.1, 4.1, 6.1
+        // and 8.1 s, four in all.
+        #expect(with.flows[0].keepalives == 4)
+        // The DataTransferReport-style counts stop at the end of the test.
+        #expect(with.flows[0].ipPacketsSent == without.flows[0].ipPacketsSent)
+    }
+}

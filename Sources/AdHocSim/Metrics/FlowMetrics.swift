@@ -12,6 +12,8 @@ import Foundation
 /// - Goodput: bytes delivered to the server application × 8 / (last arrival − first write).
 /// - Loss: UDP: transfer datagrams not delivered / sent; TCP: the flow's IP packets lost on
 ///   the link / sent (TCP itself delivers everything or fails).
+/// - IP packets: counted until the test completed (every transfer byte at the server), as
+///   the app's DataTransferReport reports them; later keepalives and ACKs are not counted.
 public struct FlowMetrics: Sendable, Equatable {
     public var rttsMs: [Double]
     public var rttMean: Double?
@@ -31,6 +33,8 @@ public struct FlowMetrics: Sendable, Equatable {
     public var bytesSent: Int64
     public var bytesDelivered: Int64
     public var retransmissions: UInt64
+    /// TCP keepalive probes sent by both ends during the whole run.
+    public var keepalives: UInt64
     public var handshakeMs: Double?
     public var durationS: Double?
     public var status: String
@@ -80,10 +84,15 @@ public struct FlowMetrics: Sendable, Equatable {
         if let s = app.transferStart, let last = app.lastArrival, last > s {
             goodputMbps = Double(app.bytesDelivered) * 8 / (last - s).inSeconds / 1e6
         }
-        ipPacketsSent = ip.packetsSent[2 * k]
-        ipPacketsReceived = ip.packetsReceived[2 * k]
-        serverIpPacketsSent = ip.packetsSent[2 * k + 1]
-        serverIpPacketsReceived = ip.packetsReceived[2 * k + 1]
+        if let (cs, cr, ss, sr) = f.reportSnapshot {
+            (ipPacketsSent, ipPacketsReceived, serverIpPacketsSent, serverIpPacketsReceived) = (cs, cr, ss, sr)
+        } else {
+            ipPacketsSent = ip.packetsSent[2 * k]
+            ipPacketsReceived = ip.packetsReceived[2 * k]
+            serverIpPacketsSent = ip.packetsSent[2 * k + 1]
+            serverIpPacketsReceived = ip.packetsReceived[2 * k + 1]
+        }
+        keepalives = (f.client?.keepalivesSent ?? 0) + (f.server?.keepalivesSent ?? 0)
         if f.transport == .udp {
             lossPct = app.datagramsSent > 0 ? Double(app.datagramsSent - app.datagramsDelivered) / Double(app.datagramsSent) * 100 : nil
         } else {

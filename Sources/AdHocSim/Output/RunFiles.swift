@@ -80,7 +80,7 @@ public enum RunFiles {
         "rtt_mean_ms", "rtt_sd_ms", "rtt_min_ms", "rtt_p50_ms", "rtt_p95_ms", "rtt_max_ms", "jitter_rfc3550_ms",
         "data_rate_mbps", "goodput_mbps", "loss_pct", "ip_packets_sent", "ip_packets_received", "bytes_sent",
         "bytes_delivered", "retransmissions", "handshake_ms", "duration_s", "status",
-        "server_ip_packets_sent", "server_ip_packets_received",
+        "server_ip_packets_sent", "server_ip_packets_received", "keepalives",
     ]
 
     static func summaryRows(_ report: RunReport) -> [[String]] {
@@ -103,7 +103,7 @@ public enum RunFiles {
                     opt(m.rttMean), opt(m.rttSd), opt(m.rttMin), opt(m.rttP50), opt(m.rttP95), opt(m.rttMax), opt(m.jitterRfc3550),
                     opt(m.dataRateMbps), opt(m.goodputMbps), opt(m.lossPct), "\(m.ipPacketsSent)", "\(m.ipPacketsReceived)",
                     "\(m.bytesSent)", "\(m.bytesDelivered)", "\(m.retransmissions)", opt(m.handshakeMs), opt(m.durationS, 6), m.status,
-                    "\(m.serverIpPacketsSent)", "\(m.serverIpPacketsReceived)"]
+                    "\(m.serverIpPacketsSent)", "\(m.serverIpPacketsReceived)", "\(m.keepalives)"]
         }
     }
 

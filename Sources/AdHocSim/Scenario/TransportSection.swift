@@ -24,6 +24,8 @@ public struct TransportSpec: Sendable, Equatable {
     public var minRtoMs: Double?
     public var sendBufferBytes: Int?
     public var receiveBufferBytes: Int?
+    /// TCP keepalive idle time, s (`transport.tcp.keepaliveIdleS`; null = off).
+    public var keepaliveIdleS: PresetOverride<Double> = .preset
     /// QUIC: one stream per write (`transport.quic.streamPerWrite`).
     public var quicStreamPerWrite: Bool?
     /// QUIC: certificate chain bytes in the server flight (`transport.quic.certificateBytes`).
@@ -63,6 +65,13 @@ extension ScenarioDecoder {
                 }
                 if let v = tr.value("receiveBufferBytes") {
                     spec.receiveBufferBytes = track(values.integer(v, tp.appending("receiveBufferBytes"), "a receive buffer in bytes in 1024...1073741824", in: 1024...(1 << 30)).map(Int.init))
+                }
+                if let v = tr.value("keepaliveIdleS") {
+                    if v.value == .null {
+                        spec.keepaliveIdleS = .off
+                    } else if let x = values.positive(v, tp.appending("keepaliveIdleS"), "a keepalive idle time in seconds, > 0 and ≤ 7200, or null", above: 0, upTo: 7200) {
+                        spec.keepaliveIdleS = .value(x)
+                    } else { ok = false }
                 }
                 tr.finish()
             } else { ok = false }

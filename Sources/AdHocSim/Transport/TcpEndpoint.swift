@@ -5,6 +5,8 @@ extension EventKind {
     public static let tcpRetransmit = EventKind(rawValue: 300)
     /// A TCP endpoint's delayed-ACK timer.
     public static let tcpDelayedAck = EventKind(rawValue: 301)
+    /// A TCP endpoint's keepalive timer.
+    public static let tcpKeepalive = EventKind(rawValue: 302)
 }
 
 /// One end of a TCP connection: handshake, reliable byte stream, congestion control and the
@@ -49,6 +51,9 @@ public struct TcpEndpoint: Sendable {
     var synRetransmitted = false
     let rtoTimer: TimerID
     let delayedAckTimer: TimerID
+    let keepaliveTimer: TimerID
+    /// Keepalive probes sent.
+    public private(set) var keepalivesSent: UInt64 = 0
     // CUBIC (RFC 9438 §4), in segments and seconds.
     var wMax = 0.0
     var epochStart: SimTime?
@@ -80,6 +85,12 @@ public struct TcpEndpoint: Sendable {
         rtt = RttEstimator(initial: config.initialRto, minRto: config.minRto, maxRto: config.maxRto)
         rtoTimer = sim.makeTimer(kind: .tcpRetransmit, target: side)
         delayedAckTimer = sim.makeTimer(kind: .tcpDelayedAck, target: side)
+        keepaliveTimer = sim.makeTimer(kind: .tcpKeepalive, target: side)
+    }
+
+    /// Any segment in or out restarts the idle clock of the keepalive (RFC 1122 §4.2.3.6).
+    mutating func noteActivity(sim: inout Simulation) {
+        if let idle = config.keepaliveIdle, state == .established { sim.arm(keepaliveTimer, after: idle) }
     }
 
     /// Initial window, RFC 6928 §2: min(10·MSS, max(2·MSS, 14600)).
@@ -169,6 +180,11 @@ public struct TcpEndpoint: Sendable {
     }
 
     mutating func established(_ d: Datagram, sim: inout Simulation) {
+        noteActivity(sim: &sim)
+        if d.flags & TcpFlags.keepalive != 0 {
+            sendAck(sim: &sim)                  // a keepalive probe is answered with an ACK
+            return
+        }
         if d.flags & TcpFlags.ack != 0 { processAck(d, sim: &sim) }
         if d.payload > 0 { processData(d, sim: &sim) }
     }
@@ -203,6 +219,7 @@ public struct TcpEndpoint: Sendable {
             timedAt = sim.now
         }
         outbox.append(segment(flags: TcpFlags.ack, seq: seq, payload: len))
+        noteActivity(sim: &sim)
         // Data carries the ACK: the delayed ACK is no longer needed.
         fullSegmentsUnacked = 0
         sim.cancel(delayedAckTimer)
@@ -387,6 +404,15 @@ public struct TcpEndpoint: Sendable {
 
     /// Handles this endpoint's timer.
     public mutating func timer(_ kind: EventKind, sim: inout Simulation) {
+        if kind == .tcpKeepalive {
+            guard state == .established else { return }
+            var probe = segment(flags: TcpFlags.ack | TcpFlags.keepalive, seq: sndUna - 1, payload: 0)
+            probe.flags = TcpFlags.ack | TcpFlags.keepalive
+            outbox.append(probe)
+            keepalivesSent += 1
+            sim.arm(keepaliveTimer, after: config.keepaliveInterval)
+            return
+        }
         if kind == .tcpDelayedAck {
             if state == .established { sendAck(sim: &sim) }
             return

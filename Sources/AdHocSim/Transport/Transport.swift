@@ -12,6 +12,9 @@ public enum TcpFlags {
     public static let syn: UInt8 = 1
     public static let ack: UInt8 = 2
     public static let fin: UInt8 = 4
+    /// Marks a keepalive probe (on the wire: an ACK whose sequence number is one below the
+    /// next expected, RFC 1122 §4.2.3.6); the simulator labels it so the peer answers it.
+    public static let keepalive: UInt8 = 8
 }
 
 /// TCP settings of a run, with defaults and sources (transport.md unless said otherwise).
@@ -38,6 +41,10 @@ public struct TcpConfig: Sendable, Equatable {
     public var headerBytes: Int32 = 32
     /// See `headerBytes`.
     public var synHeaderBytes: Int32 = 40
+    /// Keepalive idle time: 2 s, as the thesis app configures it (seed 001); `nil` = off.
+    public var keepaliveIdle: SimTime? = .seconds(2)
+    /// Keepalive probe interval: 75 s (Darwin's and RFC 1122 §4.2.3.6's customary default).
+    public var keepaliveInterval = SimTime.seconds(75)
 
     /// Defaults.
     public init() {}
@@ -50,6 +57,11 @@ public struct TcpConfig: Sendable, Equatable {
         if let v = spec.minRtoMs { minRto = .milliseconds(v) }
         if let v = spec.sendBufferBytes { sendBuffer = Int64(v) }
         if let v = spec.receiveBufferBytes { receiveBuffer = Int64(v) }
+        switch spec.keepaliveIdleS {
+        case .preset: break
+        case .off: keepaliveIdle = nil
+        case .value(let s): keepaliveIdle = .seconds(s)
+        }
     }
 }
 

@@ -14,6 +14,10 @@ public struct FlowRuntime: Sendable {
     var clientStreamOffset: Int64 = 0
     /// QUIC single-stream mode: the server's echo stream offset.
     var serverStreamOffset: Int64 = 0
+    /// IP packet counts (client sent, client received, server sent, server received) frozen
+    /// when the test completed, as the app's DataTransferReport would report them; keepalives
+    /// and ACKs after the test do not count.
+    public var reportSnapshot: (UInt64, UInt64, UInt64, UInt64)?
     /// Client and server nodes.
     public let clientNode: UInt32, serverNode: UInt32
     /// The transport.
@@ -86,7 +90,7 @@ extension World {
             let isClient = event.target % 2 == 0
             if isClient { flows[k].quicClient!.timer(event.kind, sim: &sim) } else { flows[k].quicServer!.timer(event.kind, sim: &sim) }
             flushQuic(k, client: isClient, sim: &sim)
-        case .tcpRetransmit, .tcpDelayedAck:
+        case .tcpRetransmit, .tcpDelayedAck, .tcpKeepalive:
             let k = Int(event.target) / 2
             let isClient = event.target % 2 == 0
             if isClient { flows[k].client!.timer(event.kind, sim: &sim) } else { flows[k].server!.timer(event.kind, sim: &sim) }
@@ -212,6 +216,14 @@ extension World {
         if flows[k].transport == .quic { flushQuic(k, client: true, sim: &sim) }
     }
 
+    /// Freezes the flow's IP packet counts once every transfer byte reached the server.
+    mutating func snapshotIfComplete(_ k: Int) {
+        guard flows[k].reportSnapshot == nil, flows[k].app.writes != .max,
+              flows[k].app.writesDone == flows[k].app.writes,
+              flows[k].app.bytesDelivered >= flows[k].app.bytesSent else { return }
+        flows[k].reportSnapshot = (ip.packetsSent[2 * k], ip.packetsReceived[2 * k], ip.packetsSent[2 * k + 1], ip.packetsReceived[2 * k + 1])
+    }
+
     /// The client writes message `message` (probe or transfer write) on QUIC.
     mutating func quicClientWrite(_ k: Int, bytes: Int64, message: Int, sim: inout Simulation) {
         if flows[k].quicClient!.config.streamPerWrite {
@@ -259,6 +271,7 @@ extension World {
                 }
             }
             flushQuic(k, client: false, sim: &sim)
+            snapshotIfComplete(k)
         } else {
             let wasEstablished = flows[k].quicClient!.state == .established
             let carried = flows[k].quicClient!.receive(d, sim: &sim)
@@ -338,6 +351,7 @@ extension World {
                 flows[k].serverConsumed = consumed
             }
             flushTcp(k, client: false, sim: &sim)
+            snapshotIfComplete(k)
         } else {
             let wasEstablished = flows[k].client!.state == .established
             flows[k].client!.receive(d, sim: &sim)

@@ -112,7 +112,7 @@ public struct World: EventHandler {
             ideal!.handle(event, in: &sim)
         case .trafficStart, .broadcastTick:
             traffic.handle(event, in: &sim)
-        case .flowStart, .probeTimeout, .cbrTick, .tcpRetransmit, .tcpDelayedAck, .quicLossDetection, .quicAckDelay:
+        case .flowStart, .probeTimeout, .cbrTick, .tcpRetransmit, .tcpDelayedAck, .tcpKeepalive, .quicLossDetection, .quicAckDelay:
             handleFlowEvent(event, sim: &sim)
         default:
             preconditionFailure("no layer owns event kind \(event.kind.rawValue)")
