@@ -222,3 +222,51 @@ struct KeepaliveTests {
         #expect(with.flows[0].ipPacketsSent == without.flows[0].ipPacketsSent)
     }
 }
+
+@Suite("TCP SACK")
+struct SackTests {
+    static var config: TcpConfig {
+        var c = TcpConfig()
+        c.sack = true
+        c.congestionControl = .newreno
+        return c
+    }
+
+    @Test func theReceiverReportsTheNewestBlockFirst() {
+        var sim = Simulation(seed: 1)
+        var s = TcpEndpoint(flow: 0, isClient: false, config: SackTests.config, mtuPayload: 1480, sim: &sim, side: 1)
+        s.listen()
+        s.receive(peerSegment(flags: TcpFlags.syn, fromClient: true), sim: &sim)
+        s.receive(peerSegment(flags: TcpFlags.ack, fromClient: true), sim: &sim)
+        s.outbox.removeAll()
+        s.receive(peerSegment(flags: TcpFlags.ack, seq: 2896, payload: 1448, fromClient: true), sim: &sim)
+        #expect(s.outbox.last?.sackStart[0] == 2896 && s.outbox.last?.sackEnd[0] == 4344)
+        s.receive(peerSegment(flags: TcpFlags.ack, seq: 5792, payload: 1448, fromClient: true), sim: &sim)
+        let ack = s.outbox.last!
+        #expect(ack.ack == 0)
+        #expect(ack.sackStart[0] == 5792 && ack.sackEnd[0] == 7240)   // RFC 2018 §4: newest first
+        #expect(ack.sackStart[1] == 2896 && ack.sackEnd[1] == 4344)
+        #expect(ack.header == 32 + 2 + 16)                             // two 8-byte blocks + option header
+    }
+
+    @Test func recoveryRepairsSeveralHolesInOneRoundTrip() {
+        var sim = Simulation(seed: 1)
+        var c = establishedClient(&sim, config: SackTests.config)
+        c.write(10 * 1448, sim: &sim)
+        c.outbox.removeAll()
+        // Segments 0 and 5 are lost; the receiver SACKs 1–4, then also 6–9.
+        var dup = peerSegment(flags: TcpFlags.ack, ack: 0, fromClient: false)
+        dup.sackStart = SIMD3(1448, 0, 0)
+        dup.sackEnd = SIMD3(7240, 0, 0)
+        c.receive(dup, sim: &sim)
+        // 4 segments SACKed above the first hole: lost (RFC 6675 IsLost) → recovery, segment 0 resent.
+        #expect(c.outbox.map(\.seq) == [0])
+        c.outbox.removeAll()
+        dup.sackStart = SIMD3(8688, 1448, 0)
+        dup.sackEnd = SIMD3(14480, 7240, 0)
+        c.receive(dup, sim: &sim)
+        // The second hole is presumed lost too and goes out without waiting for a partial ACK.
+        #expect(c.outbox.map(\.seq) == [7240])
+        #expect(c.retransmissions == 2)
+    }
+}

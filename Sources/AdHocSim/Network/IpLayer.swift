@@ -36,6 +36,11 @@ public struct Datagram: Sendable, Equatable {
     public var largestAcked: Int64 = -1
     /// See `packetNumber`.
     public var ackFirstRange: Int64 = 0
+    /// TCP SACK blocks (RFC 2018), at most three with timestamps: [start, end) pairs; an empty
+    /// block has start == end.
+    public var sackStart = SIMD3<Int64>(repeating: 0)
+    /// See `sackStart`.
+    public var sackEnd = SIMD3<Int64>(repeating: 0)
 
     /// Header plus payload.
     public var transportBytes: Int { Int(header) + Int(payload) }

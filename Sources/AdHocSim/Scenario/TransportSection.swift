@@ -24,6 +24,8 @@ public struct TransportSpec: Sendable, Equatable {
     public var minRtoMs: Double?
     public var sendBufferBytes: Int?
     public var receiveBufferBytes: Int?
+    /// TCP selective acknowledgements (`transport.tcp.sack`).
+    public var sack: Bool?
     /// TCP keepalive idle time, s (`transport.tcp.keepaliveIdleS`; null = off).
     public var keepaliveIdleS: PresetOverride<Double> = .preset
     /// QUIC: one stream per write (`transport.quic.streamPerWrite`).
@@ -66,6 +68,7 @@ extension ScenarioDecoder {
                 if let v = tr.value("receiveBufferBytes") {
                     spec.receiveBufferBytes = track(values.integer(v, tp.appending("receiveBufferBytes"), "a receive buffer in bytes in 1024...1073741824", in: 1024...(1 << 30)).map(Int.init))
                 }
+                if let v = tr.value("sack") { spec.sack = track(values.bool(v, tp.appending("sack"), "true or false")) }
                 if let v = tr.value("keepaliveIdleS") {
                     if v.value == .null {
                         spec.keepaliveIdleS = .off

@@ -64,6 +64,12 @@ public struct TcpEndpoint: Sendable {
     /// Next stream offset expected from the peer (everything below was delivered in order).
     public private(set) var rcvNxt: Int64 = 0
     var outOfOrder: [(start: Int64, end: Int64)] = []
+    /// The out-of-order range that most recently grew (reported first, RFC 2018 §4).
+    var latestOutOfOrder: (start: Int64, end: Int64)?
+    /// Sender's SACK scoreboard: received ranges above sndUna, merged (RFC 6675 §2).
+    var scoreboard: [(start: Int64, end: Int64)] = []
+    /// Highest offset retransmitted in the current recovery (RFC 6675 HighRxt).
+    var highRxt: Int64 = 0
     var fullSegmentsUnacked = 0
 
     /// Segments retransmitted (data and SYN).
@@ -109,6 +115,17 @@ public struct TcpEndpoint: Sendable {
         d.ack = rcvNxt
         d.window = config.receiveBuffer
         d.header = flags & TcpFlags.syn != 0 ? config.synHeaderBytes : config.headerBytes
+        if config.sack && !outOfOrder.isEmpty && flags & TcpFlags.syn == 0 {
+            // Up to three blocks, the most recently changed first (RFC 2018 §4); each block
+            // costs 8 bytes of option space plus 2 for the option header.
+            var blocks: [(start: Int64, end: Int64)] = []
+            if let l = latestOutOfOrder, let r = outOfOrder.first(where: { $0.start <= l.start && l.end <= $0.end }) { blocks.append(r) }
+            for r in outOfOrder.reversed() where blocks.count < 3 && !blocks.contains(where: { $0.start == r.start }) { blocks.append(r) }
+            while blocks.count < 3 { blocks.append((0, 0)) }
+            d.sackStart = SIMD3(blocks[0].start, blocks[1].start, blocks[2].start)
+            d.sackEnd = SIMD3(blocks[0].end, blocks[1].end, blocks[2].end)
+            d.header += 2 + 8 * Int32(blocks.filter { $0.end > $0.start }.count)
+        }
         return d
     }
 
@@ -238,6 +255,11 @@ public struct TcpEndpoint: Sendable {
         peerWindow = d.window
         let ack = d.ack
         guard ack <= sndMax else { return }
+        if config.sack {
+            updateScoreboard(d, ack: ack)
+            processAckWithSack(d, ack: ack, sim: &sim)
+            return
+        }
         if ack > sndUna {
             let acked = ack - sndUna
             sndUna = ack
@@ -287,6 +309,128 @@ public struct TcpEndpoint: Sendable {
                     sndMax = Swift.max(sndMax, sndNxt)
                 }
             }
+        }
+        trySend(sim: &sim)
+    }
+
+    // MARK: SACK loss recovery (RFC 6675, simplified)
+
+    mutating func updateScoreboard(_ d: Datagram, ack: Int64) {
+        var ranges = scoreboard
+        for j in 0..<3 where d.sackEnd[j] > d.sackStart[j] && d.sackEnd[j] > ack {
+            ranges.append((Swift.max(d.sackStart[j], ack), d.sackEnd[j]))
+        }
+        ranges = ranges.filter { $0.end > ack }.map { (Swift.max($0.start, ack), $0.end) }
+        ranges.sort { $0.start < $1.start }
+        var merged: [(start: Int64, end: Int64)] = []
+        for r in ranges {
+            if let last = merged.last, r.start <= last.end {
+                merged[merged.count - 1].end = Swift.max(last.end, r.end)
+            } else {
+                merged.append(r)
+            }
+        }
+        scoreboard = merged
+    }
+
+    var sackedBytes: Int64 { scoreboard.reduce(0) { $0 + ($1.end - $1.start) } }
+
+    /// RFC 6675 §4 SetPipe: octets outstanding that are neither SACKed nor presumed lost,
+    /// plus retransmitted octets. A hole is presumed lost when 3·SMSS are SACKed above it.
+    var pipe: Int64 {
+        var total: Int64 = 0
+        var cursor = sndUna
+        var sackedAbove = sackedBytes
+        for r in scoreboard {
+            if cursor < r.start {
+                let lost = sackedAbove >= 3 * segmentBytes
+                let retransmitted = Swift.max(0, Swift.min(highRxt, r.start) - cursor)
+                total += lost ? retransmitted : (r.start - cursor)
+            }
+            sackedAbove -= r.end - r.start
+            cursor = Swift.max(cursor, r.end)
+        }
+        total += Swift.max(0, sndNxt - cursor)
+        return total
+    }
+
+    /// RFC 6675 §4 IsLost(sndUna): three segments' worth of data SACKed above the first hole.
+    var firstHoleLost: Bool { sackedBytes >= 3 * segmentBytes }
+
+    /// The next unSACKed, not yet retransmitted range below the highest SACKed byte.
+    func nextHole() -> (start: Int64, len: Int64)? {
+        var cursor = Swift.max(sndUna, highRxt)
+        for r in scoreboard {
+            if cursor < r.start {
+                return (cursor, Swift.min(segmentBytes, r.start - cursor))
+            }
+            cursor = Swift.max(cursor, r.end)
+        }
+        return nil
+    }
+
+    mutating func processAckWithSack(_ d: Datagram, ack: Int64, sim: inout Simulation) {
+        if ack > sndUna {
+            let acked = ack - sndUna
+            sndUna = ack
+            if sndNxt < sndUna { sndNxt = sndUna }
+            backoff = 0
+            if let t = timedSeq, ack >= t {
+                rtt.sample((sim.now - timedAt).inSeconds)
+                timedSeq = nil
+            }
+            dupAcks = 0
+            if inRecovery && ack >= recover {
+                inRecovery = false
+                cwnd = ssthresh
+            } else if !inRecovery {
+                increaseWindow(acked: acked, now: sim.now)
+            }
+            if sndUna >= sndMax { sim.cancel(rtoTimer) } else { sim.arm(rtoTimer, after: currentRto) }
+        } else if ack == sndUna && d.payload == 0 && sndMax > sndUna {
+            dupAcks += 1
+        }
+        if !inRecovery && sndMax > sndUna && (dupAcks >= 3 || firstHoleLost) && ack > recover - 1 {
+            enterLossRecovery(now: sim.now, timeout: false)
+            cwnd = ssthresh
+            recover = sndMax
+            highRxt = sndUna
+            inRecovery = true
+            // RFC 6675 §5 (C): the first presumed-lost segment goes out at once.
+            let len = Swift.min(segmentBytes, (scoreboard.first?.start ?? sndMax) - sndUna)
+            if len > 0 {
+                sendData(seq: sndUna, len: len, sim: &sim)
+                highRxt = sndUna + len
+            }
+        } else if !inRecovery && dupAcks > 0 && dupAcks < 3 && writeEnd > sndNxt {
+            // Limited Transmit (RFC 3042), as without SACK.
+            let len = Swift.min(segmentBytes, writeEnd - sndNxt)
+            if len == segmentBytes && Double(sndNxt - sndUna + len) <= cwnd + 2 * Double(segmentBytes) {
+                sendData(seq: sndNxt, len: len, sim: &sim)
+                sndNxt += len
+                sndMax = Swift.max(sndMax, sndNxt)
+            }
+            return
+        }
+        if inRecovery {
+            // Retransmit holes first, then new data, while pipe + SMSS ≤ cwnd (RFC 6675 §5).
+            var pipe = self.pipe
+            while Double(pipe + segmentBytes) <= cwnd {
+                if let hole = nextHole() {
+                    sendData(seq: hole.start, len: hole.len, sim: &sim)
+                    highRxt = hole.start + hole.len
+                    pipe += hole.len
+                } else if writeEnd > sndNxt {
+                    let len = Swift.min(segmentBytes, writeEnd - sndNxt)
+                    sendData(seq: sndNxt, len: len, sim: &sim)
+                    sndNxt += len
+                    sndMax = Swift.max(sndMax, sndNxt)
+                    pipe += len
+                } else {
+                    break
+                }
+            }
+            return
         }
         trySend(sim: &sim)
     }
@@ -356,6 +500,7 @@ public struct TcpEndpoint: Sendable {
         }
         if start > rcvNxt {
             insertOutOfOrder(start, end)
+            latestOutOfOrder = (start, end)
             sendAck(sim: &sim)                  // out of order: immediate duplicate ACK
             return
         }
@@ -430,6 +575,8 @@ public struct TcpEndpoint: Sendable {
             enterLossRecovery(now: sim.now, timeout: true)
             cwnd = Double(segmentBytes)
             inRecovery = false
+            scoreboard.removeAll()   // RFC 6675 §5.1: after an RTO, SACK information is not trusted
+            highRxt = 0
             dupAcks = 0
             recover = sndMax
             sndNxt = sndUna

@@ -41,6 +41,10 @@ public struct TcpConfig: Sendable, Equatable {
     public var headerBytes: Int32 = 32
     /// See `headerBytes`.
     public var synHeaderBytes: Int32 = 40
+    /// Selective acknowledgements (RFC 2018) with RFC 6675 loss recovery. Off by default so the
+    /// default stack is the NewReno/CUBIC with fast recovery; `transport.tcp.sack`
+    /// turns it on (Darwin and Linux negotiate SACK by default).
+    public var sack = false
     /// Keepalive idle time: 2 s, as the thesis app configures it (seed 001); `nil` = off.
     public var keepaliveIdle: SimTime? = .seconds(2)
     /// Keepalive probe interval: 75 s (Darwin's and RFC 1122 §4.2.3.6's customary default).
@@ -57,6 +61,7 @@ public struct TcpConfig: Sendable, Equatable {
         if let v = spec.minRtoMs { minRto = .milliseconds(v) }
         if let v = spec.sendBufferBytes { sendBuffer = Int64(v) }
         if let v = spec.receiveBufferBytes { receiveBuffer = Int64(v) }
+        if let v = spec.sack { sack = v }
         switch spec.keepaliveIdleS {
         case .preset: break
         case .off: keepaliveIdle = nil
