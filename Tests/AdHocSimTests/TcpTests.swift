@@ -129,6 +129,18 @@ struct TcpTests {
             #expect(r.flows[0].ipPacketsSent == UInt64(expected), "by \(duration) s")
             #expect(r.flows[0].status == "failed:no-connection")
         }
+        // After 6 retries (the 7th timeout, at 1+2+…+64 = 127 s) the client gives up.
+        let s = try decode(tcpValidation, overrides: ["link.lossProbability=1", "duration_s=200"]).get()
+        let r = try ScenarioRunner.run(s)
+        #expect(r.flows[0].status == "failed:connect-timeout")
+        #expect(r.flows[0].ipPacketsSent == 7)
+    }
+
+    @Test func quicGivesUpAfterTenProbeTimeouts() throws {
+        // Every Initial vanishes: PTOs of 0.999 s doubling ten times, then the client gives up.
+        let s = try decode(tcpValidation, overrides: ["link.lossProbability=1", "duration_s=3000", "flows[0].protocol=quic"]).get()
+        let r = try ScenarioRunner.run(s)
+        #expect(r.flows[0].status == "failed:connect-timeout")
     }
 }
 

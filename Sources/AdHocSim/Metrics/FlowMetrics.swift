@@ -107,6 +107,8 @@ public struct FlowMetrics: Sendable, Equatable {
         if f.transport == .udp { handshakeMs = 0 }
         if let failure = app.failure {
             status = "failed:\(failure)"
+        } else if let reason = f.client?.abortReason ?? f.server?.abortReason ?? f.quicClient?.abortReason ?? f.quicServer?.abortReason {
+            status = "failed:\(reason)"
         } else if (f.transport == .tcp && f.client?.state != .established) || (f.transport == .quic && f.quicClient?.state != .established) {
             status = "failed:no-connection"
         } else if app.writesDone < app.writes && app.writes != .max {

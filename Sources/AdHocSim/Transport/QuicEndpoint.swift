@@ -114,6 +114,12 @@ public struct QuicEndpoint: Sendable {
     /// Datagrams to send.
     public var outbox: [Datagram] = []
 
+    /// Why the connection was given up, if it was.
+    public private(set) var abortReason: String?
+    /// Consecutive PTOs after which the connection is abandoned: 10 (assumption; with doubling
+    /// this outlasts the 30 s idle timeouts common in practice).
+    public static let maxProbeTimeouts = 10
+
     /// RFC 9002 constants.
     public static let packetThreshold: Int64 = 3
     public static let timeThreshold = 9.0 / 8.0
@@ -462,6 +468,13 @@ public struct QuicEndpoint: Sendable {
             return
         }
         ptoCount += 1
+        if ptoCount > QuicEndpoint.maxProbeTimeouts {
+            // Treated as the idle timeout expiring (RFC 9000 §10.1): the connection is gone.
+            abortReason = state == .established ? "connection-lost" : "connect-timeout"
+            state = .idle
+            sim.cancel(ackTimer)
+            return
+        }
         sendProbe(sim: &sim)
         setLossDetectionTimer(sim: &sim)
     }

@@ -54,6 +54,14 @@ public struct TcpEndpoint: Sendable {
     let keepaliveTimer: TimerID
     /// Keepalive probes sent.
     public private(set) var keepalivesSent: UInt64 = 0
+    /// Why the connection was given up, if it was.
+    public private(set) var abortReason: String?
+    /// Consecutive retransmission timeouts before giving up: 6 for a SYN (Linux's
+    /// tcp_syn_retries), 12 for data (BSD's TCP_MAXRXTSHIFT; RFC 1122 §4.2.3.5 asks for at least
+    /// 100 s, which 12 doubling RTOs exceed).
+    public static let synRetries = 6
+    /// See `synRetries`.
+    public static let dataRetries = 12
     // CUBIC (RFC 9438 §4), in segments and seconds.
     var wMax = 0.0
     var epochStart: SimTime?
@@ -564,6 +572,14 @@ public struct TcpEndpoint: Sendable {
         }
         // Retransmission timeout (RFC 6298 §5.4–5.6; RFC 5681 §3.1 eq. 4 and loss window).
         backoff += 1
+        let limit = state == .established ? TcpEndpoint.dataRetries : TcpEndpoint.synRetries
+        if backoff > limit && state != .closed && state != .listen {
+            abortReason = state == .established ? "connection-lost" : "connect-timeout"
+            state = .closed
+            sim.cancel(delayedAckTimer)
+            sim.cancel(keepaliveTimer)
+            return
+        }
         switch state {
         case .synSent, .synReceived:
             synRetransmitted = true
