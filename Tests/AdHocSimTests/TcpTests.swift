@@ -219,19 +219,33 @@ struct ThesisMechanismTests {
     }
 }
 
-@Suite("TCP keepalive")
+@Suite("TCP keepalive and close")
 struct KeepaliveTests {
-    @Test func anIdleConnectionProbesEveryIdlePeriodWithoutChangingTheReport() throws {
-        // The transfer ends within the first second; the remaining ~9 s are idle.
-        let with = try ThesisMechanismTests.cell("tcp", size: 1000, packets: 10, extra: ["duration_s=10"])
-        let without = try ThesisMechanismTests.cell("tcp", size: 1000, packets: 10, extra: ["duration_s=10", "transport.tcp.keepaliveIdleS=null"])
-        #expect(without.flows[0].keepalives == 0)
-        // Idle 2 s (the thesis's setting), then a probe; its answer is activity for both ends, so
-        // the next probe follows 2 s later: the test ends near 0.1 s, probes near 2.1, 4.1, 6.1
-        // and 8.1 s, four in all.
-        #expect(with.flows[0].keepalives == 4)
-        // The DataTransferReport-style counts stop at the end of the test.
-        #expect(with.flows[0].ipPacketsSent == without.flows[0].ipPacketsSent)
+    @Test func anIdleConnectionProbesEveryIdlePeriod() throws {
+        // A CBR flow writing 1000 bytes every 5 s (0.0016 Mbit/s) for 10 s: the connection idles
+        // between writes. Idle 2 s (the thesis's setting), then a probe; its answer is activity,
+        // so the next probe follows 2 s later. Activity ends near 0.2 s (probes, delayed ACK):
+        // probes near 2.2 and 4.2 s; the write at 5 s (ACKed by 5.1 s): probes near 7.1 and 9.1 s.
+        func run(_ extra: [String]) throws -> RunReport {
+            let text = """
+            {"name": "cbr", "seed": 3, "duration_s": 10, "environment": {"preset": "field"}, "radio": {"technology": "wifi"},
+             "nodes": [{"id": "c", "position": [0, 0, 1.2]}, {"id": "s", "position": [10, 0, 1.2]}],
+             "flows": [{"id": "f", "from": "c", "to": "s", "protocol": "tcp", "workload": {"kind": "cbr", "rateMbps": 0.0016, "size": 1000}}]}
+            """
+            return try ScenarioRunner.run(try ScenarioDecoder.decode(bytes: Array(text.utf8), file: "cbr", overrides: extra))
+        }
+        #expect(try run([]).flows[0].keepalives == 4)
+        #expect(try run(["transport.tcp.keepaliveIdleS=null"]).flows[0].keepalives == 0)
+    }
+
+    @Test func packetCountsStopWhenTheTestEnds() throws {
+        // The FIN exchange and anything after the last byte arrived do not count, so a longer
+        // run reports the same IP packets.
+        let short = try ThesisMechanismTests.cell("tcp", size: 1000, packets: 10, extra: ["duration_s=5"])
+        let long = try ThesisMechanismTests.cell("tcp", size: 1000, packets: 10, extra: ["duration_s=30"])
+        #expect(short.flows[0].status == "ok")
+        #expect(short.flows[0].ipPacketsSent == long.flows[0].ipPacketsSent)
+        #expect(short.flows[0].keepalives == 0)   // closed at once: nothing idles
     }
 }
 

@@ -12,8 +12,8 @@ extension EventKind {
 /// One end of a TCP connection: handshake, reliable byte stream, congestion control and the
 /// timers, as an explicit state machine over `State`.
 public struct TcpEndpoint: Sendable {
-    /// Connection states used here (RFC 9293 §3.3.2, without closing states: flows end when
-    /// their workload does).
+    /// Connection states used here (RFC 9293 §3.3.2). Closing is modelled by the `finSent` and
+    /// `finReceived` flags on an established connection: FIN, FIN, ACK, without TIME-WAIT.
     public enum State: Sendable, Equatable { case closed, listen, synSent, synReceived, established }
 
     /// Settings.
@@ -56,6 +56,22 @@ public struct TcpEndpoint: Sendable {
     public private(set) var keepalivesSent: UInt64 = 0
     /// Why the connection was given up, if it was.
     public private(set) var abortReason: String?
+    /// This end sent its FIN.
+    public private(set) var finSent = false
+    /// The peer's FIN arrived.
+    public private(set) var finReceived = false
+
+    /// Active close once everything written was acknowledged (RFC 9293 §3.6): send FIN.
+    /// The FIN is not retransmitted (a simplification: a lost FIN leaves the connection open,
+    /// which only changes the packet count after the test).
+    public mutating func close(sim: inout Simulation) {
+        guard state == .established, !finSent, sndUna == writeEnd else { return }
+        finSent = true
+        var fin = segment(flags: TcpFlags.fin | TcpFlags.ack, seq: sndNxt, payload: 0)
+        fin.flags = TcpFlags.fin | TcpFlags.ack
+        outbox.append(fin)
+        sim.cancel(keepaliveTimer)
+    }
     /// Consecutive retransmission timeouts before giving up: 6 for a SYN (Linux's
     /// tcp_syn_retries), 12 for data (BSD's TCP_MAXRXTSHIFT; RFC 1122 §4.2.3.5 asks for at least
     /// 100 s, which 12 doubling RTOs exceed).
@@ -104,7 +120,7 @@ public struct TcpEndpoint: Sendable {
 
     /// Any segment in or out restarts the idle clock of the keepalive (RFC 1122 §4.2.3.6).
     mutating func noteActivity(sim: inout Simulation) {
-        if let idle = config.keepaliveIdle, state == .established { sim.arm(keepaliveTimer, after: idle) }
+        if let idle = config.keepaliveIdle, state == .established, !finSent, !finReceived { sim.arm(keepaliveTimer, after: idle) }
     }
 
     /// Initial window, RFC 6928 §2: min(10·MSS, max(2·MSS, 14600)).
@@ -208,6 +224,21 @@ public struct TcpEndpoint: Sendable {
         noteActivity(sim: &sim)
         if d.flags & TcpFlags.keepalive != 0 {
             sendAck(sim: &sim)                  // a keepalive probe is answered with an ACK
+            return
+        }
+        if d.flags & TcpFlags.fin != 0 && !finReceived {
+            finReceived = true
+            if finSent {
+                sendAck(sim: &sim)              // our FIN was first: acknowledge theirs
+            } else {
+                // Passive close: acknowledge and close our side at once (FIN+ACK).
+                finSent = true
+                var fin = segment(flags: TcpFlags.fin | TcpFlags.ack, seq: sndNxt, payload: 0)
+                fin.flags = TcpFlags.fin | TcpFlags.ack
+                outbox.append(fin)
+            }
+            sim.cancel(keepaliveTimer)
+            sim.cancel(delayedAckTimer)
             return
         }
         if d.flags & TcpFlags.ack != 0 { processAck(d, sim: &sim) }

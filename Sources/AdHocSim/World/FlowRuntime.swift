@@ -370,6 +370,11 @@ extension World {
                 if flows[k].app.echoArrived(i, now: sim.now) && !flows[k].app.transferring { flows[k].app.beginTransfer() }
             }
             pump(k, sim: &sim)
+            // The test is over once every write is acknowledged: close (thesis and bulk runs).
+            if flows[k].app.writes != .max && flows[k].app.writesDone == flows[k].app.writes {
+                flows[k].client!.close(sim: &sim)
+                flushTcp(k, client: true, sim: &sim)
+            }
         }
     }
 }
