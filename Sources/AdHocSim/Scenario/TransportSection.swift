@@ -32,6 +32,8 @@ public struct TransportSpec: Sendable, Equatable {
     public var quicStreamPerWrite: Bool?
     /// QUIC: certificate chain bytes in the server flight (`transport.quic.certificateBytes`).
     public var quicCertificateBytes: Int?
+    /// QUIC: 0-RTT data on resumption (`transport.quic.zeroRtt`).
+    public var quicZeroRtt: Bool?
     /// Nothing set.
     public init() {}
 }
@@ -82,6 +84,7 @@ extension ScenarioDecoder {
         if let q = r.value("quic") {
             let qp = path.appending("quic")
             if let qr = ObjectReader(q, path: qp, sink: sink, expected: "an object of QUIC settings") {
+                if let v = qr.value("zeroRtt") { spec.quicZeroRtt = track(values.bool(v, qp.appending("zeroRtt"), "true or false")) }
                 if let v = qr.value("streamPerWrite") { spec.quicStreamPerWrite = track(values.bool(v, qp.appending("streamPerWrite"), "true or false")) }
                 if let v = qr.value("certificateBytes") {
                     spec.quicCertificateBytes = track(values.integer(v, qp.appending("certificateBytes"), "a certificate size in bytes in 0...65536", in: 0...65_536).map(Int.init))

@@ -15,6 +15,10 @@ public struct QuicConfig: Sendable, Equatable {
     public var streamPerWrite = false
     /// max_ack_delay: 25 ms (RFC 9000 §18.2 default).
     public var maxAckDelay = SimTime.milliseconds(25)
+    /// 0-RTT on resumption (RFC 9001 §4.6): the client sends stream data in 0-RTT packets right
+    /// behind its Initial, before the handshake completes (off by default: a first connection
+    /// between two phones has no ticket to resume).
+    public var zeroRtt = false
     /// Send buffer, bytes (as TCP's).
     public var sendBuffer: Int64 = 2 << 20
     /// Short header: 1 byte + 8-byte connection ID + 4-byte packet number (RFC 9000 §17.3;
@@ -172,7 +176,7 @@ public struct QuicEndpoint: Sendable {
         d.seq = offset
         d.payload = Int32(length)
         d.packetNumber = nextPn
-        let headerBytes = kind == 0 ? config.shortHeaderBytes : config.longHeaderBytes
+        let headerBytes = kind == 0 ? config.shortHeaderBytes : config.longHeaderBytes   // 1–3: long
         d.header = 8 + headerBytes + config.aeadTagBytes + (length > 0 ? config.frameHeaderBytes : 0)
         if let last = receivedRanges.last {
             d.largestAcked = last.end
@@ -202,6 +206,9 @@ public struct QuicEndpoint: Sendable {
     /// Room in the send buffer.
     public var sendBufferSpace: Int64 { config.sendBuffer - unackedStreamBytes }
 
+    /// Whether the application may write now: once established, or right away with 0-RTT.
+    public var acceptsWrites: Bool { state == .established || (isClient && config.zeroRtt && state == .handshaking) }
+
     /// Writes `bytes` on `stream` at `offset` (the caller tracks stream offsets).
     public mutating func write(stream: Int64, offset: Int64, bytes: Int64, sim: inout Simulation) {
         pending.append(Chunk(stream: stream, offset: offset, length: bytes))
@@ -212,14 +219,20 @@ public struct QuicEndpoint: Sendable {
 
     /// Sends stream data as the congestion window allows, one frame per packet.
     mutating func trySend(sim: inout Simulation) {
-        guard state == .established else { return }
-        let overhead = Int64(config.shortHeaderBytes + config.aeadTagBytes + config.frameHeaderBytes + config.ackFrameBytes)
+        let early = isClient && config.zeroRtt && state == .handshaking
+        // A server may send 1-RTT data once its handshake flight is out ("0.5-RTT" data,
+        // RFC 9001 §4.1.1), e.g. the echo of a 0-RTT probe.
+        let halfRtt = !isClient && state == .handshaking && cryptoToSend > 0 && cryptoSent >= cryptoToSend
+        guard state == .established || early || halfRtt else { return }
+        let kind: UInt8 = early ? 3 : 0       // 0-RTT packets have a long header
+        let header = early ? config.longHeaderBytes : config.shortHeaderBytes
+        let overhead = Int64(header + config.aeadTagBytes + config.frameHeaderBytes + config.ackFrameBytes)
         while let chunk = pending.first {
             let room = maxDatagram - overhead
             let len = Swift.min(chunk.length, room)
             let size = len + overhead
             guard bytesInFlight + size <= cwnd else { return }
-            let d = packet(kind: 0, stream: chunk.stream, offset: chunk.offset, length: len, sim: &sim)
+            let d = packet(kind: kind, stream: chunk.stream, offset: chunk.offset, length: len, sim: &sim)
             send(d, ackEliciting: true, stream: chunk.stream, offset: chunk.offset, length: len, sim: &sim)
             if len == chunk.length {
                 pending.removeFirst()
@@ -242,7 +255,7 @@ public struct QuicEndpoint: Sendable {
         let ackEliciting = d.payload > 0
         if ackEliciting { ackElicitingUnacked += 1 }
         switch d.flags {
-        case 1, 2:   // Initial / Handshake: CRYPTO data
+        case 1, 2:   // Initial / Handshake: CRYPTO data (3 = 0-RTT carries stream data)
             handleCrypto(d, sim: &sim)
         default:
             if d.payload > 0 { delivered = (Int64(d.message), d.seq, Int64(d.payload)) }

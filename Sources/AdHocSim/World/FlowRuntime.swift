@@ -48,6 +48,7 @@ extension World {
                 if let v = scenario.transport.sendBufferBytes { q.sendBuffer = Int64(v) }
                 if let v = scenario.transport.quicStreamPerWrite { q.streamPerWrite = v }
                 if let v = scenario.transport.quicCertificateBytes { q.certificateBytes = v }
+                if let v = scenario.transport.quicZeroRtt { q.zeroRtt = v }
                 f.quicClient = QuicEndpoint(flow: Int32(k), isClient: true, config: q, udpPayload: ip.maxUnfragmented - 8, sim: &sim, side: UInt32(2 * k))
                 f.quicServer = QuicEndpoint(flow: Int32(k), isClient: false, config: q, udpPayload: ip.maxUnfragmented - 8, sim: &sim, side: UInt32(2 * k + 1))
             }
@@ -69,6 +70,7 @@ extension World {
                 flushTcp(k, client: true, sim: &sim)
             } else if flows[k].transport == .quic {
                 flows[k].quicClient!.connect(sim: &sim)
+                if flows[k].quicClient!.acceptsWrites { quicWriteProbes(k, sim: &sim) }   // 0-RTT
                 flushQuic(k, client: true, sim: &sim)
             } else {
                 sendProbesUdp(k, sim: &sim)
@@ -195,7 +197,7 @@ extension World {
                 flows[k].client!.write(bytes, sim: &sim)
                 flows[k].app.wrote(bytes, now: sim.now, datagram: false)
             } else if flows[k].transport == .quic {
-                guard flows[k].quicClient!.state == .established, flows[k].quicClient!.sendBufferSpace >= bytes else { break }
+                guard flows[k].quicClient!.acceptsWrites, flows[k].quicClient!.sendBufferSpace >= bytes else { break }
                 quicClientWrite(k, bytes: bytes, message: flows[k].app.probes + Int(flows[k].app.writesDone), sim: &sim)
                 flows[k].app.wrote(bytes, now: sim.now, datagram: false)
             } else {
@@ -222,6 +224,16 @@ extension World {
               flows[k].app.writesDone == flows[k].app.writes,
               flows[k].app.bytesDelivered >= flows[k].app.bytesSent else { return }
         flows[k].reportSnapshot = (ip.packetsSent[2 * k], ip.packetsReceived[2 * k], ip.packetsSent[2 * k + 1], ip.packetsReceived[2 * k + 1])
+    }
+
+    /// The client writes its probes back to back (or starts the transfer when there are none).
+    mutating func quicWriteProbes(_ k: Int, sim: inout Simulation) {
+        let probes = flows[k].app.probes
+        for i in 0..<probes {
+            flows[k].app.probeWritten(now: sim.now)
+            quicClientWrite(k, bytes: Int64(FlowApplication.probeBytes), message: i, sim: &sim)
+        }
+        if probes == 0 { flows[k].app.beginTransfer() }
     }
 
     /// The client writes message `message` (probe or transfer write) on QUIC.
@@ -275,12 +287,8 @@ extension World {
         } else {
             let wasEstablished = flows[k].quicClient!.state == .established
             let carried = flows[k].quicClient!.receive(d, sim: &sim)
-            if !wasEstablished && flows[k].quicClient!.state == .established {
-                for i in 0..<probes {
-                    flows[k].app.probeWritten(now: sim.now)
-                    quicClientWrite(k, bytes: probeBytes, message: i, sim: &sim)
-                }
-                if probes == 0 { flows[k].app.beginTransfer() }
+            if !wasEstablished && flows[k].quicClient!.state == .established && flows[k].app.probeSent.isEmpty {
+                quicWriteProbes(k, sim: &sim)
             }
             if let (stream, offset, length) = carried {
                 let upTo = flows[k].quicClient!.deliverStream(stream, offset: offset, length: length)
