@@ -6,6 +6,8 @@ enum Help {
       adhocsim run FILE [--out DIR] [--seed N] [--set PATH=VALUE]... [--quiet]
       adhocsim validate FILE... [--set PATH=VALUE]...
       adhocsim range [FILE] [--environment PRESET] [--set PATH=VALUE]...
+      adhocsim sweep FILE [--out DIR] [-j N] [--shard K/N] [--resume] [--set PATH=VALUE]... [--quiet]
+      adhocsim merge DIR... --out DIR
       adhocsim bench core [--population P] [--events E] [--repeat R] [--compare] [--no-baseline]
       adhocsim --version
       adhocsim COMMAND --help
@@ -64,12 +66,35 @@ enum Help {
       --set PATH=VALUE       e.g. --set radio.txPowerDbm=10 --set environment.pathLossExponent=3
     """
 
+    static let sweep = """
+    adhocsim sweep FILE [--out DIR] [-j N] [--shard K/N] [--resume] [--set PATH=VALUE]... [--quiet]
+
+    Runs every cell of FILE's "matrix" ({"<json path>": [values...], "repeat": R}) and writes
+    DIR (default results/<name>/): cells/ (one committed file per finished cell and repeat),
+    cells.csv and cells.jsonl (rows sorted by cell id: the same bytes for any -j, sharding or
+    resume) and metadata.json. Each cell's seed derives from the sweep seed and its id.
+
+      -j N          worker threads (default: the number of cores)
+      --shard K/N   run only every N-th cell starting at the K-th (for batch schedulers)
+      --resume      keep finished cells in DIR and run the rest
+      --quiet       no progress output
+    """
+
+    static let merge = """
+    adhocsim merge DIR... --out DIR
+
+    Joins the cells of shard folders of one sweep into one cells.csv and cells.jsonl; refuses
+    folders from different sweeps (input hash or version differ).
+    """
+
     static func text(for topic: String) -> String? {
         switch topic {
         case "run": return run
         case "validate": return validate
         case "bench": return bench
         case "range": return range
+        case "sweep": return sweep
+        case "merge": return merge
         default: return nil
         }
     }

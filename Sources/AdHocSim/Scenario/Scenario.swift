@@ -23,6 +23,8 @@ public struct Scenario: Sendable {
     public var radio: RadioSpec
     /// The ideal link's settings (`radio.technology: "ideal"`).
     public var link: IdealLinkSpec
+    /// The parameter matrix, for `adhocsim sweep` (a single `run` ignores it).
+    public var matrix: Matrix?
     /// IP and transport settings.
     public var transport: TransportSpec
     /// The 802.11 MAC's settings.

@@ -97,6 +97,12 @@ public struct ScenarioDecoder {
                 distanceOK = false
             }
         }
+        var matrix: Matrix?
+        var matrixOK = true
+        if let m = r.value("matrix") {
+            matrix = decodeMatrix(m, JSONPath.root.appending("matrix"))
+            matrixOK = matrix != nil
+        }
         var transport: TransportSpec? = TransportSpec()
         if let t = r.value("transport") { transport = decodeTransport(t, JSONPath.root.appending("transport")) }
         var mac: MacSpec? = MacSpec()
@@ -105,12 +111,12 @@ public struct ScenarioDecoder {
         if let l = r.value("limits") { limits = decodeLimits(l, JSONPath.root.appending("limits")) }
 
         guard let name, let seed, let duration, let environment, let radio, let link, let nodes, let flows, let traffic,
-              let mac, let transport, let limits, distanceOK else { return nil }
+              let mac, let transport, let limits, distanceOK, matrixOK else { return nil }
         let canonical = Canonical.text(of: root)
         var hash = StableHash()
         hash.combine(canonical)
         return Scenario(name: name, seed: seed, duration: .seconds(duration), environment: environment, radio: radio,
-                        link: link, transport: transport, mac: mac, traffic: traffic, distance: distance, nodes: nodes,
+                        link: link, matrix: matrix, transport: transport, mac: mac, traffic: traffic, distance: distance, nodes: nodes,
                         flows: flows, limits: limits, sourcePath: file, effectiveInput: root, canonicalInput: canonical,
                         inputHash: hash.hex)
     }

@@ -86,8 +86,16 @@ public struct QuicEndpoint: Sendable {
 
     // Sending.
     var nextPn: Int64 = 0
+    /// Sent packets in packet-number order (`sent[k].pn == sent[0].pn + k`); entries before
+    /// `sentHead` are all acknowledged or lost, so per-ACK work touches only the newly
+    /// acknowledged packets and the unresolved ones below the largest acknowledged.
     var sent: [Sent] = []
+    var sentHead = 0
+    var lostCount = 0
+    /// New stream data waiting to be sent, read from `pendingHead`; retransmissions go first.
     var pending: [Chunk] = []
+    var pendingHead = 0
+    var retransmitQueue: [Chunk] = []
     /// Stream bytes written, per stream end (single-stream mode: stream 0).
     public private(set) var written: Int64 = 0
     var unackedStreamBytes: Int64 = 0
@@ -211,6 +219,7 @@ public struct QuicEndpoint: Sendable {
 
     /// Writes `bytes` on `stream` at `offset` (the caller tracks stream offsets).
     public mutating func write(stream: Int64, offset: Int64, bytes: Int64, sim: inout Simulation) {
+        // Each write stays its own chunk: small writes are never coalesced into one packet.
         pending.append(Chunk(stream: stream, offset: offset, length: bytes))
         unackedStreamBytes += bytes
         written += bytes
@@ -218,6 +227,35 @@ public struct QuicEndpoint: Sendable {
     }
 
     /// Sends stream data as the congestion window allows, one frame per packet.
+    /// The next chunk to send: retransmissions first, then new data.
+    var nextChunk: Chunk? {
+        if let r = retransmitQueue.first { return r }
+        return pendingHead < pending.count ? pending[pendingHead] : nil
+    }
+
+    mutating func consume(_ len: Int64) {
+        if !retransmitQueue.isEmpty {
+            if retransmitQueue[0].length == len { retransmitQueue.removeFirst() } else {
+                retransmitQueue[0].offset += len
+                retransmitQueue[0].length -= len
+            }
+            return
+        }
+        if pending[pendingHead].length == len {
+            pendingHead += 1
+            if pendingHead == pending.count {
+                pending.removeAll(keepingCapacity: true)
+                pendingHead = 0
+            } else if pendingHead > 1024 {
+                pending.removeFirst(pendingHead)
+                pendingHead = 0
+            }
+        } else {
+            pending[pendingHead].offset += len
+            pending[pendingHead].length -= len
+        }
+    }
+
     mutating func trySend(sim: inout Simulation) {
         let early = isClient && config.zeroRtt && state == .handshaking
         // A server may send 1-RTT data once its handshake flight is out ("0.5-RTT" data,
@@ -227,19 +265,14 @@ public struct QuicEndpoint: Sendable {
         let kind: UInt8 = early ? 3 : 0       // 0-RTT packets have a long header
         let header = early ? config.longHeaderBytes : config.shortHeaderBytes
         let overhead = Int64(header + config.aeadTagBytes + config.frameHeaderBytes + config.ackFrameBytes)
-        while let chunk = pending.first {
+        while let chunk = nextChunk {
             let room = maxDatagram - overhead
             let len = Swift.min(chunk.length, room)
             let size = len + overhead
             guard bytesInFlight + size <= cwnd else { return }
             let d = packet(kind: kind, stream: chunk.stream, offset: chunk.offset, length: len, sim: &sim)
             send(d, ackEliciting: true, stream: chunk.stream, offset: chunk.offset, length: len, sim: &sim)
-            if len == chunk.length {
-                pending.removeFirst()
-            } else {
-                pending[0].offset += len
-                pending[0].length -= len
-            }
+            consume(len)
         }
     }
 
@@ -274,6 +307,13 @@ public struct QuicEndpoint: Sendable {
     }
 
     mutating func recordReceived(_ pn: Int64) {
+        if let last = receivedRanges.last {
+            if pn == last.end + 1 {
+                receivedRanges[receivedRanges.count - 1].end = pn   // in order: extend, no allocation
+                return
+            }
+            if pn >= last.start && pn <= last.end { return }
+        }
         var ranges = receivedRanges
         ranges.append((pn, pn))
         ranges.sort { $0.start < $1.start }
@@ -338,18 +378,30 @@ public struct QuicEndpoint: Sendable {
 
     // MARK: ACKs and loss detection (RFC 9002 §6, §7)
 
+    /// The index in `sent` of packet number `pn`, if it is still tracked.
+    func sentIndex(_ pn: Int64) -> Int? {
+        guard let base = sent.first?.pn else { return nil }
+        let k = Int(pn - base)
+        return k >= sentHead && k < sent.count ? k : nil
+    }
+
     mutating func processAck(largest: Int64, firstRange: Int64, sim: inout Simulation) {
+        guard let base = sent.first?.pn else { return }
         var newlyAcked = false
         var largestNewlyAckedEliciting: Sent?
-        for i in sent.indices where !sent[i].acked && !sent[i].lost && sent[i].pn >= largest - firstRange && sent[i].pn <= largest {
-            sent[i].acked = true
-            newlyAcked = true
-            if sent[i].ackEliciting {
-                bytesInFlight -= sent[i].bytes
-                onPacketAcked(sent[i])
-                if sent[i].pn == largest { largestNewlyAckedEliciting = sent[i] }
+        let from = Swift.max(Int(largest - firstRange - base), sentHead)
+        let to = Swift.min(Int(largest - base), sent.count - 1)
+        if from <= to {
+            for i in from...to where !sent[i].acked && !sent[i].lost {
+                sent[i].acked = true
+                newlyAcked = true
+                if sent[i].ackEliciting {
+                    bytesInFlight -= sent[i].bytes
+                    onPacketAcked(sent[i])
+                    if sent[i].pn == largest { largestNewlyAckedEliciting = sent[i] }
+                }
+                if sent[i].stream >= 0 { unackedStreamBytes -= sent[i].length }
             }
-            if sent[i].stream >= 0 { unackedStreamBytes -= sent[i].length }
         }
         guard newlyAcked else { return }
         largestAcked = Swift.max(largestAcked, largest)
@@ -361,8 +413,26 @@ public struct QuicEndpoint: Sendable {
             addressValidated = true
         }
         if !isClient && cryptoSent < cryptoToSend { sendServerFlight(sim: &sim) }
-        while let first = sent.first, first.acked || first.lost { sent.removeFirst() }
+        pruneSent()
         setLossDetectionTimer(sim: &sim)
+    }
+
+    /// Advances past resolved packets; compacts now and then.
+    mutating func pruneSent() {
+        while sentHead < sent.count && (sent[sentHead].acked || sent[sentHead].lost) { sentHead += 1 }
+        if sentHead == sent.count {
+            sent.removeAll(keepingCapacity: true)
+            sentHead = 0
+        } else if sentHead > 4096 {
+            sent.removeFirst(sentHead)
+            sentHead = 0
+        }
+    }
+
+    /// Indices of unresolved packets below the largest acknowledged.
+    var belowLargest: Range<Int> {
+        guard let base = sent.first?.pn, largestAcked >= base else { return sentHead..<sentHead }
+        return sentHead..<Swift.max(sentHead, Swift.min(Int(largestAcked - base), sent.count))
     }
 
     mutating func updateRtt(_ sample: Double) {
@@ -396,9 +466,10 @@ public struct QuicEndpoint: Sendable {
         guard largestAcked >= 0 else { return }
         let lostSendTime = sim.now - .seconds(lossDelay)
         var lostPackets: [Sent] = []
-        for i in sent.indices where !sent[i].acked && !sent[i].lost && sent[i].pn < largestAcked {
+        for i in belowLargest where !sent[i].acked && !sent[i].lost {
             if sent[i].time <= lostSendTime || largestAcked - sent[i].pn >= QuicEndpoint.packetThreshold {
                 sent[i].lost = true
+                lostCount += 1
                 lostPackets.append(sent[i])
             }
         }
@@ -424,7 +495,7 @@ public struct QuicEndpoint: Sendable {
                 }
             }
         }
-        pending.insert(contentsOf: retransmit, at: 0)
+        retransmitQueue.insert(contentsOf: retransmit, at: 0)
         // Congestion event (RFC 9002 §7.3.2): once per recovery period.
         if let newest = lost.filter(\.ackEliciting).map(\.time).max(), recoveryStart.map({ newest > $0 }) ?? true {
             recoveryStart = sim.now
@@ -443,9 +514,10 @@ public struct QuicEndpoint: Sendable {
     /// Arms the loss-detection timer (RFC 9002 §6.2.1): the earliest loss time, else the PTO.
     mutating func setLossDetectionTimer(sim: inout Simulation) {
         var earliestLoss: SimTime?
-        for p in sent where !p.acked && !p.lost && p.pn < largestAcked {
-            let t = p.time + .seconds(lossDelay)
+        for i in belowLargest where !sent[i].acked && !sent[i].lost {
+            let t = sent[i].time + .seconds(lossDelay)
             if earliestLoss == nil || t < earliestLoss! { earliestLoss = t }
+            break   // packets are in send order: the first unresolved one is the earliest
         }
         if let t = earliestLoss {
             sim.arm(lossTimer, at: Swift.max(t, sim.now))
@@ -473,9 +545,9 @@ public struct QuicEndpoint: Sendable {
             return
         }
         // Loss time passed: declare losses. Otherwise a PTO: probe with the oldest data.
-        let before = sent.filter { $0.lost }.count
+        let before = lostCount
         detectLoss(sim: &sim)
-        if sent.filter({ $0.lost }).count > before {
+        if lostCount > before {
             trySend(sim: &sim)
             setLossDetectionTimer(sim: &sim)
             return
@@ -496,14 +568,14 @@ public struct QuicEndpoint: Sendable {
     /// window (§7.5), carrying new data if there is any, else a copy of the oldest unacknowledged
     /// data. A PTO declares nothing lost.
     mutating func sendProbe(sim: inout Simulation) {
-        if state == .established, !pending.isEmpty {
+        if state == .established, nextChunk != nil {
             let saved = cwnd
             cwnd = bytesInFlight + maxDatagram
             trySend(sim: &sim)
             cwnd = saved
             return
         }
-        guard let oldest = sent.first(where: { !$0.acked && !$0.lost && $0.ackEliciting }) else { return }
+        guard let oldest = sent[sentHead...].first(where: { !$0.acked && !$0.lost && $0.ackEliciting }) else { return }
         retransmissions += 1
         if oldest.stream >= 0 {
             let d = packet(kind: 0, stream: oldest.stream, offset: oldest.offset, length: oldest.length, sim: &sim)

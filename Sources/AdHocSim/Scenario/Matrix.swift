@@ -1,0 +1,100 @@
+/// A parameter matrix (`"matrix": {"<json path>": [values...], ..., "repeat": R}`): the cells
+/// are the cartesian product of the axes applied to the base scenario, each run R times.
+public struct Matrix: Sendable {
+    /// One axis: a JSON path and the values it takes, in file order.
+    public struct Axis: Sendable {
+        /// The path, as written.
+        public var path: String
+        /// The values.
+        public var values: [JSONValue]
+    }
+
+    /// The axes, in file order.
+    public var axes: [Axis]
+    /// Runs per cell.
+    public var repeats: Int
+
+    /// One cell: a value per axis.
+    public struct Cell: Sendable {
+        /// `(path, value)` per axis, in axis order.
+        public var assignments: [(path: String, value: JSONValue)]
+        /// A stable id from the assignments: FNV-1a 64 of `path=value` lines, 16 hex digits.
+        public var id: String
+        /// The `--set`-style overrides that make this cell.
+        public var overrides: [String] { assignments.map { "\($0.path)=\(Matrix.text($0.value))" } }
+    }
+
+    /// A value as override text (JSON for everything but bare strings, which stay quoted so
+    /// `"max"` and `"city"` round-trip exactly).
+    static func text(_ v: JSONValue) -> String {
+        JSONText.render(JSONNode(v), pretty: false)
+    }
+
+    /// A value as a table cell.
+    public static func display(_ v: JSONValue) -> String {
+        if case .string(let s) = v { return s }
+        return text(v)
+    }
+
+    /// Every cell, sorted by id.
+    public var cells: [Cell] {
+        var result: [[(String, JSONValue)]] = [[]]
+        for axis in axes {
+            var next: [[(String, JSONValue)]] = []
+            for prefix in result { for v in axis.values { next.append(prefix + [(axis.path, v)]) } }
+            result = next
+        }
+        return result.map { a in
+            var h = StableHash()
+            for (p, v) in a { h.combine("\(p)=\(Matrix.text(v))\n") }
+            return Cell(assignments: a.map { (path: $0.0, value: $0.1) }, id: h.hex)
+        }.sorted { $0.id < $1.id }
+    }
+}
+
+extension ScenarioDecoder {
+    /// Decodes the `matrix` object (its values are checked per cell, when the cell is built).
+    func decodeMatrix(_ node: JSONNode, _ path: JSONPath) -> Matrix? {
+        guard let members = node.members else {
+            sink.report("expected an object {\"<json path>\": [values...], \"repeat\": R}, found \(node.value.summary)", path: path, at: node.origin)
+            return nil
+        }
+        var axes: [Matrix.Axis] = []
+        var repeats = 1
+        var ok = true
+        for m in members {
+            let p = path.appending(m.key)
+            if m.key == "repeat" {
+                if let r = values.integer(m.value, p, "a repeat count in 1...1000", in: 1...1000) { repeats = Int(r) } else { ok = false }
+                continue
+            }
+            guard JSONPath.parse(m.key) != nil else {
+                sink.report("\"\(m.key)\" is not a JSON path like environment.preset or flows[0].workload.size", path: p, at: m.keyOrigin)
+                ok = false
+                continue
+            }
+            guard case .array(let items) = m.value.value else {
+                sink.report("expected an array of values, found \(m.value.value.summary)", path: p, at: m.value.origin)
+                ok = false
+                continue
+            }
+            guard !items.isEmpty else {
+                sink.report("expected at least one value; an empty axis makes no cells", path: p, at: m.value.origin)
+                ok = false
+                continue
+            }
+            var vs: [JSONValue] = []
+            for (j, item) in items.enumerated() {
+                switch item.value {
+                case .array, .object:
+                    sink.report("matrix values must be single values, found \(item.value.summary)", path: p.appending(j), at: item.origin)
+                    ok = false
+                default:
+                    vs.append(item.value)
+                }
+            }
+            axes.append(Matrix.Axis(path: m.key, values: vs))
+        }
+        return ok ? Matrix(axes: axes, repeats: repeats) : nil
+    }
+}

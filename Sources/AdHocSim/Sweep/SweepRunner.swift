@@ -1,0 +1,208 @@
+import Foundation
+
+/// Runs a sweep's units on worker threads and assembles its outputs.
+///
+/// Layout of the output folder:
+/// - `cells/<stem>.csv` and `cells/<stem>.jsonl`: one finished unit each, written to a temporary
+///   name and renamed into place (the `.csv` last), so a killed sweep leaves only whole units;
+/// - `cells.csv`, `cells.jsonl`: every unit's rows in stem order (byte-identical for any `-j`,
+///   shard split or resume);
+/// - `metadata.json`: tool version, input file and hash, unit counts, shard, wall time.
+public enum SweepRunner {
+    /// Progress reporting.
+    public enum Progress: Sendable {
+        case quiet
+        /// One plain line per finished unit.
+        case lines
+        /// A single line rewritten in place (a terminal).
+        case bar
+    }
+
+    /// Why a sweep could not write its outputs.
+    public struct OutputError: Error, CustomStringConvertible {
+        /// What went wrong, naming the path.
+        public var description: String
+    }
+
+    final class Shared: @unchecked Sendable {
+        let lock = NSLock()
+        var next = 0
+        var done = 0
+        var failed = 0
+        var writeError: String?
+    }
+
+    /// Runs the units of `shard` not yet finished in `out` (all of them unless `resume`), with
+    /// `workers` threads, then assembles the outputs. Returns (units run now, units failed).
+    @discardableResult
+    public static func run(_ plan: SweepPlan, out: URL, workers: Int, shard: (k: Int, n: Int)?, resume: Bool,
+                           progress: Progress) throws -> (ran: Int, failed: Int) {
+        let fm = FileManager.default
+        let cellsDir = out.appendingPathComponent("cells")
+        do {
+            try fm.createDirectory(at: cellsDir, withIntermediateDirectories: true)
+        } catch {
+            throw OutputError(description: "\(out.path): cannot create the sweep folder (\(error.localizedDescription))")
+        }
+        guard fm.isWritableFile(atPath: cellsDir.path) else {
+            throw OutputError(description: "\(out.path): the sweep folder is not writable")
+        }
+        let mine = plan.units(shard: shard)
+        if !resume {
+            // A fresh sweep starts from an empty cells/ folder.
+            for f in (try? fm.contentsOfDirectory(atPath: cellsDir.path)) ?? [] { try? fm.removeItem(at: cellsDir.appendingPathComponent(f)) }
+        } else {
+            try checkSameSweep(plan, out: out)
+        }
+        try writeMetadata(plan, out: out, shard: shard, units: mine.count, wall: nil)
+        let todo = mine.filter { !fm.fileExists(atPath: cellsDir.appendingPathComponent($0.stem + ".csv").path) }
+        let shared = Shared()
+        let started = ContinuousClock().now
+        let total = todo.count
+        DispatchQueue.concurrentPerform(iterations: Swift.max(1, Swift.min(workers, total))) { _ in
+            while true {
+                shared.lock.lock()
+                let i = shared.next
+                shared.next += 1
+                shared.lock.unlock()
+                guard i < total else { return }
+                let unit = todo[i]
+                let unitStart = ContinuousClock().now
+                let (csv, jsonl) = plan.run(unit)
+                let unitSeconds = (ContinuousClock().now - unitStart).seconds
+                let failed = csv.contains(",failed:")
+                do {
+                    try commit(jsonl, to: cellsDir.appendingPathComponent(unit.stem + ".jsonl"))
+                    try commit(csv, to: cellsDir.appendingPathComponent(unit.stem + ".csv"))
+                } catch {
+                    shared.lock.lock()
+                    shared.writeError = "\(cellsDir.path): cannot write \(unit.stem) (\(error.localizedDescription))"
+                    shared.lock.unlock()
+                }
+                shared.lock.lock()
+                shared.done += 1
+                if failed { shared.failed += 1 }
+                let (done, nfailed) = (shared.done, shared.failed)
+                report(progress, done: done, failed: nfailed, total: total, unit: unit, status: failed ? "failed" : "ok",
+                       seconds: unitSeconds, elapsed: (ContinuousClock().now - started).seconds)
+                shared.lock.unlock()
+            }
+        }
+        if progress == .bar { FileHandle.standardError.write(Data("\n".utf8)) }
+        if let e = shared.writeError { throw OutputError(description: e) }
+        try assemble(plan, out: out, units: mine)
+        try writeMetadata(plan, out: out, shard: shard, units: mine.count, wall: (ContinuousClock().now - started).seconds)
+        return (total, shared.failed)
+    }
+
+    static func report(_ p: Progress, done: Int, failed: Int, total: Int, unit: SweepUnit, status: String, seconds: Double, elapsed: Double) {
+        switch p {
+        case .quiet: return
+        case .lines:
+            let params = unit.cell.assignments.map { "\($0.path)=\(Matrix.display($0.value))" }.joined(separator: " ")
+            FileHandle.standardError.write(Data("[\(done)/\(total)] \(unit.stem) \(status) \(NumberText.fixed(seconds, decimals: 2)) s (\(params))\n".utf8))
+        case .bar:
+            let eta = done > 0 ? elapsed / Double(done) * Double(total - done) : 0
+            let width = 30
+            let filled = total > 0 ? width * done / total : width
+            let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
+            FileHandle.standardError.write(Data("\r[\(bar)] \(done)/\(total) cells, \(failed) failed, \(NumberText.fixed(elapsed, decimals: 0)) s elapsed, ETA \(NumberText.fixed(eta, decimals: 0)) s ".utf8))
+        }
+    }
+
+    /// Writes `text` to `url` atomically (temporary file, then rename).
+    static func commit(_ text: String, to url: URL) throws {
+        let tmp = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).tmp-\(ProcessInfo.processInfo.processIdentifier)")
+        try Data(text.utf8).write(to: tmp)
+        if FileManager.default.fileExists(atPath: url.path) { try FileManager.default.removeItem(at: url) }
+        try FileManager.default.moveItem(at: tmp, to: url)
+    }
+
+    /// `cells.csv` and `cells.jsonl` from the finished units in `dirs` (deduplicated by stem),
+    /// written into `out`.
+    public static func assemble(header: [String], stems: [String]?, from dirs: [URL], out: URL) throws {
+        let fm = FileManager.default
+        var files: [String: URL] = [:]
+        for dir in dirs {
+            let cells = dir.appendingPathComponent("cells")
+            for f in (try? fm.contentsOfDirectory(atPath: cells.path)) ?? [] where f.hasSuffix(".csv") && !f.hasPrefix(".") {
+                files[String(f.dropLast(4))] = cells.appendingPathComponent(f)
+            }
+        }
+        let order = (stems ?? Array(files.keys)).sorted()
+        var csv = CSVTable(header: header).text
+        var jsonl = ""
+        for stem in order {
+            guard let url = files[stem] else { continue }
+            csv += (try? String(contentsOf: url, encoding: .utf8)) ?? ""
+            jsonl += (try? String(contentsOf: url.deletingPathExtension().appendingPathExtension("jsonl"), encoding: .utf8)) ?? ""
+        }
+        try commit(csv, to: out.appendingPathComponent("cells.csv"))
+        try commit(jsonl, to: out.appendingPathComponent("cells.jsonl"))
+    }
+
+    static func assemble(_ plan: SweepPlan, out: URL, units: [SweepUnit]) throws {
+        try assemble(header: plan.header, stems: units.map(\.stem), from: [out], out: out)
+    }
+
+    /// The sweep's identity: tool version and the input hash.
+    static func identity(_ plan: SweepPlan) -> (version: String, hash: String) {
+        (RunFiles.toolVersion, "fnv1a64:" + plan.base.inputHash)
+    }
+
+    static func writeMetadata(_ plan: SweepPlan, out: URL, shard: (k: Int, n: Int)?, units: Int, wall: Double?) throws {
+        func m(_ k: String, _ v: JSONValue) -> JSONMember { JSONMember(key: k, value: JSONNode(v)) }
+        let id = identity(plan)
+        var members = [
+            m("tool", .string("adhocsim")), m("version", .string(id.version)), m("scenario", .string(plan.base.name)),
+            m("input_file", .string(plan.path)), m("input_hash", .string(id.hash)),
+            m("header", .array(plan.header.map { JSONNode(.string($0)) })),
+            m("cells", .number(JSONNumber(integer: plan.matrix.cells.count))), m("repeat", .number(JSONNumber(integer: plan.matrix.repeats))),
+            m("units_total", .number(JSONNumber(integer: plan.units.count))), m("units_in_shard", .number(JSONNumber(integer: units))),
+            m("shard", shard.map { .string("\($0.k)/\($0.n)") } ?? .null),
+        ]
+        if let wall { members.append(m("wall_time_s", .number(JSONNumber(literal: NumberText.fixed(wall, decimals: 3), value: wall)))) }
+        try commit(JSONText.render(JSONNode(.object(members))), to: out.appendingPathComponent("metadata.json"))
+    }
+
+    /// A resumed sweep must be the same sweep.
+    static func checkSameSweep(_ plan: SweepPlan, out: URL) throws {
+        guard let meta = try? readMetadata(out) else { return }
+        let id = identity(plan)
+        if meta.hash != id.hash || meta.version != id.version {
+            throw OutputError(description: "\(out.path): holds a different sweep (input \(meta.hash), version \(meta.version)); this one is \(id.hash), version \(id.version). Use another --out or drop --resume.")
+        }
+    }
+
+    /// Reads a sweep folder's identity and header.
+    public static func readMetadata(_ dir: URL) throws -> (version: String, hash: String, header: [String], total: Int) {
+        let url = dir.appendingPathComponent("metadata.json")
+        guard let data = FileManager.default.contents(atPath: url.path) else {
+            throw OutputError(description: "\(dir.path): no metadata.json: not a sweep folder")
+        }
+        let sink = DiagnosticSink(file: url.path, lineMap: LineMap(Array(data)))
+        var parser = JSONParser(bytes: Array(data), sink: sink)
+        guard let root = parser.parseDocument(), case .string(let v)? = root["version"]?.value, case .string(let h)? = root["input_hash"]?.value,
+              case .array(let header)? = root["header"]?.value, case .number(let total)? = root["units_total"]?.value else {
+            throw OutputError(description: "\(url.path): not a sweep's metadata.json")
+        }
+        return (v, h, header.compactMap { if case .string(let s) = $0.value { return s } else { return nil } }, Int(total.value))
+    }
+
+    /// Joins shard folders into `out`; refuses folders of different sweeps.
+    public static func merge(_ dirs: [URL], out: URL) throws {
+        guard let first = dirs.first else { throw OutputError(description: "merge needs at least one sweep folder") }
+        let reference = try readMetadata(first)
+        for d in dirs.dropFirst() {
+            let m = try readMetadata(d)
+            if m.hash != reference.hash || m.version != reference.version {
+                throw OutputError(description: "\(d.path) is from a different sweep (input \(m.hash), version \(m.version)) than \(first.path) (input \(reference.hash), version \(reference.version)); refusing to merge")
+            }
+        }
+        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+        try assemble(header: reference.header, stems: nil, from: dirs, out: out)
+        var text = (try? String(contentsOf: first.appendingPathComponent("metadata.json"), encoding: .utf8)) ?? ""
+        text = text.replacingOccurrences(of: "\"shard\": ", with: "\"merged_from_shard\": ")
+        try commit(text, to: out.appendingPathComponent("metadata.json"))
+    }
+}

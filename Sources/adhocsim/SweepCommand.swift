@@ -1,0 +1,61 @@
+import AdHocSim
+import Foundation
+
+enum SweepCommand {
+    static func main(_ args: [String]) throws -> Int32 {
+        if args.contains("--help") || args.contains("-h") { print(Help.sweep); return ExitStatus.success }
+        let a = try Arguments(args, options: ["--out", "-j", "--shard", "--set"], switches: ["--resume", "--quiet"])
+        guard a.positionals.count == 1 else { throw Arguments.UsageError(message: "expects one scenario FILE with a \"matrix\"") }
+        let workers = Int(try a.integer("-j", default: UInt64(ProcessInfo.processInfo.activeProcessorCount), in: 1...256))
+        var shard: (k: Int, n: Int)?
+        if let text = a.value("--shard") {
+            let parts = text.split(separator: "/").map { Int($0) }
+            guard parts.count == 2, let k = parts[0], let n = parts[1], n >= 1, k >= 1, k <= n else {
+                throw Arguments.UsageError(message: "--shard expects K/N with 1 ≤ K ≤ N, found \"\(text)\"")
+            }
+            shard = (k, n)
+        }
+        let plan: SweepPlan
+        do {
+            plan = try SweepPlan(path: a.positionals[0], overrides: a.all("--set"))
+        } catch let e as ScenarioError {
+            printError(e.description)
+            return ExitStatus.badInput
+        } catch let e as SweepPlan.PlanError {
+            printError(e.description)
+            return ExitStatus.badInput
+        }
+        let outPath = a.value("--out") ?? "results/\(plan.base.name)"
+        let progress: SweepRunner.Progress = a.has("--quiet") ? .quiet : (isatty(2) != 0 ? .bar : .lines)
+        do {
+            let (ran, failed) = try SweepRunner.run(plan, out: URL(fileURLWithPath: outPath), workers: workers, shard: shard,
+                                                    resume: a.has("--resume"), progress: progress)
+            if !a.has("--quiet") {
+                print("\(plan.base.name): \(plan.matrix.cells.count) cells × \(plan.matrix.repeats) repeat(s); ran \(ran) unit(s) now, \(failed) with a failed status")
+                print("results: \(outPath)/cells.csv")
+            }
+        } catch let e as SweepRunner.OutputError {
+            printError("adhocsim sweep: \(e.description)")
+            return ExitStatus.badInput
+        }
+        return ExitStatus.success
+    }
+}
+
+enum MergeCommand {
+    static func main(_ args: [String]) throws -> Int32 {
+        if args.contains("--help") || args.contains("-h") { print(Help.merge); return ExitStatus.success }
+        let a = try Arguments(args, options: ["--out"], switches: [])
+        guard !a.positionals.isEmpty, let out = a.value("--out") else {
+            throw Arguments.UsageError(message: "expects sweep folders and --out DIR")
+        }
+        do {
+            try SweepRunner.merge(a.positionals.map { URL(fileURLWithPath: $0) }, out: URL(fileURLWithPath: out))
+            print("merged \(a.positionals.count) folder(s) into \(out)/cells.csv")
+        } catch let e as SweepRunner.OutputError {
+            printError("adhocsim merge: \(e.description)")
+            return ExitStatus.badInput
+        }
+        return ExitStatus.success
+    }
+}
