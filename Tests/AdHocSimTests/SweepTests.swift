@@ -1,0 +1,108 @@
+import Foundation
+import Testing
+@testable import AdHocSim
+
+let miniSweep = """
+{"name": "mini", "seed": 7, "duration_s": 20, "environment": {"preset": "field"}, "radio": {"technology": "wifi"},
+ "distance_m": 10,
+ "nodes": [{"id": "client", "position": [0, 0, 1.2]}, {"id": "server", "position": [10, 0, 1.2]}],
+ "flows": [{"id": "f", "from": "client", "to": "server", "protocol": "tcp", "workload": {"kind": "thesis", "probes": 10, "packets": 200, "size": 1024}}],
+ "matrix": {"environment.preset": ["city", "field"], "flows[0].protocol": ["tcp", "udp", "quic"], "distance_m": [1, "max"], "repeat": 2}}
+"""
+
+func cellsCSV(_ dir: URL) throws -> String { try String(contentsOf: dir.appendingPathComponent("cells.csv"), encoding: .utf8) }
+
+@Suite("Sweeps", .serialized)
+struct SweepTests {
+    @Test func cellsAreTheCartesianProductWithStableIdsAndSeeds() throws {
+        let dir = try temporaryFolder(["m.json": miniSweep])
+        let plan = try SweepPlan(path: dir.appendingPathComponent("m.json").path, overrides: [])
+        #expect(plan.matrix.cells.count == 2 * 3 * 2)
+        #expect(plan.units.count == 24)
+        #expect(plan.units.map(\.stem) == plan.units.map(\.stem).sorted())
+        // Ids depend only on the values: the same cell in another plan has the same id.
+        let again = try SweepPlan(path: dir.appendingPathComponent("m.json").path, overrides: [])
+        #expect(again.units.map(\.stem) == plan.units.map(\.stem))
+        let u = plan.units[0]
+        #expect(plan.seed(of: u, cellSeed: 7) == SplitMix64.mix(7 &+ StableHash.fnv1a(u.stem)))
+    }
+
+    @Test func outputIsByteIdenticalForAnyParallelismAndSharding() throws {
+        let dir = try temporaryFolder(["m.json": miniSweep])
+        let plan = try SweepPlan(path: dir.appendingPathComponent("m.json").path, overrides: [])
+        let one = dir.appendingPathComponent("one"), two = dir.appendingPathComponent("two")
+        try SweepRunner.run(plan, out: one, workers: 1, shard: nil, resume: false, progress: .quiet)
+        try SweepRunner.run(plan, out: two, workers: 2, shard: nil, resume: false, progress: .quiet)
+        #expect(try cellsCSV(one) == cellsCSV(two))
+        let shards = (1...3).map { dir.appendingPathComponent("shard\($0)") }
+        for (k, s) in shards.enumerated() {
+            try SweepRunner.run(plan, out: s, workers: 2, shard: (k + 1, 3), resume: false, progress: .quiet)
+        }
+        let merged = dir.appendingPathComponent("merged")
+        try SweepRunner.merge(shards, out: merged)
+        #expect(try cellsCSV(merged) == cellsCSV(one))
+        let text = try cellsCSV(one)
+        #expect(text.split(separator: "\n").count == 1 + 24)
+        #expect(text.hasPrefix("cell_id,repeat,param.environment.preset,param.flows[0].protocol,param.distance_m,flow,"))
+    }
+
+    @Test func mergingDifferentSweepsIsRefused() throws {
+        let dir = try temporaryFolder(["m.json": miniSweep])
+        let path = dir.appendingPathComponent("m.json").path
+        let a = dir.appendingPathComponent("a"), b = dir.appendingPathComponent("b")
+        try SweepRunner.run(try SweepPlan(path: path, overrides: []), out: a, workers: 2, shard: (1, 2), resume: false, progress: .quiet)
+        try SweepRunner.run(try SweepPlan(path: path, overrides: ["seed=8"]), out: b, workers: 2, shard: (2, 2), resume: false, progress: .quiet)
+        #expect(throws: SweepRunner.OutputError.self) { try SweepRunner.merge([a, b], out: dir.appendingPathComponent("m")) }
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("m").path))
+    }
+
+    @Test func aKilledSweepResumesToTheSameBytes() throws {
+        // A bigger matrix so the kill lands mid-way: 4 places × 3 protocols × 2 distances × 2 sizes.
+        let big = miniSweep.replacingOccurrences(of: "\"environment.preset\": [\"city\", \"field\"]", with: "\"environment.preset\": [\"underground\", \"city\", \"field\", \"forest\"]")
+            .replacingOccurrences(of: "\"repeat\": 2", with: "\"flows[0].workload.size\": [1024, 4096], \"repeat\": 1")
+        let dir = try temporaryFolder(["m.json": big])
+        let reference = dir.appendingPathComponent("reference")
+        let r = try CLI.run(["sweep", "m.json", "--out", "reference", "-j", "2", "--quiet"], in: dir)
+        #expect(r.status == 0)
+        // Start the same sweep, kill it with SIGKILL once some cells are committed, resume.
+        let p = Process()
+        p.executableURL = CLI.binary
+        p.arguments = ["sweep", "m.json", "--out", "killed", "-j", "2", "--quiet"]
+        p.currentDirectoryURL = dir
+        try p.run()
+        let cells = dir.appendingPathComponent("killed/cells")
+        let deadline = Date().addingTimeInterval(60)
+        while Date() < deadline {
+            let done = ((try? FileManager.default.contentsOfDirectory(atPath: cells.path)) ?? []).filter { $0.hasSuffix(".csv") }.count
+            if done >= 5 { break }
+            usleep(2_000)
+        }
+        kill(p.processIdentifier, SIGKILL)
+        p.waitUntilExit()
+        let committed = ((try? FileManager.default.contentsOfDirectory(atPath: cells.path)) ?? []).filter { $0.hasSuffix(".csv") && !$0.hasPrefix(".") }.count
+        #expect(committed >= 5 && committed < 48)
+        let resumed = try CLI.run(["sweep", "m.json", "--out", "killed", "-j", "2", "--resume", "--quiet"], in: dir)
+        #expect(resumed.status == 0)
+        #expect(try cellsCSV(dir.appendingPathComponent("killed")) == cellsCSV(reference))
+    }
+
+    @Test func badSweepInputIsRefusedClearly() throws {
+        let dir = try temporaryFolder([
+            "empty.json": miniSweep.replacingOccurrences(of: "\"distance_m\": [1, \"max\"]", with: "\"distance_m\": []"),
+            "nopath.json": miniSweep.replacingOccurrences(of: "\"distance_m\": [1, \"max\"]", with: "\"environment.presett\": [1]"),
+            "m.json": miniSweep,
+        ])
+        let empty = try CLI.run(["sweep", "empty.json", "--out", "o1"], in: dir)
+        #expect(empty.status == 2 && empty.stderr.contains("matrix.distance_m: expected at least one value"))
+        let nopath = try CLI.run(["sweep", "nopath.json", "--out", "o2"], in: dir)
+        #expect(nopath.status == 2 && nopath.stderr.contains("matrix.environment.presett: the path does not exist"))
+        let shard = try CLI.run(["sweep", "m.json", "--shard", "4/3", "--out", "o3"], in: dir)
+        #expect(shard.status == 2 && shard.stderr.contains("--shard expects K/N with 1 ≤ K ≤ N, found \"4/3\""))
+        // An output folder that cannot be created (a file stands where its parent should be;
+        // unlike permission bits, this holds for root too).
+        try Data("x".utf8).write(to: dir.appendingPathComponent("blocker"))
+        let blocked = try CLI.run(["sweep", "m.json", "--out", "blocker/out"], in: dir)
+        #expect(blocked.status == 2 && blocked.stderr.contains("cannot create the sweep folder"))
+        #expect(try listing(dir).filter { $0.hasPrefix("o") }.isEmpty)
+    }
+}
