@@ -8,6 +8,7 @@ enum Help {
       adhocsim range [FILE] [--environment PRESET] [--set PATH=VALUE]...
       adhocsim sweep FILE [--out DIR] [-j N] [--shard K/N] [--resume] [--set PATH=VALUE]... [--quiet]
       adhocsim merge DIR... --out DIR
+      adhocsim plot DIR
       adhocsim bench core [--population P] [--events E] [--repeat R] [--compare] [--no-baseline]
       adhocsim --version
       adhocsim COMMAND --help
@@ -87,6 +88,14 @@ enum Help {
     folders from different sweeps (input hash or version differ).
     """
 
+    static let plot = """
+    adhocsim plot DIR
+
+    Writes self-contained SVG charts of a sweep's cells.csv, and an index.html showing them,
+    to DIR/plots: RTT and jitter per place and protocol (box plots), data rate and goodput
+    against distance, UDP loss against the number of writes, maximum range per place.
+    """
+
     static func text(for topic: String) -> String? {
         switch topic {
         case "run": return run
@@ -95,6 +104,7 @@ enum Help {
         case "range": return range
         case "sweep": return sweep
         case "merge": return merge
+        case "plot": return plot
         default: return nil
         }
     }

@@ -1,0 +1,175 @@
+/// Self-contained SVG charts: box plots and bar charts over categories, line charts over a
+/// numeric (optionally logarithmic) axis. Axes carry units, every series is in the legend,
+/// numbers are printed with `NumberText`, so the same data always gives the same bytes.
+public struct SvgChart: Sendable {
+    /// One series of a line chart.
+    public struct Series: Sendable {
+        public var name: String
+        public var points: [(x: Double, y: Double)]
+        public init(name: String, points: [(x: Double, y: Double)]) {
+            self.name = name
+            self.points = points
+        }
+    }
+
+    /// What to draw.
+    public enum Kind: Sendable {
+        /// Tukey box plots, one per category: quartiles and median, whiskers to the farthest
+        /// value within 1.5 IQR, points beyond them drawn as outliers; optionally a log y axis.
+        case boxes([(label: String, values: [Double])], logY: Bool)
+        /// Bars: one value per category.
+        case bars([(label: String, value: Double)])
+        /// Lines over a numeric x axis.
+        case lines([Series], logX: Bool)
+    }
+
+    public var title: String
+    public var xLabel: String
+    public var yLabel: String
+    public var kind: Kind
+
+    public init(title: String, xLabel: String, yLabel: String, kind: Kind) {
+        self.title = title
+        self.xLabel = xLabel
+        self.yLabel = yLabel
+        self.kind = kind
+    }
+
+    static let width = 760.0, height = 440.0
+    static let left = 80.0, right = 170.0, top = 50.0, bottom = 90.0
+    static let palette = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf"]
+
+    static func f(_ v: Double) -> String { NumberText.fixed(v, decimals: 1) }
+
+    static func escape(_ s: String) -> String {
+        s.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
+    }
+
+    /// "Nice" tick values covering [lo, hi].
+    static func ticks(_ lo: Double, _ hi: Double) -> [Double] {
+        let span = Swift.max(hi - lo, 1e-9)
+        let raw = span / 5
+        let magnitude = pow(10, floor(log10(raw)))
+        let step = [1.0, 2, 5, 10].map { $0 * magnitude }.first { $0 >= raw } ?? raw
+        var t = floor(lo / step) * step
+        var out: [Double] = [t]
+        while t < hi - step * 1e-9 {
+            t += step
+            out.append(t)
+        }
+        return out
+    }
+
+    static func label(_ v: Double) -> String {
+        if abs(v) >= 1000 || v == v.rounded() { return NumberText.fixed(v, decimals: 0) }
+        if abs(v) >= 10 { return NumberText.fixed(v, decimals: 1) }
+        return NumberText.fixed(v, decimals: 2)
+    }
+
+    static func quantile(_ sorted: [Double], _ q: Double) -> Double {
+        let pos = q * Double(sorted.count - 1)
+        let i = Int(pos), frac = pos - Double(i)
+        return i + 1 < sorted.count ? sorted[i] + frac * (sorted[i + 1] - sorted[i]) : sorted[i]
+    }
+
+    /// The SVG document.
+    public var svg: String {
+        let w = SvgChart.width, h = SvgChart.height
+        let plotW = w - SvgChart.left - SvgChart.right, plotH = h - SvgChart.top - SvgChart.bottom
+        var out = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(w))\" height=\"\(Int(h))\" viewBox=\"0 0 \(Int(w)) \(Int(h))\" font-family=\"Helvetica, Arial, sans-serif\" font-size=\"12\">\n"
+        out += "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
+        out += "<text x=\"\(SvgChart.f(w / 2))\" y=\"24\" text-anchor=\"middle\" font-size=\"16\" font-weight=\"bold\">\(SvgChart.escape(title))</text>\n"
+        // y range
+        var ys: [Double] = []
+        var logY = false
+        switch kind {
+        case .boxes(let groups, let log):
+            ys = groups.flatMap(\.values)
+            logY = log
+        case .bars(let bars): ys = bars.map(\.value)
+        case .lines(let series, _): ys = series.flatMap { $0.points.map(\.y) }
+        }
+        let yTicks: [Double]
+        let py: (Double) -> Double
+        if logY {
+            let positive = ys.filter { $0 > 0 }
+            let lo = floor(log10(positive.min() ?? 1)), hi = ceil(log10(positive.max() ?? 10))
+            yTicks = stride(from: lo, through: Swift.max(hi, lo + 1), by: 1).map { pow(10, $0) }
+            let l0 = lo, span = Swift.max(hi, lo + 1) - lo
+            py = { SvgChart.top + plotH - (log10(Swift.max($0, pow(10, l0))) - l0) / span * plotH }
+        } else {
+            yTicks = SvgChart.ticks(0, Swift.max(ys.max() ?? 1, 1e-9) * 1.05)
+            let yTop = yTicks.last ?? 1
+            py = { SvgChart.top + plotH - $0 / yTop * plotH }
+        }
+        // axes and y grid
+        for t in yTicks {
+            out += "<line x1=\"\(SvgChart.f(SvgChart.left))\" y1=\"\(SvgChart.f(py(t)))\" x2=\"\(SvgChart.f(SvgChart.left + plotW))\" y2=\"\(SvgChart.f(py(t)))\" stroke=\"#e0e0e0\"/>\n"
+            out += "<text x=\"\(SvgChart.f(SvgChart.left - 6))\" y=\"\(SvgChart.f(py(t) + 4))\" text-anchor=\"end\">\(SvgChart.label(t))</text>\n"
+        }
+        out += "<line x1=\"\(SvgChart.f(SvgChart.left))\" y1=\"\(SvgChart.f(SvgChart.top))\" x2=\"\(SvgChart.f(SvgChart.left))\" y2=\"\(SvgChart.f(SvgChart.top + plotH))\" stroke=\"black\"/>\n"
+        out += "<line x1=\"\(SvgChart.f(SvgChart.left))\" y1=\"\(SvgChart.f(SvgChart.top + plotH))\" x2=\"\(SvgChart.f(SvgChart.left + plotW))\" y2=\"\(SvgChart.f(SvgChart.top + plotH))\" stroke=\"black\"/>\n"
+        out += "<text transform=\"translate(18,\(SvgChart.f(SvgChart.top + plotH / 2))) rotate(-90)\" text-anchor=\"middle\">\(SvgChart.escape(yLabel))</text>\n"
+        out += "<text x=\"\(SvgChart.f(SvgChart.left + plotW / 2))\" y=\"\(SvgChart.f(h - 20))\" text-anchor=\"middle\">\(SvgChart.escape(xLabel))</text>\n"
+        switch kind {
+        case .boxes(let groups, _):
+            let slot = plotW / Double(Swift.max(groups.count, 1))
+            for (i, g) in groups.enumerated() {
+                let cx = SvgChart.left + slot * (Double(i) + 0.5)
+                out += "<text transform=\"translate(\(SvgChart.f(cx)),\(SvgChart.f(SvgChart.top + plotH + 14))) rotate(30)\" text-anchor=\"start\">\(SvgChart.escape(g.label))</text>\n"
+                let v = g.values.sorted()
+                guard !v.isEmpty else { continue }
+                let q1 = SvgChart.quantile(v, 0.25), med = SvgChart.quantile(v, 0.5), q3 = SvgChart.quantile(v, 0.75)
+                let fence = 1.5 * (q3 - q1)
+                let low = v.first { $0 >= q1 - fence } ?? v.first!, high = v.last { $0 <= q3 + fence } ?? v.last!
+                let bw = slot * 0.5
+                let color = SvgChart.palette[i % SvgChart.palette.count]
+                out += "<g class=\"box\" data-label=\"\(SvgChart.escape(g.label))\">"
+                out += "<line x1=\"\(SvgChart.f(cx))\" y1=\"\(SvgChart.f(py(low)))\" x2=\"\(SvgChart.f(cx))\" y2=\"\(SvgChart.f(py(high)))\" stroke=\"\(color)\"/>"
+                for o in v where o < low || o > high {
+                    out += "<circle cx=\"\(SvgChart.f(cx))\" cy=\"\(SvgChart.f(py(o)))\" r=\"2\" fill=\"none\" stroke=\"\(color)\"/>"
+                }
+                out += "<rect x=\"\(SvgChart.f(cx - bw / 2))\" y=\"\(SvgChart.f(py(q3)))\" width=\"\(SvgChart.f(bw))\" height=\"\(SvgChart.f(Swift.max(py(q1) - py(q3), 1)))\" fill=\"\(color)\" fill-opacity=\"0.3\" stroke=\"\(color)\"/>"
+                out += "<line x1=\"\(SvgChart.f(cx - bw / 2))\" y1=\"\(SvgChart.f(py(med)))\" x2=\"\(SvgChart.f(cx + bw / 2))\" y2=\"\(SvgChart.f(py(med)))\" stroke=\"black\" stroke-width=\"2\"/>"
+                out += "</g>\n"
+            }
+        case .bars(let bars):
+            let slot = plotW / Double(Swift.max(bars.count, 1))
+            for (i, b) in bars.enumerated() {
+                let cx = SvgChart.left + slot * (Double(i) + 0.5)
+                let color = SvgChart.palette[i % SvgChart.palette.count]
+                out += "<rect class=\"bar\" data-label=\"\(SvgChart.escape(b.label))\" x=\"\(SvgChart.f(cx - slot * 0.3))\" y=\"\(SvgChart.f(py(b.value)))\" width=\"\(SvgChart.f(slot * 0.6))\" height=\"\(SvgChart.f(SvgChart.top + plotH - py(b.value)))\" fill=\"\(color)\"/>\n"
+                out += "<text x=\"\(SvgChart.f(cx))\" y=\"\(SvgChart.f(py(b.value) - 4))\" text-anchor=\"middle\">\(SvgChart.label(b.value))</text>\n"
+                out += "<text x=\"\(SvgChart.f(cx))\" y=\"\(SvgChart.f(SvgChart.top + plotH + 18))\" text-anchor=\"middle\">\(SvgChart.escape(b.label))</text>\n"
+            }
+        case .lines(let series, let logX):
+            let xs = series.flatMap { $0.points.map(\.x) }
+            let tx: (Double) -> Double = logX ? { log10(Swift.max($0, 1e-9)) } : { $0 }
+            let lo = tx(xs.min() ?? 0), hi = tx(xs.max() ?? 1)
+            let span = hi - lo > 0 ? hi - lo : 1
+            func px(_ v: Double) -> Double { SvgChart.left + (tx(v) - lo) / span * plotW }
+            let xTicks = logX ? stride(from: floor(lo), through: ceil(hi), by: 1).map { pow(10, $0) }.filter { tx($0) >= lo - 1e-9 && tx($0) <= hi + 1e-9 }
+                              : SvgChart.ticks(xs.min() ?? 0, xs.max() ?? 1).filter { $0 >= (xs.min() ?? 0) - 1e-9 && $0 <= (xs.max() ?? 1) + 1e-9 }
+            for t in xTicks {
+                out += "<text x=\"\(SvgChart.f(px(t)))\" y=\"\(SvgChart.f(SvgChart.top + plotH + 18))\" text-anchor=\"middle\">\(SvgChart.label(t))</text>\n"
+            }
+            for (i, s) in series.enumerated() {
+                let color = SvgChart.palette[i % SvgChart.palette.count]
+                let pts = s.points.sorted { $0.x < $1.x }.map { "\(SvgChart.f(px($0.x))),\(SvgChart.f(py($0.y)))" }.joined(separator: " ")
+                out += "<polyline class=\"series\" data-series=\"\(SvgChart.escape(s.name))\" points=\"\(pts)\" fill=\"none\" stroke=\"\(color)\" stroke-width=\"2\"/>\n"
+                for p in s.points { out += "<circle cx=\"\(SvgChart.f(px(p.x)))\" cy=\"\(SvgChart.f(py(p.y)))\" r=\"3\" fill=\"\(color)\"/>\n" }
+                let ly = SvgChart.top + 10 + Double(i) * 18
+                out += "<line x1=\"\(SvgChart.f(w - SvgChart.right + 15))\" y1=\"\(SvgChart.f(ly))\" x2=\"\(SvgChart.f(w - SvgChart.right + 35))\" y2=\"\(SvgChart.f(ly))\" stroke=\"\(color)\" stroke-width=\"3\"/>"
+                out += "<text x=\"\(SvgChart.f(w - SvgChart.right + 40))\" y=\"\(SvgChart.f(ly + 4))\">\(SvgChart.escape(s.name))</text>\n"
+            }
+        }
+        out += "</svg>\n"
+        return out
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif

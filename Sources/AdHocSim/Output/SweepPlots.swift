@@ -1,0 +1,120 @@
+import Foundation
+
+/// The charts of a sweep (`adhocsim plot DIR`), from its `cells.csv`: box plots of RTT and
+/// jitter per place and protocol, data rate and goodput against distance, UDP loss against the
+/// number of writes, and the maximum range per place; plus an `index.html` showing them.
+public enum SweepPlots {
+    /// Parses RFC 4180 CSV text into rows of fields.
+    public static func parseCSV(_ text: String) -> [[String]] {
+        var rows: [[String]] = []
+        var row: [String] = []
+        var field = ""
+        var quoted = false
+        var chars = text.makeIterator()
+        var pending: Character?
+        while let c = pending ?? chars.next() {
+            pending = nil
+            if quoted {
+                if c == "\"" {
+                    if let n = chars.next() {
+                        if n == "\"" { field.append("\"") } else { quoted = false; pending = n }
+                    } else { quoted = false }
+                } else { field.append(c) }
+                continue
+            }
+            switch c {
+            case "\"": quoted = true
+            case ",": row.append(field); field = ""
+            case "\n": row.append(field); rows.append(row); row = []; field = ""
+            default: field.append(c)
+            }
+        }
+        if !field.isEmpty || !row.isEmpty { row.append(field); rows.append(row) }
+        return rows
+    }
+
+    /// Why plotting failed.
+    public struct PlotError: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// The charts, by file name, in display order.
+    public static func charts(cellsCSV text: String) throws -> [(file: String, chart: SvgChart)] {
+        let rows = parseCSV(text)
+        guard let header = rows.first else { throw PlotError(description: "cells.csv is empty") }
+        func col(_ name: String) -> Int? { header.firstIndex(of: name) }
+        guard let place = col("environment"), let proto = col("protocol"), let status = col("status"),
+              let rtt = col("rtt_mean_ms"), let sd = col("rtt_sd_ms"), let rate = col("data_rate_mbps"),
+              let goodput = col("goodput_mbps"), let dist = col("distance_m"), let loss = col("loss_pct"), let packets = col("packets") else {
+            throw PlotError(description: "cells.csv lacks the summary columns (environment, protocol, rtt_mean_ms, ...)")
+        }
+        let paramDistance = col("param.distance_m")
+        let data = rows.dropFirst().filter { $0.count == header.count && $0[status] == "ok" }
+        let places = ["underground", "city", "field", "forest"].filter { p in data.contains { $0[place] == p } }
+        let protocols = ["tcp", "udp", "quic"].filter { p in data.contains { $0[proto] == p } }
+        func values(_ rows: [[String]], _ c: Int) -> [Double] { rows.compactMap { Double($0[c]) } }
+        func mean(_ v: [Double]) -> Double? { v.isEmpty ? nil : v.reduce(0, +) / Double(v.count) }
+
+        var groups: [(label: String, rows: [[String]])] = []
+        for p in places { for q in protocols { groups.append(("\(p)/\(q)", data.filter { $0[place] == p && $0[proto] == q })) } }
+        var charts: [(String, SvgChart)] = []
+        charts.append(("rtt-by-place-and-protocol.svg", SvgChart(title: "Probe RTT (mean per cell) by place and protocol", xLabel: "place / protocol",
+                                                                  yLabel: "RTT (ms, log scale)", kind: .boxes(groups.map { ($0.label, values($0.rows, rtt)) }, logY: true))))
+        charts.append(("jitter-by-place-and-protocol.svg", SvgChart(title: "Jitter (SD of probe RTTs, thesis definition)", xLabel: "place / protocol",
+                                                                     yLabel: "jitter (ms, log scale)", kind: .boxes(groups.map { ($0.label, values($0.rows, sd)) }, logY: true))))
+        func versusDistance(_ c: Int) -> [SvgChart.Series] {
+            protocols.map { q in
+                let mine = data.filter { $0[proto] == q }
+                func key(_ row: [String]) -> String { paramDistance.map { row[$0] } ?? row[dist] }
+                let keys = Array(Set(mine.map(key))).sorted()
+                let pts: [(x: Double, y: Double)] = keys.compactMap { k in
+                    let at = mine.filter { key($0) == k }
+                    guard let x = mean(values(at, dist)), let y = mean(values(at, c)) else { return nil }
+                    return (x, y)
+                }
+                return SvgChart.Series(name: q.uppercased(), points: pts)
+            }
+        }
+        charts.append(("data-rate-vs-distance.svg", SvgChart(title: "Data rate against distance (mean over places, counts, sizes)", xLabel: "distance (m)",
+                                                             yLabel: "data rate (Mbit/s)", kind: .lines(versusDistance(rate), logX: false))))
+        charts.append(("goodput-vs-distance.svg", SvgChart(title: "Goodput against distance (mean over places, counts, sizes)", xLabel: "distance (m)",
+                                                           yLabel: "goodput (Mbit/s)", kind: .lines(versusDistance(goodput), logX: false))))
+        let udp = data.filter { $0[proto] == "udp" }
+        let lossSeries: [SvgChart.Series] = places.map { p in
+            let mine = udp.filter { $0[place] == p }
+            let keys = Array(Set(mine.compactMap { Double($0[packets]) })).sorted()
+            return SvgChart.Series(name: p, points: keys.compactMap { k in
+                mean(values(mine.filter { Double($0[packets]) == k }, loss)).map { (k, $0) }
+            })
+        }
+        charts.append(("udp-loss-vs-packets.svg", SvgChart(title: "UDP loss against the number of writes", xLabel: "writes per test (log scale)",
+                                                           yLabel: "datagrams lost (%)", kind: .lines(lossSeries, logX: true))))
+        if let pd = paramDistance {
+            let bars: [(label: String, value: Double)] = places.compactMap { p in
+                mean(values(rows.dropFirst().filter { $0.count == header.count && $0[pd] == "max" && $0[place] == p }, dist)).map { (p, $0) }
+            }
+            if !bars.isEmpty {
+                charts.append(("range-per-place.svg", SvgChart(title: "Maximum range per place (1024-byte frame, lowest MCS, 50 %)", xLabel: "place",
+                                                               yLabel: "range (m)", kind: .bars(bars))))
+            }
+        }
+        return charts
+    }
+
+    /// Writes `plots/*.svg` and `plots/index.html` under `dir`.
+    public static func write(dir: URL) throws -> [String] {
+        guard let text = try? String(contentsOf: dir.appendingPathComponent("cells.csv"), encoding: .utf8) else {
+            throw PlotError(description: "\(dir.path): no cells.csv (run adhocsim sweep first)")
+        }
+        let list = try charts(cellsCSV: text)
+        var files = list.map { ResultFile(name: $0.file, contents: $0.chart.svg) }
+        var html = "<!doctype html>\n<html><head><meta charset=\"utf-8\"><title>\(SvgChart.escape(dir.lastPathComponent))</title>"
+        html += "<style>body{font-family:Helvetica,Arial,sans-serif;margin:2em}img{display:block;margin:1em 0;border:1px solid #ddd}</style></head><body>\n"
+        html += "<h1>\(SvgChart.escape(dir.lastPathComponent))</h1>\n"
+        for c in list { html += "<h2>\(SvgChart.escape(c.chart.title))</h2>\n<img src=\"\(c.file)\" alt=\"\(SvgChart.escape(c.chart.title))\">\n" }
+        html += "</body></html>\n"
+        files.append(ResultFile(name: "index.html", contents: html))
+        try ResultDirectory.commit(files, to: dir.appendingPathComponent("plots"))
+        return list.map(\.file)
+    }
+}
