@@ -106,3 +106,43 @@ struct SweepTests {
         #expect(try listing(dir).filter { $0.hasPrefix("o") }.isEmpty)
     }
 }
+
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+
+@Suite("Plots")
+struct PlotTests {
+    final class Collector: NSObject, XMLParserDelegate {
+        var series: [String] = []
+        var boxes: [String] = []
+        func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String] = [:]) {
+            if let s = attributes["data-series"] { series.append(s) }
+            if let b = attributes["data-label"] { boxes.append(b) }
+        }
+    }
+
+    @Test func chartsAreWellFormedSvgWithTheExpectedSeries() throws {
+        let dir = try temporaryFolder(["m.json": miniSweep])
+        let plan = try SweepPlan(path: dir.appendingPathComponent("m.json").path, overrides: [])
+        let out = dir.appendingPathComponent("out")
+        try SweepRunner.run(plan, out: out, workers: 2, shard: nil, resume: false, progress: .quiet)
+        let files = try SweepPlots.write(dir: out)
+        #expect(files.contains("rtt-by-place-and-protocol.svg") && files.contains("goodput-vs-distance.svg") && files.contains("range-per-place.svg"))
+        for f in files {
+            let data = try Data(contentsOf: out.appendingPathComponent("plots/\(f)"))
+            let parser = XMLParser(data: data)
+            let c = Collector()
+            parser.delegate = c
+            #expect(parser.parse(), "\(f) is not well-formed XML")
+            switch f {
+            case "goodput-vs-distance.svg", "data-rate-vs-distance.svg": #expect(c.series == ["TCP", "UDP", "QUIC"])
+            case "udp-loss-vs-packets.svg": #expect(c.series == ["city", "field"])
+            case "rtt-by-place-and-protocol.svg": #expect(c.boxes == ["city/tcp", "city/udp", "city/quic", "field/tcp", "field/udp", "field/quic"])
+            case "range-per-place.svg": #expect(c.boxes == ["city", "field"])
+            default: break
+            }
+        }
+        #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("plots/index.html").path))
+    }
+}
