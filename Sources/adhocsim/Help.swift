@@ -3,7 +3,7 @@ enum Help {
     adhocsim: a deterministic simulator of phone-to-phone networks.
 
     Usage:
-      adhocsim run FILE [--out DIR] [--seed N] [--set PATH=VALUE]... [--quiet]
+      adhocsim run FILE [--out DIR] [--seed N] [--set PATH=VALUE]... [--pcap] [--quiet]
       adhocsim validate FILE... [--set PATH=VALUE]...
       adhocsim range [FILE] [--environment PRESET] [--set PATH=VALUE]...
       adhocsim sweep FILE [--out DIR] [-j N] [--shard K/N] [--resume] [--set PATH=VALUE]... [--quiet]
@@ -29,6 +29,8 @@ enum Help {
       --set PATH=VALUE   override one value by its JSON path, e.g.
                          --set environment.pathLossExponent=3 --set nodes[1].position[0]=30
                          (repeatable; validated like the file)
+      --pcap             also write <node>.pcap per node (IP/TCP/UDP/QUIC headers, for
+                         Wireshark and tshark)
       --quiet            print only errors
     """
 

@@ -4,7 +4,7 @@ import Foundation
 enum RunCommand {
     static func main(_ args: [String]) throws -> Int32 {
         if args.contains("--help") || args.contains("-h") { print(Help.run); return ExitStatus.success }
-        let a = try Arguments(args, options: ["--out", "--seed", "--set"], switches: ["--quiet"])
+        let a = try Arguments(args, options: ["--out", "--seed", "--set"], switches: ["--quiet", "--pcap"])
         guard a.positionals.count == 1 else {
             throw Arguments.UsageError(message: a.positionals.isEmpty ? "expects a scenario FILE" : "expects one scenario FILE, found \(a.positionals.count)")
         }
@@ -24,7 +24,7 @@ enum RunCommand {
         }
         let report: RunReport
         do {
-            report = try ScenarioRunner.run(scenario)
+            report = try ScenarioRunner.run(scenario, trace: a.has("--pcap"))
         } catch let e as ScenarioRunner.Unsupported {
             printError(e.description)
             return ExitStatus.badInput

@@ -272,7 +272,7 @@ struct SackTests {
         #expect(ack.ack == 0)
         #expect(ack.sackStart[0] == 5792 && ack.sackEnd[0] == 7240)   // RFC 2018 §4: newest first
         #expect(ack.sackStart[1] == 2896 && ack.sackEnd[1] == 4344)
-        #expect(ack.header == 32 + 2 + 16)                             // two 8-byte blocks + option header
+        #expect(ack.header == 32 + 4 + 16)                             // two 8-byte blocks + NOP, NOP, kind, length
     }
 
     @Test func recoveryRepairsSeveralHolesInOneRoundTrip() {

@@ -33,6 +33,8 @@ public struct FlowMetrics: Sendable, Equatable {
     public var bytesSent: Int64
     public var bytesDelivered: Int64
     public var retransmissions: UInt64
+    /// Retransmissions by the client alone (TCP segments or QUIC packets).
+    public var clientRetransmissions: UInt64
     /// TCP keepalive probes sent by both ends during the whole run.
     public var keepalives: UInt64
     public var handshakeMs: Double?
@@ -93,6 +95,7 @@ public struct FlowMetrics: Sendable, Equatable {
             serverIpPacketsReceived = ip.packetsReceived[2 * k + 1]
         }
         keepalives = (f.client?.keepalivesSent ?? 0) + (f.server?.keepalivesSent ?? 0)
+        clientRetransmissions = f.client?.retransmissions ?? f.quicClient?.retransmissions ?? 0
         if f.transport == .udp {
             lossPct = app.datagramsSent > 0 ? Double(app.datagramsSent - app.datagramsDelivered) / Double(app.datagramsSent) * 100 : nil
         } else {

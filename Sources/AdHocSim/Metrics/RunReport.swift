@@ -23,6 +23,11 @@ public struct RunReport: Sendable {
     public var link: [LinkCounters]
     /// Per-generator traffic counters, in file order.
     public var traffic: [TrafficCounters]
+    /// Per node: its pcap file, when traced.
+    public var traces: [[UInt8]]?
+    /// Per flow, the client side's IP packets and bytes over the whole run (sent, received,
+    /// bytes sent, bytes received), unlike the report's counts that stop with the test.
+    public var ipTotals: [(packetsSent: UInt64, packetsReceived: UInt64, bytesSent: UInt64, bytesReceived: UInt64)]
     /// Per-flow metrics, in file order.
     public var flows: [FlowMetrics]
 

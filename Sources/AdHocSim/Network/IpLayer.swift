@@ -76,15 +76,22 @@ public struct IpLayer: Sendable {
     public let mtu: Int
     var table: [InFlight] = []
     var free: [Int] = []
-    /// IP packets sent and received, per flow and side (index 2·flow + (client ? 0 : 1)).
+    /// IP packets sent and received, per flow and side (index 2·flow + (client ? 0 : 1)): what
+    /// that side sent, and what it received from the other side.
     public private(set) var packetsSent: [UInt64]
     /// See `packetsSent`.
     public private(set) var packetsReceived: [UInt64]
     /// IP packets the link lost or refused, per flow and side.
     public private(set) var packetsLost: [UInt64]
 
-    /// Tags of IP packets have the top bit set; the low 48 bits hold the table slot.
+    /// Tags of IP packets have the top bit set, the fragment index in bits 40…55 and the table
+    /// slot in the low 40 bits.
     public static let tagBit: UInt64 = 1 << 63
+    static let slotMask: UInt64 = (1 << 40) - 1
+    /// IP bytes sent and received, per flow and side (as `packetsSent`).
+    public private(set) var bytesSent: [UInt64]
+    /// See `bytesSent`.
+    public private(set) var bytesReceived: [UInt64]
 
     /// An IP layer for `flows` flows.
     public init(version: IpVersion, mtu: Int, flows: Int) {
@@ -93,6 +100,14 @@ public struct IpLayer: Sendable {
         packetsSent = Array(repeating: 0, count: 2 * flows)
         packetsReceived = Array(repeating: 0, count: 2 * flows)
         packetsLost = Array(repeating: 0, count: 2 * flows)
+        bytesSent = Array(repeating: 0, count: 2 * flows)
+        bytesReceived = Array(repeating: 0, count: 2 * flows)
+    }
+
+    /// The datagram a packet tag belongs to, the packet's fragment index and the fragment count.
+    public func fragment(_ tag: UInt64) -> (datagram: Datagram, index: Int, count: Int, id: UInt32) {
+        let slot = Int(tag & IpLayer.slotMask)
+        return (table[slot].datagram, Int((tag >> 40) & 0xffff), Int(table[slot].fragments), UInt32(truncatingIfNeeded: slot))
     }
 
     /// IP header bytes.
@@ -133,20 +148,25 @@ public struct IpLayer: Sendable {
         let entry = InFlight(datagram: d, fragments: Int32(count), arrived: 0, resolved: 0, lost: false)
         if let f = free.popLast() { slot = f; table[slot] = entry } else { slot = table.count; table.append(entry) }
         var left = bytes
-        for _ in 0..<count {
+        for index in 0..<count {
             let chunk = count == 1 ? bytes : Swift.min(left, fragmentPayload)
             left -= chunk
             let size = chunk + headerBytes + (count == 1 ? 0 : fragmentHeaderBytes)
-            out.append(LinkPacket(source: from, destination: to, bytes: Int32(size), tag: IpLayer.tagBit | UInt64(slot), enqueued: now))
+            bytesSent[IpLayer.side(d)] += UInt64(size)
+            out.append(LinkPacket(source: from, destination: to, bytes: Int32(size),
+                                  tag: IpLayer.tagBit | UInt64(index) << 40 | UInt64(slot), enqueued: now))
         }
         packetsSent[IpLayer.side(d)] += UInt64(count)
     }
 
     /// A fragment arrived; returns the datagram when it is complete.
-    public mutating func delivered(tag: UInt64) -> Datagram? {
-        let slot = Int(tag & ~IpLayer.tagBit)
+    public mutating func delivered(tag: UInt64, bytes: Int32) -> Datagram? {
+        let slot = Int(tag & IpLayer.slotMask)
         table[slot].arrived += 1
-        packetsReceived[IpLayer.side(table[slot].datagram)] += 1
+        // Counted on the receiving side: the other end of the datagram's flow.
+        let receiver = IpLayer.side(table[slot].datagram) ^ 1
+        packetsReceived[receiver] += 1
+        bytesReceived[receiver] += UInt64(bytes)
         let complete = table[slot].arrived == table[slot].fragments
         let d = table[slot].datagram
         resolve(slot)
@@ -155,7 +175,7 @@ public struct IpLayer: Sendable {
 
     /// A fragment was lost.
     public mutating func dropped(tag: UInt64) {
-        let slot = Int(tag & ~IpLayer.tagBit)
+        let slot = Int(tag & IpLayer.slotMask)
         table[slot].lost = true
         packetsLost[IpLayer.side(table[slot].datagram)] += 1
         resolve(slot)

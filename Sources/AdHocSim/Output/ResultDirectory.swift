@@ -6,11 +6,20 @@ public struct ResultFile: Sendable {
     public var name: String
     /// The contents.
     public var contents: String
+    /// Binary contents (pcap); used instead of `contents` when set.
+    public var bytes: [UInt8]?
 
-    /// A result file.
+    /// A text result file.
     public init(name: String, contents: String) {
         self.name = name
         self.contents = contents
+    }
+
+    /// A binary result file.
+    public init(name: String, bytes: [UInt8]) {
+        self.name = name
+        contents = ""
+        self.bytes = bytes
     }
 }
 
@@ -57,7 +66,7 @@ public enum ResultDirectory {
         do {
             try fm.createDirectory(at: staging, withIntermediateDirectories: false)
             for f in files {
-                try Data(f.contents.utf8).write(to: staging.appendingPathComponent(f.name))
+                try (f.bytes.map { Data($0) } ?? Data(f.contents.utf8)).write(to: staging.appendingPathComponent(f.name))
             }
             var isDirectory: ObjCBool = false
             if fm.fileExists(atPath: target.path, isDirectory: &isDirectory) {

@@ -6,7 +6,11 @@ public enum RunFiles {
 
     /// Every file of `report`.
     public static func files(for report: RunReport) -> [ResultFile] {
-        [
+        var traces: [ResultFile] = []
+        if let t = report.traces {
+            for (i, bytes) in t.enumerated() { traces.append(ResultFile(name: "\(report.nodes.ids[i]).pcap", bytes: bytes)) }
+        }
+        return traces + [
             ResultFile(name: "metadata.json", contents: metadata(report)),
             ResultFile(name: "scenario.json", contents: JSONText.render(report.scenario.effectiveInput)),
             ResultFile(name: "nodes.csv", contents: nodesTable(report).text),

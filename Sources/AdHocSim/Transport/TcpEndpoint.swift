@@ -141,14 +141,14 @@ public struct TcpEndpoint: Sendable {
         d.header = flags & TcpFlags.syn != 0 ? config.synHeaderBytes : config.headerBytes
         if config.sack && !outOfOrder.isEmpty && flags & TcpFlags.syn == 0 {
             // Up to three blocks, the most recently changed first (RFC 2018 §4); each block
-            // costs 8 bytes of option space plus 2 for the option header.
+            // costs 8 bytes of option space, plus the option's kind and length behind two NOPs.
             var blocks: [(start: Int64, end: Int64)] = []
             if let l = latestOutOfOrder, let r = outOfOrder.first(where: { $0.start <= l.start && l.end <= $0.end }) { blocks.append(r) }
             for r in outOfOrder.reversed() where blocks.count < 3 && !blocks.contains(where: { $0.start == r.start }) { blocks.append(r) }
             while blocks.count < 3 { blocks.append((0, 0)) }
             d.sackStart = SIMD3(blocks[0].start, blocks[1].start, blocks[2].start)
             d.sackEnd = SIMD3(blocks[0].end, blocks[1].end, blocks[2].end)
-            d.header += 2 + 8 * Int32(blocks.filter { $0.end > $0.start }.count)
+            d.header += 4 + 8 * Int32(blocks.filter { $0.end > $0.start }.count)
         }
         return d
     }

@@ -110,7 +110,10 @@ extension World {
         linkScratch = []
         packets.removeAll(keepingCapacity: true)
         ip.send(d, from: from, to: to, now: sim.now, into: &packets)
-        for p in packets where !send(p, sim: &sim) { ip.dropped(tag: p.tag) }
+        for p in packets {
+            if trace != nil { recordTrace(p, at: from, sim: sim) }
+            if !send(p, sim: &sim) { ip.dropped(tag: p.tag) }
+        }
         linkScratch = packets
     }
 

@@ -15,18 +15,23 @@ public enum ScenarioRunner {
     /// Runs `scenario` to its duration (or its event budget) and reports what happened.
     /// Deterministic: the report depends only on the scenario, never on the wall clock except
     /// for `wallSeconds`.
-    public static func run(_ scenario: Scenario) throws -> RunReport {
+    public static func run(_ scenario: Scenario, trace: Bool = false) throws -> RunReport {
         try checkSupported(scenario)
         let clock = ContinuousClock()
         let started = clock.now
         var sim = Simulation(seed: scenario.seed)
         var world = World(scenario, sim: &sim)
+        if trace { world.trace = PacketTrace(nodes: world.nodes.count, version: world.ip.version) }
         let reason = sim.run(&world, until: scenario.duration, maxEvents: scenario.limits.maxEvents)
         let wall = clock.now - started
         let link = (0..<world.nodes.count).map { world.wireless?.counters(of: $0) ?? world.ideal!.counters(of: $0) }
         return RunReport(scenario: scenario, stopReason: reason, simulatedTime: sim.now,
                          eventsExecuted: sim.eventsExecuted, wallSeconds: wall.seconds, nodes: world.nodes,
                          link: link, traffic: world.traffic.counters,
+                         traces: world.trace.map { t in (0..<world.nodes.count).map { t.file(of: $0) } },
+                         ipTotals: (0..<world.flows.count).map { k in
+                             (world.ip.packetsSent[2 * k], world.ip.packetsReceived[2 * k], world.ip.bytesSent[2 * k], world.ip.bytesReceived[2 * k])
+                         },
                          flows: world.flows.indices.map {
                              FlowMetrics(flow: world.flows[$0], index: $0, ip: world.ip,
                                          linkLostPackets: world.ip.packetsLost[2 * $0] + world.ip.packetsLost[2 * $0 + 1])

@@ -66,6 +66,8 @@ public struct World: EventHandler {
     public let udpLimit: Int
     var linkScratch: [LinkPacket] = []
     /// Per flow side (2·flow + 0 client, 1 server): datagrams waiting for transmit-queue room.
+    /// Packet traces, when `run --pcap` asked for them.
+    public var trace: PacketTrace?
     var backlog: [[Datagram]]
     var backlogHead: [Int]
 
@@ -120,6 +122,13 @@ public struct World: EventHandler {
         drainNotices(sim: &sim)
     }
 
+    /// Appends one IP packet to `node`'s trace.
+    mutating func recordTrace(_ p: LinkPacket, at node: UInt32, sim: borrowing Simulation) {
+        let f = ip.fragment(p.tag)
+        trace!.record(node: node, time: sim.now, datagram: f.datagram, src: p.source, dst: p.destination,
+                      index: f.index, count: f.count, id: f.id, fragmentPayload: ip.fragmentPayload)
+    }
+
     /// Carries link notices up and traffic packets down until neither has anything left
     /// (a delivery may cause a send, a send may cause a drop notice). Buffers are reused.
     mutating func drainNotices(sim: inout Simulation) {
@@ -137,7 +146,8 @@ public struct World: EventHandler {
                 if n.packet.tag & IpLayer.tagBit != 0 {
                     switch n.kind {
                     case .delivered:
-                        if let d = ip.delivered(tag: n.packet.tag) { deliver(d, sim: &sim) }
+                        if trace != nil { recordTrace(n.packet, at: n.packet.destination, sim: sim) }
+                        if let d = ip.delivered(tag: n.packet.tag, bytes: n.packet.bytes) { deliver(d, sim: &sim) }
                     case .dropped:
                         ip.dropped(tag: n.packet.tag)
                         unblock = true
