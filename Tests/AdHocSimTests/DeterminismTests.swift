@@ -69,3 +69,22 @@ struct FullRunDeterminismTests {
         #expect(first.contains { $0.hasPrefix("summary.csv") && $0.contains(",ok,") })
     }
 }
+
+@Suite("Event fingerprint")
+struct FingerprintTests {
+    @Test func theFingerprintIsStableAndSensitive() throws {
+        let text = """
+        {"name": "fp", "seed": 5, "duration_s": 5, "environment": {"preset": "city"}, "radio": {"technology": "wifi"},
+         "nodes": [{"id": "a", "position": [0, 0, 1.2]}, {"id": "b", "position": [20, 0, 1.2]}],
+         "flows": [{"id": "f", "from": "a", "to": "b", "protocol": "tcp", "workload": {"kind": "thesis", "probes": 10, "packets": 50, "size": 1000}}]}
+        """
+        func fingerprint(_ extra: [String]) throws -> String {
+            try ScenarioRunner.run(try ScenarioDecoder.decode(bytes: Array(text.utf8), file: "fp", overrides: extra)).fingerprint
+        }
+        let a = try fingerprint([])
+        #expect(a.count == 16)
+        #expect(try fingerprint([]) == a)
+        #expect(try fingerprint(["seed=6"]) != a)                       // other random draws
+        #expect(try fingerprint(["transport.tcp.noDelay=true"]) != a)   // other behaviour
+    }
+}

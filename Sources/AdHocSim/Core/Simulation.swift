@@ -59,6 +59,10 @@ public struct Simulation: ~Copyable {
     public var queue: EventQueue
     /// Handler calls made so far (timer firings included; dropped stale firings excluded).
     public var eventsExecuted: UInt64 { _eventsExecuted }
+    /// The event-trajectory fingerprint (as OMNeT++'s fingerprints): a running hash of every
+    /// handled event's time, kind and target. Any behavioural change changes it.
+    public var fingerprint: UInt64 { SplitMix64.mix(_fingerprint) }
+    @usableFromInline var _fingerprint: UInt64 = 0xcbf2_9ce4_8422_2325
     @usableFromInline var _eventsExecuted: UInt64 = 0
     /// The run's seed: the root of every random stream.
     public let seed: UInt64
@@ -215,6 +219,10 @@ public struct Simulation: ~Copyable {
                 guard resolveReserved(&event) else { continue }
             }
             _eventsExecuted &+= 1
+            // One multiply-xor step per event (FNV-style over a 64-bit word); cheap enough to be
+            // always on (BENCHMARKS.md).
+            _fingerprint = (_fingerprint ^ (UInt64(bitPattern: event.time.nanoseconds)
+                            ^ (UInt64(event.kind.rawValue) << 48) ^ (UInt64(event.target) << 16))) &* 0x0000_0100_0000_01b3
             handler.handle(event, in: &self)
         }
     }

@@ -15,6 +15,8 @@ public struct RunReport: Sendable {
     public var simulatedTime: SimTime
     /// Handler calls made.
     public var eventsExecuted: UInt64
+    /// The event-trajectory fingerprint (`Simulation.fingerprint`), 16 hex digits.
+    public var fingerprint: String
     /// Wall-clock seconds the simulation took (the only non-deterministic number).
     public var wallSeconds: Double
     /// The nodes, for per-node tables.

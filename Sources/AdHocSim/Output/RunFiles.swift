@@ -39,6 +39,7 @@ public enum RunFiles {
                                                           value: report.simulatedTime.inSeconds))),
             member("stop_reason", .string(report.stopReason.rawValue)),
             member("events_executed", .number(JSONNumber(integer: report.eventsExecuted))),
+            member("fingerprint", .string(report.fingerprint)),
             member("wall_time_s", .number(JSONNumber(literal: NumberText.fixed(report.wallSeconds, decimals: 6),
                                                      value: report.wallSeconds))),
         ]))

@@ -26,7 +26,8 @@ public enum ScenarioRunner {
         let wall = clock.now - started
         let link = (0..<world.nodes.count).map { world.wireless?.counters(of: $0) ?? world.ideal!.counters(of: $0) }
         return RunReport(scenario: scenario, stopReason: reason, simulatedTime: sim.now,
-                         eventsExecuted: sim.eventsExecuted, wallSeconds: wall.seconds, nodes: world.nodes,
+                         eventsExecuted: sim.eventsExecuted, fingerprint: { var h = StableHash(); h.value = sim.fingerprint; return h.hex }(),
+                         wallSeconds: wall.seconds, nodes: world.nodes,
                          link: link, traffic: world.traffic.counters,
                          traces: world.trace.map { t in (0..<world.nodes.count).map { t.file(of: $0) } },
                          ipTotals: (0..<world.flows.count).map { k in
