@@ -314,18 +314,7 @@ public struct QuicEndpoint: Sendable {
             }
             if pn >= last.start && pn <= last.end { return }
         }
-        var ranges = receivedRanges
-        ranges.append((pn, pn))
-        ranges.sort { $0.start < $1.start }
-        var merged: [(start: Int64, end: Int64)] = []
-        for r in ranges {
-            if let last = merged.last, r.start <= last.end + 1 {
-                merged[merged.count - 1].end = Swift.max(last.end, r.end)
-            } else {
-                merged.append(r)
-            }
-        }
-        receivedRanges = merged
+        receivedRanges = Ranges.merged(receivedRanges + [(pn, pn)], closed: true)
     }
 
     mutating func sendAckOnly(sim: inout Simulation) {

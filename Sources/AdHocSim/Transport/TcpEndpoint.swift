@@ -360,16 +360,7 @@ public struct TcpEndpoint: Sendable {
             ranges.append((Swift.max(d.sackStart[j], ack), d.sackEnd[j]))
         }
         ranges = ranges.filter { $0.end > ack }.map { (Swift.max($0.start, ack), $0.end) }
-        ranges.sort { $0.start < $1.start }
-        var merged: [(start: Int64, end: Int64)] = []
-        for r in ranges {
-            if let last = merged.last, r.start <= last.end {
-                merged[merged.count - 1].end = Swift.max(last.end, r.end)
-            } else {
-                merged.append(r)
-            }
-        }
-        scoreboard = merged
+        scoreboard = Ranges.merged(ranges)
     }
 
     var sackedBytes: Int64 { scoreboard.reduce(0) { $0 + ($1.end - $1.start) } }
@@ -564,18 +555,7 @@ public struct TcpEndpoint: Sendable {
     }
 
     mutating func insertOutOfOrder(_ start: Int64, _ end: Int64) {
-        var ranges = outOfOrder
-        ranges.append((start, end))
-        ranges.sort { $0.start < $1.start }
-        var merged: [(start: Int64, end: Int64)] = []
-        for r in ranges {
-            if let last = merged.last, r.start <= last.end {
-                merged[merged.count - 1].end = Swift.max(last.end, r.end)
-            } else {
-                merged.append(r)
-            }
-        }
-        outOfOrder = merged
+        outOfOrder = Ranges.merged(outOfOrder + [(start, end)])
     }
 
     mutating func sendAck(sim: inout Simulation) {
