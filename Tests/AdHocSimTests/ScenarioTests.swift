@@ -249,3 +249,16 @@ struct JSONPathTests {
         for bad in ["", "a.", ".a", "a[", "a[x]", "a b", "a[1]b"] { #expect(JSONPath.parse(bad) == nil, "\(bad)") }
     }
 }
+
+@Suite("Rates that would overflow the clock")
+struct RateBoundsTests {
+    @Test func vanishingRatesAreRefused() {
+        let flow = """
+        "flows": [ { "id": "f", "from": "A", "to": "B", "protocol": "udp", "workload": { "kind": "cbr", "rateMbps": 1e-300, "size": 1000 } } ]
+        """
+        let d = diagnostics(mutated("\"flows\": []", flow))
+        #expect(d.count == 1 && d[0].path == "flows[0].workload.rateMbps")
+        let link = diagnostics(validScenario, overrides: ["link.rateMbps=1e-300"])
+        #expect(link.count == 1 && link[0].message == "expected a rate in Mbit/s in 0.001...100000, found 1e-300 (out of range)")
+    }
+}

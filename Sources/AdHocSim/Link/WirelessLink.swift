@@ -11,6 +11,26 @@ extension EventKind {
     public static let macRespond = EventKind(rawValue: 103)
 }
 
+/// A counter per peer node: a dense array in scenarios of up to 4 096 nodes (allocated on first
+/// use), a dictionary (lookups only, never iterated) in larger ones so memory stays proportional
+/// to the peers actually talked to.
+struct PeerCounters: Sendable {
+    var dense: [UInt64] = []
+    var sparse: [Int: UInt64] = [:]
+
+    subscript(peer: Int, nodeCount: Int) -> UInt64 {
+        get { nodeCount <= 4096 ? (dense.isEmpty ? 0 : dense[peer]) : sparse[peer, default: 0] }
+        set {
+            if nodeCount <= 4096 {
+                if dense.isEmpty { dense = Array(repeating: 0, count: nodeCount) }
+                dense[peer] = newValue
+            } else {
+                sparse[peer] = newValue
+            }
+        }
+    }
+}
+
 /// What the link layer tells the world after an event: packets that reached their receiver,
 /// and packets the sender is done with (acknowledged, broadcast, or dropped).
 public struct LinkNotice: Sendable, Equatable {
@@ -99,12 +119,11 @@ public struct WirelessLink: Sendable {
         var inFlightMcs = Mcs(index: 0)
         var pendingResponse: (to: Int, bitmap: UInt64, mpdus: Int, dataRate: Double)?
         var rate: RateSelection
-        /// Next MAC sequence number per receiver (unicast); allocated on the first unicast.
-        var nextSeqTo: [UInt64] = []
-        /// Receive reordering per sender (§10.24.4): the next expected sequence number
-        /// (allocated on the first unicast received), and the MPDUs (or skipped numbers, `nil`)
-        /// that arrived ahead of it, only while there are any.
-        var expectedFrom: [UInt64] = []
+        /// Next MAC sequence number per receiver (unicast).
+        var nextSeqTo = PeerCounters()
+        /// Receive reordering per sender (§10.24.4): the next expected sequence number, and the
+        /// MPDUs (or skipped numbers, `nil`) that arrived ahead of it, only while there are any.
+        var expectedFrom = PeerCounters()
         var heldFrom: [Int: [UInt64: LinkPacket?]] = [:]
         var backoffStream: RandomStream
         var receiveStream: RandomStream
@@ -173,14 +192,13 @@ public struct WirelessLink: Sendable {
         }
         var seq: UInt64 = 0
         if packet.destination != LinkPacket.broadcast {
-            if nodes[i].nextSeqTo.isEmpty { nodes[i].nextSeqTo = Array(repeating: 0, count: nodes.count) }
-            seq = nodes[i].nextSeqTo[Int(packet.destination)]
+            seq = nodes[i].nextSeqTo[Int(packet.destination), nodes.count]
         }
         guard nodes[i].queue.append(packet, macSeq: seq) else {
             nodes[i].counters.queueDrops += 1
             return false
         }
-        if packet.destination != LinkPacket.broadcast { nodes[i].nextSeqTo[Int(packet.destination)] = seq &+ 1 }
+        if packet.destination != LinkPacket.broadcast { nodes[i].nextSeqTo[Int(packet.destination), nodes.count] = seq &+ 1 }
         nodes[i].counters.enqueued += 1
         if nodes[i].state == .idle {
             nodes[i].state = .contending
@@ -486,20 +504,20 @@ public struct WirelessLink: Sendable {
     /// The receiver's reordering buffer: MPDUs from one sender are passed up in sequence order;
     /// one that arrives ahead of a missing one waits until it arrives or the sender gives it up.
     mutating func reorderArrival(_ packet: LinkPacket?, seq: UInt64, from sender: Int, at r: Int) {
-        if nodes[r].expectedFrom.isEmpty { nodes[r].expectedFrom = Array(repeating: 0, count: nodes.count) }
-        let next = nodes[r].expectedFrom[sender]
+        let count = nodes.count
+        let next = nodes[r].expectedFrom[sender, count]
         if seq < next { return }
         if seq == next && nodes[r].heldFrom[sender] == nil {
             // In order, nothing waiting: the common case, no buffering.
-            nodes[r].expectedFrom[sender] = next &+ 1
+            nodes[r].expectedFrom[sender, count] = next &+ 1
             if let packet { passUp(packet, at: r) }
             return
         }
         nodes[r].heldFrom[sender, default: [:]][seq] = .some(packet)
         while true {
-            let expected = nodes[r].expectedFrom[sender]
+            let expected = nodes[r].expectedFrom[sender, count]
             guard let entry = nodes[r].heldFrom[sender]?.removeValue(forKey: expected) else { break }
-            nodes[r].expectedFrom[sender] = expected &+ 1
+            nodes[r].expectedFrom[sender, count] = expected &+ 1
             if let p = entry { passUp(p, at: r) }
         }
         if nodes[r].heldFrom[sender]?.isEmpty == true { nodes[r].heldFrom[sender] = nil }

@@ -120,7 +120,8 @@ extension ScenarioDecoder {
             return .bulk(bytes: bytes)
         default:
             let rate = r.required("rateMbps", "the sending rate in Mbit/s").flatMap {
-                values.positive($0, path.appending("rateMbps"), "a rate in Mbit/s, > 0 and ≤ 100000", above: 0, upTo: 100_000)
+                // At least 1 bit/s, so the interval between writes stays within the clock's range.
+                values.number($0, path.appending("rateMbps"), "a rate in Mbit/s in 0.000001...100000", in: 0.000_001...100_000)
             }
             let size = count("size", "the bytes per write", 1...WorkloadBounds.maxWriteBytes)
             guard let rate, let size else { return nil }

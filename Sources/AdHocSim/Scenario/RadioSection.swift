@@ -120,7 +120,8 @@ extension ScenarioDecoder {
         var spec = IdealLinkSpec()
         var ok = true
         if let v = r.value("rateMbps") {
-            spec.rateMbps = values.positive(v, path.appending("rateMbps"), "a rate in Mbit/s, > 0 and ≤ 100000", above: 0, upTo: 100_000)
+            // At least 1 kbit/s, so that serialising the largest packet stays within the clock's range.
+            spec.rateMbps = values.number(v, path.appending("rateMbps"), "a rate in Mbit/s in 0.001...100000", in: 0.001...100_000)
             if spec.rateMbps == nil { ok = false }
         }
         if let v = r.value("delayMs") {
