@@ -22,6 +22,9 @@ enum RunCommand {
             printError("\(e.diagnostics.count) problem\(e.diagnostics.count == 1 ? "" : "s") in \(file); nothing was run or written.")
             return ExitStatus.badInput
         }
+        if let m = scenario.matrix, !a.has("--quiet") {
+            printError("note: \(file) has a matrix of \(m.cells.count) cells; run simulates the base scenario only (use adhocsim sweep)")
+        }
         let report: RunReport
         do {
             report = try ScenarioRunner.run(scenario, trace: a.has("--pcap"))
@@ -59,7 +62,8 @@ enum ValidateCommand {
         for file in a.positionals {
             do {
                 let s = try ScenarioDecoder.load(path: file, overrides: a.all("--set"))
-                print("\(file): ok (scenario \"\(s.name)\", \(s.nodes.count) node\(s.nodes.count == 1 ? "" : "s"), \(s.flows.count) flow\(s.flows.count == 1 ? "" : "s"), \(s.duration))")
+                let cells = s.matrix.map { ", matrix of \($0.cells.count) cells × \($0.repeats)" } ?? ""
+                print("\(file): ok (scenario \"\(s.name)\", \(s.nodes.count) node\(s.nodes.count == 1 ? "" : "s"), \(s.flows.count) flow\(s.flows.count == 1 ? "" : "s"), \(s.duration)\(cells))")
             } catch let e as ScenarioError {
                 failed += 1
                 printError(e.description)
