@@ -23,7 +23,7 @@ public struct WirelessChannel: Sendable {
     let noiseMw: Double
     /// Node positions (static until mobility lands).
     public private(set) var positions: [Position]
-    let grid: SpatialGrid
+    var grid: SpatialGrid
     let shadowing: ShadowingField
     /// Per node: the unit shadowing field value at its position.
     var shadowUnit: [Double]
@@ -69,6 +69,20 @@ public struct WirelessChannel: Sendable {
             staticRxCache = []
         }
         blockageFactor = place.blockage.map { Decibel.linear(fromDb: -$0.penaltyDb) } ?? 1
+    }
+
+    /// Moves node `i` (sampled by the world as it walks): the grid, its shadowing and its
+    /// cached link powers follow.
+    public mutating func setPosition(_ i: Int, _ p: Position) {
+        positions[i] = p
+        grid.move(i, to: p)
+        shadowUnit[i] = place.shadowingSigmaDb > 0 ? shadowing.unitValue(at: p) : 0
+        if cacheStride > 0 {
+            for j in 0..<cacheStride {
+                staticRxCache[i * cacheStride + j] = .nan
+                staticRxCache[j * cacheStride + i] = .nan
+            }
+        }
     }
 
     /// Median loss plus shadowing between two nodes, dB (symmetric; no blockage or fading).

@@ -128,6 +128,8 @@ public struct WirelessLink: Sendable {
         var backoffStream: RandomStream
         var receiveStream: RandomStream
         var counters = LinkCounters()
+        /// The node's radio is off (failed, or not yet joined).
+        var down = false
     }
 
     /// The channel.
@@ -177,6 +179,35 @@ public struct WirelessLink: Sendable {
     /// Counters of node `i`.
     public func counters(of i: Int) -> LinkCounters { nodes[i].counters }
 
+    /// Moves node `i`.
+    public mutating func setPosition(_ i: Int, _ p: Position) { channel.setPosition(i, p) }
+
+    /// Node `i`'s radio fails: it stops sending and receiving, and its queued packets are lost
+    /// (a frame already on the air finishes).
+    public mutating func setDown(_ i: Int, sim: inout Simulation) {
+        guard !nodes[i].down else { return }
+        nodes[i].down = true
+        sim.cancel(nodes[i].accessTimer)
+        sim.cancel(nodes[i].ackTimer)
+        nodes[i].pendingResponse = nil
+        while !nodes[i].queue.isEmpty {
+            let e = nodes[i].queue.removeFirst()
+            nodes[i].counters.retryDrops += 1
+            notices.append(LinkNotice(kind: e.arrived ? .senderDone : .dropped, node: UInt32(i), packet: e.packet))
+        }
+        nodes[i].inFlight = 0
+        nodes[i].state = .idle
+        nodes[i].backoffSlots = -1
+        if nodes[i].locked >= 0 { abandonReception(i) }
+    }
+
+    /// Node `i`'s radio comes back.
+    public mutating func setUp(_ i: Int, sim: inout Simulation) {
+        guard nodes[i].down else { return }
+        nodes[i].down = false
+        nodes[i].idleSince = sim.now
+    }
+
     /// Queued packets at node `i`.
     public func queueLength(of i: Int) -> Int { nodes[i].queue.count }
 
@@ -185,6 +216,10 @@ public struct WirelessLink: Sendable {
     /// Queues `packet` at its source; starts contention if the MAC was idle.
     public mutating func send(_ packet: LinkPacket, sim: inout Simulation) -> Bool {
         let i = Int(packet.source)
+        if nodes[i].down {
+            nodes[i].counters.queueDrops += 1
+            return false
+        }
         if let awdl, packet.destination != LinkPacket.broadcast,
            awdl.nextWindow(i, Int(packet.destination), from: sim.now, lasting: .microseconds(100)) == nil {
             nodes[i].counters.queueDrops += 1   // the two never share a slot: undeliverable
@@ -287,7 +322,7 @@ public struct WirelessLink: Sendable {
     mutating func access(_ i: Int, sim: inout Simulation) {
         let sensedIdle = !sensesBusy(i) || sim.now < nodes[i].busySince + WirelessLink.ccaTime
         guard nodes[i].state == .contending, !nodes[i].transmitting, sensedIdle, nodes[i].pendingResponse == nil,
-              !nodes[i].queue.isEmpty else { return }
+              !nodes[i].queue.isEmpty, !nodes[i].down else { return }
         let head = nodes[i].queue[0].packet
         let broadcast = head.destination == LinkPacket.broadcast
         let destination = broadcast ? -1 : Int(head.destination)
@@ -384,6 +419,7 @@ public struct WirelessLink: Sendable {
         channel.forEachNeighbour(of: i) { neighbours.append($0) }
         defer { scratch = neighbours }
         for r in neighbours {
+            if nodes[r].down { continue }
             if let awdl, !awdl.isPresent(r, at: now) { continue }
             let mw = channel.frameRxMw(from: i, to: r, at: now)
             let busy = mw >= preambleMw
@@ -524,7 +560,7 @@ public struct WirelessLink: Sendable {
     }
 
     mutating func respond(_ r: Int, sim: inout Simulation) {
-        guard let response = nodes[r].pendingResponse else { return }
+        guard let response = nodes[r].pendingResponse, !nodes[r].down else { return }
         nodes[r].pendingResponse = nil
         let rate = ControlFrame.basicRate(forDataRate: response.dataRate)
         let blockAck = response.mpdus > 1

@@ -33,6 +33,8 @@ public struct Scenario: Sendable {
     public var traffic: [TrafficSpec]
     /// `distance_m`: where the second of two nodes stands from the first, if set.
     public var distance: DistanceSpec?
+    /// Scripted failures, recoveries, joins and moves, in file order.
+    public var events: [NodeEvent]
     /// The phones, in file order; a node's index in this array is its dense id.
     public var nodes: [NodeSpec]
     /// Traffic between nodes.
@@ -57,6 +59,8 @@ public struct NodeSpec: Sendable, Equatable {
     public var position: Position
     /// AWDL slots this node occupies (bit s = slot s), or `nil` for `radio.awdlSlots`.
     public var awdlSlots: UInt16?
+    /// How the node moves; `nil`: it stands at `position`.
+    public var mobility: MobilitySpec?
 }
 
 /// A point in metres.

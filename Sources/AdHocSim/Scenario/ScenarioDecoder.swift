@@ -66,9 +66,12 @@ public struct ScenarioDecoder {
         if let v = r.value("radio") { radio = decodeRadio(v, JSONPath.root.appending("radio")) }
         var link: IdealLinkSpec? = IdealLinkSpec()
         if let v = r.value("link") { link = decodeIdealLink(v, JSONPath.root.appending("link")) }
-        let nodes = r.required("nodes", "the phones").flatMap { decodeNodes($0, JSONPath.root.appending("nodes")) }
+        var idsSeen: [String] = []
+        let nodes = r.required("nodes", "the phones").flatMap { decodeNodes($0, JSONPath.root.appending("nodes"), ids: &idsSeen) }
+        // References resolve against every well-formed id, even when another field of that node
+        // is wrong, so one mistake is reported once, not again at every flow that names the node.
         var nodeIndex: [String: Int] = [:]
-        for (i, n) in (nodes ?? []).enumerated() { nodeIndex[n.id] = i }
+        for (i, id) in idsSeen.enumerated() where !id.isEmpty && nodeIndex[id] == nil { nodeIndex[id] = i }
         var flows: [FlowSpec]? = []
         if let f = r.value("flows") {
             flows = decodeFlows(f, JSONPath.root.appending("flows"), nodeIndex: nodeIndex, duration: duration)
@@ -105,18 +108,22 @@ public struct ScenarioDecoder {
         }
         var transport: TransportSpec? = TransportSpec()
         if let t = r.value("transport") { transport = decodeTransport(t, JSONPath.root.appending("transport")) }
+        var events: [NodeEvent]? = []
+        if let e = r.value("events") {
+            events = decodeEvents(e, JSONPath.root.appending("events"), nodeIndex: nodeIndex, duration: duration)
+        }
         var mac: MacSpec? = MacSpec()
         if let m = r.value("mac") { mac = decodeMac(m, JSONPath.root.appending("mac")) }
         var limits: RunLimits? = RunLimits()
         if let l = r.value("limits") { limits = decodeLimits(l, JSONPath.root.appending("limits")) }
 
         guard let name, let seed, let duration, let environment, let radio, let link, let nodes, let flows, let traffic,
-              let mac, let transport, let limits, distanceOK, matrixOK else { return nil }
+              let mac, let transport, let limits, let events, distanceOK, matrixOK else { return nil }
         let canonical = Canonical.text(of: root)
         var hash = StableHash()
         hash.combine(canonical)
         return Scenario(name: name, seed: seed, duration: .seconds(duration), environment: environment, radio: radio,
-                        link: link, matrix: matrix, transport: transport, mac: mac, traffic: traffic, distance: distance, nodes: nodes,
+                        link: link, matrix: matrix, transport: transport, mac: mac, traffic: traffic, distance: distance, events: events, nodes: nodes,
                         flows: flows, limits: limits, sourcePath: file, effectiveInput: root, canonicalInput: canonical,
                         inputHash: hash.hex)
     }
@@ -143,7 +150,7 @@ public struct ScenarioDecoder {
         return s
     }
 
-    func decodeNodes(_ node: JSONNode, _ path: JSONPath) -> [NodeSpec]? {
+    func decodeNodes(_ node: JSONNode, _ path: JSONPath, ids: inout [String]) -> [NodeSpec]? {
         guard let elements = values.array(node, path, "an array of nodes") else { return nil }
         if elements.isEmpty {
             sink.report("expected at least one node, found an empty array", path: path, at: node.origin)
@@ -159,11 +166,19 @@ public struct ScenarioDecoder {
         for (i, element) in elements.enumerated() {
             let p = path.appending(i)
             guard let r = ObjectReader(element, path: p, sink: sink, expected: "a node object {\"id\", \"position\": [x, y, z]}") else {
+                ids.append("")
                 ok = false
                 continue
             }
             let id = r.required("id", "the node's name").flatMap { decodeIdentifier($0, p.appending("id"), "a node id") }
+            ids.append(id ?? "")
             let position = r.required("position", "[x, y, z] in metres").flatMap { decodePosition($0, p.appending("position")) }
+            var mobility: MobilitySpec?
+            var mobilityOK = true
+            if let m = r.value("mobility") {
+                mobility = decodeMobility(m, p.appending("mobility"))
+                mobilityOK = mobility != nil
+            }
             var slots: UInt16?
             var slotsOK = true
             if let v = r.value("awdlSlots") {
@@ -171,14 +186,14 @@ public struct ScenarioDecoder {
                 slotsOK = slots != nil
             }
             r.finish()
-            guard let id, let position, slotsOK else { ok = false; continue }
+            guard let id, let position, slotsOK, mobilityOK else { ok = false; continue }
             if let first = seen[id] {
                 sink.report("duplicate node id \"\(id)\" (also nodes[\(first)])", path: p.appending("id"), at: element["id"]!.origin)
                 ok = false
                 continue
             }
             seen[id] = i
-            result.append(NodeSpec(id: id, position: position, awdlSlots: slots))
+            result.append(NodeSpec(id: id, position: position, awdlSlots: slots, mobility: mobility))
         }
         return ok ? result : nil
     }

@@ -9,6 +9,9 @@ public enum ScenarioRunner {
 
     /// Checks that this build can simulate everything `scenario` asks for.
     public static func checkSupported(_ scenario: Scenario) throws {
+        if !scenario.events.isEmpty && RadioConfiguration(scenario.radio).technology == .ideal {
+            throw Unsupported(description: "\(scenario.sourcePath): error: events: node events need a radio (awdl or wifi); the ideal link has no positions or radios to fail")
+        }
 
     }
 

@@ -6,14 +6,26 @@
 // what one layer reports (link notices) to the layer above. It depends on the scenario's
 // validated values and on the layers; the metrics recorders read it when the run ends.
 
-/// The nodes of a run: positions by dense index.
+extension EventKind {
+    /// Moving nodes' positions are sampled into the channel (target: unused).
+    public static let mobilityTick = EventKind(rawValue: 220)
+    /// A scripted node event (target: index into `Scenario.events`).
+    public static let nodeEvent = EventKind(rawValue: 221)
+}
+
+/// The nodes of a run: where each is, as a function of time.
 ///
-/// Positions are read through `position(of:at:)`, a function of time, so that mobility can
-/// replace the static table without touching its callers.
+/// Every node has a trajectory: `(time, position)` points with linear movement between them
+/// (one point for a node that stands still). Random-waypoint trajectories are drawn at build
+/// time from the node's own stream (`node:<i>/mobility`), so they depend only on the seed.
 public struct NodeTable: Sendable {
     /// Node names, by index.
     public let ids: [String]
-    let positions: [Position]
+    var trajectories: [[(time: SimTime, position: Position)]]
+    /// Whether any node moves (or may be moved by an event).
+    public let anyMobile: Bool
+    /// Per node: it moves.
+    public let mobile: [Bool]
 
     /// The nodes of `scenario`, in file order. With `distance_m`, the second node stands that
     /// far from the first along x (same height); `"max"` resolves to the maximum range.
@@ -24,7 +36,34 @@ public struct NodeTable: Sendable {
             let a = positions[0]
             positions[1] = Position(x: a.x + d, y: a.y, z: a.z)
         }
-        self.positions = positions
+        var trajectories: [[(time: SimTime, position: Position)]] = []
+        for (i, node) in scenario.nodes.enumerated() {
+            switch node.mobility {
+            case nil:
+                trajectories.append([(.zero, positions[i])])
+            case .waypoints(let w)?:
+                trajectories.append(w)
+            case .randomWaypoint(let speed, let pause, let area)?:
+                var stream = RandomStream(seed: scenario.seed, name: "node:\(i)/mobility")
+                var t = 0.0
+                var here = positions[i]
+                var points: [(time: SimTime, position: Position)] = [(.zero, here)]
+                while t < scenario.duration.inSeconds {
+                    let target = Position(x: stream.uniform(area.x.lowerBound, area.x.upperBound),
+                                          y: stream.uniform(area.y.lowerBound, area.y.upperBound), z: here.z)
+                    t += here.distance(to: target) / stream.uniform(speed.lowerBound, speed.upperBound)
+                    points.append((.seconds(Swift.min(t, 2e6)), target))
+                    t += stream.uniform(pause.lowerBound, pause.upperBound)
+                    points.append((.seconds(Swift.min(t, 2e6)), target))
+                    here = target
+                }
+                trajectories.append(points)
+            }
+        }
+        self.trajectories = trajectories
+        let moves = Set(scenario.events.filter { $0.action == .move }.map(\.node))
+        mobile = trajectories.indices.map { trajectories[$0].count > 1 || moves.contains($0) }
+        anyMobile = mobile.contains(true)
     }
 
     /// The distance `distance_m` asks for, in metres, or `nil`.
@@ -39,14 +78,38 @@ public struct NodeTable: Sendable {
     /// The number of nodes.
     public var count: Int { ids.count }
 
-    /// Where node `index` is at `time` (static in this version).
-    public func position(of index: Int, at time: SimTime) -> Position { positions[index] }
+    /// Where node `index` is at `time`: linear between the trajectory's points.
+    public func position(of index: Int, at time: SimTime) -> Position {
+        let path = trajectories[index]
+        var lo = 0, hi = path.count - 1
+        if time <= path[0].time { return path[0].position }
+        while lo < hi {
+            let mid = (lo + hi + 1) / 2
+            if path[mid].time <= time { lo = mid } else { hi = mid - 1 }
+        }
+        guard lo + 1 < path.count else { return path[lo].position }
+        let a = path[lo], b = path[lo + 1]
+        let f = Double((time - a.time).nanoseconds) / Double((b.time - a.time).nanoseconds)
+        return Position(x: a.position.x + f * (b.position.x - a.position.x), y: a.position.y + f * (b.position.y - a.position.y),
+                        z: a.position.z + f * (b.position.z - a.position.z))
+    }
+
+    /// Node `index` jumps to `position` at `time` and stays there.
+    public mutating func teleport(_ index: Int, to position: Position, at time: SimTime) {
+        let here = self.position(of: index, at: time)
+        trajectories[index] = trajectories[index].filter { $0.time < time } + [(time, here), (time, position)]
+    }
 }
 
 /// The state of one run and the handler of its events.
 public struct World: EventHandler {
     /// The nodes.
-    public let nodes: NodeTable
+    public var nodes: NodeTable
+    /// The scripted events.
+    let events: [NodeEvent]
+    /// How often moving nodes' positions are sampled into the channel: 100 ms (assumption:
+    /// a walking phone moves 15 cm in that time).
+    public static let mobilityInterval = SimTime.milliseconds(100)
     /// The radio, resolved.
     public let radio: RadioConfiguration
     /// The place, resolved.
@@ -74,6 +137,7 @@ public struct World: EventHandler {
     /// Builds the world of `scenario` and schedules its initial events into `sim`.
     public init(_ scenario: Scenario, sim: inout Simulation) {
         nodes = NodeTable(scenario)
+        events = scenario.events
         radio = RadioConfiguration(scenario.radio)
         place = PlaceParameters.resolve(scenario.environment, frequencyHz: radio.frequencyHz)
         switch radio.technology {
@@ -83,7 +147,9 @@ public struct World: EventHandler {
             var mac = MacParameters(is24GHz: radio.phy.is24GHz)
             if let a = scenario.mac.aggregation { mac.aggregation = a }
             if let q = scenario.mac.queuePackets { mac.queueLimit = q }
-            let channel = WirelessChannel(place: place, radio: radio, positions: nodes.positions, seed: sim.seed)
+            let table = nodes
+            let start = (0..<table.count).map { table.position(of: $0, at: .zero) }
+            let channel = WirelessChannel(place: place, radio: radio, positions: start, seed: sim.seed)
             var schedule: AwdlSchedule?
             if radio.technology == .awdl {
                 let fallback = scenario.radio.awdlSlots ?? AwdlSchedule.defaultOccupancy
@@ -97,6 +163,11 @@ public struct World: EventHandler {
         backlog = Array(repeating: [], count: 2 * scenario.flows.count)
         backlogHead = Array(repeating: 0, count: 2 * scenario.flows.count)
         flows = World.makeFlows(scenario, ip: ip, sim: &sim)
+        for (k, e) in scenario.events.enumerated() {
+            sim.schedule(at: e.time, target: UInt32(k), kind: .nodeEvent)
+            if e.action == .join { wireless?.setDown(e.node, sim: &sim) }
+        }
+        if nodes.anyMobile && wireless != nil { sim.schedule(at: World.mobilityInterval, target: 0, kind: .mobilityTick) }
     }
 
     /// Hands a packet to the run's link technology.
@@ -114,6 +185,20 @@ public struct World: EventHandler {
             ideal!.handle(event, in: &sim)
         case .trafficStart, .broadcastTick:
             traffic.handle(event, in: &sim)
+        case .mobilityTick:
+            for i in 0..<nodes.count where nodes.mobile[i] {
+                wireless!.setPosition(i, nodes.position(of: i, at: sim.now))
+            }
+            sim.schedule(after: World.mobilityInterval, target: 0, kind: .mobilityTick)
+        case .nodeEvent:
+            let e = events[Int(event.target)]
+            switch e.action {
+            case .fail: wireless?.setDown(e.node, sim: &sim)
+            case .recover, .join: wireless?.setUp(e.node, sim: &sim)
+            case .move:
+                nodes.teleport(e.node, to: e.position!, at: sim.now)
+                wireless?.setPosition(e.node, e.position!)
+            }
         case .flowStart, .probeTimeout, .cbrTick, .tcpRetransmit, .tcpDelayedAck, .tcpKeepalive, .quicLossDetection, .quicAckDelay:
             handleFlowEvent(event, sim: &sim)
         default:
