@@ -182,6 +182,18 @@ public struct WirelessLink: Sendable {
     /// Moves node `i`.
     public mutating func setPosition(_ i: Int, _ p: Position) { channel.setPosition(i, p) }
 
+    /// Whether node `i`'s radio is off.
+    public func isDown(_ i: Int) -> Bool { nodes[i].down }
+
+    /// The received power from `t` at `r` without blockage and fading (what a signal-strength
+    /// reading averages to), dBm.
+    public mutating func medianRxDbm(from t: Int, to r: Int) -> Double {
+        Decibel.dbm(fromMilliwatts: channel.staticRxMw(t, r))
+    }
+
+    /// Every node within the interaction range of `i`, in a fixed order.
+    public func forEachNeighbour(of i: Int, _ body: (Int) -> Void) { channel.forEachNeighbour(of: i, body) }
+
     /// Node `i`'s radio fails: it stops sending and receiving, and its queued packets are lost
     /// (a frame already on the air finishes).
     public mutating func setDown(_ i: Int, sim: inout Simulation) {

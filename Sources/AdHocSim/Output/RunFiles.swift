@@ -10,7 +10,19 @@ public enum RunFiles {
         if let t = report.traces {
             for (i, bytes) in t.enumerated() { traces.append(ResultFile(name: "\(report.nodes.ids[i]).pcap", bytes: bytes)) }
         }
-        return traces + [
+        var meshFiles: [ResultFile] = []
+        if let m = report.mesh {
+            let ids = report.nodes.ids
+            var nodes = CSVTable(header: ["node", "session_peers", "heartbeats_sent", "heartbeat_bytes", "heartbeat_bytes_per_s"])
+            for i in 0..<ids.count {
+                let rate = report.simulatedTime.inSeconds > 0 ? Double(m.heartbeatBytes[i]) / report.simulatedTime.inSeconds : 0
+                nodes.append([ids[i], "\(m.peers[i].count)", "\(m.heartbeats[i])", "\(m.heartbeatBytes[i])", NumberText.fixed(rate, decimals: 3)])
+            }
+            var routes = CSVTable(header: ["from", "to", "hops", "path"])
+            for r in m.routes { routes.append([ids[r.from], ids[r.to], "\(r.path.count - 1)", r.path.map { ids[$0] }.joined(separator: " ")]) }
+            meshFiles = [ResultFile(name: "mesh_nodes.csv", contents: nodes.text), ResultFile(name: "routes.csv", contents: routes.text)]
+        }
+        return traces + meshFiles + [
             ResultFile(name: "metadata.json", contents: metadata(report)),
             ResultFile(name: "scenario.json", contents: JSONText.render(report.scenario.effectiveInput)),
             ResultFile(name: "nodes.csv", contents: nodesTable(report).text),

@@ -33,6 +33,8 @@ public struct Scenario: Sendable {
     public var traffic: [TrafficSpec]
     /// `distance_m`: where the second of two nodes stands from the first, if set.
     public var distance: DistanceSpec?
+    /// The mesh section, if the scenario runs MAdHoc's routing.
+    public var mesh: MeshSpec?
     /// Scripted failures, recoveries, joins and moves, in file order.
     public var events: [NodeEvent]
     /// The phones, in file order; a node's index in this array is its dense id.
@@ -100,4 +102,18 @@ public enum DistanceSpec: Sendable, Equatable {
     case metres(Double)
     /// The maximum range of the scenario's place and radio (`adhocsim range`).
     case max
+}
+
+/// The `mesh` section.
+public struct MeshSpec: Sendable, Equatable {
+    /// `mesh.routing`: "dsr-heartbeat" (the only one built so far).
+    public var routing: String = "dsr-heartbeat"
+    /// `mesh.heartbeatIntervalS`.
+    public var heartbeatIntervalS: Double?
+    /// `mesh.routeTimeoutS`.
+    public var routeTimeoutS: Double?
+    /// `mesh.maxPeers` (including the node itself).
+    public var maxPeers: Int?
+    /// Nothing set.
+    public init() {}
 }

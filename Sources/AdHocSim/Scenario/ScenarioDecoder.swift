@@ -108,6 +108,31 @@ public struct ScenarioDecoder {
         }
         var transport: TransportSpec? = TransportSpec()
         if let t = r.value("transport") { transport = decodeTransport(t, JSONPath.root.appending("transport")) }
+        var mesh: MeshSpec?
+        var meshOK = true
+        if let m = r.value("mesh") {
+            let mp = JSONPath.root.appending("mesh")
+            if let mr = ObjectReader(m, path: mp, sink: sink, expected: "an object {\"routing\", \"heartbeatIntervalS\", \"routeTimeoutS\", \"maxPeers\"}") {
+                var spec = MeshSpec()
+                if let v = mr.value("routing") {
+                    if values.choice(v, mp.appending("routing"), "a routing protocol (classic \"dsr\" is not built yet)", from: ["dsr-heartbeat"]) == nil { meshOK = false }
+                }
+                if let v = mr.value("heartbeatIntervalS") {
+                    spec.heartbeatIntervalS = values.positive(v, mp.appending("heartbeatIntervalS"), "a heartbeat period in seconds, > 0 and ≤ 3600", above: 0, upTo: 3600)
+                    if spec.heartbeatIntervalS == nil { meshOK = false }
+                }
+                if let v = mr.value("routeTimeoutS") {
+                    spec.routeTimeoutS = values.positive(v, mp.appending("routeTimeoutS"), "a route timeout in seconds, > 0 and ≤ 36000", above: 0, upTo: 36_000)
+                    if spec.routeTimeoutS == nil { meshOK = false }
+                }
+                if let v = mr.value("maxPeers") {
+                    spec.maxPeers = values.integer(v, mp.appending("maxPeers"), "a session size (including the node) in 2...64", in: 2...64).map(Int.init)
+                    if spec.maxPeers == nil { meshOK = false }
+                }
+                mr.finish()
+                mesh = spec
+            } else { meshOK = false }
+        }
         var events: [NodeEvent]? = []
         if let e = r.value("events") {
             events = decodeEvents(e, JSONPath.root.appending("events"), nodeIndex: nodeIndex, duration: duration)
@@ -118,12 +143,12 @@ public struct ScenarioDecoder {
         if let l = r.value("limits") { limits = decodeLimits(l, JSONPath.root.appending("limits")) }
 
         guard let name, let seed, let duration, let environment, let radio, let link, let nodes, let flows, let traffic,
-              let mac, let transport, let limits, let events, distanceOK, matrixOK else { return nil }
+              let mac, let transport, let limits, let events, distanceOK, matrixOK, meshOK else { return nil }
         let canonical = Canonical.text(of: root)
         var hash = StableHash()
         hash.combine(canonical)
         return Scenario(name: name, seed: seed, duration: .seconds(duration), environment: environment, radio: radio,
-                        link: link, matrix: matrix, transport: transport, mac: mac, traffic: traffic, distance: distance, events: events, nodes: nodes,
+                        link: link, matrix: matrix, transport: transport, mac: mac, traffic: traffic, distance: distance, mesh: mesh, events: events, nodes: nodes,
                         flows: flows, limits: limits, sourcePath: file, effectiveInput: root, canonicalInput: canonical,
                         inputHash: hash.hex)
     }

@@ -32,6 +32,15 @@ public enum ScenarioRunner {
                          eventsExecuted: sim.eventsExecuted, fingerprint: { var h = StableHash(); h.value = sim.fingerprint; return h.hex }(),
                          wallSeconds: wall.seconds, nodes: world.nodes,
                          link: link, traffic: world.traffic.counters,
+                         mesh: world.mesh.map { m in
+                             var routes: [(from: Int, to: Int, path: [Int])] = []
+                             for a in 0..<world.nodes.count {
+                                 for b in 0..<world.nodes.count where a != b {
+                                     if let r = m.route(from: a, to: b, at: sim.now) { routes.append((a, b, r.path)) }
+                                 }
+                             }
+                             return (m.peers, m.heartbeatsSent, m.heartbeatBytes, routes)
+                         },
                          traces: world.trace.map { t in (0..<world.nodes.count).map { t.file(of: $0) } },
                          ipTotals: (0..<world.flows.count).map { k in
                              (world.ip.packetsSent[2 * k], world.ip.packetsReceived[2 * k], world.ip.bytesSent[2 * k], world.ip.bytesReceived[2 * k])

@@ -129,6 +129,8 @@ public struct World: EventHandler {
     public let udpLimit: Int
     var linkScratch: [LinkPacket] = []
     /// Per flow side (2·flow + 0 client, 1 server): datagrams waiting for transmit-queue room.
+    /// MAdHoc's mesh, when the scenario has a `mesh` section.
+    public var mesh: HeartbeatMesh?
     /// Packet traces, when `run --pcap` asked for them.
     public var trace: PacketTrace?
     var backlog: [[Datagram]]
@@ -168,6 +170,13 @@ public struct World: EventHandler {
             if e.action == .join { wireless?.setDown(e.node, sim: &sim) }
         }
         if nodes.anyMobile && wireless != nil { sim.schedule(at: World.mobilityInterval, target: 0, kind: .mobilityTick) }
+        if let m = scenario.mesh, wireless != nil {
+            var config = MeshConfig()
+            if let v = m.heartbeatIntervalS { config.heartbeatInterval = .seconds(v) }
+            if let v = m.routeTimeoutS { config.routeTimeout = .seconds(v) }
+            if let v = m.maxPeers { config.maxPeers = v }
+            mesh = HeartbeatMesh(nodes: nodes.count, config: config, sim: &sim)
+        }
     }
 
     /// Hands a packet to the run's link technology.
@@ -185,6 +194,12 @@ public struct World: EventHandler {
             ideal!.handle(event, in: &sim)
         case .trafficStart, .broadcastTick:
             traffic.handle(event, in: &sim)
+        case .meshSessions:
+            mesh!.updateSessions(link: &wireless!)
+            sim.schedule(after: mesh!.config.sessionInterval, target: 0, kind: .meshSessions)
+        case .meshHeartbeat:
+            let i = Int(event.target)
+            mesh!.heartbeat(i, sim: &sim, down: wireless!.isDown(i))
         case .mobilityTick:
             for i in 0..<nodes.count where nodes.mobile[i] {
                 wireless!.setPosition(i, nodes.position(of: i, at: sim.now))
@@ -228,7 +243,12 @@ public struct World: EventHandler {
             }
             var unblock = false
             for n in batch {
-                if n.packet.tag & IpLayer.tagBit != 0 {
+                if n.packet.tag & IpLayer.tagBit == 0 && n.packet.tag & HeartbeatMesh.tagBit != 0 {
+                    switch n.kind {
+                    case .delivered: mesh?.delivered(n.packet, at: Int(n.node), now: sim.now, down: wireless?.isDown(Int(n.node)) ?? false)
+                    case .senderDone, .dropped: mesh?.released(n.packet)
+                    }
+                } else if n.packet.tag & IpLayer.tagBit != 0 {
                     switch n.kind {
                     case .delivered:
                         if trace != nil { recordTrace(n.packet, at: n.packet.destination, sim: sim) }
@@ -250,6 +270,12 @@ public struct World: EventHandler {
             }
             batch.removeAll(keepingCapacity: true)
             if wireless != nil { wireless!.notices = batch } else { ideal!.notices = batch }
+            if mesh != nil && !mesh!.outbox.isEmpty {
+                let out = mesh!.outbox
+                mesh!.outbox.removeAll(keepingCapacity: true)
+                for p in out where !send(p, sim: &sim) { mesh!.released(p) }
+                continue
+            }
             if traffic.outbox.isEmpty { return }
             var out = traffic.outbox
             traffic.outbox = []

@@ -1,0 +1,77 @@
+import Foundation
+import Testing
+@testable import AdHocSim
+
+@Suite("Mesh: DSR with heartbeats")
+struct MeshTests {
+    /// A field without shadowing: at 30 m a peer arrives at −61.2 dBm (16.02 − 47.63 − 29.54),
+    /// above the −65 dBm discovery threshold; at 60 m at −67.2 dBm, below it.
+    func scenario(_ nodes: [(String, Double, Double)], events: String = "[]", duration: Double = 40) throws -> Scenario {
+        let list = nodes.map { "{\"id\": \"\($0.0)\", \"position\": [\($0.1), \($0.2), 1.2]}" }.joined(separator: ", ")
+        let text = """
+        {"name": "mesh", "seed": 2, "duration_s": \(duration), "environment": {"preset": "field", "shadowingSigmaDb": 0, "fadingK": null},
+         "radio": {"technology": "wifi", "channelWidthMHz": 20, "spatialStreams": 1}, "mesh": {},
+         "nodes": [\(list)], "events": \(events)}
+        """
+        return try ScenarioDecoder.decode(bytes: Array(text.utf8), file: "mesh")
+    }
+
+    @Test func aLineLearnsItsEndToEndRouteByTheSecondRound() throws {
+        let s = try scenario([("A", 0, 0), ("B", 30, 0), ("C", 60, 0), ("D", 90, 0)])
+        var sim = Simulation(seed: s.seed)
+        var w = World(s, sim: &sim)
+        // Heartbeats start within the first 5 s and repeat every 5 s (+ ≤ 100 ms jitter):
+        // by 10.2 s every node has flooded twice.
+        _ = sim.run(&w, until: .milliseconds(10_200))
+        #expect(w.mesh!.peers == [[1], [0, 2], [1, 3], [2]])
+        #expect(w.mesh!.route(from: 0, to: 3, at: sim.now)?.path == [0, 1, 2, 3])
+        #expect(w.mesh!.route(from: 3, to: 0, at: sim.now)?.hops == 3)
+        #expect(w.mesh!.route(from: 1, to: 2, at: sim.now)?.path == [1, 2])
+    }
+
+    @Test func routesAvoidAFailedNodeAfterRepair() throws {
+        // A diamond: A reaches C through B1 or B2 (both 31.6 m away); A and C are 60 m apart.
+        let s = try scenario([("A", 0, 0), ("B1", 30, 10), ("B2", 30, -10), ("C", 60, 0)],
+                             events: "[{\"at_s\": 12, \"node\": \"B1\", \"action\": \"fail\"}]")
+        var sim = Simulation(seed: s.seed)
+        var w = World(s, sim: &sim)
+        _ = sim.run(&w, until: .seconds(11))
+        let before = try #require(w.mesh!.route(from: 0, to: 3, at: sim.now))
+        #expect(before.hops == 2)
+        _ = sim.run(&w, until: .seconds(30))
+        // B1 is gone: its session drops within a session round, and the next heartbeat
+        // rounds teach the path through B2.
+        let now = sim.now
+        let after = try #require(w.mesh!.route(from: 0, to: 3, at: now))
+        #expect(after.path == [0, 2, 3])
+        #expect(w.mesh!.route(from: 0, to: 1, at: now) == nil)          // B1's route expired
+        #expect(!w.mesh!.peers[0].contains(1))
+    }
+
+    @Test func noNodeHoldsMoreThanEightInItsSession() throws {
+        // 30 phones within a few metres of each other: everyone is in range of everyone.
+        var nodes: [(String, Double, Double)] = []
+        for k in 0..<30 { nodes.append(("n\(k)", Double(k % 6), Double(k / 6))) }
+        let s = try scenario(nodes, duration: 3)
+        var sim = Simulation(seed: s.seed)
+        var w = World(s, sim: &sim)
+        _ = sim.run(&w, until: .seconds(3))
+        let sizes = w.mesh!.peers.map { $0.count + 1 }
+        #expect(sizes.allSatisfy { $0 <= 8 })
+        #expect(sizes.contains(8))
+        // Sessions are mutual.
+        for (i, p) in w.mesh!.peers.enumerated() { for j in p { #expect(w.mesh!.peers[j].contains(i)) } }
+    }
+
+    @Test func meshRunsAreDeterministic() throws {
+        let text = """
+        {"name": "m", "seed": 9, "duration_s": 20, "environment": {"preset": "city"}, "radio": {"technology": "awdl"}, "mesh": {},
+         "nodes": [{"id": "A", "position": [0,0,1.2]}, {"id": "B", "position": [20,5,1.2]}, {"id": "C", "position": [40,0,1.2]}, {"id": "D", "position": [20,-15,1.2]}]}
+        """
+        let s = try ScenarioDecoder.decode(bytes: Array(text.utf8), file: "m")
+        let a = RunFiles.files(for: try ScenarioRunner.run(s)).map { "\($0.name)\n" + deterministicPart($0.contents) }
+        let b = RunFiles.files(for: try ScenarioRunner.run(s)).map { "\($0.name)\n" + deterministicPart($0.contents) }
+        #expect(a == b)
+        #expect(a.contains { $0.hasPrefix("routes.csv") })
+    }
+}
