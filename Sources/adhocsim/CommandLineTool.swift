@@ -11,7 +11,7 @@ enum ExitStatus {
 }
 
 enum CommandLineTool {
-    static let commands = ["run", "validate", "range", "sweep", "merge", "plot", "bench", "help"]
+    static let commands = ["run", "validate", "range", "sweep", "merge", "plot", "check", "bench", "help"]
 
     static func main(_ args: [String]) -> Int32 {
         guard let command = args.first else {
@@ -38,6 +38,7 @@ enum CommandLineTool {
             case "sweep": return try SweepCommand.main(rest)
             case "merge": return try MergeCommand.main(rest)
             case "plot": return try PlotCommand.main(rest)
+            case "check": return try CheckCommand.main(rest)
             default:
                 var message = "adhocsim: unknown command \"\(command)\""
                 if let s = commands.min(by: { editDistance($0, command) < editDistance($1, command) }), editDistance(s, command) <= 2 {

@@ -9,6 +9,7 @@ enum Help {
       adhocsim sweep FILE [--out DIR] [-j N] [--shard K/N] [--resume] [--set PATH=VALUE]... [--quiet]
       adhocsim merge DIR... --out DIR
       adhocsim plot DIR
+      adhocsim check FILE... [--set PATH=VALUE]...
       adhocsim bench core [--population P] [--events E] [--repeat R] [--compare] [--no-baseline]
       adhocsim --version
       adhocsim COMMAND --help
@@ -98,6 +99,15 @@ enum Help {
     against distance, UDP loss against the number of writes, maximum range per place.
     """
 
+    static let check = """
+    adhocsim check FILE... [--set PATH=VALUE]...
+
+    Runs each scenario and evaluates its "expectations": {"by_s": T, "route": {"from", "to"}},
+    {"at_s": T, "route": {"from", "to", "avoids": [...], "maxHops": N}},
+    {"metric": "max_session_size", "max": 8}, {"fingerprint": "<16 hex digits>"}.
+    Prints expected and observed values; exit status 1 if any check fails.
+    """
+
     static func text(for topic: String) -> String? {
         switch topic {
         case "run": return run
@@ -107,6 +117,7 @@ enum Help {
         case "sweep": return sweep
         case "merge": return merge
         case "plot": return plot
+        case "check": return check
         default: return nil
         }
     }

@@ -75,3 +75,46 @@ struct MeshTests {
         #expect(a.contains { $0.hasPrefix("routes.csv") })
     }
 }
+
+@Suite("adhocsim check", .serialized)
+struct CheckTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    @Test func theShippedRegressionChecksPass() throws {
+        let files = try FileManager.default.contentsOfDirectory(atPath: CheckTests.root.appendingPathComponent("topologies/regression").path)
+            .filter { $0.hasSuffix(".json") }.sorted().map { "topologies/regression/\($0)" }
+        #expect(files.count == 4)
+        let r = try CLI.run(["check"] + files, in: CheckTests.root)
+        #expect(r.status == 0, "\(r.stdout)")
+        #expect(!r.stdout.contains("FAIL"))
+    }
+
+    @Test func aBrokenExpectationFailsAndShowsWhatWasObserved() throws {
+        let r = try CLI.run(["check", "topologies/regression/line-5.json", "--set", "expectations[2].route.maxHops=3"], in: CheckTests.root)
+        #expect(r.status == 1)
+        #expect(r.stdout.contains("exists at 15.000 s, ≤ 3 hops  A B C D E (4 hops)  FAIL"))
+    }
+
+    @Test func expectationsNamingUnknownNodesAreBadInput() throws {
+        let r = try CLI.run(["check", "topologies/regression/line-5.json", "--set", "expectations[0].route.to=Z"], in: CheckTests.root)
+        #expect(r.status == 2)
+        #expect(r.stderr.contains("expectations[0].route.to: no node has the id \"Z\""))
+    }
+
+    @Test func aFingerprintExpectationCatchesAnyBehaviouralChange() throws {
+        func scenario(_ expectations: String, _ extra: [String] = []) throws -> Scenario {
+            let text = """
+            {"name": "fp", "seed": 1, "duration_s": 12, "environment": {"preset": "field", "shadowingSigmaDb": 0, "fadingK": null},
+             "radio": {"technology": "wifi"}, "mesh": {},
+             "nodes": [{"id": "A", "position": [0, 0, 1.2]}, {"id": "B", "position": [30, 0, 1.2]}, {"id": "C", "position": [60, 0, 1.2]}],
+             "expectations": \(expectations)}
+            """
+            return try ScenarioDecoder.decode(bytes: Array(text.utf8), file: "fp", overrides: extra)
+        }
+        let fp = try ScenarioRunner.run(try scenario("[]")).fingerprint
+        #expect(try Checker.run(try scenario("[{\"fingerprint\": \"\(fp)\"}]")).first?.passed == true)
+        let changed = try Checker.run(try scenario("[{\"fingerprint\": \"\(fp)\"}]", ["mesh.heartbeatIntervalS=4"]))
+        #expect(changed.first?.passed == false)
+        #expect(changed.first?.observed != fp)
+    }
+}

@@ -33,6 +33,8 @@ public struct Scenario: Sendable {
     public var traffic: [TrafficSpec]
     /// `distance_m`: where the second of two nodes stands from the first, if set.
     public var distance: DistanceSpec?
+    /// Routing regression checks for `adhocsim check`.
+    public var expectations: [Expectation]
     /// The mesh section, if the scenario runs MAdHoc's routing.
     public var mesh: MeshSpec?
     /// Scripted failures, recoveries, joins and moves, in file order.

@@ -133,6 +133,10 @@ public struct ScenarioDecoder {
                 mesh = spec
             } else { meshOK = false }
         }
+        var expectations: [Expectation]? = []
+        if let e = r.value("expectations") {
+            expectations = decodeExpectations(e, JSONPath.root.appending("expectations"), nodeIndex: nodeIndex, duration: duration)
+        }
         var events: [NodeEvent]? = []
         if let e = r.value("events") {
             events = decodeEvents(e, JSONPath.root.appending("events"), nodeIndex: nodeIndex, duration: duration)
@@ -143,12 +147,12 @@ public struct ScenarioDecoder {
         if let l = r.value("limits") { limits = decodeLimits(l, JSONPath.root.appending("limits")) }
 
         guard let name, let seed, let duration, let environment, let radio, let link, let nodes, let flows, let traffic,
-              let mac, let transport, let limits, let events, distanceOK, matrixOK, meshOK else { return nil }
+              let mac, let transport, let limits, let events, let expectations, distanceOK, matrixOK, meshOK else { return nil }
         let canonical = Canonical.text(of: root)
         var hash = StableHash()
         hash.combine(canonical)
         return Scenario(name: name, seed: seed, duration: .seconds(duration), environment: environment, radio: radio,
-                        link: link, matrix: matrix, transport: transport, mac: mac, traffic: traffic, distance: distance, mesh: mesh, events: events, nodes: nodes,
+                        link: link, matrix: matrix, transport: transport, mac: mac, traffic: traffic, distance: distance, expectations: expectations, mesh: mesh, events: events, nodes: nodes,
                         flows: flows, limits: limits, sourcePath: file, effectiveInput: root, canonicalInput: canonical,
                         inputHash: hash.hex)
     }

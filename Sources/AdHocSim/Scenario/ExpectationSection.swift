@@ -1,0 +1,74 @@
+/// A routing regression check (`expectations[i]`), evaluated by `adhocsim check`.
+public enum Expectation: Sendable, Equatable {
+    /// A route from `from` to `to` exists at or before `time` (checked every 100 ms).
+    case routeBy(time: SimTime, from: Int, to: Int)
+    /// At `time`, the route from `from` to `to` exists, avoids `avoids` and has at most `maxHops` hops.
+    case routeAt(time: SimTime, from: Int, to: Int, avoids: [Int], maxHops: Int?)
+    /// At the end, no session holds more than `max` nodes (the node included).
+    case maxSessionSize(max: Int)
+    /// The run's event-trajectory fingerprint equals `hex`.
+    case fingerprint(String)
+}
+
+extension ScenarioDecoder {
+    func decodeExpectations(_ node: JSONNode, _ path: JSONPath, nodeIndex: [String: Int], duration: Double?) -> [Expectation]? {
+        guard let items = values.array(node, path, "an array of expectations") else { return nil }
+        var out: [Expectation] = []
+        var ok = true
+        for (i, item) in items.enumerated() {
+            let p = path.appending(i)
+            guard let r = ObjectReader(item, path: p, sink: sink, expected: "an expectation object") else { ok = false; continue }
+            defer { r.finish() }
+            func nodeRef(_ v: JSONNode, _ at: JSONPath) -> Int? {
+                guard let name = values.string(v, at, "a node id") else { return nil }
+                guard let k = nodeIndex[name] else { sink.report("no node has the id \"\(name)\"", path: at, at: v.origin); return nil }
+                return k
+            }
+            let upper = duration ?? ScenarioBounds.maxDurationSeconds
+            if let f = r.value("fingerprint") {
+                for key in ["by_s", "at_s", "route", "metric", "max"] { _ = r.value(key) }
+                guard let hex = values.string(f, p.appending("fingerprint"), "16 hex digits"), hex.count == 16, hex.allSatisfy(\.isHexDigit) else {
+                    if case .string = f.value { sink.report("expected 16 hex digits", path: p.appending("fingerprint"), at: f.origin) }
+                    ok = false
+                    continue
+                }
+                out.append(.fingerprint(hex.lowercased()))
+                continue
+            }
+            if let m = r.value("metric") {
+                for key in ["by_s", "at_s", "route"] { _ = r.value(key) }
+                guard values.choice(m, p.appending("metric"), "a metric", from: ["max_session_size"]) != nil,
+                      let v = r.required("max", "the largest allowed value"),
+                      let max = values.integer(v, p.appending("max"), "a session size in 1...64", in: 1...64) else { ok = false; continue }
+                out.append(.maxSessionSize(max: Int(max)))
+                continue
+            }
+            let by = r.value("by_s"), at = r.value("at_s")
+            guard let routeNode = r.required("route", "{\"from\", \"to\"}"),
+                  let rr = ObjectReader(routeNode, path: p.appending("route"), sink: sink, expected: "a route {\"from\", \"to\", \"avoids\"?, \"maxHops\"?}") else {
+                ok = false
+                continue
+            }
+            let rp = p.appending("route")
+            let from = rr.required("from", "a node id").flatMap { nodeRef($0, rp.appending("from")) }
+            let to = rr.required("to", "a node id").flatMap { nodeRef($0, rp.appending("to")) }
+            var avoids: [Int] = []
+            if let a = rr.value("avoids"), let list = values.array(a, rp.appending("avoids"), "an array of node ids") {
+                for (j, n) in list.enumerated() { if let k = nodeRef(n, rp.appending("avoids").appending(j)) { avoids.append(k) } else { ok = false } }
+            }
+            let maxHops = rr.value("maxHops").flatMap { values.integer($0, rp.appending("maxHops"), "a hop count in 1...1000", in: 1...1000).map(Int.init) }
+            rr.finish()
+            let timeNode = by ?? at
+            guard let timeNode, (by == nil) != (at == nil) else {
+                sink.report("expected exactly one of \"by_s\" or \"at_s\"", path: p, at: item.origin)
+                ok = false
+                continue
+            }
+            guard let t = values.number(timeNode, p.appending(by != nil ? "by_s" : "at_s"), "a time in seconds in 0...\(JSONNumber(upper).literal)", in: 0...upper),
+                  let from, let to else { ok = false; continue }
+            out.append(by != nil ? .routeBy(time: .seconds(t), from: from, to: to)
+                                 : .routeAt(time: .seconds(t), from: from, to: to, avoids: avoids, maxHops: maxHops))
+        }
+        return ok ? out : nil
+    }
+}

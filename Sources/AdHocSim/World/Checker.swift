@@ -1,0 +1,79 @@
+/// Runs a scenario and evaluates its `expectations` (`adhocsim check`).
+public enum Checker {
+    /// One evaluated expectation.
+    public struct Outcome: Sendable {
+        /// What was checked.
+        public var check: String
+        /// The expected value.
+        public var expected: String
+        /// What the run showed.
+        public var observed: String
+        /// Whether it held.
+        public var passed: Bool
+    }
+
+    /// Runs `scenario` (route checks sampled every 100 ms) and evaluates every expectation.
+    public static func run(_ scenario: Scenario) throws -> [Outcome] {
+        try ScenarioRunner.checkSupported(scenario)
+        var sim = Simulation(seed: scenario.seed)
+        var world = World(scenario, sim: &sim)
+        let ids = scenario.nodes.map(\.id)
+        let step = SimTime.milliseconds(100)
+        var times: Set<Int64> = []
+        for e in scenario.expectations {
+            switch e {
+            case .routeBy(let t, _, _):
+                var s = SimTime.zero
+                while s <= t { times.insert(s.nanoseconds); s += step }
+                times.insert(t.nanoseconds)
+            case .routeAt(let t, _, _, _, _): times.insert(t.nanoseconds)
+            default: break
+            }
+        }
+        var firstSeen: [Int: SimTime] = [:]
+        var at: [Int: MeshRoute?] = [:]
+        for t in times.sorted() {
+            _ = sim.run(&world, until: SimTime(nanoseconds: t), maxEvents: scenario.limits.maxEvents)
+            for (k, e) in scenario.expectations.enumerated() {
+                switch e {
+                case .routeBy(let limit, let from, let to):
+                    if firstSeen[k] == nil, t <= limit.nanoseconds, world.mesh?.route(from: from, to: to, at: sim.now) != nil { firstSeen[k] = sim.now }
+                case .routeAt(let time, let from, let to, _, _):
+                    if time.nanoseconds == t { at[k] = .some(world.mesh?.route(from: from, to: to, at: sim.now)) }
+                default: break
+                }
+            }
+        }
+        _ = sim.run(&world, until: scenario.duration, maxEvents: scenario.limits.maxEvents)
+        var fp = StableHash()
+        fp.value = sim.fingerprint
+        var outcomes: [Outcome] = []
+        for (k, e) in scenario.expectations.enumerated() {
+            switch e {
+            case .routeBy(let t, let from, let to):
+                let seen = firstSeen[k]
+                outcomes.append(Outcome(check: "route \(ids[from]) → \(ids[to])", expected: "by \(t)",
+                                        observed: seen.map { "from \($0)" } ?? "none by \(t)", passed: seen != nil))
+            case .routeAt(let t, let from, let to, let avoids, let maxHops):
+                let r = at[k] ?? nil
+                var ok = r != nil
+                if let r {
+                    if avoids.contains(where: r.path.contains) { ok = false }
+                    if let m = maxHops, r.hops > m { ok = false }
+                }
+                var expected = "exists at \(t)"
+                if !avoids.isEmpty { expected += ", avoids " + avoids.map { ids[$0] }.joined(separator: " ") }
+                if let m = maxHops { expected += ", ≤ \(m) hops" }
+                outcomes.append(Outcome(check: "route \(ids[from]) → \(ids[to])", expected: expected,
+                                        observed: r.map { $0.path.map { ids[$0] }.joined(separator: " ") + " (\($0.hops) hops)" } ?? "no route",
+                                        passed: ok))
+            case .maxSessionSize(let max):
+                let largest = (world.mesh?.peers.map { $0.count + 1 }.max()) ?? 1
+                outcomes.append(Outcome(check: "largest session", expected: "≤ \(max) nodes", observed: "\(largest) nodes", passed: largest <= max))
+            case .fingerprint(let hex):
+                outcomes.append(Outcome(check: "event fingerprint", expected: hex, observed: fp.hex, passed: fp.hex == hex))
+            }
+        }
+        return outcomes
+    }
+}
