@@ -300,14 +300,7 @@ public struct TcpEndpoint: Sendable {
             return
         }
         if ack > sndUna {
-            let acked = ack - sndUna
-            sndUna = ack
-            if sndNxt < sndUna { sndNxt = sndUna }
-            backoff = 0
-            if let t = timedSeq, ack >= t {
-                rtt.sample((sim.now - timedAt).inSeconds)
-                timedSeq = nil
-            }
+            let acked = acknowledge(upTo: ack, now: sim.now)
             if inRecovery {
                 if ack >= recover {
                     // Full acknowledgement (RFC 6582 §3.2 step 3): deflate to ssthresh.
@@ -399,16 +392,24 @@ public struct TcpEndpoint: Sendable {
         return nil
     }
 
+    /// New data acknowledged up to `ack`: advance SND.UNA, reset the back-off, and take an RTT
+    /// sample if the timed segment is covered (RFC 6298 §5.7, Karn's rule via `timedSeq`).
+    /// Returns the bytes newly acknowledged.
+    mutating func acknowledge(upTo ack: Int64, now: SimTime) -> Int64 {
+        let acked = ack - sndUna
+        sndUna = ack
+        if sndNxt < sndUna { sndNxt = sndUna }
+        backoff = 0
+        if let t = timedSeq, ack >= t {
+            rtt.sample((now - timedAt).inSeconds)
+            timedSeq = nil
+        }
+        return acked
+    }
+
     mutating func processAckWithSack(_ d: Datagram, ack: Int64, sim: inout Simulation) {
         if ack > sndUna {
-            let acked = ack - sndUna
-            sndUna = ack
-            if sndNxt < sndUna { sndNxt = sndUna }
-            backoff = 0
-            if let t = timedSeq, ack >= t {
-                rtt.sample((sim.now - timedAt).inSeconds)
-                timedSeq = nil
-            }
+            let acked = acknowledge(upTo: ack, now: sim.now)
             dupAcks = 0
             if inRecovery && ack >= recover {
                 inRecovery = false
