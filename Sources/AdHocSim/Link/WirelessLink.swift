@@ -147,6 +147,8 @@ public struct WirelessLink: Sendable {
     /// Notices produced by the last handled event; the world drains them.
     public var notices: [LinkNotice] = []
     let preambleMw: Double
+    /// The PHY's lowest valid MCS (broadcasts use it), computed once.
+    let lowestMcs: Mcs
     let energyDetectionMw = Decibel.milliwatts(fromDbm: -62)
     /// Per MCS: linear SINRs above which a frame surely succeeds, below which it surely fails
     /// (PER₁₀₀₀ beyond 1 − 10⁻¹² or below 10⁻¹²: 13.8 dB either side of the 50 % point). Outside
@@ -160,6 +162,7 @@ public struct WirelessLink: Sendable {
         self.mac = mac
         self.awdl = awdl
         preambleMw = Decibel.milliwatts(fromDbm: channel.radio.preambleDetectionDbm)
+        lowestMcs = channel.radio.phy.validMcs[0]
         let model = WaterfallErrorModel()
         let margin = log(1e12) / model.steepness
         certainSuccess = Mcs.all.map { Decibel.linear(fromDb: model.minimumSnrDb[$0.index] - log(9) / model.steepness + margin + 1) }
@@ -367,7 +370,7 @@ public struct WirelessLink: Sendable {
     /// How many head packets go in the next PPDU, its PSDU length, and its MCS.
     mutating func framePlan(_ i: Int, destination: Int) -> (mpdus: Int, psduBytes: Int, mcs: Mcs) {
         let phy = channel.radio.phy
-        let lowest = phy.validMcs[0]
+        let lowest = lowestMcs
         func mpduBytes(_ payload: Int32) -> Int { Int(payload) + 30 }  // QoS data header 26 + FCS 4 (§9.3.2.1)
         if destination < 0 { return (1, mpduBytes(nodes[i].queue[0].packet.bytes), lowest) }
         let firstBytes = mpduBytes(nodes[i].queue[0].packet.bytes)

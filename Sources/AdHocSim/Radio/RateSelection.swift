@@ -18,12 +18,15 @@ public struct RateSelection: Sendable, Equatable {
     public var hysteresis = 1.0
     /// The MCS currently in use.
     public private(set) var current: Mcs
+    /// The PHY's valid MCSs, lowest first (computed once: `select` runs for every frame).
+    let valid: [Mcs]
 
     /// Starts at the lowest MCS.
     public init(phy: OfdmPhy, errorModel: WaterfallErrorModel = WaterfallErrorModel()) {
         self.phy = phy
         self.errorModel = errorModel
-        current = phy.validMcs[0]
+        valid = phy.validMcs
+        current = valid[0]
     }
 
     /// The 10 %-PER SINR of `mcs` for frames of `bytes`.
@@ -31,7 +34,6 @@ public struct RateSelection: Sendable, Equatable {
 
     /// Updates the choice for an SNR estimate and returns the MCS to use.
     public mutating func select(snrDb: Double, bytes: Int) -> Mcs {
-        let valid = phy.validMcs
         guard var position = valid.firstIndex(of: current) else { return current }
         while position > 0 && snrDb < threshold(valid[position], bytes: bytes) + margin { position -= 1 }
         while position + 1 < valid.count && snrDb >= threshold(valid[position + 1], bytes: bytes) + margin + hysteresis {

@@ -20,8 +20,8 @@ public struct FlowRuntime: Sendable {
     public var reportSnapshot: (UInt64, UInt64, UInt64, UInt64)?
     /// Client and server nodes.
     public let clientNode: UInt32, serverNode: UInt32
-    /// The transport.
-    public let transport: TransportProtocol
+    /// The transport (the flow specification's).
+    public var transport: TransportProtocol { app.spec.transport }
     /// Server: stream bytes consumed so far (TCP).
     var serverConsumed: Int64 = 0
     /// Client: echo bytes consumed so far (TCP).
@@ -38,7 +38,7 @@ extension World {
         var flows: [FlowRuntime] = []
         for (k, spec) in scenario.flows.enumerated() {
             var f = FlowRuntime(app: FlowApplication(spec: spec, index: k), clientNode: UInt32(spec.from),
-                                serverNode: UInt32(spec.to), transport: spec.transport)
+                                serverNode: UInt32(spec.to))
             if spec.transport == .tcp {
                 f.client = TcpEndpoint(flow: Int32(k), isClient: true, config: config, mtuPayload: ip.maxUnfragmented, sim: &sim, side: UInt32(2 * k))
                 f.server = TcpEndpoint(flow: Int32(k), isClient: false, config: config, mtuPayload: ip.maxUnfragmented, sim: &sim, side: UInt32(2 * k + 1))
