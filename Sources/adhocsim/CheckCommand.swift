@@ -4,8 +4,18 @@ import Foundation
 enum CheckCommand {
     static func main(_ args: [String]) throws -> Int32 {
         if args.contains("--help") || args.contains("-h") { print(Help.check); return ExitStatus.success }
-        let a = try Arguments(args, options: ["--set"], switches: [])
+        let a = try Arguments(args, options: ["--set", "--golden"], switches: ["--update-golden"])
         guard !a.positionals.isEmpty else { throw Arguments.UsageError(message: "expects scenario FILEs with \"expectations\"") }
+        let golden = a.value("--golden")
+        let update = a.has("--update-golden")
+        if update && golden == nil { throw Arguments.UsageError(message: "--update-golden needs --golden DIR") }
+        if let golden, !update {
+            var isDir: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: golden, isDirectory: &isDir), isDir.boolValue else {
+                printError("\(golden): error: --golden: no such folder (create the snapshots with --update-golden)")
+                return ExitStatus.badInput
+            }
+        }
         var failed = 0
         for file in a.positionals {
             let scenario: Scenario
@@ -15,12 +25,37 @@ enum CheckCommand {
                 printError(e.description)
                 return ExitStatus.badInput
             }
-            let outcomes: [Checker.Outcome]
+            var outcomes: [Checker.Outcome]
+            let snapshots: String?
             do {
-                outcomes = try Checker.run(scenario)
+                let result = try Checker.run(scenario)
+                outcomes = result.outcomes
+                snapshots = result.routeSnapshots
             } catch let e as ScenarioRunner.Unsupported {
                 printError(e.description)
                 return ExitStatus.badInput
+            }
+            if let golden, let snapshots {
+                let name = URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent + ".routes"
+                let path = URL(fileURLWithPath: golden).appendingPathComponent(name).path
+                if update {
+                    do {
+                        try FileManager.default.createDirectory(atPath: golden, withIntermediateDirectories: true)
+                        try Data(snapshots.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+                        print("\(file): wrote \(path)")
+                    } catch {
+                        printError("\(path): error: cannot write the golden snapshot: \(error.localizedDescription)")
+                        return ExitStatus.badInput
+                    }
+                } else if let data = FileManager.default.contents(atPath: path) {
+                    let old = String(decoding: data, as: UTF8.self)
+                    let difference = RouteSnapshots.firstDifference(old: old, new: snapshots)
+                    outcomes.append(Checker.Outcome(check: "route tables", expected: "as \(path)",
+                                                    observed: difference.map { "differ: " + $0 } ?? "identical", passed: difference == nil))
+                } else {
+                    outcomes.append(Checker.Outcome(check: "route tables", expected: "as \(path)",
+                                                    observed: "no snapshot there (create it with --update-golden)", passed: false))
+                }
             }
             print("\(file):")
             let w1 = max(5, outcomes.map(\.check.count).max() ?? 0), w2 = max(8, outcomes.map(\.expected.count).max() ?? 0)

@@ -9,7 +9,7 @@ enum Help {
       adhocsim sweep FILE [--out DIR] [-j N] [--shard K/N] [--resume] [--set PATH=VALUE]... [--quiet]
       adhocsim merge DIR... --out DIR
       adhocsim plot DIR
-      adhocsim check FILE... [--set PATH=VALUE]...
+      adhocsim check FILE... [--golden DIR [--update-golden]] [--set PATH=VALUE]...
       adhocsim bench core [--population P] [--events E] [--repeat R] [--compare] [--no-baseline]
       adhocsim --version
       adhocsim COMMAND --help
@@ -100,12 +100,19 @@ enum Help {
     """
 
     static let check = """
-    adhocsim check FILE... [--set PATH=VALUE]...
+    adhocsim check FILE... [--golden DIR [--update-golden]] [--set PATH=VALUE]...
 
     Runs each scenario and evaluates its "expectations": {"by_s": T, "route": {"from", "to"}},
     {"at_s": T, "route": {"from", "to", "avoids": [...], "maxHops": N}},
-    {"metric": "max_session_size", "max": 8}, {"fingerprint": "<16 hex digits>"}.
+    {"metric": "max_session_size", "max": 8},
+    {"metric": "delivery_ratio", "flow": "<mesh.messages id>", "min": 0.99},
+    {"fingerprint": "<16 hex digits>"}.
     Prints expected and observed values; exit status 1 if any check fails.
+
+      --golden DIR       also compare the route tables, sampled every heartbeat
+                         interval, with DIR/<file name>.routes; the first difference
+                         (time, node, destination, old and new path) is shown
+      --update-golden    write those snapshots instead of comparing them
     """
 
     static func text(for topic: String) -> String? {

@@ -112,9 +112,9 @@ struct CheckTests {
             return try ScenarioDecoder.decode(bytes: Array(text.utf8), file: "fp", overrides: extra)
         }
         let fp = try ScenarioRunner.run(try scenario("[]")).fingerprint
-        #expect(try Checker.run(try scenario("[{\"fingerprint\": \"\(fp)\"}]")).first?.passed == true)
+        #expect(try Checker.run(try scenario("[{\"fingerprint\": \"\(fp)\"}]")).outcomes.first?.passed == true)
         let changed = try Checker.run(try scenario("[{\"fingerprint\": \"\(fp)\"}]", ["mesh.heartbeatIntervalS=4"]))
-        #expect(changed.first?.passed == false)
-        #expect(changed.first?.observed != fp)
+        #expect(changed.outcomes.first?.passed == false)
+        #expect(changed.outcomes.first?.observed != fp)
     }
 }

@@ -25,9 +25,8 @@ public struct RunReport: Sendable {
     public var link: [LinkCounters]
     /// Per-generator traffic counters, in file order.
     public var traffic: [TrafficCounters]
-    /// The mesh at the end of the run, when there was one: per node its session peers,
-    /// heartbeats sent and their bytes, and every live route (from, to, path).
-    public var mesh: (peers: [[Int]], heartbeats: [UInt64], heartbeatBytes: [UInt64], routes: [(from: Int, to: Int, path: [Int])])?
+    /// The mesh's metrics, when the scenario had a mesh.
+    public var mesh: MeshMetrics?
     /// Per node: its pcap file, when traced.
     public var traces: [[UInt8]]?
     /// Per flow, the client side's IP packets and bytes over the whole run (sent, received,

@@ -10,18 +10,7 @@ public enum RunFiles {
         if let t = report.traces {
             for (i, bytes) in t.enumerated() { traces.append(ResultFile(name: "\(report.nodes.ids[i]).pcap", bytes: bytes)) }
         }
-        var meshFiles: [ResultFile] = []
-        if let m = report.mesh {
-            let ids = report.nodes.ids
-            var nodes = CSVTable(header: ["node", "session_peers", "heartbeats_sent", "heartbeat_bytes", "heartbeat_bytes_per_s"])
-            for i in 0..<ids.count {
-                let rate = report.simulatedTime.inSeconds > 0 ? Double(m.heartbeatBytes[i]) / report.simulatedTime.inSeconds : 0
-                nodes.append([ids[i], "\(m.peers[i].count)", "\(m.heartbeats[i])", "\(m.heartbeatBytes[i])", NumberText.fixed(rate, decimals: 3)])
-            }
-            var routes = CSVTable(header: ["from", "to", "hops", "path"])
-            for r in m.routes { routes.append([ids[r.from], ids[r.to], "\(r.path.count - 1)", r.path.map { ids[$0] }.joined(separator: " ")]) }
-            meshFiles = [ResultFile(name: "mesh_nodes.csv", contents: nodes.text), ResultFile(name: "routes.csv", contents: routes.text)]
-        }
+        let meshFiles = report.mesh.map { MeshFiles.files($0, report: report) } ?? []
         return traces + meshFiles + [
             ResultFile(name: "metadata.json", contents: metadata(report)),
             ResultFile(name: "scenario.json", contents: JSONText.render(report.scenario.effectiveInput)),
@@ -183,6 +172,16 @@ public enum RunFiles {
             let width = rows.map(\.0.count).max() ?? 0
             for (name, value, unit) in rows {
                 out += "  " + name + String(repeating: " ", count: width - name.count) + "  " + value + (unit.isEmpty ? "" : " " + unit) + "\n"
+            }
+        }
+        if let m = report.mesh {
+            func f(_ v: Double, _ d: Int = 3) -> String { NumberText.fixed(v, decimals: d) }
+            out += "mesh: \(m.nodes.count) nodes, \(m.pairsRouted) of \(m.pairs) ordered pairs routed, "
+                + "heartbeats \(f(m.heartbeatBytesPerNodePerSecond, 1)) B/node/s\n"
+            for w in m.workloads {
+                out += "  \(w.spec.id) \(ids[w.spec.from]) → \(ids[w.spec.to]): delivered \(w.delivered)/\(w.created) (\(f(w.deliveryRatio * 100, 2)) %), "
+                    + "latency mean \(f(w.latency.mean * 1000)) ms p95 \(f(w.latency.p95 * 1000)) ms, hops \(f(w.meanHops, 2)), "
+                    + "confirmation RTT mean \(f(w.confirmRtt.mean * 1000)) ms\n"
             }
         }
         return out

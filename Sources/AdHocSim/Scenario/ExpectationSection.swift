@@ -8,10 +8,13 @@ public enum Expectation: Sendable, Equatable {
     case maxSessionSize(max: Int)
     /// The run's event-trajectory fingerprint equals `hex`.
     case fingerprint(String)
+    /// At the end, the delivery ratio of mesh message workload `workload` (index into
+    /// `mesh.messages`) is at least `min` and at most `max`.
+    case deliveryRatio(workload: Int, min: Double?, max: Double?)
 }
 
 extension ScenarioDecoder {
-    func decodeExpectations(_ node: JSONNode, _ path: JSONPath, nodeIndex: [String: Int], duration: Double?) -> [Expectation]? {
+    func decodeExpectations(_ node: JSONNode, _ path: JSONPath, nodeIndex: [String: Int], workloads: [String], duration: Double?) -> [Expectation]? {
         guard let items = values.array(node, path, "an array of expectations") else { return nil }
         var out: [Expectation] = []
         var ok = true
@@ -37,8 +40,34 @@ extension ScenarioDecoder {
             }
             if let m = r.value("metric") {
                 for key in ["by_s", "at_s", "route"] { _ = r.value(key) }
-                guard values.choice(m, p.appending("metric"), "a metric", from: ["max_session_size"]) != nil,
-                      let v = r.required("max", "the largest allowed value"),
+                guard let metric = values.choice(m, p.appending("metric"), "a metric", from: ["max_session_size", "delivery_ratio"]) else {
+                    _ = r.value("max"); _ = r.value("min"); _ = r.value("flow")
+                    ok = false
+                    continue
+                }
+                if metric == "delivery_ratio" {
+                    let flowNode = r.required("flow", "the id of a mesh message workload")
+                    var workload: Int?
+                    if let flowNode, let name = values.string(flowNode, p.appending("flow"), "the id of a mesh message workload") {
+                        workload = workloads.firstIndex(of: name)
+                        if workload == nil {
+                            let known = workloads.isEmpty ? "the scenario has no mesh.messages" : "known: " + workloads.joined(separator: ", ")
+                            sink.report("no mesh message workload is named \"\(name)\" (\(known))", path: p.appending("flow"), at: flowNode.origin)
+                        }
+                    }
+                    let lo = r.value("min").flatMap { values.number($0, p.appending("min"), "a ratio in 0...1", in: 0...1) }
+                    let hi = r.value("max").flatMap { values.number($0, p.appending("max"), "a ratio in 0...1", in: 0...1) }
+                    if r.value("min") == nil && r.value("max") == nil {
+                        sink.report("expected \"min\" or \"max\" (a ratio in 0...1)", path: p, at: item.origin)
+                        ok = false
+                        continue
+                    }
+                    guard let workload, (r.value("min") == nil || lo != nil), (r.value("max") == nil || hi != nil) else { ok = false; continue }
+                    out.append(.deliveryRatio(workload: workload, min: lo, max: hi))
+                    continue
+                }
+                _ = r.value("flow"); _ = r.value("min")
+                guard let v = r.required("max", "the largest allowed value"),
                       let max = values.integer(v, p.appending("max"), "a session size in 1...64", in: 1...64) else { ok = false; continue }
                 out.append(.maxSessionSize(max: Int(max)))
                 continue

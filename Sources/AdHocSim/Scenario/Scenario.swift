@@ -105,17 +105,3 @@ public enum DistanceSpec: Sendable, Equatable {
     /// The maximum range of the scenario's place and radio (`adhocsim range`).
     case max
 }
-
-/// The `mesh` section.
-public struct MeshSpec: Sendable, Equatable {
-    /// `mesh.routing`: "dsr-heartbeat" (the only one built so far).
-    public var routing: String = "dsr-heartbeat"
-    /// `mesh.heartbeatIntervalS`.
-    public var heartbeatIntervalS: Double?
-    /// `mesh.routeTimeoutS`.
-    public var routeTimeoutS: Double?
-    /// `mesh.maxPeers` (including the node itself).
-    public var maxPeers: Int?
-    /// Nothing set.
-    public init() {}
-}

@@ -111,31 +111,13 @@ public struct ScenarioDecoder {
         var mesh: MeshSpec?
         var meshOK = true
         if let m = r.value("mesh") {
-            let mp = JSONPath.root.appending("mesh")
-            if let mr = ObjectReader(m, path: mp, sink: sink, expected: "an object {\"routing\", \"heartbeatIntervalS\", \"routeTimeoutS\", \"maxPeers\"}") {
-                var spec = MeshSpec()
-                if let v = mr.value("routing") {
-                    if values.choice(v, mp.appending("routing"), "a routing protocol (classic \"dsr\" is not built yet)", from: ["dsr-heartbeat"]) == nil { meshOK = false }
-                }
-                if let v = mr.value("heartbeatIntervalS") {
-                    spec.heartbeatIntervalS = values.positive(v, mp.appending("heartbeatIntervalS"), "a heartbeat period in seconds, > 0 and ≤ 3600", above: 0, upTo: 3600)
-                    if spec.heartbeatIntervalS == nil { meshOK = false }
-                }
-                if let v = mr.value("routeTimeoutS") {
-                    spec.routeTimeoutS = values.positive(v, mp.appending("routeTimeoutS"), "a route timeout in seconds, > 0 and ≤ 36000", above: 0, upTo: 36_000)
-                    if spec.routeTimeoutS == nil { meshOK = false }
-                }
-                if let v = mr.value("maxPeers") {
-                    spec.maxPeers = values.integer(v, mp.appending("maxPeers"), "a session size (including the node) in 2...64", in: 2...64).map(Int.init)
-                    if spec.maxPeers == nil { meshOK = false }
-                }
-                mr.finish()
-                mesh = spec
-            } else { meshOK = false }
+            mesh = decodeMesh(m, JSONPath.root.appending("mesh"), nodeIndex: nodeIndex, duration: duration)
+            meshOK = mesh != nil
         }
         var expectations: [Expectation]? = []
         if let e = r.value("expectations") {
-            expectations = decodeExpectations(e, JSONPath.root.appending("expectations"), nodeIndex: nodeIndex, duration: duration)
+            expectations = decodeExpectations(e, JSONPath.root.appending("expectations"), nodeIndex: nodeIndex,
+                                              workloads: mesh?.messages.map(\.id) ?? [], duration: duration)
         }
         var events: [NodeEvent]? = []
         if let e = r.value("events") {

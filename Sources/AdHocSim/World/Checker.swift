@@ -10,10 +10,28 @@ public enum Checker {
         public var observed: String
         /// Whether it held.
         public var passed: Bool
+
+        /// An outcome.
+        public init(check: String, expected: String, observed: String, passed: Bool) {
+            self.check = check
+            self.expected = expected
+            self.observed = observed
+            self.passed = passed
+        }
     }
 
-    /// Runs `scenario` (route checks sampled every 100 ms) and evaluates every expectation.
-    public static func run(_ scenario: Scenario) throws -> [Outcome] {
+    /// What a check run produced: the outcomes and, for a mesh, the route tables sampled at
+    /// every heartbeat interval (`RouteSnapshots` text, for golden comparison).
+    public struct Result: Sendable {
+        /// One per expectation, in file order.
+        public var outcomes: [Outcome]
+        /// The sampled route tables, or `nil` without a mesh.
+        public var routeSnapshots: String?
+    }
+
+    /// Runs `scenario` (route checks sampled every 100 ms, route tables every heartbeat
+    /// interval) and evaluates every expectation.
+    public static func run(_ scenario: Scenario) throws -> Result {
         try ScenarioRunner.checkSupported(scenario)
         var sim = Simulation(seed: scenario.seed)
         var world = World(scenario, sim: &sim)
@@ -30,10 +48,17 @@ public enum Checker {
             default: break
             }
         }
+        var sampleTimes: Set<Int64> = []
+        if let mesh = world.mesh {
+            var s = mesh.config.heartbeatInterval
+            while s <= scenario.duration { sampleTimes.insert(s.nanoseconds); s += mesh.config.heartbeatInterval }
+        }
         var firstSeen: [Int: SimTime] = [:]
         var at: [Int: MeshRoute?] = [:]
-        for t in times.sorted() {
+        var snapshots = RouteSnapshots(ids: ids)
+        for t in times.union(sampleTimes).sorted() {
             _ = sim.run(&world, until: SimTime(nanoseconds: t), maxEvents: scenario.limits.maxEvents)
+            if sampleTimes.contains(t), let mesh = world.mesh { snapshots.sample(mesh, at: sim.now) }
             for (k, e) in scenario.expectations.enumerated() {
                 switch e {
                 case .routeBy(let limit, let from, let to):
@@ -47,6 +72,7 @@ public enum Checker {
         _ = sim.run(&world, until: scenario.duration, maxEvents: scenario.limits.maxEvents)
         var fp = StableHash()
         fp.value = sim.fingerprint
+        let metrics = world.mesh.map { MeshMetrics($0, end: sim.now) }
         var outcomes: [Outcome] = []
         for (k, e) in scenario.expectations.enumerated() {
             switch e {
@@ -72,8 +98,16 @@ public enum Checker {
                 outcomes.append(Outcome(check: "largest session", expected: "≤ \(max) nodes", observed: "\(largest) nodes", passed: largest <= max))
             case .fingerprint(let hex):
                 outcomes.append(Outcome(check: "event fingerprint", expected: hex, observed: fp.hex, passed: fp.hex == hex))
+            case .deliveryRatio(let w, let lo, let hi):
+                let m = metrics!.workloads[w]
+                var expected: [String] = []
+                if let lo { expected.append("≥ \(NumberText.fixed(lo, decimals: 4))") }
+                if let hi { expected.append("≤ \(NumberText.fixed(hi, decimals: 4))") }
+                let ok = (lo.map { m.deliveryRatio >= $0 } ?? true) && (hi.map { m.deliveryRatio <= $0 } ?? true)
+                outcomes.append(Outcome(check: "delivery ratio \(m.spec.id)", expected: expected.joined(separator: ", "),
+                                        observed: "\(NumberText.fixed(m.deliveryRatio, decimals: 4)) (\(m.delivered)/\(m.created))", passed: ok))
             }
         }
-        return outcomes
+        return Result(outcomes: outcomes, routeSnapshots: world.mesh == nil ? nil : snapshots.text)
     }
 }

@@ -12,7 +12,12 @@ public enum ScenarioRunner {
         if !scenario.events.isEmpty && RadioConfiguration(scenario.radio).technology == .ideal {
             throw Unsupported(description: "\(scenario.sourcePath): error: events: node events need a radio (awdl or wifi); the ideal link has no positions or radios to fail")
         }
-
+        if scenario.mesh != nil && RadioConfiguration(scenario.radio).technology == .ideal {
+            throw Unsupported(description: "\(scenario.sourcePath): error: mesh: the mesh needs a radio (awdl or wifi) for its neighbour sessions; the ideal link has none")
+        }
+        if scenario.mesh?.routing == "dsr" {
+            throw Unsupported(description: "\(scenario.sourcePath): error: mesh.routing: classic \"dsr\" is not built yet; use \"dsr-heartbeat\"")
+        }
     }
 
     /// Runs `scenario` to its duration (or its event budget) and reports what happened.
@@ -32,15 +37,7 @@ public enum ScenarioRunner {
                          eventsExecuted: sim.eventsExecuted, fingerprint: { var h = StableHash(); h.value = sim.fingerprint; return h.hex }(),
                          wallSeconds: wall.seconds, nodes: world.nodes,
                          link: link, traffic: world.traffic.counters,
-                         mesh: world.mesh.map { m in
-                             var routes: [(from: Int, to: Int, path: [Int])] = []
-                             for a in 0..<world.nodes.count {
-                                 for b in 0..<world.nodes.count where a != b {
-                                     if let r = m.route(from: a, to: b, at: sim.now) { routes.append((a, b, r.path)) }
-                                 }
-                             }
-                             return (m.peers, m.heartbeatsSent, m.heartbeatBytes, routes)
-                         },
+                         mesh: world.mesh.map { MeshMetrics($0, end: sim.now) },
                          traces: world.trace.map { t in (0..<world.nodes.count).map { t.file(of: $0) } },
                          ipTotals: (0..<world.flows.count).map { k in
                              (world.ip.packetsSent[2 * k], world.ip.packetsReceived[2 * k], world.ip.bytesSent[2 * k], world.ip.bytesReceived[2 * k])

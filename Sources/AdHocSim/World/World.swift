@@ -171,11 +171,7 @@ public struct World: EventHandler {
         }
         if nodes.anyMobile && wireless != nil { sim.schedule(at: World.mobilityInterval, target: 0, kind: .mobilityTick) }
         if let m = scenario.mesh, wireless != nil {
-            var config = MeshConfig()
-            if let v = m.heartbeatIntervalS { config.heartbeatInterval = .seconds(v) }
-            if let v = m.routeTimeoutS { config.routeTimeout = .seconds(v) }
-            if let v = m.maxPeers { config.maxPeers = v }
-            mesh = HeartbeatMesh(nodes: nodes.count, config: config, sim: &sim)
+            mesh = HeartbeatMesh(nodes: nodes.count, config: MeshConfig(m), workloads: m.messages, sim: &sim)
         }
     }
 
@@ -195,11 +191,18 @@ public struct World: EventHandler {
         case .trafficStart, .broadcastTick:
             traffic.handle(event, in: &sim)
         case .meshSessions:
-            mesh!.updateSessions(link: &wireless!)
+            mesh!.updateSessions(link: &wireless!, now: sim.now)
             sim.schedule(after: mesh!.config.sessionInterval, target: 0, kind: .meshSessions)
         case .meshHeartbeat:
             let i = Int(event.target)
             mesh!.heartbeat(i, sim: &sim, down: wireless!.isDown(i))
+        case .meshMessage:
+            let w = Int(event.target)
+            mesh!.messageDue(w, Int(event.arg), senderDown: wireless!.isDown(mesh!.ledger.workloads[w].from), sim: &sim)
+        case .meshConfirmTimeout:
+            let w = Int(event.target)
+            mesh!.confirmTimedOut(w, Int(event.arg >> 16), number: Int(event.arg & 0xFFFF),
+                                  senderDown: wireless!.isDown(mesh!.ledger.workloads[w].from), sim: &sim)
         case .mobilityTick:
             for i in 0..<nodes.count where nodes.mobile[i] {
                 wireless!.setPosition(i, nodes.position(of: i, at: sim.now))
@@ -208,7 +211,9 @@ public struct World: EventHandler {
         case .nodeEvent:
             let e = events[Int(event.target)]
             switch e.action {
-            case .fail: wireless?.setDown(e.node, sim: &sim)
+            case .fail:
+                wireless?.setDown(e.node, sim: &sim)
+                mesh?.nodeFailed(e.node, now: sim.now)
             case .recover, .join: wireless?.setUp(e.node, sim: &sim)
             case .move:
                 nodes.teleport(e.node, to: e.position!, at: sim.now)

@@ -1,0 +1,85 @@
+// Mesh layer: MAdHoc's routing over Multipeer-like neighbour sessions (seed 002, mesh.md).
+//
+// This folder owns neighbour sessions (discovery by signal strength, at most 8 peers in a
+// session including the node itself, a lost peer leaving after a timeout), the DSR-with-
+// heartbeats route table (every node floods a heartbeat carrying the path it travelled;
+// receivers keep the shortest path per origin, suppress duplicates by (origin, sequence) and
+// drop routes whose heartbeats stop), source-routed messages with route returns and retries,
+// the message ledger the metrics read, and path-derived keys with their exposure. It sends
+// over the link layer (`LinkPacket`s the world hands to the MAC) as broadcasts heard only by
+// session peers, or as unicasts to the next hop for reliable session messages.
+
+extension EventKind {
+    /// A node's heartbeat is due (target: node).
+    public static let meshHeartbeat = EventKind(rawValue: 230)
+    /// Sessions are re-evaluated (target: unused).
+    public static let meshSessions = EventKind(rawValue: 231)
+    /// A workload's next message is created (target: workload, arg: message number).
+    public static let meshMessage = EventKind(rawValue: 232)
+    /// A message's confirmation is overdue (target: workload, arg: message << 16 | attempt).
+    public static let meshConfirmTimeout = EventKind(rawValue: 233)
+}
+
+/// Mesh settings (mesh.md, radio.md, peers.md; assumptions labelled).
+public struct MeshConfig: Sendable, Equatable {
+    /// Heartbeat period: 5 s (MAdHoc design, mesh.md).
+    public var heartbeatInterval = SimTime.seconds(5)
+    /// A route whose origin's heartbeat has not come for this long is dropped: 15 s, three
+    /// heartbeat periods, so two lost heartbeats in a row are tolerated (the same allowance as
+    /// AODV's hello loss of 2, peers.md; an assumption).
+    public var routeTimeout = SimTime.seconds(15)
+    /// Session size including the node itself: 8 (Multipeer Connectivity, radio.md).
+    public var maxPeers = 8
+    /// Signal needed to discover a peer: −65 dBm; a known peer is kept down to −70 dBm
+    /// (AWDL, radio.md).
+    public var discoverDbm = -65.0
+    /// See `discoverDbm`.
+    public var keepDbm = -70.0
+    /// Sessions are re-evaluated every second (assumption: browsing and invitation take about
+    /// that long).
+    public var sessionInterval = SimTime.seconds(1)
+    /// A peer that has failed or faded below `keepDbm` stays in the session this long before
+    /// it is dropped (Multipeer's "not connected" state change; Apple documents no figure, so
+    /// 3 s is an assumption). A peer back within the timeout keeps its session.
+    public var peerTimeout = SimTime.seconds(3)
+    /// Heartbeats start with a random offset within one period, and each is delayed by up to
+    /// 100 ms of jitter so neighbours do not transmit in lockstep (assumption; ns-3's DSR uses
+    /// 0–10 ms of broadcast jitter).
+    public var heartbeatJitter = SimTime.milliseconds(100)
+    /// How long a sender waits for the route return before it retries with the route it holds
+    /// then: 4 s (assumption: ten hops at ns-3 DSR's 40 ms node traversal time, both ways,
+    /// plus AWDL waits of up to ~100 ms per hop, with a factor 2 of margin).
+    public var confirmTimeout = SimTime.seconds(4)
+    /// Attempts after the first: 3 (assumption; ns-3 DSR retransmits maintenance twice).
+    public var retries = 3
+    /// Distinct shared paths a pair needs for a path-derived key, or `nil` for no key report.
+    public var keyPaths: Int?
+    /// Heartbeat size: 32 bytes of header plus 8 bytes per node on the path (assumption).
+    public func heartbeatBytes(pathLength: Int) -> Int32 { Int32(32 + 8 * pathLength) }
+    /// Message frame: the same header and source route, plus the payload (assumption).
+    public func messageBytes(pathLength: Int, payload: Int) -> Int32 { Int32(32 + 8 * pathLength + payload) }
+
+    /// Defaults.
+    public init() {}
+
+    /// The settings `spec` asks for, defaults elsewhere.
+    public init(_ spec: MeshSpec) {
+        if let v = spec.heartbeatIntervalS { heartbeatInterval = .seconds(v) }
+        if let v = spec.routeTimeoutS { routeTimeout = .seconds(v) }
+        if let v = spec.maxPeers { maxPeers = v }
+        if let v = spec.peerTimeoutS { peerTimeout = .seconds(v) }
+        if let v = spec.confirmTimeoutS { confirmTimeout = .seconds(v) }
+        if let v = spec.retries { retries = v }
+        keyPaths = spec.keyPaths
+    }
+}
+
+/// One node's known route: the path from the node to the destination (both included).
+public struct MeshRoute: Sendable, Equatable {
+    /// Node indices from here to the destination.
+    public var path: [Int]
+    /// When the heartbeat that taught it arrived.
+    public var learned: SimTime
+    /// Hops.
+    public var hops: Int { path.count - 1 }
+}

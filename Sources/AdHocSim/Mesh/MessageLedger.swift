@@ -1,0 +1,47 @@
+/// What happened to every message of the run's workloads: the raw times the mesh metrics are
+/// computed from.
+public struct MessageLedger: Sendable {
+    /// One message.
+    public struct Record: Sendable, Equatable {
+        /// When the application handed it to the mesh.
+        public var created: SimTime
+        /// When its first copy reached the destination.
+        public var delivered: SimTime?
+        /// Hops of the path the first delivered copy took.
+        public var hops: Int = 0
+        /// When the first route return reached the sender.
+        public var confirmed: SimTime?
+        /// Route return time minus the send time of the attempt it answers.
+        public var confirmRtt: SimTime?
+        /// Attempts made (1 + retries used).
+        public var attempts: Int = 0
+        /// Attempts that found no route at the sender.
+        public var attemptsWithoutRoute: Int = 0
+    }
+
+    /// The workloads, as the scenario gave them.
+    public let workloads: [MessageWorkloadSpec]
+    /// Per workload, its messages so far.
+    public internal(set) var records: [[Record]]
+    /// Per workload: when its sender first held a route to its receiver.
+    public internal(set) var routeEstablished: [SimTime?]
+
+    init(_ workloads: [MessageWorkloadSpec]) {
+        self.workloads = workloads
+        records = workloads.map { _ in [] }
+        routeEstablished = workloads.map { _ in nil }
+    }
+}
+
+/// A failure of a node and the routes it broke: for every ordered pair whose route used the
+/// node as a relay when it failed, how long until the source held a route without it.
+public struct RouteRepair: Sendable, Equatable {
+    /// The failed node.
+    public var node: Int
+    /// When it failed.
+    public var failed: SimTime
+    /// Pairs whose route went through it.
+    public var brokenPairs: Int
+    /// Repair times of the pairs repaired before the run ended.
+    public var repairTimes: [SimTime]
+}

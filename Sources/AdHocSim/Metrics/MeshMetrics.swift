@@ -1,0 +1,137 @@
+/// What the mesh measured (issue #6 metrics), computed once when the run ends.
+///
+/// Definitions (also in the README's output section):
+/// - delivery ratio = messages whose first copy reached the receiver / messages created;
+///   messages still in flight at the end count as not delivered (as ns-3's FlowMonitor counts
+///   queued packets as lost);
+/// - latency = first arrival at the receiver − creation (so it includes retries and the wait
+///   for a route), over delivered messages;
+/// - hops = hops of the path the first delivered copy took;
+/// - confirmation RTT = route-return arrival at the sender − send time of the attempt it
+///   answers, over confirmed messages;
+/// - route establishment = the first time the source held a route to the destination;
+/// - repair time = first time the source of a route broken by a failed relay held a route
+///   without that relay − the failure time;
+/// - control overhead = heartbeat bytes (originated and forwarded) per node per simulated second.
+public struct MeshMetrics: Sendable {
+    /// One node's view.
+    public struct Node: Sendable, Equatable {
+        /// Session peers at the end (the node itself not counted).
+        public var sessionPeers: Int
+        /// Heartbeats sent (originated and forwarded) and their bytes.
+        public var heartbeats: UInt64
+        /// See `heartbeats`.
+        public var heartbeatBytes: UInt64
+        /// Message and route-return frames sent (originated and forwarded) and their bytes.
+        public var messageFrames: UInt64
+        /// See `messageFrames`.
+        public var messageBytes: UInt64
+    }
+
+    /// Summary statistics of a set of durations, seconds.
+    public struct Spread: Sendable, Equatable {
+        /// Values summarised.
+        public var count: Int
+        /// Mean, nearest-rank 50th and 95th percentiles and maximum, seconds (0 when empty).
+        public var mean: Double
+        /// See `mean`.
+        public var p50: Double
+        /// See `mean`.
+        public var p95: Double
+        /// See `mean`.
+        public var max: Double
+
+        init(_ values: [SimTime]) {
+            let s = values.map(\.inSeconds).sorted()
+            count = s.count
+            mean = s.isEmpty ? 0 : s.reduce(0, +) / Double(s.count)
+            p50 = s.isEmpty ? 0 : FlowMetrics.percentile(s, 50)
+            p95 = s.isEmpty ? 0 : FlowMetrics.percentile(s, 95)
+            max = s.last ?? 0
+        }
+    }
+
+    /// One message workload.
+    public struct Workload: Sendable, Equatable {
+        /// The workload as the scenario gave it.
+        public var spec: MessageWorkloadSpec
+        /// Messages created, delivered and confirmed.
+        public var created: Int
+        /// See `created`.
+        public var delivered: Int
+        /// See `created`.
+        public var confirmed: Int
+        /// delivered / created (0 when nothing was created).
+        public var deliveryRatio: Double
+        /// Latency of delivered messages.
+        public var latency: Spread
+        /// Mean hops of delivered messages.
+        public var meanHops: Double
+        /// Confirmation RTT of confirmed messages.
+        public var confirmRtt: Spread
+        /// Attempts in total, and attempts that found no route (or a failed sender).
+        public var attempts: Int
+        /// See `attempts`.
+        public var attemptsWithoutRoute: Int
+        /// When the sender first held a route to the receiver.
+        public var routeEstablished: SimTime?
+    }
+
+    /// Per node, by index.
+    public var nodes: [Node]
+    /// Every live route at the end (from, to, path), in (from, to) order.
+    public var routes: [(from: Int, to: Int, path: [Int])]
+    /// Per workload, in file order.
+    public var workloads: [Workload]
+    /// Ordered pairs, and how many held a route at some time.
+    public var pairs: Int
+    /// See `pairs`.
+    public var pairsRouted: Int
+    /// Route establishment times over the pairs that got a route.
+    public var establishment: Spread
+    /// Node failures and their repair times.
+    public var repairs: [RouteRepair]
+    /// Path-derived keys (empty unless `mesh.keyPaths` is set).
+    public var keys: [PathKeys.PairKey]
+    /// Message frames dropped because the next hop had left the relay's session.
+    public var noSessionDrops: UInt64
+    /// Mean heartbeat bytes per node per simulated second.
+    public var heartbeatBytesPerNodePerSecond: Double
+
+    /// The metrics of `mesh` at `end`.
+    public init(_ mesh: HeartbeatMesh, end: SimTime) {
+        let n = mesh.nodeCount
+        nodes = (0..<n).map {
+            Node(sessionPeers: mesh.peers[$0].count, heartbeats: mesh.heartbeatsSent[$0], heartbeatBytes: mesh.heartbeatBytes[$0],
+                 messageFrames: mesh.messageFramesSent[$0], messageBytes: mesh.messageBytes[$0])
+        }
+        var routes: [(from: Int, to: Int, path: [Int])] = []
+        for a in 0..<n { for r in mesh.routeTable(of: a, at: end) { routes.append((a, r.to, r.path)) } }
+        self.routes = routes
+        workloads = mesh.ledger.workloads.indices.map { w in
+            let spec = mesh.ledger.workloads[w]
+            let records = mesh.ledger.records[w]
+            let delivered = records.filter { $0.delivered != nil }
+            let confirmed = records.filter { $0.confirmRtt != nil }
+            let first = mesh.firstRoute[spec.from * n + spec.to]
+            return Workload(spec: spec, created: records.count, delivered: delivered.count, confirmed: confirmed.count,
+                            deliveryRatio: records.isEmpty ? 0 : Double(delivered.count) / Double(records.count),
+                            latency: Spread(delivered.map { $0.delivered! - $0.created }),
+                            meanHops: delivered.isEmpty ? 0 : Double(delivered.map(\.hops).reduce(0, +)) / Double(delivered.count),
+                            confirmRtt: Spread(confirmed.map { $0.confirmRtt! }),
+                            attempts: records.map(\.attempts).reduce(0, +),
+                            attemptsWithoutRoute: records.map(\.attemptsWithoutRoute).reduce(0, +),
+                            routeEstablished: first < 0 ? nil : SimTime(nanoseconds: first))
+        }
+        var times: [SimTime] = []
+        for (k, t) in mesh.firstRoute.enumerated() where t >= 0 && k / n != k % n { times.append(SimTime(nanoseconds: t)) }
+        pairs = n * (n - 1)
+        pairsRouted = times.count
+        establishment = Spread(times)
+        repairs = mesh.repairs
+        keys = mesh.keyReport()
+        noSessionDrops = mesh.noSessionDrops
+        let seconds = end.inSeconds
+        heartbeatBytesPerNodePerSecond = n == 0 || seconds <= 0 ? 0 : Double(mesh.heartbeatBytes.reduce(0, +)) / Double(n) / seconds
+    }
+}

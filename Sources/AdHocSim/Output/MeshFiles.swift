@@ -1,0 +1,88 @@
+/// The mesh's result files (written when the scenario has a `mesh` section):
+///
+/// - `mesh_nodes.csv`: per node, session peers at the end and what it sent (heartbeats and
+///   message frames, originated and forwarded, with bytes);
+/// - `routes.csv`: every live route at the end;
+/// - `mesh_messages.csv`: per message workload, delivery, latency, hops, confirmation RTT,
+///   attempts and route establishment (definitions in `MeshMetrics`);
+/// - `mesh_repairs.csv`: per node failure, the routes it broke and their repair times;
+/// - `mesh_keys.csv` (with `mesh.keyPaths`): per pair, shared paths, key medians and the other
+///   nodes that could derive the same key;
+/// - `mesh_summary.json`: network-wide figures.
+public enum MeshFiles {
+    /// The files of `m`.
+    public static func files(_ m: MeshMetrics, report: RunReport) -> [ResultFile] {
+        let ids = report.nodes.ids
+        let seconds = report.simulatedTime.inSeconds
+        func f(_ v: Double, _ d: Int = 3) -> String { NumberText.fixed(v, decimals: d) }
+        func path(_ p: [Int]) -> String { p.map { ids[$0] }.joined(separator: " ") }
+        var nodes = CSVTable(header: ["node", "session_peers", "heartbeats_sent", "heartbeat_bytes", "heartbeat_bytes_per_s",
+                                      "message_frames_sent", "message_bytes"])
+        for (i, n) in m.nodes.enumerated() {
+            nodes.append([ids[i], "\(n.sessionPeers)", "\(n.heartbeats)", "\(n.heartbeatBytes)",
+                          f(seconds > 0 ? Double(n.heartbeatBytes) / seconds : 0), "\(n.messageFrames)", "\(n.messageBytes)"])
+        }
+        var routes = CSVTable(header: ["from", "to", "hops", "path"])
+        for r in m.routes { routes.append([ids[r.from], ids[r.to], "\(r.path.count - 1)", path(r.path)]) }
+        var files = [ResultFile(name: "mesh_nodes.csv", contents: nodes.text), ResultFile(name: "routes.csv", contents: routes.text)]
+        if !m.workloads.isEmpty {
+            var t = CSVTable(header: ["workload", "from", "to", "size_bytes", "reliable", "created", "delivered", "delivery_ratio",
+                                      "confirmed", "latency_mean_ms", "latency_p50_ms", "latency_p95_ms", "latency_max_ms", "hops_mean",
+                                      "confirm_rtt_mean_ms", "confirm_rtt_p50_ms", "confirm_rtt_p95_ms", "attempts",
+                                      "attempts_without_route", "route_established_s"])
+            for w in m.workloads {
+                t.append([w.spec.id, ids[w.spec.from], ids[w.spec.to], "\(w.spec.sizeBytes)", "\(w.spec.reliable)", "\(w.created)",
+                          "\(w.delivered)", f(w.deliveryRatio, 4), "\(w.confirmed)",
+                          f(w.latency.mean * 1000), f(w.latency.p50 * 1000), f(w.latency.p95 * 1000), f(w.latency.max * 1000),
+                          f(w.meanHops), f(w.confirmRtt.mean * 1000), f(w.confirmRtt.p50 * 1000), f(w.confirmRtt.p95 * 1000),
+                          "\(w.attempts)", "\(w.attemptsWithoutRoute)", w.routeEstablished.map { f($0.inSeconds, 6) } ?? ""])
+            }
+            files.append(ResultFile(name: "mesh_messages.csv", contents: t.text))
+        }
+        if !m.repairs.isEmpty {
+            var t = CSVTable(header: ["node", "failed_s", "broken_pairs", "repaired_pairs", "repair_mean_s", "repair_p50_s",
+                                      "repair_p95_s", "repair_max_s"])
+            for r in m.repairs {
+                let s = MeshMetrics.Spread(r.repairTimes)
+                t.append([ids[r.node], f(r.failed.inSeconds, 6), "\(r.brokenPairs)", "\(s.count)", f(s.mean), f(s.p50), f(s.p95), f(s.max)])
+            }
+            files.append(ResultFile(name: "mesh_repairs.csv", contents: t.text))
+        }
+        if report.scenario.mesh?.keyPaths != nil {
+            var t = CSVTable(header: ["a", "b", "shared_paths", "key", "median_nodes", "exposed_count", "exposed_to"])
+            for k in m.keys {
+                t.append([ids[k.a], ids[k.b], "\(k.sharedPaths)", k.medians == nil ? "no" : "yes", k.medians.map(path) ?? "",
+                          "\(k.exposedTo.count)", path(k.exposedTo)])
+            }
+            files.append(ResultFile(name: "mesh_keys.csv", contents: t.text))
+        }
+        files.append(ResultFile(name: "mesh_summary.json", contents: summaryJSON(m)))
+        return files
+    }
+
+    /// `mesh_summary.json`.
+    static func summaryJSON(_ m: MeshMetrics) -> String {
+        func num(_ v: Double, _ d: Int = 6) -> JSONValue { .number(JSONNumber(literal: NumberText.fixed(v, decimals: d), value: v)) }
+        func int(_ v: Int) -> JSONValue { .number(JSONNumber(integer: UInt64(v))) }
+        func obj(_ members: [(String, JSONValue)]) -> JSONValue { .object(members.map { JSONMember(key: $0.0, value: JSONNode($0.1)) }) }
+        func spread(_ s: MeshMetrics.Spread) -> JSONValue {
+            obj([("count", int(s.count)), ("mean_s", num(s.mean)), ("p50_s", num(s.p50)), ("p95_s", num(s.p95)), ("max_s", num(s.max))])
+        }
+        let peers = m.nodes.map(\.sessionPeers)
+        let doc = obj([
+            ("nodes", int(m.nodes.count)),
+            ("session_peers_mean", num(peers.isEmpty ? 0 : Double(peers.reduce(0, +)) / Double(peers.count), 3)),
+            ("session_size_max", int((peers.max() ?? 0) + 1)),
+            ("heartbeat_bytes_per_node_per_s", num(m.heartbeatBytesPerNodePerSecond, 3)),
+            ("pairs", int(m.pairs)),
+            ("pairs_routed", int(m.pairsRouted)),
+            ("route_establishment", spread(m.establishment)),
+            ("message_no_session_drops", int(Int(m.noSessionDrops))),
+            ("workloads", .array(m.workloads.map { w in
+                JSONNode(obj([("workload", .string(w.spec.id)), ("delivery_ratio", num(w.deliveryRatio, 4)), ("latency", spread(w.latency)),
+                              ("hops_mean", num(w.meanHops, 3)), ("confirm_rtt", spread(w.confirmRtt))]))
+            })),
+        ])
+        return JSONText.render(JSONNode(doc))
+    }
+}
