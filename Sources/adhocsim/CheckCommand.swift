@@ -37,7 +37,7 @@ enum CheckCommand {
             }
             if let golden, let snapshots {
                 let name = URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent + ".routes"
-                let path = URL(fileURLWithPath: golden).appendingPathComponent(name).path
+                let path = (golden as NSString).appendingPathComponent(name)
                 if update {
                     do {
                         try FileManager.default.createDirectory(atPath: golden, withIntermediateDirectories: true)

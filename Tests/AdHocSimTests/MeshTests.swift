@@ -83,8 +83,8 @@ struct CheckTests {
     @Test func theShippedRegressionChecksPass() throws {
         let files = try FileManager.default.contentsOfDirectory(atPath: CheckTests.root.appendingPathComponent("topologies/regression").path)
             .filter { $0.hasSuffix(".json") }.sorted().map { "topologies/regression/\($0)" }
-        #expect(files.count == 4)
-        let r = try CLI.run(["check"] + files, in: CheckTests.root)
+        #expect(files.count == 5)
+        let r = try CLI.run(["check"] + files + ["--golden", "topologies/regression/golden"], in: CheckTests.root)
         #expect(r.status == 0, "\(r.stdout)")
         #expect(!r.stdout.contains("FAIL"))
     }
@@ -93,6 +93,30 @@ struct CheckTests {
         let r = try CLI.run(["check", "topologies/regression/line-5.json", "--set", "expectations[2].route.maxHops=3"], in: CheckTests.root)
         #expect(r.status == 1)
         #expect(r.stdout.contains("exists at 15.000 s, ≤ 3 hops  A B C D E (4 hops)  FAIL"))
+    }
+
+    @Test func aDeliveryRatioBelowItsBoundFailsWithTheObservedRatio() throws {
+        // The static grid delivers all 100 messages; demanding at most half fails.
+        let r = try CLI.run(["check", "topologies/regression/grid-delivery.json", "--set", "expectations[1].max=0.5"], in: CheckTests.root)
+        #expect(r.status == 1)
+        #expect(r.stdout.contains("delivery ratio chat  ≥ 0.9900, ≤ 0.5000  1.0000 (100/100)  FAIL"), "\(r.stdout)")
+        let unknown = try CLI.run(["check", "topologies/regression/grid-delivery.json", "--set", "expectations[1].flow=voice"], in: CheckTests.root)
+        #expect(unknown.status == 2)
+        #expect(unknown.stderr.contains("expectations[1].flow: no mesh message workload is named \"voice\" (known: chat)"))
+    }
+
+    @Test func goldenRouteTablesShowTheFirstDifference() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("golden-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let file = "topologies/regression/line-5.json"
+        #expect(try CLI.run(["check", file, "--golden", dir, "--update-golden"], in: CheckTests.root).status == 0)
+        let same = try CLI.run(["check", file, "--golden", dir], in: CheckTests.root)
+        #expect(same.status == 0 && same.stdout.contains("identical  pass"))
+        // Another seed draws other heartbeat offsets: the tables differ from the first sample.
+        let other = try CLI.run(["check", file, "--golden", dir, "--set", "seed=99"], in: CheckTests.root)
+        #expect(other.status == 1)
+        #expect(other.stdout.contains("route tables") && other.stdout.contains("differ: at 5.000 s, node "), "\(other.stdout)")
+        #expect(try CLI.run(["check", file, "--update-golden"], in: CheckTests.root).status == 2)
     }
 
     @Test func expectationsNamingUnknownNodesAreBadInput() throws {

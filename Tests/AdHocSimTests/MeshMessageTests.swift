@@ -1,0 +1,178 @@
+import Foundation
+import Testing
+@testable import AdHocSim
+
+/// Source-routed messages, route returns, retries, sessions losing peers, repair and
+/// establishment times, keys and golden snapshots (issue #6, items 1, 2, 4, 6, 7).
+@Suite("Mesh: messages, repair and keys")
+struct MeshMessageTests {
+    /// Field without shadowing or fading, plain Wi-Fi (no AWDL waits): at 30 m a peer arrives
+    /// at −61.2 dBm (session), at 60 m at −67.2 dBm (no session; see MeshTests).
+    func scenario(_ nodes: [(String, Double, Double)], mesh: String, events: String = "[]", duration: Double = 40) throws -> Scenario {
+        let list = nodes.map { "{\"id\": \"\($0.0)\", \"position\": [\($0.1), \($0.2), 1.2]}" }.joined(separator: ", ")
+        let text = """
+        {"name": "mesh", "seed": 3, "duration_s": \(duration), "environment": {"preset": "field", "shadowingSigmaDb": 0, "fadingK": null},
+         "radio": {"technology": "wifi", "channelWidthMHz": 20, "spatialStreams": 1}, "mesh": \(mesh),
+         "nodes": [\(list)], "events": \(events)}
+        """
+        return try ScenarioDecoder.decode(bytes: Array(text.utf8), file: "mesh")
+    }
+
+    static let line = [("A", 0.0, 0.0), ("B", 30, 0), ("C", 60, 0), ("D", 90, 0)]
+    static let diamond = [("A", 0.0, 0.0), ("B1", 30, 10), ("B2", 30, -10), ("C", 60, 0)]
+
+    func run(_ s: Scenario, until t: SimTime? = nil) -> (World, SimTime) {
+        var sim = Simulation(seed: s.seed)
+        var w = World(s, sim: &sim)
+        _ = sim.run(&w, until: t ?? s.duration)
+        return (w, sim.now)
+    }
+
+    @Test func messagesFollowTheSourceRouteAndComeBackAsRouteReturns() throws {
+        let s = try scenario(Self.line, mesh: """
+            {"messages": [{"id": "chat", "from": "A", "to": "D", "size_bytes": 200, "count": 10, "interval_s": 1, "start_s": 12}]}
+            """, duration: 30)
+        let (w, end) = run(s)
+        let m = MeshMetrics(w.mesh!, end: end)
+        let chat = m.workloads[0]
+        #expect(chat.created == 10 && chat.delivered == 10 && chat.confirmed == 10)
+        #expect(chat.attempts == 10)
+        #expect(chat.meanHops == 3)
+        #expect(w.mesh!.ledger.records[0].allSatisfy { $0.hops == 3 })
+        // Per message: A sends it, B and C forward it and the return, D sends the return.
+        // Frame bytes: 32 + 8·4 + 200 = 264 for the message, 32 + 8·4 = 64 for the return.
+        #expect(m.nodes.map(\.messageFrames) == [10, 20, 20, 10])
+        #expect(m.nodes.map(\.messageBytes) == [2640, 3280, 3280, 640])
+        // The route return leaves the destination after the message arrived.
+        for r in w.mesh!.ledger.records[0] { #expect(r.confirmed! > r.delivered!) }
+        #expect(chat.confirmRtt.count == 10 && chat.confirmRtt.mean > 0)
+    }
+
+    @Test func onlyTheNodeOnThePathForwardsAnOverheardBroadcast() throws {
+        let s = try scenario(Self.diamond, mesh: """
+            {"messages": [{"id": "u", "from": "A", "to": "C", "size_bytes": 100, "count": 20, "interval_s": 0.5, "start_s": 12, "reliable": false}]}
+            """, duration: 30)
+        let (w, end) = run(s)
+        let m = MeshMetrics(w.mesh!, end: end)
+        // A's unreliable frames are broadcast: both B1 and B2 hear every one, but each frame
+        // names one relay and only that one forwards it (and likewise the route returns from
+        // C). If both relays forwarded what they heard, they would send twice what A and C sent.
+        let relayed = m.nodes[1].messageFrames + m.nodes[2].messageFrames
+        #expect(relayed > 0)
+        #expect(relayed <= m.nodes[0].messageFrames + m.nodes[3].messageFrames)
+        #expect(m.workloads[0].delivered >= 18)
+        #expect(w.mesh!.ledger.records[0].allSatisfy { $0.delivered == nil || $0.hops == 2 })
+    }
+
+    /// The relay A uses to reach C at 11 s.
+    func relay() throws -> Int {
+        let (w, end) = run(try scenario(Self.diamond, mesh: "{}"), until: .seconds(11))
+        return try #require(w.mesh!.route(from: 0, to: 3, at: end)).path[1]
+    }
+
+    @Test func aLostPeerLeavesTheSessionAfterThePeerTimeout() throws {
+        let b = try relay()
+        let s = try scenario(Self.diamond, mesh: "{}", events: "[{\"at_s\": 12, \"node\": \"\(b == 1 ? "B1" : "B2")\", \"action\": \"fail\"}]")
+        // Sessions are evaluated every second; the round at 12 s (after the failure, which was
+        // scheduled first) notes the loss, and the peer goes when 3 s have passed: at 15 s.
+        #expect(run(s, until: .milliseconds(14_900)).0.mesh!.peers[0].contains(b))
+        #expect(!run(s, until: .milliseconds(15_100)).0.mesh!.peers[0].contains(b))
+    }
+
+    @Test func aSenderRetriesWithTheRepairedRouteAfterARelayFails() throws {
+        let b = try relay()
+        let other = b == 1 ? 2 : 1
+        let s = try scenario(Self.diamond, mesh: """
+            {"messages": [{"id": "chat", "from": "A", "to": "C", "size_bytes": 200, "count": 20, "interval_s": 1, "start_s": 10}]}
+            """, events: "[{\"at_s\": 15.5, \"node\": \"\(b == 1 ? "B1" : "B2")\", \"action\": \"fail\"}]", duration: 50)
+        let (w, end) = run(s)
+        let m = MeshMetrics(w.mesh!, end: end)
+        let chat = m.workloads[0]
+        // Three retries 4 s apart outlast the repair (one heartbeat period at most, below).
+        #expect(chat.delivered == 20)
+        #expect(w.mesh!.ledger.records[0].contains { $0.attempts >= 2 })
+        #expect(w.mesh!.route(from: 0, to: 3, at: end)?.path == [0, other, 3])
+        // Repair: every route relayed through the failed node (counted here from the tables
+        // just before the failure) is repaired by its destination's next heartbeat, which
+        // arrives through the other relay within one period (5 s + ≤ 100 ms jitter) plus two
+        // hops of transmission.
+        let (before, t) = run(s, until: .milliseconds(15_499))
+        var through = 0
+        for a in 0..<4 where a != b { for c in 0..<4 where c != a && c != b { if before.mesh!.route(from: a, to: c, at: t)?.path.contains(b) == true { through += 1 } } }
+        let repair = try #require(m.repairs.first)
+        #expect(repair.node == b && repair.failed == .milliseconds(15_500))
+        #expect(through >= 1)
+        #expect(repair.brokenPairs == through)
+        #expect(repair.repairTimes.count == through)
+        #expect(repair.repairTimes.allSatisfy { $0 > .zero && $0 <= .milliseconds(5_120) })
+    }
+
+    @Test func routeEstablishmentIsTheFirstHeartbeatThatArrives() throws {
+        let s = try scenario([("A", 0, 0), ("B", 30, 0)], mesh: "{}", duration: 12)
+        let (w, end) = run(s)
+        // B's first heartbeat leaves at a uniform offset within the first 5 s drawn from its
+        // jitter stream; sessions formed at 0 s, so A holds the route once the frame is through
+        // (DIFS, back-off and a 72-byte frame at 6 Mbit/s: well under 2 ms on an idle channel).
+        var stream = RandomStream(seed: s.seed, name: "node:1/mesh/jitter")
+        let offset = SimTime(nanoseconds: Int64(stream.uniform() * 5e9))
+        let m = MeshMetrics(w.mesh!, end: end)
+        let established = SimTime(nanoseconds: w.mesh!.firstRoute[0 * 2 + 1])
+        #expect(established > offset && established - offset < .milliseconds(2))
+        #expect(m.pairsRouted == 2)
+    }
+
+    @Test func medianNodesFollowTheDesign() {
+        #expect(PathKeys.median(of: [0, 9]) == nil)
+        #expect(PathKeys.median(of: [0, 5, 9]) == 5)
+        #expect(PathKeys.median(of: [0, 5, 6, 9]) == 5)
+        #expect(PathKeys.median(of: [0, 5, 6, 7, 9]) == 6)
+    }
+
+    @Test func aKeyNeedsEnoughSharedPathsAndShowsWhoElseCanRebuildIt() {
+        // Nodes 0 and 4 share two relayed paths, 0-1-4 and 0-2-3-4 (heard both ways), and the
+        // direct path 0-4, which is not key material. Node 5 is a session peer of 1 and of 2:
+        // it overheard both paths. Node 6 is a peer of 3 only: it saw one of them.
+        let n = 7
+        let heard: [Int: [[Int]]] = [
+            0 * n + 4: [[0, 4], [0, 1, 4], [0, 2, 3, 4]],
+            4 * n + 0: [[4, 0], [4, 3, 2, 0], [4, 1, 0]],
+        ]
+        let peers: [[Int]] = [[1, 2, 4], [0, 4, 5], [0, 3, 5], [2, 4, 6], [0, 1, 3], [1, 2], [3]]
+        let two = PathKeys.report(heard: heard, nodes: n, peers: peers, keyPaths: 2)
+        #expect(two.count == 1)
+        #expect(two[0].a == 0 && two[0].b == 4 && two[0].sharedPaths == 2)
+        // Medians: 1 for 0-1-4; for 0-2-3-4 (two relays) the one nearer node 0: 2.
+        #expect(two[0].medians == [1, 2])
+        // Observers of 0-1-4: {0, 1, 4} and their peers {2, 5, 3}; of 0-2-3-4: {0, 2, 3, 4}
+        // and their peers {1, 5, 6}. Both, without the pair: 1, 2, 3, 5.
+        #expect(two[0].exposedTo == [1, 2, 3, 5])
+        let three = PathKeys.report(heard: heard, nodes: n, peers: peers, keyPaths: 3)
+        #expect(three[0].medians == nil && three[0].exposedTo.isEmpty)
+    }
+
+    @Test func snapshotDifferencesNameTheFirstChangedRoute() {
+        let old = "5.000000000 A C A B C\n10.000000000 A C A B C\n10.000000000 C A C B A\n"
+        #expect(RouteSnapshots.firstDifference(old: old, new: old) == nil)
+        let new = "5.000000000 A C A B C\n10.000000000 A C A D C\n10.000000000 C A C D A\n"
+        #expect(RouteSnapshots.firstDifference(old: old, new: new) == "at 10.000 s, node A, destination C: old A B C, new A D C")
+        let gone = "5.000000000 A C A B C\n10.000000000 C A C B A\n"
+        #expect(RouteSnapshots.firstDifference(old: old, new: gone) == "at 10.000 s, node A, destination C: old A B C, new no route")
+    }
+
+    @Test func badMessageWorkloadsAreReportedWithTheirPath() throws {
+        func errors(_ messages: String) -> String {
+            do {
+                _ = try scenario(Self.line, mesh: "{\"messages\": \(messages)}")
+                return ""
+            } catch { return "\(error)" }
+        }
+        #expect(errors("[{\"id\": \"x\", \"from\": \"A\", \"to\": \"A\", \"size_bytes\": 1, \"count\": 1, \"interval_s\": 1}]")
+            .contains("mesh.messages[0].to: a message workload needs two different nodes"))
+        #expect(errors("[{\"id\": \"x\", \"from\": \"A\", \"to\": \"Q\", \"size_bytes\": 1, \"count\": 1, \"interval_s\": 1}]")
+            .contains("mesh.messages[0].to: no node has the id \"Q\""))
+        #expect(errors("[{\"id\": \"x\", \"from\": \"A\", \"to\": \"B\", \"size_bytes\": 0, \"count\": 1, \"interval_s\": 1}]")
+            .contains("mesh.messages[0].size_bytes"))
+        let twice = "{\"id\": \"x\", \"from\": \"A\", \"to\": \"B\", \"size_bytes\": 1, \"count\": 1, \"interval_s\": 1}"
+        #expect(errors("[\(twice), \(twice)]").contains("mesh.messages[1].id: another message workload is already named \"x\""))
+    }
+}
