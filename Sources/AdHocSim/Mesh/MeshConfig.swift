@@ -18,16 +18,37 @@ extension EventKind {
     public static let meshMessage = EventKind(rawValue: 232)
     /// A message's confirmation is overdue (target: workload, arg: message << 16 | attempt).
     public static let meshConfirmTimeout = EventKind(rawValue: 233)
+    /// Classic DSR: a route request went unanswered (target: initiator, arg: sought << 16 | retries).
+    public static let meshRequestTimeout = EventKind(rawValue: 234)
+}
+
+/// How the mesh finds routes.
+public enum MeshRouting: String, Sendable, Equatable {
+    /// MAdHoc's DSR with heartbeats (proactive flooding of paths; mesh.md).
+    case heartbeat = "dsr-heartbeat"
+    /// Classic on-demand DSR (RFC 4728 subset; see `ClassicDsr.swift`).
+    case dsr
 }
 
 /// Mesh settings (mesh.md, radio.md, peers.md; assumptions labelled).
 public struct MeshConfig: Sendable, Equatable {
+    /// The routing protocol.
+    public var routing = MeshRouting.heartbeat
     /// Heartbeat period: 5 s (MAdHoc design, mesh.md).
     public var heartbeatInterval = SimTime.seconds(5)
     /// A route whose origin's heartbeat has not come for this long is dropped: 15 s, three
     /// heartbeat periods, so two lost heartbeats in a row are tolerated (the same allowance as
-    /// AODV's hello loss of 2, peers.md; an assumption).
+    /// AODV's hello loss of 2, peers.md; an assumption). Classic DSR keeps cached routes for
+    /// 300 s (ns-3's route cache timeout, peers.md).
     public var routeTimeout = SimTime.seconds(15)
+    /// Classic DSR: the first route request waits 500 ms for a reply, each retry twice as
+    /// long up to 10 s, and a discovery gives up after 16 retries (ns-3 DSR's RequestPeriod,
+    /// MaxRequestPeriod and RREQ retries, peers.md).
+    public var requestPeriod = SimTime.milliseconds(500)
+    /// See `requestPeriod`.
+    public var maxRequestPeriod = SimTime.seconds(10)
+    /// See `requestPeriod`.
+    public var requestRetries = 16
     /// Session size including the node itself: 8 (Multipeer Connectivity, radio.md).
     public var maxPeers = 8
     /// Signal needed to discover a peer: −65 dBm; a known peer is kept down to −70 dBm
@@ -54,7 +75,8 @@ public struct MeshConfig: Sendable, Equatable {
     public var retries = 3
     /// Distinct shared paths a pair needs for a path-derived key, or `nil` for no key report.
     public var keyPaths: Int?
-    /// Heartbeat size: 32 bytes of header plus 8 bytes per node on the path (assumption).
+    /// Heartbeat size (and DSR control frame size): 32 bytes of header plus 8 bytes per node on
+    /// the path (assumption).
     public func heartbeatBytes(pathLength: Int) -> Int32 { Int32(32 + 8 * pathLength) }
     /// Message frame: the same header and source route, plus the payload (assumption).
     public func messageBytes(pathLength: Int, payload: Int) -> Int32 { Int32(32 + 8 * pathLength + payload) }
@@ -64,6 +86,8 @@ public struct MeshConfig: Sendable, Equatable {
 
     /// The settings `spec` asks for, defaults elsewhere.
     public init(_ spec: MeshSpec) {
+        routing = MeshRouting(rawValue: spec.routing) ?? .heartbeat
+        if routing == .dsr { routeTimeout = .seconds(300) }
         if let v = spec.heartbeatIntervalS { heartbeatInterval = .seconds(v) }
         if let v = spec.routeTimeoutS { routeTimeout = .seconds(v) }
         if let v = spec.maxPeers { maxPeers = v }

@@ -64,7 +64,7 @@ public enum PathKeys {
     }
 }
 
-extension HeartbeatMesh {
+extension MeshNetwork {
     /// Remembers a path by which a heartbeat arrived (for the key report).
     mutating func rememberPath(_ path: [Int], at index: Int) {
         var list = heard[index] ?? []

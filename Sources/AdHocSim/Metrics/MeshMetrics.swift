@@ -18,10 +18,10 @@ public struct MeshMetrics: Sendable {
     public struct Node: Sendable, Equatable {
         /// Session peers at the end (the node itself not counted).
         public var sessionPeers: Int
-        /// Heartbeats sent (originated and forwarded) and their bytes.
-        public var heartbeats: UInt64
-        /// See `heartbeats`.
-        public var heartbeatBytes: UInt64
+        /// Routing control frames sent (heartbeats, or RREQ/RREP/RERR with classic DSR; originated and forwarded) and their bytes.
+        public var controlFrames: UInt64
+        /// See `controlFrames`.
+        public var controlBytes: UInt64
         /// Message and route-return frames sent (originated and forwarded) and their bytes.
         public var messageFrames: UInt64
         /// See `messageFrames`.
@@ -96,13 +96,13 @@ public struct MeshMetrics: Sendable {
     /// Message frames dropped because the next hop had left the relay's session.
     public var noSessionDrops: UInt64
     /// Mean heartbeat bytes per node per simulated second.
-    public var heartbeatBytesPerNodePerSecond: Double
+    public var controlBytesPerNodePerSecond: Double
 
     /// The metrics of `mesh` at `end`.
-    public init(_ mesh: HeartbeatMesh, end: SimTime) {
+    public init(_ mesh: MeshNetwork, end: SimTime) {
         let n = mesh.nodeCount
         nodes = (0..<n).map {
-            Node(sessionPeers: mesh.peers[$0].count, heartbeats: mesh.heartbeatsSent[$0], heartbeatBytes: mesh.heartbeatBytes[$0],
+            Node(sessionPeers: mesh.peers[$0].count, controlFrames: mesh.controlFramesSent[$0], controlBytes: mesh.controlBytes[$0],
                  messageFrames: mesh.messageFramesSent[$0], messageBytes: mesh.messageBytes[$0])
         }
         var routes: [(from: Int, to: Int, path: [Int])] = []
@@ -132,6 +132,6 @@ public struct MeshMetrics: Sendable {
         keys = mesh.keyReport()
         noSessionDrops = mesh.noSessionDrops
         let seconds = end.inSeconds
-        heartbeatBytesPerNodePerSecond = n == 0 || seconds <= 0 ? 0 : Double(mesh.heartbeatBytes.reduce(0, +)) / Double(n) / seconds
+        controlBytesPerNodePerSecond = n == 0 || seconds <= 0 ? 0 : Double(mesh.controlBytes.reduce(0, +)) / Double(n) / seconds
     }
 }

@@ -16,11 +16,11 @@ public enum MeshFiles {
         let seconds = report.simulatedTime.inSeconds
         func f(_ v: Double, _ d: Int = 3) -> String { NumberText.fixed(v, decimals: d) }
         func path(_ p: [Int]) -> String { p.map { ids[$0] }.joined(separator: " ") }
-        var nodes = CSVTable(header: ["node", "session_peers", "heartbeats_sent", "heartbeat_bytes", "heartbeat_bytes_per_s",
+        var nodes = CSVTable(header: ["node", "session_peers", "control_frames", "control_bytes", "control_bytes_per_s",
                                       "message_frames_sent", "message_bytes"])
         for (i, n) in m.nodes.enumerated() {
-            nodes.append([ids[i], "\(n.sessionPeers)", "\(n.heartbeats)", "\(n.heartbeatBytes)",
-                          f(seconds > 0 ? Double(n.heartbeatBytes) / seconds : 0), "\(n.messageFrames)", "\(n.messageBytes)"])
+            nodes.append([ids[i], "\(n.sessionPeers)", "\(n.controlFrames)", "\(n.controlBytes)",
+                          f(seconds > 0 ? Double(n.controlBytes) / seconds : 0), "\(n.messageFrames)", "\(n.messageBytes)"])
         }
         var routes = CSVTable(header: ["from", "to", "hops", "path"])
         for r in m.routes { routes.append([ids[r.from], ids[r.to], "\(r.path.count - 1)", path(r.path)]) }
@@ -73,7 +73,7 @@ public enum MeshFiles {
             ("nodes", int(m.nodes.count)),
             ("session_peers_mean", num(peers.isEmpty ? 0 : Double(peers.reduce(0, +)) / Double(peers.count), 3)),
             ("session_size_max", int((peers.max() ?? 0) + 1)),
-            ("heartbeat_bytes_per_node_per_s", num(m.heartbeatBytesPerNodePerSecond, 3)),
+            ("control_bytes_per_node_per_s", num(m.controlBytesPerNodePerSecond, 3)),
             ("pairs", int(m.pairs)),
             ("pairs_routed", int(m.pairsRouted)),
             ("route_establishment", spread(m.establishment)),

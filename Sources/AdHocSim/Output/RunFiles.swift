@@ -177,7 +177,7 @@ public enum RunFiles {
         if let m = report.mesh {
             func f(_ v: Double, _ d: Int = 3) -> String { NumberText.fixed(v, decimals: d) }
             out += "mesh: \(m.nodes.count) nodes, \(m.pairsRouted) of \(m.pairs) ordered pairs routed, "
-                + "heartbeats \(f(m.heartbeatBytesPerNodePerSecond, 1)) B/node/s\n"
+                + "routing control \(f(m.controlBytesPerNodePerSecond, 1)) B/node/s\n"
             for w in m.workloads {
                 out += "  \(w.spec.id) \(ids[w.spec.from]) → \(ids[w.spec.to]): delivered \(w.delivered)/\(w.created) (\(f(w.deliveryRatio * 100, 2)) %), "
                     + "latency mean \(f(w.latency.mean * 1000)) ms p95 \(f(w.latency.p95 * 1000)) ms, hops \(f(w.meanHops, 2)), "

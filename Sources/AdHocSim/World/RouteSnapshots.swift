@@ -15,7 +15,7 @@ public struct RouteSnapshots: Sendable {
     public init(ids: [String]) { self.ids = ids }
 
     /// Appends every live route of `mesh` at `time`.
-    public mutating func sample(_ mesh: HeartbeatMesh, at time: SimTime) {
+    public mutating func sample(_ mesh: MeshNetwork, at time: SimTime) {
         let t = NumberText.fixed(time.inSeconds, decimals: 9)
         for a in 0..<mesh.nodeCount {
             for r in mesh.routeTable(of: a, at: time) {

@@ -15,9 +15,6 @@ public enum ScenarioRunner {
         if scenario.mesh != nil && RadioConfiguration(scenario.radio).technology == .ideal {
             throw Unsupported(description: "\(scenario.sourcePath): error: mesh: the mesh needs a radio (awdl or wifi) for its neighbour sessions; the ideal link has none")
         }
-        if scenario.mesh?.routing == "dsr" {
-            throw Unsupported(description: "\(scenario.sourcePath): error: mesh.routing: classic \"dsr\" is not built yet; use \"dsr-heartbeat\"")
-        }
     }
 
     /// Runs `scenario` to its duration (or its event budget) and reports what happened.

@@ -130,7 +130,7 @@ public struct World: EventHandler {
     var linkScratch: [LinkPacket] = []
     /// Per flow side (2·flow + 0 client, 1 server): datagrams waiting for transmit-queue room.
     /// MAdHoc's mesh, when the scenario has a `mesh` section.
-    public var mesh: HeartbeatMesh?
+    public var mesh: MeshNetwork?
     /// Packet traces, when `run --pcap` asked for them.
     public var trace: PacketTrace?
     var backlog: [[Datagram]]
@@ -171,7 +171,7 @@ public struct World: EventHandler {
         }
         if nodes.anyMobile && wireless != nil { sim.schedule(at: World.mobilityInterval, target: 0, kind: .mobilityTick) }
         if let m = scenario.mesh, wireless != nil {
-            mesh = HeartbeatMesh(nodes: nodes.count, config: MeshConfig(m), workloads: m.messages, sim: &sim)
+            mesh = MeshNetwork(nodes: nodes.count, config: MeshConfig(m), workloads: m.messages, sim: &sim)
         }
     }
 
@@ -203,6 +203,9 @@ public struct World: EventHandler {
             let w = Int(event.target)
             mesh!.confirmTimedOut(w, Int(event.arg >> 16), number: Int(event.arg & 0xFFFF),
                                   senderDown: wireless!.isDown(mesh!.ledger.workloads[w].from), sim: &sim)
+        case .meshRequestTimeout:
+            let from = Int(event.target)
+            mesh!.requestTimedOut(from: from, to: Int(event.arg >> 16), retries: Int(event.arg & 0xFFFF), down: wireless!.isDown(from), sim: &sim)
         case .mobilityTick:
             for i in 0..<nodes.count where nodes.mobile[i] {
                 wireless!.setPosition(i, nodes.position(of: i, at: sim.now))
@@ -248,10 +251,13 @@ public struct World: EventHandler {
             }
             var unblock = false
             for n in batch {
-                if n.packet.tag & IpLayer.tagBit == 0 && n.packet.tag & HeartbeatMesh.tagBit != 0 {
+                if n.packet.tag & IpLayer.tagBit == 0 && n.packet.tag & MeshNetwork.tagBit != 0 {
                     switch n.kind {
                     case .delivered: mesh?.delivered(n.packet, at: Int(n.node), now: sim.now, down: wireless?.isDown(Int(n.node)) ?? false)
-                    case .senderDone, .dropped: mesh?.released(n.packet)
+                    case .senderDone: mesh?.released(n.packet)
+                    case .dropped:
+                        mesh?.linkDropped(n.packet, now: sim.now)
+                        mesh?.released(n.packet)
                     }
                 } else if n.packet.tag & IpLayer.tagBit != 0 {
                     switch n.kind {

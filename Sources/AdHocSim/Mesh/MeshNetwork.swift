@@ -14,9 +14,9 @@
 ///   frame names as next hop takes it (other session peers overhear a broadcast and ignore it).
 ///   The destination answers with a route return along the reversed path; the sender retries
 ///   with its then-current route when no return arrives within `confirmTimeout`.
-public struct HeartbeatMesh: Sendable {
+public struct MeshNetwork: Sendable {
     struct Frame: Sendable {
-        enum Kind: UInt8, Sendable { case heartbeat, message, routeReturn }
+        enum Kind: UInt8, Sendable { case heartbeat, message, routeReturn, routeRequest, routeReply, routeError }
         var kind: Kind
         var origin: Int
         var seq: UInt64
@@ -30,6 +30,13 @@ public struct HeartbeatMesh: Sendable {
         var attempt: Int = 0
         /// When the attempt this frame belongs to left its sender.
         var sentAt: SimTime = .zero
+        /// Route request: the node sought.
+        var target: Int = 0
+        /// Route error: the link that broke (from, to).
+        var broken: (from: Int, to: Int) = (-1, -1)
+
+        var isSourceRouted: Bool { kind != .heartbeat && kind != .routeRequest }
+        var isControl: Bool { kind != .message && kind != .routeReturn }
     }
 
     /// Settings.
@@ -49,16 +56,19 @@ public struct HeartbeatMesh: Sendable {
     var inFlight: [Frame?] = []
     var freeSlots: [Int] = []
     var jitter: [RandomStream]
-    /// Heartbeats sent (originated and forwarded) and their bytes, per node.
-    public private(set) var heartbeatsSent: [UInt64]
-    /// See `heartbeatsSent`.
-    public private(set) var heartbeatBytes: [UInt64]
+    /// Routing control frames sent (originated and forwarded) and their bytes, per node:
+    /// heartbeats, or with classic DSR route requests, replies and errors.
+    public private(set) var controlFramesSent: [UInt64]
+    /// See `controlFramesSent`.
+    public private(set) var controlBytes: [UInt64]
     /// Message and route-return frames sent (originated and forwarded) and their bytes, per node.
     public private(set) var messageFramesSent: [UInt64]
     /// See `messageFramesSent`.
     public private(set) var messageBytes: [UInt64]
     /// Message frames a relay could not pass on because the next hop was not in its session.
     public private(set) var noSessionDrops: UInt64 = 0
+    /// Classic DSR: route errors originated (a node found its next hop unreachable).
+    public internal(set) var routeErrors: UInt64 = 0
     /// Every workload message's fate.
     public private(set) var ledger: MessageLedger
     /// Per (from, to), flat: when `from` first held a route to `to`, ns (−1: never).
@@ -69,6 +79,10 @@ public struct HeartbeatMesh: Sendable {
     /// With `keyPaths`: per (node, origin), flat key, the distinct paths (node first) by which
     /// the node heard the origin's heartbeats, at most `PathKeys.maxPathsPerPair`.
     var heard: [Int: [[Int]]] = [:]
+    /// Classic DSR: attempts waiting for a route, by ordered pair (from << 32 | to).
+    var waiting: [UInt64: [(w: Int, m: Int, number: Int)]] = [:]
+    /// Classic DSR: discoveries under way, by ordered pair, with the retries made so far.
+    var discoveries: [UInt64: Int] = [:]
     /// Packets to hand to the link layer; the world drains it.
     public var outbox: [LinkPacket] = []
 
@@ -84,14 +98,14 @@ public struct HeartbeatMesh: Sendable {
         newestSeen = Array(repeating: 0, count: nodes * nodes)
         firstRoute = Array(repeating: -1, count: nodes * nodes)
         nextSeq = Array(repeating: 0, count: nodes)
-        heartbeatsSent = Array(repeating: 0, count: nodes)
-        heartbeatBytes = Array(repeating: 0, count: nodes)
+        controlFramesSent = Array(repeating: 0, count: nodes)
+        controlBytes = Array(repeating: 0, count: nodes)
         messageFramesSent = Array(repeating: 0, count: nodes)
         messageBytes = Array(repeating: 0, count: nodes)
         ledger = MessageLedger(workloads)
         jitter = (0..<nodes).map { sim.randomStream(named: "node:\($0)/mesh/jitter") }
         sim.schedule(at: .zero, target: 0, kind: .meshSessions)
-        for i in 0..<nodes {
+        for i in 0..<nodes where config.routing == .heartbeat {
             let offset = SimTime(nanoseconds: Int64(jitter[i].uniform() * Double(config.heartbeatInterval.nanoseconds)))
             sim.schedule(at: offset, target: UInt32(i), kind: .meshHeartbeat)
         }
@@ -116,7 +130,7 @@ public struct HeartbeatMesh: Sendable {
         let n = peers.count
         for i in 0..<n {
             peers[i] = peers[i].filter { j in
-                let key = HeartbeatMesh.pairKey(i, j)
+                let key = MeshNetwork.pairKey(i, j)
                 let lost = link.isDown(i) || link.isDown(j) || link.medianRxDbm(from: j, to: i) < config.keepDbm
                 if !lost {
                     lostSince[key] = nil
@@ -140,7 +154,7 @@ public struct HeartbeatMesh: Sendable {
             for c in candidates where peers[i].count < config.maxPeers - 1 && peers[c.j].count < config.maxPeers - 1 {
                 peers[i].append(c.j)
                 peers[c.j].append(i)
-                lostSince[HeartbeatMesh.pairKey(i, c.j)] = nil
+                lostSince[MeshNetwork.pairKey(i, c.j)] = nil
             }
         }
         for i in 0..<n { peers[i].sort() }
@@ -209,52 +223,71 @@ public struct HeartbeatMesh: Sendable {
 
     mutating func send(_ f: Frame, from i: Int, now: SimTime) {
         var destination = LinkPacket.broadcast
-        let bytes: Int32
-        switch f.kind {
-        case .heartbeat:
-            bytes = config.heartbeatBytes(pathLength: f.path.count)
-            heartbeatsSent[i] += 1
-            heartbeatBytes[i] += UInt64(bytes)
-        case .message, .routeReturn:
+        var bytes = config.heartbeatBytes(pathLength: f.path.count)
+        if f.isSourceRouted {
             let next = f.path[f.hop + 1]
             // Multipeer sends only to connected peers.
-            guard peers[i].contains(next) else { noSessionDrops += 1; return }
-            let spec = ledger.workloads[f.workload]
-            bytes = config.messageBytes(pathLength: f.path.count, payload: f.kind == .message ? spec.sizeBytes : 0)
-            if spec.reliable { destination = UInt32(next) }
+            guard peers[i].contains(next) else {
+                noSessionDrops += 1
+                if f.kind != .routeError { routeBroke(f, at: i, next: next, now: now) }
+                return
+            }
+            // Session messages: reliable ones go to the next hop with link-layer retries;
+            // DSR's replies and errors always do (RFC 4728 relies on link-layer acknowledgement).
+            if f.kind == .routeReply || f.kind == .routeError || ledger.workloads[f.workload].reliable { destination = UInt32(next) }
+            if f.kind == .message { bytes = config.messageBytes(pathLength: f.path.count, payload: ledger.workloads[f.workload].sizeBytes) }
+        }
+        if f.isControl {
+            controlFramesSent[i] += 1
+            controlBytes[i] += UInt64(bytes)
+        } else {
             messageFramesSent[i] += 1
             messageBytes[i] += UInt64(bytes)
         }
         let slot: Int
         if let free = freeSlots.popLast() { slot = free; inFlight[slot] = f } else { slot = inFlight.count; inFlight.append(f) }
         outbox.append(LinkPacket(source: UInt32(i), destination: destination, bytes: bytes,
-                                 tag: HeartbeatMesh.tagBit | UInt64(slot), enqueued: now))
+                                 tag: MeshNetwork.tagBit | UInt64(slot), enqueued: now))
     }
 
     /// A mesh packet reached node `r` (only session peers of the sender listen).
     public mutating func delivered(_ p: LinkPacket, at r: Int, now: SimTime, down: Bool) {
-        let slot = Int(p.tag & ~HeartbeatMesh.tagBit)
+        let slot = Int(p.tag & ~MeshNetwork.tagBit)
         guard !down, let f = inFlight[slot], peers[r].contains(Int(p.source)) else { return }
         switch f.kind {
         case .heartbeat:
             heartbeatArrived(f, at: r, now: now)
-        case .message, .routeReturn:
+        case .routeRequest:
+            requestArrived(f, at: r, now: now)
+        case .message, .routeReturn, .routeReply, .routeError:
             guard f.path[f.hop + 1] == r else { return }
+            if f.kind == .routeError { forgetLink(f.broken, at: r) }
             if f.hop + 2 < f.path.count {
                 var next = f
                 next.hop += 1
                 send(next, from: r, now: now)
-            } else if f.kind == .message {
-                arrived(f, now: now)
-            } else {
-                confirmed(f, now: now)
+                return
+            }
+            switch f.kind {
+            case .message: arrived(f, now: now)
+            case .routeReturn: confirmed(f, now: now)
+            case .routeReply: replyArrived(f, now: now)
+            default: break
             }
         }
     }
 
+    /// The link layer gave up on a mesh packet (retry limit): with classic DSR, a source-routed
+    /// frame's next hop is unreachable and a route error goes back to the frame's source.
+    public mutating func linkDropped(_ p: LinkPacket, now: SimTime) {
+        let slot = Int(p.tag & ~MeshNetwork.tagBit)
+        guard let f = inFlight[slot], f.isSourceRouted, f.kind != .routeError, p.destination != LinkPacket.broadcast else { return }
+        routeBroke(f, at: Int(p.source), next: Int(p.destination), now: now)
+    }
+
     /// The link is done with a mesh packet.
     public mutating func released(_ p: LinkPacket) {
-        let slot = Int(p.tag & ~HeartbeatMesh.tagBit)
+        let slot = Int(p.tag & ~MeshNetwork.tagBit)
         inFlight[slot] = nil
         freeSlots.append(slot)
     }
@@ -275,8 +308,13 @@ public struct HeartbeatMesh: Sendable {
         let spec = ledger.workloads[w]
         ledger.records[w][m].attempts += 1
         sim.schedule(after: config.confirmTimeout, target: UInt32(w), kind: .meshConfirmTimeout, arg: UInt64(m) << 16 | UInt64(number))
-        guard !senderDown, let r = route(from: spec.from, to: spec.to, at: sim.now) else {
+        guard !senderDown else {
             ledger.records[w][m].attemptsWithoutRoute += 1
+            return
+        }
+        guard let r = route(from: spec.from, to: spec.to, at: sim.now) else {
+            ledger.records[w][m].attemptsWithoutRoute += 1
+            if config.routing == .dsr { awaitRoute(w, m, number: number, sim: &sim) }
             return
         }
         send(Frame(kind: .message, origin: spec.from, seq: 0, path: r.path, workload: w, message: m, attempt: number, sentAt: sim.now),

@@ -1,0 +1,74 @@
+import Foundation
+import Testing
+@testable import AdHocSim
+
+/// Classic DSR (RFC 4728 subset) under the same sessions and messages as MAdHoc's mesh.
+@Suite("Mesh: classic DSR")
+struct ClassicDsrTests {
+    func scenario(_ nodes: [(String, Double, Double)], messages: String, events: String = "[]", duration: Double = 40) throws -> Scenario {
+        let list = nodes.map { "{\"id\": \"\($0.0)\", \"position\": [\($0.1), \($0.2), 1.2]}" }.joined(separator: ", ")
+        let text = """
+        {"name": "dsr", "seed": 4, "duration_s": \(duration), "environment": {"preset": "field", "shadowingSigmaDb": 0, "fadingK": null},
+         "radio": {"technology": "wifi", "channelWidthMHz": 20, "spatialStreams": 1},
+         "mesh": {"routing": "dsr", "messages": \(messages)}, "nodes": [\(list)], "events": \(events)}
+        """
+        return try ScenarioDecoder.decode(bytes: Array(text.utf8), file: "dsr")
+    }
+
+    func run(_ s: Scenario) -> (World, MeshMetrics) {
+        var sim = Simulation(seed: s.seed)
+        var w = World(s, sim: &sim)
+        _ = sim.run(&w, until: s.duration)
+        return (w, MeshMetrics(w.mesh!, end: sim.now))
+    }
+
+    @Test func oneDiscoveryFindsTheLineAndCostsExactlyItsFrames() throws {
+        // A B C D, 30 m apart (sessions only between neighbours). The first message at 1 s
+        // starts a discovery: A broadcasts the request [A] (32 + 8 = 40 B), B forwards [A B]
+        // (48 B), C forwards [A B C] (56 B); D, the target, replies along D C B A (64 B per hop).
+        // Sessions form at 0 s, so no request is lost to a missing session.
+        let s = try scenario([("A", 0, 0), ("B", 30, 0), ("C", 60, 0), ("D", 90, 0)],
+                             messages: "[{\"id\": \"m\", \"from\": \"A\", \"to\": \"D\", \"size_bytes\": 100, \"count\": 5, \"interval_s\": 1, \"start_s\": 1}]",
+                             duration: 10)
+        let (w, m) = run(s)
+        #expect(m.nodes.map(\.controlFrames) == [1, 2, 2, 1])
+        #expect(m.nodes.map(\.controlBytes) == [40, 48 + 64, 56 + 64, 64])
+        #expect(w.mesh!.route(from: 0, to: 3, at: .seconds(10))?.path == [0, 1, 2, 3])
+        // The target caches the reversed route; nobody else learned anything.
+        #expect(w.mesh!.route(from: 3, to: 0, at: .seconds(10))?.path == [3, 2, 1, 0])
+        #expect(m.pairsRouted == 2)
+        #expect(m.workloads[0].delivered == 5 && m.workloads[0].meanHops == 3)
+        // The first message waited for the discovery; the others found the cached route.
+        #expect(m.workloads[0].attemptsWithoutRoute == 1)
+    }
+
+    @Test func aBrokenLinkSendsARouteErrorAndTheSourceRediscovers() throws {
+        // A – B – {C1 or C2} – D: B reaches D through either C; C1 and C2 are 20 m apart.
+        let nodes = [("A", 0.0, 0.0), ("B", 30, 0), ("C1", 60, 10), ("C2", 60, -10), ("D", 90, 0)]
+        let messages = "[{\"id\": \"m\", \"from\": \"A\", \"to\": \"D\", \"size_bytes\": 100, \"count\": 30, \"interval_s\": 1, \"start_s\": 1}]"
+        let (probe, _) = run(try scenario(nodes, messages: messages, duration: 5))
+        let relay = try #require(probe.mesh!.route(from: 0, to: 4, at: .seconds(5))).path[2]
+        let other = relay == 2 ? 3 : 2
+        let (w, m) = run(try scenario(nodes, messages: messages, events: "[{\"at_s\": 10, \"node\": \"\(relay == 2 ? "C1" : "C2")\", \"action\": \"fail\"}]"))
+        // B's unicast to the failed relay exhausts its retries (or the peer leaves B's
+        // session): B sends a route error to A, which forgets the route and rediscovers.
+        #expect(w.mesh!.routeErrors >= 1)
+        #expect(w.mesh!.route(from: 0, to: 4, at: .seconds(40))?.path == [0, 1, other, 4])
+        #expect(m.nodes[0].controlFrames >= 2)               // at least two requests from A
+        #expect(m.workloads[0].delivered == 30)
+        let repair = try #require(m.repairs.first)
+        #expect(repair.brokenPairs >= 1 && repair.repairTimes.count == repair.brokenPairs)
+    }
+
+    @Test func unknownRoutingProtocolsAreBadInput() throws {
+        let text = """
+        {"name": "x", "seed": 1, "duration_s": 1, "environment": {"preset": "field"}, "radio": {"technology": "wifi"},
+         "mesh": {"routing": "aodv"}, "nodes": [{"id": "A", "position": [0, 0, 1]}]}
+        """
+        #expect(throws: ScenarioError.self) { try ScenarioDecoder.decode(bytes: Array(text.utf8), file: "x") }
+        do { _ = try ScenarioDecoder.decode(bytes: Array(text.utf8), file: "x") } catch {
+            #expect("\(error)".contains("mesh.routing"))
+            #expect("\(error)".contains("dsr-heartbeat"))
+        }
+    }
+}
