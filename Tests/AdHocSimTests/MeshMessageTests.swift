@@ -107,6 +107,20 @@ struct MeshMessageTests {
         #expect(repair.repairTimes.allSatisfy { $0 > .zero && $0 <= .milliseconds(5_120) })
     }
 
+    @Test func simultaneousFailuresCountOnlyRoutesBetweenLiveNodes() throws {
+        // A B C D E in a line; C and D fail together at 20 s, cutting A and B off from E.
+        // Routes relaying through C: A→D, A→E, B→D, B→E and back; those to and from D leave
+        // the count when D fails, so C broke A↔E and B↔E (4 pairs); D broke the same 4 (C's
+        // own routes are not counted, C being down). The line is cut: nothing is repaired.
+        let s = try scenario(Self.line + [("E", 120, 0)], mesh: "{}",
+                             events: "[{\"at_s\": 20, \"node\": \"C\", \"action\": \"fail\"}, {\"at_s\": 20, \"node\": \"D\", \"action\": \"fail\"}]")
+        let (w, end) = run(s)
+        let repairs = MeshMetrics(w.mesh!, end: end).repairs
+        #expect(repairs.map(\.node) == [2, 3])
+        #expect(repairs.map(\.brokenPairs) == [4, 4])
+        #expect(repairs.allSatisfy { $0.repairTimes.isEmpty })
+    }
+
     @Test func routeEstablishmentIsTheFirstHeartbeatThatArrives() throws {
         let s = try scenario([("A", 0, 0), ("B", 30, 0)], mesh: "{}", duration: 12)
         let (w, end) = run(s)

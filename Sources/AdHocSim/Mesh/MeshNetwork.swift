@@ -75,7 +75,11 @@ public struct MeshNetwork: Sendable {
     public private(set) var firstRoute: [Int64]
     /// Node failures and the routes they broke.
     public private(set) var repairs: [RouteRepair] = []
-    var pendingRepairs: [UInt64: Int] = [:]
+    /// Per broken ordered pair (flat index), the failures (indices into `repairs`) whose
+    /// routes it still waits to repair.
+    var pendingRepairs: [UInt64: [Int]] = [:]
+    /// Nodes failed and not recovered (routes from or to them are not counted as broken).
+    var failed: [Bool]
     /// With `keyPaths`: per (node, origin), flat key, the distinct paths (node first) by which
     /// the node heard the origin's heartbeats, at most `PathKeys.maxPathsPerPair`.
     var heard: [Int: [[Int]]] = [:]
@@ -97,6 +101,7 @@ public struct MeshNetwork: Sendable {
         routes = Array(repeating: nil, count: nodes * nodes)
         newestSeen = Array(repeating: 0, count: nodes * nodes)
         firstRoute = Array(repeating: -1, count: nodes * nodes)
+        failed = Array(repeating: false, count: nodes)
         nextSeq = Array(repeating: 0, count: nodes)
         controlFramesSent = Array(repeating: 0, count: nodes)
         controlBytes = Array(repeating: 0, count: nodes)
@@ -197,27 +202,40 @@ public struct MeshNetwork: Sendable {
     mutating func setRoute(_ route: MeshRoute, at index: Int, now: SimTime) {
         routes[index] = route
         if firstRoute[index] < 0 { firstRoute[index] = now.nanoseconds }
-        if !pendingRepairs.isEmpty, let k = pendingRepairs[UInt64(index)], !route.path.contains(repairs[k].node) {
-            repairs[k].repairTimes.append(now - repairs[k].failed)
-            pendingRepairs[UInt64(index)] = nil
+        if !pendingRepairs.isEmpty, let waiting = pendingRepairs[UInt64(index)] {
+            var still: [Int] = []
+            for k in waiting {
+                if route.path.contains(repairs[k].node) { still.append(k) } else { repairs[k].repairTimes.append(now - repairs[k].failed) }
+            }
+            pendingRepairs[UInt64(index)] = still.isEmpty ? nil : still
         }
     }
 
     /// Node `k` failed: every live route that relays through it is broken until its source
     /// learns one without it (the repair time).
+    /// Routes of earlier failures that start or end at `k` can no longer be repaired: they
+    /// leave the count of broken pairs.
     public mutating func nodeFailed(_ k: Int, now: SimTime) {
+        for (pair, failures) in pendingRepairs where Int(pair) / nodeCount == k || Int(pair) % nodeCount == k {
+            for f in failures { repairs[f].brokenPairs -= 1 }
+            pendingRepairs[pair] = nil
+        }
+        failed[k] = true
         let index = repairs.count
         var broken = 0
-        for a in 0..<nodeCount where a != k {
-            for b in 0..<nodeCount where b != a && b != k {
+        for a in 0..<nodeCount where !failed[a] {
+            for b in 0..<nodeCount where b != a && !failed[b] {
                 if let r = route(from: a, to: b, at: now), r.path.dropFirst().dropLast().contains(k) {
                     broken += 1
-                    pendingRepairs[UInt64(a * nodeCount + b)] = index
+                    pendingRepairs[UInt64(a * nodeCount + b), default: []].append(index)
                 }
             }
         }
         repairs.append(RouteRepair(node: k, failed: now, brokenPairs: broken, repairTimes: []))
     }
+
+    /// Node `k` recovered (or joined).
+    public mutating func nodeRecovered(_ k: Int) { failed[k] = false }
 
     // MARK: Frames
 

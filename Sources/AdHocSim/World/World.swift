@@ -217,7 +217,9 @@ public struct World: EventHandler {
             case .fail:
                 wireless?.setDown(e.node, sim: &sim)
                 mesh?.nodeFailed(e.node, now: sim.now)
-            case .recover, .join: wireless?.setUp(e.node, sim: &sim)
+            case .recover, .join:
+                wireless?.setUp(e.node, sim: &sim)
+                mesh?.nodeRecovered(e.node)
             case .move:
                 nodes.teleport(e.node, to: e.position!, at: sim.now)
                 wireless?.setPosition(e.node, e.position!)
