@@ -68,6 +68,19 @@ struct FullRunDeterminismTests {
         // The run did real work: every probe echoed, every byte delivered.
         #expect(first.contains { $0.hasPrefix("summary.csv") && $0.contains(",ok,") })
     }
+
+    @Test func theMeshExampleGivesTheSameBytesTwiceAndInParallel() throws {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("topologies/examples/mesh-chat.json")
+        let scenario = try ScenarioDecoder.load(path: url.path)
+        let first = try DeterminismTests.files(scenario)
+        #expect(first == (try DeterminismTests.files(scenario)))
+        let results = ParallelResults(count: 2)
+        DispatchQueue.concurrentPerform(iterations: 2) { i in results.set(i, (try? DeterminismTests.files(scenario)) ?? []) }
+        for r in results.values { #expect(r == first) }
+        #expect(first.contains { $0.hasPrefix("mesh_messages.csv") })
+        #expect(first.contains { $0.hasPrefix("mesh_keys.csv") })
+    }
 }
 
 @Suite("Event fingerprint")
