@@ -173,6 +173,15 @@ struct MeshMessageTests {
         #expect(RouteSnapshots.firstDifference(old: old, new: gone) == "at 10.000 s, node A, destination C: old A B C, new no route")
     }
 
+    @Test func aMeshOverTheIdealLinkIsRefusedBeforeRunning() throws {
+        let text = """
+        {"name": "x", "seed": 1, "duration_s": 5, "environment": {"preset": "field"}, "radio": {"technology": "ideal"}, "mesh": {},
+         "nodes": [{"id": "A", "position": [0, 0, 1]}, {"id": "B", "position": [5, 0, 1]}]}
+        """
+        let s = try ScenarioDecoder.decode(bytes: Array(text.utf8), file: "x")
+        #expect(throws: ScenarioRunner.Unsupported.self) { try ScenarioRunner.run(s) }
+    }
+
     @Test func badMessageWorkloadsAreReportedWithTheirPath() throws {
         func errors(_ messages: String) -> String {
             do {
@@ -186,6 +195,8 @@ struct MeshMessageTests {
             .contains("mesh.messages[0].to: no node has the id \"Q\""))
         #expect(errors("[{\"id\": \"x\", \"from\": \"A\", \"to\": \"B\", \"size_bytes\": 0, \"count\": 1, \"interval_s\": 1}]")
             .contains("mesh.messages[0].size_bytes"))
+        #expect(errors("[{\"id\": \"x\", \"from\": \"A\", \"to\": \"B\", \"size_bytes\": 1201, \"count\": 1, \"interval_s\": 1}]")
+            .contains("a message size in 1...1200 bytes"))
         let twice = "{\"id\": \"x\", \"from\": \"A\", \"to\": \"B\", \"size_bytes\": 1, \"count\": 1, \"interval_s\": 1}"
         #expect(errors("[\(twice), \(twice)]").contains("mesh.messages[1].id: another message workload is already named \"x\""))
     }

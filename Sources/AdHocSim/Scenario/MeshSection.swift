@@ -31,7 +31,8 @@ public struct MessageWorkloadSpec: Sendable, Equatable {
     public var from: Int
     /// See `from`.
     public var to: Int
-    /// Message size, bytes (application payload).
+    /// Message size, bytes (application payload; at most 1 200 so that a message and a
+    /// source route of up to 20 hops fit one frame within AWDL's 1 484-byte MTU).
     public var sizeBytes: Int
     /// Messages.
     public var count: Int
@@ -106,7 +107,7 @@ extension ScenarioDecoder {
                 sink.report("a message workload needs two different nodes", path: p.appending("to"), at: r.value("to")!.origin)
                 ok = false
             }
-            let size = r.required("size_bytes", "a message size").flatMap { values.integer($0, p.appending("size_bytes"), "a message size in 1...65536 bytes", in: 1...65_536) }
+            let size = r.required("size_bytes", "a message size").flatMap { values.integer($0, p.appending("size_bytes"), "a message size in 1...1200 bytes (one frame: with a 20-hop source route it still fits AWDL's 1484-byte MTU; longer messages are not split)", in: 1...1200) }
             let count = r.required("count", "a message count").flatMap { values.integer($0, p.appending("count"), "a message count in 1...1000000", in: 1...1_000_000) }
             let interval = r.required("interval_s", "seconds between messages").flatMap {
                 values.positive($0, p.appending("interval_s"), "seconds between messages, > 0 and ≤ 3600", above: 0, upTo: 3600)
