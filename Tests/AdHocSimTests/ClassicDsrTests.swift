@@ -60,6 +60,19 @@ struct ClassicDsrTests {
         #expect(repair.brokenPairs >= 1 && repair.repairTimes.count == repair.brokenPairs)
     }
 
+    @Test func keysNeedHeartbeatPaths() throws {
+        let text = """
+        {"name": "x", "seed": 1, "duration_s": 1, "environment": {"preset": "field"}, "radio": {"technology": "wifi"},
+         "mesh": {"routing": "dsr", "keyPaths": 2}, "nodes": [{"id": "A", "position": [0, 0, 1]}]}
+        """
+        do {
+            _ = try ScenarioDecoder.decode(bytes: Array(text.utf8), file: "x")
+            Issue.record("accepted keyPaths with classic DSR")
+        } catch {
+            #expect("\(error)".contains("mesh.keyPaths: path-derived keys come from heartbeat paths"))
+        }
+    }
+
     @Test func unknownRoutingProtocolsAreBadInput() throws {
         let text = """
         {"name": "x", "seed": 1, "duration_s": 1, "environment": {"preset": "field"}, "radio": {"technology": "wifi"},

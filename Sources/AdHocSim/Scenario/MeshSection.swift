@@ -75,6 +75,10 @@ extension ScenarioDecoder {
             spec.keyPaths = values.integer(v, mp.appending("keyPaths"), "a number of distinct paths in 1...16", in: 1...16).map(Int.init)
             if spec.keyPaths == nil { ok = false }
         }
+        if spec.routing == "dsr", spec.keyPaths != nil, let v = mr.value("keyPaths") {
+            sink.report("path-derived keys come from heartbeat paths: keyPaths needs \"routing\": \"dsr-heartbeat\"", path: mp.appending("keyPaths"), at: v.origin)
+            ok = false
+        }
         if let v = mr.value("messages") {
             if let list = decodeMessages(v, mp.appending("messages"), nodeIndex: nodeIndex, duration: duration) { spec.messages = list } else { ok = false }
         }
