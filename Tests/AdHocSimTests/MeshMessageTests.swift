@@ -107,6 +107,18 @@ struct MeshMessageTests {
         #expect(repair.repairTimes.allSatisfy { $0 > .zero && $0 <= .milliseconds(5_120) })
     }
 
+    @Test func everyHeartbeatIsForwardedOnceByEachOtherNode() throws {
+        // The diamond with B1 and B2 20 m apart: every node is a session peer of 2 or 3 others,
+        // so copies of each heartbeat arrive several times. Duplicate suppression by (origin,
+        // sequence) lets each of the 3 other nodes forward it once, and no later copy is
+        // shorter here (a direct copy always arrives first), so the frames sent are exactly
+        // 4 × the heartbeats originated.
+        let (w, _) = run(try scenario(Self.diamond, mesh: "{}", duration: 32))
+        let originated = w.mesh!.nextSeq.reduce(0, +)
+        #expect(originated >= 4 * 6)
+        #expect(w.mesh!.controlFramesSent.reduce(0, +) == 4 * originated)
+    }
+
     @Test func simultaneousFailuresCountOnlyRoutesBetweenLiveNodes() throws {
         // A B C D E in a line; C and D fail together at 20 s, cutting A and B off from E.
         // Routes relaying through C: A→D, A→E, B→D, B→E and back; those to and from D leave
