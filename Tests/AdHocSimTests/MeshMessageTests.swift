@@ -145,6 +145,10 @@ struct MeshMessageTests {
         let established = SimTime(nanoseconds: w.mesh!.firstRoute[0 * 2 + 1])
         #expect(established > offset && established - offset < .milliseconds(2))
         #expect(m.pairsRouted == 2)
+        let a = m.firstRoutes[0]
+        #expect(m.firstRoutes.count == 2 && a.from == 0 && a.to == 1 && a.time == established)
+        let csv = MeshFiles.files(m, report: try ScenarioRunner.run(s)).first { $0.name == "route_establishment.csv" }
+        #expect(csv?.contents.hasPrefix("from,to,first_route_s\nA,B,\(NumberText.fixed(established.inSeconds, decimals: 6))\n") == true)
     }
 
     @Test func medianNodesFollowTheDesign() {

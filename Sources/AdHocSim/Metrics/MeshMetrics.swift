@@ -89,6 +89,8 @@ public struct MeshMetrics: Sendable {
     public var pairsRouted: Int
     /// Route establishment times over the pairs that got a route.
     public var establishment: Spread
+    /// Per ordered pair that ever held a route, in (from, to) order: when `from` first held one.
+    public var firstRoutes: [(from: Int, to: Int, time: SimTime)]
     /// Node failures and their repair times.
     public var repairs: [RouteRepair]
     /// Path-derived keys (empty unless `mesh.keyPaths` is set).
@@ -124,7 +126,12 @@ public struct MeshMetrics: Sendable {
                             routeEstablished: first < 0 ? nil : SimTime(nanoseconds: first))
         }
         var times: [SimTime] = []
-        for (k, t) in mesh.firstRoute.enumerated() where t >= 0 && k / n != k % n { times.append(SimTime(nanoseconds: t)) }
+        var firstRoutes: [(from: Int, to: Int, time: SimTime)] = []
+        for (k, t) in mesh.firstRoute.enumerated() where t >= 0 && k / n != k % n {
+            times.append(SimTime(nanoseconds: t))
+            firstRoutes.append((k / n, k % n, SimTime(nanoseconds: t)))
+        }
+        self.firstRoutes = firstRoutes
         pairs = n * (n - 1)
         pairsRouted = times.count
         establishment = Spread(times)

@@ -3,6 +3,7 @@
 /// - `mesh_nodes.csv`: per node, session peers at the end and what it sent (heartbeats and
 ///   message frames, originated and forwarded, with bytes);
 /// - `routes.csv`: every live route at the end;
+/// - `route_establishment.csv`: per ordered pair that ever held a route, when it first did;
 /// - `mesh_messages.csv`: per message workload, delivery, latency, hops, confirmation RTT,
 ///   attempts and route establishment (definitions in `MeshMetrics`);
 /// - `mesh_repairs.csv`: per node failure, the routes it broke and their repair times;
@@ -24,7 +25,10 @@ public enum MeshFiles {
         }
         var routes = CSVTable(header: ["from", "to", "hops", "path"])
         for r in m.routes { routes.append([ids[r.from], ids[r.to], "\(r.path.count - 1)", path(r.path)]) }
-        var files = [ResultFile(name: "mesh_nodes.csv", contents: nodes.text), ResultFile(name: "routes.csv", contents: routes.text)]
+        var first = CSVTable(header: ["from", "to", "first_route_s"])
+        for r in m.firstRoutes { first.append([ids[r.from], ids[r.to], f(r.time.inSeconds, 6)]) }
+        var files = [ResultFile(name: "mesh_nodes.csv", contents: nodes.text), ResultFile(name: "routes.csv", contents: routes.text),
+                     ResultFile(name: "route_establishment.csv", contents: first.text)]
         if !m.workloads.isEmpty {
             var t = CSVTable(header: ["workload", "from", "to", "size_bytes", "reliable", "created", "delivered", "delivery_ratio",
                                       "confirmed", "latency_mean_ms", "latency_p50_ms", "latency_p95_ms", "latency_max_ms", "hops_mean",
