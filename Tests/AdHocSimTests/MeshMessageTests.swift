@@ -217,3 +217,29 @@ struct MeshMessageTests {
         #expect(errors("[\(twice), \(twice)]").contains("mesh.messages[1].id: another message workload is already named \"x\""))
     }
 }
+
+@Suite("Mesh sweeps")
+struct MeshSweepTests {
+    @Test func aMeshSweepReportsEveryWorkloadWithMeshColumns() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let plan = try SweepPlan(path: root.appendingPathComponent("topologies/mesh-compare.json").path,
+                                 overrides: ["matrix.repeat=1"])
+        #expect(plan.header.suffix(MeshFiles.sweepColumns.count) == ArraySlice(MeshFiles.sweepColumns))
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("mesh-sweep-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: out) }
+        try SweepRunner.run(plan, out: out, workers: 2, shard: nil, resume: false, progress: .quiet)
+        let rows = SweepPlots.parseCSV(try String(contentsOf: out.appendingPathComponent("cells.csv"), encoding: .utf8))
+        let header = rows[0]
+        let data = rows.dropFirst().filter { $0.count == header.count }
+        // 2 routings × 3 heartbeat intervals × 1 repeat, two workloads each.
+        #expect(data.count == 12)
+        let proto = header.firstIndex(of: "protocol")!, flow = header.firstIndex(of: "flow")!
+        let ratio = header.firstIndex(of: "mesh_delivery_ratio")!, packets = header.firstIndex(of: "packets")!
+        #expect(Set(data.map { $0[proto] }) == ["dsr-heartbeat", "dsr"])
+        #expect(Set(data.map { $0[flow] }) == ["chat", "reply"])
+        #expect(data.allSatisfy { $0[packets] == "120" && Double($0[ratio]).map { (0...1).contains($0) } == true })
+        let charts = try SweepPlots.charts(cellsCSV: try String(contentsOf: out.appendingPathComponent("cells.csv"), encoding: .utf8))
+        #expect(charts.map(\.file) == ["mesh-delivery-by-place-and-routing.svg", "mesh-latency-by-place-and-routing.svg",
+                                        "mesh-control-by-place-and-routing.svg"])
+    }
+}

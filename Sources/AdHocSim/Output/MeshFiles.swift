@@ -90,3 +90,48 @@ public enum MeshFiles {
         return JSONText.render(JSONNode(doc))
     }
 }
+
+extension MeshFiles {
+    /// Columns a sweep of a mesh scenario adds to `cells.csv` after the flow columns.
+    public static let sweepColumns = [
+        "mesh_delivery_ratio", "mesh_latency_mean_ms", "mesh_latency_p50_ms", "mesh_latency_p95_ms", "mesh_hops_mean",
+        "mesh_confirm_rtt_mean_ms", "mesh_attempts", "mesh_route_established_s", "mesh_control_bytes_per_node_per_s",
+        "mesh_session_peers_mean", "mesh_pairs_routed", "mesh_establishment_mean_s", "mesh_broken_pairs", "mesh_repaired_pairs",
+        "mesh_repair_mean_s",
+    ]
+
+    /// A sweep cell's mesh rows, as wide as `RunFiles.summaryColumns + sweepColumns`: one per
+    /// message workload (or one network row without workloads). Flow columns hold what applies
+    /// to a workload: `flow` = its id, `protocol` = the routing, `distance_m` between its ends
+    /// at the start, `packets` = messages, `size_bytes`; network columns repeat on each row.
+    public static func sweepRows(_ report: RunReport) -> [[String]] {
+        guard let m = report.mesh else { return [] }
+        let s = report.scenario
+        func f(_ v: Double, _ d: Int = 3) -> String { NumberText.fixed(v, decimals: d) }
+        let repaired = m.repairs.flatMap(\.repairTimes)
+        let network = [f(m.controlBytesPerNodePerSecond), f(m.nodes.isEmpty ? 0 : Double(m.nodes.map(\.sessionPeers).reduce(0, +)) / Double(m.nodes.count)),
+                       "\(m.pairsRouted)", f(m.establishment.mean, 6), "\(m.repairs.map(\.brokenPairs).reduce(0, +))", "\(repaired.count)",
+                       repaired.isEmpty ? "" : f(MeshMetrics.Spread(repaired).mean, 6)]
+        func base(_ id: String, _ distance: String, _ packets: String, _ size: String) -> [String] {
+            var row = Array(repeating: "", count: RunFiles.summaryColumns.count)
+            func set(_ column: String, _ value: String) { row[RunFiles.summaryColumns.firstIndex(of: column)!] = value }
+            set("flow", id)
+            set("environment", s.environment.place.rawValue)
+            set("technology", RadioConfiguration(s.radio).technology.rawValue)
+            set("protocol", s.mesh?.routing ?? "")
+            set("distance_m", distance)
+            set("packets", packets)
+            set("size_bytes", size)
+            set("seed", "\(s.seed)")
+            set("status", "ok")
+            return row
+        }
+        guard !m.workloads.isEmpty else { return [base("", "", "", "") + Array(repeating: "", count: 8) + network] }
+        return m.workloads.map { w in
+            let d = report.nodes.position(of: w.spec.from, at: .zero).distance(to: report.nodes.position(of: w.spec.to, at: .zero))
+            return base(w.spec.id, f(d, 2), "\(w.spec.count)", "\(w.spec.sizeBytes)")
+                + [f(w.deliveryRatio, 4), f(w.latency.mean * 1000), f(w.latency.p50 * 1000), f(w.latency.p95 * 1000), f(w.meanHops),
+                   f(w.confirmRtt.mean * 1000), "\(w.attempts)", w.routeEstablished.map { f($0.inSeconds, 6) } ?? ""] + network
+        }
+    }
+}

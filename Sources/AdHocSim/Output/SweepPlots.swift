@@ -58,6 +58,21 @@ public enum SweepPlots {
         var groups: [(label: String, rows: [[String]])] = []
         for p in places { for q in protocols { groups.append(("\(p)/\(q)", data.filter { $0[place] == p && $0[proto] == q })) } }
         var charts: [(String, SvgChart)] = []
+        if let delivery = col("mesh_delivery_ratio"), let latency = col("mesh_latency_mean_ms"), let control = col("mesh_control_bytes_per_node_per_s") {
+            let routings = ["dsr-heartbeat", "dsr"].filter { r in data.contains { $0[proto] == r } }
+            var meshGroups: [(label: String, rows: [[String]])] = []
+            for p in places { for r in routings { meshGroups.append(("\(p)/\(r)", data.filter { $0[place] == p && $0[proto] == r })) } }
+            charts.append(("mesh-delivery-by-place-and-routing.svg", SvgChart(title: "Mesh message delivery ratio (per workload and run) by place and routing",
+                                                                               xLabel: "place / routing", yLabel: "delivered / created",
+                                                                               kind: .boxes(meshGroups.map { ($0.label, values($0.rows, delivery)) }, logY: false))))
+            charts.append(("mesh-latency-by-place-and-routing.svg", SvgChart(title: "Mesh message latency (mean per workload and run) by place and routing",
+                                                                              xLabel: "place / routing", yLabel: "latency (ms, log scale)",
+                                                                              kind: .boxes(meshGroups.map { ($0.label, values($0.rows, latency)) }, logY: true))))
+            charts.append(("mesh-control-by-place-and-routing.svg", SvgChart(title: "Routing control traffic per node by place and routing",
+                                                                              xLabel: "place / routing", yLabel: "bytes per node per second (log scale)",
+                                                                              kind: .boxes(meshGroups.map { ($0.label, values($0.rows, control)) }, logY: true))))
+        }
+        if protocols.isEmpty { return charts }
         charts.append(("rtt-by-place-and-protocol.svg", SvgChart(title: "Probe RTT (mean per cell) by place and protocol", xLabel: "place / protocol",
                                                                   yLabel: "RTT (ms, log scale)", kind: .boxes(groups.map { ($0.label, values($0.rows, rtt)) }, logY: true))))
         charts.append(("jitter-by-place-and-protocol.svg", SvgChart(title: "Jitter (SD of probe RTTs, thesis definition)", xLabel: "place / protocol",

@@ -90,7 +90,11 @@ public struct SweepPlan: Sendable {
     }
 
     /// The column names of `cells.csv`.
-    public var header: [String] { ["cell_id", "repeat"] + matrix.axes.map { "param." + $0.path } + RunFiles.summaryColumns }
+    public var header: [String] { ["cell_id", "repeat"] + matrix.axes.map { "param." + $0.path } + columns }
+
+    /// The result columns: the flow summary, plus the mesh columns when the base scenario has
+    /// a mesh (flow rows leave them empty).
+    var columns: [String] { base.mesh == nil ? RunFiles.summaryColumns : RunFiles.summaryColumns + MeshFiles.sweepColumns }
 
     /// Runs one unit and returns its `cells.csv` rows and `cells.jsonl` lines. Never throws:
     /// an invalid cell becomes a row with its status.
@@ -104,6 +108,9 @@ public struct SweepPlan: Sendable {
             let scenario = try ScenarioDecoder.decode(bytes: bytes, file: path, overrides: overrides + unit.cell.overrides + ["seed=\(seed)"])
             let report = try ScenarioRunner.run(scenario)
             rows = RunFiles.summaryRows(report)
+            if base.mesh != nil {
+                rows = rows.map { $0 + Array(repeating: "", count: MeshFiles.sweepColumns.count) } + MeshFiles.sweepRows(report)
+            }
             if rows.isEmpty { status = "no-flows" }
         } catch let e as ScenarioError {
             status = "failed:invalid: " + (e.diagnostics.first.map { "\($0.path): \($0.message)" } ?? "")
@@ -111,8 +118,8 @@ public struct SweepPlan: Sendable {
             status = "failed:\(error)"
         }
         if let status {
-            var row = Array(repeating: "", count: RunFiles.summaryColumns.count)
-            row[RunFiles.summaryColumns.firstIndex(of: "status")!] = status
+            var row = Array(repeating: "", count: columns.count)
+            row[columns.firstIndex(of: "status")!] = status
             rows = [row]
         }
         var csv = CSVTable(header: header)
@@ -126,7 +133,7 @@ public struct SweepPlan: Sendable {
             members.append(JSONMember(key: "params", value: JSONNode(.object(unit.cell.assignments.map {
                 JSONMember(key: $0.path, value: JSONNode($0.value))
             }))))
-            for (key, value) in zip(RunFiles.summaryColumns, r) {
+            for (key, value) in zip(columns, r) {
                 let v: JSONValue = textColumns.contains(key) ? .string(value) : value.isEmpty ? .null : .number(JSONNumber(literal: value, value: Double(value) ?? 0))
                 members.append(JSONMember(key: key, value: JSONNode(v)))
             }
