@@ -78,8 +78,6 @@ public struct MeshNetwork: Sendable {
     /// Per broken ordered pair (flat index), the failures (indices into `repairs`) whose
     /// routes it still waits to repair.
     var pendingRepairs: [UInt64: [Int]] = [:]
-    /// Nodes failed and not recovered (routes from or to them are not counted as broken).
-    var failed: [Bool]
     /// With `keyPaths`: per (node, origin), flat key, the distinct paths (node first) by which
     /// the node heard the origin's heartbeats, at most `PathKeys.maxPathsPerPair`.
     var heard: [Int: [[Int]]] = [:]
@@ -101,7 +99,6 @@ public struct MeshNetwork: Sendable {
         routes = Array(repeating: nil, count: nodes * nodes)
         newestSeen = Array(repeating: 0, count: nodes * nodes)
         firstRoute = Array(repeating: -1, count: nodes * nodes)
-        failed = Array(repeating: false, count: nodes)
         nextSeq = Array(repeating: 0, count: nodes)
         controlFramesSent = Array(repeating: 0, count: nodes)
         controlBytes = Array(repeating: 0, count: nodes)
@@ -215,16 +212,18 @@ public struct MeshNetwork: Sendable {
     /// learns one without it (the repair time).
     /// Routes of earlier failures that start or end at `k` can no longer be repaired: they
     /// leave the count of broken pairs.
-    public mutating func nodeFailed(_ k: Int, now: SimTime) {
+    /// `isDown` says which nodes are down now (`k` included): routes from or to them are not
+    /// counted.
+    public mutating func nodeFailed(_ k: Int, now: SimTime, isDown: (Int) -> Bool) {
         for (pair, failures) in pendingRepairs where Int(pair) / nodeCount == k || Int(pair) % nodeCount == k {
             for f in failures { repairs[f].brokenPairs -= 1 }
             pendingRepairs[pair] = nil
         }
-        failed[k] = true
         let index = repairs.count
         var broken = 0
-        for a in 0..<nodeCount where !failed[a] {
-            for b in 0..<nodeCount where b != a && !failed[b] {
+        let down = (0..<nodeCount).map(isDown)
+        for a in 0..<nodeCount where !down[a] {
+            for b in 0..<nodeCount where b != a && !down[b] {
                 if let r = route(from: a, to: b, at: now), r.path.dropFirst().dropLast().contains(k) {
                     broken += 1
                     pendingRepairs[UInt64(a * nodeCount + b), default: []].append(index)
@@ -233,9 +232,6 @@ public struct MeshNetwork: Sendable {
         }
         repairs.append(RouteRepair(node: k, failed: now, brokenPairs: broken, repairTimes: []))
     }
-
-    /// Node `k` recovered (or joined).
-    public mutating func nodeRecovered(_ k: Int) { failed[k] = false }
 
     // MARK: Frames
 

@@ -11,7 +11,8 @@
 /// peer; sessions taken at the end of the run). Every node other than A and B that observed all
 /// the key's paths knows the same node ids and can rebuild the key.
 public enum PathKeys {
-    /// Paths remembered per (node, origin).
+    /// Paths remembered per (node, origin): 16 (assumption bounding memory; ns-3's DSR path
+    /// cache keeps up to 20 per destination, peers.md).
     public static let maxPathsPerPair = 16
 
     /// One pair's key report.

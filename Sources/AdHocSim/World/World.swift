@@ -216,10 +216,9 @@ public struct World: EventHandler {
             switch e.action {
             case .fail:
                 wireless?.setDown(e.node, sim: &sim)
-                mesh?.nodeFailed(e.node, now: sim.now)
+                if let link = wireless { mesh?.nodeFailed(e.node, now: sim.now, isDown: link.isDown) }
             case .recover, .join:
                 wireless?.setUp(e.node, sim: &sim)
-                mesh?.nodeRecovered(e.node)
             case .move:
                 nodes.teleport(e.node, to: e.position!, at: sim.now)
                 wireless?.setPosition(e.node, e.position!)
