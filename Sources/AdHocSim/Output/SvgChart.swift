@@ -110,7 +110,13 @@ public struct SvgChart: Sendable {
         out += "<line x1=\"\(SvgChart.f(SvgChart.left))\" y1=\"\(SvgChart.f(SvgChart.top))\" x2=\"\(SvgChart.f(SvgChart.left))\" y2=\"\(SvgChart.f(SvgChart.top + plotH))\" stroke=\"black\"/>\n"
         out += "<line x1=\"\(SvgChart.f(SvgChart.left))\" y1=\"\(SvgChart.f(SvgChart.top + plotH))\" x2=\"\(SvgChart.f(SvgChart.left + plotW))\" y2=\"\(SvgChart.f(SvgChart.top + plotH))\" stroke=\"black\"/>\n"
         out += "<text transform=\"translate(18,\(SvgChart.f(SvgChart.top + plotH / 2))) rotate(-90)\" text-anchor=\"middle\">\(SvgChart.escape(yLabel))</text>\n"
-        out += "<text x=\"\(SvgChart.f(SvgChart.left + plotW / 2))\" y=\"\(SvgChart.f(h - 20))\" text-anchor=\"middle\">\(SvgChart.escape(xLabel))</text>\n"
+        switch kind {
+        case .boxes, .bars:
+            // Category labels are slanted below the axis; the axis title goes beside its end.
+            out += "<text x=\"\(SvgChart.f(SvgChart.left + plotW + 8))\" y=\"\(SvgChart.f(SvgChart.top + plotH + 4))\" text-anchor=\"start\">\(SvgChart.escape(xLabel))</text>\n"
+        case .lines:
+            out += "<text x=\"\(SvgChart.f(SvgChart.left + plotW / 2))\" y=\"\(SvgChart.f(h - 20))\" text-anchor=\"middle\">\(SvgChart.escape(xLabel))</text>\n"
+        }
         switch kind {
         case .boxes(let groups, _):
             let slot = plotW / Double(Swift.max(groups.count, 1))
