@@ -6,13 +6,7 @@ import Testing
 @Suite("Mesh: classic DSR")
 struct ClassicDsrTests {
     func scenario(_ nodes: [(String, Double, Double)], messages: String, events: String = "[]", duration: Double = 40) throws -> Scenario {
-        let list = nodes.map { "{\"id\": \"\($0.0)\", \"position\": [\($0.1), \($0.2), 1.2]}" }.joined(separator: ", ")
-        let text = """
-        {"name": "dsr", "seed": 4, "duration_s": \(duration), "environment": {"preset": "field", "shadowingSigmaDb": 0, "fadingK": null},
-         "radio": {"technology": "wifi", "channelWidthMHz": 20, "spatialStreams": 1},
-         "mesh": {"routing": "dsr", "messages": \(messages)}, "nodes": [\(list)], "events": \(events)}
-        """
-        return try ScenarioDecoder.decode(bytes: Array(text.utf8), file: "dsr")
+        try MeshScenarioText.scenario(nodes, mesh: "{\"routing\": \"dsr\", \"messages\": \(messages)}", events: events, duration: duration, seed: 4)
     }
 
     func run(_ s: Scenario) -> (World, MeshMetrics) {
@@ -58,6 +52,23 @@ struct ClassicDsrTests {
         #expect(m.workloads[0].delivered == 30)
         let repair = try #require(m.repairs.first)
         #expect(repair.brokenPairs >= 1 && repair.repairTimes.count == repair.brokenPairs)
+    }
+
+    @Test func aMessageWaitingForARouteIsSentOnceHoweverOftenItWasRetried() throws {
+        // C joins at 10 s. A's message (1 s) finds no route: requests go at 1, 1.5, 2.5, 4.5
+        // and 8.5 s (waits 0.5, 1, 2, 4, 8 s), the next at 16.5 s. Meanwhile the confirmation
+        // timeouts (4 s) retry at 5, 9 and 13 s, and every retry waits in the send buffer.
+        // The 16.5 s request reaches C; when its reply arrives the message goes once.
+        let s = try scenario([("A", 0, 0), ("B", 30, 0), ("C", 60, 0)],
+                             messages: "[{\"id\": \"m\", \"from\": \"A\", \"to\": \"C\", \"size_bytes\": 10, \"count\": 1, \"interval_s\": 1, \"start_s\": 1}]",
+                             events: "[{\"at_s\": 10, \"node\": \"C\", \"action\": \"join\"}]", duration: 30)
+        let (_, m) = run(s)
+        #expect(m.workloads[0].attempts == 4 && m.workloads[0].attemptsWithoutRoute == 4)
+        #expect(m.workloads[0].delivered == 1)
+        #expect(m.nodes[0].messageFrames == 1)
+        #expect(m.nodes[0].controlFrames == 6)              // requests at 1, 1.5, 2.5, 4.5, 8.5, 16.5 s
+        let established = try #require(m.workloads[0].routeEstablished)
+        #expect(established > .milliseconds(16_500) && established < .milliseconds(16_600))
     }
 
     @Test func keysNeedHeartbeatPaths() throws {

@@ -56,30 +56,30 @@ final class ParallelResults: @unchecked Sendable {
 
 @Suite("Determinism of full runs")
 struct FullRunDeterminismTests {
-    @Test func theShippedExampleGivesTheSameBytesTwiceAndInParallel() throws {
+    /// The result files of the shipped topology `file`, after checking that a second run and
+    /// `parallel` concurrent runs give the same bytes.
+    func stableFiles(_ file: String, parallel: Int) throws -> [String] {
         let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("topologies/two-phones.json")
+            .appendingPathComponent(file)
         let scenario = try ScenarioDecoder.load(path: url.path)
         let first = try DeterminismTests.files(scenario)
         #expect(first == (try DeterminismTests.files(scenario)))
-        let results = ParallelResults(count: 3)
-        DispatchQueue.concurrentPerform(iterations: 3) { i in results.set(i, (try? DeterminismTests.files(scenario)) ?? []) }
+        let results = ParallelResults(count: parallel)
+        DispatchQueue.concurrentPerform(iterations: parallel) { i in results.set(i, (try? DeterminismTests.files(scenario)) ?? []) }
         for r in results.values { #expect(r == first) }
+        return first
+    }
+
+    @Test func theShippedExampleGivesTheSameBytesTwiceAndInParallel() throws {
+        let files = try stableFiles("topologies/two-phones.json", parallel: 3)
         // The run did real work: every probe echoed, every byte delivered.
-        #expect(first.contains { $0.hasPrefix("summary.csv") && $0.contains(",ok,") })
+        #expect(files.contains { $0.hasPrefix("summary.csv") && $0.contains(",ok,") })
     }
 
     @Test func theMeshExampleGivesTheSameBytesTwiceAndInParallel() throws {
-        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("topologies/examples/mesh-chat.json")
-        let scenario = try ScenarioDecoder.load(path: url.path)
-        let first = try DeterminismTests.files(scenario)
-        #expect(first == (try DeterminismTests.files(scenario)))
-        let results = ParallelResults(count: 2)
-        DispatchQueue.concurrentPerform(iterations: 2) { i in results.set(i, (try? DeterminismTests.files(scenario)) ?? []) }
-        for r in results.values { #expect(r == first) }
-        #expect(first.contains { $0.hasPrefix("mesh_messages.csv") })
-        #expect(first.contains { $0.hasPrefix("mesh_keys.csv") })
+        let files = try stableFiles("topologies/examples/mesh-chat.json", parallel: 2)
+        #expect(files.contains { $0.hasPrefix("mesh_messages.csv") })
+        #expect(files.contains { $0.hasPrefix("mesh_keys.csv") })
     }
 }
 

@@ -6,16 +6,8 @@ import Testing
 /// establishment times, keys and golden snapshots (issue #6, items 1, 2, 4, 6, 7).
 @Suite("Mesh: messages, repair and keys")
 struct MeshMessageTests {
-    /// Field without shadowing or fading, plain Wi-Fi (no AWDL waits): at 30 m a peer arrives
-    /// at −61.2 dBm (session), at 60 m at −67.2 dBm (no session; see MeshTests).
     func scenario(_ nodes: [(String, Double, Double)], mesh: String, events: String = "[]", duration: Double = 40) throws -> Scenario {
-        let list = nodes.map { "{\"id\": \"\($0.0)\", \"position\": [\($0.1), \($0.2), 1.2]}" }.joined(separator: ", ")
-        let text = """
-        {"name": "mesh", "seed": 3, "duration_s": \(duration), "environment": {"preset": "field", "shadowingSigmaDb": 0, "fadingK": null},
-         "radio": {"technology": "wifi", "channelWidthMHz": 20, "spatialStreams": 1}, "mesh": \(mesh),
-         "nodes": [\(list)], "events": \(events)}
-        """
-        return try ScenarioDecoder.decode(bytes: Array(text.utf8), file: "mesh")
+        try MeshScenarioText.scenario(nodes, mesh: mesh, events: events, duration: duration, seed: 3)
     }
 
     static let line = [("A", 0.0, 0.0), ("B", 30, 0), ("C", 60, 0), ("D", 90, 0)]

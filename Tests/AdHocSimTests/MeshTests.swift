@@ -4,16 +4,8 @@ import Testing
 
 @Suite("Mesh: DSR with heartbeats")
 struct MeshTests {
-    /// A field without shadowing: at 30 m a peer arrives at −61.2 dBm (16.02 − 47.63 − 29.54),
-    /// above the −65 dBm discovery threshold; at 60 m at −67.2 dBm, below it.
     func scenario(_ nodes: [(String, Double, Double)], events: String = "[]", duration: Double = 40) throws -> Scenario {
-        let list = nodes.map { "{\"id\": \"\($0.0)\", \"position\": [\($0.1), \($0.2), 1.2]}" }.joined(separator: ", ")
-        let text = """
-        {"name": "mesh", "seed": 2, "duration_s": \(duration), "environment": {"preset": "field", "shadowingSigmaDb": 0, "fadingK": null},
-         "radio": {"technology": "wifi", "channelWidthMHz": 20, "spatialStreams": 1}, "mesh": {},
-         "nodes": [\(list)], "events": \(events)}
-        """
-        return try ScenarioDecoder.decode(bytes: Array(text.utf8), file: "mesh")
+        try MeshScenarioText.scenario(nodes, events: events, duration: duration, seed: 2)
     }
 
     @Test func aLineLearnsItsEndToEndRouteByTheSecondRound() throws {

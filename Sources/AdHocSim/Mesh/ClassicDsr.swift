@@ -20,10 +20,13 @@
 extension MeshNetwork {
     static func orderedPair(_ from: Int, _ to: Int) -> UInt64 { UInt64(from) << 32 | UInt64(to) }
 
-    /// An attempt found no route: it waits in the send buffer while a discovery runs.
+    /// An attempt found no route: it waits in the send buffer while a discovery runs (one entry
+    /// per message: a retry replaces the attempt before it).
     mutating func awaitRoute(_ w: Int, _ m: Int, number: Int, sim: inout Simulation) {
         let spec = ledger.workloads[w]
         let key = MeshNetwork.orderedPair(spec.from, spec.to)
+        // A retry replaces the message's earlier attempt in the buffer: it is sent once.
+        waiting[key, default: []].removeAll { $0.w == w && $0.m == m }
         waiting[key, default: []].append((w, m, number))
         if discoveries[key] == nil { startDiscovery(from: spec.from, to: spec.to, retries: 0, sim: &sim) }
     }

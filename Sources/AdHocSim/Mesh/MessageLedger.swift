@@ -23,13 +23,10 @@ public struct MessageLedger: Sendable {
     public let workloads: [MessageWorkloadSpec]
     /// Per workload, its messages so far.
     public internal(set) var records: [[Record]]
-    /// Per workload: when its sender first held a route to its receiver.
-    public internal(set) var routeEstablished: [SimTime?]
 
     init(_ workloads: [MessageWorkloadSpec]) {
         self.workloads = workloads
         records = workloads.map { _ in [] }
-        routeEstablished = workloads.map { _ in nil }
     }
 }
 
