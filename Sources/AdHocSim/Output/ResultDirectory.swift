@@ -42,7 +42,10 @@ public enum ResultDirectory {
     }
 
     /// Replaces the folder at `directory` with exactly `files`.
-    public static func commit(_ files: [ResultFile], to directory: URL) throws {
+    ///
+    /// Only a folder that is missing, empty or recognised by `owner` is replaced
+    /// (`OutputFolder`); anything else is refused before a file is touched.
+    public static func commit(_ files: [ResultFile], to directory: URL, owner: OutputFolder.Owner = .resultFolder) throws {
         let fm = FileManager.default
         for f in files where !isPlainFileName(f.name) {
             throw WriteError(description: "refusing to write \"\(f.name)\": result files must be plain names inside \(directory.path)")
@@ -54,9 +57,14 @@ public enum ResultDirectory {
             throw WriteError(description: "\(target.path): not a usable output folder name")
         }
         do {
+            try OutputFolder.checkWritable(target, owner: owner)
+        } catch let refusal as OutputFolder.Refusal {
+            throw WriteError(description: refusal.description)
+        }
+        do {
             try fm.createDirectory(at: parent, withIntermediateDirectories: true)
         } catch {
-            throw WriteError(description: "\(parent.path): cannot create the output folder (\(error.localizedDescription))")
+            throw WriteError(description: "\(parent.path): cannot create the output folder (\(ErrorText.reason(error)))")
         }
         let pid = ProcessInfo.processInfo.processIdentifier
         let staging = parent.appendingPathComponent(".\(base).partial-\(pid)")
@@ -85,7 +93,7 @@ public enum ResultDirectory {
             if fm.fileExists(atPath: retired.path) && !fm.fileExists(atPath: target.path) {
                 try? fm.moveItem(at: retired, to: target)
             }
-            throw WriteError(description: "\(target.path): cannot write results (\(error.localizedDescription))")
+            throw WriteError(description: "\(target.path): cannot write results (\(ErrorText.reason(error)))")
         }
     }
 }

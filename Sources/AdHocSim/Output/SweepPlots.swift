@@ -129,7 +129,7 @@ public enum SweepPlots {
         for c in list { html += "<h2>\(SvgChart.escape(c.chart.title))</h2>\n<img src=\"\(c.file)\" alt=\"\(SvgChart.escape(c.chart.title))\">\n" }
         html += "</body></html>\n"
         files.append(ResultFile(name: "index.html", contents: html))
-        try ResultDirectory.commit(files, to: dir.appendingPathComponent("plots"))
+        try ResultDirectory.commit(files, to: dir.appendingPathComponent("plots"), owner: .chartFolder)
         return list.map(\.file)
     }
 }

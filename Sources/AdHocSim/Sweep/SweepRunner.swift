@@ -39,22 +39,28 @@ public enum SweepRunner {
                            progress: Progress) throws -> (ran: Int, failed: Int) {
         let fm = FileManager.default
         let cellsDir = out.appendingPathComponent("cells")
+        try claim(out)
+        if resume { try checkSameSweep(plan, out: out) }
+        do {
+            try fm.createDirectory(at: out, withIntermediateDirectories: true)
+        } catch {
+            throw OutputError(description: "\(out.path): cannot create the sweep folder (\(ErrorText.reason(error)))")
+        }
+        let mine = plan.units(shard: shard)
+        // metadata.json first: from here on the folder is recognisably ours (`OutputFolder`).
+        try writeMetadata(plan, out: out, shard: shard, units: mine.count, wall: nil)
         do {
             try fm.createDirectory(at: cellsDir, withIntermediateDirectories: true)
         } catch {
-            throw OutputError(description: "\(out.path): cannot create the sweep folder (\(error.localizedDescription))")
+            throw OutputError(description: "\(out.path): cannot create the sweep folder (\(ErrorText.reason(error)))")
         }
         guard fm.isWritableFile(atPath: cellsDir.path) else {
             throw OutputError(description: "\(out.path): the sweep folder is not writable")
         }
-        let mine = plan.units(shard: shard)
         if !resume {
             // A fresh sweep starts from an empty cells/ folder.
             for f in (try? fm.contentsOfDirectory(atPath: cellsDir.path)) ?? [] { try? fm.removeItem(at: cellsDir.appendingPathComponent(f)) }
-        } else {
-            try checkSameSweep(plan, out: out)
         }
-        try writeMetadata(plan, out: out, shard: shard, units: mine.count, wall: nil)
         let todo = mine.filter { !fm.fileExists(atPath: cellsDir.appendingPathComponent($0.stem + ".csv").path) }
         let shared = Shared()
         let started = ContinuousClock().now
@@ -76,7 +82,7 @@ public enum SweepRunner {
                     try commit(csv, to: cellsDir.appendingPathComponent(unit.stem + ".csv"))
                 } catch {
                     shared.lock.lock()
-                    shared.writeError = "\(cellsDir.path): cannot write \(unit.stem) (\(error.localizedDescription))"
+                    shared.writeError = "\(cellsDir.path): cannot write \(unit.stem) (\(ErrorText.reason(error)))"
                     shared.lock.unlock()
                 }
                 shared.lock.lock()
@@ -107,6 +113,15 @@ public enum SweepRunner {
             let filled = total > 0 ? width * done / total : width
             let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
             FileHandle.standardError.write(Data("\r[\(bar)] \(done)/\(total) cells, \(failed) failed, \(NumberText.fixed(elapsed, decimals: 0)) s elapsed, ETA \(NumberText.fixed(eta, decimals: 0)) s ".utf8))
+        }
+    }
+
+    /// Refuses an output folder that is neither missing, empty nor an earlier adhocsim folder.
+    static func claim(_ out: URL) throws {
+        do {
+            try OutputFolder.checkWritable(out, owner: .resultFolder)
+        } catch let refusal as OutputFolder.Refusal {
+            throw OutputError(description: refusal.description)
         }
     }
 
@@ -199,10 +214,11 @@ public enum SweepRunner {
                 throw OutputError(description: "\(d.path) is from a different sweep (input \(m.hash), version \(m.version)) than \(first.path) (input \(reference.hash), version \(reference.version)); refusing to merge")
             }
         }
+        try claim(out)
         try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
-        try assemble(header: reference.header, stems: nil, from: dirs, out: out)
         var text = (try? String(contentsOf: first.appendingPathComponent("metadata.json"), encoding: .utf8)) ?? ""
         text = text.replacingOccurrences(of: "\"shard\": ", with: "\"merged_from_shard\": ")
         try commit(text, to: out.appendingPathComponent("metadata.json"))
+        try assemble(header: reference.header, stems: nil, from: dirs, out: out)
     }
 }
