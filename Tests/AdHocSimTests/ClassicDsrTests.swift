@@ -9,9 +9,9 @@ struct ClassicDsrTests {
         try MeshScenarioText.scenario(nodes, mesh: "{\"routing\": \"dsr\", \"messages\": \(messages)}", events: events, duration: duration, seed: 4)
     }
 
-    func run(_ s: Scenario) -> (World, MeshMetrics) {
+    func run(_ s: Scenario) -> (World<WirelessLink>, MeshMetrics) {
         var sim = Simulation(seed: s.seed)
-        var w = World(s, sim: &sim)
+        var w = World<WirelessLink>(s, sim: &sim)
         _ = sim.run(&w, until: s.duration)
         return (w, MeshMetrics(w.mesh!, end: sim.now))
     }

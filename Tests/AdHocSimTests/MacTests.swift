@@ -96,14 +96,14 @@ struct AwdlTests {
         var scenario = s
         scenario.nodes[0].awdlSlots = try #require(UInt16(slotsA, radix: 2))
         scenario.nodes[1].awdlSlots = try #require(UInt16(slotsB, radix: 2))
-        let world = World(scenario, sim: &sim)
-        return LinkProbe(wireless: world.wireless)
+        let world = World<WirelessLink>(scenario, sim: &sim)
+        return LinkProbe(wireless: world.link)
     }
 
     @Test func aFrameWaitsForTheNextSharedSlot() throws {
         var sim = Simulation(seed: 1)
         var p = try probe(slotsA: "1000", slotsB: "1000", sim: &sim)   // both only in slot 3
-        let packet = LinkPacket(source: 0, destination: 1, bytes: 1000, tag: 1, enqueued: .zero)
+        let packet = LinkPacket(source: 0, destination: 1, bytes: 1000, owner: .linkTraffic, tag: 1, enqueued: .zero)
         #expect(p.wireless!.send(packet, sim: &sim))
         _ = sim.run(&p, until: .seconds(2))
         // Slot 3 starts at 3 × 64 TU = 196.608 ms; contention needs DIFS (34 µs); the PPDU carries
@@ -121,7 +121,7 @@ struct AwdlTests {
         sim.schedule(at: late) { _ in }
         var idle = Recorder()
         _ = sim.run(&idle, until: late)
-        #expect(p.wireless!.send(LinkPacket(source: 0, destination: 1, bytes: 1000, tag: 1, enqueued: late), sim: &sim))
+        #expect(p.wireless!.send(LinkPacket(source: 0, destination: 1, bytes: 1000, owner: .linkTraffic, tag: 1, enqueued: late), sim: &sim))
         _ = sim.run(&p, until: .seconds(3))
         // Next slot 3: one sequence (16 × 65.536 ms = 1.048576 s) after the first.
         #expect(p.arrivals.first?.time == .nanoseconds(196_608_000 + 1_048_576_000 + 34_000 + 328_000))
@@ -130,7 +130,7 @@ struct AwdlTests {
     @Test func peersWithoutASharedSlotCannotTalk() throws {
         var sim = Simulation(seed: 1)
         var p = try probe(slotsA: "1", slotsB: "10", sim: &sim)
-        #expect(!p.wireless!.send(LinkPacket(source: 0, destination: 1, bytes: 100, tag: 1, enqueued: .zero), sim: &sim))
+        #expect(!p.wireless!.send(LinkPacket(source: 0, destination: 1, bytes: 100, owner: .linkTraffic, tag: 1, enqueued: .zero), sim: &sim))
         #expect(p.wireless!.counters(of: 0).queueDrops == 1)
     }
 
@@ -147,14 +147,14 @@ struct IdealLinkTests {
     func make(_ link: String, sim: inout Simulation) throws -> LinkProbe {
         let s = try linkScenario(nodes: [("A", 0, 0), ("B", 10, 0)], radio: "{\"technology\": \"ideal\"}", traffic: "[]",
                                  extra: "\"link\": \(link),")
-        return LinkProbe(ideal: World(s, sim: &sim).ideal)
+        return LinkProbe(ideal: World<IdealLink>(s, sim: &sim).link)
     }
 
     @Test func rateAndDelayAreExact() throws {
         var sim = Simulation(seed: 1)
         var p = try make("{\"rateMbps\": 100, \"delayMs\": 25}", sim: &sim)
         for k in 0..<3 {
-            #expect(p.ideal!.send(LinkPacket(source: 0, destination: 1, bytes: 1000, tag: UInt64(k), enqueued: .zero), sim: &sim))
+            #expect(p.ideal!.send(LinkPacket(source: 0, destination: 1, bytes: 1000, owner: .linkTraffic, tag: UInt64(k), enqueued: .zero), sim: &sim))
         }
         _ = sim.run(&p)
         // 1000 bytes at 100 Mbit/s = 80 µs each, back to back, plus 25 ms.
@@ -165,7 +165,7 @@ struct IdealLinkTests {
         var sim = Simulation(seed: 1)
         var p = try make("{\"rateMbps\": 1000, \"delayMs\": 1, \"lossProbability\": 0.3, \"queuePackets\": 20000}", sim: &sim)
         for k in 0..<10_000 {
-            _ = p.ideal!.send(LinkPacket(source: 0, destination: 1, bytes: 100, tag: UInt64(k), enqueued: .zero), sim: &sim)
+            _ = p.ideal!.send(LinkPacket(source: 0, destination: 1, bytes: 100, owner: .linkTraffic, tag: UInt64(k), enqueued: .zero), sim: &sim)
         }
         _ = sim.run(&p)
         // Expected 7000 arrivals, sd √(10000·0.3·0.7) = 45.8; 5 sd.
@@ -176,7 +176,7 @@ struct IdealLinkTests {
         var sim = Simulation(seed: 1)
         var p = try make("{\"queuePackets\": 5}", sim: &sim)
         var accepted = 0
-        for k in 0..<10 where p.ideal!.send(LinkPacket(source: 0, destination: 1, bytes: 100, tag: UInt64(k), enqueued: .zero), sim: &sim) {
+        for k in 0..<10 where p.ideal!.send(LinkPacket(source: 0, destination: 1, bytes: 100, owner: .linkTraffic, tag: UInt64(k), enqueued: .zero), sim: &sim) {
             accepted += 1
         }
         #expect(accepted == 5)

@@ -13,9 +13,9 @@ struct MeshMessageTests {
     static let line = [("A", 0.0, 0.0), ("B", 30, 0), ("C", 60, 0), ("D", 90, 0)]
     static let diamond = [("A", 0.0, 0.0), ("B1", 30, 10), ("B2", 30, -10), ("C", 60, 0)]
 
-    func run(_ s: Scenario, until t: SimTime? = nil) -> (World, SimTime) {
+    func run(_ s: Scenario, until t: SimTime? = nil) -> (World<WirelessLink>, SimTime) {
         var sim = Simulation(seed: s.seed)
-        var w = World(s, sim: &sim)
+        var w = World<WirelessLink>(s, sim: &sim)
         _ = sim.run(&w, until: t ?? s.duration)
         return (w, sim.now)
     }

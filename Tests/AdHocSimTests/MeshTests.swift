@@ -11,7 +11,7 @@ struct MeshTests {
     @Test func aLineLearnsItsEndToEndRouteByTheSecondRound() throws {
         let s = try scenario([("A", 0, 0), ("B", 30, 0), ("C", 60, 0), ("D", 90, 0)])
         var sim = Simulation(seed: s.seed)
-        var w = World(s, sim: &sim)
+        var w = World<WirelessLink>(s, sim: &sim)
         // Heartbeats start within the first 5 s and repeat every 5 s (+ ≤ 100 ms jitter):
         // by 10.2 s every node has flooded twice.
         _ = sim.run(&w, until: .milliseconds(10_200))
@@ -26,7 +26,7 @@ struct MeshTests {
         let s = try scenario([("A", 0, 0), ("B1", 30, 10), ("B2", 30, -10), ("C", 60, 0)],
                              events: "[{\"at_s\": 12, \"node\": \"B1\", \"action\": \"fail\"}]")
         var sim = Simulation(seed: s.seed)
-        var w = World(s, sim: &sim)
+        var w = World<WirelessLink>(s, sim: &sim)
         _ = sim.run(&w, until: .seconds(11))
         let before = try #require(w.mesh!.route(from: 0, to: 3, at: sim.now))
         #expect(before.hops == 2)
@@ -46,7 +46,7 @@ struct MeshTests {
         for k in 0..<30 { nodes.append(("n\(k)", Double(k % 6), Double(k / 6))) }
         let s = try scenario(nodes, duration: 3)
         var sim = Simulation(seed: s.seed)
-        var w = World(s, sim: &sim)
+        var w = World<WirelessLink>(s, sim: &sim)
         _ = sim.run(&w, until: .seconds(3))
         let sizes = w.mesh!.peers.map { $0.count + 1 }
         #expect(sizes.allSatisfy { $0 <= 8 })

@@ -21,14 +21,22 @@ struct OutputTests {
         #expect(t.text == "a,b\nplain,\"with,comma\"\n\"say \"\"hi\"\"\",\n")
     }
 
-    @Test func commitReplacesTheWholeFolder() throws {
+    @Test func commitReplacesTheWholeFolderOfAnEarlierRun() throws {
         let dir = try temporaryFolder()
         let target = dir.appendingPathComponent("run")
-        try ResultDirectory.commit([ResultFile(name: "a.txt", contents: "1"), ResultFile(name: "b.txt", contents: "2")], to: target)
-        try ResultDirectory.commit([ResultFile(name: "a.txt", contents: "3")], to: target)
-        #expect(try listing(target) == ["a.txt"])
+        let meta = ResultFile(name: "metadata.json", contents: "{\"tool\": \"adhocsim\"}\n")
+        try ResultDirectory.commit([meta, ResultFile(name: "a.txt", contents: "1"), ResultFile(name: "b.txt", contents: "2")], to: target)
+        try ResultDirectory.commit([meta, ResultFile(name: "a.txt", contents: "3")], to: target)
+        #expect(try listing(target) == ["a.txt", "metadata.json"])
         #expect(try String(contentsOf: target.appendingPathComponent("a.txt"), encoding: .utf8) == "3")
         #expect(try listing(dir) == ["run"])
+        // A folder without adhocsim's metadata.json is not replaced (the --out rule).
+        let foreign = dir.appendingPathComponent("foreign")
+        try ResultDirectory.commit([ResultFile(name: "a.txt", contents: "1")], to: foreign)
+        #expect(throws: ResultDirectory.WriteError.self) {
+            try ResultDirectory.commit([ResultFile(name: "a.txt", contents: "2")], to: foreign)
+        }
+        #expect(try String(contentsOf: foreign.appendingPathComponent("a.txt"), encoding: .utf8) == "1")
     }
 
     @Test func commitRefusesNamesThatLeaveTheFolder() throws {

@@ -153,9 +153,9 @@ struct ZeroRttTests {
         """
         let scenario = try ScenarioDecoder.decode(bytes: Array(text.utf8), file: "z")
         var sim = Simulation(seed: scenario.seed)
-        var world = World(scenario, sim: &sim)
+        var world = World<IdealLink>(scenario, sim: &sim)
         _ = sim.run(&world, until: scenario.duration)
-        let app = world.flows[0].app
+        let app = world.hosts.flows[0].app
         return (app.probeSent[0], try #require(app.probeEcho[0]))
     }
 

@@ -16,6 +16,40 @@ public struct EventKind: RawRepresentable, Hashable, Sendable {
     public static let closure = EventKind(rawValue: 0xFFFE)
     /// Kinds at or above this value belong to the core.
     public static let firstReserved: UInt16 = 0xFF00
+
+    /// The layer that owns this kind, from the block its number lies in (`EventBlock`).
+    @inlinable public var block: EventBlock {
+        switch rawValue {
+        case 100..<200: return .link
+        case 200..<210: return .linkTraffic
+        case 210..<220: return .application
+        case 220..<230: return .world
+        case 230..<240: return .mesh
+        case 300..<400: return .transport
+        default: return .unassigned
+        }
+    }
+}
+
+/// Blocks of event kinds, one per layer: a layer numbers its kinds inside its block and decodes
+/// its own events, so the world routes an event by its block in a few lines and a new layer
+/// takes a free block instead of adding cases to a central switch. The numbers are part of the
+/// event-trajectory fingerprint: renumbering a kind changes every fingerprint.
+public enum EventBlock: Sendable, Equatable {
+    /// 100–199: the link technology (MAC, PHY, ideal link).
+    case link
+    /// 200–209: link-layer traffic generators.
+    case linkTraffic
+    /// 210–219: flow applications (thesis test, bulk, CBR).
+    case application
+    /// 220–229: the world itself (mobility sampling, scripted node events).
+    case world
+    /// 230–239: the mesh (sessions, routing, messages).
+    case mesh
+    /// 300–399: transports (TCP, QUIC timers).
+    case transport
+    /// Any other number below the core's reserved range; also the core benchmark's kind.
+    case unassigned
 }
 
 /// One pending event: a 32-byte value with no references, so the queue holds it inline.

@@ -10,8 +10,10 @@ extension EventKind {
 /// behind a drop-tail queue. For transport validation (issue #4's PFTK test) and comparisons.
 ///
 /// Defaults (assumptions, matching issue #4's validation link): 100 Mbit/s, 25 ms one way,
-/// no loss, 1 000 packets of queue. Broadcasts are refused (counted as queue drops).
-public struct IdealLink: Sendable {
+/// no loss, 1 000 packets of queue. Broadcasts are refused (counted as queue drops). It has no
+/// geometry and no radio: positions are ignored, every node is every other's neighbour, and a
+/// mesh (which needs signal strengths) is refused before the run (`ScenarioRunner`).
+public struct IdealLink: LinkTechnology, Sendable {
     /// Serialisation rate, bit/s.
     public let rateBitsPerSecond: Double
     /// One-way delay.
@@ -22,6 +24,7 @@ public struct IdealLink: Sendable {
     var busy: [Bool]
     var lossStreams: [RandomStream]
     var counters: [LinkCounters]
+    var down: [Bool]
     var inTransit: [LinkPacket?] = []
     var freeTransit: [Int] = []
     /// Notices produced by the last handled event; the world drains them.
@@ -37,6 +40,53 @@ public struct IdealLink: Sendable {
         busy = Array(repeating: false, count: nodeCount)
         lossStreams = (0..<nodeCount).map { sim.randomStream(named: "node:\($0)/link/loss") }
         counters = Array(repeating: LinkCounters(), count: nodeCount)
+        down = Array(repeating: false, count: nodeCount)
+    }
+
+    /// The ideal link of `scenario` (`link` section).
+    public init(_ scenario: Scenario, radio: RadioConfiguration, place: PlaceParameters, positions: [Position],
+                sim: inout Simulation) {
+        self.init(scenario.link, nodeCount: positions.count, sim: sim)
+    }
+
+    /// No radio: no positions, no signal strengths.
+    public static var hasRadio: Bool { false }
+
+    /// Ethernet-sized frames: 1500 bytes.
+    public var mtu: Int { 1500 }
+
+    /// Whether node `i` is down.
+    public func isDown(_ i: Int) -> Bool { down[i] }
+
+    /// Node `i` fails: its queue is lost and it neither sends nor receives until it recovers
+    /// (a packet already being serialised or in flight still completes at the sender's side).
+    public mutating func setDown(_ i: Int, sim: inout Simulation) {
+        guard !down[i] else { return }
+        down[i] = true
+        let serialising = busy[i] ? 1 : 0
+        while queues[i].count > serialising {
+            let e = queues[i][serialising]
+            queues[i].remove(at: serialising)
+            counters[i].retryDrops += 1
+            notices.append(LinkNotice(kind: .dropped, node: UInt32(i), packet: e.packet))
+        }
+    }
+
+    /// Node `i` comes back.
+    public mutating func setUp(_ i: Int, sim: inout Simulation) { down[i] = false }
+
+    /// The ideal link has no geometry: positions do not matter.
+    public mutating func setPosition(_ i: Int, _ position: Position) {}
+
+    /// The ideal link has no radio and therefore no signal strength. Never called: a mesh over
+    /// the ideal link is refused before the run (`ScenarioRunner.checkSupported`).
+    public mutating func medianRxDbm(from transmitter: Int, to receiver: Int) -> Double {
+        preconditionFailure("the ideal link has no radio; ScenarioRunner.checkSupported refuses a mesh over it")
+    }
+
+    /// Every other node: the ideal link reaches all of them.
+    public func forEachNeighbour(of i: Int, _ body: (Int) -> Void) {
+        for j in down.indices where j != i { body(j) }
     }
 
     /// Counters of node `i`.
@@ -54,7 +104,7 @@ public struct IdealLink: Sendable {
     public mutating func send(_ packet: LinkPacket, sim: inout Simulation) -> Bool {
         let i = Int(packet.source)
         // A point-to-point link has no broadcast: such packets are refused and counted.
-        guard packet.destination != LinkPacket.broadcast, queues[i].append(packet) else {
+        guard packet.destination != LinkPacket.broadcast, !down[i], queues[i].append(packet) else {
             counters[i].queueDrops += 1
             return false
         }
@@ -96,6 +146,7 @@ public struct IdealLink: Sendable {
             inTransit[slot] = nil
             freeTransit.append(slot)
             let r = Int(packet.destination)
+            if down[r] { return }   // arrives at a node that is off: lost unseen
             counters[r].received += 1
             counters[r].receivedBytes += UInt64(packet.bytes)
             notices.append(LinkNotice(kind: .delivered, node: packet.destination, packet: packet))

@@ -5,12 +5,25 @@
 // neighbourhood costs), the 802.11 DCF MAC (carrier sense, binary exponential back-off, ACKs and
 // retries, A-MPDU aggregation with block ACKs, a bounded transmit queue with drop counting),
 // AWDL's availability-window schedule that gates when two peers can exchange frames, and an
-// ideal point-to-point link for transport validation. Upper layers hand it `LinkPacket`s
-// through `LinkLayer` and receive deliveries through the world's dispatch; the radio layer
+// ideal point-to-point link for transport validation. Every technology conforms to
+// `LinkTechnology` (send, notices, room, counters, node up/down, neighbourhood): upper layers
+// hand it `LinkPacket`s and read its `LinkNotice`s, never its internals; the radio layer
 // answers its questions about power, noise and frame errors.
 
-/// A packet as the link layer sees it: who sends it to whom, how big it is, and an opaque id
-/// the layer above uses to find its own state. A small value: no bytes are carried.
+/// Which layer above the link a packet belongs to, as an EtherType or LLC/SNAP header says on
+/// the air; the world hands each notice to that layer.
+public enum LinkProtocol: UInt8, Sendable {
+    /// An IP packet of a flow (IPv6 or IPv4; `IpLayer`).
+    case ip
+    /// A mesh frame (MAdHoc sessions and routing; `MeshNetwork`).
+    case mesh
+    /// A link-layer test frame of a traffic generator (`LinkTraffic`).
+    case linkTraffic
+}
+
+/// A packet as the link layer sees it: who sends it to whom, how big it is, which layer above
+/// owns it, and an opaque id that layer uses to find its own state. A small value (32 bytes):
+/// no bytes are carried.
 @frozen
 public struct LinkPacket: Sendable, Equatable {
     /// Sending node.
@@ -19,7 +32,9 @@ public struct LinkPacket: Sendable, Equatable {
     public var destination: UInt32
     /// MAC service data unit size (the IP packet), bytes.
     public var bytes: Int32
-    /// The upper layer's identifier.
+    /// The layer above that owns the packet.
+    public var owner: LinkProtocol
+    /// The owning layer's identifier.
     public var tag: UInt64
     /// When the packet was handed to the link layer.
     public var enqueued: SimTime
@@ -28,20 +43,78 @@ public struct LinkPacket: Sendable, Equatable {
     public static let broadcast = UInt32.max
 
     /// A packet.
-    public init(source: UInt32, destination: UInt32, bytes: Int32, tag: UInt64, enqueued: SimTime) {
+    public init(source: UInt32, destination: UInt32, bytes: Int32, owner: LinkProtocol, tag: UInt64, enqueued: SimTime) {
         self.source = source
         self.destination = destination
         self.bytes = bytes
+        self.owner = owner
         self.tag = tag
         self.enqueued = enqueued
     }
 }
 
-/// What every link technology offers the layers above.
-public protocol LinkLayer {
+/// What the link layer tells the layers above after an event: packets that reached their
+/// receiver, and packets the sender is done with (acknowledged, broadcast, or dropped).
+public struct LinkNotice: Sendable, Equatable {
+    /// What happened.
+    public enum Kind: Sendable, Equatable {
+        /// `packet` arrived at `node`.
+        case delivered
+        /// The sender finished with `packet` (ACKed or broadcast sent).
+        case senderDone
+        /// The link gave up on `packet` (retry limit, ideal-link loss): it never arrived.
+        case dropped
+    }
+    /// What happened.
+    public var kind: Kind
+    /// The node concerned.
+    public var node: UInt32
+    /// The packet.
+    public var packet: LinkPacket
+}
+
+/// The boundary between a link technology and the layers above (as ns-3's `NetDevice`:
+/// send, a receive path, and the device's state). `World` is generic over it, so every call is
+/// statically dispatched.
+///
+/// Conforming: `WirelessLink` (802.11 DCF over AWDL or plain ad-hoc Wi-Fi) and `IdealLink`.
+/// A new technology conforms, numbers its events in `EventBlock.link`, and is registered in
+/// `ScenarioRunner.withWorld`.
+public protocol LinkTechnology {
+    /// Builds the link of `scenario` for nodes standing at `positions` (time zero) and creates
+    /// its timers and random streams in `sim`.
+    init(_ scenario: Scenario, radio: RadioConfiguration, place: PlaceParameters, positions: [Position],
+         sim: inout Simulation)
+    /// Whether the technology has a radio: positions, signal strengths and a neighbourhood
+    /// matter (mobility is sampled into it, a mesh can form sessions over it).
+    static var hasRadio: Bool { get }
+    /// The largest IP packet a frame carries, bytes.
+    var mtu: Int { get }
     /// Hands `packet` to its source's transmit queue. Returns `false` when the queue is full
-    /// (the packet is dropped and counted).
+    /// or the source is down (the packet is dropped and counted).
     mutating func send(_ packet: LinkPacket, sim: inout Simulation) -> Bool
+    /// Handles one of the link's own events (`EventBlock.link`).
+    mutating func handle(_ event: Event, in sim: inout Simulation)
+    /// What happened since the notices were last taken, in order; the world takes them after
+    /// every event and hands each to the layer that owns the packet.
+    var notices: [LinkNotice] { get set }
+    /// Free transmit-queue room at `node`, packets.
+    func queueRoom(of node: Int) -> Int
+    /// Per-node counters, for results.
+    func counters(of node: Int) -> LinkCounters
+    /// Whether `node` is down (failed or not yet joined).
+    func isDown(_ node: Int) -> Bool
+    /// `node` fails: it stops sending and receiving; its queued packets are lost.
+    mutating func setDown(_ node: Int, sim: inout Simulation)
+    /// `node` comes back.
+    mutating func setUp(_ node: Int, sim: inout Simulation)
+    /// `node` is now at `position`.
+    mutating func setPosition(_ node: Int, _ position: Position)
+    /// The received power from `transmitter` at `receiver` without blockage and fading (what a
+    /// signal-strength reading averages to), dBm.
+    mutating func medianRxDbm(from transmitter: Int, to receiver: Int) -> Double
+    /// Calls `body` for every node that may hear `node`, in a fixed order.
+    func forEachNeighbour(of node: Int, _ body: (Int) -> Void)
 }
 
 /// Per-node link counters, for results.

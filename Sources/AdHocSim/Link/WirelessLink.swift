@@ -31,26 +31,6 @@ struct PeerCounters: Sendable {
     }
 }
 
-/// What the link layer tells the world after an event: packets that reached their receiver,
-/// and packets the sender is done with (acknowledged, broadcast, or dropped).
-public struct LinkNotice: Sendable, Equatable {
-    /// What happened.
-    public enum Kind: Sendable, Equatable {
-        /// `packet` arrived at `node`.
-        case delivered
-        /// The sender finished with `packet` (ACKed or broadcast sent).
-        case senderDone
-        /// The link gave up on `packet` (retry limit, ideal-link loss): it never arrived.
-        case dropped
-    }
-    /// What happened.
-    public var kind: Kind
-    /// The node concerned.
-    public var node: UInt32
-    /// The packet.
-    public var packet: LinkPacket
-}
-
 /// The 802.11 DCF MAC of every node over one `WirelessChannel` (`awdl` and `wifi`).
 ///
 /// Per node: a bounded FIFO; carrier sense (the medium is busy while any frame at or above the
@@ -73,7 +53,7 @@ public struct LinkNotice: Sendable, Equatable {
 ///
 /// AWDL: a unicast frame leaves only inside a slot both ends occupy and must end within it; a
 /// broadcast only inside a slot of its sender; a node hears the channel only in its own slots.
-public struct WirelessLink: Sendable {
+public struct WirelessLink: LinkTechnology, Sendable {
     struct Touch: Sendable {
         var node: Int32
         var powerMw: Double
@@ -179,8 +159,33 @@ public struct WirelessLink: Sendable {
         self.nodes = nodes
     }
 
+    /// The link of `scenario` (`awdl` or `wifi`): the channel of the place, the MAC settings
+    /// of `mac`, and for AWDL every node's slot occupancy.
+    public init(_ scenario: Scenario, radio: RadioConfiguration, place: PlaceParameters, positions: [Position],
+                sim: inout Simulation) {
+        var mac = MacParameters(is24GHz: radio.phy.is24GHz)
+        if let a = scenario.mac.aggregation { mac.aggregation = a }
+        if let q = scenario.mac.queuePackets { mac.queueLimit = q }
+        let channel = WirelessChannel(place: place, radio: radio, positions: positions, seed: sim.seed)
+        var schedule: AwdlSchedule?
+        if radio.technology == .awdl {
+            let fallback = scenario.radio.awdlSlots ?? AwdlSchedule.defaultOccupancy
+            schedule = AwdlSchedule(occupancy: scenario.nodes.map { $0.awdlSlots ?? fallback }, dataChannelIs6: radio.channel == .ch6)
+        }
+        self.init(channel: channel, mac: mac, awdl: schedule, sim: &sim)
+    }
+
+    /// An 802.11 radio.
+    public static var hasRadio: Bool { true }
+
+    /// The link MTU: AWDL 1484 bytes (radio.md), 1500 for plain ad-hoc Wi-Fi.
+    public var mtu: Int { awdl != nil ? 1484 : 1500 }
+
     /// Counters of node `i`.
     public func counters(of i: Int) -> LinkCounters { nodes[i].counters }
+
+    /// Free transmit-queue room at node `i`, packets.
+    public func queueRoom(of i: Int) -> Int { mac.queueLimit - nodes[i].queue.count }
 
     /// Moves node `i`.
     public mutating func setPosition(_ i: Int, _ p: Position) { channel.setPosition(i, p) }

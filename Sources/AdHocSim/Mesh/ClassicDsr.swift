@@ -39,7 +39,7 @@ extension MeshNetwork {
         var wait = config.requestPeriod
         for _ in 0..<retries where wait < config.maxRequestPeriod { wait = wait + wait }
         sim.schedule(after: min(wait, config.maxRequestPeriod), target: UInt32(from), kind: .meshRequestTimeout,
-                     arg: UInt64(to) << 16 | UInt64(retries))
+                     arg: MeshNetwork.packArgument(to, retries))
         send(Frame(kind: .routeRequest, origin: from, seq: id, path: [from], target: to), from: from, now: sim.now)
     }
 

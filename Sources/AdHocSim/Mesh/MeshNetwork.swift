@@ -88,9 +88,6 @@ public struct MeshNetwork: Sendable {
     /// Packets to hand to the link layer; the world drains it.
     public var outbox: [LinkPacket] = []
 
-    /// Tag bit of mesh packets (IP uses bit 63).
-    public static let tagBit: UInt64 = 1 << 62
-
     /// A mesh over `nodes` nodes; schedules the first heartbeats, session round and messages.
     public init(nodes: Int, config: MeshConfig, workloads: [MessageWorkloadSpec] = [], sim: inout Simulation) {
         self.config = config
@@ -128,7 +125,7 @@ public struct MeshNetwork: Sendable {
     /// when both ends are up, the signal reaches the discovery threshold and both have room
     /// (at most `maxPeers − 1` peers each); it ends once a peer has been down or below the
     /// keep threshold for `peerTimeout`.
-    public mutating func updateSessions(link: inout WirelessLink, now: SimTime) {
+    public mutating func updateSessions<L: LinkTechnology>(link: inout L, now: SimTime) {
         let n = peers.count
         for i in 0..<n {
             peers[i] = peers[i].filter { j in
@@ -260,13 +257,13 @@ public struct MeshNetwork: Sendable {
         }
         let slot: Int
         if let free = freeSlots.popLast() { slot = free; inFlight[slot] = f } else { slot = inFlight.count; inFlight.append(f) }
-        outbox.append(LinkPacket(source: UInt32(i), destination: destination, bytes: bytes,
-                                 tag: MeshNetwork.tagBit | UInt64(slot), enqueued: now))
+        outbox.append(LinkPacket(source: UInt32(i), destination: destination, bytes: bytes, owner: .mesh,
+                                 tag: UInt64(slot), enqueued: now))
     }
 
     /// A mesh packet reached node `r` (only session peers of the sender listen).
     public mutating func delivered(_ p: LinkPacket, at r: Int, now: SimTime, down: Bool) {
-        let slot = Int(p.tag & ~MeshNetwork.tagBit)
+        let slot = Int(p.tag)
         guard !down, let f = inFlight[slot], peers[r].contains(Int(p.source)) else { return }
         switch f.kind {
         case .heartbeat:
@@ -294,14 +291,14 @@ public struct MeshNetwork: Sendable {
     /// The link layer gave up on a mesh packet (retry limit): with classic DSR, a source-routed
     /// frame's next hop is unreachable and a route error goes back to the frame's source.
     public mutating func linkDropped(_ p: LinkPacket, now: SimTime) {
-        let slot = Int(p.tag & ~MeshNetwork.tagBit)
+        let slot = Int(p.tag)
         guard let f = inFlight[slot], f.isSourceRouted, f.kind != .routeError, p.destination != LinkPacket.broadcast else { return }
         routeBroke(f, at: Int(p.source), next: Int(p.destination), now: now)
     }
 
     /// The link is done with a mesh packet.
     public mutating func released(_ p: LinkPacket) {
-        let slot = Int(p.tag & ~MeshNetwork.tagBit)
+        let slot = Int(p.tag)
         inFlight[slot] = nil
         freeSlots.append(slot)
     }
@@ -321,7 +318,7 @@ public struct MeshNetwork: Sendable {
     mutating func attempt(_ w: Int, _ m: Int, number: Int, senderDown: Bool, sim: inout Simulation) {
         let spec = ledger.workloads[w]
         ledger.records[w][m].attempts += 1
-        sim.schedule(after: config.confirmTimeout, target: UInt32(w), kind: .meshConfirmTimeout, arg: UInt64(m) << 16 | UInt64(number))
+        sim.schedule(after: config.confirmTimeout, target: UInt32(w), kind: .meshConfirmTimeout, arg: MeshNetwork.packArgument(m, number))
         guard !senderDown else {
             ledger.records[w][m].attemptsWithoutRoute += 1
             return

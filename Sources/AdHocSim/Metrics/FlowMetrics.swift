@@ -58,7 +58,7 @@ public struct FlowMetrics: Sendable, Equatable {
     }
 
     /// The metrics of flow `k` of a finished world.
-    public init(flow f: FlowRuntime, index k: Int, ip: IpLayer, linkLostPackets: UInt64) {
+    public init(flow f: FlowRuntime, index k: Int, transport t: TransportSummary, ip: IpLayer, linkLostPackets: UInt64) {
         let app = f.app
         var pairs: [(sent: Double, received: Double)] = []
         for (i, echo) in app.probeEcho.enumerated() {
@@ -89,13 +89,14 @@ public struct FlowMetrics: Sendable, Equatable {
         if let (cs, cr, ss, sr) = f.reportSnapshot {
             (ipPacketsSent, ipPacketsReceived, serverIpPacketsSent, serverIpPacketsReceived) = (cs, cr, ss, sr)
         } else {
-            ipPacketsSent = ip.packetsSent[2 * k]
-            ipPacketsReceived = ip.packetsReceived[2 * k]
-            serverIpPacketsSent = ip.packetsSent[2 * k + 1]
-            serverIpPacketsReceived = ip.packetsReceived[2 * k + 1]
+            let (c, s) = (FlowSide.client(k).index, FlowSide.server(k).index)
+            ipPacketsSent = ip.packetsSent[c]
+            ipPacketsReceived = ip.packetsReceived[c]
+            serverIpPacketsSent = ip.packetsSent[s]
+            serverIpPacketsReceived = ip.packetsReceived[s]
         }
-        keepalives = (f.client?.keepalivesSent ?? 0) + (f.server?.keepalivesSent ?? 0)
-        clientRetransmissions = f.client?.retransmissions ?? f.quicClient?.retransmissions ?? 0
+        keepalives = t.keepalives
+        clientRetransmissions = t.clientRetransmissions
         if f.transport == .udp {
             lossPct = app.datagramsSent > 0 ? Double(app.datagramsSent - app.datagramsDelivered) / Double(app.datagramsSent) * 100 : nil
         } else {
@@ -104,15 +105,14 @@ public struct FlowMetrics: Sendable, Equatable {
         }
         bytesSent = app.bytesSent
         bytesDelivered = app.bytesDelivered
-        retransmissions = (f.client?.retransmissions ?? 0) + (f.server?.retransmissions ?? 0)
-            + (f.quicClient?.retransmissions ?? 0) + (f.quicServer?.retransmissions ?? 0)
-        if let est = f.client?.establishedAt ?? f.quicClient?.establishedAt, let start = app.startedAt { handshakeMs = (est - start).inMilliseconds }
+        retransmissions = t.retransmissions
+        if let est = t.establishedAt, let start = app.startedAt { handshakeMs = (est - start).inMilliseconds }
         if f.transport == .udp { handshakeMs = 0 }
         if let failure = app.failure {
             status = "failed:\(failure)"
-        } else if let reason = f.client?.abortReason ?? f.server?.abortReason ?? f.quicClient?.abortReason ?? f.quicServer?.abortReason {
+        } else if let reason = t.abortReason {
             status = "failed:\(reason)"
-        } else if (f.transport == .tcp && f.client?.state != .established) || (f.transport == .quic && f.quicClient?.state != .established) {
+        } else if !t.connected {
             status = "failed:no-connection"
         } else if app.writesDone < app.writes && app.writes != .max {
             status = "incomplete"

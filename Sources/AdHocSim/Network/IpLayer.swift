@@ -76,17 +76,16 @@ public struct IpLayer: Sendable {
     public let mtu: Int
     var table: [InFlight] = []
     var free: [Int] = []
-    /// IP packets sent and received, per flow and side (index 2·flow + (client ? 0 : 1)): what
-    /// that side sent, and what it received from the other side.
+    /// IP packets sent and received, per flow side (`FlowSide.index`): what that side sent, and
+    /// what it received from the other side.
     public private(set) var packetsSent: [UInt64]
     /// See `packetsSent`.
     public private(set) var packetsReceived: [UInt64]
     /// IP packets the link lost or refused, per flow and side.
     public private(set) var packetsLost: [UInt64]
 
-    /// Tags of IP packets have the top bit set, the fragment index in bits 40…55 and the table
-    /// slot in the low 40 bits.
-    public static let tagBit: UInt64 = 1 << 63
+    /// Tags of IP packets carry the fragment index in bits 40…55 and the table slot in the low
+    /// 40 bits.
     static let slotMask: UInt64 = (1 << 40) - 1
     /// IP bytes sent and received, per flow and side (as `packetsSent`).
     public private(set) var bytesSent: [UInt64]
@@ -138,7 +137,6 @@ public struct IpLayer: Sendable {
         return sizes
     }
 
-    static func side(_ d: Datagram) -> Int { 2 * Int(d.flow) + (d.fromClient ? 0 : 1) }
 
     /// Turns a datagram into link packets (appended to `out`).
     public mutating func send(_ d: Datagram, from: UInt32, to: UInt32, now: SimTime, into out: inout [LinkPacket]) {
@@ -152,11 +150,11 @@ public struct IpLayer: Sendable {
             let chunk = count == 1 ? bytes : Swift.min(left, fragmentPayload)
             left -= chunk
             let size = chunk + headerBytes + (count == 1 ? 0 : fragmentHeaderBytes)
-            bytesSent[IpLayer.side(d)] += UInt64(size)
-            out.append(LinkPacket(source: from, destination: to, bytes: Int32(size),
-                                  tag: IpLayer.tagBit | UInt64(index) << 40 | UInt64(slot), enqueued: now))
+            bytesSent[FlowSide.sender(of: d).index] += UInt64(size)
+            out.append(LinkPacket(source: from, destination: to, bytes: Int32(size), owner: .ip,
+                                  tag: UInt64(index) << 40 | UInt64(slot), enqueued: now))
         }
-        packetsSent[IpLayer.side(d)] += UInt64(count)
+        packetsSent[FlowSide.sender(of: d).index] += UInt64(count)
     }
 
     /// A fragment arrived; returns the datagram when it is complete.
@@ -164,7 +162,7 @@ public struct IpLayer: Sendable {
         let slot = Int(tag & IpLayer.slotMask)
         table[slot].arrived += 1
         // Counted on the receiving side: the other end of the datagram's flow.
-        let receiver = IpLayer.side(table[slot].datagram) ^ 1
+        let receiver = FlowSide.sender(of: table[slot].datagram).peer.index
         packetsReceived[receiver] += 1
         bytesReceived[receiver] += UInt64(bytes)
         let complete = table[slot].arrived == table[slot].fragments
@@ -177,7 +175,7 @@ public struct IpLayer: Sendable {
     public mutating func dropped(tag: UInt64) {
         let slot = Int(tag & IpLayer.slotMask)
         table[slot].lost = true
-        packetsLost[IpLayer.side(table[slot].datagram)] += 1
+        packetsLost[FlowSide.sender(of: table[slot].datagram).index] += 1
         resolve(slot)
     }
 

@@ -60,7 +60,8 @@ public struct LinkTraffic: Sendable {
 
     mutating func makePacket(_ k: Int, from: Int, to: UInt32, bytes: Int, now: SimTime) -> LinkPacket {
         sequence += 1
-        return LinkPacket(source: UInt32(from), destination: to, bytes: Int32(bytes), tag: UInt64(k) << 48 | sequence, enqueued: now)
+        return LinkPacket(source: UInt32(from), destination: to, bytes: Int32(bytes), owner: .linkTraffic,
+                          tag: UInt64(k) << 48 | sequence, enqueued: now)
     }
 
     /// Packets waiting to be handed to the link layer; the world drains it after every event.

@@ -34,80 +34,88 @@ public enum Checker {
     public static func run(_ scenario: Scenario) throws -> Result {
         try ScenarioRunner.checkSupported(scenario)
         var sim = Simulation(seed: scenario.seed)
-        var world = World(scenario, sim: &sim)
-        let ids = scenario.nodes.map(\.id)
-        let step = SimTime.milliseconds(100)
-        var times: Set<Int64> = []
-        for e in scenario.expectations {
-            switch e {
-            case .routeBy(let t, _, _):
-                var s = SimTime.zero
-                while s <= t { times.insert(s.nanoseconds); s += step }
-                times.insert(t.nanoseconds)
-            case .routeAt(let t, _, _, _, _): times.insert(t.nanoseconds)
-            default: break
-            }
-        }
-        var sampleTimes: Set<Int64> = []
-        if let mesh = world.mesh {
-            var s = mesh.config.heartbeatInterval
-            while s <= scenario.duration { sampleTimes.insert(s.nanoseconds); s += mesh.config.heartbeatInterval }
-        }
-        var firstSeen: [Int: SimTime] = [:]
-        var at: [Int: MeshRoute?] = [:]
-        var snapshots = RouteSnapshots(ids: ids)
-        for t in times.union(sampleTimes).sorted() {
-            _ = sim.run(&world, until: SimTime(nanoseconds: t), maxEvents: scenario.limits.maxEvents)
-            if sampleTimes.contains(t), let mesh = world.mesh { snapshots.sample(mesh, at: sim.now) }
-            for (k, e) in scenario.expectations.enumerated() {
+        return try ScenarioRunner.withWorld(scenario, sim: &sim, CheckRun(scenario: scenario))
+    }
+
+    /// Runs a world in steps, sampling routes, and evaluates the expectations.
+    struct CheckRun: ScenarioRunner.WorldBody {
+        let scenario: Scenario
+
+        func callAsFunction<L: LinkTechnology>(_ world: inout World<L>, sim: inout Simulation) -> Result {
+            let ids = scenario.nodes.map(\.id)
+            let step = SimTime.milliseconds(100)
+            var times: Set<Int64> = []
+            for e in scenario.expectations {
                 switch e {
-                case .routeBy(let limit, let from, let to):
-                    if firstSeen[k] == nil, t <= limit.nanoseconds, world.mesh?.route(from: from, to: to, at: sim.now) != nil { firstSeen[k] = sim.now }
-                case .routeAt(let time, let from, let to, _, _):
-                    if time.nanoseconds == t { at[k] = .some(world.mesh?.route(from: from, to: to, at: sim.now)) }
+                case .routeBy(let t, _, _):
+                    var s = SimTime.zero
+                    while s <= t { times.insert(s.nanoseconds); s += step }
+                    times.insert(t.nanoseconds)
+                case .routeAt(let t, _, _, _, _): times.insert(t.nanoseconds)
                 default: break
                 }
             }
-        }
-        _ = sim.run(&world, until: scenario.duration, maxEvents: scenario.limits.maxEvents)
-        var fp = StableHash()
-        fp.value = sim.fingerprint
-        let metrics = world.mesh.map { MeshMetrics($0, end: sim.now) }
-        var outcomes: [Outcome] = []
-        for (k, e) in scenario.expectations.enumerated() {
-            switch e {
-            case .routeBy(let t, let from, let to):
-                let seen = firstSeen[k]
-                outcomes.append(Outcome(check: "route \(ids[from]) → \(ids[to])", expected: "by \(t)",
-                                        observed: seen.map { "from \($0)" } ?? "none by \(t)", passed: seen != nil))
-            case .routeAt(let t, let from, let to, let avoids, let maxHops):
-                let r = at[k] ?? nil
-                var ok = r != nil
-                if let r {
-                    if avoids.contains(where: r.path.contains) { ok = false }
-                    if let m = maxHops, r.hops > m { ok = false }
-                }
-                var expected = "exists at \(t)"
-                if !avoids.isEmpty { expected += ", avoids " + avoids.map { ids[$0] }.joined(separator: " ") }
-                if let m = maxHops { expected += ", ≤ \(m) hops" }
-                outcomes.append(Outcome(check: "route \(ids[from]) → \(ids[to])", expected: expected,
-                                        observed: r.map { $0.path.map { ids[$0] }.joined(separator: " ") + " (\($0.hops) hops)" } ?? "no route",
-                                        passed: ok))
-            case .maxSessionSize(let max):
-                let largest = (world.mesh?.peers.map { $0.count + 1 }.max()) ?? 1
-                outcomes.append(Outcome(check: "largest session", expected: "≤ \(max) nodes", observed: "\(largest) nodes", passed: largest <= max))
-            case .fingerprint(let hex):
-                outcomes.append(Outcome(check: "event fingerprint", expected: hex, observed: fp.hex, passed: fp.hex == hex))
-            case .deliveryRatio(let w, let lo, let hi):
-                let m = metrics!.workloads[w]
-                var expected: [String] = []
-                if let lo { expected.append("≥ \(NumberText.fixed(lo, decimals: 4))") }
-                if let hi { expected.append("≤ \(NumberText.fixed(hi, decimals: 4))") }
-                let ok = (lo.map { m.deliveryRatio >= $0 } ?? true) && (hi.map { m.deliveryRatio <= $0 } ?? true)
-                outcomes.append(Outcome(check: "delivery ratio \(m.spec.id)", expected: expected.joined(separator: ", "),
-                                        observed: "\(NumberText.fixed(m.deliveryRatio, decimals: 4)) (\(m.delivered)/\(m.created))", passed: ok))
+            var sampleTimes: Set<Int64> = []
+            if let mesh = world.mesh {
+                var s = mesh.config.heartbeatInterval
+                while s <= scenario.duration { sampleTimes.insert(s.nanoseconds); s += mesh.config.heartbeatInterval }
             }
+            var firstSeen: [Int: SimTime] = [:]
+            var at: [Int: MeshRoute?] = [:]
+            var snapshots = RouteSnapshots(ids: ids)
+            for t in times.union(sampleTimes).sorted() {
+                _ = sim.run(&world, until: SimTime(nanoseconds: t), maxEvents: scenario.limits.maxEvents)
+                if sampleTimes.contains(t), let mesh = world.mesh { snapshots.sample(mesh, at: sim.now) }
+                for (k, e) in scenario.expectations.enumerated() {
+                    switch e {
+                    case .routeBy(let limit, let from, let to):
+                        if firstSeen[k] == nil, t <= limit.nanoseconds, world.mesh?.route(from: from, to: to, at: sim.now) != nil { firstSeen[k] = sim.now }
+                    case .routeAt(let time, let from, let to, _, _):
+                        if time.nanoseconds == t { at[k] = .some(world.mesh?.route(from: from, to: to, at: sim.now)) }
+                    default: break
+                    }
+                }
+            }
+            _ = sim.run(&world, until: scenario.duration, maxEvents: scenario.limits.maxEvents)
+            var fp = StableHash()
+            fp.value = sim.fingerprint
+            let metrics = world.mesh.map { MeshMetrics($0, end: sim.now) }
+            var outcomes: [Outcome] = []
+            for (k, e) in scenario.expectations.enumerated() {
+                switch e {
+                case .routeBy(let t, let from, let to):
+                    let seen = firstSeen[k]
+                    outcomes.append(Outcome(check: "route \(ids[from]) → \(ids[to])", expected: "by \(t)",
+                                            observed: seen.map { "from \($0)" } ?? "none by \(t)", passed: seen != nil))
+                case .routeAt(let t, let from, let to, let avoids, let maxHops):
+                    let r = at[k] ?? nil
+                    var ok = r != nil
+                    if let r {
+                        if avoids.contains(where: r.path.contains) { ok = false }
+                        if let m = maxHops, r.hops > m { ok = false }
+                    }
+                    var expected = "exists at \(t)"
+                    if !avoids.isEmpty { expected += ", avoids " + avoids.map { ids[$0] }.joined(separator: " ") }
+                    if let m = maxHops { expected += ", ≤ \(m) hops" }
+                    outcomes.append(Outcome(check: "route \(ids[from]) → \(ids[to])", expected: expected,
+                                            observed: r.map { $0.path.map { ids[$0] }.joined(separator: " ") + " (\($0.hops) hops)" } ?? "no route",
+                                            passed: ok))
+                case .maxSessionSize(let max):
+                    let largest = (world.mesh?.peers.map { $0.count + 1 }.max()) ?? 1
+                    outcomes.append(Outcome(check: "largest session", expected: "≤ \(max) nodes", observed: "\(largest) nodes", passed: largest <= max))
+                case .fingerprint(let hex):
+                    outcomes.append(Outcome(check: "event fingerprint", expected: hex, observed: fp.hex, passed: fp.hex == hex))
+                case .deliveryRatio(let w, let lo, let hi):
+                    let m = metrics!.workloads[w]
+                    var expected: [String] = []
+                    if let lo { expected.append("≥ \(NumberText.fixed(lo, decimals: 4))") }
+                    if let hi { expected.append("≤ \(NumberText.fixed(hi, decimals: 4))") }
+                    let ok = (lo.map { m.deliveryRatio >= $0 } ?? true) && (hi.map { m.deliveryRatio <= $0 } ?? true)
+                    outcomes.append(Outcome(check: "delivery ratio \(m.spec.id)", expected: expected.joined(separator: ", "),
+                                            observed: "\(NumberText.fixed(m.deliveryRatio, decimals: 4)) (\(m.delivered)/\(m.created))", passed: ok))
+                }
+            }
+            return Result(outcomes: outcomes, routeSnapshots: world.mesh == nil ? nil : snapshots.text)
         }
-        return Result(outcomes: outcomes, routeSnapshots: world.mesh == nil ? nil : snapshots.text)
     }
 }

@@ -17,31 +17,69 @@ public enum ScenarioRunner {
         }
     }
 
+    /// Something to do with the world of a scenario, whatever its link technology.
+    public protocol WorldBody {
+        /// What the body returns.
+        associatedtype Output
+        /// Works with `world`, whose link is `L`.
+        func callAsFunction<L: LinkTechnology>(_ world: inout World<L>, sim: inout Simulation) throws -> Output
+    }
+
+    /// Builds the world of `scenario` over the link technology its radio section names and
+    /// hands it to `body`: the one place a link technology is registered.
+    public static func withWorld<B: WorldBody>(_ scenario: Scenario, sim: inout Simulation, _ body: B) throws -> B.Output {
+        switch RadioConfiguration(scenario.radio).technology {
+        case .awdl, .wifi:
+            var world = World<WirelessLink>(scenario, sim: &sim)
+            return try body(&world, sim: &sim)
+        case .ideal:
+            var world = World<IdealLink>(scenario, sim: &sim)
+            return try body(&world, sim: &sim)
+        }
+    }
+
     /// Runs `scenario` to its duration (or its event budget) and reports what happened.
     /// Deterministic: the report depends only on the scenario, never on the wall clock except
     /// for `wallSeconds`.
     public static func run(_ scenario: Scenario, trace: Bool = false) throws -> RunReport {
         try checkSupported(scenario)
-        let clock = ContinuousClock()
-        let started = clock.now
+        let started = ContinuousClock().now
         var sim = Simulation(seed: scenario.seed)
-        var world = World(scenario, sim: &sim)
-        if trace { world.trace = PacketTrace(nodes: world.nodes.count, version: world.ip.version) }
-        let reason = sim.run(&world, until: scenario.duration, maxEvents: scenario.limits.maxEvents)
-        let wall = clock.now - started
-        let link = (0..<world.nodes.count).map { world.wireless?.counters(of: $0) ?? world.ideal!.counters(of: $0) }
-        return RunReport(scenario: scenario, stopReason: reason, simulatedTime: sim.now,
-                         eventsExecuted: sim.eventsExecuted, fingerprint: { var h = StableHash(); h.value = sim.fingerprint; return h.hex }(),
-                         wallSeconds: wall.seconds, nodes: world.nodes,
-                         link: link, traffic: world.traffic.counters,
-                         mesh: world.mesh.map { MeshMetrics($0, end: sim.now) },
-                         traces: world.trace.map { t in (0..<world.nodes.count).map { t.file(of: $0) } },
-                         ipTotals: (0..<world.flows.count).map { k in
-                             (world.ip.packetsSent[2 * k], world.ip.packetsReceived[2 * k], world.ip.bytesSent[2 * k], world.ip.bytesReceived[2 * k])
-                         },
-                         flows: world.flows.indices.map {
-                             FlowMetrics(flow: world.flows[$0], index: $0, ip: world.ip,
-                                         linkLostPackets: world.ip.packetsLost[2 * $0] + world.ip.packetsLost[2 * $0 + 1])
-                         })
+        return try withWorld(scenario, sim: &sim, FullRun(scenario: scenario, trace: trace, started: started))
+    }
+
+    /// Runs a world to the scenario's end and reports it.
+    struct FullRun: WorldBody {
+        let scenario: Scenario
+        let trace: Bool
+        let started: ContinuousClock.Instant
+
+        func callAsFunction<L: LinkTechnology>(_ world: inout World<L>, sim: inout Simulation) -> RunReport {
+            let clock = ContinuousClock()
+            if trace { world.hosts.trace = PacketTrace(nodes: world.nodes.count, version: world.hosts.ip.version) }
+            let reason = sim.run(&world, until: scenario.duration, maxEvents: scenario.limits.maxEvents)
+            let wall = clock.now - started
+            return report(world, sim: sim, reason: reason, wall: wall)
+        }
+
+        func report<L: LinkTechnology>(_ world: World<L>, sim: borrowing Simulation, reason: StopReason, wall: Duration) -> RunReport {
+            let link = (0..<world.nodes.count).map { world.link.counters(of: $0) }
+            let ip = world.hosts.ip
+            let flows = world.hosts.flows
+            return RunReport(scenario: scenario, stopReason: reason, simulatedTime: sim.now,
+                             eventsExecuted: sim.eventsExecuted, fingerprint: { var h = StableHash(); h.value = sim.fingerprint; return h.hex }(),
+                             wallSeconds: wall.seconds, nodes: world.nodes,
+                             link: link, traffic: world.traffic.counters,
+                             mesh: world.mesh.map { MeshMetrics($0, end: sim.now) },
+                             traces: world.hosts.trace.map { t in (0..<world.nodes.count).map { t.file(of: $0) } },
+                             ipTotals: flows.indices.map { k in
+                                 let c = FlowSide.client(k).index
+                                 return (ip.packetsSent[c], ip.packetsReceived[c], ip.bytesSent[c], ip.bytesReceived[c])
+                             },
+                             flows: flows.indices.map {
+                                 FlowMetrics(flow: flows[$0], index: $0, transport: world.hosts.transportSummary(of: $0), ip: ip,
+                                             linkLostPackets: ip.packetsLost[FlowSide.client($0).index] + ip.packetsLost[FlowSide.server($0).index])
+                             })
+        }
     }
 }

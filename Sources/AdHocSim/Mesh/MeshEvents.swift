@@ -1,0 +1,35 @@
+/// The mesh's events (`EventBlock.mesh`): the mesh schedules them, packs their arguments and
+/// decodes them here, so the world only routes by block.
+extension MeshNetwork {
+    /// Two 16-bit-or-wider numbers in one event argument: `high << 16 | low`, `low < 65 536`.
+    /// Used for (message, attempt) and (sought node, retries).
+    static func packArgument(_ high: Int, _ low: Int) -> UInt64 { UInt64(high) << 16 | UInt64(low) }
+    /// The two numbers `packArgument` packed.
+    static func unpackArgument(_ arg: UInt64) -> (high: Int, low: Int) { (Int(arg >> 16), Int(arg & 0xFFFF)) }
+
+    /// Handles one of the mesh's events over `link` (which says which nodes are down and, for
+    /// sessions, what each node hears).
+    public mutating func handle<L: LinkTechnology>(_ event: Event, link: inout L, sim: inout Simulation) {
+        switch event.kind {
+        case .meshSessions:
+            updateSessions(link: &link, now: sim.now)
+            sim.schedule(after: config.sessionInterval, target: 0, kind: .meshSessions)
+        case .meshHeartbeat:
+            let i = Int(event.target)
+            heartbeat(i, sim: &sim, down: link.isDown(i))
+        case .meshMessage:
+            let w = Int(event.target)
+            messageDue(w, Int(event.arg), senderDown: link.isDown(ledger.workloads[w].from), sim: &sim)
+        case .meshConfirmTimeout:
+            let w = Int(event.target)
+            let (message, attempt) = MeshNetwork.unpackArgument(event.arg)
+            confirmTimedOut(w, message, number: attempt, senderDown: link.isDown(ledger.workloads[w].from), sim: &sim)
+        case .meshRequestTimeout:
+            let from = Int(event.target)
+            let (sought, retries) = MeshNetwork.unpackArgument(event.arg)
+            requestTimedOut(from: from, to: sought, retries: retries, down: link.isDown(from), sim: &sim)
+        default:
+            preconditionFailure("not a mesh event")
+        }
+    }
+}
