@@ -13,13 +13,9 @@
 public struct FlowRuntime: Sendable {
     /// The application (and what it measured).
     public var app: FlowApplication
-    /// The client's socket in its transport's table (`HostStack.tcp` or `.quic`); the server's
-    /// is the next one. Unused for UDP, whose sockets hold no state.
+    /// The client's socket in its transport's table (`HostStack.tcp`, `.quic` or `.udp`); the
+    /// server's is the next one.
     let socket: Int
-    /// QUIC single-stream mode: the client's next stream offset.
-    var clientStreamOffset: Int64 = 0
-    /// QUIC single-stream mode: the server's echo stream offset.
-    var serverStreamOffset: Int64 = 0
     /// IP packet counts (client sent, client received, server sent, server received) frozen
     /// when the test completed, as the app's DataTransferReport would report them; keepalives
     /// and ACKs after the test do not count.
@@ -28,10 +24,6 @@ public struct FlowRuntime: Sendable {
     public let clientNode: UInt32, serverNode: UInt32
     /// The transport (the flow specification's).
     public var transport: TransportProtocol { app.spec.transport }
-    /// Server: stream bytes consumed so far (TCP, QUIC single stream).
-    var serverConsumed: Int64 = 0
-    /// Client: echo bytes consumed so far (TCP, QUIC single stream).
-    var clientConsumed: Int64 = 0
 
     /// The node `side` runs on.
     func node(of side: FlowSide) -> UInt32 { side.isClient ? clientNode : serverNode }
@@ -63,6 +55,8 @@ public struct HostStack: Sendable {
     var tcp: [TcpEndpoint] = []
     /// QUIC endpoints, two per QUIC flow (client, server), in flow order.
     var quic: [QuicEndpoint] = []
+    /// UDP sockets, two per UDP flow (client, server), in flow order.
+    var udp: [UdpSocket] = []
     /// The UDP datagram limit, bytes (`transport.maxDatagramBytes`; Darwin's 9216 by default,
     /// radio.md "Limits of peer-to-peer on phones").
     public let udpLimit: Int
@@ -105,7 +99,11 @@ public struct HostStack: Sendable {
                                              udpPayload: ip.maxUnfragmented - 8, sim: &sim, side: UInt32(side.index)))
                 }
             case .udp:
-                break
+                socket = udp.count
+                let probes = FlowApplication(spec: spec, index: k).probes
+                for side in [FlowSide.client(k), .server(k)] {
+                    udp.append(UdpSocket(flow: Int32(k), isClient: side.isClient, probes: probes))
+                }
             }
             flows.append(FlowRuntime(app: FlowApplication(spec: spec, index: k), socket: socket, clientNode: UInt32(spec.from),
                                      serverNode: UInt32(spec.to)))
@@ -153,11 +151,20 @@ public struct HostStack: Sendable {
                 tcp[slot(.client(k))].connect(sim: &sim)
                 flush(.client(k), link: &link, sim: &sim)
             case .quic:
-                quic[slot(.client(k))].connect(sim: &sim)
-                if quic[slot(.client(k))].acceptsWrites { quicWriteProbes(k, sim: &sim) }   // 0-RTT
+                let c = slot(.client(k))
+                quic[c].connect(sim: &sim)
+                if quic[c].acceptsWrites { flows[k].app.connected(&quic[c], now: sim.now, sim: &sim) }   // 0-RTT
                 flush(.client(k), link: &link, sim: &sim)
             case .udp:
-                sendProbesUdp(k, link: &link, sim: &sim)
+                let c = slot(.client(k))
+                flows[k].app.connected(&udp[c], now: sim.now, sim: &sim)
+                sendDatagrams(.client(k), link: &link, sim: &sim)
+                if flows[k].app.probes == 0 {
+                    pump(k, link: &link, sim: &sim)
+                } else {
+                    // UDP echoes can be lost: the client waits at most `probeWait` for them.
+                    sim.schedule(after: FlowApplication.probeWait, target: UInt32(k), kind: .probeTimeout)
+                }
             }
             if case .cbr(let rate, let size) = flows[k].app.spec.workload {
                 let interval = SimTime.seconds(Double(size) * 8 / (rate * 1e6))
@@ -240,12 +247,16 @@ public struct HostStack: Sendable {
     /// advisory, a full transmit queue holds TCP and QUIC packets back instead of dropping them.
     mutating func flush<L: LinkTechnology>(_ side: FlowSide, link: inout L, sim: inout Simulation) {
         let i = slot(side)
-        if flows[side.flow].transport == .tcp {
+        switch flows[side.flow].transport {
+        case .tcp:
             backlog[side.index].append(contentsOf: tcp[i].outbox)
             tcp[i].outbox.removeAll(keepingCapacity: true)
-        } else {
+        case .quic:
             backlog[side.index].append(contentsOf: quic[i].outbox)
             quic[i].outbox.removeAll(keepingCapacity: true)
+        case .udp:
+            sendDatagrams(side, link: &link, sim: &sim)
+            return
         }
         drainBacklog(side, link: &link, sim: &sim)
     }
@@ -272,59 +283,43 @@ public struct HostStack: Sendable {
         backlogHead[s] = head
     }
 
-    /// The UDP client writes its probes back to back (or starts the transfer when there are none).
-    mutating func sendProbesUdp<L: LinkTechnology>(_ k: Int, link: inout L, sim: inout Simulation) {
-        let p = flows[k].app.probes
-        for _ in 0..<p {
-            var d = Datagram(flow: Int32(k), fromClient: true, kind: .udp)
-            d.header = 8
-            d.payload = Int32(FlowApplication.probeBytes)
-            d.message = Int32(flows[k].app.probeSent.count)
-            d.flags = UdpMarks.probe
-            flows[k].app.probeWritten(now: sim.now)
-            sendDown(d, from: flows[k].clientNode, to: flows[k].serverNode, link: &link, sim: &sim)
-        }
-        if p == 0 {
-            flows[k].app.beginTransfer()
-            pump(k, link: &link, sim: &sim)
-        } else {
-            sim.schedule(after: FlowApplication.probeWait, target: UInt32(k), kind: .probeTimeout)
-        }
+    /// Hands the datagrams a UDP socket wrote to IP at once (UDP keeps no send buffer).
+    mutating func sendDatagrams<L: LinkTechnology>(_ side: FlowSide, link: inout L, sim: inout Simulation) {
+        let i = slot(side)
+        guard !udp[i].outbox.isEmpty else { return }
+        var out = udp[i].outbox
+        udp[i].outbox = []
+        let from = flows[side.flow].node(of: side), to = flows[side.flow].node(of: side.peer)
+        for d in out { sendDown(d, from: from, to: to, link: &link, sim: &sim) }
+        out.removeAll(keepingCapacity: true)
+        udp[i].outbox = out
     }
 
-    /// Makes every write the transport can take now.
+    /// Makes every write the transport can take now: TCP and QUIC while their send buffer has
+    /// room; UDP, a blocking sender, while the interface queue has room for the datagram's
+    /// fragments (an assumption: Network.framework's UDP send completes when the datagram is
+    /// handed to the interface).
     mutating func pump<L: LinkTechnology>(_ k: Int, link: inout L, sim: inout Simulation) {
-        let client = slot(.client(k))
-        while flows[k].app.wantsWrite {
-            let bytes = flows[k].app.nextWriteBytes
-            switch flows[k].transport {
-            case .tcp:
-                guard tcp[client].state == .established, tcp[client].sendBufferSpace >= bytes else { break }
-                tcp[client].write(bytes, sim: &sim)
-                flows[k].app.wrote(bytes, now: sim.now, datagram: false)
-                continue
-            case .quic:
-                guard quic[client].acceptsWrites, quic[client].sendBufferSpace >= bytes else { break }
-                quicClientWrite(k, bytes: bytes, message: flows[k].app.probes + Int(flows[k].app.writesDone), sim: &sim)
-                flows[k].app.wrote(bytes, now: sim.now, datagram: false)
-                continue
-            case .udp:
-                let transportBytes = Int(bytes) + 8
+        let c = slot(.client(k))
+        switch flows[k].transport {
+        case .tcp:
+            while flows[k].app.wantsWrite, flows[k].app.writeNext(&tcp[c], now: sim.now, sim: &sim) {}
+            flush(.client(k), link: &link, sim: &sim)
+        case .quic:
+            while flows[k].app.wantsWrite, flows[k].app.writeNext(&quic[c], now: sim.now, sim: &sim) {}
+            flush(.client(k), link: &link, sim: &sim)
+        case .udp:
+            while flows[k].app.wantsWrite {
+                let bytes = flows[k].app.nextWriteBytes
                 guard Int(bytes) <= udpLimit else {
                     flows[k].app.failure = "datagram-too-large (\(bytes) > transport.maxDatagramBytes \(udpLimit))"
                     break
                 }
-                guard link.queueRoom(of: Int(flows[k].clientNode)) >= ip.fragmentCount(transportBytes: transportBytes) else { break }
-                var d = Datagram(flow: Int32(k), fromClient: true, kind: .udp)
-                d.header = 8
-                d.payload = Int32(bytes)
-                sendDown(d, from: flows[k].clientNode, to: flows[k].serverNode, link: &link, sim: &sim)
-                flows[k].app.wrote(bytes, now: sim.now, datagram: true)
-                continue
+                guard link.queueRoom(of: Int(flows[k].clientNode)) >= ip.fragmentCount(transportBytes: Int(bytes) + 8) else { break }
+                _ = flows[k].app.writeNext(&udp[c], now: sim.now, sim: &sim)
+                sendDatagrams(.client(k), link: &link, sim: &sim)
             }
-            break
         }
-        if flows[k].transport != .udp { flush(.client(k), link: &link, sim: &sim) }
     }
 
     /// Freezes the flow's IP packet counts once every transfer byte reached the server.
@@ -335,13 +330,4 @@ public struct HostStack: Sendable {
         let (c, s) = (FlowSide.client(k).index, FlowSide.server(k).index)
         flows[k].reportSnapshot = (ip.packetsSent[c], ip.packetsReceived[c], ip.packetsSent[s], ip.packetsReceived[s])
     }
-}
-
-/// Marks a UDP datagram of the thesis test carries in its application header (the `flags`
-/// field of `Datagram`), so the server knows to echo it and the client knows it is an echo.
-enum UdpMarks {
-    /// A probe from the client: echo it.
-    static let probe: UInt8 = 1
-    /// The server's echo of a probe.
-    static let echo: UInt8 = 2
 }

@@ -89,17 +89,16 @@ public struct PacketTrace: Sendable {
             b.be16(srcPort); b.be16(dstPort); b.be16(UInt16(truncatingIfNeeded: d.transportBytes)); b.be16(0)
             if d.kind == .quic {
                 let pn = UInt32(truncatingIfNeeded: d.packetNumber)
-                if d.flags == 0 {
+                if !d.quicPacketType.hasLongHeader {
                     b.append(0x43)                                             // short header, 4-byte PN
                     b += Array(repeating: 0xd0, count: 8)
                     b.be32(pn)
                 } else {
-                    let type: UInt8 = d.flags == 1 ? 0 : d.flags == 3 ? 1 : 2   // Initial, 0-RTT, Handshake
-                    b.append(0xC3 | (type << 4))
+                    b.append(0xC3 | (d.quicPacketType.longHeaderTypeBits << 4))
                     b.be32(1)                                                   // QUIC version 1
                     b.append(8); b += Array(repeating: 0xd0, count: 8)
                     b.append(8); b += Array(repeating: 0x5c, count: 8)
-                    if type == 0 { b.append(0) }                                // no token
+                    if d.quicPacketType == .initial { b.append(0) }             // no token (Initial only)
                     let rest = Swift.max(0, d.transportBytes - 8 - b.count + 8 - 2)
                     b.be16(0x4000 | UInt16(Swift.min(rest, 0x3fff)))            // length varint
                     b.be32(pn)

@@ -5,6 +5,37 @@ extension EventKind {
     public static let quicAckDelay = EventKind(rawValue: 311)
 }
 
+/// QUIC packet types (RFC 9000 §17): the long-header types a handshake uses and the 1-RTT
+/// short-header packet. The raw value is what `Datagram.flags` carries for a QUIC datagram.
+public enum QuicPacketType: UInt8, Sendable {
+    /// 1-RTT, short header (§17.3).
+    case oneRtt = 0
+    /// Initial, long header (§17.2.2): the ClientHello and the server's first CRYPTO data.
+    case initial = 1
+    /// Handshake, long header (§17.2.4): the rest of the TLS handshake.
+    case handshake = 2
+    /// 0-RTT, long header (§17.2.3): early stream data.
+    case zeroRtt = 3
+
+    /// Whether the packet has a long header.
+    public var hasLongHeader: Bool { self != .oneRtt }
+    /// The long header's two-bit type field (§17.2, Table 5): Initial 0, 0-RTT 1, Handshake 2.
+    public var longHeaderTypeBits: UInt8 {
+        switch self {
+        case .initial: return 0
+        case .zeroRtt: return 1
+        case .handshake, .oneRtt: return 2
+        }
+    }
+    /// Whether it carries CRYPTO frames (Initial and Handshake) rather than stream data.
+    public var carriesCrypto: Bool { self == .initial || self == .handshake }
+}
+
+extension Datagram {
+    /// The QUIC packet type of a QUIC datagram.
+    public var quicPacketType: QuicPacketType { QuicPacketType(rawValue: flags) ?? .oneRtt }
+}
+
 /// QUIC settings (transport.md unless said otherwise).
 public struct QuicConfig: Sendable, Equatable {
     /// Certificate chain size in the server's flight, bytes (assumption: one 1500-byte
@@ -98,11 +129,21 @@ public struct QuicEndpoint: Sendable {
     var retransmitQueue: [Chunk] = []
     /// Stream bytes written, per stream end (single-stream mode: stream 0).
     public private(set) var written: Int64 = 0
+    /// Single-stream mode: the offset of the application's next write on stream 0.
+    var streamZeroOffset: Int64 = 0
     var unackedStreamBytes: Int64 = 0
-    /// Congestion window and bytes in flight (RFC 9002 §7).
-    public private(set) var cwnd: Int64
+    /// Congestion window and slow-start threshold (RFC 9002 §7), integral bytes.
+    var window: CongestionWindow
+    /// The congestion controller: NewReno as RFC 9002 §7.3 gives it.
+    var controller = QuicNewReno()
+    /// Congestion window, bytes.
+    public private(set) var cwnd: Int64 {
+        get { Int64(window.cwnd) }
+        set { window.cwnd = Double(newValue) }
+    }
+    /// Bytes in flight (RFC 9002 §7).
     public private(set) var bytesInFlight: Int64 = 0
-    var ssthresh: Int64 = .max
+    /// The start of the current recovery period (§7.3.2).
     var recoveryStart: SimTime?
     // RTT (RFC 9002 §5).
     var latestRtt = 0.0
@@ -143,7 +184,7 @@ public struct QuicEndpoint: Sendable {
         self.isClient = isClient
         self.config = config
         maxDatagram = Int64(Swift.max(1200, udpPayload))
-        cwnd = QuicEndpoint.initialWindow(maxDatagram: maxDatagram)
+        window = CongestionWindow(cwnd: Double(QuicEndpoint.initialWindow(maxDatagram: maxDatagram)), mss: Double(maxDatagram))
         addressValidated = isClient
         lossTimer = sim.makeTimer(kind: .quicLossDetection, target: side)
         ackTimer = sim.makeTimer(kind: .quicAckDelay, target: side)
@@ -170,21 +211,21 @@ public struct QuicEndpoint: Sendable {
 
     /// The client's Initial: a 300-byte ClientHello padded so the UDP payload is 1200 bytes.
     mutating func sendClientInitial(sim: inout Simulation) {
-        var d = packet(kind: 1, stream: -1, offset: 0, length: 300, sim: &sim)
+        var d = packet(kind: .initial, stream: -1, offset: 0, length: 300, sim: &sim)
         d.header = 8 + 1200 - 300
         send(d, ackEliciting: true, stream: -1, offset: 0, length: 300, sim: &sim)
     }
 
     func udpHeaderless(_ d: Datagram) -> Int64 { Int64(d.transportBytes) }
 
-    mutating func packet(kind: UInt8, stream: Int64, offset: Int64, length: Int64, sim: inout Simulation) -> Datagram {
+    mutating func packet(kind: QuicPacketType, stream: Int64, offset: Int64, length: Int64, sim: inout Simulation) -> Datagram {
         var d = Datagram(flow: flow, fromClient: isClient, kind: .quic)
-        d.flags = kind
+        d.flags = kind.rawValue
         d.message = Int32(truncatingIfNeeded: stream)
         d.seq = offset
         d.payload = Int32(length)
         d.packetNumber = nextPn
-        let headerBytes = kind == 0 ? config.shortHeaderBytes : config.longHeaderBytes   // 1–3: long
+        let headerBytes = kind.hasLongHeader ? config.longHeaderBytes : config.shortHeaderBytes
         d.header = 8 + headerBytes + config.aeadTagBytes + (length > 0 ? config.frameHeaderBytes : 0)
         if let last = receivedRanges.last {
             d.largestAcked = last.end
@@ -262,7 +303,7 @@ public struct QuicEndpoint: Sendable {
         // RFC 9001 §4.1.1), e.g. the echo of a 0-RTT probe.
         let halfRtt = !isClient && state == .handshaking && cryptoToSend > 0 && cryptoSent >= cryptoToSend
         guard state == .established || early || halfRtt else { return }
-        let kind: UInt8 = early ? 3 : 0       // 0-RTT packets have a long header
+        let kind: QuicPacketType = early ? .zeroRtt : .oneRtt
         let header = early ? config.longHeaderBytes : config.shortHeaderBytes
         let overhead = Int64(header + config.aeadTagBytes + config.frameHeaderBytes + config.ackFrameBytes)
         while let chunk = nextChunk {
@@ -287,16 +328,15 @@ public struct QuicEndpoint: Sendable {
         var delivered: (Int64, Int64, Int64)?
         let ackEliciting = d.payload > 0
         if ackEliciting { ackElicitingUnacked += 1 }
-        switch d.flags {
-        case 1, 2:   // Initial / Handshake: CRYPTO data (3 = 0-RTT carries stream data)
+        if d.quicPacketType.carriesCrypto {
             handleCrypto(d, sim: &sim)
-        default:
-            if d.payload > 0 { delivered = (Int64(d.message), d.seq, Int64(d.payload)) }
+        } else if d.payload > 0 {
+            delivered = (Int64(d.message), d.seq, Int64(d.payload))   // 1-RTT and 0-RTT: stream data
         }
         // ACK policy (RFC 9000 §13.2.2): every second ack-eliciting packet at once, else
         // within max_ack_delay; handshake packets at once. A packet sent meanwhile carried the ACK.
         if ackEliciting && ackElicitingUnacked > 0 {
-            if ackElicitingUnacked >= 2 || d.flags != 0 {
+            if ackElicitingUnacked >= 2 || d.quicPacketType.hasLongHeader {
                 sendAckOnly(sim: &sim)
             } else if !sim.isArmed(ackTimer) {
                 sim.arm(ackTimer, after: config.maxAckDelay)
@@ -319,7 +359,7 @@ public struct QuicEndpoint: Sendable {
 
     mutating func sendAckOnly(sim: inout Simulation) {
         guard !receivedRanges.isEmpty else { return }
-        let kind: UInt8 = state == .established ? 0 : 2
+        let kind: QuicPacketType = state == .established ? .oneRtt : .handshake
         let d = packet(kind: kind, stream: 0, offset: 0, length: 0, sim: &sim)
         send(d, ackEliciting: false, stream: 0, offset: 0, length: 0, sim: &sim)
     }
@@ -331,7 +371,7 @@ public struct QuicEndpoint: Sendable {
                 // Server flight complete: send Finished; the handshake is complete here (1 RTT).
                 state = .established
                 establishedAt = sim.now
-                let fin = packet(kind: 2, stream: -1, offset: 0, length: 36, sim: &sim)
+                let fin = packet(kind: .handshake, stream: -1, offset: 0, length: 36, sim: &sim)
                 send(fin, ackEliciting: true, stream: -1, offset: 0, length: 36, sim: &sim)
             }
         } else {
@@ -341,7 +381,7 @@ public struct QuicEndpoint: Sendable {
                 state = .handshaking
                 cryptoToSend = serverFlightBytes
                 sendServerFlight(sim: &sim)
-            } else if d.flags == 2 {
+            } else if d.quicPacketType == .handshake {
                 // Client Finished: address validated, handshake complete.
                 addressValidated = true
                 if state != .established {
@@ -359,7 +399,7 @@ public struct QuicEndpoint: Sendable {
         while cryptoSent < cryptoToSend {
             let len = Swift.min(cryptoToSend - cryptoSent, maxDatagram - overhead)
             if !addressValidated && bytesSentUnvalidated + len + overhead > 3 * bytesReceived { return }
-            let d = packet(kind: cryptoSent == 0 ? 1 : 2, stream: -1, offset: cryptoSent, length: len, sim: &sim)
+            let d = packet(kind: cryptoSent == 0 ? .initial : .handshake, stream: -1, offset: cryptoSent, length: len, sim: &sim)
             send(d, ackEliciting: true, stream: -1, offset: cryptoSent, length: len, sim: &sim)
             cryptoSent += len
         }
@@ -386,7 +426,7 @@ public struct QuicEndpoint: Sendable {
                 newlyAcked = true
                 if sent[i].ackEliciting {
                     bytesInFlight -= sent[i].bytes
-                    onPacketAcked(sent[i])
+                    onPacketAcked(sent[i], now: sim.now)
                     if sent[i].pn == largest { largestNewlyAckedEliciting = sent[i] }
                 }
                 if sent[i].stream >= 0 { unackedStreamBytes -= sent[i].length }
@@ -438,13 +478,9 @@ public struct QuicEndpoint: Sendable {
     }
 
     /// NewReno increase (RFC 9002 §7.3): none for packets sent during recovery.
-    mutating func onPacketAcked(_ p: Sent) {
+    mutating func onPacketAcked(_ p: Sent, now: SimTime) {
         if let start = recoveryStart, p.time <= start { return }
-        if cwnd < ssthresh {
-            cwnd += p.bytes
-        } else {
-            cwnd += maxDatagram * p.bytes / cwnd
-        }
+        controller.onAck(&window, acked: p.bytes, now: now, srtt: smoothedRtt)
     }
 
     /// loss delay = max(kTimeThreshold · max(smoothed_rtt, latest_rtt), kGranularity).
@@ -477,7 +513,7 @@ public struct QuicEndpoint: Sendable {
                 } else if !isClient {
                     cryptoSent = Swift.min(cryptoSent, p.offset)   // resend the server flight from there
                 } else if state == .established {
-                    let fin = packet(kind: 2, stream: -1, offset: 0, length: 36, sim: &sim)
+                    let fin = packet(kind: .handshake, stream: -1, offset: 0, length: 36, sim: &sim)
                     send(fin, ackEliciting: true, stream: -1, offset: 0, length: 36, sim: &sim)
                 } else {
                     sendClientInitial(sim: &sim)
@@ -488,8 +524,7 @@ public struct QuicEndpoint: Sendable {
         // Congestion event (RFC 9002 §7.3.2): once per recovery period.
         if let newest = lost.filter(\.ackEliciting).map(\.time).max(), recoveryStart.map({ newest > $0 }) ?? true {
             recoveryStart = sim.now
-            ssthresh = cwnd / 2
-            cwnd = Swift.max(ssthresh, minimumWindow)
+            controller.onCongestionEvent(&window, flightSize: Double(bytesInFlight))
         }
         // Persistent congestion (§7.6): ack-eliciting losses spanning 3 PTOs.
         let eliciting = lost.filter(\.ackEliciting)
@@ -567,16 +602,16 @@ public struct QuicEndpoint: Sendable {
         guard let oldest = sent[sentHead...].first(where: { !$0.acked && !$0.lost && $0.ackEliciting }) else { return }
         retransmissions += 1
         if oldest.stream >= 0 {
-            let d = packet(kind: 0, stream: oldest.stream, offset: oldest.offset, length: oldest.length, sim: &sim)
+            let d = packet(kind: .oneRtt, stream: oldest.stream, offset: oldest.offset, length: oldest.length, sim: &sim)
             send(d, ackEliciting: true, stream: oldest.stream, offset: oldest.offset, length: oldest.length, sim: &sim)
             // The copy is tracked like any packet; the stream bytes are still owed once.
             unackedStreamBytes += oldest.length
         } else if !isClient {
             let len = oldest.length
-            let d = packet(kind: 2, stream: -1, offset: oldest.offset, length: len, sim: &sim)
+            let d = packet(kind: .handshake, stream: -1, offset: oldest.offset, length: len, sim: &sim)
             send(d, ackEliciting: true, stream: -1, offset: oldest.offset, length: len, sim: &sim)
         } else if state == .established {
-            let fin = packet(kind: 2, stream: -1, offset: 0, length: 36, sim: &sim)
+            let fin = packet(kind: .handshake, stream: -1, offset: 0, length: 36, sim: &sim)
             send(fin, ackEliciting: true, stream: -1, offset: 0, length: 36, sim: &sim)
         } else {
             sendClientInitial(sim: &sim)

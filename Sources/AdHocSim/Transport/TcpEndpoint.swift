@@ -34,10 +34,17 @@ public struct TcpEndpoint: Sendable {
     public private(set) var sndMax: Int64 = 0
     /// Stream offset the application has written up to.
     public private(set) var writeEnd: Int64 = 0
+    /// Congestion window and slow-start threshold.
+    var window: CongestionWindow
+    /// The congestion-control algorithm (`transport.congestionControl`).
+    var controller: TcpCongestionControl
     /// Congestion window, bytes.
-    public private(set) var cwnd: Double
+    public private(set) var cwnd: Double {
+        get { window.cwnd }
+        set { window.cwnd = newValue }
+    }
     /// Slow-start threshold, bytes.
-    public private(set) var ssthresh: Double = .infinity
+    public var ssthresh: Double { window.ssthresh }
     var peerWindow: Int64
     var dupAcks = 0
     var recover: Int64 = 0
@@ -78,12 +85,6 @@ public struct TcpEndpoint: Sendable {
     public static let synRetries = 6
     /// See `synRetries`.
     public static let dataRetries = 12
-    // CUBIC (RFC 9438 §4), in segments and seconds.
-    var wMax = 0.0
-    var epochStart: SimTime?
-    var cubicK = 0.0
-    var wEst = 0.0
-
     // Receive side.
     /// Next stream offset expected from the peer (everything below was delivered in order).
     public private(set) var rcvNxt: Int64 = 0
@@ -110,7 +111,8 @@ public struct TcpEndpoint: Sendable {
         self.config = config
         // MSS = MTU − IP − 20 (RFC 9293 §3.7.1); each segment also carries 12 bytes of timestamps.
         segmentBytes = Int64(mtuPayload - 20 - 12)
-        cwnd = Double(TcpEndpoint.initialWindow(mss: segmentBytes))
+        window = CongestionWindow(cwnd: Double(TcpEndpoint.initialWindow(mss: segmentBytes)), mss: Double(segmentBytes))
+        controller = TcpCongestionControl(config.congestionControl)
         peerWindow = config.receiveBuffer
         rtt = RttEstimator(initial: config.initialRto, minRto: config.minRto, maxRto: config.maxRto)
         rtoTimer = sim.makeTimer(kind: .tcpRetransmit, target: side)
@@ -157,14 +159,51 @@ public struct TcpEndpoint: Sendable {
 
     /// Active open: send SYN (RFC 9293 §3.5).
     public mutating func connect(sim: inout Simulation) {
-        state = .synSent
-        synSentAt = sim.now
+        transition(to: .synSent, sim: &sim)
         outbox.append(segment(flags: TcpFlags.syn, seq: 0, payload: 0))
         sim.arm(rtoTimer, after: rtt.rto)
     }
 
     /// Passive open.
-    public mutating func listen() { state = .listen }
+    public mutating func listen() {
+        precondition(state == .closed, "TCP: listen on a used endpoint")
+        state = .listen   // CLOSED → LISTEN has no entry action (and needs no clock)
+    }
+
+    /// Whether RFC 9293's state diagram (§3.3.2, Figure 5; the subset modelled here) has an
+    /// arrow from `from` to `to`. Every modelled state can also abort to CLOSED.
+    static func allowed(from: State, to: State) -> Bool {
+        switch (from, to) {
+        case (.closed, .synSent), (.closed, .listen), (.listen, .synReceived), (.synSent, .established),
+             (.synReceived, .established), (.synSent, .closed), (.synReceived, .closed), (.established, .closed):
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// Every state change after the open goes through here, with the actions of entering the
+    /// new state: SYN-SENT and SYN-RECEIVED start timing the handshake; ESTABLISHED stops the
+    /// handshake's retransmission timer and takes its RTT sample unless a SYN was retransmitted
+    /// (Karn's rule, RFC 6298 §3); CLOSED (an abort) stops the remaining timers.
+    mutating func transition(to next: State, sim: inout Simulation) {
+        precondition(TcpEndpoint.allowed(from: state, to: next), "TCP: no transition \(state) → \(next)")
+        state = next
+        switch next {
+        case .synSent, .synReceived:
+            synSentAt = sim.now
+        case .established:
+            establishedAt = sim.now
+            sim.cancel(rtoTimer)
+            backoff = 0
+            if !synRetransmitted { rtt.sample((sim.now - synSentAt).inSeconds) }
+        case .closed:
+            sim.cancel(delayedAckTimer)
+            sim.cancel(keepaliveTimer)
+        case .listen:
+            break
+        }
+    }
 
     // MARK: Application
 
@@ -184,13 +223,12 @@ public struct TcpEndpoint: Sendable {
             return
         case .listen:
             guard d.flags & TcpFlags.syn != 0 else { return }
-            state = .synReceived
-            synSentAt = sim.now
+            transition(to: .synReceived, sim: &sim)
             outbox.append(segment(flags: TcpFlags.syn | TcpFlags.ack, seq: 0, payload: 0))
             sim.arm(rtoTimer, after: rtt.rto)
         case .synSent:
             guard d.flags & (TcpFlags.syn | TcpFlags.ack) == TcpFlags.syn | TcpFlags.ack else { return }
-            becomeEstablished(sim: &sim)
+            transition(to: .established, sim: &sim)
             sendAck(sim: &sim)            // the handshake's third segment
             trySend(sim: &sim)
         case .synReceived:
@@ -199,7 +237,7 @@ public struct TcpEndpoint: Sendable {
                 return
             }
             guard d.flags & TcpFlags.ack != 0 else { return }
-            becomeEstablished(sim: &sim)
+            transition(to: .established, sim: &sim)
             established(d, sim: &sim)
         case .established:
             if d.flags & TcpFlags.syn != 0 {
@@ -209,15 +247,6 @@ public struct TcpEndpoint: Sendable {
             }
             established(d, sim: &sim)
         }
-    }
-
-    mutating func becomeEstablished(sim: inout Simulation) {
-        state = .established
-        establishedAt = sim.now
-        sim.cancel(rtoTimer)
-        backoff = 0
-        // Karn's rule (RFC 6298 §3): no sample from a retransmitted SYN.
-        if !synRetransmitted { rtt.sample((sim.now - synSentAt).inSeconds) }
     }
 
     mutating func established(_ d: Datagram, sim: inout Simulation) {
@@ -466,58 +495,15 @@ public struct TcpEndpoint: Sendable {
         trySend(sim: &sim)
     }
 
-    /// Slow start or congestion avoidance on `acked` new bytes.
+    /// Slow start or congestion avoidance on `acked` new bytes (the controller's rule).
     mutating func increaseWindow(acked: Int64, now: SimTime) {
-        let mss = Double(segmentBytes)
-        if cwnd < ssthresh {
-            cwnd += Swift.min(Double(acked), mss)   // RFC 5681 §3.1, eq. 2
-            return
-        }
-        switch config.congestionControl {
-        case .newreno:
-            cwnd += Swift.max(1, mss * mss / cwnd)  // RFC 5681 §3.1, eq. 3
-        case .cubic:
-            cubicIncrease(acked: acked, now: now)
-        }
+        controller.onAck(&window, acked: acked, now: now, srtt: rtt.srtt)
     }
 
-    /// CUBIC's window growth (RFC 9438 §4.2–4.4): C = 0.4, β = 0.7, in segments and seconds.
-    mutating func cubicIncrease(acked: Int64, now: SimTime) {
-        let mss = Double(segmentBytes)
-        let c = 0.4, beta = 0.7
-        let w = cwnd / mss
-        if epochStart == nil {
-            epochStart = now
-            if w < wMax {
-                cubicK = cbrt((wMax - w) / c)     // eq. 2, with cwnd at the epoch start
-            } else {
-                cubicK = 0
-                wMax = w
-            }
-            wEst = w
-        }
-        let t = (now - epochStart!).inSeconds + (rtt.srtt ?? 0)
-        let target = c * pow(t - cubicK, 3) + wMax         // eq. 1, one RTT ahead
-        // Reno-friendly estimate (§4.3): α = 3(1 − β)/(1 + β) segments per window.
-        wEst += 3 * (1 - beta) / (1 + beta) * (Double(acked) / mss) / w
-        var next = w
-        if target > w { next = w + Swift.min(target - w, w / 2) / w }   // §4.4, growth ≤ 1.5× per RTT
-        next = Swift.max(next, wEst)
-        cwnd = Swift.max(next, w) * mss
-    }
-
-    /// Multiplicative decrease on a congestion event.
+    /// Multiplicative decrease on a congestion event (the controller's rule); the RTT sample in
+    /// flight is abandoned.
     mutating func enterLossRecovery(now: SimTime, timeout: Bool) {
-        let mss = Double(segmentBytes)
-        switch config.congestionControl {
-        case .newreno:
-            ssthresh = Swift.max(flightSize / 2, 2 * mss)     // RFC 5681 eq. 4
-        case .cubic:
-            let w = cwnd / mss
-            wMax = w < wMax ? w * (1 + 0.7) / 2 : w             // fast convergence (§4.7)
-            ssthresh = Swift.max(cwnd * 0.7, 2 * mss)          // β = 0.7 (§4.6)
-            epochStart = nil
-        }
+        controller.onCongestionEvent(&window, flightSize: flightSize)
         timedSeq = nil
     }
 
@@ -587,9 +573,7 @@ public struct TcpEndpoint: Sendable {
         let limit = state == .established ? TcpEndpoint.dataRetries : TcpEndpoint.synRetries
         if backoff > limit && state != .closed && state != .listen {
             abortReason = state == .established ? "connection-lost" : "connect-timeout"
-            state = .closed
-            sim.cancel(delayedAckTimer)
-            sim.cancel(keepaliveTimer)
+            transition(to: .closed, sim: &sim)
             return
         }
         switch state {

@@ -85,6 +85,10 @@ public struct FlowApplication: Sendable {
     public private(set) var startedAt: SimTime?
     /// CBR writes waiting for the transport.
     var cbrBacklog: Int64 = 0
+    /// Server, byte stream: stream bytes consumed so far.
+    var serverConsumed: Int64 = 0
+    /// Client, byte stream: echo bytes consumed so far.
+    var clientConsumed: Int64 = 0
 
     /// A flow's application.
     public init(spec: FlowSpec, index: Int) {
@@ -151,4 +155,90 @@ public struct FlowApplication: Sendable {
     public mutating func serverEchoed() { probesEchoedByServer += 1 }
     /// Echoes the server has written.
     public var serverEchoes: Int { probesEchoedByServer }
+}
+
+/// The thesis test's application over any transport (measurement.md, "Procedure of one test"),
+/// written once against `FlowSocket`: what the client does when its socket accepts writes and
+/// when echoes arrive, and what the server does with probes and data. Framing: on a byte stream
+/// the probes are the first P·`probeBytes` bytes and the transfer follows; with a message per
+/// write (QUIC stream per write, UDP) messages 0..<P are probes.
+extension FlowApplication {
+    /// The client's socket accepts writes for the first time (connected, or early data): write
+    /// the probes back to back, or go straight to the transfer when there are none.
+    public mutating func connected<S: FlowSocket>(_ socket: inout S, now: SimTime, sim: inout Simulation) {
+        guard probeSent.isEmpty else { return }
+        for i in 0..<probes {
+            probeWritten(now: now)
+            socket.write(message: i, bytes: Int64(FlowApplication.probeBytes), sim: &sim)
+        }
+        if probes == 0 { beginTransfer() }
+    }
+
+    /// Data arrived at the server: echo every probe that is now complete, sink the rest.
+    public mutating func serverReceived<S: FlowSocket>(_ arrival: Arrival, _ socket: inout S, now: SimTime,
+                                                       sim: inout Simulation) {
+        let probeBytes = Int64(FlowApplication.probeBytes)
+        switch arrival {
+        case .stream(let upTo):
+            guard upTo > serverConsumed else { return }
+            while serverEchoes < probes && upTo >= Int64(serverEchoes + 1) * probeBytes {
+                socket.write(message: serverEchoes, bytes: probeBytes, sim: &sim)
+                serverEchoed()
+            }
+            let probeStream = Int64(probes) * probeBytes
+            if upTo > probeStream {
+                let newData = upTo - Swift.max(serverConsumed, probeStream)
+                if newData > 0 { delivered(newData, now: now, datagram: false) }
+            }
+            serverConsumed = upTo
+        case .message(let index, let before, let upTo):
+            if index < probes {
+                guard upTo >= probeBytes && before < probeBytes else { return }
+                socket.write(message: index, bytes: probeBytes, sim: &sim)
+                serverEchoed()
+                socket.finish(message: index)
+            } else if upTo > before || S.isDatagram {
+                delivered(upTo - before, now: now, datagram: S.isDatagram)
+                if upTo >= chunk { socket.finish(message: index) }
+            }
+        }
+    }
+
+    /// Data arrived at the client: time every echo that is now complete; when the last one is
+    /// in, the transfer begins. Returns whether it began now.
+    public mutating func clientReceived<S: FlowSocket>(_ arrival: Arrival, _ socket: inout S, now: SimTime) -> Bool {
+        let probeBytes = Int64(FlowApplication.probeBytes)
+        var began = false
+        switch arrival {
+        case .stream(let upTo):
+            while clientConsumed + probeBytes <= upTo {
+                let i = Int(clientConsumed / probeBytes)
+                clientConsumed += probeBytes
+                if echoArrived(i, now: now) && !transferring {
+                    beginTransfer()
+                    began = true
+                }
+            }
+        case .message(let index, _, let upTo):
+            guard upTo >= probeBytes else { return false }
+            socket.finish(message: index)
+            if echoArrived(index, now: now) && !transferring {
+                beginTransfer()
+                began = true
+            }
+        }
+        return began
+    }
+
+    /// Makes the next write if the socket can take it now. Returns whether it did.
+    public mutating func writeNext<S: FlowSocket>(_ socket: inout S, now: SimTime, sim: inout Simulation) -> Bool {
+        let bytes = nextWriteBytes
+        guard socket.acceptsWrites, socket.hasRoom(for: bytes) else { return false }
+        socket.write(message: probes + Int(writesDone), bytes: bytes, sim: &sim)
+        wrote(bytes, now: now, datagram: S.isDatagram)
+        return true
+    }
+
+    /// Whether every write of a finite workload was made (the client may close).
+    public var finishedWriting: Bool { writes != .max && writesDone == writes }
 }
