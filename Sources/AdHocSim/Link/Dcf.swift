@@ -1,0 +1,132 @@
+/// Channel access of `WirelessLink` (IEEE 802.11-2016 §10.3, the DCF): back-off counted down
+/// while the medium is idle, frozen while busy; immediate access after DIFS of idle medium;
+/// EIFS after a frame that could not be decoded; AWDL's availability windows gating when a
+/// frame may leave; the exchange's outcome (CW reset on success, doubled on failure, packets
+/// dropped after the retry limit).
+extension WirelessLink {
+    mutating func drawBackoff(_ i: Int) -> Int {
+        Int(stations[i].backoffStream.uniformInt(below: UInt64(stations[i].cw + 1)))
+    }
+
+    /// Arms the access timer for the remaining back-off, if the medium is idle.
+    mutating func scheduleAccess(_ i: Int, sim: inout Simulation) {
+        guard stations[i].state == .contending, medium.mediumIdle(i), stations[i].pendingResponse == nil else { return }
+        let ifs = stations[i].useEifs ? eifs : mac.difs
+        let from = Swift.max(stations[i].idleSince + ifs, sim.now)
+        stations[i].countdownFrom = from
+        sim.arm(stations[i].accessTimer, at: from + mac.slot * Int64(Swift.max(stations[i].backoffSlots, 0)))
+    }
+
+    /// EIFS = SIFS + the airtime of an ACK at the lowest basic rate + DIFS (§10.3.2.3.7).
+    var eifs: SimTime {
+        mac.sifs + ControlFrame.airtime(bytes: ControlFrame.ackBytes, dbps: 24, is24GHz: phy.is24GHz) + mac.difs
+    }
+
+    /// aCCATime: a receiver needs up to 4 µs to notice a frame (IEEE 802.11-2016 Table 17-21).
+    /// A node whose back-off ends within that time of another's transmission start still
+    /// transmits: two stations ending their back-off in the same slot collide.
+    static let ccaTime = SimTime.microseconds(4)
+
+    /// The medium at `i` became busy: freeze the back-off, unless it ends before carrier sense
+    /// can notice.
+    mutating func becameBusy(_ i: Int, sim: inout Simulation) {
+        stations[i].busySince = sim.now
+        guard sim.isArmed(stations[i].accessTimer) else { return }
+        if let due = sim.deadline(of: stations[i].accessTimer), due < sim.now + WirelessLink.ccaTime { return }
+        sim.cancel(stations[i].accessTimer)
+        if sim.now > stations[i].countdownFrom {
+            let elapsed = (sim.now - stations[i].countdownFrom).nanoseconds / mac.slot.nanoseconds
+            stations[i].backoffSlots = Swift.max(0, stations[i].backoffSlots - Int(elapsed))
+        }
+    }
+
+    /// The medium at `i` became idle: resume the back-off.
+    mutating func becameIdle(_ i: Int, sim: inout Simulation) {
+        stations[i].idleSince = sim.now
+        scheduleAccess(i, sim: &sim)
+    }
+
+    /// The back-off is over: transmit the head of the queue (or wait for an AWDL window).
+    mutating func access(_ i: Int, sim: inout Simulation) {
+        let sensedIdle = !medium.sensesBusy(i) || sim.now < stations[i].busySince + WirelessLink.ccaTime
+        guard stations[i].state == .contending, !medium.isTransmitting(i), sensedIdle, stations[i].pendingResponse == nil,
+              !stations[i].queue.isEmpty, !medium.isOff(i) else { return }
+        let head = stations[i].queue[0].packet
+        let broadcast = head.destination == LinkPacket.broadcast
+        let destination = broadcast ? -1 : Int(head.destination)
+        var mcs = planner.lowestMcs
+        if !broadcast {
+            mcs = planner.fixedMcs ?? stations[i].rate.select(snrDb: medium.channel.medianSnrDb(i, destination),
+                                                              bytes: AmpduPlanner.mpduBytes(head.bytes))
+        }
+        let plan = planner.plan(stations[i].queue, destination: destination, mcs: mcs)
+        let airtime = SimTime(nanoseconds: phy.airtimeNanos(psduBytes: plan.psduBytes, mcs: plan.mcs))
+        let exchange = broadcast ? airtime : airtime + mac.sifs + responseAirtime(mpdus: plan.mpdus, mcs: plan.mcs)
+        if let awdl {
+            guard let window = awdl.nextWindow(i, broadcast ? nil : destination, from: sim.now, lasting: exchange) else { return }
+            if window > sim.now {
+                // Not both on the channel now (or the exchange would not fit): contend again at
+                // the next shared slot.
+                stations[i].backoffSlots = 0
+                stations[i].countdownFrom = window + mac.difs
+                sim.arm(stations[i].accessTimer, at: window + mac.difs)
+                return
+            }
+        }
+        stations[i].backoffSlots = -1
+        stations[i].inFlight = plan.mpdus
+        stations[i].inFlightMcs = plan.mcs
+        for k in 0..<plan.mpdus {
+            if stations[i].queue[k].attempts > 0 { stations[i].counters.retransmissions += 1 }
+            stations[i].queue[k].attempts += 1
+        }
+        stations[i].counters.dataTransmissions += 1
+        startTransmission(MacFrame(kind: broadcast ? .broadcast : .data, destination: destination, mpdus: plan.mpdus, mcs: plan.mcs,
+                                   bitmap: 0), from: i, airtime: airtime, sim: &sim)
+    }
+
+    /// The airtime of the ACK or block ACK answering `mpdus` MPDUs sent at `mcs`.
+    func responseAirtime(mpdus: Int, mcs: Mcs) -> SimTime {
+        let rate = ControlFrame.basicRate(forDataRate: phy.rateBitsPerSecond(mcs))
+        return ControlFrame.airtime(bytes: mpdus > 1 ? ControlFrame.blockAckBytes : ControlFrame.ackBytes, dbps: rate.dbps,
+                                    is24GHz: phy.is24GHz)
+    }
+
+    mutating func ackTimedOut(_ i: Int, sim: inout Simulation) {
+        guard stations[i].state == .awaitingResponse else { return }
+        dropExhausted(i, upTo: stations[i].inFlight)
+        finishExchange(i, success: false, sim: &sim)
+    }
+
+    /// Drops, among the first `n` queued packets, those that used up their retries.
+    mutating func dropExhausted(_ i: Int, upTo n: Int) {
+        var k = n - 1
+        while k >= 0 {
+            if Int(stations[i].queue[k].attempts) > mac.retryLimit {
+                let p = stations[i].queue[k].packet
+                let arrived = stations[i].queue[k].arrived
+                if !arrived && p.destination != LinkPacket.broadcast {
+                    // Given up: the receiver's window moves past it (a BlockAckReq, §10.24.7).
+                    reorderArrival(nil, seq: stations[i].queue[k].macSeq, from: i, at: Int(p.destination))
+                }
+                stations[i].queue.remove(at: k)
+                stations[i].counters.retryDrops += 1
+                notices.append(LinkNotice(kind: arrived ? .senderDone : .dropped, node: UInt32(i), packet: p))
+            }
+            k -= 1
+        }
+    }
+
+    mutating func finishExchange(_ i: Int, success: Bool, sim: inout Simulation) {
+        stations[i].inFlight = 0
+        stations[i].cw = success ? mac.cwMin : Swift.min(2 * (stations[i].cw + 1) - 1, mac.cwMax)
+        if stations[i].queue.isEmpty {
+            stations[i].state = .idle
+            stations[i].backoffSlots = -1
+        } else {
+            stations[i].state = .contending
+            stations[i].backoffSlots = drawBackoff(i)
+            scheduleAccess(i, sim: &sim)
+        }
+    }
+}

@@ -1,0 +1,110 @@
+import Foundation
+
+/// Frame reception in `WirelessLink`'s MAC: each MPDU of a frame that ended at its receiver is
+/// decoded with the error model at the frame's SINR (capture included); duplicates of MPDUs that
+/// already arrived are acknowledged but not passed up (§10.3.2.11); what arrived is handed up in
+/// sequence order (`ReorderBuffer`); a data frame is answered after SIFS with an ACK or a block
+/// ACK, and an ACK or block ACK ends its sender's exchange.
+extension WirelessLink {
+    /// Whether a frame of `bytes` at `mcs` survives `sinr` (linear), drawing from `r`'s stream
+    /// only when the outcome is uncertain.
+    mutating func survives(sinr: Double, mcs: Mcs, bytes: Int, at r: Int) -> Bool {
+        if sinr >= certainSuccess[mcs.index] { return true }
+        if sinr <= certainFailure[mcs.index] { return false }
+        let p = errorModel.successProbability(sinrDb: Decibel.db(fromLinear: sinr), mcs: mcs, bytes: bytes)
+        return stations[r].receiveStream.uniform() < p
+    }
+
+    /// `frame` from `sender`, which `r` was locked onto, ended at `signalMw`.
+    mutating func receive(_ frame: MacFrame, from sender: Int, at r: Int, signalMw: Double, sim: inout Simulation) {
+        let sinr = medium.sinr(at: r, signalMw: signalMw)
+        switch frame.kind {
+        case .data, .broadcast:
+            guard frame.kind == .broadcast || frame.destination == r else {
+                stations[r].useEifs = false
+                return
+            }
+            var bitmap: UInt64 = 0
+            for k in 0..<frame.mpdus {
+                let packet = stations[sender].queue[k].packet
+                let bytes = AmpduPlanner.mpduBytes(packet.bytes)
+                if survives(sinr: sinr, mcs: frame.mcs, bytes: bytes, at: r) {
+                    bitmap |= 1 << UInt64(k)
+                    if frame.kind == .broadcast {
+                        passUp(packet, at: r)
+                    } else if !stations[sender].queue[k].arrived {
+                        stations[sender].queue[k].arrived = true
+                        reorderArrival(packet, seq: stations[sender].queue[k].macSeq, from: sender, at: r)
+                    }
+                } else {
+                    stations[r].counters.receiveFailures += 1
+                }
+            }
+            stations[r].useEifs = bitmap == 0
+            if frame.kind == .data && bitmap != 0 {
+                stations[r].pendingResponse = (sender, bitmap, frame.mpdus, phy.rateBitsPerSecond(frame.mcs))
+                sim.cancel(stations[r].accessTimer)
+                sim.schedule(after: mac.sifs, target: UInt32(r), kind: .macRespond)
+            }
+        case .ack, .blockAck:
+            guard frame.destination == r, stations[r].state == .awaitingResponse else { return }
+            let rate = ControlFrame.basicRate(forDataRate: phy.rateBitsPerSecond(stations[r].inFlightMcs))
+            let bytes = frame.kind == .ack ? ControlFrame.ackBytes : ControlFrame.blockAckBytes
+            if survives(sinr: sinr, mcs: rate.mcs, bytes: bytes, at: r) {
+                sim.cancel(stations[r].ackTimer)
+                acknowledged(r, bitmap: frame.bitmap, sim: &sim)
+            }
+        }
+    }
+
+    mutating func passUp(_ packet: LinkPacket, at r: Int) {
+        stations[r].counters.received += 1
+        stations[r].counters.receivedBytes += UInt64(packet.bytes)
+        notices.append(LinkNotice(kind: .delivered, node: UInt32(r), packet: packet))
+    }
+
+    /// Hands MPDU `seq` from `sender` (or its give-up, `nil`) to `r`'s reordering buffer and
+    /// passes up what is then in order.
+    mutating func reorderArrival(_ packet: LinkPacket?, seq: UInt64, from sender: Int, at r: Int) {
+        var ready = readyScratch
+        readyScratch = []
+        stations[r].reorder.arrival(packet, seq: seq, from: sender, nodeCount: stations.count, ready: &ready)
+        for p in ready { passUp(p, at: r) }
+        ready.removeAll(keepingCapacity: true)
+        readyScratch = ready
+    }
+
+    /// SIFS after a data frame: send its ACK or block ACK.
+    mutating func respond(_ r: Int, sim: inout Simulation) {
+        guard let response = stations[r].pendingResponse, !medium.isOff(r) else { return }
+        stations[r].pendingResponse = nil
+        let rate = ControlFrame.basicRate(forDataRate: response.dataRate)
+        let blockAck = response.mpdus > 1
+        let airtime = ControlFrame.airtime(bytes: blockAck ? ControlFrame.blockAckBytes : ControlFrame.ackBytes,
+                                           dbps: rate.dbps, is24GHz: phy.is24GHz)
+        startTransmission(MacFrame(kind: blockAck ? .blockAck : .ack, destination: response.to, mpdus: 0, mcs: rate.mcs,
+                                   bitmap: response.bitmap), from: r, airtime: airtime, sim: &sim)
+    }
+
+    /// The ACK or block ACK arrived: acknowledged MPDUs leave the queue, the rest are retried.
+    mutating func acknowledged(_ i: Int, bitmap: UInt64, sim: inout Simulation) {
+        let n = stations[i].inFlight
+        var kept = keptScratch
+        keptScratch = []
+        kept.removeAll(keepingCapacity: true)
+        for k in 0..<n {
+            let entry = stations[i].queue[k]
+            if bitmap & (1 << UInt64(k)) != 0 {
+                stations[i].counters.delivered += 1
+                notices.append(LinkNotice(kind: .senderDone, node: UInt32(i), packet: entry.packet))
+            } else {
+                kept.append(entry)
+            }
+        }
+        stations[i].queue.replacePrefix(n, with: kept)
+        dropExhausted(i, upTo: kept.count)
+        kept.removeAll(keepingCapacity: true)
+        keptScratch = kept
+        finishExchange(i, success: true, sim: &sim)
+    }
+}
