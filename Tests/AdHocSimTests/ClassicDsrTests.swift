@@ -46,7 +46,7 @@ struct ClassicDsrTests {
         let (w, m) = run(try scenario(nodes, messages: messages, events: "[{\"at_s\": 10, \"node\": \"\(relay == 2 ? "C1" : "C2")\", \"action\": \"fail\"}]"))
         // B's unicast to the failed relay exhausts its retries (or the peer leaves B's
         // session): B sends a route error to A, which forgets the route and rediscovers.
-        #expect(w.mesh!.routeErrors >= 1)
+        #expect(w.mesh!.recorder.routeErrors >= 1)
         #expect(w.mesh!.route(from: 0, to: 4, at: .seconds(40))?.path == [0, 1, other, 4])
         #expect(m.nodes[0].controlFrames >= 2)               // at least two requests from A
         #expect(m.workloads[0].delivered == 30)

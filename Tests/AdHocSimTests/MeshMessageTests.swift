@@ -106,9 +106,9 @@ struct MeshMessageTests {
         // shorter here (a direct copy always arrives first), so the frames sent are exactly
         // 4 × the heartbeats originated.
         let (w, _) = run(try scenario(Self.diamond, mesh: "{}", duration: 32))
-        let originated = w.mesh!.nextSeq.reduce(0, +)
+        let originated = w.mesh!.originated.reduce(0, +)
         #expect(originated >= 4 * 6)
-        #expect(w.mesh!.controlFramesSent.reduce(0, +) == 4 * originated)
+        #expect(w.mesh!.recorder.controlFramesSent.reduce(0, +) == 4 * originated)
     }
 
     @Test func simultaneousFailuresCountOnlyRoutesBetweenLiveNodes() throws {
@@ -134,7 +134,7 @@ struct MeshMessageTests {
         var stream = RandomStream(seed: s.seed, name: "node:1/mesh/jitter")
         let offset = SimTime(nanoseconds: Int64(stream.uniform() * 5e9))
         let m = MeshMetrics(w.mesh!, end: end)
-        let established = SimTime(nanoseconds: w.mesh!.firstRoute[0 * 2 + 1])
+        let established = SimTime(nanoseconds: w.mesh!.recorder.firstRoute[0 * 2 + 1])
         #expect(established > offset && established - offset < .milliseconds(2))
         #expect(m.pairsRouted == 2)
         let a = m.firstRoutes[0]

@@ -21,7 +21,7 @@ public struct WirelessChannel: Sendable {
     /// The noise floor, dBm, and in milliwatts.
     public let noiseFloorDbm: Double
     let noiseMw: Double
-    /// Node positions (static until mobility lands).
+    /// Node positions, updated by the world's mobility sampling and scripted moves.
     public private(set) var positions: [Position]
     var grid: SpatialGrid
     let shadowing: ShadowingField

@@ -78,7 +78,8 @@ public struct WirelessLink: LinkTechnology, Sendable {
     public let mac: MacParameters
     /// The AWDL schedule, or `nil` for plain ad-hoc Wi-Fi.
     public let awdl: AwdlSchedule?
-    let errorModel = WaterfallErrorModel()
+    /// The frame error model; the MAC uses it only through `FrameErrorModel`.
+    let errorModel: some FrameErrorModel = WaterfallErrorModel()
     let planner: AmpduPlanner
     var stations: [Station]
     var keptScratch: [TransmitQueue.Entry] = []

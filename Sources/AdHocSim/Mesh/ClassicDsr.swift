@@ -12,52 +12,89 @@
 ///   (ns-3's cache timeout) or when a route error names one of its links.
 /// - Route Maintenance (§3.3.5, §8.3): a reliable frame the link layer gives up on, or whose
 ///   next hop has left the session, makes the node send a Route Error back to the frame's
-///   source; every node it passes removes routes using the broken link.
+///   source; every node it passes removes routes using the broken link (`MeshCore.routeBroke`,
+///   since the session layer is where the break is seen).
 ///
 /// Left out: replies from intermediate caches, non-propagating requests, packet salvaging,
 /// gratuitous replies, flow state, and the link cache ns-3 uses by default. Messages carry the
 /// same end-to-end route return as in MAdHoc so delivery and retries are measured alike.
-extension MeshNetwork {
+struct ClassicDsr: MeshRoutingProtocol {
+    /// Per (receiver, initiator), flat: newest route request identification seen + 1.
+    var newestSeen: [UInt64]
+    /// Per node: the next route request's identification.
+    var nextSeq: [UInt64]
+    /// Attempts waiting for a route, by ordered pair (from << 32 | to): the send buffer.
+    var waiting: [UInt64: [(w: Int, m: Int, number: Int)]] = [:]
+    /// Discoveries under way, by ordered pair, with the retries made so far.
+    var discoveries: [UInt64: Int] = [:]
+    let config: MeshConfig
+
+    /// The protocol for `nodes` nodes.
+    init(nodes: Int, config: MeshConfig) {
+        self.config = config
+        newestSeen = Array(repeating: 0, count: nodes * nodes)
+        nextSeq = Array(repeating: 0, count: nodes)
+    }
+
     static func orderedPair(_ from: Int, _ to: Int) -> UInt64 { UInt64(from) << 32 | UInt64(to) }
+
+    /// On-demand: nothing happens until a message needs a route.
+    mutating func start(nodes: Int, sim: inout Simulation) {}
+
+    mutating func handle(_ event: Event, core: inout MeshCore, down: (Int) -> Bool, sim: inout Simulation) {
+        guard event.kind == .meshRequestTimeout else { preconditionFailure("not a route request event") }
+        let from = Int(event.target)
+        let (sought, retries) = MeshNetwork.unpackArgument(event.arg)
+        requestTimedOut(from: from, to: sought, retries: retries, down: down(from), core: &core, sim: &sim)
+    }
 
     /// An attempt found no route: it waits in the send buffer while a discovery runs (one entry
     /// per message: a retry replaces the attempt before it).
-    mutating func awaitRoute(_ w: Int, _ m: Int, number: Int, sim: inout Simulation) {
-        let spec = ledger.workloads[w]
-        let key = MeshNetwork.orderedPair(spec.from, spec.to)
+    mutating func routeMissing(workload w: Int, message m: Int, attempt number: Int, core: inout MeshCore, sim: inout Simulation) {
+        let spec = core.ledger.workloads[w]
+        let key = ClassicDsr.orderedPair(spec.from, spec.to)
         // A retry replaces the message's earlier attempt in the buffer: it is sent once.
         waiting[key, default: []].removeAll { $0.w == w && $0.m == m }
         waiting[key, default: []].append((w, m, number))
-        if discoveries[key] == nil { startDiscovery(from: spec.from, to: spec.to, retries: 0, sim: &sim) }
+        if discoveries[key] == nil { startDiscovery(from: spec.from, to: spec.to, retries: 0, core: &core, sim: &sim) }
     }
 
-    mutating func startDiscovery(from: Int, to: Int, retries: Int, sim: inout Simulation) {
-        discoveries[MeshNetwork.orderedPair(from, to)] = retries
+    mutating func startDiscovery(from: Int, to: Int, retries: Int, core: inout MeshCore, sim: inout Simulation) {
+        discoveries[ClassicDsr.orderedPair(from, to)] = retries
         let id = nextSeq[from]
         nextSeq[from] += 1
-        newestSeen[from * nodeCount + from] = id + 1
+        newestSeen[from * core.nodeCount + from] = id + 1
         var wait = config.requestPeriod
         for _ in 0..<retries where wait < config.maxRequestPeriod { wait = wait + wait }
         sim.schedule(after: min(wait, config.maxRequestPeriod), target: UInt32(from), kind: .meshRequestTimeout,
                      arg: MeshNetwork.packArgument(to, retries))
-        send(Frame(kind: .routeRequest, origin: from, seq: id, path: [from], target: to), from: from, now: sim.now)
+        core.send(MeshFrame(kind: .routeRequest, origin: from, seq: id, path: [from], target: to), from: from, now: sim.now)
     }
 
     /// A route request from `from` for `to` went unanswered: repeat it while messages wait.
-    public mutating func requestTimedOut(from: Int, to: Int, retries: Int, down: Bool, sim: inout Simulation) {
-        let key = MeshNetwork.orderedPair(from, to)
+    mutating func requestTimedOut(from: Int, to: Int, retries: Int, down: Bool, core: inout MeshCore, sim: inout Simulation) {
+        let key = ClassicDsr.orderedPair(from, to)
         guard discoveries[key] == retries else { return }
-        if route(from: from, to: to, at: sim.now) != nil || waiting[key, default: []].isEmpty || down || retries >= config.requestRetries {
+        if core.routes.route(from: from, to: to, at: sim.now) != nil || waiting[key, default: []].isEmpty || down
+            || retries >= config.requestRetries {
             discoveries[key] = nil
             if retries >= config.requestRetries || down { waiting[key] = nil }
             return
         }
-        startDiscovery(from: from, to: to, retries: retries + 1, sim: &sim)
+        startDiscovery(from: from, to: to, retries: retries + 1, core: &core, sim: &sim)
     }
 
-    mutating func requestArrived(_ f: Frame, at r: Int, now: SimTime) {
+    mutating func controlArrived(_ f: MeshFrame, at r: Int, core: inout MeshCore, now: SimTime) {
+        switch f.kind {
+        case .routeRequest: requestArrived(f, at: r, core: &core, now: now)
+        case .routeReply: replyArrived(f, core: &core, now: now)
+        default: break
+        }
+    }
+
+    mutating func requestArrived(_ f: MeshFrame, at r: Int, core: inout MeshCore, now: SimTime) {
         guard f.origin != r, !f.path.contains(r) else { return }
-        let index = r * nodeCount + f.origin
+        let index = r * core.nodeCount + f.origin
         guard f.seq >= newestSeen[index] else { return }
         newestSeen[index] = f.seq + 1
         var accumulated = f.path
@@ -65,48 +102,26 @@ extension MeshNetwork {
         guard r == f.target else {
             var forward = f
             forward.path = accumulated
-            send(forward, from: r, now: now)
+            core.send(forward, from: r, now: now)
             return
         }
         let back = Array(accumulated.reversed())
-        setRoute(MeshRoute(path: back, learned: now), at: index, now: now)
-        send(Frame(kind: .routeReply, origin: r, seq: f.seq, path: back, target: f.origin), from: r, now: now)
+        core.setRoute(MeshRoute(path: back, learned: now), at: index, now: now)
+        core.send(MeshFrame(kind: .routeReply, origin: r, seq: f.seq, path: back, target: f.origin), from: r, now: now)
     }
 
     /// A route reply reached the initiator: cache the route and send what waited for it.
-    mutating func replyArrived(_ f: Frame, now: SimTime) {
+    mutating func replyArrived(_ f: MeshFrame, core: inout MeshCore, now: SimTime) {
         let initiator = f.path[f.path.count - 1], target = f.path[0]
         let discovered = Array(f.path.reversed())
-        setRoute(MeshRoute(path: discovered, learned: now), at: initiator * nodeCount + target, now: now)
-        let key = MeshNetwork.orderedPair(initiator, target)
+        core.setRoute(MeshRoute(path: discovered, learned: now), at: initiator * core.nodeCount + target, now: now)
+        let key = ClassicDsr.orderedPair(initiator, target)
         discoveries[key] = nil
         let queued = waiting[key] ?? []
         waiting[key] = nil
-        for q in queued where ledger.records[q.w][q.m].confirmed == nil {
-            send(Frame(kind: .message, origin: initiator, seq: 0, path: discovered, workload: q.w, message: q.m, attempt: q.number, sentAt: now),
-                 from: initiator, now: now)
-        }
-    }
-
-    /// Node `i` could not pass `f` on to `next`: with classic DSR, it forgets the link and
-    /// tells the frame's source.
-    mutating func routeBroke(_ f: Frame, at i: Int, next: Int, now: SimTime) {
-        guard config.routing == .dsr else { return }
-        forgetLink((i, next), at: i)
-        guard f.hop > 0 else { return }
-        let back = Array(f.path[0...f.hop].reversed())
-        routeErrors += 1
-        send(Frame(kind: .routeError, origin: i, seq: 0, path: back, broken: (i, next)), from: i, now: now)
-    }
-
-    /// Removes node `r`'s cached routes that use the link `a`–`b` in either direction.
-    mutating func forgetLink(_ link: (from: Int, to: Int), at r: Int) {
-        for to in 0..<nodeCount {
-            guard let path = routes[r * nodeCount + to]?.path else { continue }
-            for k in 1..<path.count where (path[k - 1] == link.from && path[k] == link.to) || (path[k - 1] == link.to && path[k] == link.from) {
-                routes[r * nodeCount + to] = nil
-                break
-            }
+        for q in queued where core.ledger.records[q.w][q.m].confirmed == nil {
+            core.send(MeshFrame(kind: .message, origin: initiator, seq: 0, path: discovered, workload: q.w, message: q.m,
+                                attempt: q.number, sentAt: now), from: initiator, now: now)
         }
     }
 }

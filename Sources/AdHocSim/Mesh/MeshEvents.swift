@@ -14,9 +14,9 @@ extension MeshNetwork {
         case .meshSessions:
             updateSessions(link: &link, now: sim.now)
             sim.schedule(after: config.sessionInterval, target: 0, kind: .meshSessions)
-        case .meshHeartbeat:
-            let i = Int(event.target)
-            heartbeat(i, sim: &sim, down: link.isDown(i))
+        case .meshHeartbeat, .meshRequestTimeout:
+            let isDown = { (i: Int) in link.isDown(i) }
+            routingHandle(event, down: isDown, sim: &sim)
         case .meshMessage:
             let w = Int(event.target)
             messageDue(w, Int(event.arg), senderDown: link.isDown(ledger.workloads[w].from), sim: &sim)
@@ -24,10 +24,6 @@ extension MeshNetwork {
             let w = Int(event.target)
             let (message, attempt) = MeshNetwork.unpackArgument(event.arg)
             confirmTimedOut(w, message, number: attempt, senderDown: link.isDown(ledger.workloads[w].from), sim: &sim)
-        case .meshRequestTimeout:
-            let from = Int(event.target)
-            let (sought, retries) = MeshNetwork.unpackArgument(event.arg)
-            requestTimedOut(from: from, to: sought, retries: retries, down: link.isDown(from), sim: &sim)
         default:
             preconditionFailure("not a mesh event")
         }

@@ -64,19 +64,3 @@ public enum PathKeys {
         return out
     }
 }
-
-extension MeshNetwork {
-    /// Remembers a path by which a heartbeat arrived (for the key report).
-    mutating func rememberPath(_ path: [Int], at index: Int) {
-        var list = heard[index] ?? []
-        guard list.count < PathKeys.maxPathsPerPair, !list.contains(path) else { return }
-        list.append(path)
-        heard[index] = list
-    }
-
-    /// The key report of the run so far (empty unless `keyPaths` is set).
-    public func keyReport() -> [PathKeys.PairKey] {
-        guard let k = config.keyPaths else { return [] }
-        return PathKeys.report(heard: heard, nodes: nodeCount, peers: peers, keyPaths: k)
-    }
-}

@@ -104,8 +104,8 @@ public struct MeshMetrics: Sendable {
     public init(_ mesh: MeshNetwork, end: SimTime) {
         let n = mesh.nodeCount
         nodes = (0..<n).map {
-            Node(sessionPeers: mesh.peers[$0].count, controlFrames: mesh.controlFramesSent[$0], controlBytes: mesh.controlBytes[$0],
-                 messageFrames: mesh.messageFramesSent[$0], messageBytes: mesh.messageBytes[$0])
+            Node(sessionPeers: mesh.peers[$0].count, controlFrames: mesh.recorder.controlFramesSent[$0], controlBytes: mesh.recorder.controlBytes[$0],
+                 messageFrames: mesh.recorder.messageFramesSent[$0], messageBytes: mesh.recorder.messageBytes[$0])
         }
         var routes: [(from: Int, to: Int, path: [Int])] = []
         for a in 0..<n { for r in mesh.routeTable(of: a, at: end) { routes.append((a, r.to, r.path)) } }
@@ -115,7 +115,7 @@ public struct MeshMetrics: Sendable {
             let records = mesh.ledger.records[w]
             let delivered = records.filter { $0.delivered != nil }
             let confirmed = records.filter { $0.confirmRtt != nil }
-            let first = mesh.firstRoute[spec.from * n + spec.to]
+            let first = mesh.recorder.firstRoute[spec.from * n + spec.to]
             return Workload(spec: spec, created: records.count, delivered: delivered.count, confirmed: confirmed.count,
                             deliveryRatio: records.isEmpty ? 0 : Double(delivered.count) / Double(records.count),
                             latency: Spread(delivered.map { $0.delivered! - $0.created }),
@@ -127,7 +127,7 @@ public struct MeshMetrics: Sendable {
         }
         var times: [SimTime] = []
         var firstRoutes: [(from: Int, to: Int, time: SimTime)] = []
-        for (k, t) in mesh.firstRoute.enumerated() where t >= 0 && k / n != k % n {
+        for (k, t) in mesh.recorder.firstRoute.enumerated() where t >= 0 && k / n != k % n {
             times.append(SimTime(nanoseconds: t))
             firstRoutes.append((k / n, k % n, SimTime(nanoseconds: t)))
         }
@@ -135,10 +135,10 @@ public struct MeshMetrics: Sendable {
         pairs = n * (n - 1)
         pairsRouted = times.count
         establishment = Spread(times)
-        repairs = mesh.repairs
+        repairs = mesh.recorder.repairs
         keys = mesh.keyReport()
-        noSessionDrops = mesh.noSessionDrops
+        noSessionDrops = mesh.recorder.noSessionDrops
         let seconds = end.inSeconds
-        controlBytesPerNodePerSecond = n == 0 || seconds <= 0 ? 0 : Double(mesh.controlBytes.reduce(0, +)) / Double(n) / seconds
+        controlBytesPerNodePerSecond = n == 0 || seconds <= 0 ? 0 : Double(mesh.recorder.controlBytes.reduce(0, +)) / Double(n) / seconds
     }
 }

@@ -7,8 +7,9 @@
 // (MCS tables, PPDU airtime, a frame error model calibrated to the standard's sensitivity
 // table, SNR-based rate selection) and the maximum range that follows from them. Every
 // default cites `../shared/reference/radio.md` or is labelled an assumption. The link layer
-// asks it for received power, SINR and frame success through `RadioEnvironment`; nothing
-// here knows about MACs, packets or transports.
+// asks it for received power (the path-loss, shadowing, blockage and fading models), the noise
+// floor, airtimes and frame success (`FrameErrorModel`); nothing here knows about MACs,
+// packets or transports.
 
 import Foundation
 

@@ -267,7 +267,6 @@ public struct QuicEndpoint: Sendable {
         trySend(sim: &sim)
     }
 
-    /// Sends stream data as the congestion window allows, one frame per packet.
     /// The next chunk to send: retransmissions first, then new data.
     var nextChunk: Chunk? {
         if let r = retransmitQueue.first { return r }
@@ -297,6 +296,7 @@ public struct QuicEndpoint: Sendable {
         }
     }
 
+    /// Sends stream data as the congestion window allows, one frame per packet.
     mutating func trySend(sim: inout Simulation) {
         let early = isClient && config.zeroRtt && state == .handshaking
         // A server may send 1-RTT data once its handshake flight is out ("0.5-RTT" data,

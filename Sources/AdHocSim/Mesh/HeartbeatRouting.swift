@@ -1,0 +1,91 @@
+/// MAdHoc's DSR with heartbeats (mesh.md, seed 002): every node's heartbeat floods the mesh
+/// carrying the path it travelled, and every receiver keeps the freshest short path per origin.
+///
+/// Rules, as MAdHoc's design states them and as built here:
+/// - Every node broadcasts a heartbeat every `heartbeatInterval` (plus jitter) carrying the
+///   path it has travelled, to its session peers only.
+/// - A receiver drops a heartbeat it has already seen (same origin, sequence not newer than
+///   the newest it saw from that origin) unless the copy's path is shorter than its live route;
+///   it also drops a new heartbeat whose path is longer than a route to the origin that was
+///   refreshed within the last period ("already known by a faster path"). Otherwise it records
+///   the path as its route to the origin, appends its own id and re-broadcasts.
+/// - A route whose origin has not been heard for `routeTimeout` is gone.
+struct HeartbeatRouting: MeshRoutingProtocol {
+    /// Per (receiver, origin), flat: newest heartbeat sequence seen + 1 (0: none). Replaces a
+    /// set of (origin, sequence) pairs: sequences only grow, so this is the same suppression
+    /// in constant memory per pair.
+    var newestSeen: [UInt64]
+    /// Per node: the next heartbeat's sequence number.
+    var nextSeq: [UInt64]
+    var jitter: [RandomStream]
+    /// With `keyPaths`: per (node, origin), flat key, the distinct paths (node first) by which
+    /// the node heard the origin's heartbeats, at most `PathKeys.maxPathsPerPair`.
+    var heard: [Int: [[Int]]] = [:]
+    let config: MeshConfig
+
+    /// The protocol for `nodes` nodes; each node's jitter stream is `node:<i>/mesh/jitter`.
+    init(nodes: Int, config: MeshConfig, sim: borrowing Simulation) {
+        self.config = config
+        newestSeen = Array(repeating: 0, count: nodes * nodes)
+        nextSeq = Array(repeating: 0, count: nodes)
+        jitter = (0..<nodes).map { sim.randomStream(named: "node:\($0)/mesh/jitter") }
+    }
+
+    /// Every node's first heartbeat at a random offset within one period.
+    mutating func start(nodes: Int, sim: inout Simulation) {
+        for i in 0..<nodes {
+            let offset = SimTime(nanoseconds: Int64(jitter[i].uniform() * Double(config.heartbeatInterval.nanoseconds)))
+            sim.schedule(at: offset, target: UInt32(i), kind: .meshHeartbeat)
+        }
+    }
+
+    mutating func handle(_ event: Event, core: inout MeshCore, down: (Int) -> Bool, sim: inout Simulation) {
+        guard event.kind == .meshHeartbeat else { preconditionFailure("not a heartbeat event") }
+        let i = Int(event.target)
+        heartbeat(i, core: &core, down: down(i), sim: &sim)
+    }
+
+    /// Node `i` originates a heartbeat (when up and in a session) and schedules the next one.
+    mutating func heartbeat(_ i: Int, core: inout MeshCore, down: Bool, sim: inout Simulation) {
+        let jitterDelay = SimTime(nanoseconds: Int64(jitter[i].uniform() * Double(config.heartbeatJitter.nanoseconds)))
+        sim.schedule(after: config.heartbeatInterval + jitterDelay, target: UInt32(i), kind: .meshHeartbeat)
+        guard !down, !core.sessions.peers[i].isEmpty else { return }
+        let seq = nextSeq[i]
+        nextSeq[i] += 1
+        core.send(MeshFrame(kind: .heartbeat, origin: i, seq: seq, path: [i]), from: i, now: sim.now)
+    }
+
+    mutating func controlArrived(_ h: MeshFrame, at r: Int, core: inout MeshCore, now: SimTime) {
+        guard h.kind == .heartbeat, h.origin != r, !h.path.contains(r) else { return }
+        let index = r * core.nodeCount + h.origin
+        let path = [r] + h.path.reversed()
+        if config.keyPaths != nil { rememberPath(path, at: index) }
+        let alive = core.routes.route(at: index, time: now)
+        if h.seq < newestSeen[index] {
+            // A later copy of a heartbeat already handled counts only if its path is shorter.
+            guard let a = alive, path.count - 1 < a.hops else { return }
+        } else {
+            newestSeen[index] = h.seq + 1
+            // "Already known by a faster path" (mesh.md): a shorter route refreshed within the
+            // last heartbeat period wins; one that missed a period is presumed broken, so the
+            // longer path takes over at once instead of after the route timeout.
+            if let a = alive, a.hops < path.count - 1, a.learned > now - config.heartbeatInterval - config.heartbeatJitter { return }
+        }
+        core.setRoute(MeshRoute(path: path, learned: now), at: index, now: now)
+        var forward = h
+        forward.path.append(r)
+        core.send(forward, from: r, now: now)
+    }
+
+    /// Heartbeat routing is proactive: a message without a route waits for the next heartbeat
+    /// (its confirmation timeout retries it).
+    mutating func routeMissing(workload w: Int, message m: Int, attempt number: Int, core: inout MeshCore, sim: inout Simulation) {}
+
+    /// Remembers a path by which a heartbeat arrived (for the key report).
+    mutating func rememberPath(_ path: [Int], at index: Int) {
+        var list = heard[index] ?? []
+        guard list.count < PathKeys.maxPathsPerPair, !list.contains(path) else { return }
+        list.append(path)
+        heard[index] = list
+    }
+}

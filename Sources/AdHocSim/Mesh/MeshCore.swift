@@ -1,0 +1,75 @@
+/// What every part of the mesh shares: the settings, the sessions, the route table, the message
+/// ledger, the recorder, and the frames handed to the link. The routing protocols and the
+/// message workloads act on it; `MeshNetwork` owns it.
+struct MeshCore: Sendable {
+    /// Settings.
+    let config: MeshConfig
+    /// Nodes.
+    let nodeCount: Int
+    /// Who is in a session with whom.
+    var sessions: SignalSessions
+    /// Every node's routes.
+    var routes: RouteTable
+    /// Every workload message's fate.
+    var ledger: MessageLedger
+    /// Counters, first routes and repairs (the metrics' observer).
+    var recorder: MeshRecorder
+    /// Frames on the link, by packet tag.
+    var inFlight: [MeshFrame?] = []
+    var freeSlots: [Int] = []
+    /// Packets to hand to the link layer; the world drains it.
+    var outbox: [LinkPacket] = []
+
+    /// A mesh of `nodes` nodes with no sessions, routes or messages yet.
+    init(nodes: Int, config: MeshConfig, workloads: [MessageWorkloadSpec], sessions: SignalSessions? = nil) {
+        self.config = config
+        nodeCount = nodes
+        self.sessions = sessions ?? SignalSessions(nodes: nodes)
+        routes = RouteTable(nodes: nodes, timeout: config.routeTimeout)
+        ledger = MessageLedger(workloads)
+        recorder = MeshRecorder(nodes: nodes)
+    }
+
+    /// Stores a route learned at `now` and tells the recorder.
+    mutating func setRoute(_ route: MeshRoute, at index: Int, now: SimTime) {
+        routes.routes[index] = route
+        recorder.routeLearned(route, at: index, now: now)
+    }
+
+    /// Node `i` sends `f` through its session: a flooded frame as one broadcast heard by its
+    /// session peers; a source-routed one to the next node on its path, which must be a session
+    /// peer (Multipeer sends only to connected peers). Reliable session messages go to the next
+    /// hop as link-layer unicasts with retries; DSR's replies and errors always do (RFC 4728
+    /// relies on link-layer acknowledgement).
+    mutating func send(_ f: MeshFrame, from i: Int, now: SimTime) {
+        var destination = LinkPacket.broadcast
+        var bytes = config.heartbeatBytes(pathLength: f.path.count)
+        if f.isSourceRouted {
+            let next = f.path[f.hop + 1]
+            guard sessions.peers[i].contains(next) else {
+                recorder.noSession(at: i)
+                if f.kind != .routeError { routeBroke(f, at: i, next: next, now: now) }
+                return
+            }
+            if f.kind == .routeReply || f.kind == .routeError || ledger.workloads[f.workload].reliable { destination = UInt32(next) }
+            if f.kind == .message { bytes = config.messageBytes(pathLength: f.path.count, payload: ledger.workloads[f.workload].sizeBytes) }
+        }
+        recorder.frameSent(f, bytes: bytes, by: i)
+        let slot: Int
+        if let free = freeSlots.popLast() { slot = free; inFlight[slot] = f } else { slot = inFlight.count; inFlight.append(f) }
+        outbox.append(LinkPacket(source: UInt32(i), destination: destination, bytes: bytes, owner: .mesh,
+                                 tag: UInt64(slot), enqueued: now))
+    }
+
+    /// Route Maintenance (RFC 4728 §3.3.5, §8.3), classic DSR only: node `i` could not pass
+    /// `f` on to `next`; it forgets the link and sends a Route Error back to the frame's source.
+    /// MAdHoc's heartbeats need no such report: the route simply stops being refreshed.
+    mutating func routeBroke(_ f: MeshFrame, at i: Int, next: Int, now: SimTime) {
+        guard config.routing == .dsr else { return }
+        routes.forgetLink((i, next), at: i)
+        guard f.hop > 0 else { return }
+        let back = Array(f.path[0...f.hop].reversed())
+        recorder.routeErrorSent()
+        send(MeshFrame(kind: .routeError, origin: i, seq: 0, path: back, broken: (i, next)), from: i, now: now)
+    }
+}

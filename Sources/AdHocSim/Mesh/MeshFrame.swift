@@ -1,0 +1,28 @@
+/// A frame of the mesh, as one node hands it to the session layer: a routing control frame
+/// (heartbeat; classic DSR's route request, reply and error) or a message with its route
+/// return. A value: the world carries it to the link as a `LinkPacket` whose tag finds it again.
+struct MeshFrame: Sendable {
+    enum Kind: UInt8, Sendable { case heartbeat, message, routeReturn, routeRequest, routeReply, routeError }
+    var kind: Kind
+    var origin: Int
+    var seq: UInt64
+    /// Heartbeat and route request: origin first, the forwarder last. Message, route return,
+    /// reply and error: the whole source route, sender first.
+    var path: [Int]
+    /// Source-routed frames: index in `path` of the node transmitting this copy.
+    var hop: Int = 0
+    var workload: Int = 0
+    var message: Int = 0
+    var attempt: Int = 0
+    /// When the attempt this frame belongs to left its sender.
+    var sentAt: SimTime = .zero
+    /// Route request: the node sought.
+    var target: Int = 0
+    /// Route error: the link that broke (from, to).
+    var broken: (from: Int, to: Int) = (-1, -1)
+
+    /// Sent hop by hop along `path` (everything but heartbeats and route requests, which flood).
+    var isSourceRouted: Bool { kind != .heartbeat && kind != .routeRequest }
+    /// Routing control traffic (counted apart from messages and their returns).
+    var isControl: Bool { kind != .message && kind != .routeReturn }
+}

@@ -1,0 +1,91 @@
+/// Who is in a session with whom: what the mesh's routing reads of the session layer below it
+/// (Multipeer Connectivity's connected peers), and nothing else. Read-only, so a routing
+/// protocol can be tested over a fixed table and a future Multipeer layer can take the
+/// signal-strength rule's place.
+public protocol NeighbourTable {
+    /// Nodes.
+    var nodeCount: Int { get }
+    /// The session peers of `node`, sorted.
+    func peers(of node: Int) -> [Int]
+}
+
+extension NeighbourTable {
+    /// Whether `a` and `b` share a session.
+    func arePeers(_ a: Int, _ b: Int) -> Bool { peers(of: a).contains(b) }
+}
+
+/// Neighbour sessions by signal strength (mesh.md; radio.md's AWDL thresholds): a session forms
+/// when both ends are up, the median signal reaches the discovery threshold and both have room
+/// (at most `maxPeers − 1` peers each); it ends once a peer has been down or below the keep
+/// threshold for `peerTimeout`. Re-evaluated every `sessionInterval`, in node order, strongest
+/// candidates first.
+public struct SignalSessions: NeighbourTable, Sendable {
+    /// Session peers per node (sorted indices).
+    public private(set) var peers: [[Int]]
+    var lostSince: [UInt64: SimTime] = [:]
+    /// Whether the table is fixed (a test harness's) rather than re-evaluated from signals.
+    public let fixed: Bool
+
+    /// No sessions yet among `nodes` nodes.
+    public init(nodes: Int) {
+        peers = Array(repeating: [], count: nodes)
+        fixed = false
+    }
+
+    /// Sessions fixed to `peers` (symmetric, sorted), never re-evaluated: for testing routing
+    /// without a radio.
+    public init(fixed peers: [[Int]]) {
+        self.peers = peers.map { $0.sorted() }
+        fixed = true
+    }
+
+    /// Nodes.
+    public var nodeCount: Int { peers.count }
+    /// The session peers of `node`, sorted.
+    public func peers(of node: Int) -> [Int] { peers[node] }
+
+    /// Ends the session between `a` and `b` at once (as `MCSession.disconnect` does for one
+    /// peer); the signal rule may form it again at the next evaluation.
+    public mutating func disconnect(_ a: Int, _ b: Int) {
+        peers[a].removeAll { $0 == b }
+        peers[b].removeAll { $0 == a }
+    }
+
+    static func pairKey(_ a: Int, _ b: Int) -> UInt64 { UInt64(Swift.min(a, b)) << 32 | UInt64(Swift.max(a, b)) }
+
+    /// Re-evaluates every session from what `link` says of signals and failures at `now`.
+    public mutating func update<L: LinkTechnology>(link: inout L, config: MeshConfig, now: SimTime) {
+        guard !fixed else { return }
+        let n = peers.count
+        for i in 0..<n {
+            peers[i] = peers[i].filter { j in
+                let key = SignalSessions.pairKey(i, j)
+                let lost = link.isDown(i) || link.isDown(j) || link.medianRxDbm(from: j, to: i) < config.keepDbm
+                if !lost {
+                    lostSince[key] = nil
+                    return true
+                }
+                if let since = lostSince[key] { return now - since < config.peerTimeout }
+                lostSince[key] = now
+                return config.peerTimeout > .zero
+            }
+        }
+        for i in 0..<n { peers[i] = peers[i].filter { peers[$0].contains(i) } }
+        for i in 0..<n where !link.isDown(i) {
+            var near: [Int] = []
+            link.forEachNeighbour(of: i) { near.append($0) }
+            var candidates: [(j: Int, dbm: Double)] = []
+            for j in near where !link.isDown(j) && !peers[i].contains(j) {
+                let dbm = link.medianRxDbm(from: j, to: i)
+                if dbm >= config.discoverDbm { candidates.append((j, dbm)) }
+            }
+            candidates.sort { $0.dbm != $1.dbm ? $0.dbm > $1.dbm : $0.j < $1.j }
+            for c in candidates where peers[i].count < config.maxPeers - 1 && peers[c.j].count < config.maxPeers - 1 {
+                peers[i].append(c.j)
+                peers[c.j].append(i)
+                lostSince[SignalSessions.pairKey(i, c.j)] = nil
+            }
+        }
+        for i in 0..<n { peers[i].sort() }
+    }
+}
