@@ -39,7 +39,9 @@ struct Arguments {
                 } else {
                     var message = "unknown option \(name)"
                     let all = options + switches
-                    if let s = all.min(by: { editDistance($0, name) < editDistance($1, name) }), editDistance(s, name) <= 3 {
+                    if let s = all.min(by: { editDistance($0, name) < editDistance($1, name) }),
+                        editDistance(s, name) <= 3
+                    {
                         message += "; did you mean \(s)?"
                     }
                     throw UsageError(message: message)
@@ -61,7 +63,9 @@ struct Arguments {
         guard let text = value(name) else { return defaultValue }
         let cleaned = text.replacingOccurrences(of: "_", with: "")
         guard let v = UInt64(cleaned), range.contains(v) else {
-            throw UsageError(message: "\(name) expects a whole number in \(range.lowerBound)...\(range.upperBound), found \"\(text)\"")
+            throw UsageError(
+                message:
+                    "\(name) expects a whole number in \(range.lowerBound)...\(range.upperBound), found \"\(text)\"")
         }
         return v
     }

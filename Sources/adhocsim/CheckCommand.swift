@@ -5,7 +5,9 @@ enum CheckCommand {
     static func main(_ args: [String]) throws -> Int32 {
         if args.contains("--help") || args.contains("-h") { print(Help.check); return ExitStatus.success }
         let a = try Arguments(args, options: ["--set", "--golden"], switches: ["--update-golden"])
-        guard !a.positionals.isEmpty else { throw Arguments.UsageError(message: "expects scenario FILEs with \"expectations\"") }
+        guard !a.positionals.isEmpty else {
+            throw Arguments.UsageError(message: "expects scenario FILEs with \"expectations\"")
+        }
         let golden = a.value("--golden")
         let update = a.has("--update-golden")
         if update && golden == nil { throw Arguments.UsageError(message: "--update-golden needs --golden DIR") }
@@ -50,19 +52,26 @@ enum CheckCommand {
                 } else if let data = FileManager.default.contents(atPath: path) {
                     let old = String(decoding: data, as: UTF8.self)
                     let difference = RouteSnapshots.firstDifference(old: old, new: snapshots)
-                    outcomes.append(Checker.Outcome(check: "route tables", expected: "as \(path)",
-                                                    observed: difference.map { "differ: " + $0 } ?? "identical", passed: difference == nil))
+                    outcomes.append(
+                        Checker.Outcome(
+                            check: "route tables", expected: "as \(path)",
+                            observed: difference.map { "differ: " + $0 } ?? "identical", passed: difference == nil))
                 } else {
-                    outcomes.append(Checker.Outcome(check: "route tables", expected: "as \(path)",
-                                                    observed: "no snapshot there (create it with --update-golden)", passed: false))
+                    outcomes.append(
+                        Checker.Outcome(
+                            check: "route tables", expected: "as \(path)",
+                            observed: "no snapshot there (create it with --update-golden)", passed: false))
                 }
             }
             print("\(file):")
-            let w1 = max(5, outcomes.map(\.check.count).max() ?? 0), w2 = max(8, outcomes.map(\.expected.count).max() ?? 0)
+            let w1 = max(5, outcomes.map(\.check.count).max() ?? 0),
+                w2 = max(8, outcomes.map(\.expected.count).max() ?? 0)
             func pad(_ s: String, _ w: Int) -> String { s + String(repeating: " ", count: max(0, w - s.count)) }
             print("  " + pad("check", w1) + "  " + pad("expected", w2) + "  observed  result")
             for o in outcomes {
-                print("  " + pad(o.check, w1) + "  " + pad(o.expected, w2) + "  " + o.observed + "  " + (o.passed ? "pass" : "FAIL"))
+                print(
+                    "  " + pad(o.check, w1) + "  " + pad(o.expected, w2) + "  " + o.observed + "  "
+                        + (o.passed ? "pass" : "FAIL"))
                 if !o.passed { failed += 1 }
             }
             if outcomes.isEmpty { print("  (no expectations)") }

@@ -41,7 +41,9 @@ enum CommandLineTool {
             case "check": return try CheckCommand.main(rest)
             default:
                 var message = "adhocsim: unknown command \"\(command)\""
-                if let s = commands.min(by: { editDistance($0, command) < editDistance($1, command) }), editDistance(s, command) <= 2 {
+                if let s = commands.min(by: { editDistance($0, command) < editDistance($1, command) }),
+                    editDistance(s, command) <= 2
+                {
                     message += "; did you mean \"\(s)\"?"
                 }
                 printError(message + "\nRun `adhocsim --help` for the commands.")

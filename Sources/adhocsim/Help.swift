@@ -1,119 +1,119 @@
 enum Help {
     static let overview = """
-    adhocsim: a deterministic simulator of phone-to-phone networks.
+        adhocsim: a deterministic simulator of phone-to-phone networks.
 
-    Usage:
-      adhocsim run FILE [--out DIR] [--seed N] [--set PATH=VALUE]... [--pcap] [--quiet]
-      adhocsim validate FILE... [--set PATH=VALUE]...
-      adhocsim range [FILE] [--environment PRESET] [--set PATH=VALUE]...
-      adhocsim sweep FILE [--out DIR] [-j N] [--shard K/N] [--resume] [--set PATH=VALUE]... [--quiet]
-      adhocsim merge DIR... --out DIR
-      adhocsim plot DIR
-      adhocsim check FILE... [--golden DIR [--update-golden]] [--set PATH=VALUE]...
-      adhocsim bench core [--population P] [--events E] [--repeat R] [--compare] [--no-baseline]
-      adhocsim --version
-      adhocsim COMMAND --help
+        Usage:
+          adhocsim run FILE [--out DIR] [--seed N] [--set PATH=VALUE]... [--pcap] [--quiet]
+          adhocsim validate FILE... [--set PATH=VALUE]...
+          adhocsim range [FILE] [--environment PRESET] [--set PATH=VALUE]...
+          adhocsim sweep FILE [--out DIR] [-j N] [--shard K/N] [--resume] [--set PATH=VALUE]... [--quiet]
+          adhocsim merge DIR... --out DIR
+          adhocsim plot DIR
+          adhocsim check FILE... [--golden DIR [--update-golden]] [--set PATH=VALUE]...
+          adhocsim bench core [--population P] [--events E] [--repeat R] [--compare] [--no-baseline]
+          adhocsim --version
+          adhocsim COMMAND --help
 
-    Exit status: 0 success; 1 the run completed but a check failed (or the event
-    budget stopped it); 2 bad input, bad usage, or results that could not be written.
-    """
+        Exit status: 0 success; 1 the run completed but a check failed (or the event
+        budget stopped it); 2 bad input, bad usage, or results that could not be written.
+        """
 
     static let run = """
-    adhocsim run FILE [--out DIR] [--seed N] [--set PATH=VALUE]... [--quiet]
+        adhocsim run FILE [--out DIR] [--seed N] [--set PATH=VALUE]... [--quiet]
 
-    Simulates the scenario in FILE and writes its results to DIR (default:
-    results/<scenario name>/), replacing that folder atomically: metadata.json,
-    scenario.json (the effective input) and the result tables.
+        Simulates the scenario in FILE and writes its results to DIR (default:
+        results/<scenario name>/), replacing that folder atomically: metadata.json,
+        scenario.json (the effective input) and the result tables.
 
-      --out DIR          the folder for this run's results
-      --seed N           the run seed (overrides "seed" in the file)
-      --set PATH=VALUE   override one value by its JSON path, e.g.
-                         --set environment.pathLossExponent=3 --set nodes[1].position[0]=30
-                         (repeatable; validated like the file)
-      --pcap             also write <node>.pcap per node (IP/TCP/UDP/QUIC headers, for
-                         Wireshark and tshark)
-      --quiet            print only errors
-    """
+          --out DIR          the folder for this run's results
+          --seed N           the run seed (overrides "seed" in the file)
+          --set PATH=VALUE   override one value by its JSON path, e.g.
+                             --set environment.pathLossExponent=3 --set nodes[1].position[0]=30
+                             (repeatable; validated like the file)
+          --pcap             also write <node>.pcap per node (IP/TCP/UDP/QUIC headers, for
+                             Wireshark and tshark)
+          --quiet            print only errors
+        """
 
     static let validate = """
-    adhocsim validate FILE... [--set PATH=VALUE]...
+        adhocsim validate FILE... [--set PATH=VALUE]...
 
-    Checks scenario files without running them and prints every problem of every file
-    (file:line:column: error: json.path: what was expected, what was found).
-    Writes nothing. Exit status 2 if any file has a problem.
-    """
+        Checks scenario files without running them and prints every problem of every file
+        (file:line:column: error: json.path: what was expected, what was found).
+        Writes nothing. Exit status 2 if any file has a problem.
+        """
 
     static let bench = """
-    adhocsim bench core [--population P] [--events E] [--repeat R] [--compare] [--no-baseline]
+        adhocsim bench core [--population P] [--events E] [--repeat R] [--compare] [--no-baseline]
 
-    The hold-model benchmark of the event core: P pending events (default 1000); every
-    executed event schedules one new event at now + Exp(mean 1 ms) drawn from a named
-    random stream; stops after E events (default 20000000). Runs R times (default 3) and
-    reports the best, beside a bare 4-ary heap loop (no dispatch) measured in the same
-    process as the baseline:
+        The hold-model benchmark of the event core: P pending events (default 1000); every
+        executed event schedules one new event at now + Exp(mean 1 ms) drawn from a named
+        random stream; stops after E events (default 20000000). Runs R times (default 3) and
+        reports the best, beside a bare 4-ary heap loop (no dispatch) measured in the same
+        process as the baseline:
 
-      events_per_s=<best> ... baseline_events_per_s=<...> ratio_to_baseline=<...>
+          events_per_s=<best> ... baseline_events_per_s=<...> ratio_to_baseline=<...>
 
-      --compare          also time bare loops for every heap shape (BENCHMARKS.md)
-      --no-baseline      skip the baseline (for memory measurements of the core alone)
-    """
+          --compare          also time bare loops for every heap shape (BENCHMARKS.md)
+          --no-baseline      skip the baseline (for memory measurements of the core alone)
+        """
 
     static let range = """
-    adhocsim range [FILE] [--environment PRESET] [--set PATH=VALUE]...
+        adhocsim range [FILE] [--environment PRESET] [--set PATH=VALUE]...
 
-    Prints range_m=<metres>: the largest distance at which a 1024-byte frame at the
-    lowest MCS is received with probability >= 50 %, with shadowing at its median,
-    no blockage and no fast fading, between handheld phones (1.2 m). Uses FILE's
-    environment and radio, or the default radio in the given place (default field).
+        Prints range_m=<metres>: the largest distance at which a 1024-byte frame at the
+        lowest MCS is received with probability >= 50 %, with shadowing at its median,
+        no blockage and no fast fading, between handheld phones (1.2 m). Uses FILE's
+        environment and radio, or the default radio in the given place (default field).
 
-      --environment PRESET   underground, city, field, forest or custom
-      --set PATH=VALUE       e.g. --set radio.txPowerDbm=10 --set environment.pathLossExponent=3
-    """
+          --environment PRESET   underground, city, field, forest or custom
+          --set PATH=VALUE       e.g. --set radio.txPowerDbm=10 --set environment.pathLossExponent=3
+        """
 
     static let sweep = """
-    adhocsim sweep FILE [--out DIR] [-j N] [--shard K/N] [--resume] [--set PATH=VALUE]... [--quiet]
+        adhocsim sweep FILE [--out DIR] [-j N] [--shard K/N] [--resume] [--set PATH=VALUE]... [--quiet]
 
-    Runs every cell of FILE's "matrix" ({"<json path>": [values...], "repeat": R}) and writes
-    DIR (default results/<name>/): cells/ (one committed file per finished cell and repeat),
-    cells.csv and cells.jsonl (rows sorted by cell id: the same bytes for any -j, sharding or
-    resume) and metadata.json. Each cell's seed derives from the sweep seed and its id.
+        Runs every cell of FILE's "matrix" ({"<json path>": [values...], "repeat": R}) and writes
+        DIR (default results/<name>/): cells/ (one committed file per finished cell and repeat),
+        cells.csv and cells.jsonl (rows sorted by cell id: the same bytes for any -j, sharding or
+        resume) and metadata.json. Each cell's seed derives from the sweep seed and its id.
 
-      -j N          worker threads (default: the number of cores)
-      --shard K/N   run only every N-th cell starting at the K-th (for batch schedulers)
-      --resume      keep finished cells in DIR and run the rest
-      --quiet       no progress output
-    """
+          -j N          worker threads (default: the number of cores)
+          --shard K/N   run only every N-th cell starting at the K-th (for batch schedulers)
+          --resume      keep finished cells in DIR and run the rest
+          --quiet       no progress output
+        """
 
     static let merge = """
-    adhocsim merge DIR... --out DIR
+        adhocsim merge DIR... --out DIR
 
-    Joins the cells of shard folders of one sweep into one cells.csv and cells.jsonl; refuses
-    folders from different sweeps (input hash or version differ).
-    """
+        Joins the cells of shard folders of one sweep into one cells.csv and cells.jsonl; refuses
+        folders from different sweeps (input hash or version differ).
+        """
 
     static let plot = """
-    adhocsim plot DIR
+        adhocsim plot DIR
 
-    Writes self-contained SVG charts of a sweep's cells.csv, and an index.html showing them,
-    to DIR/plots: RTT and jitter per place and protocol (box plots), data rate and goodput
-    against distance, UDP loss against the number of writes, maximum range per place.
-    """
+        Writes self-contained SVG charts of a sweep's cells.csv, and an index.html showing them,
+        to DIR/plots: RTT and jitter per place and protocol (box plots), data rate and goodput
+        against distance, UDP loss against the number of writes, maximum range per place.
+        """
 
     static let check = """
-    adhocsim check FILE... [--golden DIR [--update-golden]] [--set PATH=VALUE]...
+        adhocsim check FILE... [--golden DIR [--update-golden]] [--set PATH=VALUE]...
 
-    Runs each scenario and evaluates its "expectations": {"by_s": T, "route": {"from", "to"}},
-    {"at_s": T, "route": {"from", "to", "avoids": [...], "maxHops": N}},
-    {"metric": "max_session_size", "max": 8},
-    {"metric": "delivery_ratio", "flow": "<mesh.messages id>", "min": 0.99},
-    {"fingerprint": "<16 hex digits>"}.
-    Prints expected and observed values; exit status 1 if any check fails.
+        Runs each scenario and evaluates its "expectations": {"by_s": T, "route": {"from", "to"}},
+        {"at_s": T, "route": {"from", "to", "avoids": [...], "maxHops": N}},
+        {"metric": "max_session_size", "max": 8},
+        {"metric": "delivery_ratio", "flow": "<mesh.messages id>", "min": 0.99},
+        {"fingerprint": "<16 hex digits>"}.
+        Prints expected and observed values; exit status 1 if any check fails.
 
-      --golden DIR       also compare the route tables, sampled every heartbeat
-                         interval, with DIR/<file name>.routes; the first difference
-                         (time, node, destination, old and new path) is shown
-      --update-golden    write those snapshots instead of comparing them
-    """
+          --golden DIR       also compare the route tables, sampled every heartbeat
+                             interval, with DIR/<file name>.routes; the first difference
+                             (time, node, destination, old and new path) is shown
+          --update-golden    write those snapshots instead of comparing them
+        """
 
     static func text(for topic: String) -> String? {
         switch topic {

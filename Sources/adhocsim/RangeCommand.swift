@@ -4,9 +4,9 @@ import Foundation
 enum RangeCommand {
     /// The scenario `range` uses when no FILE is given: two handheld phones, the default radio.
     static let defaultScenario = """
-    {"name": "range", "seed": 1, "duration_s": 1, "environment": {"preset": "field"},
-     "nodes": [{"id": "a", "position": [0, 0, 1.2]}, {"id": "b", "position": [1, 0, 1.2]}]}
-    """
+        {"name": "range", "seed": 1, "duration_s": 1, "environment": {"preset": "field"},
+         "nodes": [{"id": "a", "position": [0, 0, 1.2]}, {"id": "b", "position": [1, 0, 1.2]}]}
+        """
 
     static func main(_ args: [String]) throws -> Int32 {
         if args.contains("--help") || args.contains("-h") { print(Help.range); return ExitStatus.success }
@@ -20,7 +20,8 @@ enum RangeCommand {
             if let file = a.positionals.first {
                 scenario = try ScenarioDecoder.load(path: file, overrides: overrides)
             } else {
-                scenario = try ScenarioDecoder.decode(bytes: Array(defaultScenario.utf8), file: "(default scenario)", overrides: overrides)
+                scenario = try ScenarioDecoder.decode(
+                    bytes: Array(defaultScenario.utf8), file: "(default scenario)", overrides: overrides)
             }
         } catch let e as ScenarioError {
             printError(e.description)

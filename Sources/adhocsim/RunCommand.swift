@@ -6,7 +6,9 @@ enum RunCommand {
         if args.contains("--help") || args.contains("-h") { print(Help.run); return ExitStatus.success }
         let a = try Arguments(args, options: ["--out", "--seed", "--set"], switches: ["--quiet", "--pcap"])
         guard a.positionals.count == 1 else {
-            throw Arguments.UsageError(message: a.positionals.isEmpty ? "expects a scenario FILE" : "expects one scenario FILE, found \(a.positionals.count)")
+            throw Arguments.UsageError(
+                message: a.positionals.isEmpty
+                    ? "expects a scenario FILE" : "expects one scenario FILE, found \(a.positionals.count)")
         }
         var overrides = a.all("--set")
         if a.value("--seed") != nil {
@@ -19,11 +21,15 @@ enum RunCommand {
             scenario = try ScenarioDecoder.load(path: file, overrides: overrides)
         } catch let e as ScenarioError {
             printError(e.description)
-            printError("\(e.diagnostics.count) problem\(e.diagnostics.count == 1 ? "" : "s") in \(file); nothing was run or written.")
+            printError(
+                "\(e.diagnostics.count) problem\(e.diagnostics.count == 1 ? "" : "s") in \(file); nothing was run or written."
+            )
             return ExitStatus.badInput
         }
         if let m = scenario.matrix, !a.has("--quiet") {
-            printError("note: \(file) has a matrix of \(m.cells.count) cells; run simulates the base scenario only (use adhocsim sweep)")
+            printError(
+                "note: \(file) has a matrix of \(m.cells.count) cells; run simulates the base scenario only (use adhocsim sweep)"
+            )
         }
         let report: RunReport
         do {
@@ -41,12 +47,16 @@ enum RunCommand {
         }
         let quiet = a.has("--quiet")
         if !quiet {
-            print("\(scenario.name): simulated \(report.simulatedTime) in \(NumberText.fixed(report.wallSeconds, decimals: 3)) s wall, \(report.eventsExecuted) events (\(report.stopReason.rawValue))")
+            print(
+                "\(scenario.name): simulated \(report.simulatedTime) in \(NumberText.fixed(report.wallSeconds, decimals: 3)) s wall, \(report.eventsExecuted) events (\(report.stopReason.rawValue))"
+            )
             print(RunFiles.summaryText(report), terminator: "")
             print("results: \(a.value("--out") ?? "results/\(scenario.name)")")
         }
         if !report.completed {
-            printError("adhocsim run: the event budget (limits.maxEvents = \(scenario.limits.maxEvents)) stopped the run at \(report.simulatedTime); results are partial")
+            printError(
+                "adhocsim run: the event budget (limits.maxEvents = \(scenario.limits.maxEvents)) stopped the run at \(report.simulatedTime); results are partial"
+            )
             return ExitStatus.checkFailed
         }
         return ExitStatus.success
@@ -63,7 +73,9 @@ enum ValidateCommand {
             do {
                 let s = try ScenarioDecoder.load(path: file, overrides: a.all("--set"))
                 let cells = s.matrix.map { ", matrix of \($0.cells.count) cells × \($0.repeats)" } ?? ""
-                print("\(file): ok (scenario \"\(s.name)\", \(s.nodes.count) node\(s.nodes.count == 1 ? "" : "s"), \(s.flows.count) flow\(s.flows.count == 1 ? "" : "s"), \(s.duration)\(cells))")
+                print(
+                    "\(file): ok (scenario \"\(s.name)\", \(s.nodes.count) node\(s.nodes.count == 1 ? "" : "s"), \(s.flows.count) flow\(s.flows.count == 1 ? "" : "s"), \(s.duration)\(cells))"
+                )
             } catch let e as ScenarioError {
                 failed += 1
                 printError(e.description)
@@ -77,7 +89,8 @@ enum ValidateCommand {
 enum BenchCommand {
     static func main(_ args: [String]) throws -> Int32 {
         if args.contains("--help") || args.contains("-h") { print(Help.bench); return ExitStatus.success }
-        let a = try Arguments(args, options: ["--population", "--events", "--repeat"], switches: ["--compare", "--no-baseline"])
+        let a = try Arguments(
+            args, options: ["--population", "--events", "--repeat"], switches: ["--compare", "--no-baseline"])
         guard a.positionals == ["core"] else {
             throw Arguments.UsageError(message: "expects the benchmark name: adhocsim bench core")
         }
@@ -105,7 +118,9 @@ enum BenchCommand {
                 comparisons.append(shapeBest!)
                 // The baseline is the best of every run of its shape, so it is never flattered
                 // by an unlucky first measurement.
-                if shapeBest!.label == baseline!.label && shapeBest!.seconds < baseline!.seconds { baseline = shapeBest }
+                if shapeBest!.label == baseline!.label && shapeBest!.seconds < baseline!.seconds {
+                    baseline = shapeBest
+                }
             }
             var q: BenchmarkFigure?
             for _ in 0..<repeats {
@@ -114,17 +129,24 @@ enum BenchCommand {
             }
             comparisons.append(q!)
             for f in comparisons {
-                print("compare \(f.label) events_per_s=\(Int(f.eventsPerSecond)) ratio_to_baseline=\(NumberText.fixed(f.eventsPerSecond / baseline!.eventsPerSecond, decimals: 3)) checksum=\(f.checksum)")
+                print(
+                    "compare \(f.label) events_per_s=\(Int(f.eventsPerSecond)) ratio_to_baseline=\(NumberText.fixed(f.eventsPerSecond / baseline!.eventsPerSecond, decimals: 3)) checksum=\(f.checksum)"
+                )
             }
         }
         let f = best!
         guard let b = baseline else {
-            print("events_per_s=\(Int(f.eventsPerSecond)) population=\(population) events=\(f.events) best_of=\(repeats) queue=radix-heap-64 checksum=\(f.checksum)")
+            print(
+                "events_per_s=\(Int(f.eventsPerSecond)) population=\(population) events=\(f.events) best_of=\(repeats) queue=radix-heap-64 checksum=\(f.checksum)"
+            )
             return ExitStatus.success
         }
-        print("events_per_s=\(Int(f.eventsPerSecond)) population=\(population) events=\(f.events) best_of=\(repeats) queue=radix-heap-64 baseline=\(b.label) baseline_events_per_s=\(Int(b.eventsPerSecond)) ratio_to_baseline=\(NumberText.fixed(f.eventsPerSecond / b.eventsPerSecond, decimals: 3)) checksum=\(f.checksum)")
+        print(
+            "events_per_s=\(Int(f.eventsPerSecond)) population=\(population) events=\(f.events) best_of=\(repeats) queue=radix-heap-64 baseline=\(b.label) baseline_events_per_s=\(Int(b.eventsPerSecond)) ratio_to_baseline=\(NumberText.fixed(f.eventsPerSecond / b.eventsPerSecond, decimals: 3)) checksum=\(f.checksum)"
+        )
         if f.checksum != b.checksum {
-            printError("adhocsim bench: the simulation and the baseline executed different event sequences (checksums differ)")
+            printError(
+                "adhocsim bench: the simulation and the baseline executed different event sequences (checksums differ)")
             return ExitStatus.checkFailed
         }
         return ExitStatus.success

@@ -5,8 +5,11 @@ enum SweepCommand {
     static func main(_ args: [String]) throws -> Int32 {
         if args.contains("--help") || args.contains("-h") { print(Help.sweep); return ExitStatus.success }
         let a = try Arguments(args, options: ["--out", "-j", "--shard", "--set"], switches: ["--resume", "--quiet"])
-        guard a.positionals.count == 1 else { throw Arguments.UsageError(message: "expects one scenario FILE with a \"matrix\"") }
-        let workers = Int(try a.integer("-j", default: UInt64(ProcessInfo.processInfo.activeProcessorCount), in: 1...256))
+        guard a.positionals.count == 1 else {
+            throw Arguments.UsageError(message: "expects one scenario FILE with a \"matrix\"")
+        }
+        let workers = Int(
+            try a.integer("-j", default: UInt64(ProcessInfo.processInfo.activeProcessorCount), in: 1...256))
         var shard: (k: Int, n: Int)?
         if let text = a.value("--shard") {
             let parts = text.split(separator: "/").map { Int($0) }
@@ -28,10 +31,13 @@ enum SweepCommand {
         let outPath = a.value("--out") ?? "results/\(plan.base.name)"
         let progress: SweepRunner.Progress = a.has("--quiet") ? .quiet : (isatty(2) != 0 ? .bar : .lines)
         do {
-            let (ran, failed) = try SweepRunner.run(plan, out: URL(fileURLWithPath: outPath), workers: workers, shard: shard,
-                                                    resume: a.has("--resume"), progress: progress)
+            let (ran, failed) = try SweepRunner.run(
+                plan, out: URL(fileURLWithPath: outPath), workers: workers, shard: shard,
+                resume: a.has("--resume"), progress: progress)
             if !a.has("--quiet") {
-                print("\(plan.base.name): \(plan.matrix.cells.count) cells × \(plan.matrix.repeats) repeat(s); ran \(ran) unit(s) now, \(failed) with a failed status")
+                print(
+                    "\(plan.base.name): \(plan.matrix.cells.count) cells × \(plan.matrix.repeats) repeat(s); ran \(ran) unit(s) now, \(failed) with a failed status"
+                )
                 print("results: \(outPath)/cells.csv")
             }
         } catch let e as SweepRunner.OutputError {

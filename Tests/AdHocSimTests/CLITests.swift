@@ -2,69 +2,16 @@ import Foundation
 import Testing
 @testable import AdHocSim
 
-/// Runs the built `adhocsim` binary as a subprocess.
-struct CLI {
-    static let binary: URL = {
-        let fm = FileManager.default
-        // Beside the test bundle (swift test on Linux), else in the package's debug build.
-        let besideTests = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-            .appendingPathComponent("adhocsim")
-        if fm.isExecutableFile(atPath: besideTests.path) { return besideTests }
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
-        return root.appendingPathComponent(".build/debug/adhocsim")
-    }()
-
-    struct Outcome {
-        var status: Int32
-        var stdout: String
-        var stderr: String
-    }
-
-    static func run(_ args: [String], in directory: URL) throws -> Outcome {
-        let p = Process()
-        p.executableURL = binary
-        p.arguments = args
-        p.currentDirectoryURL = directory
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        try p.run()
-        let o = out.fileHandleForReading.readDataToEndOfFile()
-        let e = err.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return Outcome(status: p.terminationStatus, stdout: String(decoding: o, as: UTF8.self),
-                       stderr: String(decoding: e, as: UTF8.self))
-    }
-}
-
-/// A fresh temporary folder holding `files`.
-func temporaryFolder(_ files: [String: String] = [:]) throws -> URL {
-    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("adhocsim-test-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-    for (name, text) in files { try Data(text.utf8).write(to: dir.appendingPathComponent(name)) }
-    return dir
-}
-
-func listing(_ dir: URL) throws -> [String] {
-    try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted()
-}
-
-/// The file's lines without the one wall-clock field.
-func deterministicPart(_ text: String) -> String {
-    text.split(separator: "\n", omittingEmptySubsequences: false).filter { !$0.contains("\"wall_time_s\"") }.joined(separator: "\n")
-}
-
 let fiveMistakes = """
-{
-  "name": "five-mistakes",
-  "seed": -3,
-  "duration_s": 0,
-  "environment": { "preset": "feld" },
-  "nodes": [ { "id": "A", "position": [0, 0, 0] }, { "id": "A", "position": [1, 0, 0] } ],
-  "flow": []
-}
-"""
+    {
+      "name": "five-mistakes",
+      "seed": -3,
+      "duration_s": 0,
+      "environment": { "preset": "feld" },
+      "nodes": [ { "id": "A", "position": [0, 0, 0] }, { "id": "A", "position": [1, 0, 0] } ],
+      "flow": []
+    }
+    """
 
 @Suite("Command line", .serialized)
 struct CLITests {
@@ -104,7 +51,11 @@ struct CLITests {
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stdout.contains("results: out/run1"))
         let out = dir.appendingPathComponent("out/run1")
-        #expect(try listing(out) == ["links.csv", "metadata.json", "nodes.csv", "rtt_samples.csv", "scenario.json", "summary.csv", "summary.json", "traffic.csv"])
+        #expect(
+            try listing(out) == [
+                "links.csv", "metadata.json", "nodes.csv", "rtt_samples.csv", "scenario.json", "summary.csv",
+                "summary.json", "traffic.csv"
+            ])
         #expect(try listing(dir.appendingPathComponent("out")) == ["run1"])  // no staging left over
         let nodes = try String(contentsOf: out.appendingPathComponent("nodes.csv"), encoding: .utf8)
         #expect(nodes == "node,x_m,y_m,z_m\nA,0.000,0.000,1.200\nB,10.000,0.000,1.200\n")
@@ -148,7 +99,10 @@ struct CLITests {
             let r = try CLI.run(["run", "s.json", "--out", out, "--quiet"], in: dir)
             #expect(r.status == 0 && r.stdout.isEmpty)
         }
-        for file in ["nodes.csv", "scenario.json", "metadata.json", "links.csv", "traffic.csv", "summary.csv", "summary.json", "rtt_samples.csv"] {
+        for file in [
+            "nodes.csv", "scenario.json", "metadata.json", "links.csv", "traffic.csv", "summary.csv", "summary.json",
+            "rtt_samples.csv"
+        ] {
             let a = try String(contentsOf: dir.appendingPathComponent("a/\(file)"), encoding: .utf8)
             let b = try String(contentsOf: dir.appendingPathComponent("b/\(file)"), encoding: .utf8)
             #expect(deterministicPart(a) == deterministicPart(b), "\(file)")

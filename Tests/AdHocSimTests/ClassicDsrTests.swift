@@ -5,8 +5,12 @@ import Testing
 /// Classic DSR (RFC 4728 subset) under the same sessions and messages as MAdHoc's mesh.
 @Suite("Mesh: classic DSR")
 struct ClassicDsrTests {
-    func scenario(_ nodes: [(String, Double, Double)], messages: String, events: String = "[]", duration: Double = 40) throws -> Scenario {
-        try MeshScenarioText.scenario(nodes, mesh: "{\"routing\": \"dsr\", \"messages\": \(messages)}", events: events, duration: duration, seed: 4)
+    func scenario(
+        _ nodes: [(String, Double, Double)], messages: String, events: String = "[]", duration: Double = 40
+    ) throws -> Scenario {
+        try MeshScenarioText.scenario(
+            nodes, mesh: "{\"routing\": \"dsr\", \"messages\": \(messages)}", events: events, duration: duration,
+            seed: 4)
     }
 
     func run(_ s: Scenario) -> (World<WirelessLink>, MeshMetrics) {
@@ -21,9 +25,11 @@ struct ClassicDsrTests {
         // starts a discovery: A broadcasts the request [A] (32 + 8 = 40 B), B forwards [A B]
         // (48 B), C forwards [A B C] (56 B); D, the target, replies along D C B A (64 B per hop).
         // Sessions form at 0 s, so no request is lost to a missing session.
-        let s = try scenario([("A", 0, 0), ("B", 30, 0), ("C", 60, 0), ("D", 90, 0)],
-                             messages: "[{\"id\": \"m\", \"from\": \"A\", \"to\": \"D\", \"size_bytes\": 100, \"count\": 5, \"interval_s\": 1, \"start_s\": 1}]",
-                             duration: 10)
+        let s = try scenario(
+            [("A", 0, 0), ("B", 30, 0), ("C", 60, 0), ("D", 90, 0)],
+            messages:
+                "[{\"id\": \"m\", \"from\": \"A\", \"to\": \"D\", \"size_bytes\": 100, \"count\": 5, \"interval_s\": 1, \"start_s\": 1}]",
+            duration: 10)
         let (w, m) = run(s)
         #expect(m.nodes.map(\.controlFrames) == [1, 2, 2, 1])
         #expect(m.nodes.map(\.controlBytes) == [40, 48 + 64, 56 + 64, 64])
@@ -39,16 +45,20 @@ struct ClassicDsrTests {
     @Test func aBrokenLinkSendsARouteErrorAndTheSourceRediscovers() throws {
         // A – B – {C1 or C2} – D: B reaches D through either C; C1 and C2 are 20 m apart.
         let nodes = [("A", 0.0, 0.0), ("B", 30, 0), ("C1", 60, 10), ("C2", 60, -10), ("D", 90, 0)]
-        let messages = "[{\"id\": \"m\", \"from\": \"A\", \"to\": \"D\", \"size_bytes\": 100, \"count\": 30, \"interval_s\": 1, \"start_s\": 1}]"
+        let messages =
+            "[{\"id\": \"m\", \"from\": \"A\", \"to\": \"D\", \"size_bytes\": 100, \"count\": 30, \"interval_s\": 1, \"start_s\": 1}]"
         let (probe, _) = run(try scenario(nodes, messages: messages, duration: 5))
         let relay = try #require(probe.mesh!.route(from: 0, to: 4, at: .seconds(5))).path[2]
         let other = relay == 2 ? 3 : 2
-        let (w, m) = run(try scenario(nodes, messages: messages, events: "[{\"at_s\": 10, \"node\": \"\(relay == 2 ? "C1" : "C2")\", \"action\": \"fail\"}]"))
+        let (w, m) = run(
+            try scenario(
+                nodes, messages: messages,
+                events: "[{\"at_s\": 10, \"node\": \"\(relay == 2 ? "C1" : "C2")\", \"action\": \"fail\"}]"))
         // B's unicast to the failed relay exhausts its retries (or the peer leaves B's
         // session): B sends a route error to A, which forgets the route and rediscovers.
         #expect(w.mesh!.recorder.routeErrors >= 1)
         #expect(w.mesh!.route(from: 0, to: 4, at: .seconds(40))?.path == [0, 1, other, 4])
-        #expect(m.nodes[0].controlFrames >= 2)               // at least two requests from A
+        #expect(m.nodes[0].controlFrames >= 2)  // at least two requests from A
         #expect(m.workloads[0].delivered == 30)
         let repair = try #require(m.repairs.first)
         #expect(repair.brokenPairs >= 1 && repair.repairTimes.count == repair.brokenPairs)
@@ -59,23 +69,25 @@ struct ClassicDsrTests {
         // and 8.5 s (waits 0.5, 1, 2, 4, 8 s), the next at 16.5 s. Meanwhile the confirmation
         // timeouts (4 s) retry at 5, 9 and 13 s, and every retry waits in the send buffer.
         // The 16.5 s request reaches C; when its reply arrives the message goes once.
-        let s = try scenario([("A", 0, 0), ("B", 30, 0), ("C", 60, 0)],
-                             messages: "[{\"id\": \"m\", \"from\": \"A\", \"to\": \"C\", \"size_bytes\": 10, \"count\": 1, \"interval_s\": 1, \"start_s\": 1}]",
-                             events: "[{\"at_s\": 10, \"node\": \"C\", \"action\": \"join\"}]", duration: 30)
+        let s = try scenario(
+            [("A", 0, 0), ("B", 30, 0), ("C", 60, 0)],
+            messages:
+                "[{\"id\": \"m\", \"from\": \"A\", \"to\": \"C\", \"size_bytes\": 10, \"count\": 1, \"interval_s\": 1, \"start_s\": 1}]",
+            events: "[{\"at_s\": 10, \"node\": \"C\", \"action\": \"join\"}]", duration: 30)
         let (_, m) = run(s)
         #expect(m.workloads[0].attempts == 4 && m.workloads[0].attemptsWithoutRoute == 4)
         #expect(m.workloads[0].delivered == 1)
         #expect(m.nodes[0].messageFrames == 1)
-        #expect(m.nodes[0].controlFrames == 6)              // requests at 1, 1.5, 2.5, 4.5, 8.5, 16.5 s
+        #expect(m.nodes[0].controlFrames == 6)  // requests at 1, 1.5, 2.5, 4.5, 8.5, 16.5 s
         let established = try #require(m.workloads[0].routeEstablished)
         #expect(established > .milliseconds(16_500) && established < .milliseconds(16_600))
     }
 
     @Test func keysNeedHeartbeatPaths() throws {
         let text = """
-        {"name": "x", "seed": 1, "duration_s": 1, "environment": {"preset": "field"}, "radio": {"technology": "wifi"},
-         "mesh": {"routing": "dsr", "keyPaths": 2}, "nodes": [{"id": "A", "position": [0, 0, 1]}]}
-        """
+            {"name": "x", "seed": 1, "duration_s": 1, "environment": {"preset": "field"}, "radio": {"technology": "wifi"},
+             "mesh": {"routing": "dsr", "keyPaths": 2}, "nodes": [{"id": "A", "position": [0, 0, 1]}]}
+            """
         do {
             _ = try ScenarioDecoder.decode(bytes: Array(text.utf8), file: "x")
             Issue.record("accepted keyPaths with classic DSR")
@@ -86,9 +98,9 @@ struct ClassicDsrTests {
 
     @Test func unknownRoutingProtocolsAreBadInput() throws {
         let text = """
-        {"name": "x", "seed": 1, "duration_s": 1, "environment": {"preset": "field"}, "radio": {"technology": "wifi"},
-         "mesh": {"routing": "aodv"}, "nodes": [{"id": "A", "position": [0, 0, 1]}]}
-        """
+            {"name": "x", "seed": 1, "duration_s": 1, "environment": {"preset": "field"}, "radio": {"technology": "wifi"},
+             "mesh": {"routing": "aodv"}, "nodes": [{"id": "A", "position": [0, 0, 1]}]}
+            """
         #expect(throws: ScenarioError.self) { try ScenarioDecoder.decode(bytes: Array(text.utf8), file: "x") }
         do { _ = try ScenarioDecoder.decode(bytes: Array(text.utf8), file: "x") } catch {
             #expect("\(error)".contains("mesh.routing"))

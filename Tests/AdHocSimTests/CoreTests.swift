@@ -105,7 +105,7 @@ struct EventQueueTests {
 
     @Test func anOlderSequenceNumberStillLeavesFirstAmongEqualTimes() {
         var q = EventQueue(initialCapacity: 16)
-        let reserved = q.reserveSeq()                       // taken first...
+        let reserved = q.reserveSeq()  // taken first...
         for i in 0..<5 { q.push(time: .seconds(5), target: UInt32(i), kind: .testA, arg: 0) }
         q.push(time: .seconds(4), target: 50, kind: .testA, arg: 0)
         q.insert(Event(time: .seconds(5), seq: reserved, target: 99, kind: .testA, arg: 0))  // ...inserted last
@@ -210,8 +210,8 @@ struct TimerTests {
         var sim = Simulation(seed: 1)
         let t = sim.makeTimer(kind: .testA, target: 1)
         sim.arm(t, at: .seconds(1))
-        sim.arm(t, at: .seconds(5))      // pushed back (lazy path)
-        sim.arm(t, at: .seconds(3))      // earlier than the last arming (still lazy: queued at 1 s)
+        sim.arm(t, at: .seconds(5))  // pushed back (lazy path)
+        sim.arm(t, at: .seconds(3))  // earlier than the last arming (still lazy: queued at 1 s)
         var r = Recorder()
         _ = sim.run(&r)
         #expect(r.seen.map(\.time) == [3_000_000_000])
@@ -219,7 +219,7 @@ struct TimerTests {
 
         let u = sim.makeTimer(kind: .testB, target: 2)
         sim.arm(u, at: .seconds(10))
-        sim.arm(u, at: .seconds(4))      // earlier than the queued firing: re-queued
+        sim.arm(u, at: .seconds(4))  // earlier than the queued firing: re-queued
         _ = sim.run(&r)
         #expect(r.seen.map(\.time) == [3_000_000_000, 4_000_000_000])
     }
@@ -266,7 +266,9 @@ struct TimerTests {
             mutating func handle(_ event: Event, in sim: inout Simulation) {
                 if event.kind == .testA {
                     sim.arm(rto, after: .seconds(1))
-                    if event.arg < 10_000 { sim.schedule(after: .microseconds(100), target: 0, kind: .testA, arg: event.arg + 1) }
+                    if event.arg < 10_000 {
+                        sim.schedule(after: .microseconds(100), target: 0, kind: .testA, arg: event.arg + 1)
+                    }
                 }
             }
         }

@@ -59,13 +59,16 @@ struct FullRunDeterminismTests {
     /// The result files of the shipped topology `file`, after checking that a second run and
     /// `parallel` concurrent runs give the same bytes.
     func stableFiles(_ file: String, parallel: Int) throws -> [String] {
-        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
             .appendingPathComponent(file)
         let scenario = try ScenarioDecoder.load(path: url.path)
         let first = try DeterminismTests.files(scenario)
         #expect(first == (try DeterminismTests.files(scenario)))
         let results = ParallelResults(count: parallel)
-        DispatchQueue.concurrentPerform(iterations: parallel) { i in results.set(i, (try? DeterminismTests.files(scenario)) ?? []) }
+        DispatchQueue.concurrentPerform(iterations: parallel) { i in
+            results.set(i, (try? DeterminismTests.files(scenario)) ?? [])
+        }
         for r in results.values { #expect(r == first) }
         return first
     }
@@ -87,17 +90,18 @@ struct FullRunDeterminismTests {
 struct FingerprintTests {
     @Test func theFingerprintIsStableAndSensitive() throws {
         let text = """
-        {"name": "fp", "seed": 5, "duration_s": 5, "environment": {"preset": "city"}, "radio": {"technology": "wifi"},
-         "nodes": [{"id": "a", "position": [0, 0, 1.2]}, {"id": "b", "position": [20, 0, 1.2]}],
-         "flows": [{"id": "f", "from": "a", "to": "b", "protocol": "tcp", "workload": {"kind": "thesis", "probes": 10, "packets": 50, "size": 1000}}]}
-        """
+            {"name": "fp", "seed": 5, "duration_s": 5, "environment": {"preset": "city"}, "radio": {"technology": "wifi"},
+             "nodes": [{"id": "a", "position": [0, 0, 1.2]}, {"id": "b", "position": [20, 0, 1.2]}],
+             "flows": [{"id": "f", "from": "a", "to": "b", "protocol": "tcp", "workload": {"kind": "thesis", "probes": 10, "packets": 50, "size": 1000}}]}
+            """
         func fingerprint(_ extra: [String]) throws -> String {
-            try ScenarioRunner.run(try ScenarioDecoder.decode(bytes: Array(text.utf8), file: "fp", overrides: extra)).fingerprint
+            try ScenarioRunner.run(try ScenarioDecoder.decode(bytes: Array(text.utf8), file: "fp", overrides: extra))
+                .fingerprint
         }
         let a = try fingerprint([])
         #expect(a.count == 16)
         #expect(try fingerprint([]) == a)
-        #expect(try fingerprint(["seed=6"]) != a)                       // other random draws
-        #expect(try fingerprint(["transport.tcp.noDelay=true"]) != a)   // other behaviour
+        #expect(try fingerprint(["seed=6"]) != a)  // other random draws
+        #expect(try fingerprint(["transport.tcp.noDelay=true"]) != a)  // other behaviour
     }
 }

@@ -2,19 +2,6 @@ import Foundation
 import Testing
 @testable import AdHocSim
 
-/// A scenario on an idealised channel: no shadowing, fading or blockage.
-func linkScenario(nodes: [(String, Double, Double)], radio: String, traffic: String, duration: Double = 10, extra: String = "") throws -> Scenario {
-    let nodeList = nodes.map { "{\"id\": \"\($0.0)\", \"position\": [\($0.1), \($0.2), 1.2]}" }.joined(separator: ", ")
-    let text = """
-    {"name": "t", "seed": 7, "duration_s": \(duration),
-     "environment": {"preset": "custom", "pathLossExponent": 2, "referenceLossDb": 47.6, "shadowingSigmaDb": 0,
-                     "noiseFigureDb": 7, "interferenceDb": 0},
-     "radio": \(radio), \(extra)
-     "nodes": [\(nodeList)], "traffic": \(traffic)}
-    """
-    return try ScenarioDecoder.decode(bytes: Array(text.utf8), file: "t.json")
-}
-
 /// Bianchi's saturation throughput of the DCF (Bianchi, IEEE JSAC 18(3), 2000, eqs. 7, 9, 13),
 /// basic access, n stations, minimum window W = CWmin + 1, m doubling stages.
 func bianchiThroughput(n: Int, w: Double, m: Int, payloadBits: Double, slot: Double, ts: Double, tc: Double) -> Double {
@@ -48,9 +35,11 @@ struct MacTests {
             nodes.append(("s\(k)", 5 * cos(a), 5 * sin(a)))
             traffic.append("{\"kind\": \"saturated\", \"from\": \"s\(k)\", \"to\": \"sink\", \"bytes\": 1500}")
         }
-        let scenario = try linkScenario(nodes: nodes, radio: "{\"technology\": \"wifi\", \"mcs\": 4, \"channelWidthMHz\": 20, \"spatialStreams\": 1}",
-                                        traffic: "[" + traffic.joined(separator: ", ") + "]", duration: 20,
-                                        extra: "\"mac\": {\"aggregation\": false},")
+        let scenario = try linkScenario(
+            nodes: nodes,
+            radio: "{\"technology\": \"wifi\", \"mcs\": 4, \"channelWidthMHz\": 20, \"spatialStreams\": 1}",
+            traffic: "[" + traffic.joined(separator: ", ") + "]", duration: 20,
+            extra: "\"mac\": {\"aggregation\": false},")
         let report = try ScenarioRunner.run(scenario)
         let simulated = Double(report.traffic.reduce(0) { $0 + $1.receivedBytes }) * 8 / 20
 
@@ -64,7 +53,9 @@ struct MacTests {
         let ts = 34e-6 + data + 16e-6 + 28e-6
         // A collision keeps the channel for about as long (listeners wait EIFS, senders time out).
         let analytic = bianchiThroughput(n: stations, w: 16, m: 6, payloadBits: 12_000, slot: 9e-6, ts: ts, tc: ts)
-        #expect(abs(simulated / analytic - 1) < 0.10, "N = \(stations): simulated \(simulated / 1e6) Mbit/s, Bianchi \(analytic / 1e6) Mbit/s")
+        #expect(
+            abs(simulated / analytic - 1) < 0.10,
+            "N = \(stations): simulated \(simulated / 1e6) Mbit/s, Bianchi \(analytic / 1e6) Mbit/s")
     }
 }
 
@@ -90,9 +81,10 @@ struct LinkProbe: EventHandler {
 @Suite("AWDL schedule")
 struct AwdlTests {
     func probe(slotsA: String, slotsB: String, sim: inout Simulation) throws -> LinkProbe {
-        let s = try linkScenario(nodes: [("A", 0, 0), ("B", 10, 0)],
-                                 radio: "{\"technology\": \"awdl\", \"mcs\": 0, \"channelWidthMHz\": 80, \"spatialStreams\": 1}",
-                                 traffic: "[]")
+        let s = try linkScenario(
+            nodes: [("A", 0, 0), ("B", 10, 0)],
+            radio: "{\"technology\": \"awdl\", \"mcs\": 0, \"channelWidthMHz\": 80, \"spatialStreams\": 1}",
+            traffic: "[]")
         var scenario = s
         scenario.nodes[0].awdlSlots = try #require(UInt16(slotsA, radix: 2))
         scenario.nodes[1].awdlSlots = try #require(UInt16(slotsB, radix: 2))
@@ -102,7 +94,7 @@ struct AwdlTests {
 
     @Test func aFrameWaitsForTheNextSharedSlot() throws {
         var sim = Simulation(seed: 1)
-        var p = try probe(slotsA: "1000", slotsB: "1000", sim: &sim)   // both only in slot 3
+        var p = try probe(slotsA: "1000", slotsB: "1000", sim: &sim)  // both only in slot 3
         let packet = LinkPacket(source: 0, destination: 1, bytes: 1000, owner: .linkTraffic, tag: 1, enqueued: .zero)
         #expect(p.wireless!.send(packet, sim: &sim))
         _ = sim.run(&p, until: .seconds(2))
@@ -121,7 +113,10 @@ struct AwdlTests {
         sim.schedule(at: late) { _ in }
         var idle = Recorder()
         _ = sim.run(&idle, until: late)
-        #expect(p.wireless!.send(LinkPacket(source: 0, destination: 1, bytes: 1000, owner: .linkTraffic, tag: 1, enqueued: late), sim: &sim))
+        #expect(
+            p.wireless!.send(
+                LinkPacket(source: 0, destination: 1, bytes: 1000, owner: .linkTraffic, tag: 1, enqueued: late),
+                sim: &sim))
         _ = sim.run(&p, until: .seconds(3))
         // Next slot 3: one sequence (16 × 65.536 ms = 1.048576 s) after the first.
         #expect(p.arrivals.first?.time == .nanoseconds(196_608_000 + 1_048_576_000 + 34_000 + 328_000))
@@ -130,7 +125,10 @@ struct AwdlTests {
     @Test func peersWithoutASharedSlotCannotTalk() throws {
         var sim = Simulation(seed: 1)
         var p = try probe(slotsA: "1", slotsB: "10", sim: &sim)
-        #expect(!p.wireless!.send(LinkPacket(source: 0, destination: 1, bytes: 100, owner: .linkTraffic, tag: 1, enqueued: .zero), sim: &sim))
+        #expect(
+            !p.wireless!.send(
+                LinkPacket(source: 0, destination: 1, bytes: 100, owner: .linkTraffic, tag: 1, enqueued: .zero),
+                sim: &sim))
         #expect(p.wireless!.counters(of: 0).queueDrops == 1)
     }
 
@@ -145,8 +143,9 @@ struct AwdlTests {
 @Suite("Ideal link")
 struct IdealLinkTests {
     func make(_ link: String, sim: inout Simulation) throws -> LinkProbe {
-        let s = try linkScenario(nodes: [("A", 0, 0), ("B", 10, 0)], radio: "{\"technology\": \"ideal\"}", traffic: "[]",
-                                 extra: "\"link\": \(link),")
+        let s = try linkScenario(
+            nodes: [("A", 0, 0), ("B", 10, 0)], radio: "{\"technology\": \"ideal\"}", traffic: "[]",
+            extra: "\"link\": \(link),")
         return LinkProbe(ideal: World<IdealLink>(s, sim: &sim).link)
     }
 
@@ -154,7 +153,11 @@ struct IdealLinkTests {
         var sim = Simulation(seed: 1)
         var p = try make("{\"rateMbps\": 100, \"delayMs\": 25}", sim: &sim)
         for k in 0..<3 {
-            #expect(p.ideal!.send(LinkPacket(source: 0, destination: 1, bytes: 1000, owner: .linkTraffic, tag: UInt64(k), enqueued: .zero), sim: &sim))
+            #expect(
+                p.ideal!.send(
+                    LinkPacket(
+                        source: 0, destination: 1, bytes: 1000, owner: .linkTraffic, tag: UInt64(k), enqueued: .zero),
+                    sim: &sim))
         }
         _ = sim.run(&p)
         // 1000 bytes at 100 Mbit/s = 80 µs each, back to back, plus 25 ms.
@@ -163,9 +166,12 @@ struct IdealLinkTests {
 
     @Test func lossIsBernoulliPerPacket() throws {
         var sim = Simulation(seed: 1)
-        var p = try make("{\"rateMbps\": 1000, \"delayMs\": 1, \"lossProbability\": 0.3, \"queuePackets\": 20000}", sim: &sim)
+        var p = try make(
+            "{\"rateMbps\": 1000, \"delayMs\": 1, \"lossProbability\": 0.3, \"queuePackets\": 20000}", sim: &sim)
         for k in 0..<10_000 {
-            _ = p.ideal!.send(LinkPacket(source: 0, destination: 1, bytes: 100, owner: .linkTraffic, tag: UInt64(k), enqueued: .zero), sim: &sim)
+            _ = p.ideal!.send(
+                LinkPacket(source: 0, destination: 1, bytes: 100, owner: .linkTraffic, tag: UInt64(k), enqueued: .zero),
+                sim: &sim)
         }
         _ = sim.run(&p)
         // Expected 7000 arrivals, sd √(10000·0.3·0.7) = 45.8; 5 sd.
@@ -176,7 +182,11 @@ struct IdealLinkTests {
         var sim = Simulation(seed: 1)
         var p = try make("{\"queuePackets\": 5}", sim: &sim)
         var accepted = 0
-        for k in 0..<10 where p.ideal!.send(LinkPacket(source: 0, destination: 1, bytes: 100, owner: .linkTraffic, tag: UInt64(k), enqueued: .zero), sim: &sim) {
+        for k in 0..<10
+        where p.ideal!.send(
+            LinkPacket(source: 0, destination: 1, bytes: 100, owner: .linkTraffic, tag: UInt64(k), enqueued: .zero),
+            sim: &sim)
+        {
             accepted += 1
         }
         #expect(accepted == 5)
@@ -188,12 +198,27 @@ struct IdealLinkTests {
 struct RadioInputTests {
     @Test func badRadioValuesNameTheirPath() {
         let cases: [(String, String, String)] = [
-            ("environment.shadowingSigmaDb=-2", "environment.shadowingSigmaDb", "expected a shadowing standard deviation in dB in 0...20, found -2 (out of range)"),
-            ("radio.channelWidthMHz=30", "radio.channelWidthMHz", "expected a channel width in MHz: one of 20, 40, 80; found 30"),
+            (
+                "environment.shadowingSigmaDb=-2", "environment.shadowingSigmaDb",
+                "expected a shadowing standard deviation in dB in 0...20, found -2 (out of range)"
+            ),
+            (
+                "radio.channelWidthMHz=30", "radio.channelWidthMHz",
+                "expected a channel width in MHz: one of 20, 40, 80; found 30"
+            ),
             ("radio.mcs=12", "radio.mcs", "expected an MCS index in 0...9 or \"auto\", found 12 (out of range)"),
-            ("radio.technology=lora", "radio.technology", "expected a radio technology: one of \"awdl\", \"wifi\", \"ideal\"; found \"lora\""),
-            ("environment.preset=mars", "environment.preset", "expected a place preset: one of \"underground\", \"city\", \"field\", \"forest\", \"custom\"; found \"mars\""),
-            ("link.lossProbability=1.5", "link.lossProbability", "expected a loss probability in 0...1, found 1.5 (out of range)"),
+            (
+                "radio.technology=lora", "radio.technology",
+                "expected a radio technology: one of \"awdl\", \"wifi\", \"ideal\"; found \"lora\""
+            ),
+            (
+                "environment.preset=mars", "environment.preset",
+                "expected a place preset: one of \"underground\", \"city\", \"field\", \"forest\", \"custom\"; found \"mars\""
+            ),
+            (
+                "link.lossProbability=1.5", "link.lossProbability",
+                "expected a loss probability in 0...1, found 1.5 (out of range)"
+            )
         ]
         for (override, path, message) in cases {
             let d = diagnostics(validScenario, overrides: [override])
@@ -223,9 +248,10 @@ struct SpatialTests {
     @Test func aBroadcastReachesItsNeighbourhoodOnly() throws {
         // A forest cluster and one node 50 km away: the far node hears nothing and is never
         // touched (its counters stay zero), while cluster members receive each other.
-        let s = try linkScenario(nodes: [("a", 0, 0), ("b", 5, 0), ("c", 0, 5), ("far", 50_000, 0)],
-                                 radio: "{\"technology\": \"wifi\", \"channelWidthMHz\": 20, \"spatialStreams\": 1}",
-                                 traffic: "[{\"kind\": \"broadcast\", \"intervalS\": 0.5, \"bytes\": 200}]", duration: 10)
+        let s = try linkScenario(
+            nodes: [("a", 0, 0), ("b", 5, 0), ("c", 0, 5), ("far", 50_000, 0)],
+            radio: "{\"technology\": \"wifi\", \"channelWidthMHz\": 20, \"spatialStreams\": 1}",
+            traffic: "[{\"kind\": \"broadcast\", \"intervalS\": 0.5, \"bytes\": 200}]", duration: 10)
         let r = try ScenarioRunner.run(s)
         #expect(r.link[3].received == 0 && r.link[3].receiveFailures == 0)
         // Each of a, b, c sends 20 broadcasts; each is heard by the other two.
@@ -240,6 +266,9 @@ struct SpatialTests {
         let fixed = try decode(validScenario, overrides: ["distance_m=30"]).get()
         #expect(NodeTable(fixed).position(of: 1, at: .zero) == Position(x: 30, y: 0, z: 1.2))
         let d = diagnostics(validScenario, overrides: ["distance_m=far"])
-        #expect(d.count == 1 && d[0].message == "expected a distance in metres, > 0 and ≤ 100000, or \"max\", found a string \"far\"")
+        #expect(
+            d.count == 1
+                && d[0].message == "expected a distance in metres, > 0 and ≤ 100000, or \"max\", found a string \"far\""
+        )
     }
 }

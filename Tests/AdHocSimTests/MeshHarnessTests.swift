@@ -18,7 +18,10 @@ struct PerfectLink: LinkTechnology {
         counters = Array(repeating: LinkCounters(), count: nodes)
     }
 
-    init(_ scenario: Scenario, radio: RadioConfiguration, place: PlaceParameters, positions: [Position], sim: inout Simulation) {
+    init(
+        _ scenario: Scenario, radio: RadioConfiguration, place: PlaceParameters, positions: [Position],
+        sim: inout Simulation
+    ) {
         self.init(nodes: positions.count)
     }
 
@@ -34,7 +37,8 @@ struct PerfectLink: LinkTechnology {
 
     mutating func handle(_ event: Event, in sim: inout Simulation) {
         let p = inTransit[Int(event.arg)]
-        for r in 0..<nodes where r != Int(p.source) && (p.destination == LinkPacket.broadcast || Int(p.destination) == r) {
+        for r in 0..<nodes
+        where r != Int(p.source) && (p.destination == LinkPacket.broadcast || Int(p.destination) == r) {
             notices.append(LinkNotice(kind: .delivered, node: UInt32(r), packet: p))
         }
     }
@@ -58,7 +62,8 @@ struct MeshHarness: EventHandler {
     var released: [LinkPacket] = []
 
     init(peers: [[Int]], config: MeshConfig, messages: [MessageWorkloadSpec] = [], sim: inout Simulation) {
-        mesh = MeshNetwork(nodes: peers.count, config: config, workloads: messages, sessions: SignalSessions(fixed: peers), sim: &sim)
+        mesh = MeshNetwork(
+            nodes: peers.count, config: config, workloads: messages, sessions: SignalSessions(fixed: peers), sim: &sim)
         link = PerfectLink(nodes: peers.count)
     }
 
@@ -72,7 +77,9 @@ struct MeshHarness: EventHandler {
         while true {
             let notices = link.notices
             link.notices = []
-            for n in notices where n.kind == .delivered { mesh.delivered(n.packet, at: Int(n.node), now: sim.now, down: false) }
+            for n in notices where n.kind == .delivered {
+                mesh.delivered(n.packet, at: Int(n.node), now: sim.now, down: false)
+            }
             let out = mesh.outbox
             mesh.outbox = []
             if out.isEmpty && link.notices.isEmpty { break }
@@ -83,7 +90,9 @@ struct MeshHarness: EventHandler {
 }
 
 func message(from: Int, to: Int, count: Int = 1, start: Double) -> MessageWorkloadSpec {
-    MessageWorkloadSpec(id: "m", from: from, to: to, sizeBytes: 100, count: count, interval: .seconds(1), start: .seconds(start), reliable: true)
+    MessageWorkloadSpec(
+        id: "m", from: from, to: to, sizeBytes: 100, count: count, interval: .seconds(1), start: .seconds(start),
+        reliable: true)
 }
 
 @Suite("Mesh routing over a fixed neighbour table")
@@ -148,12 +157,13 @@ struct MeshHarnessTests {
         config.routing = .dsr
         config.routeTimeout = .seconds(300)
         var sim = Simulation(seed: 1)
-        var h = MeshHarness(peers: line, config: config, messages: [message(from: 0, to: 3, count: 2, start: 1)], sim: &sim)
+        var h = MeshHarness(
+            peers: line, config: config, messages: [message(from: 0, to: 3, count: 2, start: 1)], sim: &sim)
         _ = sim.run(&h, until: .seconds(2))
         #expect(h.mesh.route(from: 0, to: 3, at: sim.now)?.path == [0, 1, 2, 3])
-        #expect(h.mesh.route(from: 1, to: 3, at: sim.now) == nil)   // 1 only relayed
+        #expect(h.mesh.route(from: 1, to: 3, at: sim.now) == nil)  // 1 only relayed
         h.mesh.disconnect(2, 3)
-        _ = sim.run(&h, until: .milliseconds(2100))                 // the second message leaves at 2 s
+        _ = sim.run(&h, until: .milliseconds(2100))  // the second message leaves at 2 s
         #expect(h.mesh.recorder.noSessionDrops == 1)
         #expect(h.mesh.recorder.routeErrors == 1)
         #expect(h.mesh.route(from: 0, to: 3, at: sim.now) == nil)

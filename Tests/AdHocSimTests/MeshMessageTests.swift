@@ -6,7 +6,9 @@ import Testing
 /// establishment times, keys and golden snapshots (issue #6, items 1, 2, 4, 6, 7).
 @Suite("Mesh: messages, repair and keys")
 struct MeshMessageTests {
-    func scenario(_ nodes: [(String, Double, Double)], mesh: String, events: String = "[]", duration: Double = 40) throws -> Scenario {
+    func scenario(
+        _ nodes: [(String, Double, Double)], mesh: String, events: String = "[]", duration: Double = 40
+    ) throws -> Scenario {
         try MeshScenarioText.scenario(nodes, mesh: mesh, events: events, duration: duration, seed: 3)
     }
 
@@ -21,9 +23,11 @@ struct MeshMessageTests {
     }
 
     @Test func messagesFollowTheSourceRouteAndComeBackAsRouteReturns() throws {
-        let s = try scenario(Self.line, mesh: """
-            {"messages": [{"id": "chat", "from": "A", "to": "D", "size_bytes": 200, "count": 10, "interval_s": 1, "start_s": 12}]}
-            """, duration: 30)
+        let s = try scenario(
+            Self.line,
+            mesh: """
+                {"messages": [{"id": "chat", "from": "A", "to": "D", "size_bytes": 200, "count": 10, "interval_s": 1, "start_s": 12}]}
+                """, duration: 30)
         let (w, end) = run(s)
         let m = MeshMetrics(w.mesh!, end: end)
         let chat = m.workloads[0]
@@ -41,9 +45,11 @@ struct MeshMessageTests {
     }
 
     @Test func onlyTheNodeOnThePathForwardsAnOverheardBroadcast() throws {
-        let s = try scenario(Self.diamond, mesh: """
-            {"messages": [{"id": "u", "from": "A", "to": "C", "size_bytes": 100, "count": 20, "interval_s": 0.5, "start_s": 12, "reliable": false}]}
-            """, duration: 30)
+        let s = try scenario(
+            Self.diamond,
+            mesh: """
+                {"messages": [{"id": "u", "from": "A", "to": "C", "size_bytes": 100, "count": 20, "interval_s": 0.5, "start_s": 12, "reliable": false}]}
+                """, duration: 30)
         let (w, end) = run(s)
         let m = MeshMetrics(w.mesh!, end: end)
         // A's unreliable frames are broadcast: both B1 and B2 hear every one, but each frame
@@ -64,7 +70,9 @@ struct MeshMessageTests {
 
     @Test func aLostPeerLeavesTheSessionAfterThePeerTimeout() throws {
         let b = try relay()
-        let s = try scenario(Self.diamond, mesh: "{}", events: "[{\"at_s\": 12, \"node\": \"\(b == 1 ? "B1" : "B2")\", \"action\": \"fail\"}]")
+        let s = try scenario(
+            Self.diamond, mesh: "{}",
+            events: "[{\"at_s\": 12, \"node\": \"\(b == 1 ? "B1" : "B2")\", \"action\": \"fail\"}]")
         // Sessions are evaluated every second; the round at 12 s (after the failure, which was
         // scheduled first) notes the loss, and the peer goes when 3 s have passed: at 15 s.
         #expect(run(s, until: .milliseconds(14_900)).0.mesh!.peers[0].contains(b))
@@ -74,9 +82,12 @@ struct MeshMessageTests {
     @Test func aSenderRetriesWithTheRepairedRouteAfterARelayFails() throws {
         let b = try relay()
         let other = b == 1 ? 2 : 1
-        let s = try scenario(Self.diamond, mesh: """
-            {"messages": [{"id": "chat", "from": "A", "to": "C", "size_bytes": 200, "count": 20, "interval_s": 1, "start_s": 10}]}
-            """, events: "[{\"at_s\": 15.5, \"node\": \"\(b == 1 ? "B1" : "B2")\", \"action\": \"fail\"}]", duration: 50)
+        let s = try scenario(
+            Self.diamond,
+            mesh: """
+                {"messages": [{"id": "chat", "from": "A", "to": "C", "size_bytes": 200, "count": 20, "interval_s": 1, "start_s": 10}]}
+                """, events: "[{\"at_s\": 15.5, \"node\": \"\(b == 1 ? "B1" : "B2")\", \"action\": \"fail\"}]",
+            duration: 50)
         let (w, end) = run(s)
         let m = MeshMetrics(w.mesh!, end: end)
         let chat = m.workloads[0]
@@ -90,7 +101,11 @@ struct MeshMessageTests {
         // hops of transmission.
         let (before, t) = run(s, until: .milliseconds(15_499))
         var through = 0
-        for a in 0..<4 where a != b { for c in 0..<4 where c != a && c != b { if before.mesh!.route(from: a, to: c, at: t)?.path.contains(b) == true { through += 1 } } }
+        for a in 0..<4 where a != b {
+            for c in 0..<4 where c != a && c != b {
+                if before.mesh!.route(from: a, to: c, at: t)?.path.contains(b) == true { through += 1 }
+            }
+        }
         let repair = try #require(m.repairs.first)
         #expect(repair.node == b && repair.failed == .milliseconds(15_500))
         #expect(through >= 1)
@@ -116,8 +131,11 @@ struct MeshMessageTests {
         // Routes relaying through C: A→D, A→E, B→D, B→E and back; those to and from D leave
         // the count when D fails, so C broke A↔E and B↔E (4 pairs); D broke the same 4 (C's
         // own routes are not counted, C being down). The line is cut: nothing is repaired.
-        let s = try scenario(Self.line + [("E", 120, 0)], mesh: "{}",
-                             events: "[{\"at_s\": 20, \"node\": \"C\", \"action\": \"fail\"}, {\"at_s\": 20, \"node\": \"D\", \"action\": \"fail\"}]")
+        let s = try scenario(
+            Self.line + [("E", 120, 0)], mesh: "{}",
+            events:
+                "[{\"at_s\": 20, \"node\": \"C\", \"action\": \"fail\"}, {\"at_s\": 20, \"node\": \"D\", \"action\": \"fail\"}]"
+        )
         let (w, end) = run(s)
         let repairs = MeshMetrics(w.mesh!, end: end).repairs
         #expect(repairs.map(\.node) == [2, 3])
@@ -140,7 +158,9 @@ struct MeshMessageTests {
         let a = m.firstRoutes[0]
         #expect(m.firstRoutes.count == 2 && a.from == 0 && a.to == 1 && a.time == established)
         let csv = MeshFiles.files(m, report: try ScenarioRunner.run(s)).first { $0.name == "route_establishment.csv" }
-        #expect(csv?.contents.hasPrefix("from,to,first_route_s\nA,B,\(NumberText.fixed(established.inSeconds, decimals: 6))\n") == true)
+        #expect(
+            csv?.contents.hasPrefix(
+                "from,to,first_route_s\nA,B,\(NumberText.fixed(established.inSeconds, decimals: 6))\n") == true)
     }
 
     @Test func medianNodesFollowTheDesign() {
@@ -157,7 +177,7 @@ struct MeshMessageTests {
         let n = 7
         let heard: [Int: [[Int]]] = [
             0 * n + 4: [[0, 4], [0, 1, 4], [0, 2, 3, 4]],
-            4 * n + 0: [[4, 0], [4, 3, 2, 0], [4, 1, 0]],
+            4 * n + 0: [[4, 0], [4, 3, 2, 0], [4, 1, 0]]
         ]
         let peers: [[Int]] = [[1, 2, 4], [0, 4, 5], [0, 3, 5], [2, 4, 6], [0, 1, 3], [1, 2], [3]]
         let two = PathKeys.report(heard: heard, nodes: n, peers: peers, keyPaths: 2)
@@ -176,16 +196,20 @@ struct MeshMessageTests {
         let old = "5.000000000 A C A B C\n10.000000000 A C A B C\n10.000000000 C A C B A\n"
         #expect(RouteSnapshots.firstDifference(old: old, new: old) == nil)
         let new = "5.000000000 A C A B C\n10.000000000 A C A D C\n10.000000000 C A C D A\n"
-        #expect(RouteSnapshots.firstDifference(old: old, new: new) == "at 10.000 s, node A, destination C: old A B C, new A D C")
+        #expect(
+            RouteSnapshots.firstDifference(old: old, new: new)
+                == "at 10.000 s, node A, destination C: old A B C, new A D C")
         let gone = "5.000000000 A C A B C\n10.000000000 C A C B A\n"
-        #expect(RouteSnapshots.firstDifference(old: old, new: gone) == "at 10.000 s, node A, destination C: old A B C, new no route")
+        #expect(
+            RouteSnapshots.firstDifference(old: old, new: gone)
+                == "at 10.000 s, node A, destination C: old A B C, new no route")
     }
 
     @Test func aMeshOverTheIdealLinkIsRefusedBeforeRunning() throws {
         let text = """
-        {"name": "x", "seed": 1, "duration_s": 5, "environment": {"preset": "field"}, "radio": {"technology": "ideal"}, "mesh": {},
-         "nodes": [{"id": "A", "position": [0, 0, 1]}, {"id": "B", "position": [5, 0, 1]}]}
-        """
+            {"name": "x", "seed": 1, "duration_s": 5, "environment": {"preset": "field"}, "radio": {"technology": "ideal"}, "mesh": {},
+             "nodes": [{"id": "A", "position": [0, 0, 1]}, {"id": "B", "position": [5, 0, 1]}]}
+            """
         let s = try ScenarioDecoder.decode(bytes: Array(text.utf8), file: "x")
         #expect(throws: ScenarioRunner.Unsupported.self) { try ScenarioRunner.run(s) }
     }
@@ -197,25 +221,42 @@ struct MeshMessageTests {
                 return ""
             } catch { return "\(error)" }
         }
-        #expect(errors("[{\"id\": \"x\", \"from\": \"A\", \"to\": \"A\", \"size_bytes\": 1, \"count\": 1, \"interval_s\": 1}]")
+        #expect(
+            errors(
+                "[{\"id\": \"x\", \"from\": \"A\", \"to\": \"A\", \"size_bytes\": 1, \"count\": 1, \"interval_s\": 1}]"
+            )
             .contains("mesh.messages[0].to: a message workload needs two different nodes"))
-        #expect(errors("[{\"id\": \"x\", \"from\": \"A\", \"to\": \"Q\", \"size_bytes\": 1, \"count\": 1, \"interval_s\": 1}]")
+        #expect(
+            errors(
+                "[{\"id\": \"x\", \"from\": \"A\", \"to\": \"Q\", \"size_bytes\": 1, \"count\": 1, \"interval_s\": 1}]"
+            )
             .contains("mesh.messages[0].to: no node has the id \"Q\""))
-        #expect(errors("[{\"id\": \"x\", \"from\": \"A\", \"to\": \"B\", \"size_bytes\": 0, \"count\": 1, \"interval_s\": 1}]")
+        #expect(
+            errors(
+                "[{\"id\": \"x\", \"from\": \"A\", \"to\": \"B\", \"size_bytes\": 0, \"count\": 1, \"interval_s\": 1}]"
+            )
             .contains("mesh.messages[0].size_bytes"))
-        #expect(errors("[{\"id\": \"x\", \"from\": \"A\", \"to\": \"B\", \"size_bytes\": 1201, \"count\": 1, \"interval_s\": 1}]")
+        #expect(
+            errors(
+                "[{\"id\": \"x\", \"from\": \"A\", \"to\": \"B\", \"size_bytes\": 1201, \"count\": 1, \"interval_s\": 1}]"
+            )
             .contains("a message size in 1...1200 bytes"))
-        let twice = "{\"id\": \"x\", \"from\": \"A\", \"to\": \"B\", \"size_bytes\": 1, \"count\": 1, \"interval_s\": 1}"
-        #expect(errors("[\(twice), \(twice)]").contains("mesh.messages[1].id: another message workload is already named \"x\""))
+        let twice =
+            "{\"id\": \"x\", \"from\": \"A\", \"to\": \"B\", \"size_bytes\": 1, \"count\": 1, \"interval_s\": 1}"
+        #expect(
+            errors("[\(twice), \(twice)]").contains(
+                "mesh.messages[1].id: another message workload is already named \"x\""))
     }
 }
 
 @Suite("Mesh sweeps")
 struct MeshSweepTests {
     @Test func aMeshSweepReportsEveryWorkloadWithMeshColumns() throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let plan = try SweepPlan(path: root.appendingPathComponent("topologies/mesh-compare.json").path,
-                                 overrides: ["matrix.repeat=1"])
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let plan = try SweepPlan(
+            path: root.appendingPathComponent("topologies/mesh-compare.json").path,
+            overrides: ["matrix.repeat=1"])
         #expect(plan.header.suffix(MeshFiles.sweepColumns.count) == ArraySlice(MeshFiles.sweepColumns))
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("mesh-sweep-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: out) }
@@ -230,8 +271,12 @@ struct MeshSweepTests {
         #expect(Set(data.map { $0[proto] }) == ["dsr-heartbeat", "dsr"])
         #expect(Set(data.map { $0[flow] }) == ["chat", "reply"])
         #expect(data.allSatisfy { $0[packets] == "120" && Double($0[ratio]).map { (0...1).contains($0) } == true })
-        let charts = try SweepPlots.charts(cellsCSV: try String(contentsOf: out.appendingPathComponent("cells.csv"), encoding: .utf8))
-        #expect(charts.map(\.file) == ["mesh-delivery-by-place-and-routing.svg", "mesh-latency-by-place-and-routing.svg",
-                                        "mesh-control-by-place-and-routing.svg"])
+        let charts = try SweepPlots.charts(
+            cellsCSV: try String(contentsOf: out.appendingPathComponent("cells.csv"), encoding: .utf8))
+        #expect(
+            charts.map(\.file) == [
+                "mesh-delivery-by-place-and-routing.svg", "mesh-latency-by-place-and-routing.svg",
+                "mesh-control-by-place-and-routing.svg"
+            ])
     }
 }

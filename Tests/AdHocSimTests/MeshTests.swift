@@ -4,7 +4,8 @@ import Testing
 
 @Suite("Mesh: DSR with heartbeats")
 struct MeshTests {
-    func scenario(_ nodes: [(String, Double, Double)], events: String = "[]", duration: Double = 40) throws -> Scenario {
+    func scenario(_ nodes: [(String, Double, Double)], events: String = "[]", duration: Double = 40) throws -> Scenario
+    {
         try MeshScenarioText.scenario(nodes, events: events, duration: duration, seed: 2)
     }
 
@@ -23,8 +24,9 @@ struct MeshTests {
 
     @Test func routesAvoidAFailedNodeAfterRepair() throws {
         // A diamond: A reaches C through B1 or B2 (both 31.6 m away); A and C are 60 m apart.
-        let s = try scenario([("A", 0, 0), ("B1", 30, 10), ("B2", 30, -10), ("C", 60, 0)],
-                             events: "[{\"at_s\": 12, \"node\": \"B1\", \"action\": \"fail\"}]")
+        let s = try scenario(
+            [("A", 0, 0), ("B1", 30, 10), ("B2", 30, -10), ("C", 60, 0)],
+            events: "[{\"at_s\": 12, \"node\": \"B1\", \"action\": \"fail\"}]")
         var sim = Simulation(seed: s.seed)
         var w = World<WirelessLink>(s, sim: &sim)
         _ = sim.run(&w, until: .seconds(11))
@@ -36,7 +38,7 @@ struct MeshTests {
         let now = sim.now
         let after = try #require(w.mesh!.route(from: 0, to: 3, at: now))
         #expect(after.path == [0, 2, 3])
-        #expect(w.mesh!.route(from: 0, to: 1, at: now) == nil)          // B1's route expired
+        #expect(w.mesh!.route(from: 0, to: 1, at: now) == nil)  // B1's route expired
         #expect(!w.mesh!.peers[0].contains(1))
     }
 
@@ -57,9 +59,9 @@ struct MeshTests {
 
     @Test func meshRunsAreDeterministic() throws {
         let text = """
-        {"name": "m", "seed": 9, "duration_s": 20, "environment": {"preset": "city"}, "radio": {"technology": "awdl"}, "mesh": {},
-         "nodes": [{"id": "A", "position": [0,0,1.2]}, {"id": "B", "position": [20,5,1.2]}, {"id": "C", "position": [40,0,1.2]}, {"id": "D", "position": [20,-15,1.2]}]}
-        """
+            {"name": "m", "seed": 9, "duration_s": 20, "environment": {"preset": "city"}, "radio": {"technology": "awdl"}, "mesh": {},
+             "nodes": [{"id": "A", "position": [0,0,1.2]}, {"id": "B", "position": [20,5,1.2]}, {"id": "C", "position": [40,0,1.2]}, {"id": "D", "position": [20,-15,1.2]}]}
+            """
         let s = try ScenarioDecoder.decode(bytes: Array(text.utf8), file: "m")
         let a = RunFiles.files(for: try ScenarioRunner.run(s)).map { "\($0.name)\n" + deterministicPart($0.contents) }
         let b = RunFiles.files(for: try ScenarioRunner.run(s)).map { "\($0.name)\n" + deterministicPart($0.contents) }
@@ -70,11 +72,14 @@ struct MeshTests {
 
 @Suite("adhocsim check", .serialized)
 struct CheckTests {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
 
     @Test func theShippedRegressionChecksPass() throws {
-        let files = try FileManager.default.contentsOfDirectory(atPath: CheckTests.root.appendingPathComponent("topologies/regression").path)
-            .filter { $0.hasSuffix(".json") }.sorted().map { "topologies/regression/\($0)" }
+        let files = try FileManager.default.contentsOfDirectory(
+            atPath: CheckTests.root.appendingPathComponent("topologies/regression").path
+        )
+        .filter { $0.hasSuffix(".json") }.sorted().map { "topologies/regression/\($0)" }
         #expect(files.count == 5)
         let r = try CLI.run(["check"] + files + ["--golden", "topologies/regression/golden"], in: CheckTests.root)
         #expect(r.status == 0, "\(r.stdout)")
@@ -82,19 +87,26 @@ struct CheckTests {
     }
 
     @Test func aBrokenExpectationFailsAndShowsWhatWasObserved() throws {
-        let r = try CLI.run(["check", "topologies/regression/line-5.json", "--set", "expectations[2].route.maxHops=3"], in: CheckTests.root)
+        let r = try CLI.run(
+            ["check", "topologies/regression/line-5.json", "--set", "expectations[2].route.maxHops=3"],
+            in: CheckTests.root)
         #expect(r.status == 1)
         #expect(r.stdout.contains("exists at 15.000 s, ≤ 3 hops  A B C D E (4 hops)  FAIL"))
     }
 
     @Test func aDeliveryRatioBelowItsBoundFailsWithTheObservedRatio() throws {
         // The static grid delivers all 100 messages; demanding at most half fails.
-        let r = try CLI.run(["check", "topologies/regression/grid-delivery.json", "--set", "expectations[1].max=0.5"], in: CheckTests.root)
+        let r = try CLI.run(
+            ["check", "topologies/regression/grid-delivery.json", "--set", "expectations[1].max=0.5"],
+            in: CheckTests.root)
         #expect(r.status == 1)
         #expect(r.stdout.contains("delivery ratio chat  ≥ 0.9900, ≤ 0.5000  1.0000 (100/100)  FAIL"), "\(r.stdout)")
-        let unknown = try CLI.run(["check", "topologies/regression/grid-delivery.json", "--set", "expectations[1].flow=voice"], in: CheckTests.root)
+        let unknown = try CLI.run(
+            ["check", "topologies/regression/grid-delivery.json", "--set", "expectations[1].flow=voice"],
+            in: CheckTests.root)
         #expect(unknown.status == 2)
-        #expect(unknown.stderr.contains("expectations[1].flow: no mesh message workload is named \"voice\" (known: chat)"))
+        #expect(
+            unknown.stderr.contains("expectations[1].flow: no mesh message workload is named \"voice\" (known: chat)"))
     }
 
     @Test func goldenRouteTablesShowTheFirstDifference() throws {
@@ -107,12 +119,15 @@ struct CheckTests {
         // Another seed draws other heartbeat offsets: the tables differ from the first sample.
         let other = try CLI.run(["check", file, "--golden", dir, "--set", "seed=99"], in: CheckTests.root)
         #expect(other.status == 1)
-        #expect(other.stdout.contains("route tables") && other.stdout.contains("differ: at 5.000 s, node "), "\(other.stdout)")
+        #expect(
+            other.stdout.contains("route tables") && other.stdout.contains("differ: at 5.000 s, node "),
+            "\(other.stdout)")
         #expect(try CLI.run(["check", file, "--update-golden"], in: CheckTests.root).status == 2)
     }
 
     @Test func expectationsNamingUnknownNodesAreBadInput() throws {
-        let r = try CLI.run(["check", "topologies/regression/line-5.json", "--set", "expectations[0].route.to=Z"], in: CheckTests.root)
+        let r = try CLI.run(
+            ["check", "topologies/regression/line-5.json", "--set", "expectations[0].route.to=Z"], in: CheckTests.root)
         #expect(r.status == 2)
         #expect(r.stderr.contains("expectations[0].route.to: no node has the id \"Z\""))
     }
@@ -120,11 +135,11 @@ struct CheckTests {
     @Test func aFingerprintExpectationCatchesAnyBehaviouralChange() throws {
         func scenario(_ expectations: String, _ extra: [String] = []) throws -> Scenario {
             let text = """
-            {"name": "fp", "seed": 1, "duration_s": 12, "environment": {"preset": "field", "shadowingSigmaDb": 0, "fadingK": null},
-             "radio": {"technology": "wifi"}, "mesh": {},
-             "nodes": [{"id": "A", "position": [0, 0, 1.2]}, {"id": "B", "position": [30, 0, 1.2]}, {"id": "C", "position": [60, 0, 1.2]}],
-             "expectations": \(expectations)}
-            """
+                {"name": "fp", "seed": 1, "duration_s": 12, "environment": {"preset": "field", "shadowingSigmaDb": 0, "fadingK": null},
+                 "radio": {"technology": "wifi"}, "mesh": {},
+                 "nodes": [{"id": "A", "position": [0, 0, 1.2]}, {"id": "B", "position": [30, 0, 1.2]}, {"id": "C", "position": [60, 0, 1.2]}],
+                 "expectations": \(expectations)}
+                """
             return try ScenarioDecoder.decode(bytes: Array(text.utf8), file: "fp", overrides: extra)
         }
         let fp = try ScenarioRunner.run(try scenario("[]")).fingerprint

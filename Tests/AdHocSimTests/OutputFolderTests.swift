@@ -38,7 +38,8 @@ struct OutputFolderTests {
         try Data("old".utf8).write(to: dir.appendingPathComponent("r/stale.csv"))
         #expect(try CLI.run(["run", "s.json", "--out", "r"], in: dir).status == 0)
         #expect(!(try listing(dir.appendingPathComponent("r"))).contains("stale.csv"))
-        try FileManager.default.createDirectory(at: dir.appendingPathComponent("empty"), withIntermediateDirectories: false)
+        try FileManager.default.createDirectory(
+            at: dir.appendingPathComponent("empty"), withIntermediateDirectories: false)
         #expect(try CLI.run(["run", "s.json", "--out", "empty"], in: dir).status == 0)
         #expect(try listing(dir.appendingPathComponent("empty")).contains("metadata.json"))
     }

@@ -25,7 +25,8 @@ struct OutputTests {
         let dir = try temporaryFolder()
         let target = dir.appendingPathComponent("run")
         let meta = ResultFile(name: "metadata.json", contents: "{\"tool\": \"adhocsim\"}\n")
-        try ResultDirectory.commit([meta, ResultFile(name: "a.txt", contents: "1"), ResultFile(name: "b.txt", contents: "2")], to: target)
+        try ResultDirectory.commit(
+            [meta, ResultFile(name: "a.txt", contents: "1"), ResultFile(name: "b.txt", contents: "2")], to: target)
         try ResultDirectory.commit([meta, ResultFile(name: "a.txt", contents: "3")], to: target)
         #expect(try listing(target) == ["a.txt", "metadata.json"])
         #expect(try String(contentsOf: target.appendingPathComponent("a.txt"), encoding: .utf8) == "3")
@@ -43,18 +44,22 @@ struct OutputTests {
         let dir = try temporaryFolder()
         for bad in ["../x", "a/b", "..", ".hidden", ""] {
             #expect(throws: ResultDirectory.WriteError.self) {
-                try ResultDirectory.commit([ResultFile(name: bad, contents: "x")], to: dir.appendingPathComponent("run"))
+                try ResultDirectory.commit(
+                    [ResultFile(name: bad, contents: "x")], to: dir.appendingPathComponent("run"))
             }
         }
         #expect(try listing(dir).isEmpty)
     }
 
     @Test func jsonTextEscapesAndKeepsOrder() {
-        let node = JSONNode(.object([
-            JSONMember(key: "b", value: JSONNode(.string("line\n\"q\"\u{01}"))),
-            JSONMember(key: "a", value: JSONNode(.array([JSONNode(.number(JSONNumber(1.5))), JSONNode(.null)]))),
-        ]))
+        let node = JSONNode(
+            .object([
+                JSONMember(key: "b", value: JSONNode(.string("line\n\"q\"\u{01}"))),
+                JSONMember(key: "a", value: JSONNode(.array([JSONNode(.number(JSONNumber(1.5))), JSONNode(.null)])))
+            ]))
         #expect(JSONText.render(node, pretty: false) == "{\"b\":\"line\\n\\\"q\\\"\\u0001\",\"a\":[1.5,null]}")
-        #expect(JSONText.render(node, pretty: false, sortKeys: true) == "{\"a\":[1.5,null],\"b\":\"line\\n\\\"q\\\"\\u0001\"}")
+        #expect(
+            JSONText.render(node, pretty: false, sortKeys: true)
+                == "{\"a\":[1.5,null],\"b\":\"line\\n\\\"q\\\"\\u0001\"}")
     }
 }

@@ -6,7 +6,7 @@ import Testing
 struct QuicPair: EventHandler {
     var client: QuicEndpoint
     var server: QuicEndpoint
-    var drop: Set<Int64> = []     // client packet numbers the wire loses
+    var drop: Set<Int64> = []  // client packet numbers the wire loses
 
     init(sim: inout Simulation) {
         client = QuicEndpoint(flow: 0, isClient: true, config: QuicConfig(), udpPayload: 1472, sim: &sim, side: 0)
@@ -45,7 +45,7 @@ struct QuicTests {
         var pair = QuicPair(sim: &sim)
         pair.client.connect(sim: &sim)
         let initial = pair.client.outbox
-        #expect(initial.count == 1 && initial[0].transportBytes - 8 == 1200)   // padded to 1200
+        #expect(initial.count == 1 && initial[0].transportBytes - 8 == 1200)  // padded to 1200
         pair.settle(sim: &sim)
         #expect(pair.client.state == .established && pair.server.state == .established)
         // Before the client's address was validated the server sent ≤ 3 × 1200 bytes.
@@ -126,7 +126,9 @@ struct QuicTests {
     }
 
     @Test func handshakeTakesOneRoundTripOnTheIdealLink() throws {
-        let r = try ScenarioRunner.run(try decode(tcpValidation, overrides: ["flows[0].protocol=quic", "link.lossProbability=0", "duration_s=1"]).get())
+        let r = try ScenarioRunner.run(
+            try decode(tcpValidation, overrides: ["flows[0].protocol=quic", "link.lossProbability=0", "duration_s=1"])
+                .get())
         // 2 × 25 ms plus serialisation at 100 Mbit/s (IPv4, 1500-byte MTU, 1472-byte datagrams):
         // client Initial 20 + 8 + 1200 = 1228 bytes: 98.24 µs. Server flight, 1970 crypto bytes
         // with 60 bytes of long header, tag, CRYPTO and ACK frames per packet: 1412 + 558 crypto
@@ -146,11 +148,11 @@ struct QuicTests {
 struct ZeroRttTests {
     func firstProbeSent(zeroRtt: Bool) throws -> (sent: SimTime, echo: SimTime) {
         let text = """
-        {"name": "z", "seed": 1, "duration_s": 2, "environment": {"preset": "field"}, "radio": {"technology": "ideal"},
-         "link": {"rateMbps": 100, "delayMs": 25}, "transport": {"ipVersion": "ipv4", "quic": {"zeroRtt": \(zeroRtt)}},
-         "nodes": [{"id": "c", "position": [0, 0, 1.2]}, {"id": "s", "position": [10, 0, 1.2]}],
-         "flows": [{"id": "f", "from": "c", "to": "s", "protocol": "quic", "workload": {"kind": "thesis", "probes": 1, "packets": 1, "size": 100}}]}
-        """
+            {"name": "z", "seed": 1, "duration_s": 2, "environment": {"preset": "field"}, "radio": {"technology": "ideal"},
+             "link": {"rateMbps": 100, "delayMs": 25}, "transport": {"ipVersion": "ipv4", "quic": {"zeroRtt": \(zeroRtt)}},
+             "nodes": [{"id": "c", "position": [0, 0, 1.2]}, {"id": "s", "position": [10, 0, 1.2]}],
+             "flows": [{"id": "f", "from": "c", "to": "s", "protocol": "quic", "workload": {"kind": "thesis", "probes": 1, "packets": 1, "size": 100}}]}
+            """
         let scenario = try ScenarioDecoder.decode(bytes: Array(text.utf8), file: "z")
         var sim = Simulation(seed: scenario.seed)
         var world = World<IdealLink>(scenario, sim: &sim)

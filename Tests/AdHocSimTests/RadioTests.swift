@@ -2,8 +2,6 @@ import Foundation
 import Testing
 @testable import AdHocSim
 
-func close(_ a: Double, _ b: Double, _ tolerance: Double) -> Bool { abs(a - b) <= tolerance }
-
 @Suite("Propagation")
 struct PropagationTests {
     @Test func freeSpaceLossMatchesFriis() {
@@ -57,8 +55,12 @@ struct PropagationTests {
         let field = ShadowingField(sigmaDb: 6, correlationDistance: 10, seed: 5)
         let a = Position(x: 3, y: 4, z: 1.2), b = Position(x: 40, y: -7, z: 1.2)
         #expect(field.lossDb(between: a, and: b) == field.lossDb(between: b, and: a))
-        #expect(field.lossDb(between: a, and: b) == ShadowingField(sigmaDb: 6, correlationDistance: 10, seed: 5).lossDb(between: a, and: b))
-        #expect(field.lossDb(between: a, and: b) != ShadowingField(sigmaDb: 6, correlationDistance: 10, seed: 6).lossDb(between: a, and: b))
+        #expect(
+            field.lossDb(between: a, and: b)
+                == ShadowingField(sigmaDb: 6, correlationDistance: 10, seed: 5).lossDb(between: a, and: b))
+        #expect(
+            field.lossDb(between: a, and: b)
+                != ShadowingField(sigmaDb: 6, correlationDistance: 10, seed: 6).lossDb(between: a, and: b))
         // Over many far-apart links, X has mean 0 and standard deviation σ (5 standard errors).
         var sum = 0.0, sumSq = 0.0
         let n = 4000
@@ -73,7 +75,8 @@ struct PropagationTests {
         #expect(abs(mean) < 5 * 6 / Double(n).squareRoot())
         #expect(abs(sd - 6) < 5 * 6 / (2 * Double(n)).squareRoot())
         // Nearby points are strongly correlated: half a metre moves F little compared with σ.
-        let f0 = field.unitValue(at: Position(x: 12, y: 12, z: 0)), f1 = field.unitValue(at: Position(x: 12.5, y: 12, z: 0))
+        let f0 = field.unitValue(at: Position(x: 12, y: 12, z: 0)),
+            f1 = field.unitValue(at: Position(x: 12.5, y: 12, z: 0))
         #expect(abs(f0 - f1) < 0.5)
     }
 
@@ -127,7 +130,7 @@ struct PhyTests {
         let table: [Int: [Double]] = [
             20: [-82, -79, -77, -74, -70, -66, -65, -64, -59, -57],
             40: [-79, -76, -74, -71, -67, -63, -62, -61, -56, -54],
-            80: [-76, -73, -71, -68, -64, -60, -59, -58, -53, -51],
+            80: [-76, -73, -71, -68, -64, -60, -59, -58, -53, -51]
         ]
         let model = WaterfallErrorModel()
         for (width, powers) in table {
@@ -151,8 +154,14 @@ struct PhyTests {
             }
             #expect(close(model.per1000(sinrDb: model.minimumSnrDb[mcs.index], mcs: mcs), 0.1, 1e-12))
             let s = model.minimumSnrDb[mcs.index]
-            #expect(model.successProbability(sinrDb: s, mcs: mcs, bytes: 100) > model.successProbability(sinrDb: s, mcs: mcs, bytes: 1500))
-            #expect(close(model.successProbability(sinrDb: model.sinrDb(forSuccess: 0.5, mcs: mcs, bytes: 1024), mcs: mcs, bytes: 1024), 0.5, 1e-9))
+            #expect(
+                model.successProbability(sinrDb: s, mcs: mcs, bytes: 100)
+                    > model.successProbability(sinrDb: s, mcs: mcs, bytes: 1500))
+            #expect(
+                close(
+                    model.successProbability(
+                        sinrDb: model.sinrDb(forSuccess: 0.5, mcs: mcs, bytes: 1024), mcs: mcs, bytes: 1024), 0.5, 1e-9)
+            )
         }
     }
 
@@ -175,7 +184,8 @@ struct PhyTests {
 @Suite("Maximum range")
 struct RangeTests {
     static func range(_ preset: String, _ overrides: [String] = []) throws -> MaximumRange {
-        let s = try ScenarioDecoder.decode(bytes: Array(validScenario.utf8), file: "t", overrides: ["environment.preset=\(preset)"] + overrides)
+        let s = try ScenarioDecoder.decode(
+            bytes: Array(validScenario.utf8), file: "t", overrides: ["environment.preset=\(preset)"] + overrides)
         return MaximumRange(s)
     }
 

@@ -1,38 +1,19 @@
 import Testing
 @testable import AdHocSim
 
-/// Decodes `text`, returning the scenario or the diagnostics.
-func decode(_ text: String, overrides: [String] = []) -> Result<Scenario, ScenarioError> {
-    do {
-        return .success(try ScenarioDecoder.decode(bytes: Array(text.utf8), file: "test.json", overrides: overrides))
-    } catch let e as ScenarioError {
-        return .failure(e)
-    } catch {
-        Issue.record("unexpected error \(error)")
-        return .failure(ScenarioError(diagnostics: []))
-    }
-}
-
-func diagnostics(_ text: String, overrides: [String] = []) -> [Diagnostic] {
-    switch decode(text, overrides: overrides) {
-    case .success: return []
-    case .failure(let e): return e.diagnostics
-    }
-}
-
 let validScenario = """
-{
-  "name": "two-phones",
-  "seed": 42,
-  "duration_s": 60,
-  "environment": { "preset": "city" },
-  "nodes": [
-    { "id": "A", "position": [0, 0, 1.2] },
-    { "id": "B", "position": [10, 0, 1.2] }
-  ],
-  "flows": []
-}
-"""
+    {
+      "name": "two-phones",
+      "seed": 42,
+      "duration_s": 60,
+      "environment": { "preset": "city" },
+      "nodes": [
+        { "id": "A", "position": [0, 0, 1.2] },
+        { "id": "B", "position": [10, 0, 1.2] }
+      ],
+      "flows": []
+    }
+    """
 
 /// `validScenario` with one substring replaced (the replacement must happen).
 func mutated(_ old: String, _ new: String) -> String {
@@ -130,9 +111,13 @@ struct ScenarioTests {
     }
 
     @Test func customPlaceNeedsEveryValue() {
-        let d = diagnostics(mutated("{ \"preset\": \"city\" }", "{ \"preset\": \"custom\", \"pathLossExponent\": 2.5 }"))
+        let d = diagnostics(
+            mutated("{ \"preset\": \"city\" }", "{ \"preset\": \"custom\", \"pathLossExponent\": 2.5 }"))
         #expect(d.count == 1 && d[0].path == "environment")
-        #expect(d[0].message == "a \"custom\" place has no preset defaults; missing \"referenceLossDb\", \"shadowingSigmaDb\", \"noiseFigureDb\", \"interferenceDb\"")
+        #expect(
+            d[0].message
+                == "a \"custom\" place has no preset defaults; missing \"referenceLossDb\", \"shadowingSigmaDb\", \"noiseFigureDb\", \"interferenceDb\""
+        )
     }
 
     @Test func missingRequiredKeysAreNamed() {
@@ -158,17 +143,20 @@ struct ScenarioTests {
 
     @Test func everyProblemIsReportedAtOnce() {
         let text = """
-        {
-          "name": "bad",
-          "seed": 1.5,
-          "duration_s": -1,
-          "environment": { "preset": "forrest", "shadowingSigmaDb": -2 },
-          "nodes": [ { "id": "A", "position": [0, 0] }, { "id": "B", "positon": [1, 2, 3] } ]
-        }
-        """
+            {
+              "name": "bad",
+              "seed": 1.5,
+              "duration_s": -1,
+              "environment": { "preset": "forrest", "shadowingSigmaDb": -2 },
+              "nodes": [ { "id": "A", "position": [0, 0] }, { "id": "B", "positon": [1, 2, 3] } ]
+            }
+            """
         let d = diagnostics(text)
-        #expect(d.map(\.path) == ["seed", "duration_s", "environment.preset", "environment.shadowingSigmaDb",
-                                  "nodes[0].position", "nodes[1]", "nodes[1].positon"])
+        #expect(
+            d.map(\.path) == [
+                "seed", "duration_s", "environment.preset", "environment.shadowingSigmaDb",
+                "nodes[0].position", "nodes[1]", "nodes[1].positon"
+            ])
         #expect(d.last?.message == "unknown key \"positon\"; did you mean \"position\"?")
     }
 
@@ -181,22 +169,27 @@ struct ScenarioTests {
 
     @Test func flowsAreCheckedAgainstTheNodes() throws {
         let flow = """
-        "flows": [ { "id": "f", "from": "A", "to": "C", "protocol": "quic",
-                     "workload": { "kind": "thesis", "packets": 100, "size": 128 } } ]
-        """
+            "flows": [ { "id": "f", "from": "A", "to": "C", "protocol": "quic",
+                         "workload": { "kind": "thesis", "packets": 100, "size": 128 } } ]
+            """
         let d = diagnostics(mutated("\"flows\": []", flow))
         #expect(d.count == 1 && d[0].path == "flows[0].to")
         #expect(d[0].message == "no node has the id \"C\"")
         let ok = try decode(mutated("\"flows\": []", flow.replacingOccurrences(of: "\"C\"", with: "\"B\""))).get()
-        #expect(ok.flows == [FlowSpec(id: "f", from: 0, to: 1, transport: .quic,
-                                      workload: .thesis(probes: 100, packets: 100, size: 128), start: .zero)])
+        #expect(
+            ok.flows == [
+                FlowSpec(
+                    id: "f", from: 0, to: 1, transport: .quic,
+                    workload: .thesis(probes: 100, packets: 100, size: 128), start: .zero)
+            ])
     }
 }
 
 @Suite("--set overrides")
 struct OverrideTests {
     @Test func overridesAnExistingScalar() throws {
-        let s = try decode(validScenario, overrides: ["nodes[1].position[0]=30", "seed=7", "environment.preset=forest"]).get()
+        let s = try decode(validScenario, overrides: ["nodes[1].position[0]=30", "seed=7", "environment.preset=forest"])
+            .get()
         #expect(s.nodes[1].position.x == 30)
         #expect(s.seed == 7)
         #expect(s.environment.place == .forest)
@@ -214,7 +207,10 @@ struct OverrideTests {
         #expect(d[0].override == "--set environment.pathLossExponent=abc")
         #expect(d[0].path == "environment.pathLossExponent")
         #expect(d[0].message == "expected a path-loss exponent in 1...8, found a string \"abc\"")
-        #expect(d[0].description == "test.json: --set environment.pathLossExponent=abc: error: environment.pathLossExponent: expected a path-loss exponent in 1...8, found a string \"abc\"")
+        #expect(
+            d[0].description
+                == "test.json: --set environment.pathLossExponent=abc: error: environment.pathLossExponent: expected a path-loss exponent in 1...8, found a string \"abc\""
+        )
     }
 
     @Test func anUnknownOverrideKeyIsAnUnknownKey() {
@@ -223,15 +219,23 @@ struct OverrideTests {
     }
 
     @Test func badPathsAndIndexesAreErrors() {
-        #expect(diagnostics(validScenario, overrides: ["nodes[5].position[0]=1"])[0].message == "index [5] is out of range (the array has 2 elements)")
-        #expect(diagnostics(validScenario, overrides: ["environment=3"])[0].message == "--set replaces single values only; this is an object")
-        #expect(diagnostics(validScenario, overrides: ["seed"])[0].message == "expected PATH=VALUE, for example environment.pathLossExponent=3")
+        #expect(
+            diagnostics(validScenario, overrides: ["nodes[5].position[0]=1"])[0].message
+                == "index [5] is out of range (the array has 2 elements)")
+        #expect(
+            diagnostics(validScenario, overrides: ["environment=3"])[0].message
+                == "--set replaces single values only; this is an object")
+        #expect(
+            diagnostics(validScenario, overrides: ["seed"])[0].message
+                == "expected PATH=VALUE, for example environment.pathLossExponent=3")
         #expect(diagnostics(validScenario, overrides: ["a..b=1"])[0].message.hasPrefix("\"a..b\" is not a JSON path"))
     }
 
     @Test func theInputHashFollowsTheEffectiveInput() throws {
         let a = try decode(validScenario).get()
-        let reordered = try decode(mutated("\"seed\": 42,\n  \"duration_s\": 60,", "\"duration_s\": 60.0,\n  \"seed\": 42,")).get()
+        let reordered = try decode(
+            mutated("\"seed\": 42,\n  \"duration_s\": 60,", "\"duration_s\": 60.0,\n  \"seed\": 42,")
+        ).get()
         #expect(a.inputHash == reordered.inputHash)
         let changed = try decode(validScenario, overrides: ["seed=43"]).get()
         #expect(changed.inputHash != a.inputHash)
@@ -254,11 +258,13 @@ struct JSONPathTests {
 struct RateBoundsTests {
     @Test func vanishingRatesAreRefused() {
         let flow = """
-        "flows": [ { "id": "f", "from": "A", "to": "B", "protocol": "udp", "workload": { "kind": "cbr", "rateMbps": 1e-300, "size": 1000 } } ]
-        """
+            "flows": [ { "id": "f", "from": "A", "to": "B", "protocol": "udp", "workload": { "kind": "cbr", "rateMbps": 1e-300, "size": 1000 } } ]
+            """
         let d = diagnostics(mutated("\"flows\": []", flow))
         #expect(d.count == 1 && d[0].path == "flows[0].workload.rateMbps")
         let link = diagnostics(validScenario, overrides: ["link.rateMbps=1e-300"])
-        #expect(link.count == 1 && link[0].message == "expected a rate in Mbit/s in 0.001...100000, found 1e-300 (out of range)")
+        #expect(
+            link.count == 1
+                && link[0].message == "expected a rate in Mbit/s in 0.001...100000, found 1e-300 (out of range)")
     }
 }

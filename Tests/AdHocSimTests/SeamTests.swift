@@ -17,8 +17,10 @@ struct RecordingSocket: FlowSocket {
 }
 
 func thesisFlow(probes: Int, packets: Int, size: Int) -> FlowApplication {
-    FlowApplication(spec: FlowSpec(id: "f", from: 0, to: 1, transport: .tcp, workload: .thesis(probes: probes, packets: packets, size: size),
-                                   start: .zero), index: 0)
+    FlowApplication(
+        spec: FlowSpec(
+            id: "f", from: 0, to: 1, transport: .tcp, workload: .thesis(probes: probes, packets: packets, size: size),
+            start: .zero), index: 0)
 }
 
 @Suite("Layer seams")
@@ -33,22 +35,29 @@ struct SeamTests {
     }
 
     @Test func everyEventKindBelongsToItsLayersBlock() {
-        #expect([EventKind.macAccess, .macTxEnd, .macAckTimeout, .macRespond, .idealTxEnd, .idealArrival].allSatisfy { $0.block == .link })
+        #expect(
+            [EventKind.macAccess, .macTxEnd, .macAckTimeout, .macRespond, .idealTxEnd, .idealArrival].allSatisfy {
+                $0.block == .link
+            })
         #expect([EventKind.trafficStart, .broadcastTick].allSatisfy { $0.block == .linkTraffic })
         #expect([EventKind.flowStart, .probeTimeout, .cbrTick].allSatisfy { $0.block == .application })
         #expect([EventKind.mobilityTick, .nodeEvent].allSatisfy { $0.block == .world })
-        #expect([EventKind.meshHeartbeat, .meshSessions, .meshMessage, .meshConfirmTimeout, .meshRequestTimeout]
-            .allSatisfy { $0.block == .mesh })
-        #expect([EventKind.tcpRetransmit, .tcpDelayedAck, .tcpKeepalive, .quicLossDetection, .quicAckDelay]
-            .allSatisfy { $0.block == .transport })
+        #expect(
+            [EventKind.meshHeartbeat, .meshSessions, .meshMessage, .meshConfirmTimeout, .meshRequestTimeout]
+                .allSatisfy { $0.block == .mesh })
+        #expect(
+            [EventKind.tcpRetransmit, .tcpDelayedAck, .tcpKeepalive, .quicLossDetection, .quicAckDelay]
+                .allSatisfy { $0.block == .transport })
         #expect(EventKind.holdModel.block == .unassigned)
     }
 
     /// RFC 9293 Figure 5, the part modelled: open, handshake, established, abort.
     @Test func tcpStateChangesFollowTheStateDiagram() {
         typealias S = TcpEndpoint.State
-        let arrows: [(S, S)] = [(.closed, .synSent), (.closed, .listen), (.listen, .synReceived), (.synSent, .established),
-                                (.synReceived, .established), (.synSent, .closed), (.synReceived, .closed), (.established, .closed)]
+        let arrows: [(S, S)] = [
+            (.closed, .synSent), (.closed, .listen), (.listen, .synReceived), (.synSent, .established),
+            (.synReceived, .established), (.synSent, .closed), (.synReceived, .closed), (.established, .closed)
+        ]
         let all: [S] = [.closed, .listen, .synSent, .synReceived, .established]
         for a in all {
             for b in all {
@@ -61,29 +70,29 @@ struct SeamTests {
         var w = CongestionWindow(cwnd: 14_480, mss: 1448)
         var c = NewReno()
         c.onAck(&w, acked: 3000, now: .zero, srtt: nil)
-        #expect(w.cwnd == 14_480 + 1448)                  // slow start: + min(N, SMSS)
+        #expect(w.cwnd == 14_480 + 1448)  // slow start: + min(N, SMSS)
         c.onCongestionEvent(&w, flightSize: 20_000)
-        #expect(w.ssthresh == 10_000)                      // max(FlightSize / 2, 2·SMSS)
+        #expect(w.ssthresh == 10_000)  // max(FlightSize / 2, 2·SMSS)
         w.cwnd = 20_000
         c.onAck(&w, acked: 1448, now: .zero, srtt: nil)
         let avoidance: Double = 1448.0 * 1448.0 / 20_000.0
-        #expect(w.cwnd == 20_000 + avoidance)              // avoidance: + SMSS²/cwnd
+        #expect(w.cwnd == 20_000 + avoidance)  // avoidance: + SMSS²/cwnd
         c.onCongestionEvent(&w, flightSize: 1000)
-        #expect(w.ssthresh == 2 * 1448)                    // never below 2·SMSS
+        #expect(w.ssthresh == 2 * 1448)  // never below 2·SMSS
     }
 
     @Test func quicNewRenoUsesRfc9002IntegerArithmetic() {
         var w = CongestionWindow(cwnd: 12_000, mss: 1200)
         var c = QuicNewReno()
         c.onAck(&w, acked: 1200, now: .zero, srtt: nil)
-        #expect(w.cwnd == 13_200)                          // slow start: + acked bytes
+        #expect(w.cwnd == 13_200)  // slow start: + acked bytes
         c.onCongestionEvent(&w, flightSize: 0)
-        #expect(w.ssthresh == 6600 && w.cwnd == 6600)      // halved
+        #expect(w.ssthresh == 6600 && w.cwnd == 6600)  // halved
         c.onAck(&w, acked: 1000, now: .zero, srtt: nil)
-        #expect(w.cwnd == 6600 + 181)                      // ⌊1200 · 1000 / 6600⌋ = ⌊181.8⌋
+        #expect(w.cwnd == 6600 + 181)  // ⌊1200 · 1000 / 6600⌋ = ⌊181.8⌋
         w.cwnd = 3001
         c.onCongestionEvent(&w, flightSize: 0)
-        #expect(w.ssthresh == 1500 && w.cwnd == 2400)      // ⌊3001 / 2⌋, floored at 2·max_datagram_size
+        #expect(w.ssthresh == 1500 && w.cwnd == 2400)  // ⌊3001 / 2⌋, floored at 2·max_datagram_size
     }
 
     @Test func cubicReturnsToItsPreviousMaximumAfterK() {
@@ -106,7 +115,9 @@ struct SeamTests {
         #expect(QuicPacketType.zeroRtt.longHeaderTypeBits == 1)
         #expect(QuicPacketType.handshake.longHeaderTypeBits == 2)
         #expect(!QuicPacketType.oneRtt.hasLongHeader)
-        #expect(QuicPacketType.initial.carriesCrypto && QuicPacketType.handshake.carriesCrypto && !QuicPacketType.zeroRtt.carriesCrypto)
+        #expect(
+            QuicPacketType.initial.carriesCrypto && QuicPacketType.handshake.carriesCrypto
+                && !QuicPacketType.zeroRtt.carriesCrypto)
     }
 
     /// The thesis application over a byte stream, written once for every transport: P probes
@@ -118,16 +129,16 @@ struct SeamTests {
         var socket = RecordingSocket()
         client.connected(&socket, now: .zero, sim: &sim)
         #expect(socket.writes.map(\.message) == [0, 1, 2] && socket.writes.allSatisfy { $0.bytes == 16 })
-        client.connected(&socket, now: .zero, sim: &sim)   // a second open writes nothing more
+        client.connected(&socket, now: .zero, sim: &sim)  // a second open writes nothing more
         #expect(socket.writes.count == 3)
 
         var server = thesisFlow(probes: 3, packets: 2, size: 100)
         var back = RecordingSocket()
         server.serverReceived(.stream(upTo: 20), &back, now: .milliseconds(1), sim: &sim)
-        #expect(back.writes.count == 1)                     // 16 of 48 probe bytes: probe 0 only
+        #expect(back.writes.count == 1)  // 16 of 48 probe bytes: probe 0 only
         server.serverReceived(.stream(upTo: 48 + 150), &back, now: .milliseconds(2), sim: &sim)
         #expect(back.writes.map(\.message) == [0, 1, 2])
-        #expect(server.bytesDelivered == 150)               // the data after the probes
+        #expect(server.bytesDelivered == 150)  // the data after the probes
 
         // Echoes: all three back → the transfer begins, and the writes are messages 3 and 4.
         #expect(!client.clientReceived(.stream(upTo: 32), &socket, now: .milliseconds(3)))
@@ -167,15 +178,17 @@ struct SeamTests {
     /// The ideal link's down state: a down node's sends are refused and counted, its queue is
     /// lost; a packet already being serialised still completes.
     @Test func anIdealLinkNodeThatIsDownNeitherSendsNorReceives() throws {
-        let s = try linkScenario(nodes: [("A", 0, 0), ("B", 10, 0)], radio: "{\"technology\": \"ideal\"}", traffic: "[]",
-                                 extra: "\"link\": {\"rateMbps\": 8, \"delayMs\": 1},")
+        let s = try linkScenario(
+            nodes: [("A", 0, 0), ("B", 10, 0)], radio: "{\"technology\": \"ideal\"}", traffic: "[]",
+            extra: "\"link\": {\"rateMbps\": 8, \"delayMs\": 1},")
         var sim = Simulation(seed: 1)
-        var link = IdealLink(s, radio: RadioConfiguration(s.radio), place: PlaceParameters.resolve(s.environment, frequencyHz: 5.8e9),
-                             positions: [Position(x: 0, y: 0, z: 0), Position(x: 10, y: 0, z: 0)], sim: &sim)
+        var link = IdealLink(
+            s, radio: RadioConfiguration(s.radio), place: PlaceParameters.resolve(s.environment, frequencyHz: 5.8e9),
+            positions: [Position(x: 0, y: 0, z: 0), Position(x: 10, y: 0, z: 0)], sim: &sim)
         let p = LinkPacket(source: 0, destination: 1, bytes: 1000, owner: .linkTraffic, tag: 0, enqueued: .zero)
         #expect(link.send(p, sim: &sim) && link.send(p, sim: &sim) && link.send(p, sim: &sim))
         link.setDown(0, sim: &sim)
-        #expect(link.counters(of: 0).retryDrops == 2)        // the two waiting; the first is on the wire
+        #expect(link.counters(of: 0).retryDrops == 2)  // the two waiting; the first is on the wire
         #expect(!link.send(p, sim: &sim) && link.counters(of: 0).queueDrops == 1)
         link.setUp(0, sim: &sim)
         #expect(link.send(p, sim: &sim))

@@ -3,14 +3,16 @@ import Testing
 @testable import AdHocSim
 
 let miniSweep = """
-{"name": "mini", "seed": 7, "duration_s": 20, "environment": {"preset": "field"}, "radio": {"technology": "wifi"},
- "distance_m": 10,
- "nodes": [{"id": "client", "position": [0, 0, 1.2]}, {"id": "server", "position": [10, 0, 1.2]}],
- "flows": [{"id": "f", "from": "client", "to": "server", "protocol": "tcp", "workload": {"kind": "thesis", "probes": 10, "packets": 200, "size": 1024}}],
- "matrix": {"environment.preset": ["city", "field"], "flows[0].protocol": ["tcp", "udp", "quic"], "distance_m": [1, "max"], "repeat": 2}}
-"""
+    {"name": "mini", "seed": 7, "duration_s": 20, "environment": {"preset": "field"}, "radio": {"technology": "wifi"},
+     "distance_m": 10,
+     "nodes": [{"id": "client", "position": [0, 0, 1.2]}, {"id": "server", "position": [10, 0, 1.2]}],
+     "flows": [{"id": "f", "from": "client", "to": "server", "protocol": "tcp", "workload": {"kind": "thesis", "probes": 10, "packets": 200, "size": 1024}}],
+     "matrix": {"environment.preset": ["city", "field"], "flows[0].protocol": ["tcp", "udp", "quic"], "distance_m": [1, "max"], "repeat": 2}}
+    """
 
-func cellsCSV(_ dir: URL) throws -> String { try String(contentsOf: dir.appendingPathComponent("cells.csv"), encoding: .utf8) }
+func cellsCSV(_ dir: URL) throws -> String {
+    try String(contentsOf: dir.appendingPathComponent("cells.csv"), encoding: .utf8)
+}
 
 @Suite("Sweeps", .serialized)
 struct SweepTests {
@@ -43,23 +45,33 @@ struct SweepTests {
         #expect(try cellsCSV(merged) == cellsCSV(one))
         let text = try cellsCSV(one)
         #expect(text.split(separator: "\n").count == 1 + 24)
-        #expect(text.hasPrefix("cell_id,repeat,param.environment.preset,param.flows[0].protocol,param.distance_m,flow,"))
+        #expect(
+            text.hasPrefix("cell_id,repeat,param.environment.preset,param.flows[0].protocol,param.distance_m,flow,"))
     }
 
     @Test func mergingDifferentSweepsIsRefused() throws {
         let dir = try temporaryFolder(["m.json": miniSweep])
         let path = dir.appendingPathComponent("m.json").path
         let a = dir.appendingPathComponent("a"), b = dir.appendingPathComponent("b")
-        try SweepRunner.run(try SweepPlan(path: path, overrides: []), out: a, workers: 2, shard: (1, 2), resume: false, progress: .quiet)
-        try SweepRunner.run(try SweepPlan(path: path, overrides: ["seed=8"]), out: b, workers: 2, shard: (2, 2), resume: false, progress: .quiet)
-        #expect(throws: SweepRunner.OutputError.self) { try SweepRunner.merge([a, b], out: dir.appendingPathComponent("m")) }
+        try SweepRunner.run(
+            try SweepPlan(path: path, overrides: []), out: a, workers: 2, shard: (1, 2), resume: false, progress: .quiet
+        )
+        try SweepRunner.run(
+            try SweepPlan(path: path, overrides: ["seed=8"]), out: b, workers: 2, shard: (2, 2), resume: false,
+            progress: .quiet)
+        #expect(throws: SweepRunner.OutputError.self) {
+            try SweepRunner.merge([a, b], out: dir.appendingPathComponent("m"))
+        }
         #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("m").path))
     }
 
     @Test func aKilledSweepResumesToTheSameBytes() throws {
         // A bigger matrix so the kill lands mid-way: 4 places × 3 protocols × 2 distances × 2 sizes.
-        let big = miniSweep.replacingOccurrences(of: "\"environment.preset\": [\"city\", \"field\"]", with: "\"environment.preset\": [\"underground\", \"city\", \"field\", \"forest\"]")
-            .replacingOccurrences(of: "\"repeat\": 2", with: "\"flows[0].workload.size\": [1024, 4096], \"repeat\": 1")
+        let big = miniSweep.replacingOccurrences(
+            of: "\"environment.preset\": [\"city\", \"field\"]",
+            with: "\"environment.preset\": [\"underground\", \"city\", \"field\", \"forest\"]"
+        )
+        .replacingOccurrences(of: "\"repeat\": 2", with: "\"flows[0].workload.size\": [1024, 4096], \"repeat\": 1")
         let dir = try temporaryFolder(["m.json": big])
         let reference = dir.appendingPathComponent("reference")
         let r = try CLI.run(["sweep", "m.json", "--out", "reference", "-j", "2", "--quiet"], in: dir)
@@ -73,13 +85,17 @@ struct SweepTests {
         let cells = dir.appendingPathComponent("killed/cells")
         let deadline = Date().addingTimeInterval(60)
         while Date() < deadline {
-            let done = ((try? FileManager.default.contentsOfDirectory(atPath: cells.path)) ?? []).filter { $0.hasSuffix(".csv") }.count
+            let done = ((try? FileManager.default.contentsOfDirectory(atPath: cells.path)) ?? []).filter {
+                $0.hasSuffix(".csv")
+            }.count
             if done >= 5 { break }
             usleep(2_000)
         }
         kill(p.processIdentifier, SIGKILL)
         p.waitUntilExit()
-        let committed = ((try? FileManager.default.contentsOfDirectory(atPath: cells.path)) ?? []).filter { $0.hasSuffix(".csv") && !$0.hasPrefix(".") }.count
+        let committed = ((try? FileManager.default.contentsOfDirectory(atPath: cells.path)) ?? []).filter {
+            $0.hasSuffix(".csv") && !$0.hasPrefix(".")
+        }.count
         #expect(committed >= 5 && committed < 48)
         let resumed = try CLI.run(["sweep", "m.json", "--out", "killed", "-j", "2", "--resume", "--quiet"], in: dir)
         #expect(resumed.status == 0)
@@ -88,9 +104,11 @@ struct SweepTests {
 
     @Test func badSweepInputIsRefusedClearly() throws {
         let dir = try temporaryFolder([
-            "empty.json": miniSweep.replacingOccurrences(of: "\"distance_m\": [1, \"max\"]", with: "\"distance_m\": []"),
-            "nopath.json": miniSweep.replacingOccurrences(of: "\"distance_m\": [1, \"max\"]", with: "\"environment.presett\": [1]"),
-            "m.json": miniSweep,
+            "empty.json": miniSweep.replacingOccurrences(
+                of: "\"distance_m\": [1, \"max\"]", with: "\"distance_m\": []"),
+            "nopath.json": miniSweep.replacingOccurrences(
+                of: "\"distance_m\": [1, \"max\"]", with: "\"environment.presett\": [1]"),
+            "m.json": miniSweep
         ])
         let empty = try CLI.run(["sweep", "empty.json", "--out", "o1"], in: dir)
         #expect(empty.status == 2 && empty.stderr.contains("matrix.distance_m: expected at least one value"))
@@ -108,7 +126,7 @@ struct SweepTests {
 }
 
 #if canImport(FoundationXML)
-import FoundationXML
+    import FoundationXML
 #endif
 
 @Suite("Plots")
@@ -116,7 +134,10 @@ struct PlotTests {
     final class Collector: NSObject, XMLParserDelegate {
         var series: [String] = []
         var boxes: [String] = []
-        func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String] = [:]) {
+        func parser(
+            _ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
+            attributes: [String: String] = [:]
+        ) {
             if let s = attributes["data-series"] { series.append(s) }
             if let b = attributes["data-label"] { boxes.append(b) }
         }
@@ -128,7 +149,9 @@ struct PlotTests {
         let out = dir.appendingPathComponent("out")
         try SweepRunner.run(plan, out: out, workers: 2, shard: nil, resume: false, progress: .quiet)
         let files = try SweepPlots.write(dir: out)
-        #expect(files.contains("rtt-by-place-and-protocol.svg") && files.contains("goodput-vs-distance.svg") && files.contains("range-per-place.svg"))
+        #expect(
+            files.contains("rtt-by-place-and-protocol.svg") && files.contains("goodput-vs-distance.svg")
+                && files.contains("range-per-place.svg"))
         for f in files {
             let data = try Data(contentsOf: out.appendingPathComponent("plots/\(f)"))
             let parser = XMLParser(data: data)
@@ -138,7 +161,8 @@ struct PlotTests {
             switch f {
             case "goodput-vs-distance.svg", "data-rate-vs-distance.svg": #expect(c.series == ["TCP", "UDP", "QUIC"])
             case "udp-loss-vs-packets.svg": #expect(c.series == ["city", "field"])
-            case "rtt-by-place-and-protocol.svg": #expect(c.boxes == ["city/tcp", "city/udp", "city/quic", "field/tcp", "field/udp", "field/quic"])
+            case "rtt-by-place-and-protocol.svg":
+                #expect(c.boxes == ["city/tcp", "city/udp", "city/quic", "field/tcp", "field/udp", "field/quic"])
             case "range-per-place.svg": #expect(c.boxes == ["city", "field"])
             default: break
             }

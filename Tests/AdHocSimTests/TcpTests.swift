@@ -32,15 +32,15 @@ func establishedClient(_ sim: inout Simulation, config: TcpConfig = TcpConfig())
 struct TcpTests {
     @Test func rtoFollowsRfc6298ByHand() {
         var e = RttEstimator(initial: .seconds(1), minRto: .milliseconds(200), maxRto: .seconds(60))
-        #expect(e.rto == .seconds(1))                       // §2.1 before any sample
-        e.sample(0.5)                                        // SRTT 0.5, RTTVAR 0.25 → 0.5 + 4·0.25
+        #expect(e.rto == .seconds(1))  // §2.1 before any sample
+        e.sample(0.5)  // SRTT 0.5, RTTVAR 0.25 → 0.5 + 4·0.25
         #expect(e.rto == .milliseconds(1500))
-        e.sample(0.3)                                        // RTTVAR .2375, SRTT .475 → 1.425 s
+        e.sample(0.3)  // RTTVAR .2375, SRTT .475 → 1.425 s
         #expect(e.rto == .milliseconds(1425))
-        e.sample(0.3)                                        // RTTVAR .221875, SRTT .453125 → 1.340625 s
+        e.sample(0.3)  // RTTVAR .221875, SRTT .453125 → 1.340625 s
         #expect(e.rto == .microseconds(1_340_625))
         var fast = RttEstimator(initial: .seconds(1), minRto: .milliseconds(200), maxRto: .seconds(60))
-        fast.sample(0.01)                                    // 0.01 + 0.02 = 0.03 s, clamped up to 200 ms
+        fast.sample(0.01)  // 0.01 + 0.02 = 0.03 s, clamped up to 200 ms
         #expect(fast.rto == .milliseconds(200))
     }
 
@@ -54,21 +54,25 @@ struct TcpTests {
     @Test func segmentSizeComesFromTheMtu() {
         var sim = Simulation(seed: 1)
         // IPv4 over a 1500-byte MTU: MSS 1460, minus 12 bytes of timestamps: 1448.
-        #expect(TcpEndpoint(flow: 0, isClient: true, config: TcpConfig(), mtuPayload: 1480, sim: &sim, side: 0).segmentBytes == 1448)
+        #expect(
+            TcpEndpoint(flow: 0, isClient: true, config: TcpConfig(), mtuPayload: 1480, sim: &sim, side: 0).segmentBytes
+                == 1448)
         // IPv6 over AWDL's 1484: 1484 − 40 − 20 − 12 = 1412.
-        #expect(TcpEndpoint(flow: 0, isClient: true, config: TcpConfig(), mtuPayload: 1444, sim: &sim, side: 1).segmentBytes == 1412)
+        #expect(
+            TcpEndpoint(flow: 0, isClient: true, config: TcpConfig(), mtuPayload: 1444, sim: &sim, side: 1).segmentBytes
+                == 1412)
     }
 
     @Test func nagleHoldsSmallWritesUntilTheAck() {
         var sim = Simulation(seed: 1)
         var c = establishedClient(&sim)
         c.write(16, sim: &sim)
-        #expect(c.outbox.map(\.payload) == [16])             // nothing in flight: goes at once
+        #expect(c.outbox.map(\.payload) == [16])  // nothing in flight: goes at once
         c.write(16, sim: &sim)
         c.write(16, sim: &sim)
-        #expect(c.outbox.map(\.payload) == [16])             // held while 16 bytes are unacknowledged
+        #expect(c.outbox.map(\.payload) == [16])  // held while 16 bytes are unacknowledged
         c.receive(peerSegment(flags: TcpFlags.ack, ack: 16, fromClient: false), sim: &sim)
-        #expect(c.outbox.map(\.payload) == [16, 32])         // released on the ACK, coalesced
+        #expect(c.outbox.map(\.payload) == [16, 32])  // released on the ACK, coalesced
         var noNagle = TcpConfig()
         noNagle.noDelay = true
         var d = establishedClient(&sim, config: noNagle)
@@ -87,14 +91,14 @@ struct TcpTests {
         s.receive(peerSegment(flags: TcpFlags.ack, seq: 0, payload: 1448, fromClient: true), sim: &sim)
         #expect(s.outbox.isEmpty)
         s.receive(peerSegment(flags: TcpFlags.ack, seq: 1448, payload: 1448, fromClient: true), sim: &sim)
-        #expect(s.outbox.count == 1 && s.outbox[0].ack == 2896)   // every second full segment
+        #expect(s.outbox.count == 1 && s.outbox[0].ack == 2896)  // every second full segment
         s.outbox.removeAll()
         s.receive(peerSegment(flags: TcpFlags.ack, seq: 2896, payload: 100, fromClient: true), sim: &sim)
         #expect(s.outbox.isEmpty)
         var driver = EndpointDriver(endpoint: s)
         _ = sim.run(&driver, until: .milliseconds(99))
         #expect(driver.endpoint.outbox.isEmpty)
-        _ = sim.run(&driver, until: .milliseconds(100))          // XNU's 100 ms timer
+        _ = sim.run(&driver, until: .milliseconds(100))  // XNU's 100 ms timer
         #expect(driver.endpoint.outbox.count == 1 && driver.endpoint.outbox[0].ack == 2996)
         // An out-of-order segment is acknowledged at once (RFC 5681 §4.2).
         driver.endpoint.outbox.removeAll()
@@ -108,14 +112,14 @@ struct TcpTests {
         config.congestionControl = .newreno
         var c = establishedClient(&sim, config: config)
         c.write(10 * 1448, sim: &sim)
-        #expect(c.outbox.count == 10)                           // the initial window: 10 segments
+        #expect(c.outbox.count == 10)  // the initial window: 10 segments
         c.outbox.removeAll()
         for _ in 0..<3 { c.receive(peerSegment(flags: TcpFlags.ack, ack: 1448, fromClient: false), sim: &sim) }
         // First ACK is new data (cwnd +1 MSS in slow start: 1 new segment); the 2nd and 3rd
         // are duplicates: limited transmit has nothing new to send (all 10 segments written).
         c.outbox.removeAll()
         c.receive(peerSegment(flags: TcpFlags.ack, ack: 1448, fromClient: false), sim: &sim)
-        #expect(c.outbox.first?.seq == 1448 && c.outbox.first?.payload == 1448)   // the lost segment again
+        #expect(c.outbox.first?.seq == 1448 && c.outbox.first?.payload == 1448)  // the lost segment again
         #expect(c.retransmissions == 1)
         // ssthresh = FlightSize/2 (RFC 5681 eq. 4): 9 segments in flight → 4.5 segments.
         #expect(c.ssthresh == 9 * 1448 / 2)
@@ -138,14 +142,17 @@ struct TcpTests {
 
     @Test func quicGivesUpAfterTenProbeTimeouts() throws {
         // Every Initial vanishes: PTOs of 0.999 s doubling ten times, then the client gives up.
-        let s = try decode(tcpValidation, overrides: ["link.lossProbability=1", "duration_s=3000", "flows[0].protocol=quic"]).get()
+        let s = try decode(
+            tcpValidation, overrides: ["link.lossProbability=1", "duration_s=3000", "flows[0].protocol=quic"]
+        ).get()
         let r = try ScenarioRunner.run(s)
         #expect(r.flows[0].status == "failed:connect-timeout")
     }
 }
 
 let tcpValidation: String = {
-    let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
         .appendingPathComponent("topologies/validation/tcp-loss.json")
     return (try? String(contentsOf: url, encoding: .utf8)) ?? ""
 }()
@@ -154,12 +161,14 @@ let tcpValidation: String = {
 struct TcpValidationTests {
     /// PFTK (Padhye et al., SIGCOMM 1998, eq. 33), packets/s → Mbit/s of payload.
     static func pftk(p: Double, rtt: Double, t0: Double, b: Double = 2, mss: Double = 1448) -> Double {
-        let denominator = rtt * (2 * b * p / 3).squareRoot() + t0 * min(1, 3 * (3 * b * p / 8).squareRoot()) * p * (1 + 32 * p * p)
+        let denominator =
+            rtt * (2 * b * p / 3).squareRoot() + t0 * min(1, 3 * (3 * b * p / 8).squareRoot()) * p * (1 + 32 * p * p)
         return mss * 8 / denominator / 1e6
     }
 
     @Test func handshakeTakesOneRoundTrip() throws {
-        let r = try ScenarioRunner.run(try decode(tcpValidation, overrides: ["link.lossProbability=0", "duration_s=1"]).get())
+        let r = try ScenarioRunner.run(
+            try decode(tcpValidation, overrides: ["link.lossProbability=0", "duration_s=1"]).get())
         // 2 × 25 ms plus serialising a 60-byte SYN and SYN-ACK (IPv4 20 + TCP 40) at 100 Mbit/s.
         #expect(close(try #require(r.flows[0].handshakeMs), 50 + 2 * 0.0048, 1e-6))
     }
@@ -185,12 +194,13 @@ struct TcpValidationTests {
 struct ThesisMechanismTests {
     static func cell(_ proto: String, size: Int, packets: Int, extra: [String] = []) throws -> RunReport {
         let text = """
-        {"name": "cell", "seed": 3, "duration_s": 30, "environment": {"preset": "field"}, "radio": {"technology": "wifi"},
-         "nodes": [{"id": "c", "position": [0, 0, 1.2]}, {"id": "s", "position": [10, 0, 1.2]}],
-         "flows": [{"id": "f", "from": "c", "to": "s", "protocol": "\(proto)",
-                    "workload": {"kind": "thesis", "probes": 10, "packets": \(packets), "size": \(size)}}]}
-        """
-        return try ScenarioRunner.run(try ScenarioDecoder.decode(bytes: Array(text.utf8), file: "cell", overrides: extra))
+            {"name": "cell", "seed": 3, "duration_s": 30, "environment": {"preset": "field"}, "radio": {"technology": "wifi"},
+             "nodes": [{"id": "c", "position": [0, 0, 1.2]}, {"id": "s", "position": [10, 0, 1.2]}],
+             "flows": [{"id": "f", "from": "c", "to": "s", "protocol": "\(proto)",
+                        "workload": {"kind": "thesis", "probes": 10, "packets": \(packets), "size": \(size)}}]}
+            """
+        return try ScenarioRunner.run(
+            try ScenarioDecoder.decode(bytes: Array(text.utf8), file: "cell", overrides: extra))
     }
 
     @Test func nagleMakesTcpSendFarFewerPacketsThanWrites() throws {
@@ -211,7 +221,8 @@ struct ThesisMechanismTests {
         let r = try ThesisMechanismTests.cell("udp", size: 16_384, packets: 10)
         #expect(r.flows[0].status == "failed:datagram-too-large (16384 > transport.maxDatagramBytes 9216)")
         #expect(r.flows[0].bytesSent == 0)
-        let raised = try ThesisMechanismTests.cell("udp", size: 16_384, packets: 10, extra: ["transport.maxDatagramBytes=65507"])
+        let raised = try ThesisMechanismTests.cell(
+            "udp", size: 16_384, packets: 10, extra: ["transport.maxDatagramBytes=65507"])
         #expect(raised.flows[0].status == "ok")
         // 16 392 transport bytes in IPv6 fragments of 1448 payload bytes (1500 − 40 − 8, to a
         // multiple of 8): 12 fragments per write, plus 10 probes.
@@ -228,11 +239,12 @@ struct KeepaliveTests {
         // probes near 2.2 and 4.2 s; the write at 5 s (ACKed by 5.1 s): probes near 7.1 and 9.1 s.
         func run(_ extra: [String]) throws -> RunReport {
             let text = """
-            {"name": "cbr", "seed": 3, "duration_s": 10, "environment": {"preset": "field"}, "radio": {"technology": "wifi"},
-             "nodes": [{"id": "c", "position": [0, 0, 1.2]}, {"id": "s", "position": [10, 0, 1.2]}],
-             "flows": [{"id": "f", "from": "c", "to": "s", "protocol": "tcp", "workload": {"kind": "cbr", "rateMbps": 0.0016, "size": 1000}}]}
-            """
-            return try ScenarioRunner.run(try ScenarioDecoder.decode(bytes: Array(text.utf8), file: "cbr", overrides: extra))
+                {"name": "cbr", "seed": 3, "duration_s": 10, "environment": {"preset": "field"}, "radio": {"technology": "wifi"},
+                 "nodes": [{"id": "c", "position": [0, 0, 1.2]}, {"id": "s", "position": [10, 0, 1.2]}],
+                 "flows": [{"id": "f", "from": "c", "to": "s", "protocol": "tcp", "workload": {"kind": "cbr", "rateMbps": 0.0016, "size": 1000}}]}
+                """
+            return try ScenarioRunner.run(
+                try ScenarioDecoder.decode(bytes: Array(text.utf8), file: "cbr", overrides: extra))
         }
         #expect(try run([]).flows[0].keepalives == 4)
         #expect(try run(["transport.tcp.keepaliveIdleS=null"]).flows[0].keepalives == 0)
@@ -245,7 +257,7 @@ struct KeepaliveTests {
         let long = try ThesisMechanismTests.cell("tcp", size: 1000, packets: 10, extra: ["duration_s=30"])
         #expect(short.flows[0].status == "ok")
         #expect(short.flows[0].ipPacketsSent == long.flows[0].ipPacketsSent)
-        #expect(short.flows[0].keepalives == 0)   // closed at once: nothing idles
+        #expect(short.flows[0].keepalives == 0)  // closed at once: nothing idles
     }
 }
 
@@ -270,9 +282,9 @@ struct SackTests {
         s.receive(peerSegment(flags: TcpFlags.ack, seq: 5792, payload: 1448, fromClient: true), sim: &sim)
         let ack = s.outbox.last!
         #expect(ack.ack == 0)
-        #expect(ack.sackStart[0] == 5792 && ack.sackEnd[0] == 7240)   // RFC 2018 §4: newest first
+        #expect(ack.sackStart[0] == 5792 && ack.sackEnd[0] == 7240)  // RFC 2018 §4: newest first
         #expect(ack.sackStart[1] == 2896 && ack.sackEnd[1] == 4344)
-        #expect(ack.header == 32 + 4 + 16)                             // two 8-byte blocks + NOP, NOP, kind, length
+        #expect(ack.header == 32 + 4 + 16)  // two 8-byte blocks + NOP, NOP, kind, length
     }
 
     @Test func recoveryRepairsSeveralHolesInOneRoundTrip() {

@@ -20,13 +20,13 @@ func tshark(_ args: [String]) throws -> [String] {
 @Suite("Packet traces")
 struct TraceTests {
     static let scenario = """
-    {"name": "pc", "seed": 1, "duration_s": 10, "environment": {"preset": "field"}, "radio": {"technology": "ideal"},
-     "link": {"rateMbps": 100, "delayMs": 5, "lossProbability": 0.02},
-     "nodes": [{"id": "client", "position": [0,0,1.2]}, {"id": "server", "position": [10,0,1.2]}],
-     "flows": [{"id": "t", "from": "client", "to": "server", "protocol": "tcp", "workload": {"kind": "thesis", "probes": 10, "packets": 300, "size": 4096}},
-               {"id": "u", "from": "client", "to": "server", "protocol": "udp", "start_s": 3, "workload": {"kind": "thesis", "probes": 5, "packets": 20, "size": 9000}},
-               {"id": "q", "from": "client", "to": "server", "protocol": "quic", "start_s": 5, "workload": {"kind": "thesis", "probes": 5, "packets": 20, "size": 2000}}]}
-    """
+        {"name": "pc", "seed": 1, "duration_s": 10, "environment": {"preset": "field"}, "radio": {"technology": "ideal"},
+         "link": {"rateMbps": 100, "delayMs": 5, "lossProbability": 0.02},
+         "nodes": [{"id": "client", "position": [0,0,1.2]}, {"id": "server", "position": [10,0,1.2]}],
+         "flows": [{"id": "t", "from": "client", "to": "server", "protocol": "tcp", "workload": {"kind": "thesis", "probes": 10, "packets": 300, "size": 4096}},
+                   {"id": "u", "from": "client", "to": "server", "protocol": "udp", "start_s": 3, "workload": {"kind": "thesis", "probes": 5, "packets": 20, "size": 9000}},
+                   {"id": "q", "from": "client", "to": "server", "protocol": "quic", "start_s": 5, "workload": {"kind": "thesis", "probes": 5, "packets": 20, "size": 2000}}]}
+        """
 
     @Test func tsharkReadsTheTraceAndAgreesWithOurCounters() throws {
         let s = try ScenarioDecoder.decode(bytes: Array(TraceTests.scenario.utf8), file: "pc")
@@ -44,21 +44,28 @@ struct TraceTests {
         // resent segment "out-of-order" instead of "retransmission" when it follows the previous
         // segment closely (its heuristic); in the sender's own capture nothing is sent out of
         // order for the first time, so both labels are retransmissions.
-        let retransmitted = try tshark(["-r", file.path, "-Y",
+        let retransmitted = try tshark([
+            "-r", file.path, "-Y",
             "ipv6.src == fe80::200:ff:fe00:1 && tcp.len > 0 && (tcp.analysis.retransmission || tcp.analysis.fast_retransmission || tcp.analysis.spurious_retransmission || tcp.analysis.out_of_order)",
-            "-T", "fields", "-e", "frame.number"])
+            "-T", "fields", "-e", "frame.number"
+        ])
         #expect(UInt64(retransmitted.count) == report.flows[0].clientRetransmissions)
         #expect(report.flows[0].clientRetransmissions > 0)
         // The protocols decode: TCP with its handshake, UDP reassembled from IPv6 fragments, QUIC.
-        let syn = try tshark(["-r", file.path, "-Y", "tcp.flags.syn == 1 && tcp.flags.ack == 0", "-T", "fields", "-e", "tcp.srcport"])
+        let syn = try tshark([
+            "-r", file.path, "-Y", "tcp.flags.syn == 1 && tcp.flags.ack == 0", "-T", "fields", "-e", "tcp.srcport"
+        ])
         #expect(syn == ["49152"])
         let udp = try tshark(["-r", file.path, "-Y", "udp.length == 9008", "-T", "fields", "-e", "udp.srcport"])
         #expect(!udp.isEmpty)
-        let quic = try tshark(["-r", file.path, "-Y", "quic.long.packet_type == 0", "-T", "fields", "-e", "udp.dstport"])
+        let quic = try tshark(["-r", file.path, "-Y", "quic.long.packet_type == 0", "-T", "fields", "-e", "udp.dstport"]
+        )
         #expect(quic.first == "443")
         // Checksums are right: tshark's validation finds no bad TCP or UDP checksum.
-        let bad = try tshark(["-r", file.path, "-o", "tcp.check_checksum:TRUE", "-o", "udp.check_checksum:TRUE",
-                              "-Y", "tcp.checksum.status == 0 || udp.checksum.status == 0", "-T", "fields", "-e", "frame.number"])
+        let bad = try tshark([
+            "-r", file.path, "-o", "tcp.check_checksum:TRUE", "-o", "udp.check_checksum:TRUE",
+            "-Y", "tcp.checksum.status == 0 || udp.checksum.status == 0", "-T", "fields", "-e", "frame.number"
+        ])
         #expect(bad.isEmpty)
     }
 }

@@ -63,8 +63,9 @@ public struct CoreBenchmark: Sendable {
     /// Runs the model through `Simulation.run` with handler dispatch.
     public func runSimulation() -> BenchmarkFigure {
         var sim = Simulation(seed: seed, initialQueueCapacity: population)
-        var handler = HoldHandler(stream: sim.randomStream(named: "bench/hold"),
-                                  meanNanos: Double(meanHold.nanoseconds))
+        var handler = HoldHandler(
+            stream: sim.randomStream(named: "bench/hold"),
+            meanNanos: Double(meanHold.nanoseconds))
         for i in 0..<population {
             let t = Int64(handler.stream.exponential(mean: handler.meanNanos))
             sim.schedule(at: .nanoseconds(t), target: UInt32(truncatingIfNeeded: i), kind: .holdModel)
@@ -73,8 +74,9 @@ public struct CoreBenchmark: Sendable {
         let start = clock.now
         _ = sim.run(&handler, maxEvents: events)
         let elapsed = clock.now - start
-        return BenchmarkFigure(label: "simulation", events: sim.eventsExecuted,
-                               seconds: elapsed.seconds, checksum: handler.checksum)
+        return BenchmarkFigure(
+            label: "simulation", events: sim.eventsExecuted,
+            seconds: elapsed.seconds, checksum: handler.checksum)
     }
 
     /// Runs the model as a bare loop on a queue: pop, draw, push. No dispatch, no timers, no
@@ -95,7 +97,8 @@ public struct CoreBenchmark: Sendable {
             let e = queue.pop()
             checksum &+= UInt64(bitPattern: e.time.nanoseconds)
             let hold = Int64(stream.exponential(mean: mean))
-            queue.push(time: SimTime(nanoseconds: e.time.nanoseconds &+ hold), target: e.target, kind: .holdModel, arg: 0)
+            queue.push(
+                time: SimTime(nanoseconds: e.time.nanoseconds &+ hold), target: e.target, kind: .holdModel, arg: 0)
             n &+= 1
         }
         let elapsed = clock.now - start
@@ -113,8 +116,10 @@ public struct CoreBenchmark: Sendable {
     }
 
     /// Every queue shape the benchmark can compare, by name.
-    public static let shapeNames = [BinaryEager.name, BinaryLazy.name, QuaternaryEager.name,
-                                    QuaternaryLazy.name, OctonaryLazy.name]
+    public static let shapeNames = [
+        BinaryEager.name, BinaryLazy.name, QuaternaryEager.name,
+        QuaternaryLazy.name, OctonaryLazy.name
+    ]
 
     /// Runs the bare loop for the shape called `name` (one of `shapeNames`).
     public func runBareHeap(named name: String) -> BenchmarkFigure? {
@@ -128,4 +133,3 @@ public struct CoreBenchmark: Sendable {
         }
     }
 }
-

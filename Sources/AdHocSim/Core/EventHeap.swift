@@ -86,7 +86,6 @@ public struct EventHeap<Shape: HeapShape>: PendingEventQueue, ~Copyable {
         return s
     }
 
-
     /// Inserts an event that already carries its sequence number.
     @inlinable @inline(__always)
     public mutating func insert(_ event: Event) {
@@ -209,4 +208,3 @@ public struct EventHeap<Shape: HeapShape>: PendingEventQueue, ~Copyable {
         p[i] = event
     }
 }
-

@@ -131,7 +131,6 @@ public struct EventQueue: PendingEventQueue, ~Copyable {
         return s
     }
 
-
     /// Inserts an event that already carries its sequence number (from `reserveSeq`).
     /// - Precondition: `event.time` is not before the last event popped, and `event.seq` is
     ///   unique (it came from `reserveSeq`). An older number than some already queued is fine:
@@ -139,8 +138,9 @@ public struct EventQueue: PendingEventQueue, ~Copyable {
     @inlinable @inline(__always)
     public mutating func insert(_ event: Event) {
         precondition(event.time.nanoseconds >= last, "event inserted before the last popped time")
-        let node = Node(time: event.time.nanoseconds, seqKind: (event.seq << 16) | UInt64(event.kind.rawValue),
-                        arg: event.arg, target: event.target)
+        let node = Node(
+            time: event.time.nanoseconds, seqKind: (event.seq << 16) | UInt64(event.kind.rawValue),
+            arg: event.arg, target: event.target)
         let b = EventQueue.bucket(event.time.nanoseconds, last)
         if event.seq < buckets[b].maxSeq && buckets[b].tailChunk >= 0 {
             insertBehindEqualSeqs(node, into: b)
@@ -271,8 +271,9 @@ public struct EventQueue: PendingEventQueue, ~Copyable {
 
     @inlinable @inline(__always)
     static func event(_ node: Node) -> Event {
-        Event(time: SimTime(nanoseconds: node.time), seq: node.seqKind >> 16, target: node.target,
-              kind: EventKind(rawValue: UInt16(truncatingIfNeeded: node.seqKind)), arg: node.arg)
+        Event(
+            time: SimTime(nanoseconds: node.time), seq: node.seqKind >> 16, target: node.target,
+            kind: EventKind(rawValue: UInt16(truncatingIfNeeded: node.seqKind)), arg: node.arg)
     }
 
     /// Empties level-and-digit bucket `b` (its chunks already released or being recycled).

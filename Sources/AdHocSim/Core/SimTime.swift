@@ -48,8 +48,12 @@ public struct SimTime: Hashable, Comparable, Sendable, CustomStringConvertible {
     @inlinable public var inMilliseconds: Double { Double(nanoseconds) / 1e6 }
 
     @inlinable public static func < (a: SimTime, b: SimTime) -> Bool { a.nanoseconds < b.nanoseconds }
-    @inlinable public static func + (a: SimTime, b: SimTime) -> SimTime { SimTime(nanoseconds: a.nanoseconds + b.nanoseconds) }
-    @inlinable public static func - (a: SimTime, b: SimTime) -> SimTime { SimTime(nanoseconds: a.nanoseconds - b.nanoseconds) }
+    @inlinable public static func + (a: SimTime, b: SimTime) -> SimTime {
+        SimTime(nanoseconds: a.nanoseconds + b.nanoseconds)
+    }
+    @inlinable public static func - (a: SimTime, b: SimTime) -> SimTime {
+        SimTime(nanoseconds: a.nanoseconds - b.nanoseconds)
+    }
     @inlinable public static func += (a: inout SimTime, b: SimTime) { a.nanoseconds += b.nanoseconds }
     @inlinable public static func * (a: SimTime, k: Int64) -> SimTime { SimTime(nanoseconds: a.nanoseconds * k) }
 

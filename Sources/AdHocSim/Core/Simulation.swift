@@ -109,8 +109,10 @@ public struct Simulation: ~Copyable {
     /// Creates a disarmed timer that, when it fires, delivers `kind` to `target`.
     public mutating func makeTimer(kind: EventKind, target: UInt32) -> TimerID {
         precondition(kind.rawValue < EventKind.firstReserved, "reserved event kind")
-        timers.append(TimerSlot(kind: kind, target: target, arg: 0, deadline: .zero, armSeq: 0,
-                                queuedAt: nil, generation: 0, armed: false))
+        timers.append(
+            TimerSlot(
+                kind: kind, target: target, arg: 0, deadline: .zero, armSeq: 0,
+                queuedAt: nil, generation: 0, armed: false))
         return TimerID(index: UInt32(timers.count - 1))
     }
 
@@ -131,8 +133,10 @@ public struct Simulation: ~Copyable {
         if let queued = timers[i].queuedAt, queued < time { return }
         timers[i].generation &+= 1
         timers[i].queuedAt = time
-        queue.insert(Event(time: time, seq: seq, target: timer.index, kind: .timerFiring,
-                           arg: UInt64(timers[i].generation)))
+        queue.insert(
+            Event(
+                time: time, seq: seq, target: timer.index, kind: .timerFiring,
+                arg: UInt64(timers[i].generation)))
     }
 
     /// Arms `timer` to fire after `delay`.
@@ -199,8 +203,10 @@ public struct Simulation: ~Copyable {
     /// Events due exactly at `limit` run. On `.timeLimit`, and on `.queueEmpty` with a finite
     /// `limit`, the clock is advanced to `limit`: the run covered that span of time.
     @inlinable
-    public mutating func run<H: EventHandler>(_ handler: inout H, until limit: SimTime = .max,
-                                              maxEvents: UInt64 = .max) -> StopReason {
+    public mutating func run<H: EventHandler>(
+        _ handler: inout H, until limit: SimTime = .max,
+        maxEvents: UInt64 = .max
+    ) -> StopReason {
         stopRequested = false
         while true {
             if stopRequested { return .stopped }
@@ -221,8 +227,11 @@ public struct Simulation: ~Copyable {
             _eventsExecuted &+= 1
             // One multiply-xor step per event (FNV-style over a 64-bit word); cheap enough to be
             // always on (BENCHMARKS.md).
-            _fingerprint = (_fingerprint ^ (UInt64(bitPattern: event.time.nanoseconds)
-                            ^ (UInt64(event.kind.rawValue) << 48) ^ (UInt64(event.target) << 16))) &* 0x0000_0100_0000_01b3
+            _fingerprint =
+                (_fingerprint
+                    ^ (UInt64(bitPattern: event.time.nanoseconds)
+                        ^ (UInt64(event.kind.rawValue) << 48) ^ (UInt64(event.target) << 16)))
+                &* 0x0000_0100_0000_01b3
             handler.handle(event, in: &self)
         }
     }
@@ -239,8 +248,10 @@ public struct Simulation: ~Copyable {
             if timers[i].deadline > event.time {
                 // Pushed back since it was queued: re-queue under the arm-time sequence number.
                 timers[i].queuedAt = timers[i].deadline
-                queue.insert(Event(time: timers[i].deadline, seq: timers[i].armSeq,
-                                   target: event.target, kind: .timerFiring, arg: event.arg))
+                queue.insert(
+                    Event(
+                        time: timers[i].deadline, seq: timers[i].armSeq,
+                        target: event.target, kind: .timerFiring, arg: event.arg))
                 return false
             }
             timers[i].armed = false

@@ -57,7 +57,8 @@ extension HostStack {
             if let (stream, offset, length) = quic[server].receive(d, sim: &sim) {
                 let before = quic[server].streams[stream]?.contiguous ?? 0
                 let upTo = quic[server].deliverStream(stream, offset: offset, length: length)
-                let arrival: Arrival = perWrite ? .message(index: Int(stream / 4), before: before, upTo: upTo) : .stream(upTo: upTo)
+                let arrival: Arrival =
+                    perWrite ? .message(index: Int(stream / 4), before: before, upTo: upTo) : .stream(upTo: upTo)
                 flows[k].app.serverReceived(arrival, &quic[server], now: sim.now, sim: &sim)
             }
             flush(.server(k), link: &link, sim: &sim)
@@ -70,7 +71,8 @@ extension HostStack {
             }
             if let (stream, offset, length) = carried {
                 let upTo = quic[client].deliverStream(stream, offset: offset, length: length)
-                let arrival: Arrival = perWrite ? .message(index: Int(stream / 4), before: 0, upTo: upTo) : .stream(upTo: upTo)
+                let arrival: Arrival =
+                    perWrite ? .message(index: Int(stream / 4), before: 0, upTo: upTo) : .stream(upTo: upTo)
                 _ = flows[k].app.clientReceived(arrival, &quic[client], now: sim.now)
             }
             pump(k, link: &link, sim: &sim)

@@ -88,15 +88,19 @@ public struct HostStack: Sendable {
             case .tcp:
                 socket = tcp.count
                 for side in [FlowSide.client(k), .server(k)] {
-                    tcp.append(TcpEndpoint(flow: Int32(k), isClient: side.isClient, config: config, mtuPayload: ip.maxUnfragmented,
-                                           sim: &sim, side: UInt32(side.index)))
+                    tcp.append(
+                        TcpEndpoint(
+                            flow: Int32(k), isClient: side.isClient, config: config, mtuPayload: ip.maxUnfragmented,
+                            sim: &sim, side: UInt32(side.index)))
                 }
                 tcp[socket + 1].listen()
             case .quic:
                 socket = quic.count
                 for side in [FlowSide.client(k), .server(k)] {
-                    quic.append(QuicEndpoint(flow: Int32(k), isClient: side.isClient, config: quicConfig,
-                                             udpPayload: ip.maxUnfragmented - 8, sim: &sim, side: UInt32(side.index)))
+                    quic.append(
+                        QuicEndpoint(
+                            flow: Int32(k), isClient: side.isClient, config: quicConfig,
+                            udpPayload: ip.maxUnfragmented - 8, sim: &sim, side: UInt32(side.index)))
                 }
             case .udp:
                 socket = udp.count
@@ -105,8 +109,10 @@ public struct HostStack: Sendable {
                     udp.append(UdpSocket(flow: Int32(k), isClient: side.isClient, probes: probes))
                 }
             }
-            flows.append(FlowRuntime(app: FlowApplication(spec: spec, index: k), socket: socket, clientNode: UInt32(spec.from),
-                                     serverNode: UInt32(spec.to)))
+            flows.append(
+                FlowRuntime(
+                    app: FlowApplication(spec: spec, index: k), socket: socket, clientNode: UInt32(spec.from),
+                    serverNode: UInt32(spec.to)))
             sim.schedule(at: spec.start, target: UInt32(k), kind: .flowStart)
         }
     }
@@ -153,7 +159,7 @@ public struct HostStack: Sendable {
             case .quic:
                 let c = slot(.client(k))
                 quic[c].connect(sim: &sim)
-                if quic[c].acceptsWrites { flows[k].app.connected(&quic[c], now: sim.now, sim: &sim) }   // 0-RTT
+                if quic[c].acceptsWrites { flows[k].app.connected(&quic[c], now: sim.now, sim: &sim) }  // 0-RTT
                 flush(.client(k), link: &link, sim: &sim)
             case .udp:
                 let c = slot(.client(k))
@@ -216,7 +222,9 @@ public struct HostStack: Sendable {
         for side in backlog.indices where backlogHead[side] < backlog[side].count {
             drainBacklog(FlowSide(index: side), link: &link, sim: &sim)
         }
-        for k in flows.indices where flows[k].transport == .udp && flows[k].app.wantsWrite { pump(k, link: &link, sim: &sim) }
+        for k in flows.indices where flows[k].transport == .udp && flows[k].app.wantsWrite {
+            pump(k, link: &link, sim: &sim)
+        }
     }
 
     // MARK: Sending
@@ -224,13 +232,16 @@ public struct HostStack: Sendable {
     /// Appends one IP packet to `node`'s trace.
     mutating func recordTrace(_ p: LinkPacket, at node: UInt32, now: SimTime) {
         let f = ip.fragment(p.tag)
-        trace!.record(node: node, time: now, datagram: f.datagram, src: p.source, dst: p.destination,
-                      index: f.index, count: f.count, id: f.id, fragmentPayload: ip.fragmentPayload)
+        trace!.record(
+            node: node, time: now, datagram: f.datagram, src: p.source, dst: p.destination,
+            index: f.index, count: f.count, id: f.id, fragmentPayload: ip.fragmentPayload)
     }
 
     /// Hands one datagram to IP and the link (the host's way down). A fragment the link refuses
     /// is counted lost.
-    mutating func sendDown<L: LinkTechnology>(_ d: Datagram, from: UInt32, to: UInt32, link: inout L, sim: inout Simulation) {
+    mutating func sendDown<L: LinkTechnology>(
+        _ d: Datagram, from: UInt32, to: UInt32, link: inout L, sim: inout Simulation
+    ) {
         var packets = linkScratch
         linkScratch = []
         packets.removeAll(keepingCapacity: true)
@@ -315,7 +326,8 @@ public struct HostStack: Sendable {
                     flows[k].app.failure = "datagram-too-large (\(bytes) > transport.maxDatagramBytes \(udpLimit))"
                     break
                 }
-                guard link.queueRoom(of: Int(flows[k].clientNode)) >= ip.fragmentCount(transportBytes: Int(bytes) + 8) else { break }
+                guard link.queueRoom(of: Int(flows[k].clientNode)) >= ip.fragmentCount(transportBytes: Int(bytes) + 8)
+                else { break }
                 _ = flows[k].app.writeNext(&udp[c], now: sim.now, sim: &sim)
                 sendDatagrams(.client(k), link: &link, sim: &sim)
             }
@@ -325,8 +337,9 @@ public struct HostStack: Sendable {
     /// Freezes the flow's IP packet counts once every transfer byte reached the server.
     mutating func snapshotIfComplete(_ k: Int) {
         guard flows[k].reportSnapshot == nil, flows[k].app.writes != .max,
-              flows[k].app.writesDone == flows[k].app.writes,
-              flows[k].app.bytesDelivered >= flows[k].app.bytesSent else { return }
+            flows[k].app.writesDone == flows[k].app.writes,
+            flows[k].app.bytesDelivered >= flows[k].app.bytesSent
+        else { return }
         let (c, s) = (FlowSide.client(k).index, FlowSide.server(k).index)
         flows[k].reportSnapshot = (ip.packetsSent[c], ip.packetsReceived[c], ip.packetsSent[s], ip.packetsReceived[s])
     }

@@ -37,7 +37,9 @@ struct AmpduPlanner: Sendable {
         // VHT sends every MPDU inside an A-MPDU: each subframe is a 4-byte delimiter plus the
         // MPDU padded to a multiple of 4 bytes (VHT pads the last one too).
         let vht = !phy.is24GHz
-        guard mac.aggregation else { return (1, vht ? AmpduPlanner.delimiterBytes + ((firstBytes + 3) & ~3) : firstBytes, mcs) }
+        guard mac.aggregation else {
+            return (1, vht ? AmpduPlanner.delimiterBytes + ((firstBytes + 3) & ~3) : firstBytes, mcs)
+        }
         var count = 0
         var bytes = 0
         while count < queue.count && count < mac.maxAmpduMpdus {
@@ -46,7 +48,8 @@ struct AmpduPlanner: Sendable {
             let sub = AmpduPlanner.delimiterBytes + ((AmpduPlanner.mpduBytes(p.bytes) + 3) & ~3)
             if count > 0 {
                 guard bytes + sub <= mac.maxAmpduBytes,
-                      phy.airtimeNanos(psduBytes: bytes + sub, mcs: mcs) <= mac.maxPpdu.nanoseconds else { break }
+                    phy.airtimeNanos(psduBytes: bytes + sub, mcs: mcs) <= mac.maxPpdu.nanoseconds
+                else { break }
             }
             bytes += sub
             count += 1

@@ -49,21 +49,27 @@ extension WirelessLink {
     /// The back-off is over: transmit the head of the queue (or wait for an AWDL window).
     mutating func access(_ i: Int, sim: inout Simulation) {
         let sensedIdle = !medium.sensesBusy(i) || sim.now < stations[i].busySince + WirelessLink.ccaTime
-        guard stations[i].state == .contending, !medium.isTransmitting(i), sensedIdle, stations[i].pendingResponse == nil,
-              !stations[i].queue.isEmpty, !medium.isOff(i) else { return }
+        guard stations[i].state == .contending, !medium.isTransmitting(i), sensedIdle,
+            stations[i].pendingResponse == nil,
+            !stations[i].queue.isEmpty, !medium.isOff(i)
+        else { return }
         let head = stations[i].queue[0].packet
         let broadcast = head.destination == LinkPacket.broadcast
         let destination = broadcast ? -1 : Int(head.destination)
         var mcs = planner.lowestMcs
         if !broadcast {
-            mcs = planner.fixedMcs ?? stations[i].rate.select(snrDb: medium.channel.medianSnrDb(i, destination),
-                                                              bytes: AmpduPlanner.mpduBytes(head.bytes))
+            mcs =
+                planner.fixedMcs
+                ?? stations[i].rate.select(
+                    snrDb: medium.channel.medianSnrDb(i, destination),
+                    bytes: AmpduPlanner.mpduBytes(head.bytes))
         }
         let plan = planner.plan(stations[i].queue, destination: destination, mcs: mcs)
         let airtime = SimTime(nanoseconds: phy.airtimeNanos(psduBytes: plan.psduBytes, mcs: plan.mcs))
         let exchange = broadcast ? airtime : airtime + mac.sifs + responseAirtime(mpdus: plan.mpdus, mcs: plan.mcs)
         if let awdl {
-            guard let window = awdl.nextWindow(i, broadcast ? nil : destination, from: sim.now, lasting: exchange) else { return }
+            guard let window = awdl.nextWindow(i, broadcast ? nil : destination, from: sim.now, lasting: exchange)
+            else { return }
             if window > sim.now {
                 // Not both on the channel now (or the exchange would not fit): contend again at
                 // the next shared slot.
@@ -81,15 +87,18 @@ extension WirelessLink {
             stations[i].queue[k].attempts += 1
         }
         stations[i].counters.dataTransmissions += 1
-        startTransmission(MacFrame(kind: broadcast ? .broadcast : .data, destination: destination, mpdus: plan.mpdus, mcs: plan.mcs,
-                                   bitmap: 0), from: i, airtime: airtime, sim: &sim)
+        startTransmission(
+            MacFrame(
+                kind: broadcast ? .broadcast : .data, destination: destination, mpdus: plan.mpdus, mcs: plan.mcs,
+                bitmap: 0), from: i, airtime: airtime, sim: &sim)
     }
 
     /// The airtime of the ACK or block ACK answering `mpdus` MPDUs sent at `mcs`.
     func responseAirtime(mpdus: Int, mcs: Mcs) -> SimTime {
         let rate = ControlFrame.basicRate(forDataRate: phy.rateBitsPerSecond(mcs))
-        return ControlFrame.airtime(bytes: mpdus > 1 ? ControlFrame.blockAckBytes : ControlFrame.ackBytes, dbps: rate.dbps,
-                                    is24GHz: phy.is24GHz)
+        return ControlFrame.airtime(
+            bytes: mpdus > 1 ? ControlFrame.blockAckBytes : ControlFrame.ackBytes, dbps: rate.dbps,
+            is24GHz: phy.is24GHz)
     }
 
     mutating func ackTimedOut(_ i: Int, sim: inout Simulation) {

@@ -44,8 +44,10 @@ public struct IdealLink: LinkTechnology, Sendable {
     }
 
     /// The ideal link of `scenario` (`link` section).
-    public init(_ scenario: Scenario, radio: RadioConfiguration, place: PlaceParameters, positions: [Position],
-                sim: inout Simulation) {
+    public init(
+        _ scenario: Scenario, radio: RadioConfiguration, place: PlaceParameters, positions: [Position],
+        sim: inout Simulation
+    ) {
         self.init(scenario.link, nodeCount: positions.count, sim: sim)
     }
 
@@ -56,27 +58,27 @@ public struct IdealLink: LinkTechnology, Sendable {
     public var mtu: Int { 1500 }
 
     /// Whether node `i` is down.
-    public func isDown(_ i: Int) -> Bool { down[i] }
+    public func isDown(_ node: Int) -> Bool { down[node] }
 
     /// Node `i` fails: its queue is lost and it neither sends nor receives until it recovers
     /// (a packet already being serialised or in flight still completes at the sender's side).
-    public mutating func setDown(_ i: Int, sim: inout Simulation) {
-        guard !down[i] else { return }
-        down[i] = true
-        let serialising = busy[i] ? 1 : 0
-        while queues[i].count > serialising {
-            let e = queues[i][serialising]
-            queues[i].remove(at: serialising)
-            counters[i].retryDrops += 1
-            notices.append(LinkNotice(kind: .dropped, node: UInt32(i), packet: e.packet))
+    public mutating func setDown(_ node: Int, sim: inout Simulation) {
+        guard !down[node] else { return }
+        down[node] = true
+        let serialising = busy[node] ? 1 : 0
+        while queues[node].count > serialising {
+            let e = queues[node][serialising]
+            queues[node].remove(at: serialising)
+            counters[node].retryDrops += 1
+            notices.append(LinkNotice(kind: .dropped, node: UInt32(node), packet: e.packet))
         }
     }
 
     /// Node `i` comes back.
-    public mutating func setUp(_ i: Int, sim: inout Simulation) { down[i] = false }
+    public mutating func setUp(_ node: Int, sim: inout Simulation) { down[node] = false }
 
     /// The ideal link has no geometry: positions do not matter.
-    public mutating func setPosition(_ i: Int, _ position: Position) {}
+    public mutating func setPosition(_ node: Int, _ position: Position) {}
 
     /// The ideal link has no radio and therefore no signal strength. Never called: a mesh over
     /// the ideal link is refused before the run (`ScenarioRunner.checkSupported`).
@@ -136,7 +138,11 @@ public struct IdealLink: LinkTechnology, Sendable {
                 notices.append(LinkNotice(kind: .senderDone, node: UInt32(i), packet: packet))
                 counters[i].delivered += 1
                 let slot: Int
-                if let free = freeTransit.popLast() { slot = free; inTransit[slot] = packet } else { slot = inTransit.count; inTransit.append(packet) }
+                if let free = freeTransit.popLast() {
+                    slot = free; inTransit[slot] = packet
+                } else {
+                    slot = inTransit.count; inTransit.append(packet)
+                }
                 sim.schedule(after: delay, target: packet.destination, kind: .idealArrival, arg: UInt64(slot))
             }
             startNext(i, sim: &sim)
@@ -146,7 +152,7 @@ public struct IdealLink: LinkTechnology, Sendable {
             inTransit[slot] = nil
             freeTransit.append(slot)
             let r = Int(packet.destination)
-            if down[r] { return }   // arrives at a node that is off: lost unseen
+            if down[r] { return }  // arrives at a node that is off: lost unseen
             counters[r].received += 1
             counters[r].receivedBytes += UInt64(packet.bytes)
             notices.append(LinkNotice(kind: .delivered, node: packet.destination, packet: packet))

@@ -43,7 +43,8 @@ public struct LinkPacket: Sendable, Equatable {
     public static let broadcast = UInt32.max
 
     /// A packet.
-    public init(source: UInt32, destination: UInt32, bytes: Int32, owner: LinkProtocol, tag: UInt64, enqueued: SimTime) {
+    public init(source: UInt32, destination: UInt32, bytes: Int32, owner: LinkProtocol, tag: UInt64, enqueued: SimTime)
+    {
         self.source = source
         self.destination = destination
         self.bytes = bytes
@@ -83,8 +84,9 @@ public struct LinkNotice: Sendable, Equatable {
 public protocol LinkTechnology {
     /// Builds the link of `scenario` for nodes standing at `positions` (time zero) and creates
     /// its timers and random streams in `sim`.
-    init(_ scenario: Scenario, radio: RadioConfiguration, place: PlaceParameters, positions: [Position],
-         sim: inout Simulation)
+    init(
+        _ scenario: Scenario, radio: RadioConfiguration, place: PlaceParameters, positions: [Position],
+        sim: inout Simulation)
     /// Whether the technology has a radio: positions, signal strengths and a neighbourhood
     /// matter (mobility is sampled into it, a mesh can form sessions over it).
     static var hasRadio: Bool { get }

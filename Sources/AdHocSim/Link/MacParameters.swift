@@ -53,9 +53,9 @@ public enum ControlFrame {
     /// The basic rate for a response to a frame sent at `dataRate` bit/s: (Mbit/s, N_DBPS, the
     /// MCS with the same modulation and coding for the error model).
     public static func basicRate(forDataRate dataRate: Double) -> (mbps: Int, dbps: Int, mcs: Mcs) {
-        if dataRate >= 24e6 { return (24, 96, Mcs(index: 3)) }   // 16-QAM 1/2
-        if dataRate >= 12e6 { return (12, 48, Mcs(index: 1)) }   // QPSK 1/2
-        return (6, 24, Mcs(index: 0))                            // BPSK 1/2
+        if dataRate >= 24e6 { return (24, 96, Mcs(index: 3)) }  // 16-QAM 1/2
+        if dataRate >= 12e6 { return (12, 48, Mcs(index: 1)) }  // QPSK 1/2
+        return (6, 24, Mcs(index: 0))  // BPSK 1/2
     }
 
     /// Airtime of a control frame of `bytes` at `dbps` data bits per symbol.

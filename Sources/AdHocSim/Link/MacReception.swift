@@ -80,10 +80,13 @@ extension WirelessLink {
         stations[r].pendingResponse = nil
         let rate = ControlFrame.basicRate(forDataRate: response.dataRate)
         let blockAck = response.mpdus > 1
-        let airtime = ControlFrame.airtime(bytes: blockAck ? ControlFrame.blockAckBytes : ControlFrame.ackBytes,
-                                           dbps: rate.dbps, is24GHz: phy.is24GHz)
-        startTransmission(MacFrame(kind: blockAck ? .blockAck : .ack, destination: response.to, mpdus: 0, mcs: rate.mcs,
-                                   bitmap: response.bitmap), from: r, airtime: airtime, sim: &sim)
+        let airtime = ControlFrame.airtime(
+            bytes: blockAck ? ControlFrame.blockAckBytes : ControlFrame.ackBytes,
+            dbps: rate.dbps, is24GHz: phy.is24GHz)
+        startTransmission(
+            MacFrame(
+                kind: blockAck ? .blockAck : .ack, destination: response.to, mpdus: 0, mcs: rate.mcs,
+                bitmap: response.bitmap), from: r, airtime: airtime, sim: &sim)
     }
 
     /// The ACK or block ACK arrived: acknowledged MPDUs leave the queue, the rest are retried.

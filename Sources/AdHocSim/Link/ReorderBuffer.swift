@@ -11,7 +11,9 @@ struct ReorderBuffer: Sendable {
 
     /// MPDU `seq` from `sender` arrived (`packet`), or its sender gave it up (`nil`). Appends
     /// what may now be passed up, in order, to `ready`. `nodeCount` sizes the per-sender table.
-    mutating func arrival(_ packet: LinkPacket?, seq: UInt64, from sender: Int, nodeCount: Int, ready: inout [LinkPacket]) {
+    mutating func arrival(
+        _ packet: LinkPacket?, seq: UInt64, from sender: Int, nodeCount: Int, ready: inout [LinkPacket]
+    ) {
         let next = expected[sender, nodeCount]
         if seq < next { return }
         if seq == next && held[sender] == nil {

@@ -153,7 +153,8 @@ public struct SharedMedium<Frame: Sendable>: Sendable {
             } else {
                 receivers[r].interferenceMw += mw
                 if receivers[r].locked >= 0 {
-                    receivers[r].lockedMaxInterferenceMw = Swift.max(receivers[r].lockedMaxInterferenceMw, receivers[r].interferenceMw)
+                    receivers[r].lockedMaxInterferenceMw = Swift.max(
+                        receivers[r].lockedMaxInterferenceMw, receivers[r].interferenceMw)
                 }
             }
             updateCarrierSense(r, busyDelta: busy ? 1 : 0)

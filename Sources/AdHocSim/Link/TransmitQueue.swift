@@ -44,7 +44,9 @@ public struct TransmitQueue: Sendable {
         var ordered: [Entry] = []
         ordered.reserveCapacity(capacity)
         for i in 0..<count { ordered.append(ring[(head + i) % ring.count]) }
-        let filler = Entry(packet: LinkPacket(source: 0, destination: 0, bytes: 0, owner: .linkTraffic, tag: 0, enqueued: .zero), attempts: 0, arrived: false, macSeq: 0)
+        let filler = Entry(
+            packet: LinkPacket(source: 0, destination: 0, bytes: 0, owner: .linkTraffic, tag: 0, enqueued: .zero),
+            attempts: 0, arrived: false, macSeq: 0)
         while ordered.count < capacity { ordered.append(filler) }
         ring = ordered
         head = 0

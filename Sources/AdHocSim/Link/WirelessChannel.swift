@@ -43,10 +43,12 @@ public struct WirelessChannel: Sendable {
         self.radio = radio
         self.positions = positions
         self.seed = seed
-        noiseFloorDbm = NoiseFloor.dbm(bandwidthHz: radio.bandwidthHz, noiseFigureDb: place.noiseFigureDb,
-                                       interferenceDb: place.interferenceDb)
+        noiseFloorDbm = NoiseFloor.dbm(
+            bandwidthHz: radio.bandwidthHz, noiseFigureDb: place.noiseFigureDb,
+            interferenceDb: place.interferenceDb)
         noiseMw = Decibel.milliwatts(fromDbm: noiseFloorDbm)
-        let field = ShadowingField(sigmaDb: place.shadowingSigmaDb, correlationDistance: place.shadowingCorrelationM, seed: seed)
+        let field = ShadowingField(
+            sigmaDb: place.shadowingSigmaDb, correlationDistance: place.shadowingCorrelationM, seed: seed)
         shadowing = field
         shadowUnit = positions.map { place.shadowingSigmaDb > 0 ? field.unitValue(at: $0) : 0 }
         fadingStreams = (0..<positions.count).map { RandomStream(seed: seed, name: "node:\($0)/phy/fading") }
@@ -88,8 +90,9 @@ public struct WirelessChannel: Sendable {
     /// Median loss plus shadowing between two nodes, dB (symmetric; no blockage or fading).
     public func staticLossDb(_ a: Int, _ b: Int) -> Double {
         let pa = positions[a], pb = positions[b]
-        let median = place.medianLossDb(distance: pa.distance(to: pb), txHeight: Swift.max(pa.z, 0.1),
-                                        rxHeight: Swift.max(pb.z, 0.1), frequencyHz: radio.frequencyHz)
+        let median = place.medianLossDb(
+            distance: pa.distance(to: pb), txHeight: Swift.max(pa.z, 0.1),
+            rxHeight: Swift.max(pb.z, 0.1), frequencyHz: radio.frequencyHz)
         return median + place.shadowingSigmaDb * (shadowUnit[a] + shadowUnit[b]) / 2.squareRoot()
     }
 
@@ -122,17 +125,13 @@ public struct WirelessChannel: Sendable {
         if let spec = place.blockage, spec.ratePerSecond > 0 {
             let key = UInt64(min(t, r)) << 32 | UInt64(max(t, r))
             if blockage[key] == nil {
-                blockage[key] = BlockageProcess(spec: spec, stream: RandomStream(seed: seed, name: "link:\(min(t, r))-\(max(t, r))/blockage"))
+                blockage[key] = BlockageProcess(
+                    spec: spec, stream: RandomStream(seed: seed, name: "link:\(min(t, r))-\(max(t, r))/blockage"))
             }
             if blockage[key]!.isBlocked(at: time) { p *= blockageFactor }
         }
         if let k = place.fadingK { p *= RicianFading.gain(k: k, stream: &fadingStreams[r]) }
         return p
-    }
-
-    /// Received power of one frame, dBm (see `frameRxMw`).
-    public mutating func frameRxPowerDbm(from t: Int, to r: Int, at time: SimTime) -> Double {
-        Decibel.dbm(fromMilliwatts: frameRxMw(from: t, to: r, at: time))
     }
 
     /// Every node within the interaction range of node `t`'s position (excluding `t`), in a fixed order.

@@ -102,24 +102,32 @@ public struct WirelessLink: LinkTechnology, Sendable {
         phy = channel.radio.phy
         let model = WaterfallErrorModel()
         let margin = log(1e12) / model.steepness
-        certainSuccess = Mcs.all.map { Decibel.linear(fromDb: model.minimumSnrDb[$0.index] - log(9) / model.steepness + margin + 1) }
-        certainFailure = Mcs.all.map { Decibel.linear(fromDb: model.minimumSnrDb[$0.index] - log(9) / model.steepness - margin) }
+        certainSuccess = Mcs.all.map {
+            Decibel.linear(fromDb: model.minimumSnrDb[$0.index] - log(9) / model.steepness + margin + 1)
+        }
+        certainFailure = Mcs.all.map {
+            Decibel.linear(fromDb: model.minimumSnrDb[$0.index] - log(9) / model.steepness - margin)
+        }
         var stations: [Station] = []
         for i in 0..<channel.positions.count {
-            stations.append(Station(queue: TransmitQueue(limit: mac.queueLimit), cw: mac.cwMin,
-                                    accessTimer: sim.makeTimer(kind: .macAccess, target: UInt32(i)),
-                                    ackTimer: sim.makeTimer(kind: .macAckTimeout, target: UInt32(i)),
-                                    rate: RateSelection(phy: channel.radio.phy),
-                                    backoffStream: sim.randomStream(named: "node:\(i)/mac/backoff"),
-                                    receiveStream: sim.randomStream(named: "node:\(i)/phy/rx")))
+            stations.append(
+                Station(
+                    queue: TransmitQueue(limit: mac.queueLimit), cw: mac.cwMin,
+                    accessTimer: sim.makeTimer(kind: .macAccess, target: UInt32(i)),
+                    ackTimer: sim.makeTimer(kind: .macAckTimeout, target: UInt32(i)),
+                    rate: RateSelection(phy: channel.radio.phy),
+                    backoffStream: sim.randomStream(named: "node:\(i)/mac/backoff"),
+                    receiveStream: sim.randomStream(named: "node:\(i)/phy/rx")))
         }
         self.stations = stations
     }
 
     /// The link of `scenario` (`awdl` or `wifi`): the channel of the place, the MAC settings
     /// of `mac`, and for AWDL every node's slot occupancy.
-    public init(_ scenario: Scenario, radio: RadioConfiguration, place: PlaceParameters, positions: [Position],
-                sim: inout Simulation) {
+    public init(
+        _ scenario: Scenario, radio: RadioConfiguration, place: PlaceParameters, positions: [Position],
+        sim: inout Simulation
+    ) {
         var mac = MacParameters(is24GHz: radio.phy.is24GHz)
         if let a = scenario.mac.aggregation { mac.aggregation = a }
         if let q = scenario.mac.queuePackets { mac.queueLimit = q }
@@ -127,7 +135,8 @@ public struct WirelessLink: LinkTechnology, Sendable {
         var schedule: AwdlSchedule?
         if radio.technology == .awdl {
             let fallback = scenario.radio.awdlSlots ?? AwdlSchedule.defaultOccupancy
-            schedule = AwdlSchedule(occupancy: scenario.nodes.map { $0.awdlSlots ?? fallback }, dataChannelIs6: radio.channel == .ch6)
+            schedule = AwdlSchedule(
+                occupancy: scenario.nodes.map { $0.awdlSlots ?? fallback }, dataChannelIs6: radio.channel == .ch6)
         }
         self.init(channel: channel, mac: mac, awdl: schedule, sim: &sim)
     }
@@ -145,10 +154,10 @@ public struct WirelessLink: LinkTechnology, Sendable {
     public func queueRoom(of i: Int) -> Int { mac.queueLimit - stations[i].queue.count }
 
     /// Moves node `i`.
-    public mutating func setPosition(_ i: Int, _ p: Position) { medium.channel.setPosition(i, p) }
+    public mutating func setPosition(_ node: Int, _ p: Position) { medium.channel.setPosition(node, p) }
 
     /// Whether node `i`'s radio is off.
-    public func isDown(_ i: Int) -> Bool { medium.isOff(i) }
+    public func isDown(_ node: Int) -> Bool { medium.isOff(node) }
 
     /// The received power from `t` at `r` without blockage and fading (what a signal-strength
     /// reading averages to), dBm.
@@ -161,31 +170,28 @@ public struct WirelessLink: LinkTechnology, Sendable {
 
     /// Node `i`'s radio fails: it stops sending and receiving, and its queued packets are lost
     /// (a frame already on the air finishes).
-    public mutating func setDown(_ i: Int, sim: inout Simulation) {
-        guard !medium.isOff(i) else { return }
-        sim.cancel(stations[i].accessTimer)
-        sim.cancel(stations[i].ackTimer)
-        stations[i].pendingResponse = nil
-        while !stations[i].queue.isEmpty {
-            let e = stations[i].queue.removeFirst()
-            stations[i].counters.retryDrops += 1
-            notices.append(LinkNotice(kind: e.arrived ? .senderDone : .dropped, node: UInt32(i), packet: e.packet))
+    public mutating func setDown(_ node: Int, sim: inout Simulation) {
+        guard !medium.isOff(node) else { return }
+        sim.cancel(stations[node].accessTimer)
+        sim.cancel(stations[node].ackTimer)
+        stations[node].pendingResponse = nil
+        while !stations[node].queue.isEmpty {
+            let e = stations[node].queue.removeFirst()
+            stations[node].counters.retryDrops += 1
+            notices.append(LinkNotice(kind: e.arrived ? .senderDone : .dropped, node: UInt32(node), packet: e.packet))
         }
-        stations[i].inFlight = 0
-        stations[i].state = .idle
-        stations[i].backoffSlots = -1
-        medium.setOff(i, true)
+        stations[node].inFlight = 0
+        stations[node].state = .idle
+        stations[node].backoffSlots = -1
+        medium.setOff(node, true)
     }
 
     /// Node `i`'s radio comes back.
-    public mutating func setUp(_ i: Int, sim: inout Simulation) {
-        guard medium.isOff(i) else { return }
-        medium.setOff(i, false)
-        stations[i].idleSince = sim.now
+    public mutating func setUp(_ node: Int, sim: inout Simulation) {
+        guard medium.isOff(node) else { return }
+        medium.setOff(node, false)
+        stations[node].idleSince = sim.now
     }
-
-    /// Queued packets at node `i`.
-    public func queueLength(of i: Int) -> Int { stations[i].queue.count }
 
     // MARK: Upper layer
 
@@ -197,8 +203,9 @@ public struct WirelessLink: LinkTechnology, Sendable {
             return false
         }
         if let awdl, packet.destination != LinkPacket.broadcast,
-           awdl.nextWindow(i, Int(packet.destination), from: sim.now, lasting: .microseconds(100)) == nil {
-            stations[i].counters.queueDrops += 1   // the two never share a slot: undeliverable
+            awdl.nextWindow(i, Int(packet.destination), from: sim.now, lasting: .microseconds(100)) == nil
+        {
+            stations[i].counters.queueDrops += 1  // the two never share a slot: undeliverable
             return false
         }
         var seq: UInt64 = 0
@@ -209,7 +216,9 @@ public struct WirelessLink: LinkTechnology, Sendable {
             stations[i].counters.queueDrops += 1
             return false
         }
-        if packet.destination != LinkPacket.broadcast { stations[i].nextSeqTo[Int(packet.destination), stations.count] = seq &+ 1 }
+        if packet.destination != LinkPacket.broadcast {
+            stations[i].nextSeqTo[Int(packet.destination), stations.count] = seq &+ 1
+        }
         stations[i].counters.enqueued += 1
         if stations[i].state == .idle {
             stations[i].state = .contending
@@ -254,7 +263,8 @@ public struct WirelessLink: LinkTechnology, Sendable {
         switch frame.kind {
         case .data:
             stations[i].state = .awaitingResponse
-            sim.arm(stations[i].ackTimer, after: mac.sifs + mac.slot + responseAirtime(mpdus: frame.mpdus, mcs: frame.mcs))
+            sim.arm(
+                stations[i].ackTimer, after: mac.sifs + mac.slot + responseAirtime(mpdus: frame.mpdus, mcs: frame.mcs))
         case .broadcast:
             let entry = stations[i].queue.removeFirst()
             stations[i].counters.delivered += 1

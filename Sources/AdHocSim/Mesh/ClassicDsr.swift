@@ -50,7 +50,9 @@ struct ClassicDsr: MeshRoutingProtocol {
 
     /// An attempt found no route: it waits in the send buffer while a discovery runs (one entry
     /// per message: a retry replaces the attempt before it).
-    mutating func routeMissing(workload w: Int, message m: Int, attempt number: Int, core: inout MeshCore, sim: inout Simulation) {
+    mutating func routeMissing(
+        workload w: Int, message m: Int, attempt number: Int, core: inout MeshCore, sim: inout Simulation
+    ) {
         let spec = core.ledger.workloads[w]
         let key = ClassicDsr.orderedPair(spec.from, spec.to)
         // A retry replaces the message's earlier attempt in the buffer: it is sent once.
@@ -66,17 +68,22 @@ struct ClassicDsr: MeshRoutingProtocol {
         newestSeen[from * core.nodeCount + from] = id + 1
         var wait = config.requestPeriod
         for _ in 0..<retries where wait < config.maxRequestPeriod { wait = wait + wait }
-        sim.schedule(after: min(wait, config.maxRequestPeriod), target: UInt32(from), kind: .meshRequestTimeout,
-                     arg: MeshNetwork.packArgument(to, retries))
-        core.send(MeshFrame(kind: .routeRequest, origin: from, seq: id, path: [from], target: to), from: from, now: sim.now)
+        sim.schedule(
+            after: min(wait, config.maxRequestPeriod), target: UInt32(from), kind: .meshRequestTimeout,
+            arg: MeshNetwork.packArgument(to, retries))
+        core.send(
+            MeshFrame(kind: .routeRequest, origin: from, seq: id, path: [from], target: to), from: from, now: sim.now)
     }
 
     /// A route request from `from` for `to` went unanswered: repeat it while messages wait.
-    mutating func requestTimedOut(from: Int, to: Int, retries: Int, down: Bool, core: inout MeshCore, sim: inout Simulation) {
+    mutating func requestTimedOut(
+        from: Int, to: Int, retries: Int, down: Bool, core: inout MeshCore, sim: inout Simulation
+    ) {
         let key = ClassicDsr.orderedPair(from, to)
         guard discoveries[key] == retries else { return }
         if core.routes.route(from: from, to: to, at: sim.now) != nil || waiting[key, default: []].isEmpty || down
-            || retries >= config.requestRetries {
+            || retries >= config.requestRetries
+        {
             discoveries[key] = nil
             if retries >= config.requestRetries || down { waiting[key] = nil }
             return
@@ -120,8 +127,10 @@ struct ClassicDsr: MeshRoutingProtocol {
         let queued = waiting[key] ?? []
         waiting[key] = nil
         for q in queued where core.ledger.records[q.w][q.m].confirmed == nil {
-            core.send(MeshFrame(kind: .message, origin: initiator, seq: 0, path: discovered, workload: q.w, message: q.m,
-                                attempt: q.number, sentAt: now), from: initiator, now: now)
+            core.send(
+                MeshFrame(
+                    kind: .message, origin: initiator, seq: 0, path: discovered, workload: q.w, message: q.m,
+                    attempt: q.number, sentAt: now), from: initiator, now: now)
         }
     }
 }

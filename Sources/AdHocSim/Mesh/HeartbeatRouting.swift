@@ -69,7 +69,11 @@ struct HeartbeatRouting: MeshRoutingProtocol {
             // "Already known by a faster path" (mesh.md): a shorter route refreshed within the
             // last heartbeat period wins; one that missed a period is presumed broken, so the
             // longer path takes over at once instead of after the route timeout.
-            if let a = alive, a.hops < path.count - 1, a.learned > now - config.heartbeatInterval - config.heartbeatJitter { return }
+            if let a = alive, a.hops < path.count - 1,
+                a.learned > now - config.heartbeatInterval - config.heartbeatJitter
+            {
+                return
+            }
         }
         core.setRoute(MeshRoute(path: path, learned: now), at: index, now: now)
         var forward = h
@@ -79,7 +83,9 @@ struct HeartbeatRouting: MeshRoutingProtocol {
 
     /// Heartbeat routing is proactive: a message without a route waits for the next heartbeat
     /// (its confirmation timeout retries it).
-    mutating func routeMissing(workload w: Int, message m: Int, attempt number: Int, core: inout MeshCore, sim: inout Simulation) {}
+    mutating func routeMissing(
+        workload w: Int, message m: Int, attempt number: Int, core: inout MeshCore, sim: inout Simulation
+    ) {}
 
     /// Remembers a path by which a heartbeat arrived (for the key report).
     mutating func rememberPath(_ path: [Int], at index: Int) {

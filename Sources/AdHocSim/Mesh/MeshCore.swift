@@ -51,14 +51,24 @@ struct MeshCore: Sendable {
                 if f.kind != .routeError { routeBroke(f, at: i, next: next, now: now) }
                 return
             }
-            if f.kind == .routeReply || f.kind == .routeError || ledger.workloads[f.workload].reliable { destination = UInt32(next) }
-            if f.kind == .message { bytes = config.messageBytes(pathLength: f.path.count, payload: ledger.workloads[f.workload].sizeBytes) }
+            if f.kind == .routeReply || f.kind == .routeError || ledger.workloads[f.workload].reliable {
+                destination = UInt32(next)
+            }
+            if f.kind == .message {
+                bytes = config.messageBytes(pathLength: f.path.count, payload: ledger.workloads[f.workload].sizeBytes)
+            }
         }
         recorder.frameSent(f, bytes: bytes, by: i)
         let slot: Int
-        if let free = freeSlots.popLast() { slot = free; inFlight[slot] = f } else { slot = inFlight.count; inFlight.append(f) }
-        outbox.append(LinkPacket(source: UInt32(i), destination: destination, bytes: bytes, owner: .mesh,
-                                 tag: UInt64(slot), enqueued: now))
+        if let free = freeSlots.popLast() {
+            slot = free; inFlight[slot] = f
+        } else {
+            slot = inFlight.count; inFlight.append(f)
+        }
+        outbox.append(
+            LinkPacket(
+                source: UInt32(i), destination: destination, bytes: bytes, owner: .mesh,
+                tag: UInt64(slot), enqueued: now))
     }
 
     /// Route Maintenance (RFC 4728 §3.3.5, §8.3), classic DSR only: node `i` could not pass

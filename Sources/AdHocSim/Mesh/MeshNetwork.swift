@@ -15,8 +15,10 @@ public struct MeshNetwork: Sendable {
 
     /// A mesh over `nodes` nodes; schedules the first session round, heartbeats and messages.
     /// `sessions`, when given, fixes who is in a session with whom (a test harness's table).
-    public init(nodes: Int, config: MeshConfig, workloads: [MessageWorkloadSpec] = [], sessions: SignalSessions? = nil,
-                sim: inout Simulation) {
+    public init(
+        nodes: Int, config: MeshConfig, workloads: [MessageWorkloadSpec] = [], sessions: SignalSessions? = nil,
+        sim: inout Simulation
+    ) {
         core = MeshCore(nodes: nodes, config: config, workloads: workloads, sessions: sessions)
         switch config.routing {
         case .heartbeat: routing = .heartbeat(HeartbeatRouting(nodes: nodes, config: config, sim: sim))
@@ -24,7 +26,9 @@ public struct MeshNetwork: Sendable {
         }
         sim.schedule(at: .zero, target: 0, kind: .meshSessions)
         routingStart(nodes: nodes, sim: &sim)
-        for (w, spec) in workloads.enumerated() { sim.schedule(at: spec.start, target: UInt32(w), kind: .meshMessage, arg: 0) }
+        for (w, spec) in workloads.enumerated() {
+            sim.schedule(at: spec.start, target: UInt32(w), kind: .meshMessage, arg: 0)
+        }
     }
 
     // MARK: Queries
@@ -48,10 +52,14 @@ public struct MeshNetwork: Sendable {
     }
 
     /// The route node `from` holds to `to` at `time` (expired routes are not returned).
-    public func route(from: Int, to: Int, at time: SimTime) -> MeshRoute? { core.routes.route(from: from, to: to, at: time) }
+    public func route(from: Int, to: Int, at time: SimTime) -> MeshRoute? {
+        core.routes.route(from: from, to: to, at: time)
+    }
 
     /// Node `node`'s live routes at `time`, by destination index.
-    public func routeTable(of node: Int, at time: SimTime) -> [(to: Int, path: [Int])] { core.routes.table(of: node, at: time) }
+    public func routeTable(of node: Int, at time: SimTime) -> [(to: Int, path: [Int])] {
+        core.routes.table(of: node, at: time)
+    }
 
     /// Heartbeats (or route requests) each node originated.
     public var originated: [UInt64] {
@@ -80,17 +88,17 @@ public struct MeshNetwork: Sendable {
 
     /// Node `k` failed: the recorder counts the routes it broke. `isDown` says which nodes are
     /// down now (`k` included).
-    public mutating func nodeFailed(_ k: Int, now: SimTime, isDown: (Int) -> Bool) {
+    public mutating func nodeFailed(_ node: Int, now: SimTime, isDown: (Int) -> Bool) {
         let down = (0..<nodeCount).map(isDown)
-        core.recorder.nodeFailed(k, now: now, routes: core.routes, down: down)
+        core.recorder.nodeFailed(node, now: now, routes: core.routes, down: down)
     }
 
     // MARK: Frames from the link
 
     /// A mesh packet reached node `r` (only session peers of the sender listen).
-    public mutating func delivered(_ p: LinkPacket, at r: Int, now: SimTime, down: Bool) {
-        let slot = Int(p.tag)
-        guard !down, let f = core.inFlight[slot], core.sessions.peers[r].contains(Int(p.source)) else { return }
+    public mutating func delivered(_ packet: LinkPacket, at r: Int, now: SimTime, down: Bool) {
+        let slot = Int(packet.tag)
+        guard !down, let f = core.inFlight[slot], core.sessions.peers[r].contains(Int(packet.source)) else { return }
         switch f.kind {
         case .heartbeat, .routeRequest:
             routingControlArrived(f, at: r, now: now)
@@ -114,15 +122,17 @@ public struct MeshNetwork: Sendable {
 
     /// The link layer gave up on a mesh packet (retry limit): with classic DSR, a source-routed
     /// frame's next hop is unreachable and a route error goes back to the frame's source.
-    public mutating func linkDropped(_ p: LinkPacket, now: SimTime) {
-        let slot = Int(p.tag)
-        guard let f = core.inFlight[slot], f.isSourceRouted, f.kind != .routeError, p.destination != LinkPacket.broadcast else { return }
-        core.routeBroke(f, at: Int(p.source), next: Int(p.destination), now: now)
+    public mutating func linkDropped(_ packet: LinkPacket, now: SimTime) {
+        let slot = Int(packet.tag)
+        guard let f = core.inFlight[slot], f.isSourceRouted, f.kind != .routeError,
+            packet.destination != LinkPacket.broadcast
+        else { return }
+        core.routeBroke(f, at: Int(packet.source), next: Int(packet.destination), now: now)
     }
 
     /// The link is done with a mesh packet.
-    public mutating func released(_ p: LinkPacket) {
-        let slot = Int(p.tag)
+    public mutating func released(_ packet: LinkPacket) {
+        let slot = Int(packet.tag)
         core.inFlight[slot] = nil
         core.freeSlots.append(slot)
     }
@@ -130,11 +140,13 @@ public struct MeshNetwork: Sendable {
     // MARK: Messages
 
     /// Message `m` of workload `w` is created; the next one is scheduled.
-    public mutating func messageDue(_ w: Int, _ m: Int, senderDown: Bool, sim: inout Simulation) {
-        let spec = core.ledger.workloads[w]
-        core.ledger.records[w].append(MessageLedger.Record(created: sim.now))
-        if m + 1 < spec.count { sim.schedule(after: spec.interval, target: UInt32(w), kind: .meshMessage, arg: UInt64(m + 1)) }
-        attempt(w, m, number: 0, senderDown: senderDown, sim: &sim)
+    public mutating func messageDue(_ workload: Int, _ message: Int, senderDown: Bool, sim: inout Simulation) {
+        let spec = core.ledger.workloads[workload]
+        core.ledger.records[workload].append(MessageLedger.Record(created: sim.now))
+        if message + 1 < spec.count {
+            sim.schedule(after: spec.interval, target: UInt32(workload), kind: .meshMessage, arg: UInt64(message + 1))
+        }
+        attempt(workload, message, number: 0, senderDown: senderDown, sim: &sim)
     }
 
     /// Sends attempt `number` of a message along the sender's current route (if it has one)
@@ -142,7 +154,9 @@ public struct MeshNetwork: Sendable {
     mutating func attempt(_ w: Int, _ m: Int, number: Int, senderDown: Bool, sim: inout Simulation) {
         let spec = core.ledger.workloads[w]
         core.ledger.records[w][m].attempts += 1
-        sim.schedule(after: config.confirmTimeout, target: UInt32(w), kind: .meshConfirmTimeout, arg: MeshNetwork.packArgument(m, number))
+        sim.schedule(
+            after: config.confirmTimeout, target: UInt32(w), kind: .meshConfirmTimeout,
+            arg: MeshNetwork.packArgument(m, number))
         guard !senderDown else {
             core.ledger.records[w][m].attemptsWithoutRoute += 1
             return
@@ -152,14 +166,16 @@ public struct MeshNetwork: Sendable {
             routingRouteMissing(workload: w, message: m, attempt: number, sim: &sim)
             return
         }
-        core.send(MeshFrame(kind: .message, origin: spec.from, seq: 0, path: r.path, workload: w, message: m, attempt: number,
-                            sentAt: sim.now), from: spec.from, now: sim.now)
+        core.send(
+            MeshFrame(
+                kind: .message, origin: spec.from, seq: 0, path: r.path, workload: w, message: m, attempt: number,
+                sentAt: sim.now), from: spec.from, now: sim.now)
     }
 
     /// The confirmation of attempt `number` is overdue: retry while attempts remain.
-    public mutating func confirmTimedOut(_ w: Int, _ m: Int, number: Int, senderDown: Bool, sim: inout Simulation) {
-        guard core.ledger.records[w][m].confirmed == nil, number < config.retries else { return }
-        attempt(w, m, number: number + 1, senderDown: senderDown, sim: &sim)
+    public mutating func confirmTimedOut(_ workload: Int, _ message: Int, number: Int, senderDown: Bool, sim: inout Simulation) {
+        guard core.ledger.records[workload][message].confirmed == nil, number < config.retries else { return }
+        attempt(workload, message, number: number + 1, senderDown: senderDown, sim: &sim)
     }
 
     mutating func arrived(_ f: MeshFrame, now: SimTime) {

@@ -70,7 +70,11 @@ public struct MeshRecorder: MeshObserver, Sendable {
         if !pendingRepairs.isEmpty, let waiting = pendingRepairs[UInt64(index)] {
             var still: [Int] = []
             for k in waiting {
-                if route.path.contains(repairs[k].node) { still.append(k) } else { repairs[k].repairTimes.append(now - repairs[k].failed) }
+                if route.path.contains(repairs[k].node) {
+                    still.append(k)
+                } else {
+                    repairs[k].repairTimes.append(now - repairs[k].failed)
+                }
             }
             pendingRepairs[UInt64(index)] = still.isEmpty ? nil : still
         }

@@ -13,7 +13,8 @@ protocol MeshRoutingProtocol: Sendable {
     /// reply reached the end of its path.
     mutating func controlArrived(_ f: MeshFrame, at r: Int, core: inout MeshCore, now: SimTime)
     /// Attempt `number` of message `m` of workload `w` found no route at its sender.
-    mutating func routeMissing(workload w: Int, message m: Int, attempt number: Int, core: inout MeshCore, sim: inout Simulation)
+    mutating func routeMissing(
+        workload w: Int, message m: Int, attempt number: Int, core: inout MeshCore, sim: inout Simulation)
 }
 
 /// The routing protocol a mesh runs (`mesh.routing`), dispatched with a `switch` so calls stay
@@ -40,7 +41,8 @@ extension MeshNetwork {
 
     mutating func routingHandle(_ event: Event, down: (Int) -> Bool, sim: inout Simulation) {
         switch routing {
-        case .heartbeat(var r): routing = .running; r.handle(event, core: &core, down: down, sim: &sim); routing = .heartbeat(r)
+        case .heartbeat(var r):
+            routing = .running; r.handle(event, core: &core, down: down, sim: &sim); routing = .heartbeat(r)
         case .dsr(var r): routing = .running; r.handle(event, core: &core, down: down, sim: &sim); routing = .dsr(r)
         case .running: preconditionFailure("the routing protocol is already running")
         }
@@ -48,7 +50,8 @@ extension MeshNetwork {
 
     mutating func routingControlArrived(_ f: MeshFrame, at node: Int, now: SimTime) {
         switch routing {
-        case .heartbeat(var r): routing = .running; r.controlArrived(f, at: node, core: &core, now: now); routing = .heartbeat(r)
+        case .heartbeat(var r):
+            routing = .running; r.controlArrived(f, at: node, core: &core, now: now); routing = .heartbeat(r)
         case .dsr(var r): routing = .running; r.controlArrived(f, at: node, core: &core, now: now); routing = .dsr(r)
         case .running: preconditionFailure("the routing protocol is already running")
         }
@@ -57,9 +60,11 @@ extension MeshNetwork {
     mutating func routingRouteMissing(workload w: Int, message m: Int, attempt number: Int, sim: inout Simulation) {
         switch routing {
         case .heartbeat(var r):
-            routing = .running; r.routeMissing(workload: w, message: m, attempt: number, core: &core, sim: &sim); routing = .heartbeat(r)
+            routing = .running; r.routeMissing(workload: w, message: m, attempt: number, core: &core, sim: &sim);
+            routing = .heartbeat(r)
         case .dsr(var r):
-            routing = .running; r.routeMissing(workload: w, message: m, attempt: number, core: &core, sim: &sim); routing = .dsr(r)
+            routing = .running; r.routeMissing(workload: w, message: m, attempt: number, core: &core, sim: &sim);
+            routing = .dsr(r)
         case .running: preconditionFailure("the routing protocol is already running")
         }
     }

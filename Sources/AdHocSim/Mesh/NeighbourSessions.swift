@@ -9,11 +9,6 @@ public protocol NeighbourTable {
     func peers(of node: Int) -> [Int]
 }
 
-extension NeighbourTable {
-    /// Whether `a` and `b` share a session.
-    func arePeers(_ a: Int, _ b: Int) -> Bool { peers(of: a).contains(b) }
-}
-
 /// Neighbour sessions by signal strength (mesh.md; radio.md's AWDL thresholds): a session forms
 /// when both ends are up, the median signal reaches the discovery threshold and both have room
 /// (at most `maxPeers − 1` peers each); it ends once a peer has been down or below the keep

@@ -58,7 +58,10 @@ public enum PathKeys {
                     exposed = exposed.map { $0.intersection(observers) } ?? observers
                 }
                 let others = (exposed ?? []).subtracting([a, b]).sorted()
-                out.append(PairKey(a: a, b: b, sharedPaths: shared.count, medians: used.map { median(of: $0)! }, exposedTo: others))
+                out.append(
+                    PairKey(
+                        a: a, b: b, sharedPaths: shared.count, medians: used.map { median(of: $0)! }, exposedTo: others)
+                )
             }
         }
         return out

@@ -33,7 +33,8 @@ struct RouteTable: Sendable {
     mutating func forgetLink(_ link: (from: Int, to: Int), at r: Int) {
         for to in 0..<nodeCount {
             guard let path = routes[index(r, to)]?.path else { continue }
-            for k in 1..<path.count where (path[k - 1] == link.from && path[k] == link.to) || (path[k - 1] == link.to && path[k] == link.from) {
+            for k in 1..<path.count
+            where (path[k - 1] == link.from && path[k] == link.to) || (path[k - 1] == link.to && path[k] == link.from) {
                 routes[index(r, to)] = nil
                 break
             }

@@ -58,7 +58,8 @@ public struct FlowMetrics: Sendable, Equatable {
     }
 
     /// The metrics of flow `k` of a finished world.
-    public init(flow f: FlowRuntime, index k: Int, transport t: TransportSummary, ip: IpLayer, linkLostPackets: UInt64) {
+    public init(flow f: FlowRuntime, index k: Int, transport t: TransportSummary, ip: IpLayer, linkLostPackets: UInt64)
+    {
         let app = f.app
         var pairs: [(sent: Double, received: Double)] = []
         for (i, echo) in app.probeEcho.enumerated() {
@@ -98,7 +99,9 @@ public struct FlowMetrics: Sendable, Equatable {
         keepalives = t.keepalives
         clientRetransmissions = t.clientRetransmissions
         if f.transport == .udp {
-            lossPct = app.datagramsSent > 0 ? Double(app.datagramsSent - app.datagramsDelivered) / Double(app.datagramsSent) * 100 : nil
+            lossPct =
+                app.datagramsSent > 0
+                ? Double(app.datagramsSent - app.datagramsDelivered) / Double(app.datagramsSent) * 100 : nil
         } else {
             let sent = ipPacketsSent + serverIpPacketsSent
             lossPct = sent > 0 ? Double(linkLostPackets) / Double(sent) * 100 : nil

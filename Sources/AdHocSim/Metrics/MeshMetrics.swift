@@ -104,8 +104,10 @@ public struct MeshMetrics: Sendable {
     public init(_ mesh: MeshNetwork, end: SimTime) {
         let n = mesh.nodeCount
         nodes = (0..<n).map {
-            Node(sessionPeers: mesh.peers[$0].count, controlFrames: mesh.recorder.controlFramesSent[$0], controlBytes: mesh.recorder.controlBytes[$0],
-                 messageFrames: mesh.recorder.messageFramesSent[$0], messageBytes: mesh.recorder.messageBytes[$0])
+            Node(
+                sessionPeers: mesh.peers[$0].count, controlFrames: mesh.recorder.controlFramesSent[$0],
+                controlBytes: mesh.recorder.controlBytes[$0],
+                messageFrames: mesh.recorder.messageFramesSent[$0], messageBytes: mesh.recorder.messageBytes[$0])
         }
         var routes: [(from: Int, to: Int, path: [Int])] = []
         for a in 0..<n { for r in mesh.routeTable(of: a, at: end) { routes.append((a, r.to, r.path)) } }
@@ -116,14 +118,15 @@ public struct MeshMetrics: Sendable {
             let delivered = records.filter { $0.delivered != nil }
             let confirmed = records.filter { $0.confirmRtt != nil }
             let first = mesh.recorder.firstRoute[spec.from * n + spec.to]
-            return Workload(spec: spec, created: records.count, delivered: delivered.count, confirmed: confirmed.count,
-                            deliveryRatio: records.isEmpty ? 0 : Double(delivered.count) / Double(records.count),
-                            latency: Spread(delivered.map { $0.delivered! - $0.created }),
-                            meanHops: delivered.isEmpty ? 0 : Double(delivered.map(\.hops).reduce(0, +)) / Double(delivered.count),
-                            confirmRtt: Spread(confirmed.map { $0.confirmRtt! }),
-                            attempts: records.map(\.attempts).reduce(0, +),
-                            attemptsWithoutRoute: records.map(\.attemptsWithoutRoute).reduce(0, +),
-                            routeEstablished: first < 0 ? nil : SimTime(nanoseconds: first))
+            return Workload(
+                spec: spec, created: records.count, delivered: delivered.count, confirmed: confirmed.count,
+                deliveryRatio: records.isEmpty ? 0 : Double(delivered.count) / Double(records.count),
+                latency: Spread(delivered.map { $0.delivered! - $0.created }),
+                meanHops: delivered.isEmpty ? 0 : Double(delivered.map(\.hops).reduce(0, +)) / Double(delivered.count),
+                confirmRtt: Spread(confirmed.map { $0.confirmRtt! }),
+                attempts: records.map(\.attempts).reduce(0, +),
+                attemptsWithoutRoute: records.map(\.attemptsWithoutRoute).reduce(0, +),
+                routeEstablished: first < 0 ? nil : SimTime(nanoseconds: first))
         }
         var times: [SimTime] = []
         var firstRoutes: [(from: Int, to: Int, time: SimTime)] = []
@@ -139,6 +142,7 @@ public struct MeshMetrics: Sendable {
         keys = mesh.keyReport()
         noSessionDrops = mesh.recorder.noSessionDrops
         let seconds = end.inSeconds
-        controlBytesPerNodePerSecond = n == 0 || seconds <= 0 ? 0 : Double(mesh.recorder.controlBytes.reduce(0, +)) / Double(n) / seconds
+        controlBytesPerNodePerSecond =
+            n == 0 || seconds <= 0 ? 0 : Double(mesh.recorder.controlBytes.reduce(0, +)) / Double(n) / seconds
     }
 }

@@ -30,5 +30,7 @@ public struct FlowSide: Sendable, Equatable {
     /// The other end of the same flow.
     @inlinable public var peer: FlowSide { FlowSide(flow: flow, isClient: !isClient) }
     /// The side that sent `d`.
-    @inlinable public static func sender(of d: Datagram) -> FlowSide { FlowSide(flow: Int(d.flow), isClient: d.fromClient) }
+    @inlinable public static func sender(of d: Datagram) -> FlowSide {
+        FlowSide(flow: Int(d.flow), isClient: d.fromClient)
+    }
 }

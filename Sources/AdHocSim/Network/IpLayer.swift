@@ -106,7 +106,10 @@ public struct IpLayer: Sendable {
     /// The datagram a packet tag belongs to, the packet's fragment index and the fragment count.
     public func fragment(_ tag: UInt64) -> (datagram: Datagram, index: Int, count: Int, id: UInt32) {
         let slot = Int(tag & IpLayer.slotMask)
-        return (table[slot].datagram, Int((tag >> 40) & 0xffff), Int(table[slot].fragments), UInt32(truncatingIfNeeded: slot))
+        return (
+            table[slot].datagram, Int((tag >> 40) & 0xffff), Int(table[slot].fragments),
+            UInt32(truncatingIfNeeded: slot)
+        )
     }
 
     /// IP header bytes.
@@ -124,20 +127,6 @@ public struct IpLayer: Sendable {
         bytes <= maxUnfragmented ? 1 : (bytes + fragmentPayload - 1) / fragmentPayload
     }
 
-    /// The IP packet sizes a transport datagram of `bytes` becomes.
-    public func packetSizes(transportBytes bytes: Int) -> [Int] {
-        if bytes <= maxUnfragmented { return [bytes + headerBytes] }
-        var sizes: [Int] = []
-        var left = bytes
-        while left > 0 {
-            let chunk = Swift.min(left, fragmentPayload)
-            sizes.append(chunk + headerBytes + fragmentHeaderBytes)
-            left -= chunk
-        }
-        return sizes
-    }
-
-
     /// Turns a datagram into link packets (appended to `out`).
     public mutating func send(_ d: Datagram, from: UInt32, to: UInt32, now: SimTime, into out: inout [LinkPacket]) {
         let bytes = d.transportBytes
@@ -151,8 +140,10 @@ public struct IpLayer: Sendable {
             left -= chunk
             let size = chunk + headerBytes + (count == 1 ? 0 : fragmentHeaderBytes)
             bytesSent[FlowSide.sender(of: d).index] += UInt64(size)
-            out.append(LinkPacket(source: from, destination: to, bytes: Int32(size), owner: .ip,
-                                  tag: UInt64(index) << 40 | UInt64(slot), enqueued: now))
+            out.append(
+                LinkPacket(
+                    source: from, destination: to, bytes: Int32(size), owner: .ip,
+                    tag: UInt64(index) << 40 | UInt64(slot), enqueued: now))
         }
         packetsSent[FlowSide.sender(of: d).index] += UInt64(count)
     }

@@ -17,46 +17,65 @@ public enum MeshFiles {
         let seconds = report.simulatedTime.inSeconds
         func f(_ v: Double, _ d: Int = 3) -> String { NumberText.fixed(v, decimals: d) }
         func path(_ p: [Int]) -> String { p.map { ids[$0] }.joined(separator: " ") }
-        var nodes = CSVTable(header: ["node", "session_peers", "control_frames", "control_bytes", "control_bytes_per_s",
-                                      "message_frames_sent", "message_bytes"])
+        var nodes = CSVTable(header: [
+            "node", "session_peers", "control_frames", "control_bytes", "control_bytes_per_s",
+            "message_frames_sent", "message_bytes"
+        ])
         for (i, n) in m.nodes.enumerated() {
-            nodes.append([ids[i], "\(n.sessionPeers)", "\(n.controlFrames)", "\(n.controlBytes)",
-                          f(seconds > 0 ? Double(n.controlBytes) / seconds : 0), "\(n.messageFrames)", "\(n.messageBytes)"])
+            nodes.append([
+                ids[i], "\(n.sessionPeers)", "\(n.controlFrames)", "\(n.controlBytes)",
+                f(seconds > 0 ? Double(n.controlBytes) / seconds : 0), "\(n.messageFrames)", "\(n.messageBytes)"
+            ])
         }
         var routes = CSVTable(header: ["from", "to", "hops", "path"])
         for r in m.routes { routes.append([ids[r.from], ids[r.to], "\(r.path.count - 1)", path(r.path)]) }
         var first = CSVTable(header: ["from", "to", "first_route_s"])
         for r in m.firstRoutes { first.append([ids[r.from], ids[r.to], f(r.time.inSeconds, 6)]) }
-        var files = [ResultFile(name: "mesh_nodes.csv", contents: nodes.text), ResultFile(name: "routes.csv", contents: routes.text),
-                     ResultFile(name: "route_establishment.csv", contents: first.text)]
+        var files = [
+            ResultFile(name: "mesh_nodes.csv", contents: nodes.text),
+            ResultFile(name: "routes.csv", contents: routes.text),
+            ResultFile(name: "route_establishment.csv", contents: first.text)
+        ]
         if !m.workloads.isEmpty {
-            var t = CSVTable(header: ["workload", "from", "to", "size_bytes", "reliable", "created", "delivered", "delivery_ratio",
-                                      "confirmed", "latency_mean_ms", "latency_p50_ms", "latency_p95_ms", "latency_max_ms", "hops_mean",
-                                      "confirm_rtt_mean_ms", "confirm_rtt_p50_ms", "confirm_rtt_p95_ms", "attempts",
-                                      "attempts_without_route", "route_established_s"])
+            var t = CSVTable(header: [
+                "workload", "from", "to", "size_bytes", "reliable", "created", "delivered", "delivery_ratio",
+                "confirmed", "latency_mean_ms", "latency_p50_ms", "latency_p95_ms", "latency_max_ms", "hops_mean",
+                "confirm_rtt_mean_ms", "confirm_rtt_p50_ms", "confirm_rtt_p95_ms", "attempts",
+                "attempts_without_route", "route_established_s"
+            ])
             for w in m.workloads {
-                t.append([w.spec.id, ids[w.spec.from], ids[w.spec.to], "\(w.spec.sizeBytes)", "\(w.spec.reliable)", "\(w.created)",
-                          "\(w.delivered)", f(w.deliveryRatio, 4), "\(w.confirmed)",
-                          f(w.latency.mean * 1000), f(w.latency.p50 * 1000), f(w.latency.p95 * 1000), f(w.latency.max * 1000),
-                          f(w.meanHops), f(w.confirmRtt.mean * 1000), f(w.confirmRtt.p50 * 1000), f(w.confirmRtt.p95 * 1000),
-                          "\(w.attempts)", "\(w.attemptsWithoutRoute)", w.routeEstablished.map { f($0.inSeconds, 6) } ?? ""])
+                t.append([
+                    w.spec.id, ids[w.spec.from], ids[w.spec.to], "\(w.spec.sizeBytes)", "\(w.spec.reliable)",
+                    "\(w.created)",
+                    "\(w.delivered)", f(w.deliveryRatio, 4), "\(w.confirmed)",
+                    f(w.latency.mean * 1000), f(w.latency.p50 * 1000), f(w.latency.p95 * 1000), f(w.latency.max * 1000),
+                    f(w.meanHops), f(w.confirmRtt.mean * 1000), f(w.confirmRtt.p50 * 1000), f(w.confirmRtt.p95 * 1000),
+                    "\(w.attempts)", "\(w.attemptsWithoutRoute)", w.routeEstablished.map { f($0.inSeconds, 6) } ?? ""
+                ])
             }
             files.append(ResultFile(name: "mesh_messages.csv", contents: t.text))
         }
         if !m.repairs.isEmpty {
-            var t = CSVTable(header: ["node", "failed_s", "broken_pairs", "repaired_pairs", "repair_mean_s", "repair_p50_s",
-                                      "repair_p95_s", "repair_max_s"])
+            var t = CSVTable(header: [
+                "node", "failed_s", "broken_pairs", "repaired_pairs", "repair_mean_s", "repair_p50_s",
+                "repair_p95_s", "repair_max_s"
+            ])
             for r in m.repairs {
                 let s = MeshMetrics.Spread(r.repairTimes)
-                t.append([ids[r.node], f(r.failed.inSeconds, 6), "\(r.brokenPairs)", "\(s.count)", f(s.mean), f(s.p50), f(s.p95), f(s.max)])
+                t.append([
+                    ids[r.node], f(r.failed.inSeconds, 6), "\(r.brokenPairs)", "\(s.count)", f(s.mean), f(s.p50),
+                    f(s.p95), f(s.max)
+                ])
             }
             files.append(ResultFile(name: "mesh_repairs.csv", contents: t.text))
         }
         if report.scenario.mesh?.keyPaths != nil {
             var t = CSVTable(header: ["a", "b", "shared_paths", "key", "median_nodes", "exposed_count", "exposed_to"])
             for k in m.keys {
-                t.append([ids[k.a], ids[k.b], "\(k.sharedPaths)", k.medians == nil ? "no" : "yes", k.medians.map(path) ?? "",
-                          "\(k.exposedTo.count)", path(k.exposedTo)])
+                t.append([
+                    ids[k.a], ids[k.b], "\(k.sharedPaths)", k.medians == nil ? "no" : "yes", k.medians.map(path) ?? "",
+                    "\(k.exposedTo.count)", path(k.exposedTo)
+                ])
             }
             files.append(ResultFile(name: "mesh_keys.csv", contents: t.text))
         }
@@ -66,11 +85,18 @@ public enum MeshFiles {
 
     /// `mesh_summary.json`.
     static func summaryJSON(_ m: MeshMetrics) -> String {
-        func num(_ v: Double, _ d: Int = 6) -> JSONValue { .number(JSONNumber(literal: NumberText.fixed(v, decimals: d), value: v)) }
+        func num(_ v: Double, _ d: Int = 6) -> JSONValue {
+            .number(JSONNumber(literal: NumberText.fixed(v, decimals: d), value: v))
+        }
         func int(_ v: Int) -> JSONValue { .number(JSONNumber(integer: UInt64(v))) }
-        func obj(_ members: [(String, JSONValue)]) -> JSONValue { .object(members.map { JSONMember(key: $0.0, value: JSONNode($0.1)) }) }
+        func obj(_ members: [(String, JSONValue)]) -> JSONValue {
+            .object(members.map { JSONMember(key: $0.0, value: JSONNode($0.1)) })
+        }
         func spread(_ s: MeshMetrics.Spread) -> JSONValue {
-            obj([("count", int(s.count)), ("mean_s", num(s.mean)), ("p50_s", num(s.p50)), ("p95_s", num(s.p95)), ("max_s", num(s.max))])
+            obj([
+                ("count", int(s.count)), ("mean_s", num(s.mean)), ("p50_s", num(s.p50)), ("p95_s", num(s.p95)),
+                ("max_s", num(s.max))
+            ])
         }
         let peers = m.nodes.map(\.sessionPeers)
         let doc = obj([
@@ -82,10 +108,18 @@ public enum MeshFiles {
             ("pairs_routed", int(m.pairsRouted)),
             ("route_establishment", spread(m.establishment)),
             ("message_no_session_drops", int(Int(m.noSessionDrops))),
-            ("workloads", .array(m.workloads.map { w in
-                JSONNode(obj([("workload", .string(w.spec.id)), ("delivery_ratio", num(w.deliveryRatio, 4)), ("latency", spread(w.latency)),
-                              ("hops_mean", num(w.meanHops, 3)), ("confirm_rtt", spread(w.confirmRtt))]))
-            })),
+            (
+                "workloads",
+                .array(
+                    m.workloads.map { w in
+                        JSONNode(
+                            obj([
+                                ("workload", .string(w.spec.id)), ("delivery_ratio", num(w.deliveryRatio, 4)),
+                                ("latency", spread(w.latency)),
+                                ("hops_mean", num(w.meanHops, 3)), ("confirm_rtt", spread(w.confirmRtt))
+                            ]))
+                    })
+            )
         ])
         return JSONText.render(JSONNode(doc))
     }
@@ -96,8 +130,9 @@ extension MeshFiles {
     public static let sweepColumns = [
         "mesh_delivery_ratio", "mesh_latency_mean_ms", "mesh_latency_p50_ms", "mesh_latency_p95_ms", "mesh_hops_mean",
         "mesh_confirm_rtt_mean_ms", "mesh_attempts", "mesh_route_established_s", "mesh_control_bytes_per_node_per_s",
-        "mesh_session_peers_mean", "mesh_pairs_routed", "mesh_establishment_mean_s", "mesh_broken_pairs", "mesh_repaired_pairs",
-        "mesh_repair_mean_s",
+        "mesh_session_peers_mean", "mesh_pairs_routed", "mesh_establishment_mean_s", "mesh_broken_pairs",
+        "mesh_repaired_pairs",
+        "mesh_repair_mean_s"
     ]
 
     /// A sweep cell's mesh rows, as wide as `RunFiles.summaryColumns + sweepColumns`: one per
@@ -109,9 +144,13 @@ extension MeshFiles {
         let s = report.scenario
         func f(_ v: Double, _ d: Int = 3) -> String { NumberText.fixed(v, decimals: d) }
         let repaired = m.repairs.flatMap(\.repairTimes)
-        let network = [f(m.controlBytesPerNodePerSecond), f(m.nodes.isEmpty ? 0 : Double(m.nodes.map(\.sessionPeers).reduce(0, +)) / Double(m.nodes.count)),
-                       "\(m.pairsRouted)", f(m.establishment.mean, 6), "\(m.repairs.map(\.brokenPairs).reduce(0, +))", "\(repaired.count)",
-                       repaired.isEmpty ? "" : f(MeshMetrics.Spread(repaired).mean, 6)]
+        let network = [
+            f(m.controlBytesPerNodePerSecond),
+            f(m.nodes.isEmpty ? 0 : Double(m.nodes.map(\.sessionPeers).reduce(0, +)) / Double(m.nodes.count)),
+            "\(m.pairsRouted)", f(m.establishment.mean, 6), "\(m.repairs.map(\.brokenPairs).reduce(0, +))",
+            "\(repaired.count)",
+            repaired.isEmpty ? "" : f(MeshMetrics.Spread(repaired).mean, 6)
+        ]
         func base(_ id: String, _ distance: String, _ packets: String, _ size: String) -> [String] {
             var row = Array(repeating: "", count: RunFiles.summaryColumns.count)
             func set(_ column: String, _ value: String) { row[RunFiles.summaryColumns.firstIndex(of: column)!] = value }
@@ -128,10 +167,14 @@ extension MeshFiles {
         }
         guard !m.workloads.isEmpty else { return [base("", "", "", "") + Array(repeating: "", count: 8) + network] }
         return m.workloads.map { w in
-            let d = report.nodes.position(of: w.spec.from, at: .zero).distance(to: report.nodes.position(of: w.spec.to, at: .zero))
+            let d = report.nodes.position(of: w.spec.from, at: .zero).distance(
+                to: report.nodes.position(of: w.spec.to, at: .zero))
             return base(w.spec.id, f(d, 2), "\(w.spec.count)", "\(w.spec.sizeBytes)")
-                + [f(w.deliveryRatio, 4), f(w.latency.mean * 1000), f(w.latency.p50 * 1000), f(w.latency.p95 * 1000), f(w.meanHops),
-                   f(w.confirmRtt.mean * 1000), "\(w.attempts)", w.routeEstablished.map { f($0.inSeconds, 6) } ?? ""] + network
+                + [
+                    f(w.deliveryRatio, 4), f(w.latency.mean * 1000), f(w.latency.p50 * 1000), f(w.latency.p95 * 1000),
+                    f(w.meanHops),
+                    f(w.confirmRtt.mean * 1000), "\(w.attempts)", w.routeEstablished.map { f($0.inSeconds, 6) } ?? ""
+                ] + network
         }
     }
 }

@@ -22,7 +22,8 @@ public enum NumberText {
         let negative = value < 0 && n != 0
         let digits = String(n)
         guard decimals > 0 else { return (negative ? "-" : "") + digits }
-        let padded = digits.count <= decimals ? String(repeating: "0", count: decimals - digits.count + 1) + digits : digits
+        let padded =
+            digits.count <= decimals ? String(repeating: "0", count: decimals - digits.count + 1) + digits : digits
         let cut = padded.index(padded.endIndex, offsetBy: -decimals)
         return (negative ? "-" : "") + padded[..<cut] + "." + padded[cut...]
     }

@@ -32,7 +32,9 @@ public enum OutputFolder {
         var isDirectory: ObjCBool = false
         guard fm.fileExists(atPath: path, isDirectory: &isDirectory) else { return }
         guard isDirectory.boolValue else {
-            throw Refusal(description: "\(path) exists and is not a folder; refusing to replace it (choose a new or empty folder)")
+            throw Refusal(
+                description: "\(path) exists and is not a folder; refusing to replace it (choose a new or empty folder)"
+            )
         }
         let entries: [String]
         do {
@@ -44,13 +46,15 @@ public enum OutputFolder {
         switch owner {
         case .resultFolder:
             if isResultFolder(directory) { return }
-            throw Refusal(description: "\(path) is not empty and holds no adhocsim metadata.json (\(entries.count) entr"
-                          + "\(entries.count == 1 ? "y" : "ies")); refusing to write there, since its files would be lost. "
-                          + "Choose a new or empty folder, or an earlier adhocsim result folder.")
+            throw Refusal(
+                description: "\(path) is not empty and holds no adhocsim metadata.json (\(entries.count) entr"
+                    + "\(entries.count == 1 ? "y" : "ies")); refusing to write there, since its files would be lost. "
+                    + "Choose a new or empty folder, or an earlier adhocsim result folder.")
         case .chartFolder:
             if entries.allSatisfy({ $0 == "index.html" || ($0.hasSuffix(".svg") && !$0.hasPrefix(".")) }) { return }
-            throw Refusal(description: "\(path) holds files other than adhocsim charts; refusing to replace it. "
-                          + "Move them away and plot again.")
+            throw Refusal(
+                description: "\(path) holds files other than adhocsim charts; refusing to replace it. "
+                    + "Move them away and plot again.")
         }
     }
 
@@ -59,7 +63,9 @@ public enum OutputFolder {
         let url = directory.appendingPathComponent("metadata.json")
         guard let handle = FileHandle(forReadingAtPath: url.path) else { return false }
         defer { try? handle.close() }
-        guard let data = try? handle.read(upToCount: metadataByteLimit + 1), data.count <= metadataByteLimit else { return false }
+        guard let data = try? handle.read(upToCount: metadataByteLimit + 1), data.count <= metadataByteLimit else {
+            return false
+        }
         let bytes = Array(data)
         let sink = DiagnosticSink(file: url.path, lineMap: LineMap(bytes))
         var parser = JSONParser(bytes: bytes, sink: sink)
@@ -75,7 +81,8 @@ public enum ErrorText {
     public static func reason(_ error: Error) -> String {
         let ns = error as NSError
         if let underlying = ns.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain,
-           let code = POSIXErrorCode(rawValue: Int32(underlying.code)) {
+            let code = POSIXErrorCode(rawValue: Int32(underlying.code))
+        {
             return String(cString: strerror(code.rawValue))
         }
         if ns.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(ns.code))) }

@@ -21,11 +21,11 @@ public struct PacketTrace: Sendable {
 
     static let globalHeader: [UInt8] = {
         var h: [UInt8] = []
-        h.le32(0xA1B2_3C4D)    // nanosecond-resolution pcap
-        h.le16(2); h.le16(4)   // version 2.4
-        h.le32(0); h.le32(0)   // thiszone, sigfigs
-        h.le32(262_144)        // snaplen
-        h.le32(101)            // LINKTYPE_RAW
+        h.le32(0xA1B2_3C4D)  // nanosecond-resolution pcap
+        h.le16(2); h.le16(4)  // version 2.4
+        h.le32(0); h.le32(0)  // thiszone, sigfigs
+        h.le32(262_144)  // snaplen
+        h.le32(101)  // LINKTYPE_RAW
         return h
     }()
 
@@ -53,7 +53,8 @@ public struct PacketTrace: Sendable {
         var b: [UInt8] = []
         b.reserveCapacity(d.transportBytes)
         if d.kind == .tcp {
-            let mine = PacketTrace.isn(flow: d.flow, client: d.fromClient), peer = PacketTrace.isn(flow: d.flow, client: !d.fromClient)
+            let mine = PacketTrace.isn(flow: d.flow, client: d.fromClient),
+                peer = PacketTrace.isn(flow: d.flow, client: !d.fromClient)
             let syn = d.flags & TcpFlags.syn != 0
             let seq = syn ? mine : mine &+ 1 &+ UInt32(truncatingIfNeeded: d.seq)
             let hasAck = d.flags & TcpFlags.ack != 0
@@ -66,15 +67,15 @@ public struct PacketTrace: Sendable {
             if d.payload > 0 { flags |= 0x08 }
             if hasAck { flags |= 0x10 }
             b.append(flags)
-            b.be16(syn ? 65_535 : UInt16(Swift.min(65_535, d.window >> 6)))   // window scale 6 on the SYN
-            b.be16(0); b.be16(0)                                               // checksum, urgent
+            b.be16(syn ? 65_535 : UInt16(Swift.min(65_535, d.window >> 6)))  // window scale 6 on the SYN
+            b.be16(0); b.be16(0)  // checksum, urgent
             if syn {
                 b += [2, 4]; b.be16(UInt16(Swift.min(65_535, Int(d.header) > 0 ? 1460 : 0)))  // MSS
-                b += [4, 2]                                                    // SACK permitted
-                b += [8, 10]; b.be32(0); b.be32(0)                             // timestamps
-                b += [1, 3, 3, 6]                                              // NOP, window scale 6
+                b += [4, 2]  // SACK permitted
+                b += [8, 10]; b.be32(0); b.be32(0)  // timestamps
+                b += [1, 3, 3, 6]  // NOP, window scale 6
             } else {
-                b += [1, 1, 8, 10]; b.be32(0); b.be32(0)                       // NOP NOP timestamps
+                b += [1, 1, 8, 10]; b.be32(0); b.be32(0)  // NOP NOP timestamps
                 let blocks = (0..<3).filter { d.sackEnd[$0] > d.sackStart[$0] }
                 if !blocks.isEmpty {
                     b += [1, 1, 5, UInt8(2 + 8 * blocks.count)]
@@ -84,23 +85,23 @@ public struct PacketTrace: Sendable {
                     }
                 }
             }
-            while b.count < Int(d.header) { b.append(1) }                       // NOP padding
+            while b.count < Int(d.header) { b.append(1) }  // NOP padding
         } else {
             b.be16(srcPort); b.be16(dstPort); b.be16(UInt16(truncatingIfNeeded: d.transportBytes)); b.be16(0)
             if d.kind == .quic {
                 let pn = UInt32(truncatingIfNeeded: d.packetNumber)
                 if !d.quicPacketType.hasLongHeader {
-                    b.append(0x43)                                             // short header, 4-byte PN
+                    b.append(0x43)  // short header, 4-byte PN
                     b += Array(repeating: 0xd0, count: 8)
                     b.be32(pn)
                 } else {
                     b.append(0xC3 | (d.quicPacketType.longHeaderTypeBits << 4))
-                    b.be32(1)                                                   // QUIC version 1
+                    b.be32(1)  // QUIC version 1
                     b.append(8); b += Array(repeating: 0xd0, count: 8)
                     b.append(8); b += Array(repeating: 0x5c, count: 8)
-                    if d.quicPacketType == .initial { b.append(0) }             // no token (Initial only)
+                    if d.quicPacketType == .initial { b.append(0) }  // no token (Initial only)
                     let rest = Swift.max(0, d.transportBytes - 8 - b.count + 8 - 2)
-                    b.be16(0x4000 | UInt16(Swift.min(rest, 0x3fff)))            // length varint
+                    b.be16(0x4000 | UInt16(Swift.min(rest, 0x3fff)))  // length varint
                     b.be32(pn)
                 }
             }
@@ -130,12 +131,16 @@ public struct PacketTrace: Sendable {
     }
 
     /// Appends fragment `index` of `count` of datagram `d` (identified by `id`) to `node`'s trace.
-    public mutating func record(node: UInt32, time: SimTime, datagram d: Datagram, src: UInt32, dst: UInt32,
-                                index: Int, count: Int, id: UInt32, fragmentPayload: Int) {
+    public mutating func record(
+        node: UInt32, time: SimTime, datagram d: Datagram, src: UInt32, dst: UInt32,
+        index: Int, count: Int, id: UInt32, fragmentPayload: Int
+    ) {
         let transport = transportBytes(d, src: src, dst: dst)
         let proto: UInt8 = d.kind == .tcp ? 6 : 17
-        let chunk: ArraySlice<UInt8> = count == 1 ? transport[...] :
-            transport[(index * fragmentPayload)..<Swift.min(transport.count, (index + 1) * fragmentPayload)]
+        let chunk: ArraySlice<UInt8> =
+            count == 1
+            ? transport[...]
+            : transport[(index * fragmentPayload)..<Swift.min(transport.count, (index + 1) * fragmentPayload)]
         var p: [UInt8] = []
         if version == .ipv6 {
             let fragmented = count > 1
@@ -172,7 +177,11 @@ public struct PacketTrace: Sendable {
 
 extension Array where Element == UInt8 {
     mutating func le16(_ v: UInt16) { append(UInt8(v & 0xff)); append(UInt8(v >> 8)) }
-    mutating func le32(_ v: UInt32) { for s in stride(from: 0, to: 32, by: 8) { append(UInt8((v >> UInt32(s)) & 0xff)) } }
+    mutating func le32(_ v: UInt32) {
+        for s in stride(from: 0, to: 32, by: 8) { append(UInt8((v >> UInt32(s)) & 0xff)) }
+    }
     mutating func be16(_ v: UInt16) { append(UInt8(v >> 8)); append(UInt8(v & 0xff)) }
-    mutating func be32(_ v: UInt32) { for s in stride(from: 24, through: 0, by: -8) { append(UInt8((v >> UInt32(s)) & 0xff)) } }
+    mutating func be32(_ v: UInt32) {
+        for s in stride(from: 24, through: 0, by: -8) { append(UInt8((v >> UInt32(s)) & 0xff)) }
+    }
 }

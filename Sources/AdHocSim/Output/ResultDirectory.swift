@@ -45,10 +45,14 @@ public enum ResultDirectory {
     ///
     /// Only a folder that is missing, empty or recognised by `owner` is replaced
     /// (`OutputFolder`); anything else is refused before a file is touched.
-    public static func commit(_ files: [ResultFile], to directory: URL, owner: OutputFolder.Owner = .resultFolder) throws {
+    public static func commit(
+        _ files: [ResultFile], to directory: URL, owner: OutputFolder.Owner = .resultFolder
+    ) throws {
         let fm = FileManager.default
         for f in files where !isPlainFileName(f.name) {
-            throw WriteError(description: "refusing to write \"\(f.name)\": result files must be plain names inside \(directory.path)")
+            throw WriteError(
+                description:
+                    "refusing to write \"\(f.name)\": result files must be plain names inside \(directory.path)")
         }
         let target = directory.standardizedFileURL
         let parent = target.deletingLastPathComponent()
@@ -64,7 +68,8 @@ public enum ResultDirectory {
         do {
             try fm.createDirectory(at: parent, withIntermediateDirectories: true)
         } catch {
-            throw WriteError(description: "\(parent.path): cannot create the output folder (\(ErrorText.reason(error)))")
+            throw WriteError(
+                description: "\(parent.path): cannot create the output folder (\(ErrorText.reason(error)))")
         }
         let pid = ProcessInfo.processInfo.processIdentifier
         let staging = parent.appendingPathComponent(".\(base).partial-\(pid)")
@@ -74,7 +79,8 @@ public enum ResultDirectory {
         do {
             try fm.createDirectory(at: staging, withIntermediateDirectories: false)
             for f in files {
-                try (f.bytes.map { Data($0) } ?? Data(f.contents.utf8)).write(to: staging.appendingPathComponent(f.name))
+                try (f.bytes.map { Data($0) } ?? Data(f.contents.utf8)).write(
+                    to: staging.appendingPathComponent(f.name))
             }
             var isDirectory: ObjCBool = false
             if fm.fileExists(atPath: target.path, isDirectory: &isDirectory) {

@@ -8,7 +8,9 @@ public enum RunFiles {
     public static func files(for report: RunReport) -> [ResultFile] {
         var traces: [ResultFile] = []
         if let t = report.traces {
-            for (i, bytes) in t.enumerated() { traces.append(ResultFile(name: "\(report.nodes.ids[i]).pcap", bytes: bytes)) }
+            for (i, bytes) in t.enumerated() {
+                traces.append(ResultFile(name: "\(report.nodes.ids[i]).pcap", bytes: bytes))
+            }
         }
         let meshFiles = report.mesh.map { MeshFiles.files($0, report: report) } ?? []
         return traces + meshFiles + [
@@ -19,7 +21,7 @@ public enum RunFiles {
             ResultFile(name: "traffic.csv", contents: trafficTable(report).text),
             ResultFile(name: "summary.csv", contents: summaryTable(report).text),
             ResultFile(name: "summary.json", contents: summaryJSON(report)),
-            ResultFile(name: "rtt_samples.csv", contents: rttSamples(report).text),
+            ResultFile(name: "rtt_samples.csv", contents: rttSamples(report).text)
         ]
     }
 
@@ -27,33 +29,51 @@ public enum RunFiles {
     public static func metadata(_ report: RunReport) -> String {
         let s = report.scenario
         func member(_ key: String, _ value: JSONValue) -> JSONMember { JSONMember(key: key, value: JSONNode(value)) }
-        let doc = JSONNode(.object([
-            member("tool", .string("adhocsim")),
-            member("version", .string(toolVersion)),
-            member("scenario", .string(s.name)),
-            member("input_file", .string(s.sourcePath)),
-            member("input_hash", .string("fnv1a64:\(s.inputHash)")),
-            member("seed", .number(JSONNumber(integer: s.seed))),
-            member("duration_s", .number(JSONNumber(s.duration.inSeconds))),
-            member("distance_m", NodeTable.resolvedDistance(s).map { .number(JSONNumber(literal: NumberText.fixed($0, decimals: 2), value: $0)) } ?? .null),
-            member("simulated_time_s", .number(JSONNumber(literal: NumberText.fixed(report.simulatedTime.inSeconds, decimals: 9),
-                                                          value: report.simulatedTime.inSeconds))),
-            member("stop_reason", .string(report.stopReason.rawValue)),
-            member("events_executed", .number(JSONNumber(integer: report.eventsExecuted))),
-            member("fingerprint", .string(report.fingerprint)),
-            member("wall_time_s", .number(JSONNumber(literal: NumberText.fixed(report.wallSeconds, decimals: 6),
-                                                     value: report.wallSeconds))),
-        ]))
+        let doc = JSONNode(
+            .object([
+                member("tool", .string("adhocsim")),
+                member("version", .string(toolVersion)),
+                member("scenario", .string(s.name)),
+                member("input_file", .string(s.sourcePath)),
+                member("input_hash", .string("fnv1a64:\(s.inputHash)")),
+                member("seed", .number(JSONNumber(integer: s.seed))),
+                member("duration_s", .number(JSONNumber(s.duration.inSeconds))),
+                member(
+                    "distance_m",
+                    NodeTable.resolvedDistance(s).map {
+                        .number(JSONNumber(literal: NumberText.fixed($0, decimals: 2), value: $0))
+                    } ?? .null),
+                member(
+                    "simulated_time_s",
+                    .number(
+                        JSONNumber(
+                            literal: NumberText.fixed(report.simulatedTime.inSeconds, decimals: 9),
+                            value: report.simulatedTime.inSeconds))),
+                member("stop_reason", .string(report.stopReason.rawValue)),
+                member("events_executed", .number(JSONNumber(integer: report.eventsExecuted))),
+                member("fingerprint", .string(report.fingerprint)),
+                member(
+                    "wall_time_s",
+                    .number(
+                        JSONNumber(
+                            literal: NumberText.fixed(report.wallSeconds, decimals: 6),
+                            value: report.wallSeconds)))
+            ]))
         return JSONText.render(doc)
     }
 
     /// `links.csv`: the link layer's counters, one row per node in file order.
     public static func linkTable(_ report: RunReport) -> CSVTable {
-        var t = CSVTable(header: ["node", "enqueued", "queue_drops", "delivered", "retry_drops", "data_transmissions",
-                                  "retransmissions", "received", "received_bytes", "receive_failures"])
+        var t = CSVTable(header: [
+            "node", "enqueued", "queue_drops", "delivered", "retry_drops", "data_transmissions",
+            "retransmissions", "received", "received_bytes", "receive_failures"
+        ])
         for (i, c) in report.link.enumerated() {
-            t.append([report.nodes.ids[i], "\(c.enqueued)", "\(c.queueDrops)", "\(c.delivered)", "\(c.retryDrops)",
-                      "\(c.dataTransmissions)", "\(c.retransmissions)", "\(c.received)", "\(c.receivedBytes)", "\(c.receiveFailures)"])
+            t.append([
+                report.nodes.ids[i], "\(c.enqueued)", "\(c.queueDrops)", "\(c.delivered)", "\(c.retryDrops)",
+                "\(c.dataTransmissions)", "\(c.retransmissions)", "\(c.received)", "\(c.receivedBytes)",
+                "\(c.receiveFailures)"
+            ])
         }
         return t
     }
@@ -61,21 +81,27 @@ public enum RunFiles {
     /// `traffic.csv`: one row per link-layer traffic generator, in file order. Throughput is
     /// payload bytes received × 8 over the time from the generator's start to the end of the run.
     public static func trafficTable(_ report: RunReport) -> CSVTable {
-        var t = CSVTable(header: ["traffic", "kind", "from", "to", "bytes", "packets_sent", "packets_refused",
-                                  "packets_received", "bytes_received", "throughput_mbps", "mean_delay_ms"])
+        var t = CSVTable(header: [
+            "traffic", "kind", "from", "to", "bytes", "packets_sent", "packets_refused",
+            "packets_received", "bytes_received", "throughput_mbps", "mean_delay_ms"
+        ])
         let ids = report.nodes.ids
         for (k, spec) in report.scenario.traffic.enumerated() {
             let c = report.traffic[k]
             let kind: String, from: String, to: String, bytes: Int, start: SimTime
             switch spec {
-            case .saturated(let f, let d, let b, let s): (kind, from, to, bytes, start) = ("saturated", ids[f], ids[d], b, s)
-            case .broadcast(let n, let b, _, let s): (kind, from, to, bytes, start) = ("broadcast", "\(n.count) nodes", "all", b, s)
+            case .saturated(let f, let d, let b, let s):
+                (kind, from, to, bytes, start) = ("saturated", ids[f], ids[d], b, s)
+            case .broadcast(let n, let b, _, let s):
+                (kind, from, to, bytes, start) = ("broadcast", "\(n.count) nodes", "all", b, s)
             }
             let span = (report.simulatedTime - start).inSeconds
             let throughput = span > 0 ? Double(c.receivedBytes) * 8 / span / 1e6 : 0
             let delay = c.received > 0 ? c.delaySum / Double(c.received) * 1e3 : 0
-            t.append(["\(k)", kind, from, to, "\(bytes)", "\(c.sent)", "\(c.refused)", "\(c.received)", "\(c.receivedBytes)",
-                      NumberText.fixed(throughput, decimals: 3), NumberText.fixed(delay, decimals: 3)])
+            t.append([
+                "\(k)", kind, from, to, "\(bytes)", "\(c.sent)", "\(c.refused)", "\(c.received)", "\(c.receivedBytes)",
+                NumberText.fixed(throughput, decimals: 3), NumberText.fixed(delay, decimals: 3)
+            ])
         }
         return t
     }
@@ -86,7 +112,7 @@ public enum RunFiles {
         "rtt_mean_ms", "rtt_sd_ms", "rtt_min_ms", "rtt_p50_ms", "rtt_p95_ms", "rtt_max_ms", "jitter_rfc3550_ms",
         "data_rate_mbps", "goodput_mbps", "loss_pct", "ip_packets_sent", "ip_packets_received", "bytes_sent",
         "bytes_delivered", "retransmissions", "handshake_ms", "duration_s", "status",
-        "server_ip_packets_sent", "server_ip_packets_received", "keepalives",
+        "server_ip_packets_sent", "server_ip_packets_received", "keepalives"
     ]
 
     static func summaryRows(_ report: RunReport) -> [[String]] {
@@ -102,14 +128,19 @@ public enum RunFiles {
                 }
             }()
             let probes: Int = { if case .thesis(let p, _, _) = spec.workload { return p } else { return 0 } }()
-            let distance = report.nodes.position(of: spec.from, at: .zero).distance(to: report.nodes.position(of: spec.to, at: .zero))
+            let distance = report.nodes.position(of: spec.from, at: .zero).distance(
+                to: report.nodes.position(of: spec.to, at: .zero))
             let radio = RadioConfiguration(s.radio)
-            return [spec.id, s.environment.place.rawValue, radio.technology.rawValue, spec.transport.rawValue,
-                    NumberText.fixed(distance, decimals: 2), packets, size, "\(probes)", "\(s.seed)",
-                    opt(m.rttMean), opt(m.rttSd), opt(m.rttMin), opt(m.rttP50), opt(m.rttP95), opt(m.rttMax), opt(m.jitterRfc3550),
-                    opt(m.dataRateMbps), opt(m.goodputMbps), opt(m.lossPct), "\(m.ipPacketsSent)", "\(m.ipPacketsReceived)",
-                    "\(m.bytesSent)", "\(m.bytesDelivered)", "\(m.retransmissions)", opt(m.handshakeMs), opt(m.durationS, 6), m.status,
-                    "\(m.serverIpPacketsSent)", "\(m.serverIpPacketsReceived)", "\(m.keepalives)"]
+            return [
+                spec.id, s.environment.place.rawValue, radio.technology.rawValue, spec.transport.rawValue,
+                NumberText.fixed(distance, decimals: 2), packets, size, "\(probes)", "\(s.seed)",
+                opt(m.rttMean), opt(m.rttSd), opt(m.rttMin), opt(m.rttP50), opt(m.rttP95), opt(m.rttMax),
+                opt(m.jitterRfc3550),
+                opt(m.dataRateMbps), opt(m.goodputMbps), opt(m.lossPct), "\(m.ipPacketsSent)", "\(m.ipPacketsReceived)",
+                "\(m.bytesSent)", "\(m.bytesDelivered)", "\(m.retransmissions)", opt(m.handshakeMs),
+                opt(m.durationS, 6), m.status,
+                "\(m.serverIpPacketsSent)", "\(m.serverIpPacketsReceived)", "\(m.keepalives)"
+            ]
         }
     }
 
@@ -124,11 +155,19 @@ public enum RunFiles {
     public static func summaryJSON(_ report: RunReport) -> String {
         let textColumns: Set<String> = ["flow", "environment", "technology", "protocol", "status"]
         let rows = summaryRows(report).map { row in
-            JSONNode(.object(zip(summaryColumns, row).map { key, value in
-                let v: JSONValue
-                if textColumns.contains(key) { v = .string(value) } else if value.isEmpty { v = .null } else { v = .number(JSONNumber(literal: value, value: Double(value) ?? 0)) }
-                return JSONMember(key: key, value: JSONNode(v))
-            }))
+            JSONNode(
+                .object(
+                    zip(summaryColumns, row).map { key, value in
+                        let v: JSONValue
+                        if textColumns.contains(key) {
+                            v = .string(value)
+                        } else if value.isEmpty {
+                            v = .null
+                        } else {
+                            v = .number(JSONNumber(literal: value, value: Double(value) ?? 0))
+                        }
+                        return JSONMember(key: key, value: JSONNode(v))
+                    }))
         }
         return JSONText.render(JSONNode(.object([JSONMember(key: "flows", value: JSONNode(.array(rows)))])))
     }
@@ -150,8 +189,10 @@ public enum RunFiles {
         let ids = report.nodes.ids
         for (k, spec) in report.scenario.flows.enumerated() {
             let m = report.flows[k]
-            let d = report.nodes.position(of: spec.from, at: .zero).distance(to: report.nodes.position(of: spec.to, at: .zero))
-            out += "flow \(spec.id): \(spec.transport.rawValue) \(ids[spec.from]) → \(ids[spec.to]), \(NumberText.fixed(d, decimals: 2)) m, "
+            let d = report.nodes.position(of: spec.from, at: .zero).distance(
+                to: report.nodes.position(of: spec.to, at: .zero))
+            out +=
+                "flow \(spec.id): \(spec.transport.rawValue) \(ids[spec.from]) → \(ids[spec.to]), \(NumberText.fixed(d, decimals: 2)) m, "
                 + "\(report.scenario.environment.place.rawValue), \(RadioConfiguration(report.scenario.radio).technology.rawValue)\n"
             func f(_ v: Double?, _ dec: Int = 3) -> String { v.map { NumberText.fixed($0, decimals: dec) } ?? "—" }
             let rows: [(String, String, String)] = [
@@ -159,7 +200,10 @@ public enum RunFiles {
                 ("RTT mean", f(m.rttMean), "ms"),
                 ("jitter (SD of RTT, thesis)", f(m.rttSd), "ms"),
                 ("jitter (RFC 3550)", f(m.jitterRfc3550), "ms"),
-                ("RTT min / p50 / p95 / max", "\(f(m.rttMin)) / \(f(m.rttP50)) / \(f(m.rttP95)) / \(f(m.rttMax))", "ms"),
+                (
+                    "RTT min / p50 / p95 / max", "\(f(m.rttMin)) / \(f(m.rttP50)) / \(f(m.rttP95)) / \(f(m.rttMax))",
+                    "ms"
+                ),
                 ("data rate", f(m.dataRateMbps), "Mbit/s"),
                 ("goodput", f(m.goodputMbps), "Mbit/s"),
                 ("loss", f(m.lossPct), "%"),
@@ -167,19 +211,23 @@ public enum RunFiles {
                 ("bytes sent / delivered", "\(m.bytesSent) / \(m.bytesDelivered)", "bytes"),
                 ("retransmissions", "\(m.retransmissions)", "segments"),
                 ("handshake", f(m.handshakeMs), "ms"),
-                ("transfer duration", f(m.durationS, 6), "s"),
+                ("transfer duration", f(m.durationS, 6), "s")
             ]
             let width = rows.map(\.0.count).max() ?? 0
             for (name, value, unit) in rows {
-                out += "  " + name + String(repeating: " ", count: width - name.count) + "  " + value + (unit.isEmpty ? "" : " " + unit) + "\n"
+                out +=
+                    "  " + name + String(repeating: " ", count: width - name.count) + "  " + value
+                    + (unit.isEmpty ? "" : " " + unit) + "\n"
             }
         }
         if let m = report.mesh {
             func f(_ v: Double, _ d: Int = 3) -> String { NumberText.fixed(v, decimals: d) }
-            out += "mesh: \(m.nodes.count) nodes, \(m.pairsRouted) of \(m.pairs) ordered pairs routed, "
+            out +=
+                "mesh: \(m.nodes.count) nodes, \(m.pairsRouted) of \(m.pairs) ordered pairs routed, "
                 + "routing control \(f(m.controlBytesPerNodePerSecond, 1)) B/node/s\n"
             for w in m.workloads {
-                out += "  \(w.spec.id) \(ids[w.spec.from]) → \(ids[w.spec.to]): delivered \(w.delivered)/\(w.created) (\(f(w.deliveryRatio * 100, 2)) %), "
+                out +=
+                    "  \(w.spec.id) \(ids[w.spec.from]) → \(ids[w.spec.to]): delivered \(w.delivered)/\(w.created) (\(f(w.deliveryRatio * 100, 2)) %), "
                     + "latency mean \(f(w.latency.mean * 1000)) ms p95 \(f(w.latency.p95 * 1000)) ms, hops \(f(w.meanHops, 2)), "
                     + "confirmation RTT mean \(f(w.confirmRtt.mean * 1000)) ms\n"
             }
@@ -192,8 +240,10 @@ public enum RunFiles {
         var t = CSVTable(header: ["node", "x_m", "y_m", "z_m"])
         for i in 0..<report.nodes.count {
             let p = report.nodes.position(of: i, at: .zero)
-            t.append([report.nodes.ids[i], NumberText.fixed(p.x, decimals: 3), NumberText.fixed(p.y, decimals: 3),
-                      NumberText.fixed(p.z, decimals: 3)])
+            t.append([
+                report.nodes.ids[i], NumberText.fixed(p.x, decimals: 3), NumberText.fixed(p.y, decimals: 3),
+                NumberText.fixed(p.z, decimals: 3)
+            ])
         }
         return t
     }

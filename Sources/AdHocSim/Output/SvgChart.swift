@@ -42,7 +42,8 @@ public struct SvgChart: Sendable {
     static func f(_ v: Double) -> String { NumberText.fixed(v, decimals: 1) }
 
     static func escape(_ s: String) -> String {
-        s.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
+        s.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(
+            of: ">", with: "&gt;")
     }
 
     /// "Nice" tick values covering [lo, hi].
@@ -76,9 +77,11 @@ public struct SvgChart: Sendable {
     public var svg: String {
         let w = SvgChart.width, h = SvgChart.height
         let plotW = w - SvgChart.left - SvgChart.right, plotH = h - SvgChart.top - SvgChart.bottom
-        var out = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(w))\" height=\"\(Int(h))\" viewBox=\"0 0 \(Int(w)) \(Int(h))\" font-family=\"Helvetica, Arial, sans-serif\" font-size=\"12\">\n"
+        var out =
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(w))\" height=\"\(Int(h))\" viewBox=\"0 0 \(Int(w)) \(Int(h))\" font-family=\"Helvetica, Arial, sans-serif\" font-size=\"12\">\n"
         out += "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
-        out += "<text x=\"\(SvgChart.f(w / 2))\" y=\"24\" text-anchor=\"middle\" font-size=\"16\" font-weight=\"bold\">\(SvgChart.escape(title))</text>\n"
+        out +=
+            "<text x=\"\(SvgChart.f(w / 2))\" y=\"24\" text-anchor=\"middle\" font-size=\"16\" font-weight=\"bold\">\(SvgChart.escape(title))</text>\n"
         // y range
         var ys: [Double] = []
         var logY = false
@@ -104,25 +107,33 @@ public struct SvgChart: Sendable {
         }
         // axes and y grid
         for t in yTicks {
-            out += "<line x1=\"\(SvgChart.f(SvgChart.left))\" y1=\"\(SvgChart.f(py(t)))\" x2=\"\(SvgChart.f(SvgChart.left + plotW))\" y2=\"\(SvgChart.f(py(t)))\" stroke=\"#e0e0e0\"/>\n"
-            out += "<text x=\"\(SvgChart.f(SvgChart.left - 6))\" y=\"\(SvgChart.f(py(t) + 4))\" text-anchor=\"end\">\(SvgChart.label(t))</text>\n"
+            out +=
+                "<line x1=\"\(SvgChart.f(SvgChart.left))\" y1=\"\(SvgChart.f(py(t)))\" x2=\"\(SvgChart.f(SvgChart.left + plotW))\" y2=\"\(SvgChart.f(py(t)))\" stroke=\"#e0e0e0\"/>\n"
+            out +=
+                "<text x=\"\(SvgChart.f(SvgChart.left - 6))\" y=\"\(SvgChart.f(py(t) + 4))\" text-anchor=\"end\">\(SvgChart.label(t))</text>\n"
         }
-        out += "<line x1=\"\(SvgChart.f(SvgChart.left))\" y1=\"\(SvgChart.f(SvgChart.top))\" x2=\"\(SvgChart.f(SvgChart.left))\" y2=\"\(SvgChart.f(SvgChart.top + plotH))\" stroke=\"black\"/>\n"
-        out += "<line x1=\"\(SvgChart.f(SvgChart.left))\" y1=\"\(SvgChart.f(SvgChart.top + plotH))\" x2=\"\(SvgChart.f(SvgChart.left + plotW))\" y2=\"\(SvgChart.f(SvgChart.top + plotH))\" stroke=\"black\"/>\n"
-        out += "<text transform=\"translate(18,\(SvgChart.f(SvgChart.top + plotH / 2))) rotate(-90)\" text-anchor=\"middle\">\(SvgChart.escape(yLabel))</text>\n"
+        out +=
+            "<line x1=\"\(SvgChart.f(SvgChart.left))\" y1=\"\(SvgChart.f(SvgChart.top))\" x2=\"\(SvgChart.f(SvgChart.left))\" y2=\"\(SvgChart.f(SvgChart.top + plotH))\" stroke=\"black\"/>\n"
+        out +=
+            "<line x1=\"\(SvgChart.f(SvgChart.left))\" y1=\"\(SvgChart.f(SvgChart.top + plotH))\" x2=\"\(SvgChart.f(SvgChart.left + plotW))\" y2=\"\(SvgChart.f(SvgChart.top + plotH))\" stroke=\"black\"/>\n"
+        out +=
+            "<text transform=\"translate(18,\(SvgChart.f(SvgChart.top + plotH / 2))) rotate(-90)\" text-anchor=\"middle\">\(SvgChart.escape(yLabel))</text>\n"
         switch kind {
         case .boxes, .bars:
             // Category labels are slanted below the axis; the axis title goes beside its end.
-            out += "<text x=\"\(SvgChart.f(SvgChart.left + plotW + 8))\" y=\"\(SvgChart.f(SvgChart.top + plotH + 4))\" text-anchor=\"start\">\(SvgChart.escape(xLabel))</text>\n"
+            out +=
+                "<text x=\"\(SvgChart.f(SvgChart.left + plotW + 8))\" y=\"\(SvgChart.f(SvgChart.top + plotH + 4))\" text-anchor=\"start\">\(SvgChart.escape(xLabel))</text>\n"
         case .lines:
-            out += "<text x=\"\(SvgChart.f(SvgChart.left + plotW / 2))\" y=\"\(SvgChart.f(h - 20))\" text-anchor=\"middle\">\(SvgChart.escape(xLabel))</text>\n"
+            out +=
+                "<text x=\"\(SvgChart.f(SvgChart.left + plotW / 2))\" y=\"\(SvgChart.f(h - 20))\" text-anchor=\"middle\">\(SvgChart.escape(xLabel))</text>\n"
         }
         switch kind {
         case .boxes(let groups, _):
             let slot = plotW / Double(Swift.max(groups.count, 1))
             for (i, g) in groups.enumerated() {
                 let cx = SvgChart.left + slot * (Double(i) + 0.5)
-                out += "<text transform=\"translate(\(SvgChart.f(cx)),\(SvgChart.f(SvgChart.top + plotH + 14))) rotate(30)\" text-anchor=\"start\">\(SvgChart.escape(g.label))</text>\n"
+                out +=
+                    "<text transform=\"translate(\(SvgChart.f(cx)),\(SvgChart.f(SvgChart.top + plotH + 14))) rotate(30)\" text-anchor=\"start\">\(SvgChart.escape(g.label))</text>\n"
                 let v = g.values.sorted()
                 guard !v.isEmpty else { continue }
                 let q1 = SvgChart.quantile(v, 0.25), med = SvgChart.quantile(v, 0.5), q3 = SvgChart.quantile(v, 0.75)
@@ -131,12 +142,16 @@ public struct SvgChart: Sendable {
                 let bw = slot * 0.5
                 let color = SvgChart.palette[i % SvgChart.palette.count]
                 out += "<g class=\"box\" data-label=\"\(SvgChart.escape(g.label))\">"
-                out += "<line x1=\"\(SvgChart.f(cx))\" y1=\"\(SvgChart.f(py(low)))\" x2=\"\(SvgChart.f(cx))\" y2=\"\(SvgChart.f(py(high)))\" stroke=\"\(color)\"/>"
+                out +=
+                    "<line x1=\"\(SvgChart.f(cx))\" y1=\"\(SvgChart.f(py(low)))\" x2=\"\(SvgChart.f(cx))\" y2=\"\(SvgChart.f(py(high)))\" stroke=\"\(color)\"/>"
                 for o in v where o < low || o > high {
-                    out += "<circle cx=\"\(SvgChart.f(cx))\" cy=\"\(SvgChart.f(py(o)))\" r=\"2\" fill=\"none\" stroke=\"\(color)\"/>"
+                    out +=
+                        "<circle cx=\"\(SvgChart.f(cx))\" cy=\"\(SvgChart.f(py(o)))\" r=\"2\" fill=\"none\" stroke=\"\(color)\"/>"
                 }
-                out += "<rect x=\"\(SvgChart.f(cx - bw / 2))\" y=\"\(SvgChart.f(py(q3)))\" width=\"\(SvgChart.f(bw))\" height=\"\(SvgChart.f(Swift.max(py(q1) - py(q3), 1)))\" fill=\"\(color)\" fill-opacity=\"0.3\" stroke=\"\(color)\"/>"
-                out += "<line x1=\"\(SvgChart.f(cx - bw / 2))\" y1=\"\(SvgChart.f(py(med)))\" x2=\"\(SvgChart.f(cx + bw / 2))\" y2=\"\(SvgChart.f(py(med)))\" stroke=\"black\" stroke-width=\"2\"/>"
+                out +=
+                    "<rect x=\"\(SvgChart.f(cx - bw / 2))\" y=\"\(SvgChart.f(py(q3)))\" width=\"\(SvgChart.f(bw))\" height=\"\(SvgChart.f(Swift.max(py(q1) - py(q3), 1)))\" fill=\"\(color)\" fill-opacity=\"0.3\" stroke=\"\(color)\"/>"
+                out +=
+                    "<line x1=\"\(SvgChart.f(cx - bw / 2))\" y1=\"\(SvgChart.f(py(med)))\" x2=\"\(SvgChart.f(cx + bw / 2))\" y2=\"\(SvgChart.f(py(med)))\" stroke=\"black\" stroke-width=\"2\"/>"
                 out += "</g>\n"
             }
         case .bars(let bars):
@@ -144,9 +159,12 @@ public struct SvgChart: Sendable {
             for (i, b) in bars.enumerated() {
                 let cx = SvgChart.left + slot * (Double(i) + 0.5)
                 let color = SvgChart.palette[i % SvgChart.palette.count]
-                out += "<rect class=\"bar\" data-label=\"\(SvgChart.escape(b.label))\" x=\"\(SvgChart.f(cx - slot * 0.3))\" y=\"\(SvgChart.f(py(b.value)))\" width=\"\(SvgChart.f(slot * 0.6))\" height=\"\(SvgChart.f(SvgChart.top + plotH - py(b.value)))\" fill=\"\(color)\"/>\n"
-                out += "<text x=\"\(SvgChart.f(cx))\" y=\"\(SvgChart.f(py(b.value) - 4))\" text-anchor=\"middle\">\(SvgChart.label(b.value))</text>\n"
-                out += "<text x=\"\(SvgChart.f(cx))\" y=\"\(SvgChart.f(SvgChart.top + plotH + 18))\" text-anchor=\"middle\">\(SvgChart.escape(b.label))</text>\n"
+                out +=
+                    "<rect class=\"bar\" data-label=\"\(SvgChart.escape(b.label))\" x=\"\(SvgChart.f(cx - slot * 0.3))\" y=\"\(SvgChart.f(py(b.value)))\" width=\"\(SvgChart.f(slot * 0.6))\" height=\"\(SvgChart.f(SvgChart.top + plotH - py(b.value)))\" fill=\"\(color)\"/>\n"
+                out +=
+                    "<text x=\"\(SvgChart.f(cx))\" y=\"\(SvgChart.f(py(b.value) - 4))\" text-anchor=\"middle\">\(SvgChart.label(b.value))</text>\n"
+                out +=
+                    "<text x=\"\(SvgChart.f(cx))\" y=\"\(SvgChart.f(SvgChart.top + plotH + 18))\" text-anchor=\"middle\">\(SvgChart.escape(b.label))</text>\n"
             }
         case .lines(let series, let logX):
             let xs = series.flatMap { $0.points.map(\.x) }
@@ -154,19 +172,33 @@ public struct SvgChart: Sendable {
             let lo = tx(xs.min() ?? 0), hi = tx(xs.max() ?? 1)
             let span = hi - lo > 0 ? hi - lo : 1
             func px(_ v: Double) -> Double { SvgChart.left + (tx(v) - lo) / span * plotW }
-            let xTicks = logX ? stride(from: floor(lo), through: ceil(hi), by: 1).map { pow(10, $0) }.filter { tx($0) >= lo - 1e-9 && tx($0) <= hi + 1e-9 }
-                              : SvgChart.ticks(xs.min() ?? 0, xs.max() ?? 1).filter { $0 >= (xs.min() ?? 0) - 1e-9 && $0 <= (xs.max() ?? 1) + 1e-9 }
+            let xTicks =
+                logX
+                ? stride(from: floor(lo), through: ceil(hi), by: 1).map { pow(10, $0) }.filter {
+                    tx($0) >= lo - 1e-9 && tx($0) <= hi + 1e-9
+                }
+                : SvgChart.ticks(xs.min() ?? 0, xs.max() ?? 1).filter {
+                    $0 >= (xs.min() ?? 0) - 1e-9 && $0 <= (xs.max() ?? 1) + 1e-9
+                }
             for t in xTicks {
-                out += "<text x=\"\(SvgChart.f(px(t)))\" y=\"\(SvgChart.f(SvgChart.top + plotH + 18))\" text-anchor=\"middle\">\(SvgChart.label(t))</text>\n"
+                out +=
+                    "<text x=\"\(SvgChart.f(px(t)))\" y=\"\(SvgChart.f(SvgChart.top + plotH + 18))\" text-anchor=\"middle\">\(SvgChart.label(t))</text>\n"
             }
             for (i, s) in series.enumerated() {
                 let color = SvgChart.palette[i % SvgChart.palette.count]
-                let pts = s.points.sorted { $0.x < $1.x }.map { "\(SvgChart.f(px($0.x))),\(SvgChart.f(py($0.y)))" }.joined(separator: " ")
-                out += "<polyline class=\"series\" data-series=\"\(SvgChart.escape(s.name))\" points=\"\(pts)\" fill=\"none\" stroke=\"\(color)\" stroke-width=\"2\"/>\n"
-                for p in s.points { out += "<circle cx=\"\(SvgChart.f(px(p.x)))\" cy=\"\(SvgChart.f(py(p.y)))\" r=\"3\" fill=\"\(color)\"/>\n" }
+                let pts = s.points.sorted { $0.x < $1.x }.map { "\(SvgChart.f(px($0.x))),\(SvgChart.f(py($0.y)))" }
+                    .joined(separator: " ")
+                out +=
+                    "<polyline class=\"series\" data-series=\"\(SvgChart.escape(s.name))\" points=\"\(pts)\" fill=\"none\" stroke=\"\(color)\" stroke-width=\"2\"/>\n"
+                for p in s.points {
+                    out +=
+                        "<circle cx=\"\(SvgChart.f(px(p.x)))\" cy=\"\(SvgChart.f(py(p.y)))\" r=\"3\" fill=\"\(color)\"/>\n"
+                }
                 let ly = SvgChart.top + 10 + Double(i) * 18
-                out += "<line x1=\"\(SvgChart.f(w - SvgChart.right + 15))\" y1=\"\(SvgChart.f(ly))\" x2=\"\(SvgChart.f(w - SvgChart.right + 35))\" y2=\"\(SvgChart.f(ly))\" stroke=\"\(color)\" stroke-width=\"3\"/>"
-                out += "<text x=\"\(SvgChart.f(w - SvgChart.right + 40))\" y=\"\(SvgChart.f(ly + 4))\">\(SvgChart.escape(s.name))</text>\n"
+                out +=
+                    "<line x1=\"\(SvgChart.f(w - SvgChart.right + 15))\" y1=\"\(SvgChart.f(ly))\" x2=\"\(SvgChart.f(w - SvgChart.right + 35))\" y2=\"\(SvgChart.f(ly))\" stroke=\"\(color)\" stroke-width=\"3\"/>"
+                out +=
+                    "<text x=\"\(SvgChart.f(w - SvgChart.right + 40))\" y=\"\(SvgChart.f(ly + 4))\">\(SvgChart.escape(s.name))</text>\n"
             }
         }
         out += "</svg>\n"
@@ -175,7 +207,7 @@ public struct SvgChart: Sendable {
 }
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif

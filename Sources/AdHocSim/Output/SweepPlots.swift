@@ -18,8 +18,12 @@ public enum SweepPlots {
                 if c == "\"" {
                     if let n = chars.next() {
                         if n == "\"" { field.append("\"") } else { quoted = false; pending = n }
-                    } else { quoted = false }
-                } else { field.append(c) }
+                    } else {
+                        quoted = false
+                    }
+                } else {
+                    field.append(c)
+                }
                 continue
             }
             switch c {
@@ -44,9 +48,12 @@ public enum SweepPlots {
         guard let header = rows.first else { throw PlotError(description: "cells.csv is empty") }
         func col(_ name: String) -> Int? { header.firstIndex(of: name) }
         guard let place = col("environment"), let proto = col("protocol"), let status = col("status"),
-              let rtt = col("rtt_mean_ms"), let sd = col("rtt_sd_ms"), let rate = col("data_rate_mbps"),
-              let goodput = col("goodput_mbps"), let dist = col("distance_m"), let loss = col("loss_pct"), let packets = col("packets") else {
-            throw PlotError(description: "cells.csv lacks the summary columns (environment, protocol, rtt_mean_ms, ...)")
+            let rtt = col("rtt_mean_ms"), let sd = col("rtt_sd_ms"), let rate = col("data_rate_mbps"),
+            let goodput = col("goodput_mbps"), let dist = col("distance_m"), let loss = col("loss_pct"),
+            let packets = col("packets")
+        else {
+            throw PlotError(
+                description: "cells.csv lacks the summary columns (environment, protocol, rtt_mean_ms, ...)")
         }
         let paramDistance = col("param.distance_m")
         let data = rows.dropFirst().filter { $0.count == header.count && $0[status] == "ok" }
@@ -56,27 +63,60 @@ public enum SweepPlots {
         func mean(_ v: [Double]) -> Double? { v.isEmpty ? nil : v.reduce(0, +) / Double(v.count) }
 
         var groups: [(label: String, rows: [[String]])] = []
-        for p in places { for q in protocols { groups.append(("\(p)/\(q)", data.filter { $0[place] == p && $0[proto] == q })) } }
+        for p in places {
+            for q in protocols { groups.append(("\(p)/\(q)", data.filter { $0[place] == p && $0[proto] == q })) }
+        }
         var charts: [(String, SvgChart)] = []
-        if let delivery = col("mesh_delivery_ratio"), let latency = col("mesh_latency_mean_ms"), let control = col("mesh_control_bytes_per_node_per_s") {
+        if let delivery = col("mesh_delivery_ratio"), let latency = col("mesh_latency_mean_ms"),
+            let control = col("mesh_control_bytes_per_node_per_s")
+        {
             let routings = ["dsr-heartbeat", "dsr"].filter { r in data.contains { $0[proto] == r } }
             var meshGroups: [(label: String, rows: [[String]])] = []
-            for p in places { for r in routings { meshGroups.append(("\(p)/\(r)", data.filter { $0[place] == p && $0[proto] == r })) } }
-            charts.append(("mesh-delivery-by-place-and-routing.svg", SvgChart(title: "Mesh message delivery ratio (per workload and run) by place and routing",
-                                                                               xLabel: "place / routing", yLabel: "delivered / created",
-                                                                               kind: .boxes(meshGroups.map { ($0.label, values($0.rows, delivery)) }, logY: false))))
-            charts.append(("mesh-latency-by-place-and-routing.svg", SvgChart(title: "Mesh message latency (mean per workload and run) by place and routing",
-                                                                              xLabel: "place / routing", yLabel: "latency (ms, log scale)",
-                                                                              kind: .boxes(meshGroups.map { ($0.label, values($0.rows, latency)) }, logY: true))))
-            charts.append(("mesh-control-by-place-and-routing.svg", SvgChart(title: "Routing control traffic per node by place and routing",
-                                                                              xLabel: "place / routing", yLabel: "bytes per node per second (log scale)",
-                                                                              kind: .boxes(meshGroups.map { ($0.label, values($0.rows, control)) }, logY: true))))
+            for p in places {
+                for r in routings { meshGroups.append(("\(p)/\(r)", data.filter { $0[place] == p && $0[proto] == r })) }
+            }
+            charts.append(
+                (
+                    "mesh-delivery-by-place-and-routing.svg",
+                    SvgChart(
+                        title: "Mesh message delivery ratio (per workload and run) by place and routing",
+                        xLabel: "place / routing", yLabel: "delivered / created",
+                        kind: .boxes(meshGroups.map { ($0.label, values($0.rows, delivery)) }, logY: false))
+                ))
+            charts.append(
+                (
+                    "mesh-latency-by-place-and-routing.svg",
+                    SvgChart(
+                        title: "Mesh message latency (mean per workload and run) by place and routing",
+                        xLabel: "place / routing", yLabel: "latency (ms, log scale)",
+                        kind: .boxes(meshGroups.map { ($0.label, values($0.rows, latency)) }, logY: true))
+                ))
+            charts.append(
+                (
+                    "mesh-control-by-place-and-routing.svg",
+                    SvgChart(
+                        title: "Routing control traffic per node by place and routing",
+                        xLabel: "place / routing", yLabel: "bytes per node per second (log scale)",
+                        kind: .boxes(meshGroups.map { ($0.label, values($0.rows, control)) }, logY: true))
+                ))
         }
         if protocols.isEmpty { return charts }
-        charts.append(("rtt-by-place-and-protocol.svg", SvgChart(title: "Probe RTT (mean per cell) by place and protocol", xLabel: "place / protocol",
-                                                                  yLabel: "RTT (ms, log scale)", kind: .boxes(groups.map { ($0.label, values($0.rows, rtt)) }, logY: true))))
-        charts.append(("jitter-by-place-and-protocol.svg", SvgChart(title: "Jitter (SD of probe RTTs, thesis definition)", xLabel: "place / protocol",
-                                                                     yLabel: "jitter (ms, log scale)", kind: .boxes(groups.map { ($0.label, values($0.rows, sd)) }, logY: true))))
+        charts.append(
+            (
+                "rtt-by-place-and-protocol.svg",
+                SvgChart(
+                    title: "Probe RTT (mean per cell) by place and protocol", xLabel: "place / protocol",
+                    yLabel: "RTT (ms, log scale)",
+                    kind: .boxes(groups.map { ($0.label, values($0.rows, rtt)) }, logY: true))
+            ))
+        charts.append(
+            (
+                "jitter-by-place-and-protocol.svg",
+                SvgChart(
+                    title: "Jitter (SD of probe RTTs, thesis definition)", xLabel: "place / protocol",
+                    yLabel: "jitter (ms, log scale)",
+                    kind: .boxes(groups.map { ($0.label, values($0.rows, sd)) }, logY: true))
+            ))
         func versusDistance(_ c: Int) -> [SvgChart.Series] {
             protocols.map { q in
                 let mine = data.filter { $0[proto] == q }
@@ -90,27 +130,52 @@ public enum SweepPlots {
                 return SvgChart.Series(name: q.uppercased(), points: pts)
             }
         }
-        charts.append(("data-rate-vs-distance.svg", SvgChart(title: "Data rate against distance (mean over places, counts, sizes)", xLabel: "distance (m)",
-                                                             yLabel: "data rate (Mbit/s)", kind: .lines(versusDistance(rate), logX: false))))
-        charts.append(("goodput-vs-distance.svg", SvgChart(title: "Goodput against distance (mean over places, counts, sizes)", xLabel: "distance (m)",
-                                                           yLabel: "goodput (Mbit/s)", kind: .lines(versusDistance(goodput), logX: false))))
+        charts.append(
+            (
+                "data-rate-vs-distance.svg",
+                SvgChart(
+                    title: "Data rate against distance (mean over places, counts, sizes)", xLabel: "distance (m)",
+                    yLabel: "data rate (Mbit/s)", kind: .lines(versusDistance(rate), logX: false))
+            ))
+        charts.append(
+            (
+                "goodput-vs-distance.svg",
+                SvgChart(
+                    title: "Goodput against distance (mean over places, counts, sizes)", xLabel: "distance (m)",
+                    yLabel: "goodput (Mbit/s)", kind: .lines(versusDistance(goodput), logX: false))
+            ))
         let udp = data.filter { $0[proto] == "udp" }
         let lossSeries: [SvgChart.Series] = places.map { p in
             let mine = udp.filter { $0[place] == p }
             let keys = Array(Set(mine.compactMap { Double($0[packets]) })).sorted()
-            return SvgChart.Series(name: p, points: keys.compactMap { k in
-                mean(values(mine.filter { Double($0[packets]) == k }, loss)).map { (k, $0) }
-            })
+            return SvgChart.Series(
+                name: p,
+                points: keys.compactMap { k in
+                    mean(values(mine.filter { Double($0[packets]) == k }, loss)).map { (k, $0) }
+                })
         }
-        charts.append(("udp-loss-vs-packets.svg", SvgChart(title: "UDP loss against the number of writes", xLabel: "writes per test (log scale)",
-                                                           yLabel: "datagrams lost (%)", kind: .lines(lossSeries, logX: true))))
+        charts.append(
+            (
+                "udp-loss-vs-packets.svg",
+                SvgChart(
+                    title: "UDP loss against the number of writes", xLabel: "writes per test (log scale)",
+                    yLabel: "datagrams lost (%)", kind: .lines(lossSeries, logX: true))
+            ))
         if let pd = paramDistance {
             let bars: [(label: String, value: Double)] = places.compactMap { p in
-                mean(values(rows.dropFirst().filter { $0.count == header.count && $0[pd] == "max" && $0[place] == p }, dist)).map { (p, $0) }
+                mean(
+                    values(
+                        rows.dropFirst().filter { $0.count == header.count && $0[pd] == "max" && $0[place] == p }, dist)
+                ).map { (p, $0) }
             }
             if !bars.isEmpty {
-                charts.append(("range-per-place.svg", SvgChart(title: "Maximum range per place (1024-byte frame, lowest MCS, 50 %)", xLabel: "place",
-                                                               yLabel: "range (m)", kind: .bars(bars))))
+                charts.append(
+                    (
+                        "range-per-place.svg",
+                        SvgChart(
+                            title: "Maximum range per place (1024-byte frame, lowest MCS, 50 %)", xLabel: "place",
+                            yLabel: "range (m)", kind: .bars(bars))
+                    ))
             }
         }
         return charts
@@ -123,10 +188,15 @@ public enum SweepPlots {
         }
         let list = try charts(cellsCSV: text)
         var files = list.map { ResultFile(name: $0.file, contents: $0.chart.svg) }
-        var html = "<!doctype html>\n<html><head><meta charset=\"utf-8\"><title>\(SvgChart.escape(dir.lastPathComponent))</title>"
-        html += "<style>body{font-family:Helvetica,Arial,sans-serif;margin:2em}img{display:block;margin:1em 0;border:1px solid #ddd}</style></head><body>\n"
+        var html =
+            "<!doctype html>\n<html><head><meta charset=\"utf-8\"><title>\(SvgChart.escape(dir.lastPathComponent))</title>"
+        html +=
+            "<style>body{font-family:Helvetica,Arial,sans-serif;margin:2em}img{display:block;margin:1em 0;border:1px solid #ddd}</style></head><body>\n"
         html += "<h1>\(SvgChart.escape(dir.lastPathComponent))</h1>\n"
-        for c in list { html += "<h2>\(SvgChart.escape(c.chart.title))</h2>\n<img src=\"\(c.file)\" alt=\"\(SvgChart.escape(c.chart.title))\">\n" }
+        for c in list {
+            html +=
+                "<h2>\(SvgChart.escape(c.chart.title))</h2>\n<img src=\"\(c.file)\" alt=\"\(SvgChart.escape(c.chart.title))\">\n"
+        }
         html += "</body></html>\n"
         files.append(ResultFile(name: "index.html", contents: html))
         try ResultDirectory.commit(files, to: dir.appendingPathComponent("plots"), owner: .chartFolder)

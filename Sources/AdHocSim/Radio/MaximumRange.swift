@@ -35,13 +35,15 @@ public struct MaximumRange: Sendable {
     /// Median received power at `distance`, dBm.
     public func receivedPowerDbm(at distance: Double) -> Double {
         radio.txPowerDbm + 2 * radio.antennaGainDbi
-            - place.medianLossDb(distance: distance, txHeight: MaximumRange.handheldHeight,
-                                 rxHeight: MaximumRange.handheldHeight, frequencyHz: radio.frequencyHz)
+            - place.medianLossDb(
+                distance: distance, txHeight: MaximumRange.handheldHeight,
+                rxHeight: MaximumRange.handheldHeight, frequencyHz: radio.frequencyHz)
     }
 
     /// The noise floor, dBm.
     public var noiseFloorDbm: Double {
-        NoiseFloor.dbm(bandwidthHz: radio.bandwidthHz, noiseFigureDb: place.noiseFigureDb, interferenceDb: place.interferenceDb)
+        NoiseFloor.dbm(
+            bandwidthHz: radio.bandwidthHz, noiseFigureDb: place.noiseFigureDb, interferenceDb: place.interferenceDb)
     }
 
     /// The weakest received power at which the definition holds, and what sets it.
@@ -49,7 +51,8 @@ public struct MaximumRange: Sendable {
         let lowest = radio.phy.validMcs[0]
         let snr50 = errorModel.sinrDb(forSuccess: 0.5, mcs: lowest, bytes: MaximumRange.frameBytes)
         let errorLimited = noiseFloorDbm + snr50
-        return errorLimited > radio.preambleDetectionDbm ? (errorLimited, .frameErrors) : (radio.preambleDetectionDbm, .preambleDetection)
+        return errorLimited > radio.preambleDetectionDbm
+            ? (errorLimited, .frameErrors) : (radio.preambleDetectionDbm, .preambleDetection)
     }
 
     /// The range in metres (1 m when even 1 m fails; at most 100 km).
@@ -79,8 +82,12 @@ extension MaximumRange {
         let lowest = radio.phy.validMcs[0]
         return "\(place.place.rawValue): n=\(NumberText.fixed(place.pathLossExponent, decimals: 2)), "
             + "PL(1 m)=\(NumberText.fixed(place.referenceLossDb, decimals: 1)) dB, "
-            + (place.twoRayBreakpoint ? "two-ray breakpoint \(NumberText.fixed(place.pathLoss(frequencyHz: radio.frequencyHz).breakpointDistance(txHeight: MaximumRange.handheldHeight, rxHeight: MaximumRange.handheldHeight), decimals: 1)) m, " : "")
-            + (place.foliage.map { "foliage \($0.rawValue) over \(NumberText.fixed(place.vegetatedFraction * 100, decimals: 0)) % of the path, " } ?? "")
+            + (place.twoRayBreakpoint
+                ? "two-ray breakpoint \(NumberText.fixed(place.pathLoss(frequencyHz: radio.frequencyHz).breakpointDistance(txHeight: MaximumRange.handheldHeight, rxHeight: MaximumRange.handheldHeight), decimals: 1)) m, "
+                : "")
+            + (place.foliage.map {
+                "foliage \($0.rawValue) over \(NumberText.fixed(place.vegetatedFraction * 100, decimals: 0)) % of the path, "
+            } ?? "")
             + "channel \(radio.channel.rawValue) \(radio.phy.widthMHz) MHz, MCS \(lowest.index) × \(radio.phy.spatialStreams) streams, "
             + "tx \(NumberText.fixed(radio.txPowerDbm, decimals: 2)) dBm, noise \(NumberText.fixed(noiseFloorDbm, decimals: 1)) dBm; "
             + "limited by \(t.limit.rawValue) at \(NumberText.fixed(t.dbm, decimals: 1)) dBm"

@@ -7,7 +7,9 @@ public struct Mcs: Sendable, Equatable, Hashable {
     /// Coded bits per subcarrier per stream: BPSK 1, QPSK 2, 16-QAM 4, 64-QAM 6, 256-QAM 8.
     public var bitsPerSubcarrier: Int { [1, 2, 2, 4, 4, 6, 6, 6, 8, 8][index] }
     /// Code rate as numerator/denominator: 1/2, 1/2, 3/4, 1/2, 3/4, 2/3, 3/4, 5/6, 3/4, 5/6.
-    public var codeRate: (num: Int, den: Int) { [(1, 2), (1, 2), (3, 4), (1, 2), (3, 4), (2, 3), (3, 4), (5, 6), (3, 4), (5, 6)][index] }
+    public var codeRate: (num: Int, den: Int) {
+        [(1, 2), (1, 2), (3, 4), (1, 2), (3, 4), (2, 3), (3, 4), (5, 6), (3, 4), (5, 6)][index]
+    }
 
     /// All ten.
     public static let all = (0...9).map(Mcs.init(index:))
@@ -82,10 +84,10 @@ public struct OfdmPhy: Sendable, Equatable {
     /// The preamble and PHY header duration, ns.
     public var preambleNanos: Int64 {
         let ltf = Int64(spatialStreams == 1 ? 1 : 2)
-        let legacy: Int64 = 8_000 + 8_000 + 4_000       // L-STF, L-LTF, L-SIG
-        let signalA: Int64 = 8_000                        // HT-SIG or VHT-SIG-A
-        let stf: Int64 = 4_000                            // HT-STF or VHT-STF
-        let sigB: Int64 = is24GHz ? 0 : 4_000             // VHT-SIG-B
+        let legacy: Int64 = 8_000 + 8_000 + 4_000  // L-STF, L-LTF, L-SIG
+        let signalA: Int64 = 8_000  // HT-SIG or VHT-SIG-A
+        let stf: Int64 = 4_000  // HT-STF or VHT-STF
+        let sigB: Int64 = is24GHz ? 0 : 4_000  // VHT-SIG-B
         return legacy + signalA + stf + 4_000 * ltf + sigB
     }
 

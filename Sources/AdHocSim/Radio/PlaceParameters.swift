@@ -71,29 +71,34 @@ public struct PlaceParameters: Sendable, Equatable {
         let fspl1m = FreeSpace.lossDb(distance: 1, frequencyHz: frequencyHz)
         switch place {
         case .underground:
-            return PlaceParameters(place: place, pathLossExponent: 1.8, referenceLossDb: fspl1m, twoRayBreakpoint: false,
-                                   foliage: nil, vegetatedFraction: 0, shadowingSigmaDb: 4, shadowingCorrelationM: 10,
-                                   noiseFigureDb: 7, interferenceDb: 4, fadingK: 4,
-                                   blockage: BlockageSpec(ratePerSecond: 0.5, meanDwellSeconds: 0.6, penaltyDb: 15))
+            return PlaceParameters(
+                place: place, pathLossExponent: 1.8, referenceLossDb: fspl1m, twoRayBreakpoint: false,
+                foliage: nil, vegetatedFraction: 0, shadowingSigmaDb: 4, shadowingCorrelationM: 10,
+                noiseFigureDb: 7, interferenceDb: 4, fadingK: 4,
+                blockage: BlockageSpec(ratePerSecond: 0.5, meanDwellSeconds: 0.6, penaltyDb: 15))
         case .city:
-            return PlaceParameters(place: place, pathLossExponent: 2.7, referenceLossDb: fspl1m, twoRayBreakpoint: false,
-                                   foliage: nil, vegetatedFraction: 0, shadowingSigmaDb: 5, shadowingCorrelationM: 10,
-                                   noiseFigureDb: 7, interferenceDb: 3, fadingK: 2,
-                                   blockage: BlockageSpec(ratePerSecond: 0.3, meanDwellSeconds: 0.5, penaltyDb: 15))
+            return PlaceParameters(
+                place: place, pathLossExponent: 2.7, referenceLossDb: fspl1m, twoRayBreakpoint: false,
+                foliage: nil, vegetatedFraction: 0, shadowingSigmaDb: 5, shadowingCorrelationM: 10,
+                noiseFigureDb: 7, interferenceDb: 3, fadingK: 2,
+                blockage: BlockageSpec(ratePerSecond: 0.3, meanDwellSeconds: 0.5, penaltyDb: 15))
         case .field:
-            return PlaceParameters(place: place, pathLossExponent: 2.0, referenceLossDb: fspl1m, twoRayBreakpoint: true,
-                                   foliage: nil, vegetatedFraction: 0, shadowingSigmaDb: 3, shadowingCorrelationM: 20,
-                                   noiseFigureDb: 7, interferenceDb: 0, fadingK: 10, blockage: nil)
+            return PlaceParameters(
+                place: place, pathLossExponent: 2.0, referenceLossDb: fspl1m, twoRayBreakpoint: true,
+                foliage: nil, vegetatedFraction: 0, shadowingSigmaDb: 3, shadowingCorrelationM: 20,
+                noiseFigureDb: 7, interferenceDb: 0, fadingK: 10, blockage: nil)
         case .forest:
-            return PlaceParameters(place: place, pathLossExponent: 2.2, referenceLossDb: fspl1m, twoRayBreakpoint: false,
-                                   foliage: .weissberger, vegetatedFraction: 1, shadowingSigmaDb: 6, shadowingCorrelationM: 10,
-                                   noiseFigureDb: 7, interferenceDb: 0, fadingK: 1, blockage: nil)
+            return PlaceParameters(
+                place: place, pathLossExponent: 2.2, referenceLossDb: fspl1m, twoRayBreakpoint: false,
+                foliage: .weissberger, vegetatedFraction: 1, shadowingSigmaDb: 6, shadowingCorrelationM: 10,
+                noiseFigureDb: 7, interferenceDb: 0, fadingK: 1, blockage: nil)
         case .custom:
             // No defaults for the five required values (the decoder insists on them); the
             // optional effects are off unless the file turns them on.
-            return PlaceParameters(place: place, pathLossExponent: 2, referenceLossDb: fspl1m, twoRayBreakpoint: false,
-                                   foliage: nil, vegetatedFraction: 0, shadowingSigmaDb: 0, shadowingCorrelationM: 10,
-                                   noiseFigureDb: 7, interferenceDb: 0, fadingK: nil, blockage: nil)
+            return PlaceParameters(
+                place: place, pathLossExponent: 2, referenceLossDb: fspl1m, twoRayBreakpoint: false,
+                foliage: nil, vegetatedFraction: 0, shadowingSigmaDb: 0, shadowingCorrelationM: 10,
+                noiseFigureDb: 7, interferenceDb: 0, fadingK: nil, blockage: nil)
         }
     }
 
@@ -129,8 +134,9 @@ public struct PlaceParameters: Sendable, Equatable {
 
     /// The median path-loss model (no shadowing, blockage or fading) at `frequencyHz`.
     public func pathLoss(frequencyHz: Double) -> LogDistancePathLoss {
-        LogDistancePathLoss(referenceLossDb: referenceLossDb, exponent: pathLossExponent,
-                            twoRayBreakpoint: twoRayBreakpoint, frequencyHz: frequencyHz)
+        LogDistancePathLoss(
+            referenceLossDb: referenceLossDb, exponent: pathLossExponent,
+            twoRayBreakpoint: twoRayBreakpoint, frequencyHz: frequencyHz)
     }
 
     /// Median loss between two antennas: path loss plus foliage over the vegetated part, dB.

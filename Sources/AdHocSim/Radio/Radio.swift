@@ -27,4 +27,3 @@ public enum Decibel {
 
 /// The speed of light in vacuum, m/s (exact, SI).
 public let speedOfLight = 299_792_458.0
-

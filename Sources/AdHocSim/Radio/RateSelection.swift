@@ -36,7 +36,8 @@ public struct RateSelection: Sendable, Equatable {
     public mutating func select(snrDb: Double, bytes: Int) -> Mcs {
         guard var position = valid.firstIndex(of: current) else { return current }
         while position > 0 && snrDb < threshold(valid[position], bytes: bytes) + margin { position -= 1 }
-        while position + 1 < valid.count && snrDb >= threshold(valid[position + 1], bytes: bytes) + margin + hysteresis {
+        while position + 1 < valid.count && snrDb >= threshold(valid[position + 1], bytes: bytes) + margin + hysteresis
+        {
             position += 1
         }
         current = valid[position]

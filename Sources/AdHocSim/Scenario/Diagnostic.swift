@@ -80,8 +80,9 @@ final class DiagnosticSink {
 
     /// Records a problem at `origin`.
     func report(_ message: String, path: JSONPath, at origin: ValueOrigin) {
-        var d = Diagnostic(file: file, line: nil, column: nil, override: nil, path: path.description,
-                           message: message)
+        var d = Diagnostic(
+            file: file, line: nil, column: nil, override: nil, path: path.description,
+            message: message)
         switch origin {
         case .file(let offset):
             let (line, column) = lineMap.location(of: offset)

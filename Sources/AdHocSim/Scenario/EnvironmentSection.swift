@@ -85,63 +85,99 @@ enum EnvironmentBounds {
 extension ScenarioDecoder {
     /// Decodes the `environment` object.
     func decodeEnvironment(_ node: JSONNode, _ path: JSONPath) -> EnvironmentSpec? {
-        guard let r = ObjectReader(node, path: path, sink: sink, expected: "an object describing the place (\"preset\" and overrides)") else {
+        guard
+            let r = ObjectReader(
+                node, path: path, sink: sink, expected: "an object describing the place (\"preset\" and overrides)")
+        else {
             return nil
         }
         defer { r.finish() }
         var ok = true
         var spec = EnvironmentSpec(place: .field)
         if let p = r.required("preset", "one of \(Place.allCases.map(\.rawValue).joined(separator: ", "))") {
-            if let name = values.choice(p, path.appending("preset"), "a place preset", from: Place.allCases.map(\.rawValue)) {
+            if let name = values.choice(
+                p, path.appending("preset"), "a place preset", from: Place.allCases.map(\.rawValue))
+            {
                 spec.place = Place(rawValue: name)!
-            } else { ok = false }
-        } else { ok = false }
+            } else {
+                ok = false
+            }
+        } else {
+            ok = false
+        }
 
         func number(_ key: String, _ what: String, _ range: ClosedRange<Double>) -> Double? {
             guard let v = r.value(key) else { return nil }
-            let value = values.number(v, path.appending(key), "\(what) in \(JSONNumber(range.lowerBound).literal)...\(JSONNumber(range.upperBound).literal)", in: range)
+            let value = values.number(
+                v, path.appending(key),
+                "\(what) in \(JSONNumber(range.lowerBound).literal)...\(JSONNumber(range.upperBound).literal)",
+                in: range)
             if value == nil { ok = false }
             return value
         }
         spec.pathLossExponent = number("pathLossExponent", "a path-loss exponent", EnvironmentBounds.pathLossExponent)
         spec.referenceLossDb = number("referenceLossDb", "a loss at 1 m in dB", EnvironmentBounds.referenceLossDb)
-        spec.shadowingSigmaDb = number("shadowingSigmaDb", "a shadowing standard deviation in dB", EnvironmentBounds.shadowingSigmaDb)
+        spec.shadowingSigmaDb = number(
+            "shadowingSigmaDb", "a shadowing standard deviation in dB", EnvironmentBounds.shadowingSigmaDb)
         spec.noiseFigureDb = number("noiseFigureDb", "a noise figure in dB", EnvironmentBounds.noiseFigureDb)
         spec.interferenceDb = number("interferenceDb", "an interference rise in dB", EnvironmentBounds.interferenceDb)
 
         if let k = r.value("fadingK") {
             if k.value == .null {
                 spec.fadingK = .off
-            } else if let v = values.number(k, path.appending("fadingK"), "a Rician K factor (linear, 0 = Rayleigh) in 0...1000, or null for no fast fading", in: EnvironmentBounds.fadingK) {
+            } else if let v = values.number(
+                k, path.appending("fadingK"),
+                "a Rician K factor (linear, 0 = Rayleigh) in 0...1000, or null for no fast fading",
+                in: EnvironmentBounds.fadingK)
+            {
                 spec.fadingK = .value(v)
-            } else { ok = false }
+            } else {
+                ok = false
+            }
         }
         if let t = r.value("twoRayBreakpoint") {
-            if let v = values.bool(t, path.appending("twoRayBreakpoint"), "true or false") { spec.twoRayBreakpoint = v } else { ok = false }
+            if let v = values.bool(t, path.appending("twoRayBreakpoint"), "true or false") {
+                spec.twoRayBreakpoint = v
+            } else {
+                ok = false
+            }
         }
         if let f = r.value("foliageModel") {
             if f.value == .null {
                 spec.foliage = .off
-            } else if let name = values.choice(f, path.appending("foliageModel"), "a foliage model", from: EnvironmentSpec.foliageModels) {
+            } else if let name = values.choice(
+                f, path.appending("foliageModel"), "a foliage model", from: EnvironmentSpec.foliageModels)
+            {
                 spec.foliage = .value(name)
-            } else { ok = false }
+            } else {
+                ok = false
+            }
         }
-        spec.vegetatedFraction = number("vegetatedFraction", "the vegetated fraction of the path", EnvironmentBounds.vegetatedFraction)
-        spec.shadowingCorrelationM = number("shadowingCorrelationM", "a shadowing correlation distance in metres", EnvironmentBounds.shadowingCorrelationM)
+        spec.vegetatedFraction = number(
+            "vegetatedFraction", "the vegetated fraction of the path", EnvironmentBounds.vegetatedFraction)
+        spec.shadowingCorrelationM = number(
+            "shadowingCorrelationM", "a shadowing correlation distance in metres",
+            EnvironmentBounds.shadowingCorrelationM)
         if let b = r.value("blockage") {
             if b.value == .null {
                 spec.blockage = .off
             } else if let blockage = decodeBlockage(b, path.appending("blockage")) {
                 spec.blockage = .value(blockage)
-            } else { ok = false }
+            } else {
+                ok = false
+            }
         }
         if spec.place == .custom {
-            let missing = [("pathLossExponent", spec.pathLossExponent), ("referenceLossDb", spec.referenceLossDb),
-                           ("shadowingSigmaDb", spec.shadowingSigmaDb), ("noiseFigureDb", spec.noiseFigureDb),
-                           ("interferenceDb", spec.interferenceDb)].filter { $0.1 == nil }.map(\.0)
+            let missing = [
+                ("pathLossExponent", spec.pathLossExponent), ("referenceLossDb", spec.referenceLossDb),
+                ("shadowingSigmaDb", spec.shadowingSigmaDb), ("noiseFigureDb", spec.noiseFigureDb),
+                ("interferenceDb", spec.interferenceDb)
+            ].filter { $0.1 == nil }.map(\.0)
             if !missing.isEmpty && ok {
-                sink.report("a \"custom\" place has no preset defaults; missing " + missing.map { "\"\($0)\"" }.joined(separator: ", "),
-                            path: path, at: node.origin)
+                sink.report(
+                    "a \"custom\" place has no preset defaults; missing "
+                        + missing.map { "\"\($0)\"" }.joined(separator: ", "),
+                    path: path, at: node.origin)
                 ok = false
             }
         }
@@ -149,18 +185,27 @@ extension ScenarioDecoder {
     }
 
     private func decodeBlockage(_ node: JSONNode, _ path: JSONPath) -> BlockageSpec? {
-        guard let r = ObjectReader(node, path: path, sink: sink, expected: "an object {\"ratePerS\", \"dwellS\", \"penaltyDb\"} or null") else {
+        guard
+            let r = ObjectReader(
+                node, path: path, sink: sink, expected: "an object {\"ratePerS\", \"dwellS\", \"penaltyDb\"} or null")
+        else {
             return nil
         }
         defer { r.finish() }
         let rate = r.required("ratePerS", "blockage events per second").flatMap {
-            values.number($0, path.appending("ratePerS"), "blockage events per second in 0...100", in: EnvironmentBounds.blockageRate)
+            values.number(
+                $0, path.appending("ratePerS"), "blockage events per second in 0...100",
+                in: EnvironmentBounds.blockageRate)
         }
         let dwell = r.required("dwellS", "mean blocked time in seconds").flatMap {
-            values.number($0, path.appending("dwellS"), "a mean blocked time in seconds in 0.001...3600", in: EnvironmentBounds.blockageDwell)
+            values.number(
+                $0, path.appending("dwellS"), "a mean blocked time in seconds in 0.001...3600",
+                in: EnvironmentBounds.blockageDwell)
         }
         let penalty = r.required("penaltyDb", "extra loss while blocked, dB").flatMap {
-            values.number($0, path.appending("penaltyDb"), "a blockage penalty in dB in 0...60", in: EnvironmentBounds.blockagePenaltyDb)
+            values.number(
+                $0, path.appending("penaltyDb"), "a blockage penalty in dB in 0...60",
+                in: EnvironmentBounds.blockagePenaltyDb)
         }
         guard let rate, let dwell, let penalty else { return nil }
         return BlockageSpec(ratePerSecond: rate, meanDwellSeconds: dwell, penaltyDb: penalty)

@@ -14,24 +14,34 @@ public enum Expectation: Sendable, Equatable {
 }
 
 extension ScenarioDecoder {
-    func decodeExpectations(_ node: JSONNode, _ path: JSONPath, nodeIndex: [String: Int], workloads: [String], duration: Double?) -> [Expectation]? {
+    func decodeExpectations(
+        _ node: JSONNode, _ path: JSONPath, nodeIndex: [String: Int], workloads: [String], duration: Double?
+    ) -> [Expectation]? {
         guard let items = values.array(node, path, "an array of expectations") else { return nil }
         var out: [Expectation] = []
         var ok = true
         for (i, item) in items.enumerated() {
             let p = path.appending(i)
-            guard let r = ObjectReader(item, path: p, sink: sink, expected: "an expectation object") else { ok = false; continue }
+            guard let r = ObjectReader(item, path: p, sink: sink, expected: "an expectation object") else {
+                ok = false; continue
+            }
             defer { r.finish() }
             func nodeRef(_ v: JSONNode, _ at: JSONPath) -> Int? {
                 guard let name = values.string(v, at, "a node id") else { return nil }
-                guard let k = nodeIndex[name] else { sink.report("no node has the id \"\(name)\"", path: at, at: v.origin); return nil }
+                guard let k = nodeIndex[name] else {
+                    sink.report("no node has the id \"\(name)\"", path: at, at: v.origin); return nil
+                }
                 return k
             }
             let upper = duration ?? ScenarioBounds.maxDurationSeconds
             if let f = r.value("fingerprint") {
                 for key in ["by_s", "at_s", "route", "metric", "max"] { _ = r.value(key) }
-                guard let hex = values.string(f, p.appending("fingerprint"), "16 hex digits"), hex.count == 16, hex.allSatisfy(\.isHexDigit) else {
-                    if case .string = f.value { sink.report("expected 16 hex digits", path: p.appending("fingerprint"), at: f.origin) }
+                guard let hex = values.string(f, p.appending("fingerprint"), "16 hex digits"), hex.count == 16,
+                    hex.allSatisfy(\.isHexDigit)
+                else {
+                    if case .string = f.value {
+                        sink.report("expected 16 hex digits", path: p.appending("fingerprint"), at: f.origin)
+                    }
                     ok = false
                     continue
                 }
@@ -40,7 +50,10 @@ extension ScenarioDecoder {
             }
             if let m = r.value("metric") {
                 for key in ["by_s", "at_s", "route"] { _ = r.value(key) }
-                guard let metric = values.choice(m, p.appending("metric"), "a metric", from: ["max_session_size", "delivery_ratio"]) else {
+                guard
+                    let metric = values.choice(
+                        m, p.appending("metric"), "a metric", from: ["max_session_size", "delivery_ratio"])
+                else {
                     _ = r.value("max"); _ = r.value("min"); _ = r.value("flow")
                     ok = false
                     continue
@@ -48,33 +61,48 @@ extension ScenarioDecoder {
                 if metric == "delivery_ratio" {
                     let flowNode = r.required("flow", "the id of a mesh message workload")
                     var workload: Int?
-                    if let flowNode, let name = values.string(flowNode, p.appending("flow"), "the id of a mesh message workload") {
+                    if let flowNode,
+                        let name = values.string(flowNode, p.appending("flow"), "the id of a mesh message workload")
+                    {
                         workload = workloads.firstIndex(of: name)
                         if workload == nil {
-                            let known = workloads.isEmpty ? "the scenario has no mesh.messages" : "known: " + workloads.joined(separator: ", ")
-                            sink.report("no mesh message workload is named \"\(name)\" (\(known))", path: p.appending("flow"), at: flowNode.origin)
+                            let known =
+                                workloads.isEmpty
+                                ? "the scenario has no mesh.messages" : "known: " + workloads.joined(separator: ", ")
+                            sink.report(
+                                "no mesh message workload is named \"\(name)\" (\(known))", path: p.appending("flow"),
+                                at: flowNode.origin)
                         }
                     }
-                    let lo = r.value("min").flatMap { values.number($0, p.appending("min"), "a ratio in 0...1", in: 0...1) }
-                    let hi = r.value("max").flatMap { values.number($0, p.appending("max"), "a ratio in 0...1", in: 0...1) }
+                    let lo = r.value("min").flatMap {
+                        values.number($0, p.appending("min"), "a ratio in 0...1", in: 0...1)
+                    }
+                    let hi = r.value("max").flatMap {
+                        values.number($0, p.appending("max"), "a ratio in 0...1", in: 0...1)
+                    }
                     if r.value("min") == nil && r.value("max") == nil {
                         sink.report("expected \"min\" or \"max\" (a ratio in 0...1)", path: p, at: item.origin)
                         ok = false
                         continue
                     }
-                    guard let workload, (r.value("min") == nil || lo != nil), (r.value("max") == nil || hi != nil) else { ok = false; continue }
+                    guard let workload, (r.value("min") == nil || lo != nil), (r.value("max") == nil || hi != nil)
+                    else { ok = false; continue }
                     out.append(.deliveryRatio(workload: workload, min: lo, max: hi))
                     continue
                 }
                 _ = r.value("flow"); _ = r.value("min")
                 guard let v = r.required("max", "the largest allowed value"),
-                      let max = values.integer(v, p.appending("max"), "a session size in 1...64", in: 1...64) else { ok = false; continue }
+                    let max = values.integer(v, p.appending("max"), "a session size in 1...64", in: 1...64)
+                else { ok = false; continue }
                 out.append(.maxSessionSize(max: Int(max)))
                 continue
             }
             let by = r.value("by_s"), at = r.value("at_s")
             guard let routeNode = r.required("route", "{\"from\", \"to\"}"),
-                  let rr = ObjectReader(routeNode, path: p.appending("route"), sink: sink, expected: "a route {\"from\", \"to\", \"avoids\"?, \"maxHops\"?}") else {
+                let rr = ObjectReader(
+                    routeNode, path: p.appending("route"), sink: sink,
+                    expected: "a route {\"from\", \"to\", \"avoids\"?, \"maxHops\"?}")
+            else {
                 ok = false
                 continue
             }
@@ -83,9 +111,13 @@ extension ScenarioDecoder {
             let to = rr.required("to", "a node id").flatMap { nodeRef($0, rp.appending("to")) }
             var avoids: [Int] = []
             if let a = rr.value("avoids"), let list = values.array(a, rp.appending("avoids"), "an array of node ids") {
-                for (j, n) in list.enumerated() { if let k = nodeRef(n, rp.appending("avoids").appending(j)) { avoids.append(k) } else { ok = false } }
+                for (j, n) in list.enumerated() {
+                    if let k = nodeRef(n, rp.appending("avoids").appending(j)) { avoids.append(k) } else { ok = false }
+                }
             }
-            let maxHops = rr.value("maxHops").flatMap { values.integer($0, rp.appending("maxHops"), "a hop count in 1...1000", in: 1...1000).map(Int.init) }
+            let maxHops = rr.value("maxHops").flatMap {
+                values.integer($0, rp.appending("maxHops"), "a hop count in 1...1000", in: 1...1000).map(Int.init)
+            }
             rr.finish()
             let timeNode = by ?? at
             guard let timeNode, (by == nil) != (at == nil) else {
@@ -93,10 +125,16 @@ extension ScenarioDecoder {
                 ok = false
                 continue
             }
-            guard let t = values.number(timeNode, p.appending(by != nil ? "by_s" : "at_s"), "a time in seconds in 0...\(JSONNumber(upper).literal)", in: 0...upper),
-                  let from, let to else { ok = false; continue }
-            out.append(by != nil ? .routeBy(time: .seconds(t), from: from, to: to)
-                                 : .routeAt(time: .seconds(t), from: from, to: to, avoids: avoids, maxHops: maxHops))
+            guard
+                let t = values.number(
+                    timeNode, p.appending(by != nil ? "by_s" : "at_s"),
+                    "a time in seconds in 0...\(JSONNumber(upper).literal)", in: 0...upper),
+                let from, let to
+            else { ok = false; continue }
+            out.append(
+                by != nil
+                    ? .routeBy(time: .seconds(t), from: from, to: to)
+                    : .routeAt(time: .seconds(t), from: from, to: to, avoids: avoids, maxHops: maxHops))
         }
         return ok ? out : nil
     }

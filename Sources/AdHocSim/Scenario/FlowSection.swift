@@ -41,7 +41,9 @@ extension ScenarioDecoder {
             let p = path.appending(i)
             if let flow = decodeFlow(element, p, nodeIndex: nodeIndex, duration: duration) {
                 if let first = seen[flow.id] {
-                    sink.report("duplicate flow id \"\(flow.id)\" (also flows[\(first)])", path: p.appending("id"), at: element["id"]?.origin ?? element.origin)
+                    sink.report(
+                        "duplicate flow id \"\(flow.id)\" (also flows[\(first)])", path: p.appending("id"),
+                        at: element["id"]?.origin ?? element.origin)
                     ok = false
                 } else {
                     seen[flow.id] = i
@@ -54,8 +56,14 @@ extension ScenarioDecoder {
         return ok ? flows : nil
     }
 
-    private func decodeFlow(_ node: JSONNode, _ path: JSONPath, nodeIndex: [String: Int], duration: Double?) -> FlowSpec? {
-        guard let r = ObjectReader(node, path: path, sink: sink, expected: "a flow object {\"id\", \"from\", \"to\", \"protocol\", \"workload\"}") else {
+    private func decodeFlow(
+        _ node: JSONNode, _ path: JSONPath, nodeIndex: [String: Int], duration: Double?
+    ) -> FlowSpec? {
+        guard
+            let r = ObjectReader(
+                node, path: path, sink: sink,
+                expected: "a flow object {\"id\", \"from\", \"to\", \"protocol\", \"workload\"}")
+        else {
             return nil
         }
         defer { r.finish() }
@@ -65,7 +73,9 @@ extension ScenarioDecoder {
             guard let name = values.string(v, path.appending(key), "a node id") else { return nil }
             guard let index = nodeIndex[name] else {
                 var message = "no node has the id \"\(name)\""
-                if let s = Suggestion.closest(to: name, among: nodeIndex.keys.sorted()) { message += "; did you mean \"\(s)\"?" }
+                if let s = Suggestion.closest(to: name, among: nodeIndex.keys.sorted()) {
+                    message += "; did you mean \"\(s)\"?"
+                }
                 sink.report(message, path: path.appending(key), at: v.origin)
                 return nil
             }
@@ -74,37 +84,55 @@ extension ScenarioDecoder {
         let from = endpoint("from")
         let to = endpoint("to")
         let transport = r.required("protocol", "tcp, udp or quic").flatMap {
-            values.choice($0, path.appending("protocol"), "a transport", from: TransportProtocol.allCases.map(\.rawValue))
+            values.choice(
+                $0, path.appending("protocol"), "a transport", from: TransportProtocol.allCases.map(\.rawValue))
         }.flatMap(TransportProtocol.init(rawValue:))
-        let workload = r.required("workload", "what the client does").flatMap { decodeWorkload($0, path.appending("workload")) }
+        let workload = r.required("workload", "what the client does").flatMap {
+            decodeWorkload($0, path.appending("workload"))
+        }
         var start = SimTime.zero
         var startOK = true
         if let s = r.value("start_s") {
             let upper = duration ?? ScenarioBounds.maxDurationSeconds
-            if let v = values.number(s, path.appending("start_s"), "a start time in seconds, ≥ 0 and before the end of the run (\(JSONNumber(upper).literal) s)", in: 0...upper) {
+            if let v = values.number(
+                s, path.appending("start_s"),
+                "a start time in seconds, ≥ 0 and before the end of the run (\(JSONNumber(upper).literal) s)",
+                in: 0...upper)
+            {
                 start = .seconds(v)
-            } else { startOK = false }
+            } else {
+                startOK = false
+            }
         }
         guard let id, let from, let to, let transport, let workload, startOK else { return nil }
         if from == to {
-            sink.report("a flow needs two different nodes; \"from\" and \"to\" are the same", path: path.appending("to"), at: r.value("to")!.origin)
+            sink.report(
+                "a flow needs two different nodes; \"from\" and \"to\" are the same", path: path.appending("to"),
+                at: r.value("to")!.origin)
             return nil
         }
         return FlowSpec(id: id, from: from, to: to, transport: transport, workload: workload, start: start)
     }
 
     private func decodeWorkload(_ node: JSONNode, _ path: JSONPath) -> WorkloadSpec? {
-        guard let r = ObjectReader(node, path: path, sink: sink, expected: "a workload object with a \"kind\"") else { return nil }
+        guard let r = ObjectReader(node, path: path, sink: sink, expected: "a workload object with a \"kind\"") else {
+            return nil
+        }
         defer { r.finish() }
         guard let kindNode = r.required("kind", "thesis, bulk or cbr"),
-              let kind = values.choice(kindNode, path.appending("kind"), "a workload kind", from: ["thesis", "bulk", "cbr"]) else {
+            let kind = values.choice(
+                kindNode, path.appending("kind"), "a workload kind", from: ["thesis", "bulk", "cbr"])
+        else {
             // Still mark the other keys known so the user sees only the real problem.
             for key in ["probes", "packets", "size", "bytes", "rateMbps"] { _ = r.value(key) }
             return nil
         }
         func count(_ key: String, _ what: String, _ range: ClosedRange<UInt64>, default value: UInt64? = nil) -> Int? {
             guard let v = value == nil ? r.required(key, what) : r.value(key) else { return value.map(Int.init) }
-            return values.integer(v, path.appending(key), "\(what), a whole number in \(range.lowerBound)...\(range.upperBound)", in: range).map(Int.init)
+            return values.integer(
+                v, path.appending(key), "\(what), a whole number in \(range.lowerBound)...\(range.upperBound)",
+                in: range
+            ).map(Int.init)
         }
         switch kind {
         case "thesis":
@@ -116,12 +144,15 @@ extension ScenarioDecoder {
             return .thesis(probes: probes, packets: packets, size: size)
         case "bulk":
             guard let v = r.required("bytes", "the bytes to send"),
-                  let bytes = values.integer(v, path.appending("bytes"), "a byte count in 1...1000000000000", in: 1...1_000_000_000_000) else { return nil }
+                let bytes = values.integer(
+                    v, path.appending("bytes"), "a byte count in 1...1000000000000", in: 1...1_000_000_000_000)
+            else { return nil }
             return .bulk(bytes: bytes)
         default:
             let rate = r.required("rateMbps", "the sending rate in Mbit/s").flatMap {
                 // At least 1 bit/s, so the interval between writes stays within the clock's range.
-                values.number($0, path.appending("rateMbps"), "a rate in Mbit/s in 0.000001...100000", in: 0.000_001...100_000)
+                values.number(
+                    $0, path.appending("rateMbps"), "a rate in Mbit/s in 0.000001...100000", in: 0.000_001...100_000)
             }
             let size = count("size", "the bytes per write", 1...WorkloadBounds.maxWriteBytes)
             guard let rate, let size else { return nil }

@@ -174,12 +174,15 @@ struct JSONParser {
                 case UInt8(ascii: "u"):
                     var code = try hex4()
                     if (0xD800..<0xDC00).contains(code) {
-                        guard i + 1 < bytes.count, bytes[i] == UInt8(ascii: "\\"), bytes[i + 1] == UInt8(ascii: "u") else {
+                        guard i + 1 < bytes.count, bytes[i] == UInt8(ascii: "\\"), bytes[i + 1] == UInt8(ascii: "u")
+                        else {
                             try fail("unpaired UTF-16 surrogate in \\u escape")
                         }
                         i += 2
                         let low = try hex4()
-                        guard (0xDC00..<0xE000).contains(low) else { try fail("unpaired UTF-16 surrogate in \\u escape") }
+                        guard (0xDC00..<0xE000).contains(low) else {
+                            try fail("unpaired UTF-16 surrogate in \\u escape")
+                        }
                         code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
                     }
                     guard let scalar = Unicode.Scalar(code) else { try fail("invalid \\u escape") }
@@ -214,7 +217,9 @@ struct JSONParser {
 
     private mutating func parseNumber() throws -> JSONNumber {
         let start = i
-        func digit(_ k: Int) -> Bool { k < bytes.count && bytes[k] >= UInt8(ascii: "0") && bytes[k] <= UInt8(ascii: "9") }
+        func digit(_ k: Int) -> Bool {
+            k < bytes.count && bytes[k] >= UInt8(ascii: "0") && bytes[k] <= UInt8(ascii: "9")
+        }
         if bytes[i] == UInt8(ascii: "-") { i += 1 }
         guard digit(i) else { try fail("expected a digit in a number", at: i) }
         if bytes[i] == UInt8(ascii: "0") {

@@ -48,7 +48,8 @@ public struct JSONPath: Sendable, Equatable, CustomStringConvertible {
                 var digits = ""
                 while j < chars.count, chars[j].isASCII, chars[j].isNumber { digits.append(chars[j]); j += 1 }
                 guard j < chars.count, chars[j] == "]", !digits.isEmpty, digits.count <= 9,
-                      let n = Int(digits) else { return nil }
+                    let n = Int(digits)
+                else { return nil }
                 components.append(.index(n))
                 i = j + 1
                 if i < chars.count {

@@ -56,7 +56,9 @@ extension ScenarioDecoder {
     /// Decodes the `matrix` object (its values are checked per cell, when the cell is built).
     func decodeMatrix(_ node: JSONNode, _ path: JSONPath) -> Matrix? {
         guard let members = node.members else {
-            sink.report("expected an object {\"<json path>\": [values...], \"repeat\": R}, found \(node.value.summary)", path: path, at: node.origin)
+            sink.report(
+                "expected an object {\"<json path>\": [values...], \"repeat\": R}, found \(node.value.summary)",
+                path: path, at: node.origin)
             return nil
         }
         var axes: [Matrix.Axis] = []
@@ -65,11 +67,17 @@ extension ScenarioDecoder {
         for m in members {
             let p = path.appending(m.key)
             if m.key == "repeat" {
-                if let r = values.integer(m.value, p, "a repeat count in 1...1000", in: 1...1000) { repeats = Int(r) } else { ok = false }
+                if let r = values.integer(m.value, p, "a repeat count in 1...1000", in: 1...1000) {
+                    repeats = Int(r)
+                } else {
+                    ok = false
+                }
                 continue
             }
             guard JSONPath.parse(m.key) != nil else {
-                sink.report("\"\(m.key)\" is not a JSON path like environment.preset or flows[0].workload.size", path: p, at: m.keyOrigin)
+                sink.report(
+                    "\"\(m.key)\" is not a JSON path like environment.preset or flows[0].workload.size", path: p,
+                    at: m.keyOrigin)
                 ok = false
                 continue
             }
@@ -87,7 +95,9 @@ extension ScenarioDecoder {
             for (j, item) in items.enumerated() {
                 switch item.value {
                 case .array, .object:
-                    sink.report("matrix values must be single values, found \(item.value.summary)", path: p.appending(j), at: item.origin)
+                    sink.report(
+                        "matrix values must be single values, found \(item.value.summary)", path: p.appending(j),
+                        at: item.origin)
                     ok = false
                 default:
                     vs.append(item.value)

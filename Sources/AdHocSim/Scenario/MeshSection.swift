@@ -46,12 +46,20 @@ public struct MessageWorkloadSpec: Sendable, Equatable {
 
 extension ScenarioDecoder {
     func decodeMesh(_ node: JSONNode, _ mp: JSONPath, nodeIndex: [String: Int], duration: Double?) -> MeshSpec? {
-        guard let mr = ObjectReader(node, path: mp, sink: sink, expected: "an object {\"routing\", \"heartbeatIntervalS\", \"messages\", ...}") else { return nil }
+        guard
+            let mr = ObjectReader(
+                node, path: mp, sink: sink,
+                expected: "an object {\"routing\", \"heartbeatIntervalS\", \"messages\", ...}")
+        else { return nil }
         defer { mr.finish() }
         var spec = MeshSpec()
         var ok = true
         if let v = mr.value("routing") {
-            if let r = values.choice(v, mp.appending("routing"), "a routing protocol", from: ["dsr-heartbeat", "dsr"]) { spec.routing = r } else { ok = false }
+            if let r = values.choice(v, mp.appending("routing"), "a routing protocol", from: ["dsr-heartbeat", "dsr"]) {
+                spec.routing = r
+            } else {
+                ok = false
+            }
         }
         func seconds(_ key: String, _ what: String, above: Double, upTo: Double) -> Double? {
             guard let v = mr.value(key) else { return nil }
@@ -59,33 +67,50 @@ extension ScenarioDecoder {
             if d == nil { ok = false }
             return d
         }
-        spec.heartbeatIntervalS = seconds("heartbeatIntervalS", "a heartbeat period in seconds, > 0 and ≤ 3600", above: 0, upTo: 3600)
-        spec.routeTimeoutS = seconds("routeTimeoutS", "a route timeout in seconds, > 0 and ≤ 36000", above: 0, upTo: 36_000)
-        spec.peerTimeoutS = seconds("peerTimeoutS", "a lost-peer timeout in seconds, > 0 and ≤ 3600", above: 0, upTo: 3600)
-        spec.confirmTimeoutS = seconds("confirmTimeoutS", "a confirmation timeout in seconds, > 0 and ≤ 3600", above: 0, upTo: 3600)
+        spec.heartbeatIntervalS = seconds(
+            "heartbeatIntervalS", "a heartbeat period in seconds, > 0 and ≤ 3600", above: 0, upTo: 3600)
+        spec.routeTimeoutS = seconds(
+            "routeTimeoutS", "a route timeout in seconds, > 0 and ≤ 36000", above: 0, upTo: 36_000)
+        spec.peerTimeoutS = seconds(
+            "peerTimeoutS", "a lost-peer timeout in seconds, > 0 and ≤ 3600", above: 0, upTo: 3600)
+        spec.confirmTimeoutS = seconds(
+            "confirmTimeoutS", "a confirmation timeout in seconds, > 0 and ≤ 3600", above: 0, upTo: 3600)
         if let v = mr.value("maxPeers") {
-            spec.maxPeers = values.integer(v, mp.appending("maxPeers"), "a session size (including the node) in 2...64", in: 2...64).map(Int.init)
+            spec.maxPeers = values.integer(
+                v, mp.appending("maxPeers"), "a session size (including the node) in 2...64", in: 2...64
+            ).map(Int.init)
             if spec.maxPeers == nil { ok = false }
         }
         if let v = mr.value("retries") {
-            spec.retries = values.integer(v, mp.appending("retries"), "a retry count in 0...100", in: 0...100).map(Int.init)
+            spec.retries = values.integer(v, mp.appending("retries"), "a retry count in 0...100", in: 0...100).map(
+                Int.init)
             if spec.retries == nil { ok = false }
         }
         if let v = mr.value("keyPaths") {
-            spec.keyPaths = values.integer(v, mp.appending("keyPaths"), "a number of distinct paths in 1...16", in: 1...16).map(Int.init)
+            spec.keyPaths = values.integer(
+                v, mp.appending("keyPaths"), "a number of distinct paths in 1...16", in: 1...16
+            ).map(Int.init)
             if spec.keyPaths == nil { ok = false }
         }
         if spec.routing == "dsr", spec.keyPaths != nil, let v = mr.value("keyPaths") {
-            sink.report("path-derived keys come from heartbeat paths: keyPaths needs \"routing\": \"dsr-heartbeat\"", path: mp.appending("keyPaths"), at: v.origin)
+            sink.report(
+                "path-derived keys come from heartbeat paths: keyPaths needs \"routing\": \"dsr-heartbeat\"",
+                path: mp.appending("keyPaths"), at: v.origin)
             ok = false
         }
         if let v = mr.value("messages") {
-            if let list = decodeMessages(v, mp.appending("messages"), nodeIndex: nodeIndex, duration: duration) { spec.messages = list } else { ok = false }
+            if let list = decodeMessages(v, mp.appending("messages"), nodeIndex: nodeIndex, duration: duration) {
+                spec.messages = list
+            } else {
+                ok = false
+            }
         }
         return ok ? spec : nil
     }
 
-    func decodeMessages(_ node: JSONNode, _ path: JSONPath, nodeIndex: [String: Int], duration: Double?) -> [MessageWorkloadSpec]? {
+    func decodeMessages(
+        _ node: JSONNode, _ path: JSONPath, nodeIndex: [String: Int], duration: Double?
+    ) -> [MessageWorkloadSpec]? {
         guard let items = values.array(node, path, "an array of message workloads") else { return nil }
         var out: [MessageWorkloadSpec] = []
         var ok = true
@@ -93,38 +118,70 @@ extension ScenarioDecoder {
         let upper = duration ?? ScenarioBounds.maxDurationSeconds
         for (i, item) in items.enumerated() {
             let p = path.appending(i)
-            guard let r = ObjectReader(item, path: p, sink: sink,
-                                       expected: "a message workload {\"id\", \"from\", \"to\", \"size_bytes\", \"count\", \"interval_s\", \"start_s\"?, \"reliable\"?}") else { ok = false; continue }
+            guard
+                let r = ObjectReader(
+                    item, path: p, sink: sink,
+                    expected:
+                        "a message workload {\"id\", \"from\", \"to\", \"size_bytes\", \"count\", \"interval_s\", \"start_s\"?, \"reliable\"?}"
+                )
+            else { ok = false; continue }
             defer { r.finish() }
             func nodeRef(_ key: String) -> Int? {
-                guard let v = r.required(key, "a node id"), let name = values.string(v, p.appending(key), "a node id") else { return nil }
-                guard let k = nodeIndex[name] else { sink.report("no node has the id \"\(name)\"", path: p.appending(key), at: v.origin); return nil }
+                guard let v = r.required(key, "a node id"), let name = values.string(v, p.appending(key), "a node id")
+                else { return nil }
+                guard let k = nodeIndex[name] else {
+                    sink.report("no node has the id \"\(name)\"", path: p.appending(key), at: v.origin); return nil
+                }
                 return k
             }
-            let id = r.required("id", "a workload name").flatMap { values.string($0, p.appending("id"), "a workload name") }
+            let id = r.required("id", "a workload name").flatMap {
+                values.string($0, p.appending("id"), "a workload name")
+            }
             if let id, !names.insert(id).inserted {
-                sink.report("another message workload is already named \"\(id)\"", path: p.appending("id"), at: r.value("id")!.origin)
+                sink.report(
+                    "another message workload is already named \"\(id)\"", path: p.appending("id"),
+                    at: r.value("id")!.origin)
                 ok = false
             }
             let from = nodeRef("from"), to = nodeRef("to")
             if let from, let to, from == to {
-                sink.report("a message workload needs two different nodes", path: p.appending("to"), at: r.value("to")!.origin)
+                sink.report(
+                    "a message workload needs two different nodes", path: p.appending("to"), at: r.value("to")!.origin)
                 ok = false
             }
-            let size = r.required("size_bytes", "a message size").flatMap { values.integer($0, p.appending("size_bytes"), "a message size in 1...1200 bytes (one frame: with a 20-hop source route it still fits AWDL's 1484-byte MTU; longer messages are not split)", in: 1...1200) }
-            let count = r.required("count", "a message count").flatMap { values.integer($0, p.appending("count"), "a message count in 1...1000000", in: 1...1_000_000) }
+            let size = r.required("size_bytes", "a message size").flatMap {
+                values.integer(
+                    $0, p.appending("size_bytes"),
+                    "a message size in 1...1200 bytes (one frame: with a 20-hop source route it still fits AWDL's 1484-byte MTU; longer messages are not split)",
+                    in: 1...1200)
+            }
+            let count = r.required("count", "a message count").flatMap {
+                values.integer($0, p.appending("count"), "a message count in 1...1000000", in: 1...1_000_000)
+            }
             let interval = r.required("interval_s", "seconds between messages").flatMap {
-                values.positive($0, p.appending("interval_s"), "seconds between messages, > 0 and ≤ 3600", above: 0, upTo: 3600)
+                values.positive(
+                    $0, p.appending("interval_s"), "seconds between messages, > 0 and ≤ 3600", above: 0, upTo: 3600)
             }
             var start = 0.0
             if let v = r.value("start_s") {
-                if let s = values.number(v, p.appending("start_s"), "a start time in seconds in 0...\(JSONNumber(upper).literal)", in: 0...upper) { start = s } else { ok = false }
+                if let s = values.number(
+                    v, p.appending("start_s"), "a start time in seconds in 0...\(JSONNumber(upper).literal)",
+                    in: 0...upper)
+                {
+                    start = s
+                } else {
+                    ok = false
+                }
             }
             var reliable = true
-            if let v = r.value("reliable") { if let b = values.bool(v, p.appending("reliable"), "true or false") { reliable = b } else { ok = false } }
+            if let v = r.value("reliable") {
+                if let b = values.bool(v, p.appending("reliable"), "true or false") { reliable = b } else { ok = false }
+            }
             guard let id, let from, let to, let size, let count, let interval else { ok = false; continue }
-            out.append(MessageWorkloadSpec(id: id, from: from, to: to, sizeBytes: Int(size), count: Int(count),
-                                           interval: .seconds(interval), start: .seconds(start), reliable: reliable))
+            out.append(
+                MessageWorkloadSpec(
+                    id: id, from: from, to: to, sizeBytes: Int(size), count: Int(count),
+                    interval: .seconds(interval), start: .seconds(start), reliable: reliable))
         }
         return ok ? out : nil
     }

@@ -5,7 +5,8 @@ public enum MobilitySpec: Sendable, Equatable {
     case waypoints([(time: SimTime, position: Position)])
     /// Random waypoint (Johnson & Maltz 1996): pick a uniform point in `area`, walk there at a
     /// uniform speed in `speed`, pause a uniform time in `pause`, repeat. Seeded per node.
-    case randomWaypoint(speed: ClosedRange<Double>, pause: ClosedRange<Double>, area: (x: ClosedRange<Double>, y: ClosedRange<Double>))
+    case randomWaypoint(
+        speed: ClosedRange<Double>, pause: ClosedRange<Double>, area: (x: ClosedRange<Double>, y: ClosedRange<Double>))
 
     public static func == (a: MobilitySpec, b: MobilitySpec) -> Bool {
         switch (a, b) {
@@ -44,7 +45,11 @@ public struct NodeEvent: Sendable, Equatable {
 
 extension ScenarioDecoder {
     func decodeMobility(_ node: JSONNode, _ path: JSONPath) -> MobilitySpec? {
-        guard let r = ObjectReader(node, path: path, sink: sink, expected: "an object {\"waypoints\": [[t, x, y, z], ...]} or {\"model\": \"random-waypoint\", ...}") else {
+        guard
+            let r = ObjectReader(
+                node, path: path, sink: sink,
+                expected: "an object {\"waypoints\": [[t, x, y, z], ...]} or {\"model\": \"random-waypoint\", ...}")
+        else {
             return nil
         }
         defer { r.finish() }
@@ -61,18 +66,31 @@ extension ScenarioDecoder {
             for (i, item) in items.enumerated() {
                 let ip = wp.appending(i)
                 guard case .array(let a) = item.value, a.count == 4,
-                      let t = values.number(a[0], ip.appending(0), "a time in seconds in 0...\(JSONNumber(ScenarioBounds.maxDurationSeconds).literal)", in: 0...ScenarioBounds.maxDurationSeconds) else {
-                    if case .array(let a) = item.value, a.count == 4 {} else {
-                        sink.report("expected [t, x, y, z]: a time in seconds and a position in metres, found \(item.value.summary)", path: ip, at: item.origin)
+                    let t = values.number(
+                        a[0], ip.appending(0),
+                        "a time in seconds in 0...\(JSONNumber(ScenarioBounds.maxDurationSeconds).literal)",
+                        in: 0...ScenarioBounds.maxDurationSeconds)
+                else {
+                    if case .array(let a) = item.value, a.count == 4 {
+                    } else {
+                        sink.report(
+                            "expected [t, x, y, z]: a time in seconds and a position in metres, found \(item.value.summary)",
+                            path: ip, at: item.origin)
                     }
                     ok = false
                     continue
                 }
                 let bound = ScenarioBounds.maxCoordinate
-                let xyz = (1...3).compactMap { values.number(a[$0], ip.appending($0), "a coordinate in metres within ±\(JSONNumber(bound).literal)", in: -bound...bound) }
+                let xyz = (1...3).compactMap {
+                    values.number(
+                        a[$0], ip.appending($0), "a coordinate in metres within ±\(JSONNumber(bound).literal)",
+                        in: -bound...bound)
+                }
                 guard xyz.count == 3 else { ok = false; continue }
                 if let p = previous, t <= p {
-                    sink.report("waypoints out of time order: t = \(JSONNumber(t).literal) s follows t = \(JSONNumber(p).literal) s (times must increase)", path: ip.appending(0), at: a[0].origin)
+                    sink.report(
+                        "waypoints out of time order: t = \(JSONNumber(t).literal) s follows t = \(JSONNumber(p).literal) s (times must increase)",
+                        path: ip.appending(0), at: a[0].origin)
                     ok = false
                 }
                 previous = t
@@ -81,7 +99,8 @@ extension ScenarioDecoder {
             return ok ? .waypoints(result) : nil
         }
         guard let m = r.required("model", "\"random-waypoint\" (or give \"waypoints\")"),
-              values.choice(m, path.appending("model"), "a mobility model", from: ["random-waypoint"]) != nil else {
+            values.choice(m, path.appending("model"), "a mobility model", from: ["random-waypoint"]) != nil
+        else {
             for key in ["speedMps", "pauseS", "area"] { _ = r.value(key) }
             return nil
         }
@@ -89,13 +108,25 @@ extension ScenarioDecoder {
             guard let v = r.required(key, what) else { return nil }
             let p = path.appending(key)
             guard case .array(let a) = v.value, a.count == 2,
-                  let lo = values.number(a[0], p.appending(0), "\(what) in \(JSONNumber(bounds.lowerBound).literal)...\(JSONNumber(bounds.upperBound).literal)", in: bounds),
-                  let hi = values.number(a[1], p.appending(1), "\(what) in \(JSONNumber(bounds.lowerBound).literal)...\(JSONNumber(bounds.upperBound).literal)", in: bounds) else {
-                if case .array(let a) = v.value, a.count == 2 {} else { sink.report("expected [min, max] (\(what)), found \(v.value.summary)", path: p, at: v.origin) }
+                let lo = values.number(
+                    a[0], p.appending(0),
+                    "\(what) in \(JSONNumber(bounds.lowerBound).literal)...\(JSONNumber(bounds.upperBound).literal)",
+                    in: bounds),
+                let hi = values.number(
+                    a[1], p.appending(1),
+                    "\(what) in \(JSONNumber(bounds.lowerBound).literal)...\(JSONNumber(bounds.upperBound).literal)",
+                    in: bounds)
+            else {
+                if case .array(let a) = v.value, a.count == 2 {
+                } else {
+                    sink.report("expected [min, max] (\(what)), found \(v.value.summary)", path: p, at: v.origin)
+                }
                 return nil
             }
             guard lo <= hi else {
-                sink.report("expected [min, max] with min ≤ max, found [\(JSONNumber(lo).literal), \(JSONNumber(hi).literal)]", path: p, at: v.origin)
+                sink.report(
+                    "expected [min, max] with min ≤ max, found [\(JSONNumber(lo).literal), \(JSONNumber(hi).literal)]",
+                    path: p, at: v.origin)
                 return nil
             }
             return lo...hi
@@ -107,11 +138,13 @@ extension ScenarioDecoder {
             let ap = path.appending("area")
             let b = ScenarioBounds.maxCoordinate
             if case .array(let corners) = a.value, corners.count == 2,
-               case .array(let c0) = corners[0].value, c0.count == 2, case .array(let c1) = corners[1].value, c1.count == 2,
-               let x0 = values.number(c0[0], ap.appending(0).appending(0), "x in metres", in: -b...b),
-               let y0 = values.number(c0[1], ap.appending(0).appending(1), "y in metres", in: -b...b),
-               let x1 = values.number(c1[0], ap.appending(1).appending(0), "x in metres", in: -b...b),
-               let y1 = values.number(c1[1], ap.appending(1).appending(1), "y in metres", in: -b...b), x0 < x1, y0 < y1 {
+                case .array(let c0) = corners[0].value, c0.count == 2, case .array(let c1) = corners[1].value,
+                c1.count == 2,
+                let x0 = values.number(c0[0], ap.appending(0).appending(0), "x in metres", in: -b...b),
+                let y0 = values.number(c0[1], ap.appending(0).appending(1), "y in metres", in: -b...b),
+                let x1 = values.number(c1[0], ap.appending(1).appending(0), "x in metres", in: -b...b),
+                let y1 = values.number(c1[1], ap.appending(1).appending(1), "y in metres", in: -b...b), x0 < x1, y0 < y1
+            {
                 area = (x0...x1, y0...y1)
             } else {
                 sink.report("expected [[x0, y0], [x1, y1]] with x0 < x1 and y0 < y1, in metres", path: ap, at: a.origin)
@@ -127,22 +160,32 @@ extension ScenarioDecoder {
         var ok = true
         for (i, item) in items.enumerated() {
             let p = path.appending(i)
-            guard let r = ObjectReader(item, path: p, sink: sink, expected: "an event {\"at_s\", \"node\", \"action\"}") else { ok = false; continue }
+            guard let r = ObjectReader(item, path: p, sink: sink, expected: "an event {\"at_s\", \"node\", \"action\"}")
+            else { ok = false; continue }
             defer { r.finish() }
             let upper = duration ?? ScenarioBounds.maxDurationSeconds
             let at = r.required("at_s", "when, in seconds").flatMap {
-                values.number($0, p.appending("at_s"), "a time in seconds in 0...\(JSONNumber(upper).literal) (the run's duration)", in: 0...upper)
+                values.number(
+                    $0, p.appending("at_s"),
+                    "a time in seconds in 0...\(JSONNumber(upper).literal) (the run's duration)", in: 0...upper)
             }
             var index: Int?
             if let n = r.required("node", "a node id"), let name = values.string(n, p.appending("node"), "a node id") {
-                if let k = nodeIndex[name] { index = k } else { sink.report("no node has the id \"\(name)\"", path: p.appending("node"), at: n.origin) }
+                if let k = nodeIndex[name] {
+                    index = k
+                } else {
+                    sink.report("no node has the id \"\(name)\"", path: p.appending("node"), at: n.origin)
+                }
             }
             let action = r.required("action", "fail, recover, join or move").flatMap {
-                values.choice($0, p.appending("action"), "an event action", from: NodeEvent.Action.allCases.map(\.rawValue))
+                values.choice(
+                    $0, p.appending("action"), "an event action", from: NodeEvent.Action.allCases.map(\.rawValue))
             }.flatMap(NodeEvent.Action.init(rawValue:))
             var position: Position?
             if action == .move {
-                position = r.required("position", "where the node moves").flatMap { decodePosition($0, p.appending("position")) }
+                position = r.required("position", "where the node moves").flatMap {
+                    decodePosition($0, p.appending("position"))
+                }
                 if position == nil { ok = false }
             } else {
                 _ = r.value("position")

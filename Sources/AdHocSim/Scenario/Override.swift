@@ -15,7 +15,9 @@ enum Override {
         let pathText = String(argument[..<eq])
         let valueText = String(argument[argument.index(after: eq)...])
         guard let path = JSONPath.parse(pathText) else {
-            sink.report("\"\(pathText)\" is not a JSON path like environment.pathLossExponent or nodes[0].position[2]", path: .root, at: origin)
+            sink.report(
+                "\"\(pathText)\" is not a JSON path like environment.pathLossExponent or nodes[0].position[2]",
+                path: .root, at: origin)
             return
         }
         let value: JSONValue
@@ -33,12 +35,16 @@ enum Override {
         set(JSONNode(value, origin: origin), at: path.components[...], in: &root, walked: .root, sink: sink)
     }
 
-    private static func set(_ newValue: JSONNode, at rest: ArraySlice<JSONPath.Component>, in node: inout JSONNode,
-                            walked: JSONPath, sink: DiagnosticSink) {
+    private static func set(
+        _ newValue: JSONNode, at rest: ArraySlice<JSONPath.Component>, in node: inout JSONNode,
+        walked: JSONPath, sink: DiagnosticSink
+    ) {
         guard let step = rest.first else {
             switch node.value {
             case .array, .object:
-                sink.report("--set replaces single values only; this is \(node.value.summary)", path: walked, at: newValue.origin)
+                sink.report(
+                    "--set replaces single values only; this is \(node.value.summary)", path: walked,
+                    at: newValue.origin)
             default:
                 node = newValue
             }
@@ -73,8 +79,9 @@ enum Override {
                 return
             }
             guard index < elements.count else {
-                sink.report("index [\(index)] is out of range (the array has \(elements.count) element\(elements.count == 1 ? "" : "s"))",
-                            path: walked, at: newValue.origin)
+                sink.report(
+                    "index [\(index)] is out of range (the array has \(elements.count) element\(elements.count == 1 ? "" : "s"))",
+                    path: walked, at: newValue.origin)
                 return
             }
             set(newValue, at: remaining, in: &elements[index], walked: walked.appending(index), sink: sink)

@@ -58,7 +58,11 @@ enum RadioBounds {
 
 extension ScenarioDecoder {
     func decodeRadio(_ node: JSONNode, _ path: JSONPath) -> RadioSpec? {
-        guard let r = ObjectReader(node, path: path, sink: sink, expected: "an object describing the radio (\"technology\", \"txPowerDbm\", ...)") else {
+        guard
+            let r = ObjectReader(
+                node, path: path, sink: sink,
+                expected: "an object describing the radio (\"technology\", \"txPowerDbm\", ...)")
+        else {
             return nil
         }
         defer { r.finish() }
@@ -66,17 +70,28 @@ extension ScenarioDecoder {
         var ok = true
         func track<T>(_ value: T?) -> T? { if value == nil { ok = false }; return value }
         if let v = r.value("technology") {
-            spec.technology = track(values.choice(v, path.appending("technology"), "a radio technology",
-                                                  from: RadioTechnology.allCases.map(\.rawValue)).flatMap(RadioTechnology.init(rawValue:)))
+            spec.technology = track(
+                values.choice(
+                    v, path.appending("technology"), "a radio technology",
+                    from: RadioTechnology.allCases.map(\.rawValue)
+                ).flatMap(RadioTechnology.init(rawValue:)))
         }
         if let v = r.value("txPowerDbm") {
-            spec.txPowerDbm = track(values.number(v, path.appending("txPowerDbm"), "a transmit power in dBm in -30...30", in: RadioBounds.txPowerDbm))
+            spec.txPowerDbm = track(
+                values.number(
+                    v, path.appending("txPowerDbm"), "a transmit power in dBm in -30...30", in: RadioBounds.txPowerDbm))
         }
         if let v = r.value("antennaGainDbi") {
-            spec.antennaGainDbi = track(values.number(v, path.appending("antennaGainDbi"), "an antenna gain in dBi in -20...20", in: RadioBounds.antennaGainDbi))
+            spec.antennaGainDbi = track(
+                values.number(
+                    v, path.appending("antennaGainDbi"), "an antenna gain in dBi in -20...20",
+                    in: RadioBounds.antennaGainDbi))
         }
         if let v = r.value("preambleDetectionDbm") {
-            spec.preambleDetectionDbm = track(values.number(v, path.appending("preambleDetectionDbm"), "a preamble-detection threshold in dBm in -110...-40", in: RadioBounds.preambleDetectionDbm))
+            spec.preambleDetectionDbm = track(
+                values.number(
+                    v, path.appending("preambleDetectionDbm"), "a preamble-detection threshold in dBm in -110...-40",
+                    in: RadioBounds.preambleDetectionDbm))
         }
         if let v = r.value("awdlSlots") {
             spec.awdlSlots = track(decodeSlots(v, path.appending("awdlSlots")))
@@ -85,35 +100,49 @@ extension ScenarioDecoder {
             spec.channel = track(values.oneOf(v, path.appending("channel"), "a channel", RadioBounds.channels))
         }
         if let v = r.value("channelWidthMHz") {
-            spec.channelWidthMHz = track(values.oneOf(v, path.appending("channelWidthMHz"), "a channel width in MHz", RadioBounds.widths))
+            spec.channelWidthMHz = track(
+                values.oneOf(v, path.appending("channelWidthMHz"), "a channel width in MHz", RadioBounds.widths))
         }
         if let v = r.value("spatialStreams") {
-            spec.spatialStreams = track(values.oneOf(v, path.appending("spatialStreams"), "a number of spatial streams", [1, 2]))
+            spec.spatialStreams = track(
+                values.oneOf(v, path.appending("spatialStreams"), "a number of spatial streams", [1, 2]))
         }
         if let v = r.value("mcs") {
             if case .string("auto") = v.value {
                 spec.mcs = .auto
             } else if case .number = v.value {
-                spec.mcs = track(values.integer(v, path.appending("mcs"), "an MCS index in 0...9 or \"auto\"", in: 0...9).map { .fixed(Int($0)) })
+                spec.mcs = track(
+                    values.integer(v, path.appending("mcs"), "an MCS index in 0...9 or \"auto\"", in: 0...9).map {
+                        .fixed(Int($0))
+                    })
             } else {
-                sink.report("expected an MCS index in 0...9 or \"auto\", found \(v.value.summary)", path: path.appending("mcs"), at: v.origin)
+                sink.report(
+                    "expected an MCS index in 0...9 or \"auto\", found \(v.value.summary)", path: path.appending("mcs"),
+                    at: v.origin)
                 ok = false
             }
         }
         if ok, let channel = spec.channel, channel == 6, let width = spec.channelWidthMHz, width != 20 {
-            sink.report("channel 6 (2.4 GHz) carries 20 MHz only; found \(width)", path: path.appending("channelWidthMHz"), at: r.value("channelWidthMHz")!.origin)
+            sink.report(
+                "channel 6 (2.4 GHz) carries 20 MHz only; found \(width)", path: path.appending("channelWidthMHz"),
+                at: r.value("channelWidthMHz")!.origin)
             ok = false
         }
         if ok, case .fixed(9)? = spec.mcs, spec.channelWidthMHz == 20 {
-            sink.report("MCS 9 does not exist at 20 MHz for one or two streams (IEEE 802.11-2016 Table 21-30); use 0...8 or a wider channel",
-                        path: path.appending("mcs"), at: r.value("mcs")!.origin)
+            sink.report(
+                "MCS 9 does not exist at 20 MHz for one or two streams (IEEE 802.11-2016 Table 21-30); use 0...8 or a wider channel",
+                path: path.appending("mcs"), at: r.value("mcs")!.origin)
             ok = false
         }
         return ok ? spec : nil
     }
 
     func decodeIdealLink(_ node: JSONNode, _ path: JSONPath) -> IdealLinkSpec? {
-        guard let r = ObjectReader(node, path: path, sink: sink, expected: "an object {\"rateMbps\", \"delayMs\", \"lossProbability\", \"queuePackets\"}") else {
+        guard
+            let r = ObjectReader(
+                node, path: path, sink: sink,
+                expected: "an object {\"rateMbps\", \"delayMs\", \"lossProbability\", \"queuePackets\"}")
+        else {
             return nil
         }
         defer { r.finish() }
@@ -121,19 +150,24 @@ extension ScenarioDecoder {
         var ok = true
         if let v = r.value("rateMbps") {
             // At least 1 kbit/s, so that serialising the largest packet stays within the clock's range.
-            spec.rateMbps = values.number(v, path.appending("rateMbps"), "a rate in Mbit/s in 0.001...100000", in: 0.001...100_000)
+            spec.rateMbps = values.number(
+                v, path.appending("rateMbps"), "a rate in Mbit/s in 0.001...100000", in: 0.001...100_000)
             if spec.rateMbps == nil { ok = false }
         }
         if let v = r.value("delayMs") {
-            spec.delayMs = values.number(v, path.appending("delayMs"), "a one-way delay in ms in 0...100000", in: 0...100_000)
+            spec.delayMs = values.number(
+                v, path.appending("delayMs"), "a one-way delay in ms in 0...100000", in: 0...100_000)
             if spec.delayMs == nil { ok = false }
         }
         if let v = r.value("lossProbability") {
-            spec.lossProbability = values.number(v, path.appending("lossProbability"), "a loss probability in 0...1", in: 0...1)
+            spec.lossProbability = values.number(
+                v, path.appending("lossProbability"), "a loss probability in 0...1", in: 0...1)
             if spec.lossProbability == nil { ok = false }
         }
         if let v = r.value("queuePackets") {
-            spec.queuePackets = values.integer(v, path.appending("queuePackets"), "a queue limit in packets in 1...1000000", in: 1...1_000_000).map(Int.init)
+            spec.queuePackets = values.integer(
+                v, path.appending("queuePackets"), "a queue limit in packets in 1...1000000", in: 1...1_000_000
+            ).map(Int.init)
             if spec.queuePackets == nil { ok = false }
         }
         return ok ? spec : nil

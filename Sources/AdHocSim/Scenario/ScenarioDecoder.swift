@@ -26,8 +26,12 @@ public struct ScenarioDecoder {
         guard let data = FileManager.default.contents(atPath: path) else {
             var isDirectory: ObjCBool = false
             let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
-            let reason = !exists ? "no such file" : isDirectory.boolValue ? "is a directory, not a scenario file" : "cannot be read"
-            throw ScenarioError(diagnostics: [Diagnostic(file: path, line: nil, column: nil, override: nil, path: "", message: reason)])
+            let reason =
+                !exists
+                ? "no such file" : isDirectory.boolValue ? "is a directory, not a scenario file" : "cannot be read"
+            throw ScenarioError(diagnostics: [
+                Diagnostic(file: path, line: nil, column: nil, override: nil, path: "", message: reason)
+            ])
         }
         return try decode(bytes: Array(data), file: path, overrides: overrides)
     }
@@ -47,27 +51,41 @@ public struct ScenarioDecoder {
     }
 
     func decodeRoot(_ root: JSONNode, file: String) -> Scenario? {
-        guard let r = ObjectReader(root, path: .root, sink: sink, expected: "a scenario object {\"name\", \"seed\", \"duration_s\", \"environment\", \"nodes\", ...}") else {
+        guard
+            let r = ObjectReader(
+                root, path: .root, sink: sink,
+                expected: "a scenario object {\"name\", \"seed\", \"duration_s\", \"environment\", \"nodes\", ...}")
+        else {
             return nil
         }
         defer { r.finish() }
         if let v = r.value("version") {
-            _ = values.integer(v, JSONPath.root.appending("version"), "a scenario format version (this build reads version 1)", in: 1...1)
+            _ = values.integer(
+                v, JSONPath.root.appending("version"), "a scenario format version (this build reads version 1)",
+                in: 1...1)
         }
         let name = r.required("name", "the scenario's name").flatMap { decodeName($0, JSONPath.root.appending("name")) }
         let seed = r.required("seed", "the run seed, a whole number").flatMap {
-            values.integer($0, JSONPath.root.appending("seed"), "a seed, a whole number in 0...18446744073709551615", in: 0...UInt64.max)
+            values.integer(
+                $0, JSONPath.root.appending("seed"), "a seed, a whole number in 0...18446744073709551615",
+                in: 0...UInt64.max)
         }
         let duration = r.required("duration_s", "simulated seconds").flatMap {
-            values.positive($0, JSONPath.root.appending("duration_s"), "a duration in seconds, > 0 and ≤ 1000000", above: 0, upTo: ScenarioBounds.maxDurationSeconds)
+            values.positive(
+                $0, JSONPath.root.appending("duration_s"), "a duration in seconds, > 0 and ≤ 1000000", above: 0,
+                upTo: ScenarioBounds.maxDurationSeconds)
         }
-        let environment = r.required("environment", "the place").flatMap { decodeEnvironment($0, JSONPath.root.appending("environment")) }
+        let environment = r.required("environment", "the place").flatMap {
+            decodeEnvironment($0, JSONPath.root.appending("environment"))
+        }
         var radio: RadioSpec? = RadioSpec()
         if let v = r.value("radio") { radio = decodeRadio(v, JSONPath.root.appending("radio")) }
         var link: IdealLinkSpec? = IdealLinkSpec()
         if let v = r.value("link") { link = decodeIdealLink(v, JSONPath.root.appending("link")) }
         var idsSeen: [String] = []
-        let nodes = r.required("nodes", "the phones").flatMap { decodeNodes($0, JSONPath.root.appending("nodes"), ids: &idsSeen) }
+        let nodes = r.required("nodes", "the phones").flatMap {
+            decodeNodes($0, JSONPath.root.appending("nodes"), ids: &idsSeen)
+        }
         // References resolve against every well-formed id, even when another field of that node
         // is wrong, so one mistake is reported once, not again at every flow that names the node.
         var nodeIndex: [String: Int] = [:]
@@ -78,7 +96,9 @@ public struct ScenarioDecoder {
         }
         var traffic: [TrafficSpec]? = []
         if let t = r.value("traffic") {
-            traffic = decodeTraffic(t, JSONPath.root.appending("traffic"), nodeIndex: nodeIndex, nodeCount: nodes?.count ?? 0, duration: duration)
+            traffic = decodeTraffic(
+                t, JSONPath.root.appending("traffic"), nodeIndex: nodeIndex, nodeCount: nodes?.count ?? 0,
+                duration: duration)
         }
         var distance: DistanceSpec?
         var distanceOK = true
@@ -87,16 +107,23 @@ public struct ScenarioDecoder {
             if case .string("max") = d.value {
                 distance = .max
             } else if case .number = d.value,
-                      let v = values.positive(d, dp, "a distance in metres, > 0 and ≤ 100000, or \"max\"", above: 0, upTo: 100_000) {
+                let v = values.positive(
+                    d, dp, "a distance in metres, > 0 and ≤ 100000, or \"max\"", above: 0, upTo: 100_000)
+            {
                 distance = .metres(v)
             } else {
-                if case .number = d.value {} else {
-                    sink.report("expected a distance in metres, > 0 and ≤ 100000, or \"max\", found \(d.value.summary)", path: dp, at: d.origin)
+                if case .number = d.value {
+                } else {
+                    sink.report(
+                        "expected a distance in metres, > 0 and ≤ 100000, or \"max\", found \(d.value.summary)",
+                        path: dp, at: d.origin)
                 }
                 distanceOK = false
             }
             if distanceOK, let n = nodes, n.count != 2 {
-                sink.report("distance_m places the second of exactly two nodes; this scenario has \(n.count)", path: dp, at: d.origin)
+                sink.report(
+                    "distance_m places the second of exactly two nodes; this scenario has \(n.count)", path: dp,
+                    at: d.origin)
                 distanceOK = false
             }
         }
@@ -116,8 +143,9 @@ public struct ScenarioDecoder {
         }
         var expectations: [Expectation]? = []
         if let e = r.value("expectations") {
-            expectations = decodeExpectations(e, JSONPath.root.appending("expectations"), nodeIndex: nodeIndex,
-                                              workloads: mesh?.messages.map(\.id) ?? [], duration: duration)
+            expectations = decodeExpectations(
+                e, JSONPath.root.appending("expectations"), nodeIndex: nodeIndex,
+                workloads: mesh?.messages.map(\.id) ?? [], duration: duration)
         }
         var events: [NodeEvent]? = []
         if let e = r.value("events") {
@@ -129,14 +157,17 @@ public struct ScenarioDecoder {
         if let l = r.value("limits") { limits = decodeLimits(l, JSONPath.root.appending("limits")) }
 
         guard let name, let seed, let duration, let environment, let radio, let link, let nodes, let flows, let traffic,
-              let mac, let transport, let limits, let events, let expectations, distanceOK, matrixOK, meshOK else { return nil }
+            let mac, let transport, let limits, let events, let expectations, distanceOK, matrixOK, meshOK
+        else { return nil }
         let canonical = Canonical.text(of: root)
         var hash = StableHash()
         hash.combine(canonical)
-        return Scenario(name: name, seed: seed, duration: .seconds(duration), environment: environment, radio: radio,
-                        link: link, matrix: matrix, transport: transport, mac: mac, traffic: traffic, distance: distance, expectations: expectations, mesh: mesh, events: events, nodes: nodes,
-                        flows: flows, limits: limits, sourcePath: file, effectiveInput: root, canonicalInput: canonical,
-                        inputHash: hash.hex)
+        return Scenario(
+            name: name, seed: seed, duration: .seconds(duration), environment: environment, radio: radio,
+            link: link, matrix: matrix, transport: transport, mac: mac, traffic: traffic, distance: distance,
+            expectations: expectations, mesh: mesh, events: events, nodes: nodes,
+            flows: flows, limits: limits, sourcePath: file, effectiveInput: root, canonicalInput: canonical,
+            inputHash: hash.hex)
     }
 
     /// A scenario name doubles as a folder name, so it is restricted to a safe alphabet: it can
@@ -144,8 +175,9 @@ public struct ScenarioDecoder {
     func decodeName(_ node: JSONNode, _ path: JSONPath) -> String? {
         guard let s = values.string(node, path, "a name") else { return nil }
         guard Identifier.isSafeName(s) else {
-            sink.report("expected a name of 1 to 100 letters, digits, '.', '_' or '-', not starting with '.' or '-' (it names the results folder); found \"\(s)\"",
-                        path: path, at: node.origin)
+            sink.report(
+                "expected a name of 1 to 100 letters, digits, '.', '_' or '-', not starting with '.' or '-' (it names the results folder); found \"\(s)\"",
+                path: path, at: node.origin)
             return nil
         }
         return s
@@ -155,7 +187,9 @@ public struct ScenarioDecoder {
     func decodeIdentifier(_ node: JSONNode, _ path: JSONPath, _ what: String) -> String? {
         guard let s = values.string(node, path, what) else { return nil }
         guard Identifier.isValidID(s) else {
-            sink.report("expected \(what) of 1 to 64 letters, digits, '.', '_', ':' or '-'; found \"\(s)\"", path: path, at: node.origin)
+            sink.report(
+                "expected \(what) of 1 to 64 letters, digits, '.', '_', ':' or '-'; found \"\(s)\"", path: path,
+                at: node.origin)
             return nil
         }
         return s
@@ -168,7 +202,9 @@ public struct ScenarioDecoder {
             return nil
         }
         if elements.count > ScenarioBounds.maxNodes {
-            sink.report("expected at most \(ScenarioBounds.maxNodes) nodes, found \(elements.count)", path: path, at: node.origin)
+            sink.report(
+                "expected at most \(ScenarioBounds.maxNodes) nodes, found \(elements.count)", path: path,
+                at: node.origin)
             return nil
         }
         var result: [NodeSpec] = []
@@ -176,14 +212,21 @@ public struct ScenarioDecoder {
         var seen: [String: Int] = [:]
         for (i, element) in elements.enumerated() {
             let p = path.appending(i)
-            guard let r = ObjectReader(element, path: p, sink: sink, expected: "a node object {\"id\", \"position\": [x, y, z]}") else {
+            guard
+                let r = ObjectReader(
+                    element, path: p, sink: sink, expected: "a node object {\"id\", \"position\": [x, y, z]}")
+            else {
                 ids.append("")
                 ok = false
                 continue
             }
-            let id = r.required("id", "the node's name").flatMap { decodeIdentifier($0, p.appending("id"), "a node id") }
+            let id = r.required("id", "the node's name").flatMap {
+                decodeIdentifier($0, p.appending("id"), "a node id")
+            }
             ids.append(id ?? "")
-            let position = r.required("position", "[x, y, z] in metres").flatMap { decodePosition($0, p.appending("position")) }
+            let position = r.required("position", "[x, y, z] in metres").flatMap {
+                decodePosition($0, p.appending("position"))
+            }
             var mobility: MobilitySpec?
             var mobilityOK = true
             if let m = r.value("mobility") {
@@ -199,7 +242,9 @@ public struct ScenarioDecoder {
             r.finish()
             guard let id, let position, slotsOK, mobilityOK else { ok = false; continue }
             if let first = seen[id] {
-                sink.report("duplicate node id \"\(id)\" (also nodes[\(first)])", path: p.appending("id"), at: element["id"]!.origin)
+                sink.report(
+                    "duplicate node id \"\(id)\" (also nodes[\(first)])", path: p.appending("id"),
+                    at: element["id"]!.origin)
                 ok = false
                 continue
             }
@@ -210,15 +255,20 @@ public struct ScenarioDecoder {
     }
 
     func decodePosition(_ node: JSONNode, _ path: JSONPath) -> Position? {
-        let what = "[x, y, z]: three finite numbers in metres, each within ±\(JSONNumber(ScenarioBounds.maxCoordinate).literal)"
+        let what =
+            "[x, y, z]: three finite numbers in metres, each within ±\(JSONNumber(ScenarioBounds.maxCoordinate).literal)"
         guard case .array(let a) = node.value, a.count == 3 else {
             sink.report("expected \(what), found \(node.value.summary)", path: path, at: node.origin)
             return nil
         }
         var coordinates: [Double] = []
         for (i, c) in a.enumerated() {
-            guard let v = values.number(c, path.appending(i), "a coordinate in metres within ±\(JSONNumber(ScenarioBounds.maxCoordinate).literal)",
-                                        in: -ScenarioBounds.maxCoordinate...ScenarioBounds.maxCoordinate) else { continue }
+            guard
+                let v = values.number(
+                    c, path.appending(i),
+                    "a coordinate in metres within ±\(JSONNumber(ScenarioBounds.maxCoordinate).literal)",
+                    in: -ScenarioBounds.maxCoordinate...ScenarioBounds.maxCoordinate)
+            else { continue }
             coordinates.append(v)
         }
         guard coordinates.count == 3 else { return nil }
@@ -226,11 +276,17 @@ public struct ScenarioDecoder {
     }
 
     func decodeLimits(_ node: JSONNode, _ path: JSONPath) -> RunLimits? {
-        guard let r = ObjectReader(node, path: path, sink: sink, expected: "an object {\"maxEvents\"}") else { return nil }
+        guard let r = ObjectReader(node, path: path, sink: sink, expected: "an object {\"maxEvents\"}") else {
+            return nil
+        }
         defer { r.finish() }
         var limits = RunLimits()
         if let v = r.value("maxEvents") {
-            guard let n = values.integer(v, path.appending("maxEvents"), "an event budget, a whole number in 1...1000000000000000", in: 1...1_000_000_000_000_000) else {
+            guard
+                let n = values.integer(
+                    v, path.appending("maxEvents"), "an event budget, a whole number in 1...1000000000000000",
+                    in: 1...1_000_000_000_000_000)
+            else {
                 return nil
             }
             limits.maxEvents = n
@@ -243,14 +299,18 @@ public struct ScenarioDecoder {
 enum Identifier {
     static func isSafeName(_ s: String) -> Bool {
         guard (1...100).contains(s.utf8.count), let first = s.utf8.first,
-              first != UInt8(ascii: "."), first != UInt8(ascii: "-") else { return false }
-        return s.utf8.allSatisfy { isAlphanumeric($0) || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: "-") }
+            first != UInt8(ascii: "."), first != UInt8(ascii: "-")
+        else { return false }
+        return s.utf8.allSatisfy {
+            isAlphanumeric($0) || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: "-")
+        }
     }
 
     static func isValidID(_ s: String) -> Bool {
         guard (1...64).contains(s.utf8.count) else { return false }
         return s.utf8.allSatisfy {
-            isAlphanumeric($0) || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ":")
+            isAlphanumeric($0) || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: "-")
+                || $0 == UInt8(ascii: ":")
         }
     }
 

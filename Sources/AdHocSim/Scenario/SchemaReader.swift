@@ -86,8 +86,11 @@ struct ValueReader {
     }
 
     /// A number > `lower` and ≤ `upper`.
-    func positive(_ node: JSONNode, _ path: JSONPath, _ what: String, above lower: Double, upTo upper: Double) -> Double? {
-        guard let v = number(node, path, what, in: -Double.greatestFiniteMagnitude...Double.greatestFiniteMagnitude) else {
+    func positive(
+        _ node: JSONNode, _ path: JSONPath, _ what: String, above lower: Double, upTo upper: Double
+    ) -> Double? {
+        guard let v = number(node, path, what, in: -Double.greatestFiniteMagnitude...Double.greatestFiniteMagnitude)
+        else {
             return nil
         }
         guard v > lower && v <= upper else {
@@ -103,8 +106,12 @@ struct ValueReader {
             sink.report("expected \(what), found \(node.value.summary)", path: path, at: node.origin)
             return nil
         }
-        guard n.isIntegerLiteral, !n.literal.hasPrefix("-") || n.literal == "-0", let v = UInt64(n.literal.replacingOccurrences(of: "-", with: "")) else {
-            sink.report("expected \(what), found \(n.literal) (not a non-negative whole number up to 2^64 - 1)", path: path, at: node.origin)
+        guard n.isIntegerLiteral, !n.literal.hasPrefix("-") || n.literal == "-0",
+            let v = UInt64(n.literal.replacingOccurrences(of: "-", with: ""))
+        else {
+            sink.report(
+                "expected \(what), found \(n.literal) (not a non-negative whole number up to 2^64 - 1)", path: path,
+                at: node.origin)
             return nil
         }
         guard range.contains(v) else {
@@ -130,12 +137,16 @@ struct ValueReader {
 
     /// One of `allowed`, with a suggestion when it is close to one.
     func choice(_ node: JSONNode, _ path: JSONPath, _ what: String, from allowed: [String]) -> String? {
-        guard let s = string(node, path, "\(what) (one of \(allowed.map { "\"\($0)\"" }.joined(separator: ", ")))") else {
+        guard let s = string(node, path, "\(what) (one of \(allowed.map { "\"\($0)\"" }.joined(separator: ", ")))")
+        else {
             return nil
         }
         guard allowed.contains(s) else {
-            var message = "expected \(what): one of \(allowed.map { "\"\($0)\"" }.joined(separator: ", ")); found \"\(s)\""
-            if let suggestion = Suggestion.closest(to: s, among: allowed) { message += "; did you mean \"\(suggestion)\"?" }
+            var message =
+                "expected \(what): one of \(allowed.map { "\"\($0)\"" }.joined(separator: ", ")); found \"\(s)\""
+            if let suggestion = Suggestion.closest(to: s, among: allowed) {
+                message += "; did you mean \"\(suggestion)\"?"
+            }
             sink.report(message, path: path, at: node.origin)
             return nil
         }

@@ -53,17 +53,26 @@ public struct SweepPlan: Sendable {
         self.overrides = overrides
         base = try ScenarioDecoder.decode(bytes: bytes, file: path, overrides: overrides)
         guard let m = base.matrix, !m.axes.isEmpty else {
-            throw PlanError(description: "\(path): error: matrix: a sweep needs a \"matrix\" object with at least one axis, e.g. {\"environment.preset\": [\"city\", \"field\"]}")
+            throw PlanError(
+                description:
+                    "\(path): error: matrix: a sweep needs a \"matrix\" object with at least one axis, e.g. {\"environment.preset\": [\"city\", \"field\"]}"
+            )
         }
         matrix = m
         // An axis must name something the scenario has (or may have): try its first value alone.
         var problems: [String] = []
         for axis in m.axes {
             do {
-                _ = try ScenarioDecoder.decode(bytes: bytes, file: path, overrides: overrides + ["\(axis.path)=\(Matrix.text(axis.values[0]))"])
+                _ = try ScenarioDecoder.decode(
+                    bytes: bytes, file: path, overrides: overrides + ["\(axis.path)=\(Matrix.text(axis.values[0]))"])
             } catch let e as ScenarioError {
-                for d in e.diagnostics where d.override != nil && (d.message.hasPrefix("unknown key") || d.message.contains("out of range (the array") || d.message.hasPrefix("cannot") || d.message.hasPrefix("there is no array")) {
-                    problems.append("\(path): error: matrix.\(axis.path): the path does not exist in this scenario: \(d.message)")
+                for d in e.diagnostics
+                where d.override != nil
+                    && (d.message.hasPrefix("unknown key") || d.message.contains("out of range (the array")
+                        || d.message.hasPrefix("cannot") || d.message.hasPrefix("there is no array"))
+                {
+                    problems.append(
+                        "\(path): error: matrix.\(axis.path): the path does not exist in this scenario: \(d.message)")
                 }
             }
         }
@@ -94,7 +103,9 @@ public struct SweepPlan: Sendable {
 
     /// The result columns: the flow summary, plus the mesh columns when the base scenario has
     /// a mesh (flow rows leave them empty).
-    var columns: [String] { base.mesh == nil ? RunFiles.summaryColumns : RunFiles.summaryColumns + MeshFiles.sweepColumns }
+    var columns: [String] {
+        base.mesh == nil ? RunFiles.summaryColumns : RunFiles.summaryColumns + MeshFiles.sweepColumns
+    }
 
     /// Runs one unit and returns its `cells.csv` rows and `cells.jsonl` lines. Never throws:
     /// an invalid cell becomes a row with its status.
@@ -103,13 +114,17 @@ public struct SweepPlan: Sendable {
         var rows: [[String]] = []
         var status: String?
         do {
-            let cellScenario = try ScenarioDecoder.decode(bytes: bytes, file: path, overrides: overrides + unit.cell.overrides)
+            let cellScenario = try ScenarioDecoder.decode(
+                bytes: bytes, file: path, overrides: overrides + unit.cell.overrides)
             let seed = self.seed(of: unit, cellSeed: cellScenario.seed)
-            let scenario = try ScenarioDecoder.decode(bytes: bytes, file: path, overrides: overrides + unit.cell.overrides + ["seed=\(seed)"])
+            let scenario = try ScenarioDecoder.decode(
+                bytes: bytes, file: path, overrides: overrides + unit.cell.overrides + ["seed=\(seed)"])
             let report = try ScenarioRunner.run(scenario)
             rows = RunFiles.summaryRows(report)
             if base.mesh != nil {
-                rows = rows.map { $0 + Array(repeating: "", count: MeshFiles.sweepColumns.count) } + MeshFiles.sweepRows(report)
+                rows =
+                    rows.map { $0 + Array(repeating: "", count: MeshFiles.sweepColumns.count) }
+                    + MeshFiles.sweepRows(report)
             }
             if rows.isEmpty { status = "no-flows" }
         } catch let e as ScenarioError {
@@ -128,13 +143,23 @@ public struct SweepPlan: Sendable {
         for r in rows {
             let full = [unit.cell.id, "\(unit.repeatIndex)"] + params + r
             csv.append(full)
-            var members = [JSONMember(key: "cell_id", value: JSONNode(.string(unit.cell.id))),
-                           JSONMember(key: "repeat", value: JSONNode(.number(JSONNumber(integer: unit.repeatIndex))))]
-            members.append(JSONMember(key: "params", value: JSONNode(.object(unit.cell.assignments.map {
-                JSONMember(key: $0.path, value: JSONNode($0.value))
-            }))))
+            var members = [
+                JSONMember(key: "cell_id", value: JSONNode(.string(unit.cell.id))),
+                JSONMember(key: "repeat", value: JSONNode(.number(JSONNumber(integer: unit.repeatIndex))))
+            ]
+            members.append(
+                JSONMember(
+                    key: "params",
+                    value: JSONNode(
+                        .object(
+                            unit.cell.assignments.map {
+                                JSONMember(key: $0.path, value: JSONNode($0.value))
+                            }))))
             for (key, value) in zip(columns, r) {
-                let v: JSONValue = textColumns.contains(key) ? .string(value) : value.isEmpty ? .null : .number(JSONNumber(literal: value, value: Double(value) ?? 0))
+                let v: JSONValue =
+                    textColumns.contains(key)
+                    ? .string(value)
+                    : value.isEmpty ? .null : .number(JSONNumber(literal: value, value: Double(value) ?? 0))
                 members.append(JSONMember(key: key, value: JSONNode(v)))
             }
             jsonl += JSONText.render(JSONNode(.object(members)), pretty: false) + "\n"

@@ -35,8 +35,10 @@ public enum SweepRunner {
     /// Runs the units of `shard` not yet finished in `out` (all of them unless `resume`), with
     /// `workers` threads, then assembles the outputs. Returns (units run now, units failed).
     @discardableResult
-    public static func run(_ plan: SweepPlan, out: URL, workers: Int, shard: (k: Int, n: Int)?, resume: Bool,
-                           progress: Progress) throws -> (ran: Int, failed: Int) {
+    public static func run(
+        _ plan: SweepPlan, out: URL, workers: Int, shard: (k: Int, n: Int)?, resume: Bool,
+        progress: Progress
+    ) throws -> (ran: Int, failed: Int) {
         let fm = FileManager.default
         let cellsDir = out.appendingPathComponent("cells")
         try claim(out)
@@ -59,7 +61,9 @@ public enum SweepRunner {
         }
         if !resume {
             // A fresh sweep starts from an empty cells/ folder.
-            for f in (try? fm.contentsOfDirectory(atPath: cellsDir.path)) ?? [] { try? fm.removeItem(at: cellsDir.appendingPathComponent(f)) }
+            for f in (try? fm.contentsOfDirectory(atPath: cellsDir.path)) ?? [] {
+                try? fm.removeItem(at: cellsDir.appendingPathComponent(f))
+            }
         }
         let todo = mine.filter { !fm.fileExists(atPath: cellsDir.appendingPathComponent($0.stem + ".csv").path) }
         let shared = Shared()
@@ -89,30 +93,41 @@ public enum SweepRunner {
                 shared.done += 1
                 if failed { shared.failed += 1 }
                 let (done, nfailed) = (shared.done, shared.failed)
-                report(progress, done: done, failed: nfailed, total: total, unit: unit, status: failed ? "failed" : "ok",
-                       seconds: unitSeconds, elapsed: (ContinuousClock().now - started).seconds)
+                report(
+                    progress, done: done, failed: nfailed, total: total, unit: unit, status: failed ? "failed" : "ok",
+                    seconds: unitSeconds, elapsed: (ContinuousClock().now - started).seconds)
                 shared.lock.unlock()
             }
         }
         if progress == .bar { FileHandle.standardError.write(Data("\n".utf8)) }
         if let e = shared.writeError { throw OutputError(description: e) }
         try assemble(plan, out: out, units: mine)
-        try writeMetadata(plan, out: out, shard: shard, units: mine.count, wall: (ContinuousClock().now - started).seconds)
+        try writeMetadata(
+            plan, out: out, shard: shard, units: mine.count, wall: (ContinuousClock().now - started).seconds)
         return (total, shared.failed)
     }
 
-    static func report(_ p: Progress, done: Int, failed: Int, total: Int, unit: SweepUnit, status: String, seconds: Double, elapsed: Double) {
+    static func report(
+        _ p: Progress, done: Int, failed: Int, total: Int, unit: SweepUnit, status: String, seconds: Double,
+        elapsed: Double
+    ) {
         switch p {
         case .quiet: return
         case .lines:
             let params = unit.cell.assignments.map { "\($0.path)=\(Matrix.display($0.value))" }.joined(separator: " ")
-            FileHandle.standardError.write(Data("[\(done)/\(total)] \(unit.stem) \(status) \(NumberText.fixed(seconds, decimals: 2)) s (\(params))\n".utf8))
+            FileHandle.standardError.write(
+                Data(
+                    "[\(done)/\(total)] \(unit.stem) \(status) \(NumberText.fixed(seconds, decimals: 2)) s (\(params))\n"
+                        .utf8))
         case .bar:
             let eta = done > 0 ? elapsed / Double(done) * Double(total - done) : 0
             let width = 30
             let filled = total > 0 ? width * done / total : width
             let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
-            FileHandle.standardError.write(Data("\r[\(bar)] \(done)/\(total) cells, \(failed) failed, \(NumberText.fixed(elapsed, decimals: 0)) s elapsed, ETA \(NumberText.fixed(eta, decimals: 0)) s ".utf8))
+            FileHandle.standardError.write(
+                Data(
+                    "\r[\(bar)] \(done)/\(total) cells, \(failed) failed, \(NumberText.fixed(elapsed, decimals: 0)) s elapsed, ETA \(NumberText.fixed(eta, decimals: 0)) s "
+                        .utf8))
         }
     }
 
@@ -127,7 +142,8 @@ public enum SweepRunner {
 
     /// Writes `text` to `url` atomically (temporary file, then rename).
     static func commit(_ text: String, to url: URL) throws {
-        let tmp = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).tmp-\(ProcessInfo.processInfo.processIdentifier)")
+        let tmp = url.deletingLastPathComponent().appendingPathComponent(
+            ".\(url.lastPathComponent).tmp-\(ProcessInfo.processInfo.processIdentifier)")
         try Data(text.utf8).write(to: tmp)
         if FileManager.default.fileExists(atPath: url.path) { try FileManager.default.removeItem(at: url) }
         try FileManager.default.moveItem(at: tmp, to: url)
@@ -140,7 +156,8 @@ public enum SweepRunner {
         var files: [String: URL] = [:]
         for dir in dirs {
             let cells = dir.appendingPathComponent("cells")
-            for f in (try? fm.contentsOfDirectory(atPath: cells.path)) ?? [] where f.hasSuffix(".csv") && !f.hasPrefix(".") {
+            for f in (try? fm.contentsOfDirectory(atPath: cells.path)) ?? []
+            where f.hasSuffix(".csv") && !f.hasPrefix(".") {
                 files[String(f.dropLast(4))] = cells.appendingPathComponent(f)
             }
         }
@@ -150,7 +167,9 @@ public enum SweepRunner {
         for stem in order {
             guard let url = files[stem] else { continue }
             csv += (try? String(contentsOf: url, encoding: .utf8)) ?? ""
-            jsonl += (try? String(contentsOf: url.deletingPathExtension().appendingPathExtension("jsonl"), encoding: .utf8)) ?? ""
+            jsonl +=
+                (try? String(contentsOf: url.deletingPathExtension().appendingPathExtension("jsonl"), encoding: .utf8))
+                ?? ""
         }
         try commit(csv, to: out.appendingPathComponent("cells.csv"))
         try commit(jsonl, to: out.appendingPathComponent("cells.jsonl"))
@@ -172,11 +191,16 @@ public enum SweepRunner {
             m("tool", .string("adhocsim")), m("version", .string(id.version)), m("scenario", .string(plan.base.name)),
             m("input_file", .string(plan.path)), m("input_hash", .string(id.hash)),
             m("header", .array(plan.header.map { JSONNode(.string($0)) })),
-            m("cells", .number(JSONNumber(integer: plan.matrix.cells.count))), m("repeat", .number(JSONNumber(integer: plan.matrix.repeats))),
-            m("units_total", .number(JSONNumber(integer: plan.units.count))), m("units_in_shard", .number(JSONNumber(integer: units))),
-            m("shard", shard.map { .string("\($0.k)/\($0.n)") } ?? .null),
+            m("cells", .number(JSONNumber(integer: plan.matrix.cells.count))),
+            m("repeat", .number(JSONNumber(integer: plan.matrix.repeats))),
+            m("units_total", .number(JSONNumber(integer: plan.units.count))),
+            m("units_in_shard", .number(JSONNumber(integer: units))),
+            m("shard", shard.map { .string("\($0.k)/\($0.n)") } ?? .null)
         ]
-        if let wall { members.append(m("wall_time_s", .number(JSONNumber(literal: NumberText.fixed(wall, decimals: 3), value: wall)))) }
+        if let wall {
+            members.append(
+                m("wall_time_s", .number(JSONNumber(literal: NumberText.fixed(wall, decimals: 3), value: wall))))
+        }
         try commit(JSONText.render(JSONNode(.object(members))), to: out.appendingPathComponent("metadata.json"))
     }
 
@@ -185,23 +209,32 @@ public enum SweepRunner {
         guard let meta = try? readMetadata(out) else { return }
         let id = identity(plan)
         if meta.hash != id.hash || meta.version != id.version {
-            throw OutputError(description: "\(out.path): holds a different sweep (input \(meta.hash), version \(meta.version)); this one is \(id.hash), version \(id.version). Use another --out or drop --resume.")
+            throw OutputError(
+                description:
+                    "\(out.path): holds a different sweep (input \(meta.hash), version \(meta.version)); this one is \(id.hash), version \(id.version). Use another --out or drop --resume."
+            )
         }
     }
 
     /// Reads a sweep folder's identity and header.
-    public static func readMetadata(_ dir: URL) throws -> (version: String, hash: String, header: [String], total: Int) {
+    public static func readMetadata(_ dir: URL) throws -> (version: String, hash: String, header: [String], total: Int)
+    {
         let url = dir.appendingPathComponent("metadata.json")
         guard let data = FileManager.default.contents(atPath: url.path) else {
             throw OutputError(description: "\(dir.path): no metadata.json: not a sweep folder")
         }
         let sink = DiagnosticSink(file: url.path, lineMap: LineMap(Array(data)))
         var parser = JSONParser(bytes: Array(data), sink: sink)
-        guard let root = parser.parseDocument(), case .string(let v)? = root["version"]?.value, case .string(let h)? = root["input_hash"]?.value,
-              case .array(let header)? = root["header"]?.value, case .number(let total)? = root["units_total"]?.value else {
+        guard let root = parser.parseDocument(), case .string(let v)? = root["version"]?.value,
+            case .string(let h)? = root["input_hash"]?.value,
+            case .array(let header)? = root["header"]?.value, case .number(let total)? = root["units_total"]?.value
+        else {
             throw OutputError(description: "\(url.path): not a sweep's metadata.json")
         }
-        return (v, h, header.compactMap { if case .string(let s) = $0.value { return s } else { return nil } }, Int(total.value))
+        return (
+            v, h, header.compactMap { if case .string(let s) = $0.value { return s } else { return nil } },
+            Int(total.value)
+        )
     }
 
     /// Joins shard folders into `out`; refuses folders of different sweeps.
@@ -211,7 +244,10 @@ public enum SweepRunner {
         for d in dirs.dropFirst() {
             let m = try readMetadata(d)
             if m.hash != reference.hash || m.version != reference.version {
-                throw OutputError(description: "\(d.path) is from a different sweep (input \(m.hash), version \(m.version)) than \(first.path) (input \(reference.hash), version \(reference.version)); refusing to merge")
+                throw OutputError(
+                    description:
+                        "\(d.path) is from a different sweep (input \(m.hash), version \(m.version)) than \(first.path) (input \(reference.hash), version \(reference.version)); refusing to merge"
+                )
             }
         }
         try claim(out)

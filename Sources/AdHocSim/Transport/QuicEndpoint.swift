@@ -147,7 +147,7 @@ public struct QuicEndpoint: Sendable {
     var recoveryStart: SimTime?
     // RTT (RFC 9002 §5).
     var latestRtt = 0.0
-    var smoothedRtt = 0.333     // kInitialRtt
+    var smoothedRtt = 0.333  // kInitialRtt
     var rttVar = 0.1665
     var minRtt = Double.infinity
     var hasRttSample = false
@@ -184,14 +184,17 @@ public struct QuicEndpoint: Sendable {
         self.isClient = isClient
         self.config = config
         maxDatagram = Int64(Swift.max(1200, udpPayload))
-        window = CongestionWindow(cwnd: Double(QuicEndpoint.initialWindow(maxDatagram: maxDatagram)), mss: Double(maxDatagram))
+        window = CongestionWindow(
+            cwnd: Double(QuicEndpoint.initialWindow(maxDatagram: maxDatagram)), mss: Double(maxDatagram))
         addressValidated = isClient
         lossTimer = sim.makeTimer(kind: .quicLossDetection, target: side)
         ackTimer = sim.makeTimer(kind: .quicAckDelay, target: side)
     }
 
     /// Initial window (RFC 9002 §7.2): min(10·max_datagram_size, max(14720, 2·max_datagram_size)).
-    public static func initialWindow(maxDatagram: Int64) -> Int64 { Swift.min(10 * maxDatagram, Swift.max(14_720, 2 * maxDatagram)) }
+    public static func initialWindow(maxDatagram: Int64) -> Int64 {
+        Swift.min(10 * maxDatagram, Swift.max(14_720, 2 * maxDatagram))
+    }
     /// Minimum window (RFC 9002 §7.2): 2·max_datagram_size.
     public var minimumWindow: Int64 { 2 * maxDatagram }
 
@@ -216,9 +219,9 @@ public struct QuicEndpoint: Sendable {
         send(d, ackEliciting: true, stream: -1, offset: 0, length: 300, sim: &sim)
     }
 
-    func udpHeaderless(_ d: Datagram) -> Int64 { Int64(d.transportBytes) }
-
-    mutating func packet(kind: QuicPacketType, stream: Int64, offset: Int64, length: Int64, sim: inout Simulation) -> Datagram {
+    mutating func packet(
+        kind: QuicPacketType, stream: Int64, offset: Int64, length: Int64, sim: inout Simulation
+    ) -> Datagram {
         var d = Datagram(flow: flow, fromClient: isClient, kind: .quic)
         d.flags = kind.rawValue
         d.message = Int32(truncatingIfNeeded: stream)
@@ -237,9 +240,14 @@ public struct QuicEndpoint: Sendable {
         return d
     }
 
-    mutating func send(_ d: Datagram, ackEliciting: Bool, stream: Int64, offset: Int64, length: Int64, sim: inout Simulation) {
+    mutating func send(
+        _ d: Datagram, ackEliciting: Bool, stream: Int64, offset: Int64, length: Int64, sim: inout Simulation
+    ) {
         let bytes = Int64(d.transportBytes) - 8
-        sent.append(Sent(pn: nextPn, time: sim.now, bytes: bytes, ackEliciting: ackEliciting, stream: stream, offset: offset, length: length))
+        sent.append(
+            Sent(
+                pn: nextPn, time: sim.now, bytes: bytes, ackEliciting: ackEliciting, stream: stream, offset: offset,
+                length: length))
         nextPn += 1
         if ackEliciting {
             bytesInFlight += bytes
@@ -275,7 +283,9 @@ public struct QuicEndpoint: Sendable {
 
     mutating func consume(_ len: Int64) {
         if !retransmitQueue.isEmpty {
-            if retransmitQueue[0].length == len { retransmitQueue.removeFirst() } else {
+            if retransmitQueue[0].length == len {
+                retransmitQueue.removeFirst()
+            } else {
                 retransmitQueue[0].offset += len
                 retransmitQueue[0].length -= len
             }
@@ -321,7 +331,8 @@ public struct QuicEndpoint: Sendable {
 
     /// Processes a packet from the peer. Returns the stream bytes it carried (stream, offset,
     /// length) for the application, if any.
-    public mutating func receive(_ d: Datagram, sim: inout Simulation) -> (stream: Int64, offset: Int64, length: Int64)? {
+    public mutating func receive(_ d: Datagram, sim: inout Simulation) -> (stream: Int64, offset: Int64, length: Int64)?
+    {
         bytesReceived += Int64(d.transportBytes) - 8
         recordReceived(d.packetNumber)
         if d.largestAcked >= 0 { processAck(largest: d.largestAcked, firstRange: d.ackFirstRange, sim: &sim) }
@@ -331,7 +342,7 @@ public struct QuicEndpoint: Sendable {
         if d.quicPacketType.carriesCrypto {
             handleCrypto(d, sim: &sim)
         } else if d.payload > 0 {
-            delivered = (Int64(d.message), d.seq, Int64(d.payload))   // 1-RTT and 0-RTT: stream data
+            delivered = (Int64(d.message), d.seq, Int64(d.payload))  // 1-RTT and 0-RTT: stream data
         }
         // ACK policy (RFC 9000 §13.2.2): every second ack-eliciting packet at once, else
         // within max_ack_delay; handshake packets at once. A packet sent meanwhile carried the ACK.
@@ -349,7 +360,7 @@ public struct QuicEndpoint: Sendable {
     mutating func recordReceived(_ pn: Int64) {
         if let last = receivedRanges.last {
             if pn == last.end + 1 {
-                receivedRanges[receivedRanges.count - 1].end = pn   // in order: extend, no allocation
+                receivedRanges[receivedRanges.count - 1].end = pn  // in order: extend, no allocation
                 return
             }
             if pn >= last.start && pn <= last.end { return }
@@ -395,24 +406,19 @@ public struct QuicEndpoint: Sendable {
     var cryptoSent: Int64 = 0
 
     mutating func sendServerFlight(sim: inout Simulation) {
-        let overhead = Int64(config.longHeaderBytes + config.aeadTagBytes + config.frameHeaderBytes + config.ackFrameBytes)
+        let overhead = Int64(
+            config.longHeaderBytes + config.aeadTagBytes + config.frameHeaderBytes + config.ackFrameBytes)
         while cryptoSent < cryptoToSend {
             let len = Swift.min(cryptoToSend - cryptoSent, maxDatagram - overhead)
             if !addressValidated && bytesSentUnvalidated + len + overhead > 3 * bytesReceived { return }
-            let d = packet(kind: cryptoSent == 0 ? .initial : .handshake, stream: -1, offset: cryptoSent, length: len, sim: &sim)
+            let d = packet(
+                kind: cryptoSent == 0 ? .initial : .handshake, stream: -1, offset: cryptoSent, length: len, sim: &sim)
             send(d, ackEliciting: true, stream: -1, offset: cryptoSent, length: len, sim: &sim)
             cryptoSent += len
         }
     }
 
     // MARK: ACKs and loss detection (RFC 9002 §6, §7)
-
-    /// The index in `sent` of packet number `pn`, if it is still tracked.
-    func sentIndex(_ pn: Int64) -> Int? {
-        guard let base = sent.first?.pn else { return nil }
-        let k = Int(pn - base)
-        return k >= sentHead && k < sent.count ? k : nil
-    }
 
     mutating func processAck(largest: Int64, firstRange: Int64, sim: inout Simulation) {
         guard let base = sent.first?.pn else { return }
@@ -484,7 +490,9 @@ public struct QuicEndpoint: Sendable {
     }
 
     /// loss delay = max(kTimeThreshold · max(smoothed_rtt, latest_rtt), kGranularity).
-    var lossDelay: Double { Swift.max(QuicEndpoint.timeThreshold * Swift.max(smoothedRtt, latestRtt), QuicEndpoint.granularity) }
+    var lossDelay: Double {
+        Swift.max(QuicEndpoint.timeThreshold * Swift.max(smoothedRtt, latestRtt), QuicEndpoint.granularity)
+    }
 
     /// Declares packets lost by packet threshold or time threshold (RFC 9002 §6.1).
     mutating func detectLoss(sim: inout Simulation) {
@@ -511,7 +519,7 @@ public struct QuicEndpoint: Sendable {
                 if p.stream >= 0 {
                     retransmit.append(Chunk(stream: p.stream, offset: p.offset, length: p.length))
                 } else if !isClient {
-                    cryptoSent = Swift.min(cryptoSent, p.offset)   // resend the server flight from there
+                    cryptoSent = Swift.min(cryptoSent, p.offset)  // resend the server flight from there
                 } else if state == .established {
                     let fin = packet(kind: .handshake, stream: -1, offset: 0, length: 36, sim: &sim)
                     send(fin, ackEliciting: true, stream: -1, offset: 0, length: 36, sim: &sim)
@@ -541,7 +549,7 @@ public struct QuicEndpoint: Sendable {
         for i in belowLargest where !sent[i].acked && !sent[i].lost {
             let t = sent[i].time + .seconds(lossDelay)
             if earliestLoss == nil || t < earliestLoss! { earliestLoss = t }
-            break   // packets are in send order: the first unresolved one is the earliest
+            break  // packets are in send order: the first unresolved one is the earliest
         }
         if let t = earliestLoss {
             sim.arm(lossTimer, at: Swift.max(t, sim.now))
@@ -602,7 +610,8 @@ public struct QuicEndpoint: Sendable {
         guard let oldest = sent[sentHead...].first(where: { !$0.acked && !$0.lost && $0.ackEliciting }) else { return }
         retransmissions += 1
         if oldest.stream >= 0 {
-            let d = packet(kind: .oneRtt, stream: oldest.stream, offset: oldest.offset, length: oldest.length, sim: &sim)
+            let d = packet(
+                kind: .oneRtt, stream: oldest.stream, offset: oldest.offset, length: oldest.length, sim: &sim)
             send(d, ackEliciting: true, stream: oldest.stream, offset: oldest.offset, length: oldest.length, sim: &sim)
             // The copy is tracked like any packet; the stream bytes are still owed once.
             unackedStreamBytes += oldest.length

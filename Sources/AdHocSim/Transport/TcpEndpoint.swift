@@ -122,7 +122,9 @@ public struct TcpEndpoint: Sendable {
 
     /// Any segment in or out restarts the idle clock of the keepalive (RFC 1122 §4.2.3.6).
     mutating func noteActivity(sim: inout Simulation) {
-        if let idle = config.keepaliveIdle, state == .established, !finSent, !finReceived { sim.arm(keepaliveTimer, after: idle) }
+        if let idle = config.keepaliveIdle, state == .established, !finSent, !finReceived {
+            sim.arm(keepaliveTimer, after: idle)
+        }
     }
 
     /// Initial window, RFC 6928 §2: min(10·MSS, max(2·MSS, 14600)).
@@ -145,8 +147,12 @@ public struct TcpEndpoint: Sendable {
             // Up to three blocks, the most recently changed first (RFC 2018 §4); each block
             // costs 8 bytes of option space, plus the option's kind and length behind two NOPs.
             var blocks: [(start: Int64, end: Int64)] = []
-            if let l = latestOutOfOrder, let r = outOfOrder.first(where: { $0.start <= l.start && l.end <= $0.end }) { blocks.append(r) }
-            for r in outOfOrder.reversed() where blocks.count < 3 && !blocks.contains(where: { $0.start == r.start }) { blocks.append(r) }
+            if let l = latestOutOfOrder, let r = outOfOrder.first(where: { $0.start <= l.start && l.end <= $0.end }) {
+                blocks.append(r)
+            }
+            for r in outOfOrder.reversed() where blocks.count < 3 && !blocks.contains(where: { $0.start == r.start }) {
+                blocks.append(r)
+            }
             while blocks.count < 3 { blocks.append((0, 0)) }
             d.sackStart = SIMD3(blocks[0].start, blocks[1].start, blocks[2].start)
             d.sackEnd = SIMD3(blocks[0].end, blocks[1].end, blocks[2].end)
@@ -167,7 +173,7 @@ public struct TcpEndpoint: Sendable {
     /// Passive open.
     public mutating func listen() {
         precondition(state == .closed, "TCP: listen on a used endpoint")
-        state = .listen   // CLOSED → LISTEN has no entry action (and needs no clock)
+        state = .listen  // CLOSED → LISTEN has no entry action (and needs no clock)
     }
 
     /// Whether RFC 9293's state diagram (§3.3.2, Figure 5; the subset modelled here) has an
@@ -175,7 +181,7 @@ public struct TcpEndpoint: Sendable {
     static func allowed(from: State, to: State) -> Bool {
         switch (from, to) {
         case (.closed, .synSent), (.closed, .listen), (.listen, .synReceived), (.synSent, .established),
-             (.synReceived, .established), (.synSent, .closed), (.synReceived, .closed), (.established, .closed):
+            (.synReceived, .established), (.synSent, .closed), (.synReceived, .closed), (.established, .closed):
             return true
         default:
             return false
@@ -229,7 +235,7 @@ public struct TcpEndpoint: Sendable {
         case .synSent:
             guard d.flags & (TcpFlags.syn | TcpFlags.ack) == TcpFlags.syn | TcpFlags.ack else { return }
             transition(to: .established, sim: &sim)
-            sendAck(sim: &sim)            // the handshake's third segment
+            sendAck(sim: &sim)  // the handshake's third segment
             trySend(sim: &sim)
         case .synReceived:
             if d.flags & TcpFlags.syn != 0 {
@@ -252,13 +258,13 @@ public struct TcpEndpoint: Sendable {
     mutating func established(_ d: Datagram, sim: inout Simulation) {
         noteActivity(sim: &sim)
         if d.flags & TcpFlags.keepalive != 0 {
-            sendAck(sim: &sim)                  // a keepalive probe is answered with an ACK
+            sendAck(sim: &sim)  // a keepalive probe is answered with an ACK
             return
         }
         if d.flags & TcpFlags.fin != 0 && !finReceived {
             finReceived = true
             if finSent {
-                sendAck(sim: &sim)              // our FIN was first: acknowledge theirs
+                sendAck(sim: &sim)  // our FIN was first: acknowledge theirs
             } else {
                 // Passive close: acknowledge and close our side at once (FIN+ACK).
                 finSent = true
@@ -298,7 +304,7 @@ public struct TcpEndpoint: Sendable {
         let retransmission = seq < sndMax
         if retransmission {
             retransmissions += 1
-            if let t = timedSeq, t >= seq { timedSeq = nil }   // Karn: discard the timing
+            if let t = timedSeq, t >= seq { timedSeq = nil }  // Karn: discard the timing
         } else if timedSeq == nil {
             timedSeq = seq + len
             timedAt = sim.now
@@ -357,14 +363,15 @@ public struct TcpEndpoint: Sendable {
                 sendData(seq: sndUna, len: Swift.min(segmentBytes, sndMax - sndUna), sim: &sim)
                 cwnd = ssthresh + 3 * Double(segmentBytes)
             } else if inRecovery {
-                cwnd += Double(segmentBytes)   // window inflation per further duplicate
+                cwnd += Double(segmentBytes)  // window inflation per further duplicate
             } else if dupAcks < 3 {
                 // Limited Transmit (RFC 3042 §2): on the first two duplicate ACKs send one new
                 // segment if the receiver's window allows and the flight stays within cwnd + 2·SMSS.
                 let available = writeEnd - sndNxt
                 let len = Swift.min(segmentBytes, available)
                 if len > 0 && Double(sndNxt - sndUna + len) <= cwnd + 2 * Double(segmentBytes)
-                    && sndNxt - sndUna + len <= peerWindow && (len == segmentBytes || config.noDelay) {
+                    && sndNxt - sndUna + len <= peerWindow && (len == segmentBytes || config.noDelay)
+                {
                     sendData(seq: sndNxt, len: len, sim: &sim)
                     sndNxt += len
                     sndMax = Swift.max(sndMax, sndNxt)
@@ -512,13 +519,13 @@ public struct TcpEndpoint: Sendable {
     mutating func processData(_ d: Datagram, sim: inout Simulation) {
         let start = d.seq, end = d.seq + Int64(d.payload)
         if end <= rcvNxt {
-            sendAck(sim: &sim)                  // a duplicate: ACK at once (RFC 5681 §4.2)
+            sendAck(sim: &sim)  // a duplicate: ACK at once (RFC 5681 §4.2)
             return
         }
         if start > rcvNxt {
             insertOutOfOrder(start, end)
             latestOutOfOrder = (start, end)
-            sendAck(sim: &sim)                  // out of order: immediate duplicate ACK
+            sendAck(sim: &sim)  // out of order: immediate duplicate ACK
             return
         }
         let hadHole = !outOfOrder.isEmpty
@@ -528,7 +535,7 @@ public struct TcpEndpoint: Sendable {
             outOfOrder.removeFirst()
         }
         if hadHole {
-            sendAck(sim: &sim)                  // filling a hole: ACK at once
+            sendAck(sim: &sim)  // filling a hole: ACK at once
             return
         }
         // Delayed ACK (RFC 1122 §4.2.3.2, RFC 5681 §4.2): at least every second full-sized
@@ -580,14 +587,15 @@ public struct TcpEndpoint: Sendable {
         case .synSent, .synReceived:
             synRetransmitted = true
             retransmissions += 1
-            outbox.append(segment(flags: state == .synSent ? TcpFlags.syn : TcpFlags.syn | TcpFlags.ack, seq: 0, payload: 0))
+            outbox.append(
+                segment(flags: state == .synSent ? TcpFlags.syn : TcpFlags.syn | TcpFlags.ack, seq: 0, payload: 0))
             sim.arm(rtoTimer, after: currentRto)
         case .established:
             guard sndMax > sndUna else { return }
             enterLossRecovery(now: sim.now, timeout: true)
             cwnd = Double(segmentBytes)
             inRecovery = false
-            scoreboard.removeAll()   // RFC 6675 §5.1: after an RTO, SACK information is not trusted
+            scoreboard.removeAll()  // RFC 6675 §5.1: after an RTO, SACK information is not trusted
             highRxt = 0
             dupAcks = 0
             recover = sndMax

@@ -108,9 +108,9 @@ public struct FlowApplication: Sendable {
     }
 
     /// The echo of probe `i` arrived at the client. Returns whether all echoes are in.
-    public mutating func echoArrived(_ i: Int, now: SimTime) -> Bool {
-        if i < probeEcho.count, probeEcho[i] == nil {
-            probeEcho[i] = now
+    public mutating func echoArrived(_ probe: Int, now: SimTime) -> Bool {
+        if probe < probeEcho.count, probeEcho[probe] == nil {
+            probeEcho[probe] = now
             echoesReceived += 1
         }
         return echoesReceived == probes
@@ -175,8 +175,10 @@ extension FlowApplication {
     }
 
     /// Data arrived at the server: echo every probe that is now complete, sink the rest.
-    public mutating func serverReceived<S: FlowSocket>(_ arrival: Arrival, _ socket: inout S, now: SimTime,
-                                                       sim: inout Simulation) {
+    public mutating func serverReceived<S: FlowSocket>(
+        _ arrival: Arrival, _ socket: inout S, now: SimTime,
+        sim: inout Simulation
+    ) {
         let probeBytes = Int64(FlowApplication.probeBytes)
         switch arrival {
         case .stream(let upTo):

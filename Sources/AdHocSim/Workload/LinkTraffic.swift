@@ -60,8 +60,9 @@ public struct LinkTraffic: Sendable {
 
     mutating func makePacket(_ k: Int, from: Int, to: UInt32, bytes: Int, now: SimTime) -> LinkPacket {
         sequence += 1
-        return LinkPacket(source: UInt32(from), destination: to, bytes: Int32(bytes), owner: .linkTraffic,
-                          tag: UInt64(k) << 48 | sequence, enqueued: now)
+        return LinkPacket(
+            source: UInt32(from), destination: to, bytes: Int32(bytes), owner: .linkTraffic,
+            tag: UInt64(k) << 48 | sequence, enqueued: now)
     }
 
     /// Packets waiting to be handed to the link layer; the world drains it after every event.
@@ -100,14 +101,14 @@ public struct LinkTraffic: Sendable {
     }
 
     /// Reacts to what the link layer reported (a saturated sender refills its queue).
-    public mutating func notice(_ n: LinkNotice, now: SimTime) {
-        let k = LinkTraffic.generator(of: n.packet.tag)
+    public mutating func notice(_ notice: LinkNotice, now: SimTime) {
+        let k = LinkTraffic.generator(of: notice.packet.tag)
         guard k < specs.count else { return }
-        switch n.kind {
+        switch notice.kind {
         case .delivered:
             counters[k].received += 1
-            counters[k].receivedBytes += UInt64(n.packet.bytes)
-            counters[k].delaySum += (now - n.packet.enqueued).inSeconds
+            counters[k].receivedBytes += UInt64(notice.packet.bytes)
+            counters[k].delaySum += (now - notice.packet.enqueued).inSeconds
         case .senderDone, .dropped:
             if case .saturated(let from, let to, let bytes, _) = specs[k] {
                 outbox.append(makePacket(k, from: from, to: UInt32(to), bytes: bytes, now: now))

@@ -69,7 +69,11 @@ public enum Checker {
                 for (k, e) in scenario.expectations.enumerated() {
                     switch e {
                     case .routeBy(let limit, let from, let to):
-                        if firstSeen[k] == nil, t <= limit.nanoseconds, world.mesh?.route(from: from, to: to, at: sim.now) != nil { firstSeen[k] = sim.now }
+                        if firstSeen[k] == nil, t <= limit.nanoseconds,
+                            world.mesh?.route(from: from, to: to, at: sim.now) != nil
+                        {
+                            firstSeen[k] = sim.now
+                        }
                     case .routeAt(let time, let from, let to, _, _):
                         if time.nanoseconds == t { at[k] = .some(world.mesh?.route(from: from, to: to, at: sim.now)) }
                     default: break
@@ -85,8 +89,10 @@ public enum Checker {
                 switch e {
                 case .routeBy(let t, let from, let to):
                     let seen = firstSeen[k]
-                    outcomes.append(Outcome(check: "route \(ids[from]) → \(ids[to])", expected: "by \(t)",
-                                            observed: seen.map { "from \($0)" } ?? "none by \(t)", passed: seen != nil))
+                    outcomes.append(
+                        Outcome(
+                            check: "route \(ids[from]) → \(ids[to])", expected: "by \(t)",
+                            observed: seen.map { "from \($0)" } ?? "none by \(t)", passed: seen != nil))
                 case .routeAt(let t, let from, let to, let avoids, let maxHops):
                     let r = at[k] ?? nil
                     var ok = r != nil
@@ -97,22 +103,32 @@ public enum Checker {
                     var expected = "exists at \(t)"
                     if !avoids.isEmpty { expected += ", avoids " + avoids.map { ids[$0] }.joined(separator: " ") }
                     if let m = maxHops { expected += ", ≤ \(m) hops" }
-                    outcomes.append(Outcome(check: "route \(ids[from]) → \(ids[to])", expected: expected,
-                                            observed: r.map { $0.path.map { ids[$0] }.joined(separator: " ") + " (\($0.hops) hops)" } ?? "no route",
-                                            passed: ok))
+                    outcomes.append(
+                        Outcome(
+                            check: "route \(ids[from]) → \(ids[to])", expected: expected,
+                            observed: r.map { $0.path.map { ids[$0] }.joined(separator: " ") + " (\($0.hops) hops)" }
+                                ?? "no route",
+                            passed: ok))
                 case .maxSessionSize(let max):
                     let largest = (world.mesh?.peers.map { $0.count + 1 }.max()) ?? 1
-                    outcomes.append(Outcome(check: "largest session", expected: "≤ \(max) nodes", observed: "\(largest) nodes", passed: largest <= max))
+                    outcomes.append(
+                        Outcome(
+                            check: "largest session", expected: "≤ \(max) nodes", observed: "\(largest) nodes",
+                            passed: largest <= max))
                 case .fingerprint(let hex):
-                    outcomes.append(Outcome(check: "event fingerprint", expected: hex, observed: fp.hex, passed: fp.hex == hex))
+                    outcomes.append(
+                        Outcome(check: "event fingerprint", expected: hex, observed: fp.hex, passed: fp.hex == hex))
                 case .deliveryRatio(let w, let lo, let hi):
                     let m = metrics!.workloads[w]
                     var expected: [String] = []
                     if let lo { expected.append("≥ \(NumberText.fixed(lo, decimals: 4))") }
                     if let hi { expected.append("≤ \(NumberText.fixed(hi, decimals: 4))") }
                     let ok = (lo.map { m.deliveryRatio >= $0 } ?? true) && (hi.map { m.deliveryRatio <= $0 } ?? true)
-                    outcomes.append(Outcome(check: "delivery ratio \(m.spec.id)", expected: expected.joined(separator: ", "),
-                                            observed: "\(NumberText.fixed(m.deliveryRatio, decimals: 4)) (\(m.delivered)/\(m.created))", passed: ok))
+                    outcomes.append(
+                        Outcome(
+                            check: "delivery ratio \(m.spec.id)", expected: expected.joined(separator: ", "),
+                            observed: "\(NumberText.fixed(m.deliveryRatio, decimals: 4)) (\(m.delivered)/\(m.created))",
+                            passed: ok))
                 }
             }
             return Result(outcomes: outcomes, routeSnapshots: world.mesh == nil ? nil : snapshots.text)

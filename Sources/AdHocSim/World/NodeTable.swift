@@ -37,8 +37,9 @@ public struct NodeTable: Sendable {
                 var here = positions[i]
                 var points: [(time: SimTime, position: Position)] = [(.zero, here)]
                 while t < scenario.duration.inSeconds {
-                    let target = Position(x: stream.uniform(area.x.lowerBound, area.x.upperBound),
-                                          y: stream.uniform(area.y.lowerBound, area.y.upperBound), z: here.z)
+                    let target = Position(
+                        x: stream.uniform(area.x.lowerBound, area.x.upperBound),
+                        y: stream.uniform(area.y.lowerBound, area.y.upperBound), z: here.z)
                     t += here.distance(to: target) / stream.uniform(speed.lowerBound, speed.upperBound)
                     points.append((.seconds(Swift.min(t, 2e6)), target))
                     t += stream.uniform(pause.lowerBound, pause.upperBound)
@@ -78,8 +79,9 @@ public struct NodeTable: Sendable {
         guard lo + 1 < path.count else { return path[lo].position }
         let a = path[lo], b = path[lo + 1]
         let f = Double((time - a.time).nanoseconds) / Double((b.time - a.time).nanoseconds)
-        return Position(x: a.position.x + f * (b.position.x - a.position.x), y: a.position.y + f * (b.position.y - a.position.y),
-                        z: a.position.z + f * (b.position.z - a.position.z))
+        return Position(
+            x: a.position.x + f * (b.position.x - a.position.x), y: a.position.y + f * (b.position.y - a.position.y),
+            z: a.position.z + f * (b.position.z - a.position.z))
     }
 
     /// Node `index` jumps to `position` at `time` and stays there.

@@ -10,10 +10,16 @@ public enum ScenarioRunner {
     /// Checks that this build can simulate everything `scenario` asks for.
     public static func checkSupported(_ scenario: Scenario) throws {
         if !scenario.events.isEmpty && RadioConfiguration(scenario.radio).technology == .ideal {
-            throw Unsupported(description: "\(scenario.sourcePath): error: events: node events need a radio (awdl or wifi); the ideal link has no positions or radios to fail")
+            throw Unsupported(
+                description:
+                    "\(scenario.sourcePath): error: events: node events need a radio (awdl or wifi); the ideal link has no positions or radios to fail"
+            )
         }
         if scenario.mesh != nil && RadioConfiguration(scenario.radio).technology == .ideal {
-            throw Unsupported(description: "\(scenario.sourcePath): error: mesh: the mesh needs a radio (awdl or wifi) for its neighbour sessions; the ideal link has none")
+            throw Unsupported(
+                description:
+                    "\(scenario.sourcePath): error: mesh: the mesh needs a radio (awdl or wifi) for its neighbour sessions; the ideal link has none"
+            )
         }
     }
 
@@ -27,7 +33,9 @@ public enum ScenarioRunner {
 
     /// Builds the world of `scenario` over the link technology its radio section names and
     /// hands it to `body`: the one place a link technology is registered.
-    public static func withWorld<B: WorldBody>(_ scenario: Scenario, sim: inout Simulation, _ body: B) throws -> B.Output {
+    public static func withWorld<B: WorldBody>(
+        _ scenario: Scenario, sim: inout Simulation, _ body: B
+    ) throws -> B.Output {
         switch RadioConfiguration(scenario.radio).technology {
         case .awdl, .wifi:
             var world = World<WirelessLink>(scenario, sim: &sim)
@@ -62,24 +70,32 @@ public enum ScenarioRunner {
             return report(world, sim: sim, reason: reason, wall: wall)
         }
 
-        func report<L: LinkTechnology>(_ world: World<L>, sim: borrowing Simulation, reason: StopReason, wall: Duration) -> RunReport {
+        func report<L: LinkTechnology>(
+            _ world: World<L>, sim: borrowing Simulation, reason: StopReason, wall: Duration
+        ) -> RunReport {
             let link = (0..<world.nodes.count).map { world.link.counters(of: $0) }
             let ip = world.hosts.ip
             let flows = world.hosts.flows
-            return RunReport(scenario: scenario, stopReason: reason, simulatedTime: sim.now,
-                             eventsExecuted: sim.eventsExecuted, fingerprint: { var h = StableHash(); h.value = sim.fingerprint; return h.hex }(),
-                             wallSeconds: wall.seconds, nodes: world.nodes,
-                             link: link, traffic: world.traffic.counters,
-                             mesh: world.mesh.map { MeshMetrics($0, end: sim.now) },
-                             traces: world.hosts.trace.map { t in (0..<world.nodes.count).map { t.file(of: $0) } },
-                             ipTotals: flows.indices.map { k in
-                                 let c = FlowSide.client(k).index
-                                 return (ip.packetsSent[c], ip.packetsReceived[c], ip.bytesSent[c], ip.bytesReceived[c])
-                             },
-                             flows: flows.indices.map {
-                                 FlowMetrics(flow: flows[$0], index: $0, transport: world.hosts.transportSummary(of: $0), ip: ip,
-                                             linkLostPackets: ip.packetsLost[FlowSide.client($0).index] + ip.packetsLost[FlowSide.server($0).index])
-                             })
+            return RunReport(
+                scenario: scenario, stopReason: reason, simulatedTime: sim.now,
+                eventsExecuted: sim.eventsExecuted,
+                fingerprint: {
+                    var h = StableHash(); h.value = sim.fingerprint; return h.hex
+                }(),
+                wallSeconds: wall.seconds, nodes: world.nodes,
+                link: link, traffic: world.traffic.counters,
+                mesh: world.mesh.map { MeshMetrics($0, end: sim.now) },
+                traces: world.hosts.trace.map { t in (0..<world.nodes.count).map { t.file(of: $0) } },
+                ipTotals: flows.indices.map { k in
+                    let c = FlowSide.client(k).index
+                    return (ip.packetsSent[c], ip.packetsReceived[c], ip.bytesSent[c], ip.bytesReceived[c])
+                },
+                flows: flows.indices.map {
+                    FlowMetrics(
+                        flow: flows[$0], index: $0, transport: world.hosts.transportSummary(of: $0), ip: ip,
+                        linkLostPackets: ip.packetsLost[FlowSide.client($0).index]
+                            + ip.packetsLost[FlowSide.server($0).index])
+                })
         }
     }
 }

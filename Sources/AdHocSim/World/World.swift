@@ -45,15 +45,19 @@ public struct World<Link: LinkTechnology>: EventHandler {
         radio = RadioConfiguration(scenario.radio)
         place = PlaceParameters.resolve(scenario.environment, frequencyHz: radio.frequencyHz)
         let table = nodes
-        link = Link(scenario, radio: radio, place: place, positions: (0..<table.count).map { table.position(of: $0, at: .zero) },
-                    sim: &sim)
+        link = Link(
+            scenario, radio: radio, place: place,
+            positions: (0..<table.count).map { table.position(of: $0, at: .zero) },
+            sim: &sim)
         traffic = LinkTraffic(scenario.traffic, sim: &sim)
         hosts = HostStack(scenario, mtu: link.mtu, sim: &sim)
         for (k, e) in scenario.events.enumerated() {
             sim.schedule(at: e.time, target: UInt32(k), kind: .nodeEvent)
             if e.action == .join { link.setDown(e.node, sim: &sim) }
         }
-        if nodes.anyMobile && Link.hasRadio { sim.schedule(at: NodeTable.samplingInterval, target: 0, kind: .mobilityTick) }
+        if nodes.anyMobile && Link.hasRadio {
+            sim.schedule(at: NodeTable.samplingInterval, target: 0, kind: .mobilityTick)
+        }
         if let m = scenario.mesh, Link.hasRadio {
             mesh = MeshNetwork(nodes: nodes.count, config: MeshConfig(m), workloads: m.messages, sim: &sim)
         }
@@ -109,7 +113,8 @@ public struct World<Link: LinkTechnology>: EventHandler {
                 switch n.packet.owner {
                 case .mesh:
                     switch n.kind {
-                    case .delivered: mesh?.delivered(n.packet, at: Int(n.node), now: sim.now, down: link.isDown(Int(n.node)))
+                    case .delivered:
+                        mesh?.delivered(n.packet, at: Int(n.node), now: sim.now, down: link.isDown(Int(n.node)))
                     case .senderDone: mesh?.released(n.packet)
                     case .dropped:
                         mesh?.linkDropped(n.packet, now: sim.now)

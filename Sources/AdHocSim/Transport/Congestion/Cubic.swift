@@ -22,18 +22,18 @@ public struct Cubic: CongestionController, Equatable {
 
     /// Slow start as RFC 5681 (§4.10); above ssthresh the cubic growth of §4.2–4.4: the target
     /// is W(t + RTT), growth is at most 1.5× per RTT, and never below W_est.
-    public mutating func onAck(_ w: inout CongestionWindow, acked: Int64, now: SimTime, srtt: Double?) {
-        let mss = w.mss
-        if w.inSlowStart {
-            w.cwnd += Swift.min(Double(acked), mss)   // RFC 5681 §3.1, eq. 2
+    public mutating func onAck(_ window: inout CongestionWindow, acked: Int64, now: SimTime, srtt: Double?) {
+        let mss = window.mss
+        if window.inSlowStart {
+            window.cwnd += Swift.min(Double(acked), mss)  // RFC 5681 §3.1, eq. 2
             return
         }
         let c = Cubic.c, beta = Cubic.beta
-        let segments = w.cwnd / mss
+        let segments = window.cwnd / mss
         if epochStart == nil {
             epochStart = now
             if segments < wMax {
-                k = cbrt((wMax - segments) / c)     // eq. 2, with cwnd at the epoch start
+                k = cbrt((wMax - segments) / c)  // eq. 2, with cwnd at the epoch start
             } else {
                 k = 0
                 wMax = segments
@@ -41,21 +41,21 @@ public struct Cubic: CongestionController, Equatable {
             wEst = segments
         }
         let t = (now - epochStart!).inSeconds + (srtt ?? 0)
-        let target = c * pow(t - k, 3) + wMax          // eq. 1, one RTT ahead
+        let target = c * pow(t - k, 3) + wMax  // eq. 1, one RTT ahead
         // Reno-friendly estimate (§4.3): α = 3(1 − β)/(1 + β) segments per window.
         wEst += 3 * (1 - beta) / (1 + beta) * (Double(acked) / mss) / segments
         var next = segments
-        if target > segments { next = segments + Swift.min(target - segments, segments / 2) / segments }   // §4.4
+        if target > segments { next = segments + Swift.min(target - segments, segments / 2) / segments }  // §4.4
         next = Swift.max(next, wEst)
-        w.cwnd = Swift.max(next, segments) * mss
+        window.cwnd = Swift.max(next, segments) * mss
     }
 
     /// §4.6–4.7: ssthresh = max(β·cwnd, 2·SMSS); W_max remembers the window, reduced further
     /// when it is below the previous W_max (fast convergence); a new epoch starts.
-    public mutating func onCongestionEvent(_ w: inout CongestionWindow, flightSize: Double) {
-        let segments = w.cwnd / w.mss
+    public mutating func onCongestionEvent(_ window: inout CongestionWindow, flightSize: Double) {
+        let segments = window.cwnd / window.mss
         wMax = segments < wMax ? segments * (1 + Cubic.beta) / 2 : segments
-        w.ssthresh = Swift.max(w.cwnd * Cubic.beta, 2 * w.mss)
+        window.ssthresh = Swift.max(window.cwnd * Cubic.beta, 2 * window.mss)
         epochStart = nil
     }
 }

@@ -6,17 +6,17 @@ public struct NewReno: CongestionController, Equatable {
 
     /// RFC 5681 §3.1: slow start cwnd += min(N, SMSS) (eq. 2); congestion avoidance
     /// cwnd += max(1, SMSS·SMSS/cwnd) (eq. 3).
-    public mutating func onAck(_ w: inout CongestionWindow, acked: Int64, now: SimTime, srtt: Double?) {
-        if w.inSlowStart {
-            w.cwnd += Swift.min(Double(acked), w.mss)
+    public mutating func onAck(_ window: inout CongestionWindow, acked: Int64, now: SimTime, srtt: Double?) {
+        if window.inSlowStart {
+            window.cwnd += Swift.min(Double(acked), window.mss)
         } else {
-            w.cwnd += Swift.max(1, w.mss * w.mss / w.cwnd)
+            window.cwnd += Swift.max(1, window.mss * window.mss / window.cwnd)
         }
     }
 
     /// RFC 5681 eq. 4: ssthresh = max(FlightSize / 2, 2·SMSS).
-    public mutating func onCongestionEvent(_ w: inout CongestionWindow, flightSize: Double) {
-        w.ssthresh = Swift.max(flightSize / 2, 2 * w.mss)
+    public mutating func onCongestionEvent(_ window: inout CongestionWindow, flightSize: Double) {
+        window.ssthresh = Swift.max(flightSize / 2, 2 * window.mss)
     }
 }
 
@@ -30,18 +30,18 @@ public struct QuicNewReno: CongestionController, Equatable {
     public init() {}
 
     /// RFC 9002 §7.3.1 and §7.3.3 (`OnPacketsAcked`).
-    public mutating func onAck(_ w: inout CongestionWindow, acked: Int64, now: SimTime, srtt: Double?) {
-        if w.inSlowStart {
-            w.cwnd += Double(acked)
+    public mutating func onAck(_ window: inout CongestionWindow, acked: Int64, now: SimTime, srtt: Double?) {
+        if window.inSlowStart {
+            window.cwnd += Double(acked)
         } else {
-            w.cwnd += (w.mss * Double(acked) / w.cwnd).rounded(.down)
+            window.cwnd += (window.mss * Double(acked) / window.cwnd).rounded(.down)
         }
     }
 
     /// RFC 9002 §7.3.2 (`OnCongestionEvent`, kLossReductionFactor = 0.5):
     /// ssthresh = ⌊cwnd / 2⌋, cwnd = max(ssthresh, kMinimumWindow).
-    public mutating func onCongestionEvent(_ w: inout CongestionWindow, flightSize: Double) {
-        w.ssthresh = (w.cwnd / 2).rounded(.down)
-        w.cwnd = Swift.max(w.ssthresh, 2 * w.mss)
+    public mutating func onCongestionEvent(_ window: inout CongestionWindow, flightSize: Double) {
+        window.ssthresh = (window.cwnd / 2).rounded(.down)
+        window.cwnd = Swift.max(window.ssthresh, 2 * window.mss)
     }
 }

@@ -1,0 +1,97 @@
+// Shared test support: running the CLI, temporary folders, scenario decoding helpers and the
+// idealised link scenario used by the MAC tests. Test files keep only their own tests.
+import Foundation
+import Testing
+@testable import AdHocSim
+
+/// Runs the built `adhocsim` binary as a subprocess.
+struct CLI {
+    static let binary: URL = {
+        let fm = FileManager.default
+        // Beside the test bundle (swift test on Linux), else in the package's debug build.
+        let besideTests = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+            .appendingPathComponent("adhocsim")
+        if fm.isExecutableFile(atPath: besideTests.path) { return besideTests }
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        return root.appendingPathComponent(".build/debug/adhocsim")
+    }()
+
+    struct Outcome {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    static func run(_ args: [String], in directory: URL) throws -> Outcome {
+        let p = Process()
+        p.executableURL = binary
+        p.arguments = args
+        p.currentDirectoryURL = directory
+        let out = Pipe(), err = Pipe()
+        p.standardOutput = out
+        p.standardError = err
+        try p.run()
+        let o = out.fileHandleForReading.readDataToEndOfFile()
+        let e = err.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return Outcome(
+            status: p.terminationStatus, stdout: String(decoding: o, as: UTF8.self),
+            stderr: String(decoding: e, as: UTF8.self))
+    }
+}
+
+/// A fresh temporary folder holding `files`.
+func temporaryFolder(_ files: [String: String] = [:]) throws -> URL {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("adhocsim-test-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    for (name, text) in files { try Data(text.utf8).write(to: dir.appendingPathComponent(name)) }
+    return dir
+}
+
+func listing(_ dir: URL) throws -> [String] {
+    try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted()
+}
+
+/// The file's lines without the one wall-clock field.
+func deterministicPart(_ text: String) -> String {
+    text.split(separator: "\n", omittingEmptySubsequences: false).filter { !$0.contains("\"wall_time_s\"") }.joined(
+        separator: "\n")
+}
+
+/// Decodes `text`, returning the scenario or the diagnostics.
+func decode(_ text: String, overrides: [String] = []) -> Result<Scenario, ScenarioError> {
+    do {
+        return .success(try ScenarioDecoder.decode(bytes: Array(text.utf8), file: "test.json", overrides: overrides))
+    } catch let e as ScenarioError {
+        return .failure(e)
+    } catch {
+        Issue.record("unexpected error \(error)")
+        return .failure(ScenarioError(diagnostics: []))
+    }
+}
+
+func diagnostics(_ text: String, overrides: [String] = []) -> [Diagnostic] {
+    switch decode(text, overrides: overrides) {
+    case .success: return []
+    case .failure(let e): return e.diagnostics
+    }
+}
+
+/// A scenario on an idealised channel: no shadowing, fading or blockage.
+func linkScenario(
+    nodes: [(String, Double, Double)], radio: String, traffic: String, duration: Double = 10, extra: String = ""
+) throws -> Scenario {
+    let nodeList = nodes.map { "{\"id\": \"\($0.0)\", \"position\": [\($0.1), \($0.2), 1.2]}" }.joined(separator: ", ")
+    let text = """
+        {"name": "t", "seed": 7, "duration_s": \(duration),
+         "environment": {"preset": "custom", "pathLossExponent": 2, "referenceLossDb": 47.6, "shadowingSigmaDb": 0,
+                         "noiseFigureDb": 7, "interferenceDb": 0},
+         "radio": \(radio), \(extra)
+         "nodes": [\(nodeList)], "traffic": \(traffic)}
+        """
+    return try ScenarioDecoder.decode(bytes: Array(text.utf8), file: "t.json")
+}
+
+/// Whether `a` and `b` differ by at most `tolerance`.
+func close(_ a: Double, _ b: Double, _ tolerance: Double) -> Bool { abs(a - b) <= tolerance }
