@@ -195,3 +195,31 @@ struct SeamTests {
         #expect(link.notices.filter { $0.kind == .dropped }.count == 2)
     }
 }
+
+/// Issue #10, class 9: a thesis test whose probes exceed the TCP send buffer used to trap
+/// ("write beyond the send buffer"). Probes and echoes now wait for room, as blocking socket
+/// writes do, and every probe is still timed.
+@Suite("Blocking writes")
+struct BlockingWriteTests {
+    @Test func probesBeyondTheSendBufferWaitForRoom() throws {
+        let text = """
+            {"name": "b", "seed": 1, "duration_s": 30, "environment": {"preset": "field"}, "radio": {"technology": "ideal"},
+             "link": {"rateMbps": 10, "delayMs": 5}, "transport": {"tcp": {"sendBufferBytes": 1024}},
+             "nodes": [{"id": "c", "position": [0, 0, 1.2]}, {"id": "s", "position": [10, 0, 1.2]}],
+             "flows": [{"id": "f", "from": "c", "to": "s", "protocol": "tcp",
+                        "workload": {"kind": "thesis", "probes": 200, "packets": 10, "size": 100}}]}
+            """
+        let scenario = try ScenarioDecoder.decode(bytes: Array(text.utf8), file: "b.json")
+        let report = try ScenarioRunner.run(scenario)
+        // 200 probes of 16 bytes = 3200 bytes, three times the 1024-byte buffer: all timed.
+        #expect(report.flows[0].rttsMs.count == 200)
+        #expect(report.flows[0].status == "ok")
+        var sim = Simulation(seed: scenario.seed)
+        var world = World<IdealLink>(scenario, sim: &sim)
+        _ = sim.run(&world, until: scenario.duration)
+        let sent = world.hosts.flows[0].app.probeSent
+        // The first 1024 / 16 = 64 probes fit at once; the 65th waited for acknowledged room.
+        #expect(sent[63] == sent[0])
+        #expect(sent[64] > sent[0])
+    }
+}

@@ -314,9 +314,11 @@ public struct HostStack: Sendable {
         let c = slot(.client(k))
         switch flows[k].transport {
         case .tcp:
+            flows[k].app.writeProbes(&tcp[c], now: sim.now, sim: &sim)
             while flows[k].app.wantsWrite, flows[k].app.writeNext(&tcp[c], now: sim.now, sim: &sim) {}
             flush(.client(k), link: &link, sim: &sim)
         case .quic:
+            flows[k].app.writeProbes(&quic[c], now: sim.now, sim: &sim)
             while flows[k].app.wantsWrite, flows[k].app.writeNext(&quic[c], now: sim.now, sim: &sim) {}
             flush(.client(k), link: &link, sim: &sim)
         case .udp:

@@ -57,6 +57,7 @@ extension WirelessLink {
         }
     }
 
+    @inline(__always)
     mutating func passUp(_ packet: LinkPacket, at r: Int) {
         stations[r].counters.received += 1
         stations[r].counters.receivedBytes += UInt64(packet.bytes)
@@ -66,12 +67,19 @@ extension WirelessLink {
     /// Hands MPDU `seq` from `sender` (or its give-up, `nil`) to `r`'s reordering buffer and
     /// passes up what is then in order.
     mutating func reorderArrival(_ packet: LinkPacket?, seq: UInt64, from sender: Int, at r: Int) {
-        var ready = readyScratch
-        readyScratch = []
-        stations[r].reorder.arrival(packet, seq: seq, from: sender, nodeCount: stations.count, ready: &ready)
-        for p in ready { passUp(p, at: r) }
-        ready.removeAll(keepingCapacity: true)
-        readyScratch = ready
+        switch stations[r].reorder.advance(seq: seq, from: sender, nodeCount: stations.count) {
+        case .stale:
+            return
+        case .inOrder:
+            if let packet { passUp(packet, at: r) }
+        case .outOfOrder:
+            var ready = readyScratch
+            readyScratch = []
+            stations[r].reorder.buffer(packet, seq: seq, from: sender, nodeCount: stations.count, ready: &ready)
+            for p in ready { passUp(p, at: r) }
+            ready.removeAll(keepingCapacity: true)
+            readyScratch = ready
+        }
     }
 
     /// SIFS after a data frame: send its ACK or block ACK.

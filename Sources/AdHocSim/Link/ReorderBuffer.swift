@@ -9,19 +9,34 @@ struct ReorderBuffer: Sendable {
     /// ahead of the expected one.
     var held: [Int: [UInt64: LinkPacket?]] = [:]
 
-    /// MPDU `seq` from `sender` arrived (`packet`), or its sender gave it up (`nil`). Appends
-    /// what may now be passed up, in order, to `ready`. `nodeCount` sizes the per-sender table.
-    mutating func arrival(
+    /// Where an arriving sequence number falls.
+    enum Position {
+        /// Behind the window (a duplicate or an MPDU already given up): ignore it.
+        case stale
+        /// The expected number with nothing waiting: the window has moved by one; pass the MPDU
+        /// up at once (the common case, no buffering).
+        case inOrder
+        /// Ahead of a missing one, or something is waiting: call `buffer`.
+        case outOfOrder
+    }
+
+    /// Classifies MPDU `seq` from `sender`, moving the window when it is in order.
+    @inline(__always)
+    mutating func advance(seq: UInt64, from sender: Int, nodeCount: Int) -> Position {
+        let next = expected[sender, nodeCount]
+        if seq < next { return .stale }
+        if seq == next && held[sender] == nil {
+            expected[sender, nodeCount] = next &+ 1
+            return .inOrder
+        }
+        return .outOfOrder
+    }
+
+    /// Holds MPDU `seq` from `sender` (`packet`, or `nil` when its sender gave it up) and
+    /// appends to `ready`, in order, what may now be passed up.
+    mutating func buffer(
         _ packet: LinkPacket?, seq: UInt64, from sender: Int, nodeCount: Int, ready: inout [LinkPacket]
     ) {
-        let next = expected[sender, nodeCount]
-        if seq < next { return }
-        if seq == next && held[sender] == nil {
-            // In order, nothing waiting: the common case, no buffering.
-            expected[sender, nodeCount] = next &+ 1
-            if let packet { ready.append(packet) }
-            return
-        }
         held[sender, default: [:]][seq] = .some(packet)
         while true {
             let e = expected[sender, nodeCount]

@@ -156,6 +156,16 @@ extension ScenarioDecoder {
             }
             let size = count("size", "the bytes per write", 1...WorkloadBounds.maxWriteBytes)
             guard let rate, let size else { return nil }
+            // One write every size·8 / rate seconds: it must be at least the clock's 1 ns, or the
+            // writes would all fall on one instant.
+            let interval = Double(size) * 8 / (rate * 1e6)
+            guard (interval * 1e9).rounded() >= 1 else {
+                sink.report(
+                    "a CBR of \(JSONNumber(rate).literal) Mbit/s in \(size)-byte writes is one write every "
+                        + "\(JSONNumber(interval).literal) s, below the clock's 1 ns; lower the rate or raise the size",
+                    path: path.appending("rateMbps"), at: r.value("rateMbps")?.origin ?? node.origin)
+                return nil
+            }
             return .cbr(rateMbps: rate, size: size)
         }
     }

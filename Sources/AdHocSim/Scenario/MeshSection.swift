@@ -63,7 +63,7 @@ extension ScenarioDecoder {
         }
         func seconds(_ key: String, _ what: String, above: Double, upTo: Double) -> Double? {
             guard let v = mr.value(key) else { return nil }
-            let d = values.positive(v, mp.appending(key), what, above: above, upTo: upTo)
+            let d = values.duration(v, mp.appending(key), what, upTo: upTo)
             if d == nil { ok = false }
             return d
         }
@@ -159,8 +159,7 @@ extension ScenarioDecoder {
                 values.integer($0, p.appending("count"), "a message count in 1...1000000", in: 1...1_000_000)
             }
             let interval = r.required("interval_s", "seconds between messages").flatMap {
-                values.positive(
-                    $0, p.appending("interval_s"), "seconds between messages, > 0 and ≤ 3600", above: 0, upTo: 3600)
+                values.duration($0, p.appending("interval_s"), "seconds between messages, > 0 and ≤ 3600", upTo: 3600)
             }
             var start = 0.0
             if let v = r.value("start_s") {

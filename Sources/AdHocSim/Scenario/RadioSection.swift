@@ -155,8 +155,9 @@ extension ScenarioDecoder {
             if spec.rateMbps == nil { ok = false }
         }
         if let v = r.value("delayMs") {
-            spec.delayMs = values.number(
-                v, path.appending("delayMs"), "a one-way delay in ms in 0...100000", in: 0...100_000)
+            spec.delayMs = values.duration(
+                v, path.appending("delayMs"), "a one-way delay in ms in 0...100000", unit: 0.001, upTo: 100_000,
+                allowZero: true)
             if spec.delayMs == nil { ok = false }
         }
         if let v = r.value("lossProbability") {

@@ -71,8 +71,8 @@ public struct ScenarioDecoder {
                 in: 0...UInt64.max)
         }
         let duration = r.required("duration_s", "simulated seconds").flatMap {
-            values.positive(
-                $0, JSONPath.root.appending("duration_s"), "a duration in seconds, > 0 and ≤ 1000000", above: 0,
+            values.duration(
+                $0, JSONPath.root.appending("duration_s"), "a duration in seconds, > 0 and ≤ 1000000",
                 upTo: ScenarioBounds.maxDurationSeconds)
         }
         let environment = r.required("environment", "the place").flatMap {

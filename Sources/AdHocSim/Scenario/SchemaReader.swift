@@ -100,6 +100,30 @@ struct ValueReader {
         return v
     }
 
+    /// A duration in `unit` seconds (1 for seconds, 0.001 for milliseconds) of at least one
+    /// nanosecond, the clock's resolution, and at most `upper` units; with `allowZero`, zero
+    /// is accepted too. Every duration and interval key goes through here, so none can round to
+    /// zero nanoseconds (which would let an event repeat at one instant forever).
+    func duration(
+        _ node: JSONNode, _ path: JSONPath, _ what: String, unit: Double = 1, upTo upper: Double,
+        allowZero: Bool = false
+    ) -> Double? {
+        guard let v = number(node, path, what, in: -Double.greatestFiniteMagnitude...Double.greatestFiniteMagnitude)
+        else { return nil }
+        if allowZero && v == 0 { return v }
+        guard v > 0 && v <= upper else {
+            sink.report("expected \(what), found \(JSONNumber(v).literal) (out of range)", path: path, at: node.origin)
+            return nil
+        }
+        guard (v * unit * 1e9).rounded() >= 1 else {
+            sink.report(
+                "expected \(what), found \(JSONNumber(v).literal) (rounds to 0 ns; the clock counts whole nanoseconds, "
+                    + "so a duration must be at least \(JSONNumber(1e-9 / unit).literal))", path: path, at: node.origin)
+            return nil
+        }
+        return v
+    }
+
     /// An integer written without fraction or exponent, within `range`.
     func integer(_ node: JSONNode, _ path: JSONPath, _ what: String, in range: ClosedRange<UInt64>) -> UInt64? {
         guard case .number(let n) = node.value else {

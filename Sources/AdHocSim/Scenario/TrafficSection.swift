@@ -81,8 +81,7 @@ extension ScenarioDecoder {
                 result.append(.saturated(from: from, to: to, bytes: bytes, start: start))
             } else {
                 let interval = r.required("intervalS", "seconds between broadcasts").flatMap {
-                    values.positive(
-                        $0, p.appending("intervalS"), "an interval in seconds, > 0 and ≤ 3600", above: 0, upTo: 3600)
+                    values.duration($0, p.appending("intervalS"), "an interval in seconds, > 0 and ≤ 3600", upTo: 3600)
                 }
                 var members = Array(0..<nodeCount)
                 if let list = r.value("nodes") {

@@ -75,9 +75,9 @@ extension ScenarioDecoder {
                 }
                 if let v = tr.value("delayedAckMs") {
                     spec.delayedAckMs = track(
-                        values.number(
+                        values.duration(
                             v, tp.appending("delayedAckMs"), "a delayed-ACK timer in ms in 0...500 (RFC 1122 limit)",
-                            in: 0...500))
+                            unit: 0.001, upTo: 500, allowZero: true))
                 }
                 if let v = tr.value("minRtoMs") {
                     spec.minRtoMs = track(
@@ -101,9 +101,9 @@ extension ScenarioDecoder {
                 if let v = tr.value("keepaliveIdleS") {
                     if v.value == .null {
                         spec.keepaliveIdleS = .off
-                    } else if let x = values.positive(
+                    } else if let x = values.duration(
                         v, tp.appending("keepaliveIdleS"), "a keepalive idle time in seconds, > 0 and ≤ 7200, or null",
-                        above: 0, upTo: 7200)
+                        upTo: 7200)
                     {
                         spec.keepaliveIdleS = .value(x)
                     } else {

@@ -85,6 +85,8 @@ public struct FlowApplication: Sendable {
     public private(set) var startedAt: SimTime?
     /// CBR writes waiting for the transport.
     var cbrBacklog: Int64 = 0
+    /// Whether the client's socket has accepted writes (the probes began).
+    var opened = false
     /// Server, byte stream: stream bytes consumed so far.
     var serverConsumed: Int64 = 0
     /// Client, byte stream: echo bytes consumed so far.
@@ -166,12 +168,21 @@ extension FlowApplication {
     /// The client's socket accepts writes for the first time (connected, or early data): write
     /// the probes back to back, or go straight to the transfer when there are none.
     public mutating func connected<S: FlowSocket>(_ socket: inout S, now: SimTime, sim: inout Simulation) {
-        guard probeSent.isEmpty else { return }
-        for i in 0..<probes {
-            probeWritten(now: now)
-            socket.write(message: i, bytes: Int64(FlowApplication.probeBytes), sim: &sim)
-        }
+        guard !opened else { return }
+        opened = true
         if probes == 0 { beginTransfer() }
+        writeProbes(&socket, now: now, sim: &sim)
+    }
+
+    /// Writes the probes not yet written while the socket has room for them: a probe the send
+    /// buffer cannot take waits, as a blocking socket write does, and goes out when room frees.
+    public mutating func writeProbes<S: FlowSocket>(_ socket: inout S, now: SimTime, sim: inout Simulation) {
+        let bytes = Int64(FlowApplication.probeBytes)
+        while opened && probeSent.count < probes && socket.hasRoom(for: bytes) {
+            let i = probeSent.count
+            probeWritten(now: now)
+            socket.write(message: i, bytes: bytes, sim: &sim)
+        }
     }
 
     /// Data arrived at the server: echo every probe that is now complete, sink the rest.
@@ -182,11 +193,13 @@ extension FlowApplication {
         let probeBytes = Int64(FlowApplication.probeBytes)
         switch arrival {
         case .stream(let upTo):
-            guard upTo > serverConsumed else { return }
-            while serverEchoes < probes && upTo >= Int64(serverEchoes + 1) * probeBytes {
+            // Echoes wait for send-buffer room (a blocking write); any later arrival, an ACK
+            // included, lets the waiting ones go.
+            while serverEchoes < probes && upTo >= Int64(serverEchoes + 1) * probeBytes && socket.hasRoom(for: probeBytes) {
                 socket.write(message: serverEchoes, bytes: probeBytes, sim: &sim)
                 serverEchoed()
             }
+            guard upTo > serverConsumed else { return }
             let probeStream = Int64(probes) * probeBytes
             if upTo > probeStream {
                 let newData = upTo - Swift.max(serverConsumed, probeStream)
