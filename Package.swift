@@ -8,10 +8,13 @@ let package = Package(
     products: [
         .library(name: "AdHocSim", targets: ["AdHocSim"]),
         .executable(name: "adhocsim", targets: ["adhocsim"]),
+        .executable(name: "adhocfuzz", targets: ["adhocfuzz"]),
     ],
     targets: [
         .target(name: "AdHocSim"),
         .executableTarget(name: "adhocsim", dependencies: ["AdHocSim"]),
+        // A seeded subprocess mutation fuzzer of the adhocsim command (README, "Hardening").
+        .executableTarget(name: "adhocfuzz", dependencies: ["AdHocSim"]),
         .testTarget(name: "AdHocSimTests", dependencies: ["AdHocSim"]),
     ],
     swiftLanguageModes: [.v6]

@@ -22,10 +22,23 @@ enum CommandLineTool {
         do {
             switch command {
             case "--version", "version":
+                guard rest.isEmpty else {
+                    throw Arguments.UsageError(
+                        message: "takes no arguments, found \(Diagnostic.excerpt(rest.joined(separator: " ")))")
+                }
                 print("adhocsim \(RunFiles.toolVersion)")
                 return ExitStatus.success
             case "--help", "-h", "help":
-                if let topic = rest.first, let text = Help.text(for: topic) {
+                guard rest.count <= 1 else {
+                    throw Arguments.UsageError(message: "takes at most one COMMAND, found \(rest.count) arguments")
+                }
+                if let topic = rest.first {
+                    guard let text = Help.text(for: topic) else {
+                        throw Arguments.UsageError(
+                            message:
+                                "no help for \"\(Diagnostic.excerpt(topic))\"; commands: \(commands.joined(separator: ", "))"
+                        )
+                    }
                     print(text)
                 } else {
                     print(Help.overview)
@@ -40,7 +53,7 @@ enum CommandLineTool {
             case "plot": return try PlotCommand.main(rest)
             case "check": return try CheckCommand.main(rest)
             default:
-                var message = "adhocsim: unknown command \"\(command)\""
+                var message = "adhocsim: unknown command \"\(Diagnostic.excerpt(command, limit: 40))\""
                 if let s = commands.min(by: { editDistance($0, command) < editDistance($1, command) }),
                     editDistance(s, command) <= 2
                 {
@@ -50,7 +63,11 @@ enum CommandLineTool {
                 return ExitStatus.badInput
             }
         } catch let e as Arguments.UsageError {
-            printError("adhocsim \(command): \(e.message)\nRun `adhocsim \(command) --help` for its usage.")
+            let name = Diagnostic.excerpt(command, limit: 40)
+            let hint =
+                commands.contains(command) && command != "help"
+                ? "`adhocsim \(command) --help` for its usage" : "`adhocsim --help` for the commands"
+            printError("adhocsim \(name): \(e.message)\nRun \(hint).")
             return ExitStatus.badInput
         } catch {
             printError("adhocsim \(command): \(error)")

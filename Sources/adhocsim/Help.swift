@@ -7,7 +7,7 @@ enum Help {
           adhocsim validate FILE... [--set PATH=VALUE]...
           adhocsim range [FILE] [--environment PRESET] [--set PATH=VALUE]...
           adhocsim sweep FILE [--out DIR] [-j N] [--shard K/N] [--resume] [--set PATH=VALUE]... [--quiet]
-          adhocsim merge DIR... --out DIR
+          adhocsim merge DIR... --out DIR [--allow-partial]
           adhocsim plot DIR
           adhocsim check FILE... [--golden DIR [--update-golden]] [--set PATH=VALUE]...
           adhocsim bench core [--population P] [--events E] [--repeat R] [--compare] [--no-baseline]
@@ -85,10 +85,12 @@ enum Help {
         """
 
     static let merge = """
-        adhocsim merge DIR... --out DIR
+        adhocsim merge DIR... --out DIR [--allow-partial]
 
         Joins the cells of shard folders of one sweep into one cells.csv and cells.jsonl; refuses
-        folders from different sweeps (input hash or version differ).
+        folders from different sweeps (input hash or version differ), and an incomplete set: every
+        unit must be present exactly once, every shard finished, every cell file whole.
+        --allow-partial merges such a set anyway and says what is missing.
         """
 
     static let plot = """

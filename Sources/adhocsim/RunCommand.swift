@@ -22,13 +22,13 @@ enum RunCommand {
         } catch let e as ScenarioError {
             printError(e.description)
             printError(
-                "\(e.diagnostics.count) problem\(e.diagnostics.count == 1 ? "" : "s") in \(file); nothing was run or written."
+                "\(e.diagnostics.count) problem\(e.diagnostics.count == 1 ? "" : "s") in \(Diagnostic.excerpt(file.isEmpty ? "\"\"" : file)); nothing was run or written."
             )
             return ExitStatus.badInput
         }
         if let m = scenario.matrix, !a.has("--quiet") {
             printError(
-                "note: \(file) has a matrix of \(m.cells.count) cells; run simulates the base scenario only (use adhocsim sweep)"
+                "note: \(file) has a matrix of \(m.cellCount) cells; run simulates the base scenario only (use adhocsim sweep)"
             )
         }
         let report: RunReport
@@ -72,14 +72,25 @@ enum ValidateCommand {
         for file in a.positionals {
             do {
                 let s = try ScenarioDecoder.load(path: file, overrides: a.all("--set"))
-                let cells = s.matrix.map { ", matrix of \($0.cells.count) cells × \($0.repeats)" } ?? ""
+                // The same support checks as run: a valid file this build cannot simulate is
+                // not "ok".
+                do {
+                    try ScenarioRunner.checkSupported(s)
+                } catch let e as ScenarioRunner.Unsupported {
+                    failed += 1
+                    printError(e.description)
+                    continue
+                }
+                let cells = s.matrix.map { ", matrix of \($0.cellCount) cells × \($0.repeats)" } ?? ""
                 print(
                     "\(file): ok (scenario \"\(s.name)\", \(s.nodes.count) node\(s.nodes.count == 1 ? "" : "s"), \(s.flows.count) flow\(s.flows.count == 1 ? "" : "s"), \(s.duration)\(cells))"
                 )
             } catch let e as ScenarioError {
                 failed += 1
                 printError(e.description)
-                printError("\(e.diagnostics.count) problem\(e.diagnostics.count == 1 ? "" : "s") in \(file)")
+                printError(
+                    "\(e.diagnostics.count) problem\(e.diagnostics.count == 1 ? "" : "s") in \(Diagnostic.excerpt(file.isEmpty ? "\"\"" : file))"
+                )
             }
         }
         return failed == 0 ? ExitStatus.success : ExitStatus.badInput

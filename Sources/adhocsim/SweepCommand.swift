@@ -36,7 +36,7 @@ enum SweepCommand {
                 resume: a.has("--resume"), progress: progress)
             if !a.has("--quiet") {
                 print(
-                    "\(plan.base.name): \(plan.matrix.cells.count) cells × \(plan.matrix.repeats) repeat(s); ran \(ran) unit(s) now, \(failed) with a failed status"
+                    "\(plan.base.name): \(plan.matrix.cellCount) cells × \(plan.matrix.repeats) repeat(s); ran \(ran) unit(s) now, \(failed) with a failed status"
                 )
                 print("results: \(outPath)/cells.csv")
             }
@@ -51,13 +51,18 @@ enum SweepCommand {
 enum MergeCommand {
     static func main(_ args: [String]) throws -> Int32 {
         if args.contains("--help") || args.contains("-h") { print(Help.merge); return ExitStatus.success }
-        let a = try Arguments(args, options: ["--out"], switches: [])
+        let a = try Arguments(args, options: ["--out"], switches: ["--allow-partial"])
         guard !a.positionals.isEmpty, let out = a.value("--out") else {
             throw Arguments.UsageError(message: "expects sweep folders and --out DIR")
         }
         do {
-            try SweepRunner.merge(a.positionals.map { URL(fileURLWithPath: $0) }, out: URL(fileURLWithPath: out))
-            print("merged \(a.positionals.count) folder(s) into \(out)/cells.csv")
+            let warnings = try SweepRunner.merge(
+                a.positionals.map { URL(fileURLWithPath: $0) }, out: URL(fileURLWithPath: out),
+                allowPartial: a.has("--allow-partial"))
+            for w in warnings { printError("adhocsim merge: warning: \(w)") }
+            print(
+                "merged \(a.positionals.count) folder(s) into \(out)/cells.csv" + (warnings.isEmpty ? "" : " (partial)")
+            )
         } catch let e as SweepRunner.OutputError {
             printError("adhocsim merge: \(e.description)")
             return ExitStatus.badInput

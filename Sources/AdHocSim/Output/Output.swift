@@ -55,6 +55,34 @@ public struct CSVTable: Sendable {
         return out
     }
 
+    /// The number of fields of every record of a CSV text (RFC 4180 quoting; a quoted field may
+    /// hold commas and newlines), or `nil` when a quote is left open.
+    public static func fieldCounts(of text: String) -> [Int]? {
+        var counts: [Int] = []
+        var fields = 1
+        var quoted = false
+        var atFieldStart = true
+        var any = false
+        for c in text.unicodeScalars {
+            any = true
+            if quoted {
+                if c == "\"" { quoted = false }
+                continue
+            }
+            switch c {
+            case "\"" where atFieldStart: quoted = true; atFieldStart = false
+            case "\"": quoted = true  // an escaped quote inside a quoted field ("" ) reopens it
+            case ",": fields += 1; atFieldStart = true
+            case "\n": counts.append(fields); fields = 1; atFieldStart = true; any = false
+            case "\r": break
+            default: atFieldStart = false
+            }
+        }
+        if quoted { return nil }
+        if any { counts.append(fields) }
+        return counts
+    }
+
     static func field(_ s: String) -> String {
         guard s.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return s }
         return "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\""

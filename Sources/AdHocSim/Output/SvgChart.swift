@@ -47,15 +47,20 @@ public struct SvgChart: Sendable {
     }
 
     /// "Nice" tick values covering [lo, hi].
+    /// At most 12 ticks, and none for a non-finite range: a step too small to move a huge value
+    /// (1e17 + 20 == 1e17 in floating point) can never loop forever.
     static func ticks(_ lo: Double, _ hi: Double) -> [Double] {
+        guard lo.isFinite, hi.isFinite, (hi - lo).isFinite else { return [] }
         let span = Swift.max(hi - lo, 1e-9)
         let raw = span / 5
         let magnitude = pow(10, floor(log10(raw)))
         let step = [1.0, 2, 5, 10].map { $0 * magnitude }.first { $0 >= raw } ?? raw
         var t = floor(lo / step) * step
         var out: [Double] = [t]
-        while t < hi - step * 1e-9 {
-            t += step
+        while t < hi - step * 1e-9 && out.count < 12 {
+            let next = t + step
+            guard next > t else { break }
+            t = next
             out.append(t)
         }
         return out
@@ -95,13 +100,13 @@ public struct SvgChart: Sendable {
         let yTicks: [Double]
         let py: (Double) -> Double
         if logY {
-            let positive = ys.filter { $0 > 0 }
+            let positive = ys.filter { $0 > 0 && $0.isFinite }
             let lo = floor(log10(positive.min() ?? 1)), hi = ceil(log10(positive.max() ?? 10))
             yTicks = stride(from: lo, through: Swift.max(hi, lo + 1), by: 1).map { pow(10, $0) }
             let l0 = lo, span = Swift.max(hi, lo + 1) - lo
             py = { SvgChart.top + plotH - (log10(Swift.max($0, pow(10, l0))) - l0) / span * plotH }
         } else {
-            yTicks = SvgChart.ticks(0, Swift.max(ys.max() ?? 1, 1e-9) * 1.05)
+            yTicks = SvgChart.ticks(0, Swift.max(ys.filter(\.isFinite).max() ?? 1, 1e-9) * 1.05)
             let yTop = yTicks.last ?? 1
             py = { SvgChart.top + plotH - $0 / yTop * plotH }
         }
@@ -167,7 +172,7 @@ public struct SvgChart: Sendable {
                     "<text x=\"\(SvgChart.f(cx))\" y=\"\(SvgChart.f(SvgChart.top + plotH + 18))\" text-anchor=\"middle\">\(SvgChart.escape(b.label))</text>\n"
             }
         case .lines(let series, let logX):
-            let xs = series.flatMap { $0.points.map(\.x) }
+            let xs = series.flatMap { $0.points.map(\.x) }.filter(\.isFinite)
             let tx: (Double) -> Double = logX ? { log10(Swift.max($0, 1e-9)) } : { $0 }
             let lo = tx(xs.min() ?? 0), hi = tx(xs.max() ?? 1)
             let span = hi - lo > 0 ? hi - lo : 1

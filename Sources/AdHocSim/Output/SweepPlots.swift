@@ -59,7 +59,9 @@ public enum SweepPlots {
         let data = rows.dropFirst().filter { $0.count == header.count && $0[status] == "ok" }
         let places = ["underground", "city", "field", "forest"].filter { p in data.contains { $0[place] == p } }
         let protocols = ["tcp", "udp", "quic"].filter { p in data.contains { $0[proto] == p } }
-        func values(_ rows: [[String]], _ c: Int) -> [Double] { rows.compactMap { Double($0[c]) } }
+        /// Only finite numbers are plotted: `inf`, `nan` or junk in a cell file is skipped.
+        func number(_ s: String) -> Double? { Double(s).flatMap { $0.isFinite ? $0 : nil } }
+        func values(_ rows: [[String]], _ c: Int) -> [Double] { rows.compactMap { number($0[c]) } }
         func mean(_ v: [Double]) -> Double? { v.isEmpty ? nil : v.reduce(0, +) / Double(v.count) }
 
         var groups: [(label: String, rows: [[String]])] = []
@@ -147,11 +149,11 @@ public enum SweepPlots {
         let udp = data.filter { $0[proto] == "udp" }
         let lossSeries: [SvgChart.Series] = places.map { p in
             let mine = udp.filter { $0[place] == p }
-            let keys = Array(Set(mine.compactMap { Double($0[packets]) })).sorted()
+            let keys = Array(Set(mine.compactMap { number($0[packets]) })).sorted()
             return SvgChart.Series(
                 name: p,
                 points: keys.compactMap { k in
-                    mean(values(mine.filter { Double($0[packets]) == k }, loss)).map { (k, $0) }
+                    mean(values(mine.filter { number($0[packets]) == k }, loss)).map { (k, $0) }
                 })
         }
         charts.append(

@@ -17,14 +17,45 @@ public struct Diagnostic: Sendable, Equatable, CustomStringConvertible {
     /// What was expected and what was found.
     public var message: String
 
-    /// The compiler-style one-line rendering.
+    /// The compiler-style one-line rendering. Everything that came from the user (file name,
+    /// `--set` argument, keys and values quoted in the message) is escaped so no control
+    /// character reaches the terminal and the message stays on one line.
     public var description: String {
-        var where_ = file
+        var where_ = Diagnostic.escaped(file)
         if let line { where_ += ":\(line)" }
         if let column { where_ += ":\(column)" }
-        if let override { where_ += ": \(override)" }
-        let subject = path.isEmpty ? "" : "\(path): "
-        return "\(where_): error: \(subject)\(message)"
+        if let override { where_ += ": \(Diagnostic.excerpt(override))" }
+        let subject = path.isEmpty ? "" : "\(Diagnostic.excerpt(path)): "
+        return "\(where_): error: \(subject)\(Diagnostic.escaped(message))"
+    }
+
+    /// `text` with every control character (C0, DEL, C1, line and paragraph separators)
+    /// written as a Swift escape (`\n`, `\t`, `\u{1B}`), so it prints on one line and cannot
+    /// steer a terminal.
+    public static func escaped(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: isControl) else { return text }
+        var out = ""
+        for s in text.unicodeScalars {
+            switch s {
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where isControl(s): out += "\\u{\(String(s.value, radix: 16, uppercase: true))}"
+            default: out.unicodeScalars.append(s)
+            }
+        }
+        return out
+    }
+
+    /// `text` escaped and cut to at most `limit` characters, saying how long it was.
+    public static func excerpt(_ text: String, limit: Int = 120) -> String {
+        let e = escaped(text)
+        guard e.count > limit else { return e }
+        return String(e.prefix(limit)) + "… (\(text.count) characters)"
+    }
+
+    static func isControl(_ s: Unicode.Scalar) -> Bool {
+        s.value < 0x20 || (0x7F...0x9F).contains(s.value) || s.value == 0x2028 || s.value == 0x2029
     }
 }
 
@@ -37,10 +68,13 @@ public struct ScenarioError: Error, Sendable, CustomStringConvertible {
     public var description: String { diagnostics.map(\.description).joined(separator: "\n") }
 }
 
-/// Maps byte offsets of a UTF-8 text to 1-based lines and columns.
-struct LineMap: Sendable {
+/// Maps byte offsets of a UTF-8 text to 1-based lines and columns. The line index is built once;
+/// columns are counted from the previous lookup on the same line when it lies before the
+/// offset, so reporting many problems on one long (minified) line stays linear.
+final class LineMap: @unchecked Sendable {
     private let lineStarts: [Int]
     private let bytes: [UInt8]
+    private var cache: (line: Int, offset: Int, column: Int) = (-1, 0, 1)
 
     init(_ bytes: [UInt8]) {
         self.bytes = bytes
@@ -58,10 +92,15 @@ struct LineMap: Sendable {
         }
         var column = 1
         var i = lineStarts[lo]
+        if cache.line == lo && cache.offset <= offset {
+            column = cache.column
+            i = cache.offset
+        }
         while i < offset && i < bytes.count {
             if bytes[i] & 0xC0 != 0x80 { column += 1 }
             i += 1
         }
+        cache = (lo, i, column)
         // The offset itself may sit on a continuation byte only for broken input; count as is.
         return (lo + 1, column)
     }

@@ -37,9 +37,10 @@ extension ScenarioDecoder {
         var flows: [FlowSpec] = []
         var ok = true
         var seen: [String: Int] = [:]
+        let nodeIds = SuggestionIndex(nodeIndex.keys.sorted())  // once, for "did you mean"
         for (i, element) in elements.enumerated() {
             let p = path.appending(i)
-            if let flow = decodeFlow(element, p, nodeIndex: nodeIndex, duration: duration) {
+            if let flow = decodeFlow(element, p, nodeIndex: nodeIndex, nodeIds: nodeIds, duration: duration) {
                 if let first = seen[flow.id] {
                     sink.report(
                         "duplicate flow id \"\(flow.id)\" (also flows[\(first)])", path: p.appending("id"),
@@ -57,7 +58,7 @@ extension ScenarioDecoder {
     }
 
     private func decodeFlow(
-        _ node: JSONNode, _ path: JSONPath, nodeIndex: [String: Int], duration: Double?
+        _ node: JSONNode, _ path: JSONPath, nodeIndex: [String: Int], nodeIds: SuggestionIndex, duration: Double?
     ) -> FlowSpec? {
         guard
             let r = ObjectReader(
@@ -73,7 +74,7 @@ extension ScenarioDecoder {
             guard let name = values.string(v, path.appending(key), "a node id") else { return nil }
             guard let index = nodeIndex[name] else {
                 var message = "no node has the id \"\(name)\""
-                if let s = Suggestion.closest(to: name, among: nodeIndex.keys.sorted()) {
+                if let s = nodeIds.closest(to: name) {
                     message += "; did you mean \"\(s)\"?"
                 }
                 sink.report(message, path: path.appending(key), at: v.origin)

@@ -86,6 +86,7 @@ struct JSONParser {
     private mutating func parseObject(path: JSONPath, depth: Int) throws -> JSONValue {
         i += 1  // {
         var members: [JSONMember] = []
+        var firstAt: [String: Int] = [:]  // duplicate keys found by hashing, not by scanning
         skipWhitespace()
         if i < bytes.count && bytes[i] == UInt8(ascii: "}") { i += 1; return .object(members) }
         while true {
@@ -102,13 +103,14 @@ struct JSONParser {
             i += 1
             skipWhitespace()
             let value = try parseValue(path: path.appending(key), depth: depth + 1)
-            if let first = members.first(where: { $0.key == key }) {
+            if let firstIndex = firstAt[key] {
                 var note = ""
-                if case .file(let offset) = first.keyOrigin {
+                if case .file(let offset) = members[firstIndex].keyOrigin {
                     note = " (first at line \(sink.lineMap.location(of: offset).line))"
                 }
                 sink.report("duplicate key \"\(key)\"\(note)", path: path.appending(key), at: .file(offset: keyStart))
             }
+            if firstAt[key] == nil { firstAt[key] = members.count }
             members.append(JSONMember(key: key, keyOrigin: .file(offset: keyStart), value: value))
             skipWhitespace()
             guard i < bytes.count else { try fail("expected ',' or '}', found end of file") }

@@ -34,8 +34,14 @@ public struct JSONPath: Sendable, Equatable, CustomStringConvertible {
         return s
     }
 
+    /// The most components a path written on the command line or as a matrix axis may have:
+    /// 32 (the deepest key of the scenario format, `mesh.messages[0].size_bytes`, has four; an
+    /// assumption far above any real use that keeps `--set` from building deep documents).
+    public static let maxComponents = 32
+
     /// Parses `a.b[3].c`. Keys are letters, digits and `_`; indexes are decimal.
-    /// Returns `nil` for anything else.
+    /// Returns `nil` for anything else, and for paths of more than `maxComponents` components
+    /// (checked while parsing, so a huge path costs no more than its first components).
     public static func parse(_ text: String) -> JSONPath? {
         var components: [Component] = []
         var chars = Array(text)
@@ -51,6 +57,7 @@ public struct JSONPath: Sendable, Equatable, CustomStringConvertible {
                     let n = Int(digits)
                 else { return nil }
                 components.append(.index(n))
+                guard components.count <= maxComponents else { return nil }
                 i = j + 1
                 if i < chars.count {
                     guard chars[i] == "." || chars[i] == "[" else { return nil }
@@ -61,6 +68,7 @@ public struct JSONPath: Sendable, Equatable, CustomStringConvertible {
                 while i < chars.count, isKeyChar(chars[i]) { key.append(chars[i]); i += 1 }
                 guard !key.isEmpty else { return nil }
                 components.append(.key(key))
+                guard components.count <= maxComponents else { return nil }
                 if i < chars.count {
                     guard chars[i] == "." || chars[i] == "[" else { return nil }
                     if chars[i] == "." { i += 1; guard i < chars.count else { return nil } }

@@ -36,6 +36,13 @@ public struct Matrix: Sendable {
         return text(v)
     }
 
+    /// The most units (cells × repeats) a matrix may ask for: 1 000 000 (assumption: a thousand
+    /// times the thesis plan's 576 cells; a bigger sweep is better split into several files).
+    public static let maxUnits = 1_000_000
+
+    /// The number of cells, the product of the axis lengths, without building them.
+    public var cellCount: Int { axes.reduce(1) { $0 * $1.values.count } }
+
     /// Every cell, sorted by id.
     public var cells: [Cell] {
         var result: [[(String, JSONValue)]] = [[]]
@@ -76,7 +83,8 @@ extension ScenarioDecoder {
             }
             guard JSONPath.parse(m.key) != nil else {
                 sink.report(
-                    "\"\(m.key)\" is not a JSON path like environment.preset or flows[0].workload.size", path: p,
+                    "\"\(Diagnostic.excerpt(m.key))\" is not a JSON path like environment.preset or flows[0].workload.size (of at most \(JSONPath.maxComponents) components)",
+                    path: p,
                     at: m.keyOrigin)
                 ok = false
                 continue
@@ -103,7 +111,34 @@ extension ScenarioDecoder {
                     vs.append(item.value)
                 }
             }
+            // Equal values would make equal cells with equal ids (two runs writing one file).
+            var firstAt: [String: Int] = [:]
+            for (j, v) in vs.enumerated() {
+                let key = Matrix.text(v)
+                if let first = firstAt[key] {
+                    sink.report(
+                        "the value \(Diagnostic.excerpt(key)) appears twice in this axis (also at [\(first)]); "
+                            + "every cell must differ", path: p.appending(j), at: items[j].origin)
+                    ok = false
+                } else {
+                    firstAt[key] = j
+                }
+            }
             axes.append(Matrix.Axis(path: m.key, values: vs))
+        }
+        // The size is checked before any cell is built: the product of the axis lengths, with
+        // overflow caught, against the limit.
+        var units = repeats
+        for axis in axes {
+            let (product, overflow) = units.multipliedReportingOverflow(by: axis.values.count)
+            units = overflow ? Int.max : Swift.min(product, Int.max)
+        }
+        if ok && units > Matrix.maxUnits {
+            sink.report(
+                "the matrix asks for \(units == Int.max ? "more than 2^63" : String(units)) runs (cells × repeat), "
+                    + "more than the limit of \(Matrix.maxUnits); split it into several files",
+                path: path, at: node.origin)
+            ok = false
         }
         return ok ? Matrix(axes: axes, repeats: repeats) : nil
     }

@@ -196,3 +196,41 @@ extension ScenarioDecoder {
         return ok ? result : nil
     }
 }
+
+/// The most waypoints a random-waypoint node may need over a run: 100 000 (assumption: a
+/// walker changing direction every 10 s for 11 days). Checked from the parameters before any
+/// waypoint is drawn.
+public enum MobilityBounds {
+    /// See above.
+    public static let maxWaypointsPerNode = 100_000
+}
+
+extension ScenarioDecoder {
+    /// Refuses random-waypoint parameters that would need more than
+    /// `MobilityBounds.maxWaypointsPerNode` waypoints in `duration` seconds (for example a
+    /// centimetre-wide area with no pause). A leg lasts on average at least
+    /// max(width, height) / (3 · top speed) + the mean pause: two uniform points in [0, w] lie
+    /// w/3 apart on average, and a leg is at least as long as either coordinate's difference.
+    func checkWaypointBudget(_ nodes: [NodeSpec], _ node: JSONNode, _ path: JSONPath, duration: Double) -> Bool {
+        var ok = true
+        for (i, n) in nodes.enumerated() {
+            guard case .randomWaypoint(let speed, let pause, let area)? = n.mobility else { continue }
+            let side = Swift.max(area.x.upperBound - area.x.lowerBound, area.y.upperBound - area.y.lowerBound)
+            let meanLeg = side / (3 * speed.upperBound) + (pause.lowerBound + pause.upperBound) / 2
+            let legs = duration / Swift.max(meanLeg, 1e-300)
+            // Two waypoints per leg (arrival, end of pause); half the budget for the mean keeps
+            // the random tail far below the limit.
+            guard 2 * legs > Double(MobilityBounds.maxWaypointsPerNode) / 2 else { continue }
+            var at = node.origin
+            if case .array(let items) = node.value, i < items.count, let m = items[i]["mobility"] { at = m.origin }
+            sink.report(
+                "random-waypoint legs here last about \(JSONNumber(meanLeg).literal) s, so \(JSONNumber(duration).literal) s "
+                    + "would need about \(JSONNumber((2 * legs).rounded()).literal) waypoints, more than the limit of "
+                    + "\(MobilityBounds.maxWaypointsPerNode / 2) expected (\(MobilityBounds.maxWaypointsPerNode) per node); "
+                    + "enlarge the area, slow down or add a pause",
+                path: path.appending(i).appending("mobility"), at: at)
+            ok = false
+        }
+        return ok
+    }
+}

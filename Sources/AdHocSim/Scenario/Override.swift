@@ -16,7 +16,8 @@ enum Override {
         let valueText = String(argument[argument.index(after: eq)...])
         guard let path = JSONPath.parse(pathText) else {
             sink.report(
-                "\"\(pathText)\" is not a JSON path like environment.pathLossExponent or nodes[0].position[2]",
+                "\"\(Diagnostic.excerpt(pathText))\" is not a JSON path like environment.pathLossExponent or "
+                    + "nodes[0].position[2] (of at most \(JSONPath.maxComponents) components)",
                 path: .root, at: origin)
             return
         }

@@ -23,17 +23,16 @@ public struct ScenarioDecoder {
     /// Reads and decodes the file at `path`, applying `overrides` (`PATH=VALUE` strings) first.
     /// - Throws: `ScenarioError` listing every problem found.
     public static func load(path: String, overrides: [String] = []) throws -> Scenario {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            var isDirectory: ObjCBool = false
-            let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
-            let reason =
-                !exists
-                ? "no such file" : isDirectory.boolValue ? "is a directory, not a scenario file" : "cannot be read"
+        switch ScenarioFile.read(path) {
+        case .success(let bytes):
+            return try decode(bytes: bytes, file: path, overrides: overrides)
+        case .failure(let reason):
             throw ScenarioError(diagnostics: [
-                Diagnostic(file: path, line: nil, column: nil, override: nil, path: "", message: reason)
+                Diagnostic(
+                    file: path.isEmpty ? "\"\"" : path, line: nil, column: nil, override: nil, path: "",
+                    message: reason.message)
             ])
         }
-        return try decode(bytes: Array(data), file: path, overrides: overrides)
     }
 
     /// Decodes scenario text. `file` is the name used in messages.
@@ -156,8 +155,12 @@ public struct ScenarioDecoder {
         var limits: RunLimits? = RunLimits()
         if let l = r.value("limits") { limits = decodeLimits(l, JSONPath.root.appending("limits")) }
 
+        var mobilityOK = true
+        if let nodes, let duration, let nodesNode = r.value("nodes") {
+            mobilityOK = checkWaypointBudget(nodes, nodesNode, JSONPath.root.appending("nodes"), duration: duration)
+        }
         guard let name, let seed, let duration, let environment, let radio, let link, let nodes, let flows, let traffic,
-            let mac, let transport, let limits, let events, let expectations, distanceOK, matrixOK, meshOK
+            let mac, let transport, let limits, let events, let expectations, distanceOK, matrixOK, meshOK, mobilityOK
         else { return nil }
         let canonical = Canonical.text(of: root)
         var hash = StableHash()
@@ -317,5 +320,43 @@ enum Identifier {
     private static func isAlphanumeric(_ b: UInt8) -> Bool {
         (b >= UInt8(ascii: "a") && b <= UInt8(ascii: "z")) || (b >= UInt8(ascii: "A") && b <= UInt8(ascii: "Z"))
             || (b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9"))
+    }
+}
+
+/// Reading a scenario file: regular files and pipes alike (`/dev/stdin`, `<(…)`), at most
+/// `maxBytes`, so a device that never ends (`/dev/zero`) cannot exhaust memory.
+public enum ScenarioFile {
+    /// The largest scenario file read: 64 MiB (assumption: a 1 000-phone mesh with waypoints is
+    /// under 1 MiB).
+    public static let maxBytes = 64 << 20
+
+    /// Why a file could not be read, in words a user can act on.
+    public struct Failure: Error, Sendable {
+        /// The reason.
+        public var message: String
+    }
+
+    /// The bytes of `path`, or why not.
+    public static func read(_ path: String) -> Result<[UInt8], Failure> {
+        guard !path.isEmpty else { return .failure(Failure(message: "an empty file name")) }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            return .failure(Failure(message: "no such file"))
+        }
+        if isDirectory.boolValue { return .failure(Failure(message: "is a directory, not a scenario file")) }
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            let reason = FileManager.default.isReadableFile(atPath: path) ? "cannot be opened" : "permission denied"
+            return .failure(Failure(message: "cannot be read (\(reason))"))
+        }
+        defer { try? handle.close() }
+        do {
+            let data = try handle.read(upToCount: maxBytes + 1) ?? Data()
+            guard data.count <= maxBytes else {
+                return .failure(Failure(message: "is larger than \(maxBytes >> 20) MiB, the most a scenario may be"))
+            }
+            return .success(Array(data))
+        } catch {
+            return .failure(Failure(message: "cannot be read (\(ErrorText.reason(error)))"))
+        }
     }
 }

@@ -191,10 +191,18 @@ enum Suggestion {
     /// The candidate closest to `word` (case-insensitive Levenshtein distance), if it is close
     /// enough to be a plausible typo: at most 1 edit for short words, a third of the length
     /// for longer ones, and fewer edits than the shorter word has characters.
+    ///
+    /// Linear in the candidates: only those whose length is within the allowed distance of the
+    /// word's are compared (the edit distance is at least the length difference), and words
+    /// longer than `maxWordLength` get no suggestion.
     static func closest(to word: String, among candidates: [String]) -> String? {
         let w = Array(word.lowercased())
+        guard w.count <= maxWordLength else { return nil }
         var best: (String, Int)?
         for c in candidates {
+            let length = c.count
+            let allowed = Swift.max(1, Swift.max(w.count, length) / 3)
+            guard abs(length - w.count) <= allowed, length <= maxWordLength else { continue }
             let d = distance(w, Array(c.lowercased()))
             if best == nil || d < best!.1 { best = (c, d) }
         }
@@ -203,6 +211,10 @@ enum Suggestion {
         // A suggestion must keep something of the word: "C" is not a typo of "A".
         return d <= limit && d < Swift.min(w.count, candidate.count) ? candidate : nil
     }
+
+    /// Words and candidates longer than this are not compared: 64 characters (assumption: ids
+    /// and keys are short; the bound keeps a pathological name from costing a quadratic table).
+    static let maxWordLength = 64
 
     static func distance(_ a: [Character], _ b: [Character]) -> Int {
         if a.isEmpty { return b.count }
@@ -218,5 +230,50 @@ enum Suggestion {
             swap(&previous, &current)
         }
         return previous[b.count]
+    }
+}
+
+/// "Did you mean" among many candidates (node ids), in time independent of their number: the
+/// candidates' one-character deletions are indexed once, so the candidates within one edit of
+/// a word are found by looking up the word and its own deletions (any two words one edit apart
+/// share one of these), and only those are compared. Small sets are compared in full.
+final class SuggestionIndex {
+    let candidates: [String]
+    private var byVariant: [String: [Int]] = [:]
+    /// Below this many candidates every one is compared (as `Suggestion.closest` does).
+    static let fullComparisonLimit = 256
+
+    /// An index of `candidates` (in a fixed order: suggestions do not depend on hashing).
+    init(_ candidates: [String]) {
+        self.candidates = candidates
+        guard candidates.count > SuggestionIndex.fullComparisonLimit else { return }
+        for (i, c) in candidates.enumerated() where c.count <= Suggestion.maxWordLength {
+            for v in SuggestionIndex.variants(of: c.lowercased()) { byVariant[v, default: []].append(i) }
+        }
+    }
+
+    /// The word and every one-character deletion of it.
+    static func variants(of word: String) -> [String] {
+        let chars = Array(word)
+        var out = [word]
+        for k in chars.indices {
+            var d = chars
+            d.remove(at: k)
+            out.append(String(d))
+        }
+        return out
+    }
+
+    /// The candidate closest to `word`, as `Suggestion.closest` judges it (within one edit when
+    /// there are many candidates).
+    func closest(to word: String) -> String? {
+        guard candidates.count > SuggestionIndex.fullComparisonLimit else {
+            return Suggestion.closest(to: word, among: candidates)
+        }
+        guard word.count <= Suggestion.maxWordLength else { return nil }
+        var near: [Int] = []
+        for v in SuggestionIndex.variants(of: word.lowercased()) { near += byVariant[v] ?? [] }
+        let unique = Array(Set(near)).sorted()
+        return Suggestion.closest(to: word, among: unique.map { candidates[$0] })
     }
 }

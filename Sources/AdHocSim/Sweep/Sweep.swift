@@ -45,11 +45,12 @@ public struct SweepPlan: Sendable {
 
     /// Loads `path`, checks the matrix and lists its units.
     public init(path: String, overrides: [String]) throws {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw PlanError(description: "\(path): error: no such file")
+        switch ScenarioFile.read(path) {
+        case .success(let b): bytes = b
+        case .failure(let f):
+            throw PlanError(description: "\(Diagnostic.escaped(path.isEmpty ? "\"\"" : path)): error: \(f.message)")
         }
         self.path = path
-        bytes = Array(data)
         self.overrides = overrides
         base = try ScenarioDecoder.decode(bytes: bytes, file: path, overrides: overrides)
         guard let m = base.matrix, !m.axes.isEmpty else {

@@ -64,6 +64,12 @@ public enum SweepRunner {
             for f in (try? fm.contentsOfDirectory(atPath: cellsDir.path)) ?? [] {
                 try? fm.removeItem(at: cellsDir.appendingPathComponent(f))
             }
+        } else {
+            // Temporary files of a killed run are never whole: remove them.
+            for f in (try? fm.contentsOfDirectory(atPath: cellsDir.path)) ?? []
+            where f.hasPrefix(".") && f.contains(".tmp-") {
+                try? fm.removeItem(at: cellsDir.appendingPathComponent(f))
+            }
         }
         let todo = mine.filter { !fm.fileExists(atPath: cellsDir.appendingPathComponent($0.stem + ".csv").path) }
         let shared = Shared()
@@ -74,8 +80,11 @@ public enum SweepRunner {
                 shared.lock.lock()
                 let i = shared.next
                 shared.next += 1
+                // The first failed write stops the sweep: no unit is simulated whose result
+                // could not be kept.
+                let stop = shared.writeError != nil
                 shared.lock.unlock()
-                guard i < total else { return }
+                guard i < total, !stop else { return }
                 let unit = todo[i]
                 let unitStart = ContinuousClock().now
                 let (csv, jsonl) = plan.run(unit)
@@ -142,11 +151,17 @@ public enum SweepRunner {
 
     /// Writes `text` to `url` atomically (temporary file, then rename).
     static func commit(_ text: String, to url: URL) throws {
+        // Unique per call (process and counter), so two writers never share a temporary file.
         let tmp = url.deletingLastPathComponent().appendingPathComponent(
-            ".\(url.lastPathComponent).tmp-\(ProcessInfo.processInfo.processIdentifier)")
-        try Data(text.utf8).write(to: tmp)
-        if FileManager.default.fileExists(atPath: url.path) { try FileManager.default.removeItem(at: url) }
-        try FileManager.default.moveItem(at: tmp, to: url)
+            ".\(url.lastPathComponent).tmp-\(ProcessInfo.processInfo.processIdentifier)-\(TemporaryName.next())")
+        do {
+            try Data(text.utf8).write(to: tmp)
+            if FileManager.default.fileExists(atPath: url.path) { try FileManager.default.removeItem(at: url) }
+            try FileManager.default.moveItem(at: tmp, to: url)
+        } catch {
+            try? FileManager.default.removeItem(at: tmp)  // no empty or partial leftovers
+            throw error
+        }
     }
 
     /// `cells.csv` and `cells.jsonl` from the finished units in `dirs` (deduplicated by stem),
@@ -191,11 +206,12 @@ public enum SweepRunner {
             m("tool", .string("adhocsim")), m("version", .string(id.version)), m("scenario", .string(plan.base.name)),
             m("input_file", .string(plan.path)), m("input_hash", .string(id.hash)),
             m("header", .array(plan.header.map { JSONNode(.string($0)) })),
-            m("cells", .number(JSONNumber(integer: plan.matrix.cells.count))),
+            m("cells", .number(JSONNumber(integer: plan.matrix.cellCount))),
             m("repeat", .number(JSONNumber(integer: plan.matrix.repeats))),
             m("units_total", .number(JSONNumber(integer: plan.units.count))),
             m("units_in_shard", .number(JSONNumber(integer: units))),
-            m("shard", shard.map { .string("\($0.k)/\($0.n)") } ?? .null)
+            m("shard", shard.map { .string("\($0.k)/\($0.n)") } ?? .null),
+            m("overrides", .array(plan.overrides.map { JSONNode(.string($0)) }))
         ]
         if let wall {
             members.append(
@@ -216,32 +232,76 @@ public enum SweepRunner {
         }
     }
 
-    /// Reads a sweep folder's identity and header.
-    public static func readMetadata(_ dir: URL) throws -> (version: String, hash: String, header: [String], total: Int)
-    {
+    /// What a sweep folder's `metadata.json` says, every number checked.
+    public struct FolderMetadata: Sendable {
+        /// Tool version and input hash: the sweep's identity.
+        public var version: String, hash: String
+        /// The cells.csv header.
+        public var header: [String]
+        /// Units of the whole sweep, and of this folder's shard.
+        public var total: Int, inShard: Int
+        /// The shard, `(k, n)`, or `nil` for a whole sweep.
+        public var shard: (k: Int, n: Int)?
+        /// Whether the sweep finished (its final metadata records the wall time).
+        public var finished: Bool
+        /// The scenario file and the `--set` arguments the sweep ran with.
+        public var inputFile: String, overrides: [String]
+    }
+
+    /// Reads a sweep folder's identity and header. Every number is checked: a value that is not
+    /// a whole number in range makes the folder unreadable instead of trapping.
+    public static func readMetadata(_ dir: URL) throws -> FolderMetadata {
         let url = dir.appendingPathComponent("metadata.json")
         guard let data = FileManager.default.contents(atPath: url.path) else {
             throw OutputError(description: "\(dir.path): no metadata.json: not a sweep folder")
         }
         let sink = DiagnosticSink(file: url.path, lineMap: LineMap(Array(data)))
         var parser = JSONParser(bytes: Array(data), sink: sink)
-        guard let root = parser.parseDocument(), case .string(let v)? = root["version"]?.value,
-            case .string(let h)? = root["input_hash"]?.value,
-            case .array(let header)? = root["header"]?.value, case .number(let total)? = root["units_total"]?.value
-        else {
-            throw OutputError(description: "\(url.path): not a sweep's metadata.json")
+        func count(_ node: JSONNode?) -> Int? {
+            guard case .number(let n)? = node?.value, n.isIntegerLiteral, let v = Int(exactly: n.value), v >= 0,
+                v <= 1 << 40
+            else { return nil }
+            return v
         }
-        return (
-            v, h, header.compactMap { if case .string(let s) = $0.value { return s } else { return nil } },
-            Int(total.value)
-        )
+        guard let root = parser.parseDocument(), case .string(let v)? = root["version"]?.value,
+            case .string(let h)? = root["input_hash"]?.value, case .array(let header)? = root["header"]?.value,
+            let total = count(root["units_total"]), let inShard = count(root["units_in_shard"]) ?? Optional(total)
+        else {
+            throw OutputError(
+                description: "\(url.path): not a sweep's metadata.json (or a value in it is out of range)")
+        }
+        var shard: (Int, Int)?
+        if case .string(let s)? = root["shard"]?.value {
+            let parts = s.split(separator: "/").map { Int($0) }
+            guard parts.count == 2, let k = parts[0], let n = parts[1], n >= 1, k >= 1, k <= n else {
+                throw OutputError(description: "\(url.path): shard \"\(Diagnostic.excerpt(s))\" is not K/N")
+            }
+            shard = (k, n)
+        }
+        var inputFile = ""
+        if case .string(let f)? = root["input_file"]?.value { inputFile = f }
+        var overrides: [String] = []
+        if case .array(let list)? = root["overrides"]?.value {
+            overrides = list.compactMap { if case .string(let s) = $0.value { return s } else { return nil } }
+        }
+        return FolderMetadata(
+            version: v, hash: h,
+            header: header.compactMap { if case .string(let s) = $0.value { return s } else { return nil } },
+            total: total, inShard: inShard, shard: shard, finished: root["wall_time_s"] != nil, inputFile: inputFile,
+            overrides: overrides)
     }
 
-    /// Joins shard folders into `out`; refuses folders of different sweeps.
-    public static func merge(_ dirs: [URL], out: URL) throws {
+    /// Joins shard folders into `out`; refuses folders of different sweeps, and an incomplete
+    /// set unless `allowPartial`: every unit of the sweep must be present exactly once, every
+    /// shard finished, every cell file whole. Returns the warnings a partial merge gives.
+    @discardableResult
+    public static func merge(_ dirs: [URL], out: URL, allowPartial: Bool = false) throws -> [String] {
         guard let first = dirs.first else { throw OutputError(description: "merge needs at least one sweep folder") }
         let reference = try readMetadata(first)
-        for d in dirs.dropFirst() {
+        var problems: [String] = []
+        var owner: [String: URL] = [:]
+        var shards: [Int: URL] = [:]
+        for d in dirs {
             let m = try readMetadata(d)
             if m.hash != reference.hash || m.version != reference.version {
                 throw OutputError(
@@ -249,6 +309,53 @@ public enum SweepRunner {
                         "\(d.path) is from a different sweep (input \(m.hash), version \(m.version)) than \(first.path) (input \(reference.hash), version \(reference.version)); refusing to merge"
                 )
             }
+            if !m.finished {
+                problems.append("\(d.path): the sweep did not finish (no wall time in its metadata.json)")
+            }
+            if let (k, n) = m.shard {
+                if let other = shards[k] { problems.append("\(d.path) and \(other.path) are both shard \(k)/\(n)") }
+                shards[k] = d
+            }
+            let cells = d.appendingPathComponent("cells")
+            let names = ((try? FileManager.default.contentsOfDirectory(atPath: cells.path)) ?? []).sorted()
+            var here = 0
+            for f in names where f.hasSuffix(".csv") && !f.hasPrefix(".") {
+                let stem = String(f.dropLast(4))
+                if let other = owner[stem] {
+                    problems.append("cell \(stem) is in both \(other.path) and \(d.path)")
+                    continue
+                }
+                owner[stem] = d
+                here += 1
+                if let bad = malformedCell(cells, stem: stem, columns: reference.header.count) {
+                    problems.append("\(cells.path)/\(f): \(bad)")
+                }
+            }
+            if here != m.inShard {
+                problems.append("\(d.path) holds \(here) of its shard's \(m.inShard) units")
+            }
+        }
+        if owner.count < reference.total {
+            var missing = "\(reference.total - owner.count) of the sweep's \(reference.total) units are missing"
+            if let shard = reference.shard {
+                let absent = (1...shard.n).filter { shards[$0] == nil }
+                if !absent.isEmpty {
+                    missing += " (shards " + absent.map { "\($0)/\(shard.n)" }.joined(separator: ", ") + " not given)"
+                }
+            }
+            if let plan = try? SweepPlan(path: reference.inputFile, overrides: reference.overrides),
+                identity(plan).hash == reference.hash
+            {
+                let absent = plan.units.map(\.stem).filter { owner[$0] == nil }
+                missing += ": " + absent.prefix(10).joined(separator: ", ") + (absent.count > 10 ? ", …" : "")
+            }
+            problems.append(missing)
+        }
+        if !problems.isEmpty && !allowPartial {
+            throw OutputError(
+                description:
+                    "refusing to merge an incomplete or inconsistent set (--allow-partial merges it anyway):\n  "
+                    + problems.joined(separator: "\n  "))
         }
         try claim(out)
         try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
@@ -256,5 +363,35 @@ public enum SweepRunner {
         text = text.replacingOccurrences(of: "\"shard\": ", with: "\"merged_from_shard\": ")
         try commit(text, to: out.appendingPathComponent("metadata.json"))
         try assemble(header: reference.header, stems: nil, from: dirs, out: out)
+        return problems
+    }
+
+    /// Why a finished unit's files are not whole, or `nil`: the CSV must end with a newline and
+    /// hold rows of `columns` fields, the JSON lines file must exist and end with a newline.
+    static func malformedCell(_ cells: URL, stem: String, columns: Int) -> String? {
+        guard let csv = try? String(contentsOf: cells.appendingPathComponent(stem + ".csv"), encoding: .utf8) else {
+            return "unreadable"
+        }
+        guard !csv.isEmpty, csv.hasSuffix("\n") else { return "empty or cut short" }
+        guard let counts = CSVTable.fieldCounts(of: csv) else { return "a quoted field is never closed" }
+        if let bad = counts.first(where: { $0 != columns }) { return "a row has \(bad) fields, not \(columns)" }
+        guard let jsonl = try? String(contentsOf: cells.appendingPathComponent(stem + ".jsonl"), encoding: .utf8),
+            jsonl.hasSuffix("\n")
+        else { return "its .jsonl is missing or cut short" }
+        return nil
+    }
+}
+
+/// A process-wide counter for temporary file names.
+enum TemporaryName {
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var counter = 0
+
+    /// The next number.
+    static func next() -> Int {
+        lock.lock()
+        defer { lock.unlock() }
+        counter += 1
+        return counter
     }
 }

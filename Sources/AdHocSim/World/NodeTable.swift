@@ -36,7 +36,8 @@ public struct NodeTable: Sendable {
                 var t = 0.0
                 var here = positions[i]
                 var points: [(time: SimTime, position: Position)] = [(.zero, here)]
-                while t < scenario.duration.inSeconds {
+                // The decoder refuses parameters that would need more; this only bounds the tail.
+                while t < scenario.duration.inSeconds && points.count < MobilityBounds.maxWaypointsPerNode {
                     let target = Position(
                         x: stream.uniform(area.x.lowerBound, area.x.upperBound),
                         y: stream.uniform(area.y.lowerBound, area.y.upperBound), z: here.z)
