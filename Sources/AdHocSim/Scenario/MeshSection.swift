@@ -51,6 +51,13 @@ extension ScenarioDecoder {
                 node, path: mp, sink: sink,
                 expected: "an object {\"routing\", \"heartbeatIntervalS\", \"messages\", ...}")
         else { return nil }
+        guard nodeIndex.count <= MeshBounds.maxNodes else {
+            sink.report(
+                "a mesh keeps a route, a duplicate filter and a first-route time per ordered pair of phones, so it "
+                    + "is limited to \(MeshBounds.maxNodes) phones; this scenario has \(nodeIndex.count)",
+                path: mp, at: node.origin)
+            return nil
+        }
         defer { mr.finish() }
         var spec = MeshSpec()
         var ok = true
@@ -184,4 +191,12 @@ extension ScenarioDecoder {
         }
         return ok ? out : nil
     }
+}
+
+/// Bounds of the mesh section.
+public enum MeshBounds {
+    /// The most phones in a mesh: 4 096. The mesh keeps three tables of N² entries (routes,
+    /// duplicate suppression, first-route times), about 40 bytes per pair: 670 MB at this size
+    /// (assumption: the largest mesh benchmark has 2 000 phones).
+    public static let maxNodes = 4096
 }
