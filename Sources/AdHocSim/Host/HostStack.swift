@@ -43,6 +43,34 @@ public struct TransportSummary: Sendable, Equatable {
     public var abortReason: String?
     /// Whether the client ended up connected (always true for UDP, which has no connection).
     public var connected = true
+
+    /// Nothing to report (UDP).
+    public init() {}
+
+    /// The report of a connection's two ends.
+    init<E: ConnectionEnd>(client: E, server: E) {
+        clientRetransmissions = client.retransmissions
+        retransmissions = client.retransmissions + server.retransmissions
+        establishedAt = client.establishedAt
+        abortReason = client.abortReason ?? server.abortReason
+        connected = client.isEstablished
+    }
+}
+
+/// What a connection-oriented endpoint (TCP, QUIC) reports for the metrics.
+protocol ConnectionEnd {
+    var retransmissions: UInt64 { get }
+    var establishedAt: SimTime? { get }
+    var abortReason: String? { get }
+    var isEstablished: Bool { get }
+}
+
+extension TcpEndpoint: ConnectionEnd {
+    var isEstablished: Bool { state == .established }
+}
+
+extension QuicEndpoint: ConnectionEnd {
+    var isEstablished: Bool { state == .established }
 }
 
 /// The hosts of every flow: IP, sockets, send backlogs and the packet trace.
@@ -122,26 +150,15 @@ public struct HostStack: Sendable {
 
     /// What flow `k`'s transport did, for its metrics.
     public func transportSummary(of k: Int) -> TransportSummary {
-        var s = TransportSummary()
         let (c, v) = (slot(.client(k)), slot(.server(k)))
         switch flows[k].transport {
         case .tcp:
+            var s = TransportSummary(client: tcp[c], server: tcp[v])
             s.keepalives = tcp[c].keepalivesSent + tcp[v].keepalivesSent
-            s.clientRetransmissions = tcp[c].retransmissions
-            s.retransmissions = tcp[c].retransmissions + tcp[v].retransmissions
-            s.establishedAt = tcp[c].establishedAt
-            s.abortReason = tcp[c].abortReason ?? tcp[v].abortReason
-            s.connected = tcp[c].state == .established
-        case .quic:
-            s.clientRetransmissions = quic[c].retransmissions
-            s.retransmissions = quic[c].retransmissions + quic[v].retransmissions
-            s.establishedAt = quic[c].establishedAt
-            s.abortReason = quic[c].abortReason ?? quic[v].abortReason
-            s.connected = quic[c].state == .established
-        case .udp:
-            break
+            return s
+        case .quic: return TransportSummary(client: quic[c], server: quic[v])
+        case .udp: return TransportSummary()
         }
-        return s
     }
 
     // MARK: Events

@@ -77,30 +77,32 @@ public enum SweepPlots {
             for p in places {
                 for r in routings { meshGroups.append(("\(p)/\(r)", data.filter { $0[place] == p && $0[proto] == r })) }
             }
-            charts.append(
+            let meshCharts: [(file: String, title: String, yLabel: String, column: Int, logY: Bool)] = [
                 (
                     "mesh-delivery-by-place-and-routing.svg",
-                    SvgChart(
-                        title: "Mesh message delivery ratio (per workload and run) by place and routing",
-                        xLabel: "place / routing", yLabel: "delivered / created",
-                        kind: .boxes(meshGroups.map { ($0.label, values($0.rows, delivery)) }, logY: false))
-                ))
-            charts.append(
+                    "Mesh message delivery ratio (per workload and run) by place and routing", "delivered / created",
+                    delivery, false
+                ),
                 (
                     "mesh-latency-by-place-and-routing.svg",
-                    SvgChart(
-                        title: "Mesh message latency (mean per workload and run) by place and routing",
-                        xLabel: "place / routing", yLabel: "latency (ms, log scale)",
-                        kind: .boxes(meshGroups.map { ($0.label, values($0.rows, latency)) }, logY: true))
-                ))
-            charts.append(
+                    "Mesh message latency (mean per workload and run) by place and routing", "latency (ms, log scale)",
+                    latency, true
+                ),
                 (
-                    "mesh-control-by-place-and-routing.svg",
-                    SvgChart(
-                        title: "Routing control traffic per node by place and routing",
-                        xLabel: "place / routing", yLabel: "bytes per node per second (log scale)",
-                        kind: .boxes(meshGroups.map { ($0.label, values($0.rows, control)) }, logY: true))
-                ))
+                    "mesh-control-by-place-and-routing.svg", "Routing control traffic per node by place and routing",
+                    "bytes per node per second (log scale)", control, true
+                )
+            ]
+            for m in meshCharts {
+                let groups = meshGroups.map { ($0.label, values($0.rows, m.column)) }
+                charts.append(
+                    (
+                        m.file,
+                        SvgChart(
+                            title: m.title, xLabel: "place / routing", yLabel: m.yLabel,
+                            kind: .boxes(groups, logY: m.logY))
+                    ))
+            }
         }
         if protocols.isEmpty { return charts }
         charts.append(
