@@ -49,7 +49,7 @@ struct HeartbeatRouting: MeshRoutingProtocol {
     mutating func heartbeat(_ i: Int, core: inout MeshCore, down: Bool, sim: inout Simulation) {
         let jitterDelay = SimTime(nanoseconds: Int64(jitter[i].uniform() * Double(config.heartbeatJitter.nanoseconds)))
         sim.schedule(after: config.heartbeatInterval + jitterDelay, target: UInt32(i), kind: .meshHeartbeat)
-        guard !down, !core.sessions.peers[i].isEmpty else { return }
+        guard !down, !core.sessions.peers(of: i).isEmpty else { return }
         let seq = nextSeq[i]
         nextSeq[i] += 1
         core.send(MeshFrame(kind: .heartbeat, origin: i, seq: seq, path: [i]), from: i, now: sim.now)
