@@ -23,6 +23,9 @@ struct Options {
     var keep = "fuzz-failures"
     var corpus: [String] = []
     var quiet = false
+    /// Only same-type value tweaks, mostly run and check: inputs that usually stay valid, to
+    /// exercise the simulator rather than the validator.
+    var tweaksOnly = false
 }
 
 nonisolated func parseOptions() -> Options {
@@ -47,11 +50,12 @@ nonisolated func parseOptions() -> Options {
         case "--memory-mib": o.memoryMiB = Int(value(a)) ?? o.memoryMiB
         case "--keep": o.keep = value(a)
         case "--quiet": o.quiet = true
+        case "--tweaks-only": o.tweaksOnly = true
         case "--help", "-h":
             print(
                 """
                 adhocfuzz [--binary PATH] [--cases N] [--first K] [--seed S] [-j N] [--timeout SEC]
-                          [--memory-mib M] [--keep DIR] [--quiet] [CORPUS.json...]
+                          [--memory-mib M] [--keep DIR] [--quiet] [--tweaks-only] [CORPUS.json...]
                 Runs N seeded mutation cases (numbered from K) of the corpus (default: every shipped
                 topology) against adhocsim; failing cases are copied to DIR. Exit status 1 if any failed.
                 """)
@@ -156,6 +160,25 @@ struct Mutator {
             return Array(a.dropLast())
         }
         return old ?? NSNull()
+    }
+
+    /// One to three same-type value tweaks of the JSON tree.
+    mutating func tweaks(_ bytes: [UInt8]) -> [UInt8] {
+        guard var tree = try? JSONSerialization.jsonObject(with: Data(bytes), options: [.fragmentsAllowed]) else {
+            return bytes
+        }
+        for _ in 0..<(1 + Int(rng.uniformInt(below: 3))) {
+            let leaves = paths(tree).filter { p in
+                let v = get(tree, p[...])
+                return !(v is [String: Any]) && !(v is [Any]) && !p.isEmpty
+            }
+            guard !leaves.isEmpty else { break }
+            let path = pick(leaves)
+            tree = set(tree, path[...], tweak(get(tree, path[...])))
+        }
+        guard let data = try? JSONSerialization.data(withJSONObject: tree, options: [.sortedKeys, .fragmentsAllowed])
+        else { return bytes }
+        return Array(data)
     }
 
     /// One to four structural edits of the JSON tree.
@@ -288,13 +311,14 @@ func runCase(
     let source = m.pick(corpus)
     var input = source.bytes
     var extra: [String] = []
-    switch m.rng.uniformInt(below: 10) {
+    switch o.tweaksOnly ? 10 : m.rng.uniformInt(below: 10) {
+    case 10: input = m.tweaks(input)
     case 0, 1, 2, 3, 4: input = m.structural(input)
     case 5, 6: input = m.raw(input)
     default: extra = m.overrides(input)
     }
     let command: [String]
-    switch m.rng.uniformInt(below: 20) {
+    switch o.tweaksOnly ? 9 + m.rng.uniformInt(below: 11) : m.rng.uniformInt(below: 20) {
     case 0..<9: command = ["validate", "in.json"] + extra
     case 9..<17: command = ["run", "in.json", "--out", "out", "--quiet", "--set", "limits.maxEvents=20000"] + extra
     case 17, 18: command = ["check", "in.json", "--set", "limits.maxEvents=20000"] + extra
