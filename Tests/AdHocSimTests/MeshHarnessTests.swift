@@ -57,9 +57,9 @@ struct PerfectLink: LinkTechnology {
 /// rules, with no radio, MAC or session formation in the way.
 struct MeshHarness: EventHandler {
     var mesh: MeshNetwork
+    /// The link. The harness never releases a frame's slot, so no slot is reused while a copy
+    /// is still in transit.
     var link: PerfectLink
-    /// Frames released by the link, so a slot is not reused while a copy is still in transit.
-    var released: [LinkPacket] = []
 
     init(peers: [[Int]], config: MeshConfig, messages: [MessageWorkloadSpec] = [], sim: inout Simulation) {
         mesh = MeshNetwork(
@@ -72,7 +72,6 @@ struct MeshHarness: EventHandler {
             mesh.handle(event, link: &link, sim: &sim)
         } else {
             link.handle(event, in: &sim)
-            if let last = link.inTransit.indices.last, Int(event.arg) == last { released.append(link.inTransit[last]) }
         }
         while true {
             let notices = link.notices
@@ -80,8 +79,8 @@ struct MeshHarness: EventHandler {
             for n in notices where n.kind == .delivered {
                 mesh.delivered(n.packet, at: Int(n.node), now: sim.now, down: false)
             }
-            let out = mesh.outbox
-            mesh.outbox = []
+            var out: [LinkPacket] = []
+            mesh.takeOutbox(swappingWith: &out)
             if out.isEmpty && link.notices.isEmpty { break }
             for p in out { _ = link.send(p, sim: &sim) }
             link.notices.removeAll { $0.kind == .senderDone }

@@ -27,11 +27,9 @@ struct ClassicDsr: MeshRoutingProtocol {
     var waiting: [UInt64: [(w: Int, m: Int, number: Int)]] = [:]
     /// Discoveries under way, by ordered pair, with the retries made so far.
     var discoveries: [UInt64: Int] = [:]
-    let config: MeshConfig
 
     /// The protocol for `nodes` nodes.
-    init(nodes: Int, config: MeshConfig) {
-        self.config = config
+    init(nodes: Int) {
         newestSeen = Array(repeating: 0, count: nodes * nodes)
         nextSeq = Array(repeating: 0, count: nodes)
     }
@@ -39,13 +37,12 @@ struct ClassicDsr: MeshRoutingProtocol {
     static func orderedPair(_ from: Int, _ to: Int) -> UInt64 { UInt64(from) << 32 | UInt64(to) }
 
     /// On-demand: nothing happens until a message needs a route.
-    mutating func start(nodes: Int, sim: inout Simulation) {}
+    mutating func start(core: MeshCore, sim: inout Simulation) {}
 
-    mutating func handle(_ event: Event, core: inout MeshCore, down: (Int) -> Bool, sim: inout Simulation) {
+    mutating func handle(_ event: Event, core: inout MeshCore, targetDown: Bool, sim: inout Simulation) {
         guard event.kind == .meshRequestTimeout else { preconditionFailure("not a route request event") }
-        let from = Int(event.target)
         let (sought, retries) = MeshNetwork.unpackArgument(event.arg)
-        requestTimedOut(from: from, to: sought, retries: retries, down: down(from), core: &core, sim: &sim)
+        requestTimedOut(from: Int(event.target), to: sought, retries: retries, down: targetDown, core: &core, sim: &sim)
     }
 
     /// An attempt found no route: it waits in the send buffer while a discovery runs (one entry
@@ -66,10 +63,10 @@ struct ClassicDsr: MeshRoutingProtocol {
         let id = nextSeq[from]
         nextSeq[from] += 1
         newestSeen[from * core.nodeCount + from] = id + 1
-        var wait = config.requestPeriod
-        for _ in 0..<retries where wait < config.maxRequestPeriod { wait = wait + wait }
+        var wait = core.config.requestPeriod
+        for _ in 0..<retries where wait < core.config.maxRequestPeriod { wait = wait + wait }
         sim.schedule(
-            after: min(wait, config.maxRequestPeriod), target: UInt32(from), kind: .meshRequestTimeout,
+            after: min(wait, core.config.maxRequestPeriod), target: UInt32(from), kind: .meshRequestTimeout,
             arg: MeshNetwork.packArgument(to, retries))
         core.send(
             MeshFrame(kind: .routeRequest, origin: from, seq: id, path: [from], target: to), from: from, now: sim.now)
@@ -82,10 +79,10 @@ struct ClassicDsr: MeshRoutingProtocol {
         let key = ClassicDsr.orderedPair(from, to)
         guard discoveries[key] == retries else { return }
         if core.routes.route(from: from, to: to, at: sim.now) != nil || waiting[key, default: []].isEmpty || down
-            || retries >= config.requestRetries
+            || retries >= core.config.requestRetries
         {
             discoveries[key] = nil
-            if retries >= config.requestRetries || down { waiting[key] = nil }
+            if retries >= core.config.requestRetries || down { waiting[key] = nil }
             return
         }
         startDiscovery(from: from, to: to, retries: retries + 1, core: &core, sim: &sim)

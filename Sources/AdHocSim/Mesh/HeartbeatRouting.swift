@@ -21,32 +21,31 @@ struct HeartbeatRouting: MeshRoutingProtocol {
     /// With `keyPaths`: per (node, origin), flat key, the distinct paths (node first) by which
     /// the node heard the origin's heartbeats, at most `PathKeys.maxPathsPerPair`.
     var heard: [Int: [[Int]]] = [:]
-    let config: MeshConfig
 
     /// The protocol for `nodes` nodes; each node's jitter stream is `node:<i>/mesh/jitter`.
-    init(nodes: Int, config: MeshConfig, sim: borrowing Simulation) {
-        self.config = config
+    init(nodes: Int, sim: borrowing Simulation) {
         newestSeen = Array(repeating: 0, count: nodes * nodes)
         nextSeq = Array(repeating: 0, count: nodes)
         jitter = (0..<nodes).map { sim.randomStream(named: "node:\($0)/mesh/jitter") }
     }
 
     /// Every node's first heartbeat at a random offset within one period.
-    mutating func start(nodes: Int, sim: inout Simulation) {
-        for i in 0..<nodes {
+    mutating func start(core: MeshCore, sim: inout Simulation) {
+        let config = core.config
+        for i in 0..<core.nodeCount {
             let offset = SimTime(nanoseconds: Int64(jitter[i].uniform() * Double(config.heartbeatInterval.nanoseconds)))
             sim.schedule(at: offset, target: UInt32(i), kind: .meshHeartbeat)
         }
     }
 
-    mutating func handle(_ event: Event, core: inout MeshCore, down: (Int) -> Bool, sim: inout Simulation) {
+    mutating func handle(_ event: Event, core: inout MeshCore, targetDown: Bool, sim: inout Simulation) {
         guard event.kind == .meshHeartbeat else { preconditionFailure("not a heartbeat event") }
-        let i = Int(event.target)
-        heartbeat(i, core: &core, down: down(i), sim: &sim)
+        heartbeat(Int(event.target), core: &core, down: targetDown, sim: &sim)
     }
 
     /// Node `i` originates a heartbeat (when up and in a session) and schedules the next one.
     mutating func heartbeat(_ i: Int, core: inout MeshCore, down: Bool, sim: inout Simulation) {
+        let config = core.config
         let jitterDelay = SimTime(nanoseconds: Int64(jitter[i].uniform() * Double(config.heartbeatJitter.nanoseconds)))
         sim.schedule(after: config.heartbeatInterval + jitterDelay, target: UInt32(i), kind: .meshHeartbeat)
         guard !down, !core.sessions.peers(of: i).isEmpty else { return }
@@ -59,6 +58,7 @@ struct HeartbeatRouting: MeshRoutingProtocol {
         guard h.kind == .heartbeat, h.origin != r, !h.path.contains(r) else { return }
         let index = r * core.nodeCount + h.origin
         let path = [r] + h.path.reversed()
+        let config = core.config
         if config.keyPaths != nil { rememberPath(path, at: index) }
         let alive = core.routes.route(at: index, time: now)
         if h.seq < newestSeen[index] {

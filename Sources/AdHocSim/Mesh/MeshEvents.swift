@@ -15,8 +15,8 @@ extension MeshNetwork {
             updateSessions(link: &link, now: sim.now)
             sim.schedule(after: config.sessionInterval, target: 0, kind: .meshSessions)
         case .meshHeartbeat, .meshRequestTimeout:
-            let isDown = { (i: Int) in link.isDown(i) }
-            routingHandle(event, down: isDown, sim: &sim)
+            // Both concern the event's target node (heartbeat origin, request initiator).
+            routingHandle(event, targetDown: link.isDown(Int(event.target)), sim: &sim)
         case .meshMessage:
             let w = Int(event.target)
             messageDue(w, Int(event.arg), senderDown: link.isDown(ledger.workloads[w].from), sim: &sim)

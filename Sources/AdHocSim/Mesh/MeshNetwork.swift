@@ -21,11 +21,11 @@ public struct MeshNetwork: Sendable {
     ) {
         core = MeshCore(nodes: nodes, config: config, workloads: workloads, sessions: sessions)
         switch config.routing {
-        case .heartbeat: routing = .heartbeat(HeartbeatRouting(nodes: nodes, config: config, sim: sim))
-        case .dsr: routing = .dsr(ClassicDsr(nodes: nodes, config: config))
+        case .heartbeat: routing = .heartbeat(HeartbeatRouting(nodes: nodes, sim: sim))
+        case .dsr: routing = .dsr(ClassicDsr(nodes: nodes))
         }
         sim.schedule(at: .zero, target: 0, kind: .meshSessions)
-        routingStart(nodes: nodes, sim: &sim)
+        routingStart(sim: &sim)
         for (w, spec) in workloads.enumerated() {
             sim.schedule(at: spec.start, target: UInt32(w), kind: .meshMessage, arg: 0)
         }
@@ -45,10 +45,13 @@ public struct MeshNetwork: Sendable {
     public var ledger: MessageLedger { core.ledger }
     /// Counters, first routes and repairs.
     public var recorder: MeshRecorder { core.recorder }
-    /// Packets to hand to the link layer; the world drains it.
-    public var outbox: [LinkPacket] {
-        get { core.outbox }
-        set { core.outbox = newValue }
+    /// Packets to hand to the link layer.
+    public var outbox: [LinkPacket] { core.outbox }
+
+    /// Hands the packets to send to the caller by swapping `buffer` (empty, its capacity kept)
+    /// with the outbox, so neither array is copied or reallocated.
+    public mutating func takeOutbox(swappingWith buffer: inout [LinkPacket]) {
+        swap(&buffer, &core.outbox)
     }
 
     /// The route node `from` holds to `to` at `time` (expired routes are not returned).
@@ -173,7 +176,9 @@ public struct MeshNetwork: Sendable {
     }
 
     /// The confirmation of attempt `number` is overdue: retry while attempts remain.
-    public mutating func confirmTimedOut(_ workload: Int, _ message: Int, number: Int, senderDown: Bool, sim: inout Simulation) {
+    public mutating func confirmTimedOut(
+        _ workload: Int, _ message: Int, number: Int, senderDown: Bool, sim: inout Simulation
+    ) {
         guard core.ledger.records[workload][message].confirmed == nil, number < config.retries else { return }
         attempt(workload, message, number: number + 1, senderDown: senderDown, sim: &sim)
     }

@@ -5,10 +5,10 @@
 /// route returns and the forwarding of source-routed frames are the mesh's, not the protocol's.
 protocol MeshRoutingProtocol: Sendable {
     /// Schedules the protocol's first events.
-    mutating func start(nodes: Int, sim: inout Simulation)
-    /// One of the protocol's own events is due (`EventBlock.mesh`); `down` says which nodes
-    /// are down.
-    mutating func handle(_ event: Event, core: inout MeshCore, down: (Int) -> Bool, sim: inout Simulation)
+    mutating func start(core: MeshCore, sim: inout Simulation)
+    /// One of the protocol's own events is due (`EventBlock.mesh`); `targetDown` says whether
+    /// the event's target node is down.
+    mutating func handle(_ event: Event, core: inout MeshCore, targetDown: Bool, sim: inout Simulation)
     /// A flooded control frame (heartbeat, route request) reached session peer `r`, or a route
     /// reply reached the end of its path.
     mutating func controlArrived(_ f: MeshFrame, at r: Int, core: inout MeshCore, now: SimTime)
@@ -31,19 +31,20 @@ enum MeshRoutingChoice: Sendable {
 /// `routing` (leaving `.running`), calls it, and puts it back, so its arrays stay uniquely
 /// referenced and are mutated in place.
 extension MeshNetwork {
-    mutating func routingStart(nodes: Int, sim: inout Simulation) {
+    mutating func routingStart(sim: inout Simulation) {
         switch routing {
-        case .heartbeat(var r): routing = .running; r.start(nodes: nodes, sim: &sim); routing = .heartbeat(r)
-        case .dsr(var r): routing = .running; r.start(nodes: nodes, sim: &sim); routing = .dsr(r)
+        case .heartbeat(var r): routing = .running; r.start(core: core, sim: &sim); routing = .heartbeat(r)
+        case .dsr(var r): routing = .running; r.start(core: core, sim: &sim); routing = .dsr(r)
         case .running: preconditionFailure("the routing protocol is already running")
         }
     }
 
-    mutating func routingHandle(_ event: Event, down: (Int) -> Bool, sim: inout Simulation) {
+    mutating func routingHandle(_ event: Event, targetDown: Bool, sim: inout Simulation) {
         switch routing {
         case .heartbeat(var r):
-            routing = .running; r.handle(event, core: &core, down: down, sim: &sim); routing = .heartbeat(r)
-        case .dsr(var r): routing = .running; r.handle(event, core: &core, down: down, sim: &sim); routing = .dsr(r)
+            routing = .running; r.handle(event, core: &core, targetDown: targetDown, sim: &sim); routing = .heartbeat(r)
+        case .dsr(var r):
+            routing = .running; r.handle(event, core: &core, targetDown: targetDown, sim: &sim); routing = .dsr(r)
         case .running: preconditionFailure("the routing protocol is already running")
         }
     }

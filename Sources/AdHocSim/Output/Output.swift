@@ -55,32 +55,38 @@ public struct CSVTable: Sendable {
         return out
     }
 
-    /// The number of fields of every record of a CSV text (RFC 4180 quoting; a quoted field may
-    /// hold commas and newlines), or `nil` when a quote is left open.
-    public static func fieldCounts(of text: String) -> [Int]? {
-        var counts: [Int] = []
-        var fields = 1
+    /// Parses RFC 4180 CSV text into rows of fields; `closed` is false when the text ends inside
+    /// a quoted field.
+    public static func records(_ text: String) -> (rows: [[String]], closed: Bool) {
+        var rows: [[String]] = []
+        var row: [String] = []
+        var field = ""
         var quoted = false
-        var atFieldStart = true
-        var any = false
-        for c in text.unicodeScalars {
-            any = true
+        var chars = text.makeIterator()
+        var pending: Character?
+        while let c = pending ?? chars.next() {
+            pending = nil
             if quoted {
-                if c == "\"" { quoted = false }
+                if c == "\"" {
+                    if let n = chars.next() {
+                        if n == "\"" { field.append("\"") } else { quoted = false; pending = n }
+                    } else {
+                        quoted = false
+                    }
+                } else {
+                    field.append(c)
+                }
                 continue
             }
             switch c {
-            case "\"" where atFieldStart: quoted = true; atFieldStart = false
-            case "\"": quoted = true  // an escaped quote inside a quoted field ("" ) reopens it
-            case ",": fields += 1; atFieldStart = true
-            case "\n": counts.append(fields); fields = 1; atFieldStart = true; any = false
-            case "\r": break
-            default: atFieldStart = false
+            case "\"": quoted = true
+            case ",": row.append(field); field = ""
+            case "\n": row.append(field); rows.append(row); row = []; field = ""
+            default: field.append(c)
             }
         }
-        if quoted { return nil }
-        if any { counts.append(fields) }
-        return counts
+        if !field.isEmpty || !row.isEmpty { row.append(field); rows.append(row) }
+        return (rows, !quoted)
     }
 
     static func field(_ s: String) -> String {

@@ -21,7 +21,8 @@ public enum OutputFolder {
         public var description: String
     }
 
-    /// The largest `metadata.json` read to recognise a folder; ours are a few kilobytes.
+    /// The largest `metadata.json` read to recognise a folder: 1 MiB (assumption: ours are a
+    /// few kilobytes; the bound keeps a huge foreign file from being read).
     static let metadataByteLimit = 1 << 20
 
     /// Throws `Refusal` unless `directory` is missing, an empty folder, or a folder `owner`

@@ -4,38 +4,8 @@ import Foundation
 /// jitter per place and protocol, data rate and goodput against distance, UDP loss against the
 /// number of writes, and the maximum range per place; plus an `index.html` showing them.
 public enum SweepPlots {
-    /// Parses RFC 4180 CSV text into rows of fields.
-    public static func parseCSV(_ text: String) -> [[String]] {
-        var rows: [[String]] = []
-        var row: [String] = []
-        var field = ""
-        var quoted = false
-        var chars = text.makeIterator()
-        var pending: Character?
-        while let c = pending ?? chars.next() {
-            pending = nil
-            if quoted {
-                if c == "\"" {
-                    if let n = chars.next() {
-                        if n == "\"" { field.append("\"") } else { quoted = false; pending = n }
-                    } else {
-                        quoted = false
-                    }
-                } else {
-                    field.append(c)
-                }
-                continue
-            }
-            switch c {
-            case "\"": quoted = true
-            case ",": row.append(field); field = ""
-            case "\n": row.append(field); rows.append(row); row = []; field = ""
-            default: field.append(c)
-            }
-        }
-        if !field.isEmpty || !row.isEmpty { row.append(field); rows.append(row) }
-        return rows
-    }
+    /// Parses RFC 4180 CSV text into rows of fields (`CSVTable.records`).
+    public static func parseCSV(_ text: String) -> [[String]] { CSVTable.records(text).rows }
 
     /// Why plotting failed.
     public struct PlotError: Error, CustomStringConvertible {

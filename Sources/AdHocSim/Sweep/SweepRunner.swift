@@ -221,8 +221,16 @@ public enum SweepRunner {
     }
 
     /// A resumed sweep must be the same sweep.
+    /// A folder without `metadata.json` holds no sweep yet; one whose metadata cannot be read is
+    /// refused rather than resumed blindly.
     static func checkSameSweep(_ plan: SweepPlan, out: URL) throws {
-        guard let meta = try? readMetadata(out) else { return }
+        guard FileManager.default.fileExists(atPath: out.appendingPathComponent("metadata.json").path) else { return }
+        let meta: FolderMetadata
+        do {
+            meta = try readMetadata(out)
+        } catch let e as OutputError {
+            throw OutputError(description: "cannot resume: \(e.description)")
+        }
         let id = identity(plan)
         if meta.hash != id.hash || meta.version != id.version {
             throw OutputError(
@@ -265,7 +273,7 @@ public enum SweepRunner {
         }
         guard let root = parser.parseDocument(), case .string(let v)? = root["version"]?.value,
             case .string(let h)? = root["input_hash"]?.value, case .array(let header)? = root["header"]?.value,
-            let total = count(root["units_total"]), let inShard = count(root["units_in_shard"]) ?? Optional(total)
+            let total = count(root["units_total"]), let inShard = count(root["units_in_shard"])
         else {
             throw OutputError(
                 description: "\(url.path): not a sweep's metadata.json (or a value in it is out of range)")
@@ -373,8 +381,11 @@ public enum SweepRunner {
             return "unreadable"
         }
         guard !csv.isEmpty, csv.hasSuffix("\n") else { return "empty or cut short" }
-        guard let counts = CSVTable.fieldCounts(of: csv) else { return "a quoted field is never closed" }
-        if let bad = counts.first(where: { $0 != columns }) { return "a row has \(bad) fields, not \(columns)" }
+        let parsed = CSVTable.records(csv)
+        guard parsed.closed else { return "a quoted field is never closed" }
+        if let bad = parsed.rows.first(where: { $0.count != columns }) {
+            return "a row has \(bad.count) fields, not \(columns)"
+        }
         guard let jsonl = try? String(contentsOf: cells.appendingPathComponent(stem + ".jsonl"), encoding: .utf8),
             jsonl.hasSuffix("\n")
         else { return "its .jsonl is missing or cut short" }

@@ -37,6 +37,8 @@ public struct World<Link: LinkTechnology>: EventHandler {
     public var hosts: HostStack
     /// MAdHoc's mesh, when the scenario has a `mesh` section.
     public var mesh: MeshNetwork?
+    /// The buffer the mesh's outbox is swapped into (reused).
+    var meshScratch: [LinkPacket] = []
 
     /// Builds the world of `scenario` and schedules its initial events into `sim`.
     public init(_ scenario: Scenario, sim: inout Simulation) {
@@ -131,9 +133,12 @@ public struct World<Link: LinkTechnology>: EventHandler {
             batch.removeAll(keepingCapacity: true)
             link.notices = batch
             if mesh != nil && !mesh!.outbox.isEmpty {
-                let out = mesh!.outbox
-                mesh!.outbox.removeAll(keepingCapacity: true)
+                var out = meshScratch
+                meshScratch = []
+                mesh!.takeOutbox(swappingWith: &out)
                 for p in out where !link.send(p, sim: &sim) { mesh!.released(p) }
+                out.removeAll(keepingCapacity: true)
+                meshScratch = out
                 continue
             }
             if traffic.outbox.isEmpty { return }
