@@ -75,22 +75,25 @@ public enum SweepPlots {
             }
         }
         if protocols.isEmpty { return charts }
-        charts.append(
+        let boxCharts: [(file: String, title: String, yLabel: String, column: Int)] = [
             (
-                "rtt-by-place-and-protocol.svg",
-                SvgChart(
-                    title: "Probe RTT (mean per cell) by place and protocol", xLabel: "place / protocol",
-                    yLabel: "RTT (ms, log scale)",
-                    kind: .boxes(groups.map { ($0.label, values($0.rows, rtt)) }, logY: true))
-            ))
-        charts.append(
+                "rtt-by-place-and-protocol.svg", "Probe RTT (mean per cell) by place and protocol",
+                "RTT (ms, log scale)", rtt
+            ),
             (
-                "jitter-by-place-and-protocol.svg",
-                SvgChart(
-                    title: "Jitter (SD of probe RTTs, thesis definition)", xLabel: "place / protocol",
-                    yLabel: "jitter (ms, log scale)",
-                    kind: .boxes(groups.map { ($0.label, values($0.rows, sd)) }, logY: true))
-            ))
+                "jitter-by-place-and-protocol.svg", "Jitter (SD of probe RTTs, thesis definition)",
+                "jitter (ms, log scale)", sd
+            )
+        ]
+        for b in boxCharts {
+            let boxes = groups.map { ($0.label, values($0.rows, b.column)) }
+            charts.append(
+                (
+                    b.file,
+                    SvgChart(
+                        title: b.title, xLabel: "place / protocol", yLabel: b.yLabel, kind: .boxes(boxes, logY: true))
+                ))
+        }
         func versusDistance(_ c: Int) -> [SvgChart.Series] {
             protocols.map { q in
                 let mine = data.filter { $0[proto] == q }
