@@ -151,7 +151,7 @@ struct ZeroRttTests {
             {"name": "z", "seed": 1, "duration_s": 2, "environment": {"preset": "field"}, "radio": {"technology": "ideal"},
              "link": {"rateMbps": 100, "delayMs": 25}, "transport": {"ipVersion": "ipv4", "quic": {"zeroRtt": \(zeroRtt)}},
              "nodes": [{"id": "c", "position": [0, 0, 1.2]}, {"id": "s", "position": [10, 0, 1.2]}],
-             "flows": [{"id": "f", "from": "c", "to": "s", "protocol": "quic", "workload": {"kind": "thesis", "probes": 1, "packets": 1, "size": 100}}]}
+             "flows": [{"id": "f", "from": "c", "to": "s", "protocol": "quic", "workload": {"kind": "thesis", "probes": 1, "packets": 1, "size": 100, "startPhase": "connect"}}]}
             """
         let scenario = try ScenarioDecoder.decode(bytes: Array(text.utf8), file: "z")
         var sim = Simulation(seed: scenario.seed)

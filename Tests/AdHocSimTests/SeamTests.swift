@@ -40,7 +40,9 @@ struct SeamTests {
                 $0.block == .link
             })
         #expect([EventKind.trafficStart, .broadcastTick].allSatisfy { $0.block == .linkTraffic })
-        #expect([EventKind.flowStart, .probeTimeout, .cbrTick].allSatisfy { $0.block == .application })
+        #expect(
+            [EventKind.flowStart, .testStart, .cbrTick, .transferDue, .hostWake].allSatisfy { $0.block == .application }
+        )
         #expect([EventKind.mobilityTick, .nodeEvent].allSatisfy { $0.block == .world })
         #expect(
             [EventKind.meshHeartbeat, .meshSessions, .meshMessage, .meshConfirmTimeout, .meshRequestTimeout]
@@ -120,59 +122,97 @@ struct SeamTests {
                 && !QuicPacketType.zeroRtt.carriesCrypto)
     }
 
-    /// The thesis application over a byte stream, written once for every transport: P probes
-    /// back to back on connect; the server echoes each probe only once all its bytes are in,
-    /// and sinks what follows the probes.
+    /// The thesis application over a byte stream, as the app does it (measurement.md): P
+    /// 12-byte probes submitted at one instant; the server reads each probe (two receive
+    /// completions) once all its bytes are in and submits its echo; it sinks what follows.
     @Test func theThesisApplicationFramesProbesOnAStream() {
         var sim = Simulation(seed: 1)
+        let free = ConnectionQueue(sendCost: .zero, receiveCost: .zero)
         var client = thesisFlow(probes: 3, packets: 2, size: 100)
-        var socket = RecordingSocket()
-        client.connected(&socket, now: .zero, sim: &sim)
-        #expect(socket.writes.map(\.message) == [0, 1, 2] && socket.writes.allSatisfy { $0.bytes == 16 })
-        client.connected(&socket, now: .zero, sim: &sim)  // a second open writes nothing more
-        #expect(socket.writes.count == 3)
+        var q = free
+        client.startProbes(&q, now: .milliseconds(7))
+        #expect(q.pending.map(\.message) == [0, 1, 2] && q.pending.allSatisfy { $0.bytes == 12 && !$0.awaited })
+        #expect(client.probeSent == [.milliseconds(7), .milliseconds(7), .milliseconds(7)])
 
         var server = thesisFlow(probes: 3, packets: 2, size: 100)
+        var sq = free
         var back = RecordingSocket()
-        server.serverReceived(.stream(upTo: 20), &back, now: .milliseconds(1), sim: &sim)
-        #expect(back.writes.count == 1)  // 16 of 48 probe bytes: probe 0 only
-        server.serverReceived(.stream(upTo: 48 + 150), &back, now: .milliseconds(2), sim: &sim)
-        #expect(back.writes.map(\.message) == [0, 1, 2])
-        #expect(server.bytesDelivered == 150)  // the data after the probes
+        server.serverReceived(.stream(upTo: 20), &sq, &back, now: .milliseconds(1))
+        #expect(sq.pending.count == 1)  // 12 of 36 probe bytes: probe 0 only
+        server.serverReceived(.stream(upTo: 36 + 150), &sq, &back, now: .milliseconds(2))
+        #expect(sq.pending.map(\.message) == [0, 1, 2])
+        #expect(server.bytesDelivered == 150 && server.messagesDelivered == 1)  // one whole 100-byte message
 
-        // Echoes: all three back → the transfer begins, and the writes are messages 3 and 4.
-        #expect(!client.clientReceived(.stream(upTo: 32), &socket, now: .milliseconds(3)))
-        #expect(client.clientReceived(.stream(upTo: 48), &socket, now: .milliseconds(4)))
-        #expect(client.probeEcho.compactMap { $0 } == [.milliseconds(3), .milliseconds(3), .milliseconds(4)])
-        while client.wantsWrite && client.writeNext(&socket, now: .milliseconds(5), sim: &sim) {}
-        #expect(socket.writes.suffix(2).map(\.message) == [3, 4] && client.finishedWriting)
+        // Echoes are timed on their receive completion; the transfer waits for its own event.
+        client.clientReceived(.stream(upTo: 24), &q, &back, now: .milliseconds(9))
+        client.clientReceived(.stream(upTo: 36), &q, &back, now: .milliseconds(10))
+        #expect(client.probeEcho.compactMap { $0 } == [.milliseconds(9), .milliseconds(9), .milliseconds(10)])
+        #expect(!client.wantsWrite)
     }
 
     /// With a message per write (QUIC stream per write, UDP): probes are messages 0..<P, each
     /// echoed once when complete; its stream is then finished.
     @Test func theThesisApplicationEchoesMessagesOnce() {
-        var sim = Simulation(seed: 1)
         var server = thesisFlow(probes: 2, packets: 1, size: 100)
+        var q = ConnectionQueue(sendCost: .zero, receiveCost: .zero)
         var back = RecordingSocket()
-        server.serverReceived(.message(index: 1, before: 0, upTo: 10), &back, now: .zero, sim: &sim)
-        #expect(back.writes.isEmpty)
-        server.serverReceived(.message(index: 1, before: 10, upTo: 16), &back, now: .zero, sim: &sim)
-        server.serverReceived(.message(index: 1, before: 16, upTo: 16), &back, now: .zero, sim: &sim)
-        #expect(back.writes.map(\.message) == [1] && back.finished == [1])
-        server.serverReceived(.message(index: 2, before: 0, upTo: 100), &back, now: .zero, sim: &sim)
-        #expect(server.bytesDelivered == 100 && back.finished == [1, 2])
+        server.serverReceived(.message(index: 1, before: 0, upTo: 10), &q, &back, now: .zero)
+        #expect(q.pending.isEmpty)
+        server.serverReceived(.message(index: 1, before: 10, upTo: 12), &q, &back, now: .zero)
+        server.serverReceived(.message(index: 1, before: 12, upTo: 12), &q, &back, now: .zero)
+        #expect(q.pending.map(\.message) == [1] && back.finished == [1])
+        server.serverReceived(.message(index: 2, before: 0, upTo: 100), &q, &back, now: .zero)
+        #expect(server.bytesDelivered == 100 && back.finished == [1, 2] && server.messagesDelivered == 1)
     }
 
-    /// A write waits for send-buffer room, as a blocking socket does.
-    @Test func aWriteWaitsForRoom() {
+    /// Transfer writes are awaited: the next is submitted only when the previous one completed,
+    /// and a completion waits for send-buffer room, as Network.framework's `.contentProcessed`
+    /// does (DTS, Apple developer forums thread 773326).
+    @Test func aTransferWriteIsAwaitedAndWaitsForRoom() {
         var sim = Simulation(seed: 1)
         var app = thesisFlow(probes: 0, packets: 3, size: 1000)
+        var q = ConnectionQueue(sendCost: .microseconds(10), receiveCost: .zero)
         var socket = RecordingSocket(room: 999)
-        app.connected(&socket, now: .zero, sim: &sim)
-        #expect(app.transferring)
-        #expect(!app.writeNext(&socket, now: .zero, sim: &sim) && app.writesDone == 0)
+        app.beginTransfer()
+        #expect(app.submitNext(&q, now: .zero))
+        #expect(!app.submitNext(&q, now: .zero))  // awaited: one at a time
+        HostStack.releaseWrites(&q, &app, &socket, now: .microseconds(10), sim: &sim)
+        #expect(socket.writes.isEmpty && app.writesDone == 0)  // no room yet
         socket.room = 1000
-        #expect(app.writeNext(&socket, now: .zero, sim: &sim) && app.writesDone == 1)
+        HostStack.releaseWrites(&q, &app, &socket, now: .microseconds(10), sim: &sim)
+        // The first completed at 10 µs; the second was submitted then and is served at 20 µs.
+        #expect(app.writesDone == 1 && q.first?.readyAt == .microseconds(20) && q.first?.message == 1)
+    }
+
+    /// P probes submitted back to back on a queue of service time c: the k-th (from 0) leaves
+    /// at (k + 1)·c, so its RTT carries k·c more than the first one's.
+    @Test func backToBackProbesQueueBehindEachOther() {
+        var app = thesisFlow(probes: 5, packets: 1, size: 100)
+        var q = ConnectionQueue(sendCost: .microseconds(40), receiveCost: .microseconds(15))
+        app.startProbes(&q, now: .milliseconds(1))
+        #expect(q.pending.map(\.readyAt) == (1...5).map { .milliseconds(1) + .microseconds(40) * Int64($0) })
+        // A receive completion queues behind the sends: it runs after the fifth one.
+        #expect(q.receiveCompletion(arrivedAt: .milliseconds(1)) == .milliseconds(1) + .microseconds(215))
+    }
+
+    /// The start phase: after the idle time, at the asked position in the AWDL sequence.
+    @Test func theProbeBurstStartsAtItsPhaseAfterTheIdleTime() {
+        func app(_ phase: StartPhase) -> FlowApplication {
+            var spec = thesisFlow(probes: 1, packets: 1, size: 10).spec
+            spec.startPhase = phase
+            return FlowApplication(spec: spec, index: 0)
+        }
+        let period = FlowApplication.phasePeriod  // 1.048576 s
+        var a = app(.offset(.milliseconds(100)))
+        // Connected at 0.5 s: idle until 0.5 + 2.097152 s, then the next instant ≡ 0.1 s mod period.
+        let t = a.opened(now: .milliseconds(500), phase: 0)!
+        #expect(t.nanoseconds % period.nanoseconds == 100_000_000)
+        #expect(t >= .milliseconds(500) + FlowApplication.idleBeforeTest)
+        #expect(t < .milliseconds(500) + FlowApplication.idleBeforeTest + period)
+        var r = app(.random)
+        #expect(r.opened(now: .zero, phase: 0.5)! == period * 2 + .nanoseconds(period.nanoseconds / 2))
+        var c = app(.connect)
+        #expect(c.opened(now: .milliseconds(3), phase: 0.9) == .milliseconds(3))
     }
 
     /// The ideal link's down state: a down node's sends are refused and counted, its queue is
@@ -211,15 +251,12 @@ struct BlockingWriteTests {
             """
         let scenario = try ScenarioDecoder.decode(bytes: Array(text.utf8), file: "b.json")
         let report = try ScenarioRunner.run(scenario)
-        // 200 probes of 16 bytes = 3200 bytes, three times the 1024-byte buffer: all timed.
-        #expect(report.flows[0].rttsMs.count == 200)
+        // 200 probes of 12 bytes = 2400 bytes, more than twice the 1024-byte buffer: all timed.
+        let rtts = report.flows[0].rttsMs
+        #expect(rtts.count == 200)
         #expect(report.flows[0].status == "ok")
-        var sim = Simulation(seed: scenario.seed)
-        var world = World<IdealLink>(scenario, sim: &sim)
-        _ = sim.run(&world, until: scenario.duration)
-        let sent = world.hosts.flows[0].app.probeSent
-        // The first 1024 / 16 = 64 probes fit at once; the 65th waited for acknowledged room.
-        #expect(sent[63] == sent[0])
-        #expect(sent[64] > sent[0])
+        // The buffer takes 85 probes; the other 115 enter only as ACKs free room, so the last
+        // probe waits at least two more round trips (2 × 10 ms) than the first.
+        #expect(rtts[199] - rtts[0] >= 20)
     }
 }

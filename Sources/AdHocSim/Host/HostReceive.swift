@@ -1,8 +1,9 @@
 /// The receive path of the hosts: a complete datagram reaches its socket, the socket says what
 /// arrived in transport-neutral terms (`Arrival`), and the flow's application reacts
-/// (`FlowApplication.serverReceived`, `.clientReceived`). What stays here per transport is only
-/// the socket's side: connection state, stream reassembly, and what the host does afterwards
-/// (flush the outbox, close a finished TCP connection).
+/// (`FlowApplication.serverReceived`, `.clientReceived`) through the side's `ConnectionQueue`.
+/// What stays here per transport is only the socket's side: connection state, stream
+/// reassembly, and what the host does afterwards (release served sends, flush the outbox, close
+/// a finished TCP connection).
 extension HostStack {
     /// A complete datagram reached its destination host (the host's way up).
     mutating func deliverUp<L: LinkTechnology>(_ d: Datagram, link: inout L, sim: inout Simulation) {
@@ -19,10 +20,10 @@ extension HostStack {
         let i = slot(receiver)
         guard let arrival = udp[i].arrival(of: d) else { return }
         if receiver.isClient {
-            if flows[k].app.clientReceived(arrival, &udp[i], now: sim.now) { pump(k, link: &link, sim: &sim) }
+            flows[k].app.clientReceived(arrival, &queues[receiver.index], &udp[i], now: sim.now)
         } else {
-            flows[k].app.serverReceived(arrival, &udp[i], now: sim.now, sim: &sim)
-            sendDatagrams(receiver, link: &link, sim: &sim)
+            flows[k].app.serverReceived(arrival, &queues[receiver.index], &udp[i], now: sim.now)
+            release(receiver, link: &link, sim: &sim)
         }
     }
 
@@ -31,15 +32,17 @@ extension HostStack {
         if d.fromClient {
             let server = slot(.server(k))
             tcp[server].receive(d, sim: &sim)
-            flows[k].app.serverReceived(.stream(upTo: tcp[server].rcvNxt), &tcp[server], now: sim.now, sim: &sim)
-            flush(.server(k), link: &link, sim: &sim)
+            flows[k].app.serverReceived(
+                .stream(upTo: tcp[server].rcvNxt), &queues[FlowSide.server(k).index], &tcp[server], now: sim.now)
+            release(.server(k), link: &link, sim: &sim)
             snapshotIfComplete(k)
         } else {
             let client = slot(.client(k))
             let wasOpen = tcp[client].acceptsWrites
             tcp[client].receive(d, sim: &sim)
-            if !wasOpen && tcp[client].acceptsWrites { flows[k].app.connected(&tcp[client], now: sim.now, sim: &sim) }
-            _ = flows[k].app.clientReceived(.stream(upTo: tcp[client].rcvNxt), &tcp[client], now: sim.now)
+            if !wasOpen && tcp[client].acceptsWrites { opened(k, link: &link, sim: &sim) }
+            flows[k].app.clientReceived(
+                .stream(upTo: tcp[client].rcvNxt), &queues[FlowSide.client(k).index], &tcp[client], now: sim.now)
             pump(k, link: &link, sim: &sim)
             // The test is over once every write is acknowledged: close (thesis and bulk runs).
             if flows[k].app.finishedWriting {
@@ -59,24 +62,21 @@ extension HostStack {
                 let upTo = quic[server].deliverStream(stream, offset: offset, length: length)
                 let arrival: Arrival =
                     perWrite ? .message(index: Int(stream / 4), before: before, upTo: upTo) : .stream(upTo: upTo)
-                flows[k].app.serverReceived(arrival, &quic[server], now: sim.now, sim: &sim)
+                flows[k].app.serverReceived(arrival, &queues[FlowSide.server(k).index], &quic[server], now: sim.now)
             }
-            flush(.server(k), link: &link, sim: &sim)
+            release(.server(k), link: &link, sim: &sim)
             snapshotIfComplete(k)
         } else {
             let wasEstablished = quic[client].state == .established
             let carried = quic[client].receive(d, sim: &sim)
-            if !wasEstablished && quic[client].state == .established {
-                flows[k].app.connected(&quic[client], now: sim.now, sim: &sim)
-            }
+            if !wasEstablished && quic[client].state == .established { opened(k, link: &link, sim: &sim) }
             if let (stream, offset, length) = carried {
                 let upTo = quic[client].deliverStream(stream, offset: offset, length: length)
                 let arrival: Arrival =
                     perWrite ? .message(index: Int(stream / 4), before: 0, upTo: upTo) : .stream(upTo: upTo)
-                _ = flows[k].app.clientReceived(arrival, &quic[client], now: sim.now)
+                flows[k].app.clientReceived(arrival, &queues[FlowSide.client(k).index], &quic[client], now: sim.now)
             }
             pump(k, link: &link, sim: &sim)
-            flush(.client(k), link: &link, sim: &sim)
         }
     }
 }

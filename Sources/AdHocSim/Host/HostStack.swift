@@ -22,6 +22,9 @@ public struct FlowRuntime: Sendable {
     public var reportSnapshot: (UInt64, UInt64, UInt64, UInt64)?
     /// Client and server nodes.
     public let clientNode: UInt32, serverNode: UInt32
+    /// A uniform draw in [0, 1) from the flow's stream `flow:k/app/start`: where in the AWDL
+    /// channel sequence a person taps start (`StartPhase.random`).
+    let phase: Double
     /// The transport (the flow specification's).
     public var transport: TransportProtocol { app.spec.transport }
 
@@ -95,6 +98,8 @@ public struct HostStack: Sendable {
     var backlog: [[Datagram]]
     var backlogHead: [Int]
     var linkScratch: [LinkPacket] = []
+    /// Per flow side (`FlowSide.index`): the phone's processing of that connection end.
+    public internal(set) var queues: [ConnectionQueue] = []
 
     /// The hosts of `scenario`'s flows over a link of `mtu` bytes; creates the endpoints'
     /// timers and schedules every flow's start.
@@ -137,10 +142,14 @@ public struct HostStack: Sendable {
                     udp.append(UdpSocket(flow: Int32(k), isClient: side.isClient, probes: probes))
                 }
             }
+            var phaseStream = sim.randomStream(named: "flow:\(k)/app/start")
             flows.append(
                 FlowRuntime(
                     app: FlowApplication(spec: spec, index: k), socket: socket, clientNode: UInt32(spec.from),
-                    serverNode: UInt32(spec.to)))
+                    serverNode: UInt32(spec.to), phase: phaseStream.uniform()))
+            for node in [spec.from, spec.to] {
+                queues.append(ConnectionQueue(scenario.host.overridden(by: scenario.nodes[node].host)))
+            }
             sim.schedule(at: spec.start, target: UInt32(k), kind: .flowStart)
         }
     }
@@ -176,29 +185,29 @@ public struct HostStack: Sendable {
             case .quic:
                 let c = slot(.client(k))
                 quic[c].connect(sim: &sim)
-                if quic[c].acceptsWrites { flows[k].app.connected(&quic[c], now: sim.now, sim: &sim) }  // 0-RTT
+                if quic[c].acceptsWrites { opened(k, link: &link, sim: &sim) }  // 0-RTT
                 flush(.client(k), link: &link, sim: &sim)
             case .udp:
-                let c = slot(.client(k))
-                flows[k].app.connected(&udp[c], now: sim.now, sim: &sim)
-                sendDatagrams(.client(k), link: &link, sim: &sim)
-                if flows[k].app.probes == 0 {
-                    pump(k, link: &link, sim: &sim)
-                } else {
-                    // UDP echoes can be lost: the client waits at most `probeWait` for them.
-                    sim.schedule(after: FlowApplication.probeWait, target: UInt32(k), kind: .probeTimeout)
-                }
+                opened(k, link: &link, sim: &sim)
             }
             if case .cbr(let rate, let size) = flows[k].app.spec.workload {
                 let interval = SimTime.seconds(Double(size) * 8 / (rate * 1e6))
                 sim.schedule(after: interval, target: UInt32(k), kind: .cbrTick, arg: UInt64(interval.nanoseconds))
             }
-        case .probeTimeout:
+        case .testStart:
             let k = Int(event.target)
-            if !flows[k].app.transferring {
-                flows[k].app.beginTransfer()
-                pump(k, link: &link, sim: &sim)
-            }
+            let c = FlowSide.client(k)
+            flows[k].app.startProbes(&queues[c.index], now: sim.now)
+            release(c, link: &link, sim: &sim)
+            sim.schedule(after: FlowApplication.pauseAfterProbes, target: UInt32(k), kind: .transferDue)
+        case .transferDue:
+            let k = Int(event.target)
+            flows[k].app.beginTransfer()
+            pump(k, link: &link, sim: &sim)
+        case .hostWake:
+            let side = FlowSide(index: Int(event.target))
+            if queues[side.index].wakeAt == sim.now { queues[side.index].wakeAt = nil }
+            release(side, link: &link, sim: &sim)
         case .cbrTick:
             let k = Int(event.target)
             flows[k].app.cbrDue()
@@ -234,14 +243,25 @@ public struct HostStack: Sendable {
     }
 
     /// Transmit-queue room was freed: backlogged TCP/QUIC packets (in flow-side order) and
-    /// blocked UDP writers (in flow order) may continue.
+    /// blocked UDP senders (in flow-side order) may continue.
     public mutating func queueRoomFreed<L: LinkTechnology>(link: inout L, sim: inout Simulation) {
         for side in backlog.indices where backlogHead[side] < backlog[side].count {
             drainBacklog(FlowSide(index: side), link: &link, sim: &sim)
         }
-        for k in flows.indices where flows[k].transport == .udp && flows[k].app.wantsWrite {
-            pump(k, link: &link, sim: &sim)
+        for s in queues.indices where queues[s].first.map({ $0.readyAt <= sim.now }) ?? false {
+            let side = FlowSide(index: s)
+            if flows[side.flow].transport == .udp { release(side, link: &link, sim: &sim) }
         }
+    }
+
+    /// Flow `k`'s client socket takes writes for the first time: the thesis test's probe burst
+    /// is scheduled (`StartPhase`), a bulk or CBR transfer begins.
+    mutating func opened<L: LinkTechnology>(_ k: Int, link: inout L, sim: inout Simulation) {
+        guard let at = flows[k].app.opened(now: sim.now, phase: flows[k].phase) else {
+            if flows[k].app.opened && flows[k].app.transferring { pump(k, link: &link, sim: &sim) }
+            return
+        }
+        sim.schedule(at: at, target: UInt32(k), kind: .testStart)
     }
 
     // MARK: Sending
@@ -323,32 +343,67 @@ public struct HostStack: Sendable {
         udp[i].outbox = out
     }
 
-    /// Makes every write the transport can take now: TCP and QUIC while their send buffer has
-    /// room; UDP, a blocking sender, while the interface queue has room for the datagram's
-    /// fragments (an assumption: Network.framework's UDP send completes when the datagram is
-    /// handed to the interface).
+    /// The client submits its next write if one is due, then every served send goes out.
     mutating func pump<L: LinkTechnology>(_ k: Int, link: inout L, sim: inout Simulation) {
-        let c = slot(.client(k))
+        let c = FlowSide.client(k)
+        flows[k].app.submitNext(&queues[c.index], now: sim.now)
+        release(c, link: &link, sim: &sim)
+    }
+
+    /// Hands every send of `side` whose service ended to its socket, in order, while the
+    /// transport takes it: TCP and QUIC while the send buffer has room, UDP (a blocking sender)
+    /// while the interface queue has room for the datagram's fragments (an assumption:
+    /// Network.framework's UDP send completes when the datagram is handed to the interface).
+    /// A completed transfer write lets the client submit the next one. Then sends what the
+    /// socket produced and arranges to wake when the next send's service ends.
+    mutating func release<L: LinkTechnology>(_ side: FlowSide, link: inout L, sim: inout Simulation) {
+        let k = side.flow, i = slot(side), s = side.index
         switch flows[k].transport {
         case .tcp:
-            flows[k].app.writeProbes(&tcp[c], now: sim.now, sim: &sim)
-            while flows[k].app.wantsWrite, flows[k].app.writeNext(&tcp[c], now: sim.now, sim: &sim) {}
-            flush(.client(k), link: &link, sim: &sim)
+            HostStack.releaseWrites(
+                &queues[s], &flows[k].app, &tcp[i], isClient: side.isClient, now: sim.now, sim: &sim)
+            flush(side, link: &link, sim: &sim)
         case .quic:
-            flows[k].app.writeProbes(&quic[c], now: sim.now, sim: &sim)
-            while flows[k].app.wantsWrite, flows[k].app.writeNext(&quic[c], now: sim.now, sim: &sim) {}
-            flush(.client(k), link: &link, sim: &sim)
+            HostStack.releaseWrites(
+                &queues[s], &flows[k].app, &quic[i], isClient: side.isClient, now: sim.now, sim: &sim)
+            flush(side, link: &link, sim: &sim)
         case .udp:
-            while flows[k].app.wantsWrite {
-                let bytes = flows[k].app.nextWriteBytes
-                guard Int(bytes) <= udpLimit else {
-                    flows[k].app.failure = "datagram-too-large (\(bytes) > transport.maxDatagramBytes \(udpLimit))"
+            while let w = queues[s].first, w.readyAt <= sim.now {
+                guard Int(w.bytes) <= udpLimit else {
+                    flows[k].app.failure = "datagram-too-large (\(w.bytes) > transport.maxDatagramBytes \(udpLimit))"
+                    queues[s].removeFirst()
                     break
                 }
-                guard link.queueRoom(of: Int(flows[k].clientNode)) >= ip.fragmentCount(transportBytes: Int(bytes) + 8)
-                else { break }
-                _ = flows[k].app.writeNext(&udp[c], now: sim.now, sim: &sim)
-                sendDatagrams(.client(k), link: &link, sim: &sim)
+                let from = Int(flows[k].node(of: side))
+                guard link.queueRoom(of: from) >= ip.fragmentCount(transportBytes: Int(w.bytes) + 8) else { break }
+                udp[i].write(message: w.message, bytes: w.bytes, sim: &sim)
+                sendDatagrams(side, link: &link, sim: &sim)
+                queues[s].removeFirst()
+                if w.awaited {
+                    flows[k].app.wrote(w.bytes, now: sim.now, datagram: true)
+                    flows[k].app.submitNext(&queues[s], now: sim.now)
+                }
+            }
+        }
+        if let w = queues[s].first, w.readyAt > sim.now, queues[s].wakeAt.map({ $0 > w.readyAt }) ?? true {
+            queues[s].wakeAt = w.readyAt
+            sim.schedule(at: w.readyAt, target: UInt32(s), kind: .hostWake)
+        }
+    }
+
+    /// The served sends of a TCP or QUIC side go to its socket while the send buffer takes them
+    /// (the client's only once the socket accepts writes; the server answers on a connection
+    /// whose data already arrived, as QUIC's 0.5-RTT data does).
+    static func releaseWrites<S: FlowSocket>(
+        _ q: inout ConnectionQueue, _ app: inout FlowApplication, _ socket: inout S, isClient: Bool = true,
+        now: SimTime, sim: inout Simulation
+    ) {
+        while let w = q.first, w.readyAt <= now, !isClient || socket.acceptsWrites, socket.hasRoom(for: w.bytes) {
+            socket.write(message: w.message, bytes: w.bytes, sim: &sim)
+            q.removeFirst()
+            if w.awaited {
+                app.wrote(w.bytes, now: now, datagram: false)
+                app.submitNext(&q, now: now)
             }
         }
     }

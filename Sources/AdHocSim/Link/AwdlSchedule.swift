@@ -1,13 +1,30 @@
-/// AWDL's availability schedule (radio.md, "AWDL"; Stute et al., MobiCom 2018): time units of
-/// 1024 µs; a channel sequence of 16 slots (extended availability windows) of 64 TU; each slot
-/// opens with a 16 TU availability window. A node is on the AWDL data channel only in the slots
-/// of its occupancy; slot 8 is always channel 6, so a node on channel 44 or 149 is never there
+/// AWDL's availability schedule (radio.md, "AWDL"; Stute, Kreitschmann and Hollick, "One
+/// Billion Apples' Secret Sauce", MobiCom 2018; seemoo-lab/owl): time units of 1024 µs; a
+/// channel sequence of 16 slots (extended availability windows) of 64 TU; each slot opens with
+/// a 16 TU availability window. A node is on the AWDL data channel only in the slots of its
+/// current sequence; slot 8 is always channel 6, so a node on channel 44 or 149 is never there
 /// in slot 8. Two peers exchange frames only inside a slot both occupy, and a frame must end
 /// before the slot does; otherwise it waits for the next shared slot. All nodes share one
 /// synchronised sequence starting at time zero (master election is not modelled).
 ///
-/// Default occupancy: 6 of 16 slots, {0, 1, 2, 9, 10, 11} (assumption inside the observed 3/16
-/// to 9/16; two runs of consecutive slots, as AWDL extends presence when traffic flows).
+/// **Presence follows traffic** (`radio.awdlPresence: "adaptive"`, the default). AWDL adapts
+/// the sequence a node advertises to its load: owl's issue logs show sparse sequences of
+/// idle peers (about 4 of 16 slots on the AWDL channel, slot 8 on channel 6) and longer ones
+/// of busy peers (9/16, 10/16); radio.md and measurement.md summarise them. The model:
+/// - idle sequence: slots {0, 1, 2, 3} plus slot 8 (4/16 on a 5 GHz data channel);
+/// - active sequence: the idle slots plus {4, 5, 9, 10, 11, 12} (10/16 on 5 GHz);
+/// - a node with unicast traffic queued for a peer switches both of them to the active
+///   sequence from the start of the next slot they share (the new sequence is advertised in
+///   that slot's availability window, and the peer follows it);
+/// - every queued or transmitted unicast frame of the pair keeps both active for `hold`
+///   after it (`radio.awdlHoldMs`); then they return to the idle sequence.
+/// The counts come from the owl logs; which slots, and the hold of one channel sequence
+/// (1.048576 s), are assumptions (no public source gives them). Presence is decided per slot:
+/// a slot that began while a node was active is wholly active.
+///
+/// **Fixed presence** (`radio.awdlPresence: "fixed"`, or any `awdlSlots`): each node keeps one
+/// sequence all the time, by default 6 of 16 slots {0, 1, 2, 9, 10, 11} (an assumption inside
+/// the observed 3/16 to 9/16; the model before presence followed traffic).
 public struct AwdlSchedule: Sendable, Equatable {
     /// 1 TU = 1024 µs.
     public static let timeUnit = SimTime.microseconds(1024)
@@ -17,20 +34,52 @@ public struct AwdlSchedule: Sendable, Equatable {
     public static let availabilityWindow = SimTime.microseconds(16 * 1024)
     /// Slots per channel sequence.
     public static let slotsPerSequence = 16
+    /// One channel sequence: 16 slots = 1.048576 s.
+    public static let sequenceDuration = SimTime.microseconds(16 * 64 * 1024)
     /// The slot that is always channel 6.
     public static let channel6Slot = 8
-    /// The default occupancy mask.
+    /// The fixed occupancy mask: {0, 1, 2, 9, 10, 11}.
     public static let defaultOccupancy: UInt16 = 0b0000_1110_0000_0111
+    /// The idle sequence: {0, 1, 2, 3} and slot 8 (channel 6).
+    public static let idleOccupancy: UInt16 = 0b0000_0001_0000_1111
+    /// The active sequence: the idle slots and {4, 5, 9, 10, 11, 12}.
+    public static let activeOccupancy: UInt16 = 0b0001_1111_0011_1111
+    /// How long a pair stays active after its last unicast frame (assumption: one sequence).
+    public static let defaultHold = sequenceDuration
 
-    /// Per node: bit s set when the node is on the data channel in slot s.
-    public var occupancy: [UInt16]
+    /// Per node: the idle sequence (bit s set when the node is on the data channel in slot s).
+    public let idle: [UInt16]
+    /// Per node: the active sequence (equal to `idle` when presence is fixed).
+    public let active: [UInt16]
+    /// How long traffic keeps a pair active.
+    public let hold: SimTime
+    /// Per node: the active sequence applies to slots starting in [activeFrom, activeUntil).
+    public private(set) var activeFrom: [SimTime]
+    /// See `activeFrom`.
+    public private(set) var activeUntil: [SimTime]
+    /// Whether any node's presence can change.
+    public let adaptive: Bool
 
-    /// A schedule; `dataChannelIs6` keeps slot 8 usable (data on channel 6), otherwise slot 8 is
-    /// removed from every node's occupancy.
+    /// A fixed schedule; `dataChannelIs6` keeps slot 8 usable (data on channel 6), otherwise
+    /// slot 8 is removed from every node's occupancy.
     public init(occupancy: [UInt16], dataChannelIs6: Bool) {
-        let mask: UInt16 = dataChannelIs6 ? 0xFFFF : ~(1 << UInt16(AwdlSchedule.channel6Slot))
-        self.occupancy = occupancy.map { $0 & mask }
+        self.init(idle: occupancy, active: occupancy, hold: .zero, dataChannelIs6: dataChannelIs6)
     }
+
+    /// A schedule whose nodes switch between `idle` and `active` sequences with traffic (a node
+    /// whose two sequences are equal has fixed presence).
+    public init(idle: [UInt16], active: [UInt16], hold: SimTime, dataChannelIs6: Bool) {
+        let mask: UInt16 = dataChannelIs6 ? 0xFFFF : ~(1 << UInt16(AwdlSchedule.channel6Slot))
+        self.idle = idle.map { $0 & mask }
+        self.active = zip(idle, active).map { ($0 | $1) & mask }
+        self.hold = hold
+        adaptive = self.idle != self.active
+        activeFrom = Array(repeating: .zero, count: idle.count)
+        activeUntil = Array(repeating: .zero, count: idle.count)
+    }
+
+    /// The fixed occupancy of every node (the idle sequence when presence is adaptive).
+    public var occupancy: [UInt16] { idle }
 
     /// The slot index (0...15) at `time`, and when that slot started.
     public static func slot(at time: SimTime) -> (index: Int, start: SimTime) {
@@ -38,24 +87,61 @@ public struct AwdlSchedule: Sendable, Equatable {
         return (Int(n % Int64(slotsPerSequence)), SimTime(nanoseconds: n * slotDuration.nanoseconds))
     }
 
+    /// `node`'s sequence in the slot that starts at `slotStart`.
+    @inline(__always) func sequence(_ node: Int, slotStart: SimTime) -> UInt16 {
+        adaptive && activeFrom[node] <= slotStart && slotStart < activeUntil[node] ? active[node] : idle[node]
+    }
+
     /// Whether `node` is on the data channel at `time`.
     public func isPresent(_ node: Int, at time: SimTime) -> Bool {
-        occupancy[node] & (1 << UInt16(AwdlSchedule.slot(at: time).index)) != 0
+        let (index, start) = AwdlSchedule.slot(at: time)
+        return sequence(node, slotStart: start) & (1 << UInt16(index)) != 0
     }
 
     /// The earliest time ≥ `time` at which `a` and `b` (or `a` alone when `b` is nil) are both
-    /// present for at least `duration`, or `nil` if they never share a slot.
+    /// present for at least `duration`, as their sequences stand now, or `nil` if they share no
+    /// slot in two sequences.
     public func nextWindow(_ a: Int, _ b: Int?, from time: SimTime, lasting duration: SimTime) -> SimTime? {
-        let shared = occupancy[a] & (b.map { occupancy[$0] } ?? 0xFFFF)
-        guard shared != 0, duration <= AwdlSchedule.slotDuration else { return nil }
+        guard duration <= AwdlSchedule.slotDuration else { return nil }
         let (index, start) = AwdlSchedule.slot(at: time)
-        for k in 0...AwdlSchedule.slotsPerSequence {
+        for k in 0...(2 * AwdlSchedule.slotsPerSequence) {
             let s = (index + k) % AwdlSchedule.slotsPerSequence
-            guard shared & (1 << UInt16(s)) != 0 else { continue }
             let slotStart = start + AwdlSchedule.slotDuration * Int64(k)
+            let shared = sequence(a, slotStart: slotStart) & (b.map { sequence($0, slotStart: slotStart) } ?? 0xFFFF)
+            guard shared & (1 << UInt16(s)) != 0 else { continue }
             let begin = Swift.max(slotStart, time)
             if begin + duration <= slotStart + AwdlSchedule.slotDuration { return begin }
         }
         return nil
+    }
+
+    /// Unicast traffic between `a` and `b` is queued or on the air at `now`: both switch to the
+    /// active sequence from the next slot they share (at once if they are active already), and
+    /// stay active until `hold` after now.
+    public mutating func trafficQueued(_ a: Int, _ b: Int, now: SimTime) {
+        guard adaptive else { return }
+        let both = activeFrom[a] <= now && now < activeUntil[a] && activeFrom[b] <= now && now < activeUntil[b]
+        var from = now
+        if !both {
+            // The next slot both occupy as things stand: where the new sequence is advertised.
+            var (index, start) = AwdlSchedule.slot(at: now)
+            if start < now {
+                index = (index + 1) % AwdlSchedule.slotsPerSequence
+                start = start + AwdlSchedule.slotDuration
+            }
+            for _ in 0..<(2 * AwdlSchedule.slotsPerSequence) {
+                if sequence(a, slotStart: start) & sequence(b, slotStart: start) & (1 << UInt16(index)) != 0 { break }
+                index = (index + 1) % AwdlSchedule.slotsPerSequence
+                start = start + AwdlSchedule.slotDuration
+            }
+            from = start
+        }
+        extend(a, from: from, now: now)
+        extend(b, from: from, now: now)
+    }
+
+    private mutating func extend(_ n: Int, from: SimTime, now: SimTime) {
+        if activeUntil[n] < from { activeFrom[n] = from }
+        activeUntil[n] = Swift.max(activeUntil[n], Swift.max(now, activeFrom[n]) + hold)
     }
 }

@@ -77,7 +77,7 @@ public struct WirelessLink: LinkTechnology, Sendable {
     /// MAC parameters.
     public let mac: MacParameters
     /// The AWDL schedule, or `nil` for plain ad-hoc Wi-Fi.
-    public let awdl: AwdlSchedule?
+    public internal(set) var awdl: AwdlSchedule?
     /// The frame error model; the MAC uses it only through `FrameErrorModel`.
     let errorModel: some FrameErrorModel = WaterfallErrorModel()
     let planner: AmpduPlanner
@@ -134,9 +134,13 @@ public struct WirelessLink: LinkTechnology, Sendable {
         let channel = WirelessChannel(place: place, radio: radio, positions: positions, seed: sim.seed)
         var schedule: AwdlSchedule?
         if radio.technology == .awdl {
+            // Presence follows traffic unless the file fixes it; a node's own awdlSlots fix its.
+            let fixed = scenario.radio.awdlPresence == .fixed || scenario.radio.awdlSlots != nil
             let fallback = scenario.radio.awdlSlots ?? AwdlSchedule.defaultOccupancy
-            schedule = AwdlSchedule(
-                occupancy: scenario.nodes.map { $0.awdlSlots ?? fallback }, dataChannelIs6: radio.channel == .ch6)
+            let idle = scenario.nodes.map { $0.awdlSlots ?? (fixed ? fallback : AwdlSchedule.idleOccupancy) }
+            let active = scenario.nodes.map { $0.awdlSlots ?? (fixed ? fallback : AwdlSchedule.activeOccupancy) }
+            let hold = scenario.radio.awdlHoldMs.map { SimTime.milliseconds($0) } ?? AwdlSchedule.defaultHold
+            schedule = AwdlSchedule(idle: idle, active: active, hold: hold, dataChannelIs6: radio.channel == .ch6)
         }
         self.init(channel: channel, mac: mac, awdl: schedule, sim: &sim)
     }
@@ -218,6 +222,7 @@ public struct WirelessLink: LinkTechnology, Sendable {
         }
         if packet.destination != LinkPacket.broadcast {
             stations[i].nextSeqTo[Int(packet.destination), stations.count] = seq &+ 1
+            if awdl?.adaptive == true { awdl!.trafficQueued(i, Int(packet.destination), now: sim.now) }
         }
         stations[i].counters.enqueued += 1
         if stations[i].state == .idle {
@@ -262,6 +267,7 @@ public struct WirelessLink: LinkTechnology, Sendable {
         takeIndications(frame, from: i, sim: &sim)
         switch frame.kind {
         case .data:
+            if awdl?.adaptive == true { awdl!.trafficQueued(i, frame.destination, now: sim.now) }
             stations[i].state = .awaitingResponse
             sim.arm(
                 stations[i].ackTimer, after: mac.sifs + mac.slot + responseAirtime(mpdus: frame.mpdus, mcs: frame.mcs))

@@ -8,10 +8,14 @@ import Foundation
 /// - Interarrival jitter (RFC 3550 §6.4.1), beside it: J ← J + (|D| − J)/16 over consecutive
 ///   echoed probes in send order, D = (Rⱼ − Rᵢ) − (Sⱼ − Sᵢ).
 /// - Percentiles by nearest rank on the sorted RTTs (p-th: the ⌈p/100·n⌉-th smallest).
-/// - Data rate: writes × size × 8 / (test end − test start) at the client.
+/// - Data rate, as the thesis app's server computes it (`ConnectionMetricsServer`): (bytes
+///   received + 4 per message) × 8 / (last arrival − first arrival), arrivals being the
+///   server's receive completions of whole transfer messages; for S-byte messages that is
+///   messages × S × 8 over the span. Empty only when fewer than two messages arrived.
+/// - Send rate, as the client app logs it: bytes written × 8 / (last − first write completion).
 /// - Goodput: bytes delivered to the server application × 8 / (last arrival − first write).
-/// - Loss: UDP: transfer datagrams not delivered / sent; TCP: the flow's IP packets lost on
-///   the link / sent (TCP itself delivers everything or fails).
+/// - Loss: UDP, as the app computes it: 1 − datagrams received / datagrams written;
+///   TCP and QUIC: the flow's IP packets lost on the link / sent (they deliver everything or fail).
 /// - IP packets: counted until the test completed (every transfer byte at the server), as
 ///   the app's DataTransferReport reports them; later keepalives and ACKs are not counted.
 public struct FlowMetrics: Sendable, Equatable {
@@ -24,6 +28,7 @@ public struct FlowMetrics: Sendable, Equatable {
     public var rttMax: Double?
     public var jitterRfc3550: Double?
     public var dataRateMbps: Double?
+    public var sendRateMbps: Double?
     public var goodputMbps: Double?
     public var lossPct: Double?
     public var ipPacketsSent: UInt64
@@ -80,9 +85,13 @@ public struct FlowMetrics: Sendable, Equatable {
         }
         if let s = app.transferStart, let e = app.transferEnd, e > s {
             durationS = (e - s).inSeconds
-            dataRateMbps = Double(app.bytesSent) * 8 / (e - s).inSeconds / 1e6
+            sendRateMbps = Double(app.bytesSent) * 8 / (e - s).inSeconds / 1e6
         } else if app.transferStart != nil {
             durationS = 0
+        }
+        if let first = app.firstArrival, let last = app.lastArrival, last > first {
+            let bytes = app.messagesDelivered == app.writes ? app.bytesSent : app.messagesDelivered * app.chunk
+            dataRateMbps = Double(bytes) * 8 / (last - first).inSeconds / 1e6
         }
         if let s = app.transferStart, let last = app.lastArrival, last > s {
             goodputMbps = Double(app.bytesDelivered) * 8 / (last - s).inSeconds / 1e6

@@ -112,7 +112,7 @@ public enum RunFiles {
         "rtt_mean_ms", "rtt_sd_ms", "rtt_min_ms", "rtt_p50_ms", "rtt_p95_ms", "rtt_max_ms", "jitter_rfc3550_ms",
         "data_rate_mbps", "goodput_mbps", "loss_pct", "ip_packets_sent", "ip_packets_received", "bytes_sent",
         "bytes_delivered", "retransmissions", "handshake_ms", "duration_s", "status",
-        "server_ip_packets_sent", "server_ip_packets_received", "keepalives"
+        "server_ip_packets_sent", "server_ip_packets_received", "keepalives", "send_rate_mbps"
     ]
 
     static func summaryRows(_ report: RunReport) -> [[String]] {
@@ -139,7 +139,7 @@ public enum RunFiles {
                 opt(m.dataRateMbps), opt(m.goodputMbps), opt(m.lossPct), "\(m.ipPacketsSent)", "\(m.ipPacketsReceived)",
                 "\(m.bytesSent)", "\(m.bytesDelivered)", "\(m.retransmissions)", opt(m.handshakeMs),
                 opt(m.durationS, 6), m.status,
-                "\(m.serverIpPacketsSent)", "\(m.serverIpPacketsReceived)", "\(m.keepalives)"
+                "\(m.serverIpPacketsSent)", "\(m.serverIpPacketsReceived)", "\(m.keepalives)", opt(m.sendRateMbps)
             ]
         }
     }
@@ -204,7 +204,8 @@ public enum RunFiles {
                     "RTT min / p50 / p95 / max", "\(f(m.rttMin)) / \(f(m.rttP50)) / \(f(m.rttP95)) / \(f(m.rttMax))",
                     "ms"
                 ),
-                ("data rate", f(m.dataRateMbps), "Mbit/s"),
+                ("data rate (server, as the app)", f(m.dataRateMbps), "Mbit/s"),
+                ("send rate (client log)", f(m.sendRateMbps), "Mbit/s"),
                 ("goodput", f(m.goodputMbps), "Mbit/s"),
                 ("loss", f(m.lossPct), "%"),
                 ("IP packets sent / received (client)", "\(m.ipPacketsSent) / \(m.ipPacketsReceived)", "packets"),

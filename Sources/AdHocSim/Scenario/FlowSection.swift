@@ -28,6 +28,8 @@ public struct FlowSpec: Sendable, Equatable {
     public var workload: WorkloadSpec
     /// When the client starts.
     public var start: SimTime
+    /// When the thesis test's probe burst begins (`workload.startPhase`).
+    public var startPhase: StartPhase = .random
 }
 
 extension ScenarioDecoder {
@@ -88,8 +90,9 @@ extension ScenarioDecoder {
             values.choice(
                 $0, path.appending("protocol"), "a transport", from: TransportProtocol.allCases.map(\.rawValue))
         }.flatMap(TransportProtocol.init(rawValue:))
+        var phase = StartPhase.random
         let workload = r.required("workload", "what the client does").flatMap {
-            decodeWorkload($0, path.appending("workload"))
+            decodeWorkload($0, path.appending("workload"), phase: &phase)
         }
         var start = SimTime.zero
         var startOK = true
@@ -112,10 +115,11 @@ extension ScenarioDecoder {
                 at: r.value("to")!.origin)
             return nil
         }
-        return FlowSpec(id: id, from: from, to: to, transport: transport, workload: workload, start: start)
+        return FlowSpec(
+            id: id, from: from, to: to, transport: transport, workload: workload, start: start, startPhase: phase)
     }
 
-    private func decodeWorkload(_ node: JSONNode, _ path: JSONPath) -> WorkloadSpec? {
+    private func decodeWorkload(_ node: JSONNode, _ path: JSONPath, phase: inout StartPhase) -> WorkloadSpec? {
         guard let r = ObjectReader(node, path: path, sink: sink, expected: "a workload object with a \"kind\"") else {
             return nil
         }
@@ -125,7 +129,7 @@ extension ScenarioDecoder {
                 kindNode, path.appending("kind"), "a workload kind", from: ["thesis", "bulk", "cbr"])
         else {
             // Still mark the other keys known so the user sees only the real problem.
-            for key in ["probes", "packets", "size", "bytes", "rateMbps"] { _ = r.value(key) }
+            for key in ["probes", "packets", "size", "bytes", "rateMbps", "startPhase"] { _ = r.value(key) }
             return nil
         }
         func count(_ key: String, _ what: String, _ range: ClosedRange<UInt64>, default value: UInt64? = nil) -> Int? {
@@ -141,7 +145,11 @@ extension ScenarioDecoder {
             let probes = count("probes", "the number of echoed probes", 0...1_000_000, default: 100)
             let packets = count("packets", "the number of application writes", 1...10_000_000)
             let size = count("size", "the bytes per write", 1...WorkloadBounds.maxWriteBytes)
-            guard let probes, let packets, let size else { return nil }
+            var phaseOK = true
+            if let v = r.value("startPhase") {
+                if let p = decodeStartPhase(v, path.appending("startPhase")) { phase = p } else { phaseOK = false }
+            }
+            guard let probes, let packets, let size, phaseOK else { return nil }
             return .thesis(probes: probes, packets: packets, size: size)
         case "bulk":
             guard let v = r.required("bytes", "the bytes to send"),
@@ -169,6 +177,31 @@ extension ScenarioDecoder {
             }
             return .cbr(rateMbps: rate, size: size)
         }
+    }
+}
+
+extension ScenarioDecoder {
+    /// `workload.startPhase`: `"random"`, `"connect"`, or seconds into the AWDL channel
+    /// sequence, 0 ≤ s < 1.048576.
+    func decodeStartPhase(_ node: JSONNode, _ path: JSONPath) -> StartPhase? {
+        let what = "\"random\", \"connect\" or seconds into the AWDL channel sequence, 0 ≤ s < 1.048576"
+        if case .string(let s) = node.value {
+            switch s {
+            case "random": return .random
+            case "connect": return .connect
+            default:
+                sink.report("expected \(what), found \"\(s)\"", path: path, at: node.origin)
+                return nil
+            }
+        }
+        let period = FlowApplication.phasePeriod
+        guard let v = values.number(node, path, what, in: 0...period.inSeconds) else { return nil }
+        let t = SimTime.seconds(v)
+        guard t < period else {
+            sink.report("expected \(what), found \(JSONNumber(v).literal)", path: path, at: node.origin)
+            return nil
+        }
+        return .offset(t)
     }
 }
 

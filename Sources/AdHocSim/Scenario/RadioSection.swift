@@ -8,6 +8,14 @@ public enum RadioTechnology: String, Sendable, CaseIterable {
     case ideal
 }
 
+/// `radio.awdlPresence`: whether a node's AWDL sequence follows its traffic (`AwdlSchedule`).
+public enum AwdlPresence: String, Sendable, CaseIterable {
+    /// Idle and active sequences, switched by queued traffic (the default).
+    case adaptive
+    /// One sequence all the time (`awdlSlots`, default 6 of 16 slots).
+    case fixed
+}
+
 /// `radio.mcs`: rate selection or a fixed index.
 public enum McsChoice: Sendable, Equatable {
     case auto
@@ -24,8 +32,12 @@ public struct RadioSpec: Sendable, Equatable {
     public var mcs: McsChoice?
     public var antennaGainDbi: Double?
     public var preambleDetectionDbm: Double?
-    /// Default AWDL occupancy for every node (bit s = slot s).
+    /// Default AWDL occupancy for every node (bit s = slot s); fixes presence.
     public var awdlSlots: UInt16?
+    /// Whether AWDL presence follows traffic (`radio.awdlPresence`).
+    public var awdlPresence: AwdlPresence?
+    /// How long unicast traffic keeps a pair on the active sequence, ms (`radio.awdlHoldMs`).
+    public var awdlHoldMs: Double?
 
     /// Nothing set.
     public init() {}
@@ -95,6 +107,18 @@ extension ScenarioDecoder {
         }
         if let v = r.value("awdlSlots") {
             spec.awdlSlots = track(decodeSlots(v, path.appending("awdlSlots")))
+        }
+        if let v = r.value("awdlPresence") {
+            spec.awdlPresence = track(
+                values.choice(
+                    v, path.appending("awdlPresence"), "an AWDL presence model",
+                    from: AwdlPresence.allCases.map(\.rawValue)
+                ).flatMap(AwdlPresence.init(rawValue:)))
+        }
+        if let v = r.value("awdlHoldMs") {
+            spec.awdlHoldMs = track(
+                values.number(
+                    v, path.appending("awdlHoldMs"), "a hold time in milliseconds in 0...60000", in: 0...60_000))
         }
         if let v = r.value("channel") {
             spec.channel = track(values.oneOf(v, path.appending("channel"), "a channel", RadioBounds.channels))

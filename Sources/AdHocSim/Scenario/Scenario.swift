@@ -29,6 +29,8 @@ public struct Scenario: Sendable {
     public var transport: TransportSpec
     /// The 802.11 MAC's settings.
     public var mac: MacSpec
+    /// Every phone's per-message processing cost (`host`; a node's own `host` overrides it).
+    public var host: HostSpec
     /// Link-layer traffic generators.
     public var traffic: [TrafficSpec]
     /// `distance_m`: where the second of two nodes stands from the first, if set.
@@ -65,6 +67,8 @@ public struct NodeSpec: Sendable, Equatable {
     public var awdlSlots: UInt16?
     /// How the node moves; `nil`: it stands at `position`.
     public var mobility: MobilitySpec?
+    /// This phone's processing cost, where it differs from the scenario's `host`.
+    public var host: HostSpec?
 }
 
 /// A point in metres.

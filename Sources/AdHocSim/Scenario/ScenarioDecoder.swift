@@ -152,6 +152,8 @@ public struct ScenarioDecoder {
         }
         var mac: MacSpec? = MacSpec()
         if let m = r.value("mac") { mac = decodeMac(m, JSONPath.root.appending("mac")) }
+        var host: HostSpec? = HostSpec()
+        if let h = r.value("host") { host = decodeHost(h, JSONPath.root.appending("host")) }
         var limits: RunLimits? = RunLimits()
         if let l = r.value("limits") { limits = decodeLimits(l, JSONPath.root.appending("limits")) }
 
@@ -160,14 +162,14 @@ public struct ScenarioDecoder {
             mobilityOK = checkWaypointBudget(nodes, nodesNode, JSONPath.root.appending("nodes"), duration: duration)
         }
         guard let name, let seed, let duration, let environment, let radio, let link, let nodes, let flows, let traffic,
-            let mac, let transport, let limits, let events, let expectations, distanceOK, matrixOK, meshOK, mobilityOK
+            let mac, let host, let transport, let limits, let events, let expectations, distanceOK, matrixOK, meshOK, mobilityOK
         else { return nil }
         let canonical = Canonical.text(of: root)
         var hash = StableHash()
         hash.combine(canonical)
         return Scenario(
             name: name, seed: seed, duration: .seconds(duration), environment: environment, radio: radio,
-            link: link, matrix: matrix, transport: transport, mac: mac, traffic: traffic, distance: distance,
+            link: link, matrix: matrix, transport: transport, mac: mac, host: host, traffic: traffic, distance: distance,
             expectations: expectations, mesh: mesh, events: events, nodes: nodes,
             flows: flows, limits: limits, sourcePath: file, effectiveInput: root, canonicalInput: canonical,
             inputHash: hash.hex)
@@ -242,8 +244,14 @@ public struct ScenarioDecoder {
                 slots = decodeSlots(v, p.appending("awdlSlots"))
                 slotsOK = slots != nil
             }
+            var host: HostSpec?
+            var hostOK = true
+            if let h = r.value("host") {
+                host = decodeHost(h, p.appending("host"))
+                hostOK = host != nil
+            }
             r.finish()
-            guard let id, let position, slotsOK, mobilityOK else { ok = false; continue }
+            guard let id, let position, slotsOK, mobilityOK, hostOK else { ok = false; continue }
             if let first = seen[id] {
                 sink.report(
                     "duplicate node id \"\(id)\" (also nodes[\(first)])", path: p.appending("id"),
@@ -252,7 +260,7 @@ public struct ScenarioDecoder {
                 continue
             }
             seen[id] = i
-            result.append(NodeSpec(id: id, position: position, awdlSlots: slots, mobility: mobility))
+            result.append(NodeSpec(id: id, position: position, awdlSlots: slots, mobility: mobility, host: host))
         }
         return ok ? result : nil
     }

@@ -1,29 +1,65 @@
 extension EventKind {
     /// A flow's client starts (target: flow).
     public static let flowStart = EventKind(rawValue: 210)
-    /// The probe phase gave up waiting for lost echoes (target: flow).
-    public static let probeTimeout = EventKind(rawValue: 211)
+    /// A person taps "start": the thesis test's probe burst begins (target: flow).
+    public static let testStart = EventKind(rawValue: 211)
     /// A CBR flow's next write is due (target: flow).
     public static let cbrTick = EventKind(rawValue: 212)
+    /// The thesis app's fixed pause after the probe loop ended: the transfer begins (target: flow).
+    public static let transferDue = EventKind(rawValue: 213)
+    /// A connection queue's next send is served (target: flow side).
+    public static let hostWake = EventKind(rawValue: 214)
 }
 
-/// The application behaviour of one flow (measurement.md, "Procedure of one test"): the
-/// client's writes and the server's echoes, over TCP or UDP, and what they measured.
+/// When the thesis test's probe burst begins (`workload.startPhase`).
+public enum StartPhase: Sendable, Equatable {
+    /// At a phase drawn uniformly over one AWDL channel sequence from the flow's own random
+    /// stream, after the connection has been idle (the default; measurement.md, "How the
+    /// executed study's app actually measured": a person taps start on a connection opened
+    /// long before).
+    case random
+    /// At this offset into the AWDL channel sequence (0 ≤ offset < 16 slots), after the idle time.
+    case offset(SimTime)
+    /// The instant the connection can take writes (no idle time: the probes ride the handshake's
+    /// AWDL activity).
+    case connect
+}
+
+/// The application behaviour of one flow, as the thesis app does it (measurement.md, "How the
+/// executed study's app actually measured"; MatthiasBart/PtPPrototype at 3a141672,
+/// `ConnectionImpl.swift`, `ConnectionMetricsServer.swift`):
 ///
-/// Thesis test: after connecting, the client writes P probes of `probeBytes` back to back
-/// (not paced), each remembered with its send time; the server echoes each probe; RTT = echo
-/// arrival − send time. When every echo is back (or `probeWait` passed without one: UDP
-/// echoes can be lost), the client makes N writes of S bytes; the test runs from the first
-/// write to the moment the last write is accepted. A write is accepted when the transport can
-/// take all of it: TCP when the send buffer has room, UDP when the link's transmit queue has
-/// room (a blocking sender; an assumption: Network.framework's UDP sends complete when the
-/// datagram is handed to the interface).
+/// - The connection is opened first; a person taps start later (`StartPhase`).
+/// - Probe phase: P sends of 12 bytes (a 4-byte length and an 8-byte timestamp) in a loop,
+///   not awaited: all are submitted at one instant, each carrying that instant as its send
+///   time. The server reads 4, then 8 bytes (two receive completions) and sends the echo; the
+///   client takes RTT = echo's receive completion − carried send time.
+/// - After the loop the client sleeps a fixed 1 s, whatever came back, then makes N writes of
+///   S bytes (a 16-byte header inside), each awaited: the next write is made only when the
+///   previous one's `.contentProcessed` completion fired (`ConnectionQueue`).
+/// - The server takes the data rate: (bytes received + 4 per message) × 8 over first to last
+///   arrival (receive completions); with S-byte messages whose 4-byte length prefix the app
+///   reads apart, that is messages × S × 8. UDP loss = 1 − messages received / N.
+///
+/// Bulk and CBR workloads use the same awaited writes with no probes, pause or idle time.
+/// Sends and receive completions go through the side's `ConnectionQueue`; this type decides
+/// what is sent and records what arrived.
 public struct FlowApplication: Sendable {
-    /// Probe message size: an 8-byte sequence number and an 8-byte timestamp (assumption).
-    public static let probeBytes = 16
-    /// How long the client waits for missing probe echoes before starting the transfer
-    /// (assumption: 1 s, twenty AWDL slots).
-    public static let probeWait = SimTime.seconds(1)
+    /// Probe message size: a 4-byte length and an 8-byte `mach_absolute_time` stamp
+    /// (measurement.md).
+    public static let probeBytes = 12
+    /// Receive completions the server spends per probe: it reads 4, then 8 bytes (measurement.md).
+    public static let serverReadsPerProbe = 2
+    /// The length prefix the receiver adds back per message when it computes the data rate.
+    public static let lengthPrefixBytes: Int64 = 4
+    /// The thesis app's fixed sleep between the probe loop and the transfer (measurement.md).
+    public static let pauseAfterProbes = SimTime.seconds(1)
+    /// How long the connection has been idle when the person taps start (assumption: two AWDL
+    /// channel sequences, 2.1 s; the app gives no figure, a person takes at least that long).
+    public static let idleBeforeTest = SimTime.microseconds(2 * 16 * 64 * 1024)
+    /// The period the random start phase is drawn over: one AWDL channel sequence, 16 slots of
+    /// 64 TU (radio.md, "AWDL").
+    public static let phasePeriod = SimTime.microseconds(16 * 64 * 1024)
     /// TCP bulk and UDP bulk write sizes: 64 KiB per TCP write (assumption), one unfragmented
     /// datagram per UDP write.
     public static let bulkWriteBytes: Int64 = 65_536
@@ -35,14 +71,19 @@ public struct FlowApplication: Sendable {
 
     /// Probes to send.
     public var probes: Int { if case .thesis(let p, _, _) = spec.workload { return p } else { return 0 } }
+    /// Whether this is the thesis test (probes, pause, awaited writes, start phase).
+    public var isThesis: Bool { if case .thesis = spec.workload { return true } else { return false } }
 
     // Probe phase.
-    /// Send time of each probe.
+    /// Send time carried by each probe.
     public private(set) var probeSent: [SimTime] = []
-    /// Echo arrival of each probe (nil if none).
+    /// Receive completion of each probe's echo (nil if none).
     public private(set) var probeEcho: [SimTime?] = []
+    /// When the probe burst began.
+    public private(set) var testStartedAt: SimTime?
     var echoesReceived = 0
-    var probesEchoedByServer = 0
+    /// Probes whose echo the server has submitted (byte stream: the next probe to echo).
+    public private(set) var serverEchoes = 0
 
     // Transfer phase.
     /// Writes of the transfer, and their size.
@@ -61,33 +102,41 @@ public struct FlowApplication: Sendable {
         case .cbr(_, let s): return Int64(s)
         }
     }
-    /// Writes accepted so far.
+    /// Writes submitted so far (the next write is message `probes + writesSubmitted`).
+    public private(set) var writesSubmitted: Int64 = 0
+    /// Writes completed (`.contentProcessed`) so far.
     public private(set) var writesDone: Int64 = 0
-    /// Application bytes the client handed over in the transfer.
+    /// Whether a submitted write has not completed yet (the app awaits it).
+    public private(set) var writePending = false
+    /// Application bytes of completed transfer writes.
     public private(set) var bytesSent: Int64 = 0
-    /// Transfer bytes that reached the server application.
+    /// Transfer bytes that reached the server's transport, in order.
     public private(set) var bytesDelivered: Int64 = 0
+    /// Transfer messages the server application completed reading.
+    public private(set) var messagesDelivered: Int64 = 0
     /// UDP datagrams of the transfer sent / delivered.
     public private(set) var datagramsSent: Int64 = 0
     /// See `datagramsSent`.
     public private(set) var datagramsDelivered: Int64 = 0
-    /// First transfer write.
+    /// First transfer write's completion.
     public private(set) var transferStart: SimTime?
-    /// Last transfer write accepted.
+    /// Last transfer write's completion.
     public private(set) var transferEnd: SimTime?
-    /// Last transfer byte arrival at the server.
+    /// Receive completion of the first transfer message at the server.
+    public private(set) var firstArrival: SimTime?
+    /// Receive completion of the last transfer message at the server.
     public private(set) var lastArrival: SimTime?
-    /// Whether the probe phase is over.
+    /// Whether the transfer phase began.
     public private(set) var transferring = false
     /// Why the flow failed, if it did.
     public var failure: String?
     /// When the client started connecting.
     public private(set) var startedAt: SimTime?
-    /// CBR writes waiting for the transport.
+    /// CBR writes due and not yet submitted.
     var cbrBacklog: Int64 = 0
-    /// Whether the client's socket has accepted writes (the probes began).
-    var opened = false
-    /// Server, byte stream: stream bytes consumed so far.
+    /// Whether the client's socket has accepted writes.
+    public private(set) var opened = false
+    /// Server, byte stream: transfer bytes consumed so far.
     var serverConsumed: Int64 = 0
     /// Client, byte stream: echo bytes consumed so far.
     var clientConsumed: Int64 = 0
@@ -100,160 +149,172 @@ public struct FlowApplication: Sendable {
 
     // MARK: Client side
 
-    /// The client starts.
+    /// The client starts connecting.
     public mutating func start(now: SimTime) { startedAt = now }
 
-    /// Probe i is written now.
-    public mutating func probeWritten(now: SimTime) {
-        probeSent.append(now)
-        probeEcho.append(nil)
+    /// The client's socket accepts writes for the first time. Returns when the probe burst
+    /// begins (thesis test; `phase` is a uniform draw in [0, 1) used by `StartPhase.random`),
+    /// or `nil` when the transfer begins now (bulk, CBR).
+    public mutating func opened(now: SimTime, phase: Double) -> SimTime? {
+        guard !opened else { return nil }
+        opened = true
+        guard isThesis else {
+            transferring = true
+            return nil
+        }
+        let offset: SimTime
+        switch spec.startPhase {
+        case .connect: return now
+        case .random: offset = .nanoseconds(Int64(phase * Double(FlowApplication.phasePeriod.nanoseconds)))
+        case .offset(let o): offset = o
+        }
+        // The first instant after the idle time whose position in the channel sequence is `offset`.
+        let period = FlowApplication.phasePeriod.nanoseconds
+        let earliest = (now + FlowApplication.idleBeforeTest).nanoseconds
+        var t = (earliest / period) * period + offset.nanoseconds
+        if t < earliest { t += period }
+        return SimTime(nanoseconds: t)
     }
 
-    /// The echo of probe `i` arrived at the client. Returns whether all echoes are in.
-    public mutating func echoArrived(_ probe: Int, now: SimTime) -> Bool {
-        if probe < probeEcho.count, probeEcho[probe] == nil {
-            probeEcho[probe] = now
-            echoesReceived += 1
+    /// The probe loop: P sends submitted back to back at `now`, each carrying `now`.
+    public mutating func startProbes(_ queue: inout ConnectionQueue, now: SimTime) {
+        testStartedAt = now
+        for i in 0..<probes {
+            probeSent.append(now)
+            probeEcho.append(nil)
+            queue.submit(message: i, bytes: Int64(FlowApplication.probeBytes), awaited: false, at: now)
         }
-        return echoesReceived == probes
     }
 
     /// The transfer phase begins.
     public mutating func beginTransfer() { transferring = true }
 
-    /// Whether another write is due.
-    public var wantsWrite: Bool { transferring && failure == nil && writesDone < writes && (!isCbr || cbrBacklog > 0) }
+    /// Whether another write is due and the previous one completed.
+    public var wantsWrite: Bool {
+        transferring && failure == nil && !writePending && writesSubmitted < writes && (!isCbr || cbrBacklog > 0)
+    }
     var isCbr: Bool { if case .cbr = spec.workload { return true } else { return false } }
 
     /// The size of the next write.
     public var nextWriteBytes: Int64 {
-        if case .bulk(let b) = spec.workload { return Swift.min(chunk, Int64(b) - bytesSent) }
+        if case .bulk(let b) = spec.workload { return Swift.min(chunk, Int64(b) - writesSubmitted * chunk) }
         return chunk
     }
 
-    /// The next write was accepted.
+    /// Submits the next write if one is due. Returns whether it did.
+    @discardableResult
+    public mutating func submitNext(_ queue: inout ConnectionQueue, now: SimTime) -> Bool {
+        guard wantsWrite else { return false }
+        queue.submit(message: probes + Int(writesSubmitted), bytes: nextWriteBytes, awaited: true, at: now)
+        writesSubmitted += 1
+        writePending = true
+        if isCbr { cbrBacklog -= 1 }
+        return true
+    }
+
+    /// The pending write of `bytes` completed (handed to the transport).
     public mutating func wrote(_ bytes: Int64, now: SimTime, datagram: Bool) {
         if transferStart == nil { transferStart = now }
         writesDone += 1
+        writePending = false
         bytesSent += bytes
         if datagram { datagramsSent += 1 }
-        if isCbr { cbrBacklog -= 1 }
         transferEnd = now
     }
 
     /// A CBR write became due.
     public mutating func cbrDue() { cbrBacklog += 1 }
 
+    /// Whether every write of a finite workload completed (the client may close).
+    public var finishedWriting: Bool { writes != .max && writesDone == writes }
+
     // MARK: Server side
 
-    /// Transfer bytes reached the server application.
-    public mutating func delivered(_ bytes: Int64, now: SimTime, datagram: Bool) {
-        bytesDelivered += bytes
-        if datagram { datagramsDelivered += 1 }
-        lastArrival = now
+    /// `count` transfer messages completed at the server; the last one's receive completion is
+    /// at `at`.
+    mutating func messagesArrived(_ count: Int64, first: SimTime, last: SimTime) {
+        guard count > 0 else { return }
+        if firstArrival == nil { firstArrival = first }
+        messagesDelivered += count
+        lastArrival = last
     }
 
-    /// The server echoed one more probe (TCP: counts the echoes written so far).
-    public mutating func serverEchoed() { probesEchoedByServer += 1 }
-    /// Echoes the server has written.
-    public var serverEchoes: Int { probesEchoedByServer }
-}
-
-/// The thesis test's application over any transport (measurement.md, "Procedure of one test"),
-/// written once against `FlowSocket`: what the client does when its socket accepts writes and
-/// when echoes arrive, and what the server does with probes and data. Framing: on a byte stream
-/// the probes are the first P·`probeBytes` bytes and the transfer follows; with a message per
-/// write (QUIC stream per write, UDP) messages 0..<P are probes.
-extension FlowApplication {
-    /// The client's socket accepts writes for the first time (connected, or early data): write
-    /// the probes back to back, or go straight to the transfer when there are none.
-    public mutating func connected<S: FlowSocket>(_ socket: inout S, now: SimTime, sim: inout Simulation) {
-        guard !opened else { return }
-        opened = true
-        if probes == 0 { beginTransfer() }
-        writeProbes(&socket, now: now, sim: &sim)
-    }
-
-    /// Writes the probes not yet written while the socket has room for them: a probe the send
-    /// buffer cannot take waits, as a blocking socket write does, and goes out when room frees.
-    public mutating func writeProbes<S: FlowSocket>(_ socket: inout S, now: SimTime, sim: inout Simulation) {
-        let bytes = Int64(FlowApplication.probeBytes)
-        while opened && probeSent.count < probes && socket.hasRoom(for: bytes) {
-            let i = probeSent.count
-            probeWritten(now: now)
-            socket.write(message: i, bytes: bytes, sim: &sim)
-        }
-    }
-
-    /// Data arrived at the server: echo every probe that is now complete, sink the rest.
+    /// Data arrived at the server at `now`: each completed probe is read (two receive
+    /// completions) and its echo submitted; each completed transfer message costs one receive
+    /// completion.
     public mutating func serverReceived<S: FlowSocket>(
-        _ arrival: Arrival, _ socket: inout S, now: SimTime,
-        sim: inout Simulation
+        _ arrival: Arrival, _ queue: inout ConnectionQueue, _ socket: inout S, now: SimTime
     ) {
         let probeBytes = Int64(FlowApplication.probeBytes)
         switch arrival {
         case .stream(let upTo):
-            // Echoes wait for send-buffer room (a blocking write); any later arrival, an ACK
-            // included, lets the waiting ones go.
-            while serverEchoes < probes && upTo >= Int64(serverEchoes + 1) * probeBytes && socket.hasRoom(for: probeBytes) {
-                socket.write(message: serverEchoes, bytes: probeBytes, sim: &sim)
-                serverEchoed()
+            while serverEchoes < probes && upTo >= Int64(serverEchoes + 1) * probeBytes {
+                let read = queue.receiveCompletion(arrivedAt: now, reads: FlowApplication.serverReadsPerProbe)
+                queue.submit(message: serverEchoes, bytes: probeBytes, awaited: false, at: read)
+                serverEchoes += 1
             }
-            guard upTo > serverConsumed else { return }
             let probeStream = Int64(probes) * probeBytes
-            if upTo > probeStream {
-                let newData = upTo - Swift.max(serverConsumed, probeStream)
-                if newData > 0 { delivered(newData, now: now, datagram: false) }
-            }
+            guard upTo > Swift.max(serverConsumed, probeStream) else { return }
+            let before = Swift.max(serverConsumed, probeStream) - probeStream
+            let after = upTo - probeStream
+            bytesDelivered += after - before
             serverConsumed = upTo
+            let done = completedMessages(after) - completedMessages(before)
+            var first = SimTime.zero, last = SimTime.zero
+            for m in 0..<done {
+                last = queue.receiveCompletion(arrivedAt: now)
+                if m == 0 { first = last }
+            }
+            messagesArrived(done, first: first, last: last)
         case .message(let index, let before, let upTo):
             if index < probes {
                 guard upTo >= probeBytes && before < probeBytes else { return }
-                socket.write(message: index, bytes: probeBytes, sim: &sim)
-                serverEchoed()
+                let read = queue.receiveCompletion(arrivedAt: now, reads: FlowApplication.serverReadsPerProbe)
+                queue.submit(message: index, bytes: probeBytes, awaited: false, at: read)
+                serverEchoes += 1
                 socket.finish(message: index)
             } else if upTo > before || S.isDatagram {
-                delivered(upTo - before, now: now, datagram: S.isDatagram)
+                bytesDelivered += upTo - before
+                if S.isDatagram { datagramsDelivered += 1 }
+                if S.isDatagram || (upTo >= chunk && before < chunk) {
+                    let t = queue.receiveCompletion(arrivedAt: now)
+                    messagesArrived(1, first: t, last: t)
+                }
                 if upTo >= chunk { socket.finish(message: index) }
             }
         }
     }
 
-    /// Data arrived at the client: time every echo that is now complete; when the last one is
-    /// in, the transfer begins. Returns whether it began now.
-    public mutating func clientReceived<S: FlowSocket>(_ arrival: Arrival, _ socket: inout S, now: SimTime) -> Bool {
+    /// Transfer messages complete within the first `bytes` of the transfer stream.
+    func completedMessages(_ bytes: Int64) -> Int64 {
+        if case .bulk(let total) = spec.workload, bytes >= Int64(total) { return writes }
+        return Swift.min(bytes / chunk, writes)
+    }
+
+    /// Data arrived at the client at `now`: each complete echo is read (one receive completion),
+    /// and its RTT ends at that completion.
+    public mutating func clientReceived<S: FlowSocket>(
+        _ arrival: Arrival, _ queue: inout ConnectionQueue, _ socket: inout S, now: SimTime
+    ) {
         let probeBytes = Int64(FlowApplication.probeBytes)
-        var began = false
         switch arrival {
         case .stream(let upTo):
-            while clientConsumed + probeBytes <= upTo {
+            while clientConsumed + probeBytes <= upTo && clientConsumed < Int64(probes) * probeBytes {
                 let i = Int(clientConsumed / probeBytes)
                 clientConsumed += probeBytes
-                if echoArrived(i, now: now) && !transferring {
-                    beginTransfer()
-                    began = true
-                }
+                echoArrived(i, at: queue.receiveCompletion(arrivedAt: now))
             }
         case .message(let index, _, let upTo):
-            guard upTo >= probeBytes else { return false }
+            guard upTo >= probeBytes else { return }
             socket.finish(message: index)
-            if echoArrived(index, now: now) && !transferring {
-                beginTransfer()
-                began = true
-            }
+            echoArrived(index, at: queue.receiveCompletion(arrivedAt: now))
         }
-        return began
     }
 
-    /// Makes the next write if the socket can take it now. Returns whether it did.
-    public mutating func writeNext<S: FlowSocket>(_ socket: inout S, now: SimTime, sim: inout Simulation) -> Bool {
-        let bytes = nextWriteBytes
-        guard socket.acceptsWrites, socket.hasRoom(for: bytes) else { return false }
-        socket.write(message: probes + Int(writesDone), bytes: bytes, sim: &sim)
-        wrote(bytes, now: now, datagram: S.isDatagram)
-        return true
+    /// The echo of probe `i` was read at `t` (a duplicate is ignored).
+    mutating func echoArrived(_ probe: Int, at t: SimTime) {
+        guard probe < probeEcho.count, probeEcho[probe] == nil else { return }
+        probeEcho[probe] = t
+        echoesReceived += 1
     }
-
-    /// Whether every write of a finite workload was made (the client may close).
-    public var finishedWriting: Bool { writes != .max && writesDone == writes }
 }
