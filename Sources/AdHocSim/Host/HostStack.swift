@@ -114,6 +114,7 @@ public struct HostStack: Sendable {
         if let v = scenario.transport.quicStreamPerWrite { quicConfig.streamPerWrite = v }
         if let v = scenario.transport.quicCertificateBytes { quicConfig.certificateBytes = v }
         if let v = scenario.transport.quicZeroRtt { quicConfig.zeroRtt = v }
+        if let v = scenario.transport.quicCoalesce { quicConfig.coalesce = v }
         flows = []
         for (k, spec) in scenario.flows.enumerated() {
             var socket = 0

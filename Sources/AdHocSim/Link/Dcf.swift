@@ -58,11 +58,18 @@ extension WirelessLink {
         let destination = broadcast ? -1 : Int(head.destination)
         var mcs = planner.lowestMcs
         if !broadcast {
-            mcs =
-                planner.fixedMcs
-                ?? stations[i].rate.select(
-                    snrDb: medium.channel.medianSnrDb(i, destination),
-                    bytes: AmpduPlanner.mpduBytes(head.bytes))
+            if let fixed = planner.fixedMcs {
+                mcs = fixed
+            } else {
+                let snr = medium.channel.medianSnrDb(i, destination)
+                let bytes = AmpduPlanner.mpduBytes(head.bytes)
+                mcs = stations[i].rate.select(snrDb: snr + secondStreamGainDb, bytes: bytes)
+                // A two-stream PHY whose second stream is weak may be faster with one stream.
+                if stations[i].rateOneStream != nil {
+                    let one = stations[i].rateOneStream!.select(snrDb: snr, bytes: bytes)
+                    if phy.rateBitsPerSecond(one) > phy.rateBitsPerSecond(mcs) { mcs = one }
+                }
+            }
         }
         let plan = planner.plan(stations[i].queue, destination: destination, mcs: mcs)
         let airtime = SimTime(nanoseconds: phy.airtimeNanos(psduBytes: plan.psduBytes, mcs: plan.mcs))

@@ -8,7 +8,9 @@ import Foundation
 extension WirelessLink {
     /// Whether a frame of `bytes` at `mcs` survives `sinr` (linear), drawing from `r`'s stream
     /// only when the outcome is uncertain.
-    mutating func survives(sinr: Double, mcs: Mcs, bytes: Int, at r: Int) -> Bool {
+    mutating func survives(sinr total: Double, mcs: Mcs, bytes: Int, at r: Int) -> Bool {
+        // A two-stream frame decodes at its weaker stream's SINR (`SpatialStreamModel`).
+        let sinr = phy.streams(mcs) == 2 ? total * secondStreamGain : total
         if sinr >= certainSuccess[mcs.index] { return true }
         if sinr <= certainFailure[mcs.index] { return false }
         let p = errorModel.successProbability(sinrDb: Decibel.db(fromLinear: sinr), mcs: mcs, bytes: bytes)

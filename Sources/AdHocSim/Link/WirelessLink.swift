@@ -60,6 +60,8 @@ public struct WirelessLink: LinkTechnology, Sendable {
         var inFlightMcs = Mcs(index: 0)
         var pendingResponse: (to: Int, bitmap: UInt64, mpdus: Int, dataRate: Double)?
         var rate: RateSelection
+        /// One-stream rate selection, when a two-stream PHY may fall back to one stream.
+        var rateOneStream: RateSelection?
         /// Next MAC sequence number per receiver (unicast).
         var nextSeqTo = PeerCounters()
         var reorder = ReorderBuffer()
@@ -92,12 +94,22 @@ public struct WirelessLink: LinkTechnology, Sendable {
     /// them no random number is drawn and no logarithm taken; the error is below 10⁻⁹ per frame.
     let certainSuccess: [Double]
     let certainFailure: [Double]
+    /// The second spatial stream's SNR relative to the link's (`SpatialStreamModel`), linear;
+    /// 1 when both streams get the full SNR or the PHY has one stream.
+    let secondStreamGain: Double
+    /// `secondStreamGain` in dB.
+    let secondStreamGainDb: Double
 
     /// The MAC of every node. Creates each node's timers in `sim`.
     public init(channel: WirelessChannel, mac: MacParameters, awdl: AwdlSchedule?, sim: inout Simulation) {
         medium = SharedMedium(channel: channel)
         self.mac = mac
         self.awdl = awdl
+        let gain =
+            channel.radio.phy.spatialStreams == 2
+            ? channel.radio.spatialStreamModel.secondStreamGain(k: channel.place.fadingK) : 1
+        secondStreamGain = gain
+        secondStreamGainDb = Decibel.db(fromLinear: gain)
         planner = AmpduPlanner(radio: channel.radio, mac: mac)
         phy = channel.radio.phy
         let model = WaterfallErrorModel()
@@ -109,6 +121,8 @@ public struct WirelessLink: LinkTechnology, Sendable {
             Decibel.linear(fromDb: model.minimumSnrDb[$0.index] - log(9) / model.steepness - margin)
         }
         var stations: [Station] = []
+        let onePhy = OfdmPhy(widthMHz: phy.widthMHz, spatialStreams: 1, is24GHz: phy.is24GHz)
+        let oneStream: RateSelection? = gain < 1 ? RateSelection(phy: onePhy, explicitStreams: true) : nil
         for i in 0..<channel.positions.count {
             stations.append(
                 Station(
@@ -116,6 +130,7 @@ public struct WirelessLink: LinkTechnology, Sendable {
                     accessTimer: sim.makeTimer(kind: .macAccess, target: UInt32(i)),
                     ackTimer: sim.makeTimer(kind: .macAckTimeout, target: UInt32(i)),
                     rate: RateSelection(phy: channel.radio.phy),
+                    rateOneStream: oneStream,
                     backoffStream: sim.randomStream(named: "node:\(i)/mac/backoff"),
                     receiveStream: sim.randomStream(named: "node:\(i)/phy/rx")))
         }

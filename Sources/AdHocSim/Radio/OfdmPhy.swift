@@ -3,6 +3,9 @@
 public struct Mcs: Sendable, Equatable, Hashable {
     /// The MCS index, 0...9.
     public let index: Int
+    /// Spatial streams of a frame sent at this MCS, or `nil` for the PHY's configured count
+    /// (rate selection with `SpatialStreamModel.scattering` picks one or two per frame).
+    public let streams: Int?
 
     /// Coded bits per subcarrier per stream: BPSK 1, QPSK 2, 16-QAM 4, 64-QAM 6, 256-QAM 8.
     public var bitsPerSubcarrier: Int { [1, 2, 2, 4, 4, 6, 6, 6, 8, 8][index] }
@@ -12,12 +15,14 @@ public struct Mcs: Sendable, Equatable, Hashable {
     }
 
     /// All ten.
-    public static let all = (0...9).map(Mcs.init(index:))
+    public static let all = (0...9).map { Mcs(index: $0) }
 
-    /// An MCS. - Precondition: 0...9.
-    public init(index: Int) {
+    /// An MCS. - Precondition: 0...9; streams 1 or 2 when given.
+    public init(index: Int, streams: Int? = nil) {
         precondition((0...9).contains(index), "MCS index \(index)")
+        precondition(streams == nil || streams == 1 || streams == 2)
         self.index = index
+        self.streams = streams
     }
 }
 
@@ -63,7 +68,7 @@ public struct OfdmPhy: Sendable, Equatable {
     /// Whether the standard defines this MCS for the configuration: VHT MCS 9 does not exist
     /// at 20 MHz for one or two streams (N_DBPS would not be an integer).
     public func isValid(_ mcs: Mcs) -> Bool {
-        let bits = dataSubcarriers * mcs.bitsPerSubcarrier * spatialStreams * mcs.codeRate.num
+        let bits = dataSubcarriers * mcs.bitsPerSubcarrier * streams(mcs) * mcs.codeRate.num
         if is24GHz && mcs.index > 7 { return false }  // HT at 2.4 GHz: MCS 0–7 per stream
         return bits % mcs.codeRate.den == 0
     }
@@ -71,9 +76,12 @@ public struct OfdmPhy: Sendable, Equatable {
     /// The valid MCSs, lowest first.
     public var validMcs: [Mcs] { Mcs.all.filter(isValid) }
 
+    /// The streams a frame at `mcs` uses.
+    @inline(__always) public func streams(_ mcs: Mcs) -> Int { mcs.streams ?? spatialStreams }
+
     /// Data bits per OFDM symbol.
     public func dataBitsPerSymbol(_ mcs: Mcs) -> Int {
-        dataSubcarriers * mcs.bitsPerSubcarrier * spatialStreams * mcs.codeRate.num / mcs.codeRate.den
+        dataSubcarriers * mcs.bitsPerSubcarrier * streams(mcs) * mcs.codeRate.num / mcs.codeRate.den
     }
 
     /// The PHY rate, bit/s (e.g. 6.5 Mbit/s for MCS 0 at 20 MHz, one stream).
@@ -82,8 +90,11 @@ public struct OfdmPhy: Sendable, Equatable {
     }
 
     /// The preamble and PHY header duration, ns.
-    public var preambleNanos: Int64 {
-        let ltf = Int64(spatialStreams == 1 ? 1 : 2)
+    public var preambleNanos: Int64 { preambleNanos(streams: spatialStreams) }
+
+    /// The preamble and PHY header duration for `streams` streams, ns.
+    public func preambleNanos(streams: Int) -> Int64 {
+        let ltf = Int64(streams == 1 ? 1 : 2)
         let legacy: Int64 = 8_000 + 8_000 + 4_000  // L-STF, L-LTF, L-SIG
         let signalA: Int64 = 8_000  // HT-SIG or VHT-SIG-A
         let stf: Int64 = 4_000  // HT-STF or VHT-STF
@@ -96,6 +107,6 @@ public struct OfdmPhy: Sendable, Equatable {
         let bits = 16 + 8 * psduBytes + 6
         let perSymbol = dataBitsPerSymbol(mcs)
         let symbols = (bits + perSymbol - 1) / perSymbol
-        return preambleNanos + Int64(symbols) * OfdmPhy.symbolNanos + (is24GHz ? 6_000 : 0)
+        return preambleNanos(streams: streams(mcs)) + Int64(symbols) * OfdmPhy.symbolNanos + (is24GHz ? 6_000 : 0)
     }
 }

@@ -20,6 +20,8 @@ public struct RadioConfiguration: Sendable, Equatable {
     public var fixedMcs: Mcs?
     /// Frames received below this power are not detected at all, dBm.
     public var preambleDetectionDbm: Double
+    /// What the second spatial stream gets (`radio.spatialStreamModel`, default scattering).
+    public var spatialStreamModel: SpatialStreamModel
 
     /// Resolves `spec`'s values over the defaults.
     public init(_ spec: RadioSpec) {
@@ -31,6 +33,7 @@ public struct RadioConfiguration: Sendable, Equatable {
         phy = OfdmPhy(widthMHz: width, spatialStreams: spec.spatialStreams ?? 2, is24GHz: channel == .ch6)
         if case .fixed(let i)? = spec.mcs { fixedMcs = Mcs(index: i) } else { fixedMcs = nil }
         preambleDetectionDbm = spec.preambleDetectionDbm ?? -82
+        spatialStreamModel = spec.spatialStreamModel ?? .scattering
     }
 
     /// The carrier frequency, Hz.

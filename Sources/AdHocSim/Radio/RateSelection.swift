@@ -21,11 +21,12 @@ public struct RateSelection: Sendable, Equatable {
     /// The PHY's valid MCSs, lowest first (computed once: `select` runs for every frame).
     let valid: [Mcs]
 
-    /// Starts at the lowest MCS.
-    public init(phy: OfdmPhy, errorModel: WaterfallErrorModel = WaterfallErrorModel()) {
+    /// Starts at the lowest MCS. With `explicitStreams`, the MCSs it returns carry that stream
+    /// count (so a link with a two-stream PHY can send a frame with one).
+    public init(phy: OfdmPhy, errorModel: WaterfallErrorModel = WaterfallErrorModel(), explicitStreams: Bool = false) {
         self.phy = phy
         self.errorModel = errorModel
-        valid = phy.validMcs
+        valid = phy.validMcs.map { explicitStreams ? Mcs(index: $0.index, streams: phy.spatialStreams) : $0 }
         current = valid[0]
     }
 

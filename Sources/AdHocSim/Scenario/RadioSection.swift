@@ -29,6 +29,8 @@ public struct RadioSpec: Sendable, Equatable {
     public var channel: Int?
     public var channelWidthMHz: Int?
     public var spatialStreams: Int?
+    /// What the second spatial stream gets (`radio.spatialStreamModel`).
+    public var spatialStreamModel: SpatialStreamModel?
     public var mcs: McsChoice?
     public var antennaGainDbi: Double?
     public var preambleDetectionDbm: Double?
@@ -126,6 +128,13 @@ extension ScenarioDecoder {
         if let v = r.value("channelWidthMHz") {
             spec.channelWidthMHz = track(
                 values.oneOf(v, path.appending("channelWidthMHz"), "a channel width in MHz", RadioBounds.widths))
+        }
+        if let v = r.value("spatialStreamModel") {
+            spec.spatialStreamModel = track(
+                values.choice(
+                    v, path.appending("spatialStreamModel"), "a spatial-stream model",
+                    from: SpatialStreamModel.allCases.map(\.rawValue)
+                ).flatMap(SpatialStreamModel.init(rawValue:)))
         }
         if let v = r.value("spatialStreams") {
             spec.spatialStreams = track(

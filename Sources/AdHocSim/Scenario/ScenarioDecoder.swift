@@ -162,14 +162,16 @@ public struct ScenarioDecoder {
             mobilityOK = checkWaypointBudget(nodes, nodesNode, JSONPath.root.appending("nodes"), duration: duration)
         }
         guard let name, let seed, let duration, let environment, let radio, let link, let nodes, let flows, let traffic,
-            let mac, let host, let transport, let limits, let events, let expectations, distanceOK, matrixOK, meshOK, mobilityOK
+            let mac, let host, let transport, let limits, let events, let expectations, distanceOK, matrixOK, meshOK,
+            mobilityOK
         else { return nil }
         let canonical = Canonical.text(of: root)
         var hash = StableHash()
         hash.combine(canonical)
         return Scenario(
             name: name, seed: seed, duration: .seconds(duration), environment: environment, radio: radio,
-            link: link, matrix: matrix, transport: transport, mac: mac, host: host, traffic: traffic, distance: distance,
+            link: link, matrix: matrix, transport: transport, mac: mac, host: host, traffic: traffic,
+            distance: distance,
             expectations: expectations, mesh: mesh, events: events, nodes: nodes,
             flows: flows, limits: limits, sourcePath: file, effectiveInput: root, canonicalInput: canonical,
             inputHash: hash.hex)

@@ -34,6 +34,8 @@ public struct TransportSpec: Sendable, Equatable {
     public var quicCertificateBytes: Int?
     /// QUIC: 0-RTT data on resumption (`transport.quic.zeroRtt`).
     public var quicZeroRtt: Bool?
+    /// QUIC: pack queued contiguous stream data into one packet (`transport.quic.coalesce`).
+    public var quicCoalesce: Bool?
     /// Nothing set.
     public init() {}
 }
@@ -118,6 +120,9 @@ extension ScenarioDecoder {
         if let q = r.value("quic") {
             let qp = path.appending("quic")
             if let qr = ObjectReader(q, path: qp, sink: sink, expected: "an object of QUIC settings") {
+                if let v = qr.value("coalesce") {
+                    spec.quicCoalesce = track(values.bool(v, qp.appending("coalesce"), "true or false"))
+                }
                 if let v = qr.value("zeroRtt") {
                     spec.quicZeroRtt = track(values.bool(v, qp.appending("zeroRtt"), "true or false"))
                 }

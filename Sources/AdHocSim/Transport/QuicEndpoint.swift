@@ -50,6 +50,13 @@ public struct QuicConfig: Sendable, Equatable {
     /// behind its Initial, before the handshake completes (off by default: a first connection
     /// between two phones has no ticket to resume).
     public var zeroRtt = false
+    /// Pack queued stream data into one packet (RFC 9000 §13: a sender packs frames into as few
+    /// packets as it can; §12.4: a packet carries several frames): contiguous data queued on
+    /// one stream leaves as one STREAM frame up to the packet size, so small writes queued
+    /// behind the congestion window or one another share packets. `false`: one write per packet.
+    /// Only data on one stream is packed (a packet here carries one STREAM frame), so with
+    /// `streamPerWrite` nothing is packed.
+    public var coalesce = true
     /// Send buffer, bytes (as TCP's).
     public var sendBuffer: Int64 = 2 << 20
     /// Short header: 1 byte + 8-byte connection ID + 4-byte packet number (RFC 9000 §17.3;
@@ -68,7 +75,8 @@ public struct QuicConfig: Sendable, Equatable {
 
 /// One end of a QUIC-like connection (RFC 9000, 9001, 9002): a 1-RTT handshake with TLS 1.3
 /// flight sizes and the server's anti-amplification limit, STREAM data in short-header
-/// packets (one frame per packet: small writes are never coalesced), ACKs every second
+/// packets (queued contiguous data of a stream packed into one frame, `QuicConfig.coalesce`),
+/// ACKs every second
 /// ack-eliciting packet or after max_ack_delay, RFC 9002 loss detection and NewReno congestion
 /// control.
 ///
@@ -268,7 +276,7 @@ public struct QuicEndpoint: Sendable {
 
     /// Writes `bytes` on `stream` at `offset` (the caller tracks stream offsets).
     public mutating func write(stream: Int64, offset: Int64, bytes: Int64, sim: inout Simulation) {
-        // Each write stays its own chunk: small writes are never coalesced into one packet.
+        // Each write is queued as its own chunk; `trySend` packs contiguous chunks (coalesce).
         pending.append(Chunk(stream: stream, offset: offset, length: bytes))
         unackedStreamBytes += bytes
         written += bytes
@@ -291,18 +299,23 @@ public struct QuicEndpoint: Sendable {
             }
             return
         }
-        if pending[pendingHead].length == len {
-            pendingHead += 1
-            if pendingHead == pending.count {
-                pending.removeAll(keepingCapacity: true)
-                pendingHead = 0
-            } else if pendingHead > 1024 {
-                pending.removeFirst(pendingHead)
-                pendingHead = 0
+        var left = len
+        while left > 0 {
+            if pending[pendingHead].length <= left {
+                left -= pending[pendingHead].length
+                pendingHead += 1
+            } else {
+                pending[pendingHead].offset += left
+                pending[pendingHead].length -= left
+                left = 0
             }
-        } else {
-            pending[pendingHead].offset += len
-            pending[pendingHead].length -= len
+        }
+        if pendingHead == pending.count {
+            pending.removeAll(keepingCapacity: true)
+            pendingHead = 0
+        } else if pendingHead > 1024 {
+            pending.removeFirst(pendingHead)
+            pendingHead = 0
         }
     }
 
@@ -318,7 +331,18 @@ public struct QuicEndpoint: Sendable {
         let overhead = Int64(header + config.aeadTagBytes + config.frameHeaderBytes + config.ackFrameBytes)
         while let chunk = nextChunk {
             let room = maxDatagram - overhead
-            let len = Swift.min(chunk.length, room)
+            var len = Swift.min(chunk.length, room)
+            if config.coalesce && retransmitQueue.isEmpty && len == chunk.length {
+                // Contiguous queued writes on the same stream join this frame, up to the packet.
+                var k = pendingHead + 1
+                var end = chunk.offset + chunk.length
+                while len < room, k < pending.count, pending[k].stream == chunk.stream, pending[k].offset == end {
+                    let take = Swift.min(pending[k].length, room - len)
+                    len += take
+                    end += take
+                    k += 1
+                }
+            }
             let size = len + overhead
             guard bytesInFlight + size <= cwnd else { return }
             let d = packet(kind: kind, stream: chunk.stream, offset: chunk.offset, length: len, sim: &sim)
