@@ -137,3 +137,48 @@ struct SpatialStreamTests {
         #expect(try rate("scattering") < rate("ideal"))
     }
 }
+
+/// XNU's FQ-CoDel rules on the phone's interface queue (`InterfaceQueue`).
+@Suite("Interface queue")
+struct InterfaceQueueTests {
+    /// A queue whose packets wait more than the 10 ms target, measured at the end of a 100 ms
+    /// interval, is "delay high": a UDP datagram offered then is dropped and its sender paused;
+    /// a TCP packet is queued and its sender paused. The sender resumes at the first dequeue
+    /// after an interval whose minimum delay is back under the target.
+    @Test func aQueueAboveTargetDropsUdpAndFlowControlsTcp() {
+        var q = InterfaceQueue(nodes: 1, discipline: .fqCodel)
+        for _ in 0..<4 { q.enqueued(0) }
+        let first = q.admit(0, flowControlled: false)
+        #expect(first == .accept)  // nothing measured yet
+        // Dequeue at 20 ms of a packet queued at 0: 20 ms > 10 ms at the first update.
+        let r1 = q.dequeued(0, enqueuedAt: .zero, now: .milliseconds(20))
+        #expect(!r1)
+        #expect(q.delayHigh[0])
+        let udp = q.admit(0, flowControlled: false)
+        #expect(udp == .dropAndPause && q.drops[0] == 1 && q.paused[0])
+        let tcp = q.admit(0, flowControlled: true)
+        #expect(tcp == .acceptAndPause)
+        // Within the interval (until 120 ms) nothing is re-decided, even for a short delay.
+        let r2 = q.dequeued(0, enqueuedAt: .milliseconds(48), now: .milliseconds(50))
+        #expect(!r2)
+        #expect(q.delayHigh[0] && q.paused[0])
+        // At 130 ms the interval's minimum is 2 ms: no longer high, the sender resumes.
+        let r3 = q.dequeued(0, enqueuedAt: .milliseconds(100), now: .milliseconds(130))
+        #expect(r3)
+        #expect(!q.delayHigh[0] && !q.paused[0])
+    }
+
+    /// An emptied queue is never "delay high", and `blocking` never drops or pauses.
+    @Test func anEmptyQueueAndTheBlockingDisciplineNeverHoldASenderBack() {
+        var q = InterfaceQueue(nodes: 1, discipline: .fqCodel)
+        q.enqueued(0)
+        _ = q.dequeued(0, enqueuedAt: .zero, now: .milliseconds(500))
+        #expect(!q.delayHigh[0])
+        var b = InterfaceQueue(nodes: 1, discipline: .blocking)
+        b.enqueued(0)
+        b.enqueued(0)
+        _ = b.dequeued(0, enqueuedAt: .zero, now: .milliseconds(500))
+        let a = b.admit(0, flowControlled: false)
+        #expect(a == .accept && b.drops[0] == 0)
+    }
+}

@@ -100,6 +100,8 @@ public struct HostStack: Sendable {
     var linkScratch: [LinkPacket] = []
     /// Per flow side (`FlowSide.index`): the phone's processing of that connection end.
     public internal(set) var queues: [ConnectionQueue] = []
+    /// Darwin's interface queue discipline of every phone.
+    public internal(set) var interface: InterfaceQueue
 
     /// The hosts of `scenario`'s flows over a link of `mtu` bytes; creates the endpoints'
     /// timers and schedules every flow's start.
@@ -108,6 +110,7 @@ public struct HostStack: Sendable {
         udpLimit = scenario.transport.maxDatagramBytes ?? 9216
         backlog = Array(repeating: [], count: 2 * scenario.flows.count)
         backlogHead = Array(repeating: 0, count: 2 * scenario.flows.count)
+        interface = InterfaceQueue(nodes: scenario.nodes.count, discipline: scenario.host.interfaceQueue ?? .fqCodel)
         let config = TcpConfig(scenario.transport)
         var quicConfig = QuicConfig()
         if let v = scenario.transport.sendBufferBytes { quicConfig.sendBuffer = Int64(v) }
@@ -237,8 +240,10 @@ public struct HostStack: Sendable {
             return false
         case .dropped:
             ip.dropped(tag: n.packet.tag)
+            _ = interface.dequeued(Int(n.node), enqueuedAt: n.packet.enqueued, now: sim.now)
             return true
         case .senderDone:
+            _ = interface.dequeued(Int(n.node), enqueuedAt: n.packet.enqueued, now: sim.now)
             return true
         }
     }
@@ -286,7 +291,7 @@ public struct HostStack: Sendable {
         ip.send(d, from: from, to: to, now: sim.now, into: &packets)
         for p in packets {
             if trace != nil { recordTrace(p, at: from, now: sim.now) }
-            if !link.send(p, sim: &sim) { ip.dropped(tag: p.tag) }
+            if link.send(p, sim: &sim) { interface.enqueued(Int(from)) } else { ip.dropped(tag: p.tag) }
         }
         linkScratch = packets
     }
@@ -316,9 +321,11 @@ public struct HostStack: Sendable {
         let s = side.index
         // A read index instead of removeFirst: draining one packet at a time stays O(1).
         var head = backlogHead[s]
-        while head < backlog[s].count {
+        while head < backlog[s].count && !interface.paused[Int(from)] {
             let d = backlog[s][head]
             guard link.queueRoom(of: Int(from)) >= ip.fragmentCount(transportBytes: d.transportBytes) else { break }
+            // FQ-CoDel may pause the sender: the packet is queued, the ones behind it wait.
+            _ = interface.admit(Int(from), flowControlled: true)
             sendDown(d, from: from, to: to, link: &link, sim: &sim)
             head += 1
         }
@@ -376,9 +383,15 @@ public struct HostStack: Sendable {
                     break
                 }
                 let from = Int(flows[k].node(of: side))
-                guard link.queueRoom(of: from) >= ip.fragmentCount(transportBytes: Int(w.bytes) + 8) else { break }
+                guard !interface.paused[from],
+                    link.queueRoom(of: from) >= ip.fragmentCount(transportBytes: Int(w.bytes) + 8)
+                else { break }
                 udp[i].write(message: w.message, bytes: w.bytes, sim: &sim)
-                sendDatagrams(side, link: &link, sim: &sim)
+                if interface.admit(from, flowControlled: false) == .dropAndPause {
+                    udp[i].outbox.removeAll(keepingCapacity: true)  // FQ-CoDel dropped it at enqueue
+                } else {
+                    sendDatagrams(side, link: &link, sim: &sim)
+                }
                 queues[s].removeFirst()
                 if w.awaited {
                     flows[k].app.wrote(w.bytes, now: sim.now, datagram: true)

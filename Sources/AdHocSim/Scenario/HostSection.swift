@@ -6,6 +6,8 @@ public struct HostSpec: Sendable, Equatable {
     public var sendUs: Double?
     /// Service time of one receive completion, µs.
     public var receiveUs: Double?
+    /// The interface queue discipline (scenario-wide `host` only).
+    public var interfaceQueue: InterfaceQueue.Discipline?
 
     /// No settings: the defaults.
     public init(sendUs: Double? = nil, receiveUs: Double? = nil) {
@@ -15,18 +17,30 @@ public struct HostSpec: Sendable, Equatable {
 
     /// `other`'s settings where it has them, this one's elsewhere.
     public func overridden(by other: HostSpec?) -> HostSpec {
-        HostSpec(sendUs: other?.sendUs ?? sendUs, receiveUs: other?.receiveUs ?? receiveUs)
+        var spec = HostSpec(sendUs: other?.sendUs ?? sendUs, receiveUs: other?.receiveUs ?? receiveUs)
+        spec.interfaceQueue = interfaceQueue
+        return spec
     }
 }
 
 extension ScenarioDecoder {
-    /// Decodes a `host` object: `{"sendUs", "receiveUs"}`, each 0…1 000 000 µs.
-    func decodeHost(_ node: JSONNode, _ path: JSONPath) -> HostSpec? {
-        guard let r = ObjectReader(node, path: path, sink: sink, expected: "an object {\"sendUs\", \"receiveUs\"}")
-        else { return nil }
+    /// Decodes a `host` object: `{"sendUs", "receiveUs"}`, each 0…1 000 000 µs, and for the
+    /// scenario-wide one `"interfaceQueue"`: `"fqCodel"` or `"blocking"`.
+    func decodeHost(_ node: JSONNode, _ path: JSONPath, perNode: Bool = false) -> HostSpec? {
+        let expected =
+            perNode
+            ? "an object {\"sendUs\", \"receiveUs\"}" : "an object {\"sendUs\", \"receiveUs\", \"interfaceQueue\"}"
+        guard let r = ObjectReader(node, path: path, sink: sink, expected: expected) else { return nil }
         defer { r.finish() }
         var spec = HostSpec()
         var ok = true
+        if !perNode, let v = r.value("interfaceQueue") {
+            spec.interfaceQueue = values.choice(
+                v, path.appending("interfaceQueue"), "an interface queue discipline",
+                from: InterfaceQueue.Discipline.allCases.map(\.rawValue)
+            ).flatMap(InterfaceQueue.Discipline.init(rawValue:))
+            if spec.interfaceQueue == nil { ok = false }
+        }
         for key in ["sendUs", "receiveUs"] {
             guard let v = r.value(key) else { continue }
             let us = values.number(

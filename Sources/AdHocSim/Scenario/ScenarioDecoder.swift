@@ -249,7 +249,7 @@ public struct ScenarioDecoder {
             var host: HostSpec?
             var hostOK = true
             if let h = r.value("host") {
-                host = decodeHost(h, p.appending("host"))
+                host = decodeHost(h, p.appending("host"), perNode: true)
                 hostOK = host != nil
             }
             r.finish()
