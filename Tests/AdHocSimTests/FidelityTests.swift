@@ -182,3 +182,43 @@ struct InterfaceQueueTests {
         #expect(a == .accept && b.drops[0] == 0)
     }
 }
+
+/// The fidelity keys are validated like every other: a wrong value names its JSON path.
+@Suite("Fidelity keys")
+struct FidelityKeyTests {
+    static let base = """
+        {"name": "k", "seed": 1, "duration_s": 10, "environment": {"preset": "city"},
+         "nodes": [{"id": "c", "position": [0, 0, 1.2]}, {"id": "s", "position": [10, 0, 1.2], "host": {"receiveUs": 80}}],
+         "flows": [{"id": "f", "from": "c", "to": "s", "protocol": "udp",
+                    "workload": {"kind": "thesis", "probes": 10, "packets": 10, "size": 100}}]}
+        """
+
+    @Test(arguments: [
+        ("flows[0].workload.startPhase=\"soon\"", "flows[0].workload.startPhase"),
+        ("flows[0].workload.startPhase=1.048576", "flows[0].workload.startPhase"),
+        ("host.sendUs=-1", "host.sendUs"),
+        ("host.receiveUs=1000001", "host.receiveUs"),
+        ("host.interfaceQueue=\"red\"", "host.interfaceQueue"),
+        ("nodes[1].host.interfaceQueue=\"blocking\"", "nodes[1].host.interfaceQueue"),
+        ("radio.awdlPresence=\"sometimes\"", "radio.awdlPresence"),
+        ("radio.awdlHoldMs=60001", "radio.awdlHoldMs"),
+        ("radio.spatialStreamModel=3", "radio.spatialStreamModel"),
+        ("transport.quic.coalesce=1", "transport.quic.coalesce")
+    ])
+    func aBadValueIsReportedAtItsPath(_ override: String, _ path: String) {
+        let d = diagnostics(FidelityKeyTests.base, overrides: [override])
+        #expect(d.count == 1 && d.first?.path == path, "\(d.map(\.message))")
+    }
+
+    @Test func goodValuesDecode() throws {
+        let s = try decode(
+            FidelityKeyTests.base,
+            overrides: [
+                "flows[0].workload.startPhase=0.5", "host.sendUs=0",
+                "radio.awdlPresence=\"fixed\"", "host.interfaceQueue=\"blocking\""
+            ]
+        ).get()
+        #expect(s.flows[0].startPhase == .offset(.milliseconds(500)))
+        #expect(s.host.sendUs == 0 && s.nodes[1].host?.receiveUs == 80 && s.host.interfaceQueue == .blocking)
+    }
+}
