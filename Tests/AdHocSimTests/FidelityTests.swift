@@ -33,8 +33,8 @@ struct FidelityTests {
                 == nextSequence + FidelityTests.slot * 9)
         // Slot 8 (channel 6) never carries data on channel 149.
         #expect(!s.isPresent(0, at: nextSequence + FidelityTests.slot * 8))
-        // Active until one hold after the frame was queued (1.0486 + 0.0665 s), counted from the
-        // activation: slots starting before 2 × 1.048576 s are active, later ones idle again.
+        // Active for one hold (1.048576 s) counted from the activation at 1.048576 s: slots
+        // starting before 2.097152 s are active, later ones idle again.
         #expect(s.isPresent(0, at: nextSequence + FidelityTests.slot * 12))
         #expect(!s.isPresent(0, at: nextSequence * 2 + FidelityTests.slot * 4))
     }
@@ -151,20 +151,17 @@ struct InterfaceQueueTests {
         let first = q.admit(0, flowControlled: false)
         #expect(first == .accept)  // nothing measured yet
         // Dequeue at 20 ms of a packet queued at 0: 20 ms > 10 ms at the first update.
-        let r1 = q.dequeued(0, enqueuedAt: .zero, now: .milliseconds(20))
-        #expect(!r1)
+        q.dequeued(0, enqueuedAt: .zero, now: .milliseconds(20))
         #expect(q.delayHigh[0])
         let udp = q.admit(0, flowControlled: false)
         #expect(udp == .dropAndPause && q.drops[0] == 1 && q.paused[0])
         let tcp = q.admit(0, flowControlled: true)
         #expect(tcp == .acceptAndPause)
         // Within the interval (until 120 ms) nothing is re-decided, even for a short delay.
-        let r2 = q.dequeued(0, enqueuedAt: .milliseconds(48), now: .milliseconds(50))
-        #expect(!r2)
+        q.dequeued(0, enqueuedAt: .milliseconds(48), now: .milliseconds(50))
         #expect(q.delayHigh[0] && q.paused[0])
         // At 130 ms the interval's minimum is 2 ms: no longer high, the sender resumes.
-        let r3 = q.dequeued(0, enqueuedAt: .milliseconds(100), now: .milliseconds(130))
-        #expect(r3)
+        q.dequeued(0, enqueuedAt: .milliseconds(100), now: .milliseconds(130))
         #expect(!q.delayHigh[0] && !q.paused[0])
     }
 
@@ -172,12 +169,12 @@ struct InterfaceQueueTests {
     @Test func anEmptyQueueAndTheBlockingDisciplineNeverHoldASenderBack() {
         var q = InterfaceQueue(nodes: 1, discipline: .fqCodel)
         q.enqueued(0)
-        _ = q.dequeued(0, enqueuedAt: .zero, now: .milliseconds(500))
+        q.dequeued(0, enqueuedAt: .zero, now: .milliseconds(500))
         #expect(!q.delayHigh[0])
         var b = InterfaceQueue(nodes: 1, discipline: .blocking)
         b.enqueued(0)
         b.enqueued(0)
-        _ = b.dequeued(0, enqueuedAt: .zero, now: .milliseconds(500))
+        b.dequeued(0, enqueuedAt: .zero, now: .milliseconds(500))
         let a = b.admit(0, flowControlled: false)
         #expect(a == .accept && b.drops[0] == 0)
     }

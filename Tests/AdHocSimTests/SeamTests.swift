@@ -131,16 +131,18 @@ struct SeamTests {
         var client = thesisFlow(probes: 3, packets: 2, size: 100)
         var q = free
         client.startProbes(&q, now: .milliseconds(7))
-        #expect(q.pending.map(\.message) == [0, 1, 2] && q.pending.allSatisfy { $0.bytes == 12 && !$0.awaited })
+        #expect(
+            q.pending.elements.map(\.message) == [0, 1, 2]
+                && q.pending.elements.allSatisfy { $0.bytes == 12 && !$0.awaited })
         #expect(client.probeSent == [.milliseconds(7), .milliseconds(7), .milliseconds(7)])
 
         var server = thesisFlow(probes: 3, packets: 2, size: 100)
         var sq = free
         var back = RecordingSocket()
         server.serverReceived(.stream(upTo: 20), &sq, &back, now: .milliseconds(1))
-        #expect(sq.pending.count == 1)  // 12 of 36 probe bytes: probe 0 only
+        #expect(sq.pending.elements.count == 1)  // 12 of 36 probe bytes: probe 0 only
         server.serverReceived(.stream(upTo: 36 + 150), &sq, &back, now: .milliseconds(2))
-        #expect(sq.pending.map(\.message) == [0, 1, 2])
+        #expect(sq.pending.elements.map(\.message) == [0, 1, 2])
         #expect(server.bytesDelivered == 150 && server.messagesDelivered == 1)  // one whole 100-byte message
 
         // Echoes are timed on their receive completion; the transfer waits for its own event.
@@ -160,7 +162,7 @@ struct SeamTests {
         #expect(q.pending.isEmpty)
         server.serverReceived(.message(index: 1, before: 10, upTo: 12), &q, &back, now: .zero)
         server.serverReceived(.message(index: 1, before: 12, upTo: 12), &q, &back, now: .zero)
-        #expect(q.pending.map(\.message) == [1] && back.finished == [1])
+        #expect(q.pending.elements.map(\.message) == [1] && back.finished == [1])
         server.serverReceived(.message(index: 2, before: 0, upTo: 100), &q, &back, now: .zero)
         #expect(server.bytesDelivered == 100 && back.finished == [1, 2] && server.messagesDelivered == 1)
     }
@@ -190,7 +192,7 @@ struct SeamTests {
         var app = thesisFlow(probes: 5, packets: 1, size: 100)
         var q = ConnectionQueue(sendCost: .microseconds(40), receiveCost: .microseconds(15))
         app.startProbes(&q, now: .milliseconds(1))
-        #expect(q.pending.map(\.readyAt) == (1...5).map { .milliseconds(1) + .microseconds(40) * Int64($0) })
+        #expect(q.pending.elements.map(\.readyAt) == (1...5).map { .milliseconds(1) + .microseconds(40) * Int64($0) })
         // A receive completion queues behind the sends: it runs after the fifth one.
         #expect(q.receiveCompletion(arrivedAt: .milliseconds(1)) == .milliseconds(1) + .microseconds(215))
     }

@@ -37,9 +37,8 @@ public struct ConnectionQueue: Sendable {
     public let receiveCost: SimTime
     /// When the server finishes the last job submitted.
     public private(set) var freeAt = SimTime.zero
-    /// Sends not yet handed to the transport, in order; `head` is the first.
-    var pending: [PendingWrite] = []
-    var head = 0
+    /// Sends not yet handed to the transport, in order.
+    var pending = FifoBuffer<PendingWrite>()
     /// When a wake-up event for this side is scheduled, if one is.
     var wakeAt: SimTime?
 
@@ -69,17 +68,8 @@ public struct ConnectionQueue: Sendable {
     }
 
     /// The first send not yet handed over.
-    public var first: PendingWrite? { head < pending.count ? pending[head] : nil }
+    public var first: PendingWrite? { pending.first }
 
     /// Removes the first send.
-    public mutating func removeFirst() {
-        head += 1
-        if head == pending.count {
-            pending.removeAll(keepingCapacity: true)
-            head = 0
-        } else if head > 4096 {
-            pending.removeFirst(head)
-            head = 0
-        }
-    }
+    public mutating func removeFirst() { pending.removeFirst() }
 }

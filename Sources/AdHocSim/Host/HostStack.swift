@@ -95,8 +95,7 @@ public struct HostStack: Sendable {
     public var trace: PacketTrace?
     /// Per flow side (`FlowSide.index`): datagrams waiting for transmit-queue room, and the
     /// read index of the first one not yet sent.
-    var backlog: [[Datagram]]
-    var backlogHead: [Int]
+    var backlog: [FifoBuffer<Datagram>]
     var linkScratch: [LinkPacket] = []
     /// Per flow side (`FlowSide.index`): the phone's processing of that connection end.
     public internal(set) var queues: [ConnectionQueue] = []
@@ -108,8 +107,7 @@ public struct HostStack: Sendable {
     public init(_ scenario: Scenario, mtu: Int, sim: inout Simulation) {
         ip = IpLayer(version: scenario.transport.ipVersion ?? .ipv6, mtu: mtu, flows: scenario.flows.count)
         udpLimit = scenario.transport.maxDatagramBytes ?? 9216
-        backlog = Array(repeating: [], count: 2 * scenario.flows.count)
-        backlogHead = Array(repeating: 0, count: 2 * scenario.flows.count)
+        backlog = Array(repeating: FifoBuffer(), count: 2 * scenario.flows.count)
         interface = InterfaceQueue(nodes: scenario.nodes.count, discipline: scenario.host.interfaceQueue ?? .fqCodel)
         let config = TcpConfig(scenario.transport)
         var quicConfig = QuicConfig()
@@ -238,12 +236,12 @@ public struct HostStack: Sendable {
             if trace != nil { recordTrace(n.packet, at: n.packet.destination, now: sim.now) }
             if let d = ip.delivered(tag: n.packet.tag, bytes: n.packet.bytes) { deliverUp(d, link: &link, sim: &sim) }
             return false
-        case .dropped:
-            ip.dropped(tag: n.packet.tag)
-            _ = interface.dequeued(Int(n.node), enqueuedAt: n.packet.enqueued, now: sim.now)
-            return true
-        case .senderDone:
-            _ = interface.dequeued(Int(n.node), enqueuedAt: n.packet.enqueued, now: sim.now)
+        case .dropped, .senderDone:
+            // The packet left the transmit queue (sent or given up): room freed, the interface
+            // queue's delay measured (paused senders may resume); the caller then drains the
+            // backlogs and blocked senders.
+            if n.kind == .dropped { ip.dropped(tag: n.packet.tag) }
+            interface.dequeued(Int(n.node), enqueuedAt: n.packet.enqueued, now: sim.now)
             return true
         }
     }
@@ -251,7 +249,7 @@ public struct HostStack: Sendable {
     /// Transmit-queue room was freed: backlogged TCP/QUIC packets (in flow-side order) and
     /// blocked UDP senders (in flow-side order) may continue.
     public mutating func queueRoomFreed<L: LinkTechnology>(link: inout L, sim: inout Simulation) {
-        for side in backlog.indices where backlogHead[side] < backlog[side].count {
+        for side in backlog.indices where !backlog[side].isEmpty {
             drainBacklog(FlowSide(index: side), link: &link, sim: &sim)
         }
         for s in queues.indices where queues[s].first.map({ $0.readyAt <= sim.now }) ?? false {
@@ -319,24 +317,13 @@ public struct HostStack: Sendable {
     mutating func drainBacklog<L: LinkTechnology>(_ side: FlowSide, link: inout L, sim: inout Simulation) {
         let from = flows[side.flow].node(of: side), to = flows[side.flow].node(of: side.peer)
         let s = side.index
-        // A read index instead of removeFirst: draining one packet at a time stays O(1).
-        var head = backlogHead[s]
-        while head < backlog[s].count && !interface.paused[Int(from)] {
-            let d = backlog[s][head]
+        while let d = backlog[s].first, !interface.paused[Int(from)] {
             guard link.queueRoom(of: Int(from)) >= ip.fragmentCount(transportBytes: d.transportBytes) else { break }
             // FQ-CoDel may pause the sender: the packet is queued, the ones behind it wait.
             _ = interface.admit(Int(from), flowControlled: true)
             sendDown(d, from: from, to: to, link: &link, sim: &sim)
-            head += 1
+            backlog[s].removeFirst()
         }
-        if head == backlog[s].count {
-            backlog[s].removeAll(keepingCapacity: true)
-            head = 0
-        } else if head > 4096 {
-            backlog[s].removeFirst(head)
-            head = 0
-        }
-        backlogHead[s] = head
     }
 
     /// Hands the datagrams a UDP socket wrote to IP at once (UDP keeps no send buffer).
@@ -386,10 +373,9 @@ public struct HostStack: Sendable {
                 guard !interface.paused[from],
                     link.queueRoom(of: from) >= ip.fragmentCount(transportBytes: Int(w.bytes) + 8)
                 else { break }
-                udp[i].write(message: w.message, bytes: w.bytes, sim: &sim)
-                if interface.admit(from, flowControlled: false) == .dropAndPause {
-                    udp[i].outbox.removeAll(keepingCapacity: true)  // FQ-CoDel dropped it at enqueue
-                } else {
+                // FQ-CoDel may drop the datagram at enqueue; the send completes either way.
+                if interface.admit(from, flowControlled: false) == .accept {
+                    udp[i].write(message: w.message, bytes: w.bytes, sim: &sim)
                     sendDatagrams(side, link: &link, sim: &sim)
                 }
                 queues[s].removeFirst()

@@ -38,9 +38,10 @@ public struct InterfaceQueue: Sendable {
         case dropAndPause
     }
 
-    /// Target queue delay: 10 ms (XNU `FQ_CODEL_TARGET_DELAY`; measurement.md).
+    /// Target queue delay: 10 ms (XNU `bsd/net/if.h`, `IFQ_TARGET_DELAY`, the default when the
+    /// interface's bandwidth is unknown; measurement.md).
     public static let target = SimTime.milliseconds(10)
-    /// Update interval: 100 ms (XNU `FQ_CODEL_UPDATE_INTERVAL`; measurement.md).
+    /// Update interval: 100 ms (XNU `bsd/net/if.h`, `IFQ_UPDATE_INTERVAL`; measurement.md).
     public static let interval = SimTime.milliseconds(100)
 
     /// The discipline.
@@ -81,11 +82,11 @@ public struct InterfaceQueue: Sendable {
     /// A packet entered the link's transmit queue.
     public mutating func enqueued(_ node: Int) { queued[node] += 1 }
 
-    /// A packet that entered at `enqueuedAt` left `node`'s queue at `now` (sent or dropped).
-    /// Returns whether `node`'s senders resume.
-    public mutating func dequeued(_ node: Int, enqueuedAt: SimTime, now: SimTime) -> Bool {
+    /// A packet that entered at `enqueuedAt` left `node`'s queue at `now` (sent or dropped);
+    /// `node`'s senders resume if it is no longer "delay high".
+    public mutating func dequeued(_ node: Int, enqueuedAt: SimTime, now: SimTime) {
         queued[node] -= 1
-        guard discipline == .fqCodel else { return false }
+        guard discipline == .fqCodel else { return }
         let delay = now - enqueuedAt
         if minDelay[node].map({ delay < $0 }) ?? true { minDelay[node] = delay }
         if now >= updateAt[node] {
@@ -94,10 +95,6 @@ public struct InterfaceQueue: Sendable {
             minDelay[node] = nil
         }
         if queued[node] == 0 { delayHigh[node] = false }
-        if paused[node] && !delayHigh[node] {
-            paused[node] = false
-            return true
-        }
-        return false
+        if !delayHigh[node] { paused[node] = false }
     }
 }

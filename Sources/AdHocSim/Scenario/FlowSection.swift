@@ -87,9 +87,8 @@ extension ScenarioDecoder {
         let from = endpoint("from")
         let to = endpoint("to")
         let transport = r.required("protocol", "tcp, udp or quic").flatMap {
-            values.choice(
-                $0, path.appending("protocol"), "a transport", from: TransportProtocol.allCases.map(\.rawValue))
-        }.flatMap(TransportProtocol.init(rawValue:))
+            values.choice($0, path.appending("protocol"), "a transport", of: TransportProtocol.self)
+        }
         var phase = StartPhase.random
         let workload = r.required("workload", "what the client does").flatMap {
             decodeWorkload($0, path.appending("workload"), phase: &phase)

@@ -36,9 +36,8 @@ extension ScenarioDecoder {
         var ok = true
         if !perNode, let v = r.value("interfaceQueue") {
             spec.interfaceQueue = values.choice(
-                v, path.appending("interfaceQueue"), "an interface queue discipline",
-                from: InterfaceQueue.Discipline.allCases.map(\.rawValue)
-            ).flatMap(InterfaceQueue.Discipline.init(rawValue:))
+                v, path.appending("interfaceQueue"), "an interface queue discipline", of: InterfaceQueue.Discipline.self
+            )
             if spec.interfaceQueue == nil { ok = false }
         }
         for key in ["sendUs", "receiveUs"] {

@@ -178,9 +178,8 @@ extension ScenarioDecoder {
                 }
             }
             let action = r.required("action", "fail, recover, join or move").flatMap {
-                values.choice(
-                    $0, p.appending("action"), "an event action", from: NodeEvent.Action.allCases.map(\.rawValue))
-            }.flatMap(NodeEvent.Action.init(rawValue:))
+                values.choice($0, p.appending("action"), "an event action", of: NodeEvent.Action.self)
+            }
             var position: Position?
             if action == .move {
                 position = r.required("position", "where the node moves").flatMap {

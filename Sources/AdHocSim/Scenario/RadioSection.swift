@@ -85,10 +85,7 @@ extension ScenarioDecoder {
         func track<T>(_ value: T?) -> T? { if value == nil { ok = false }; return value }
         if let v = r.value("technology") {
             spec.technology = track(
-                values.choice(
-                    v, path.appending("technology"), "a radio technology",
-                    from: RadioTechnology.allCases.map(\.rawValue)
-                ).flatMap(RadioTechnology.init(rawValue:)))
+                values.choice(v, path.appending("technology"), "a radio technology", of: RadioTechnology.self))
         }
         if let v = r.value("txPowerDbm") {
             spec.txPowerDbm = track(
@@ -112,10 +109,7 @@ extension ScenarioDecoder {
         }
         if let v = r.value("awdlPresence") {
             spec.awdlPresence = track(
-                values.choice(
-                    v, path.appending("awdlPresence"), "an AWDL presence model",
-                    from: AwdlPresence.allCases.map(\.rawValue)
-                ).flatMap(AwdlPresence.init(rawValue:)))
+                values.choice(v, path.appending("awdlPresence"), "an AWDL presence model", of: AwdlPresence.self))
         }
         if let v = r.value("awdlHoldMs") {
             spec.awdlHoldMs = track(
@@ -132,9 +126,7 @@ extension ScenarioDecoder {
         if let v = r.value("spatialStreamModel") {
             spec.spatialStreamModel = track(
                 values.choice(
-                    v, path.appending("spatialStreamModel"), "a spatial-stream model",
-                    from: SpatialStreamModel.allCases.map(\.rawValue)
-                ).flatMap(SpatialStreamModel.init(rawValue:)))
+                    v, path.appending("spatialStreamModel"), "a spatial-stream model", of: SpatialStreamModel.self))
         }
         if let v = r.value("spatialStreams") {
             spec.spatialStreams = track(

@@ -177,6 +177,15 @@ struct ValueReader {
         return s
     }
 
+    /// One of an enumeration's raw values, as its case (same messages as `choice(from:)`).
+    func choice<E: CaseIterable & RawRepresentable>(
+        _ node: JSONNode, _ path: JSONPath, _ what: String, of type: E.Type
+    )
+        -> E? where E.RawValue == String
+    {
+        choice(node, path, what, from: E.allCases.map(\.rawValue)).flatMap(E.init(rawValue:))
+    }
+
     func array(_ node: JSONNode, _ path: JSONPath, _ what: String) -> [JSONNode]? {
         guard case .array(let a) = node.value else {
             sink.report("expected \(what), found \(node.value.summary)", path: path, at: node.origin)

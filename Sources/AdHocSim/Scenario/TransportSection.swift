@@ -53,8 +53,7 @@ extension ScenarioDecoder {
         func track<T>(_ v: T?) -> T? { if v == nil { ok = false }; return v }
         if let v = r.value("ipVersion") {
             spec.ipVersion = track(
-                values.choice(v, path.appending("ipVersion"), "an IP version", from: IpVersion.allCases.map(\.rawValue))
-                    .flatMap(IpVersion.init(rawValue:)))
+                values.choice(v, path.appending("ipVersion"), "an IP version", of: IpVersion.self))
         }
         if let v = r.value("maxDatagramBytes") {
             spec.maxDatagramBytes = track(
@@ -68,9 +67,8 @@ extension ScenarioDecoder {
                 if let v = tr.value("congestionControl") {
                     spec.congestionControl = track(
                         values.choice(
-                            v, tp.appending("congestionControl"), "a congestion controller",
-                            from: CongestionControl.allCases.map(\.rawValue)
-                        ).flatMap(CongestionControl.init(rawValue:)))
+                            v, tp.appending("congestionControl"), "a congestion controller", of: CongestionControl.self)
+                    )
                 }
                 if let v = tr.value("noDelay") {
                     spec.noDelay = track(values.bool(v, tp.appending("noDelay"), "true or false"))

@@ -131,9 +131,8 @@ public struct QuicEndpoint: Sendable {
     var sent: [Sent] = []
     var sentHead = 0
     var lostCount = 0
-    /// New stream data waiting to be sent, read from `pendingHead`; retransmissions go first.
-    var pending: [Chunk] = []
-    var pendingHead = 0
+    /// New stream data waiting to be sent; retransmissions go first.
+    var pending = FifoBuffer<Chunk>()
     var retransmitQueue: [Chunk] = []
     /// Stream bytes written, per stream end (single-stream mode: stream 0).
     public private(set) var written: Int64 = 0
@@ -286,7 +285,7 @@ public struct QuicEndpoint: Sendable {
     /// The next chunk to send: retransmissions first, then new data.
     var nextChunk: Chunk? {
         if let r = retransmitQueue.first { return r }
-        return pendingHead < pending.count ? pending[pendingHead] : nil
+        return pending.first
     }
 
     mutating func consume(_ len: Int64) {
@@ -301,21 +300,14 @@ public struct QuicEndpoint: Sendable {
         }
         var left = len
         while left > 0 {
-            if pending[pendingHead].length <= left {
-                left -= pending[pendingHead].length
-                pendingHead += 1
+            if pending[0].length <= left {
+                left -= pending[0].length
+                pending.removeFirst()
             } else {
-                pending[pendingHead].offset += left
-                pending[pendingHead].length -= left
+                pending[0].offset += left
+                pending[0].length -= left
                 left = 0
             }
-        }
-        if pendingHead == pending.count {
-            pending.removeAll(keepingCapacity: true)
-            pendingHead = 0
-        } else if pendingHead > 1024 {
-            pending.removeFirst(pendingHead)
-            pendingHead = 0
         }
     }
 
@@ -334,7 +326,7 @@ public struct QuicEndpoint: Sendable {
             var len = Swift.min(chunk.length, room)
             if config.coalesce && retransmitQueue.isEmpty && len == chunk.length {
                 // Contiguous queued writes on the same stream join this frame, up to the packet.
-                var k = pendingHead + 1
+                var k = 1
                 var end = chunk.offset + chunk.length
                 while len < room, k < pending.count, pending[k].stream == chunk.stream, pending[k].offset == end {
                     let take = Swift.min(pending[k].length, room - len)

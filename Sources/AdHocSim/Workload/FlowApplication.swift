@@ -50,16 +50,13 @@ public struct FlowApplication: Sendable {
     public static let probeBytes = 12
     /// Receive completions the server spends per probe: it reads 4, then 8 bytes (measurement.md).
     public static let serverReadsPerProbe = 2
-    /// The length prefix the receiver adds back per message when it computes the data rate.
-    public static let lengthPrefixBytes: Int64 = 4
     /// The thesis app's fixed sleep between the probe loop and the transfer (measurement.md).
     public static let pauseAfterProbes = SimTime.seconds(1)
     /// How long the connection has been idle when the person taps start (assumption: two AWDL
     /// channel sequences, 2.1 s; the app gives no figure, a person takes at least that long).
-    public static let idleBeforeTest = SimTime.microseconds(2 * 16 * 64 * 1024)
-    /// The period the random start phase is drawn over: one AWDL channel sequence, 16 slots of
-    /// 64 TU (radio.md, "AWDL").
-    public static let phasePeriod = SimTime.microseconds(16 * 64 * 1024)
+    public static let idleBeforeTest = AwdlSchedule.sequenceDuration * 2
+    /// The period the random start phase is drawn over: one AWDL channel sequence.
+    public static let phasePeriod = AwdlSchedule.sequenceDuration
     /// TCP bulk and UDP bulk write sizes: 64 KiB per TCP write (assumption), one unfragmented
     /// datagram per UDP write.
     public static let bulkWriteBytes: Int64 = 65_536
@@ -230,8 +227,8 @@ public struct FlowApplication: Sendable {
 
     // MARK: Server side
 
-    /// `count` transfer messages completed at the server; the last one's receive completion is
-    /// at `at`.
+    /// `count` transfer messages completed at the server, the first and last of them read at
+    /// `first` and `last`.
     mutating func messagesArrived(_ count: Int64, first: SimTime, last: SimTime) {
         guard count > 0 else { return }
         if firstArrival == nil { firstArrival = first }
