@@ -11,7 +11,7 @@ enum ExitStatus {
 }
 
 enum CommandLineTool {
-    static let commands = ["run", "validate", "range", "sweep", "merge", "plot", "check", "bench", "help"]
+    static let commands = ["run", "validate", "range", "sweep", "merge", "plot", "check", "calibrate", "bench", "help"]
 
     static func main(_ args: [String]) -> Int32 {
         guard let command = args.first else {
@@ -52,6 +52,7 @@ enum CommandLineTool {
             case "merge": return try MergeCommand.main(rest)
             case "plot": return try PlotCommand.main(rest)
             case "check": return try CheckCommand.main(rest)
+            case "calibrate": return try CalibrateCommand.main(rest)
             default:
                 var message = "adhocsim: unknown command \"\(Diagnostic.excerpt(command, limit: 40))\""
                 if let s = commands.min(by: { editDistance($0, command) < editDistance($1, command) }),

@@ -3,19 +3,47 @@ enum Help {
         adhocsim: a deterministic simulator of phone-to-phone networks.
 
         Usage:
-          adhocsim run FILE [--out DIR] [--seed N] [--set PATH=VALUE]... [--pcap] [--quiet]
+          adhocsim run FILE [--out DIR] [--seed N] [--overrides FILE] [--set PATH=VALUE]... [--pcap] [--quiet]
           adhocsim validate FILE... [--set PATH=VALUE]...
           adhocsim range [FILE] [--environment PRESET] [--set PATH=VALUE]...
-          adhocsim sweep FILE [--out DIR] [-j N] [--shard K/N] [--resume] [--set PATH=VALUE]... [--quiet]
+          adhocsim sweep FILE [--out DIR] [-j N] [--shard K/N] [--resume] [--overrides FILE] [--set PATH=VALUE]... [--quiet]
           adhocsim merge DIR... --out DIR [--allow-partial]
           adhocsim plot DIR
           adhocsim check FILE... [--golden DIR [--update-golden]] [--set PATH=VALUE]...
+          adhocsim calibrate FILE --measured CSV --fit PATH=LOW:HIGH... [--holdout PLACES] [--out FILE]
           adhocsim bench core [--population P] [--events E] [--repeat R] [--compare] [--no-baseline]
           adhocsim --version
           adhocsim COMMAND --help
 
         Exit status: 0 success; 1 the run completed but a check failed (or the event
         budget stopped it); 2 bad input, bad usage, or results that could not be written.
+        """
+
+    static let calibrate = """
+        adhocsim calibrate FILE --measured CSV --fit PATH=LOW:HIGH... [--holdout PLACES]
+                           [--out FILE] [-j N] [--repeat R] [--max-evals N] [--set PATH=VALUE]... [--quiet]
+
+        Fits scenario parameters to field measurements. Each row of CSV is one measured thesis
+        test: columns place, protocol, distance_m, packets, size_bytes and any of rtt_mean_ms,
+        rtt_sd_ms, data_rate_mbps, loss_pct (empty: not measured); rows of the same cell are
+        averaged. For a point in the --fit bounds, every cell runs FILE R times (the same seeds
+        for every point) and the means are compared: the loss is the mean of
+        (ln((sim+0.01)/(measured+0.01)))² per RTT, jitter and rate value and
+        ((sim−measured)/10)² per loss value (4 when no run produced it). A deterministic
+        Nelder–Mead search in the bounds minimises it.
+
+          --measured CSV       the measured metrics (rows of a matrix FILE must be its cells)
+          --fit PATH=LOW:HIGH  a parameter and its bounds, e.g. host.receiveUs=0:200 (repeatable)
+          --holdout PLACES     fit without these places (comma separated) and report how well
+                               the fit predicts their rows
+          --out FILE           the calibrated overrides, a JSON object (default:
+                               results/<scenario name>.calibrated.json); run and sweep read it
+                               with --overrides FILE
+          -j N                 parallel runs (default: the processor count; results do not
+                               depend on it)
+          --repeat R           runs (seeds) per measured cell (default 4)
+          --max-evals N        the most loss evaluations (default 40 + 30 per parameter)
+          --set PATH=VALUE     override FILE before fitting
         """
 
     static let run = """
@@ -30,6 +58,8 @@ enum Help {
           --set PATH=VALUE   override one value by its JSON path, e.g.
                              --set environment.pathLossExponent=3 --set nodes[1].position[0]=30
                              (repeatable; validated like the file)
+          --overrides FILE   apply a file of overrides first ({"json.path": value, ...}, as
+                             adhocsim calibrate writes it)
           --pcap             also write <node>.pcap per node (IP/TCP/UDP/QUIC headers, for
                              Wireshark and tshark)
           --quiet            print only errors
@@ -81,6 +111,8 @@ enum Help {
           -j N          worker threads (default: the number of cores)
           --shard K/N   run only every N-th cell starting at the K-th (for batch schedulers)
           --resume      keep finished cells in DIR and run the rest
+          --overrides FILE  apply a file of overrides to every cell first (as adhocsim
+                        calibrate writes it)
           --quiet       no progress output
         """
 
@@ -127,6 +159,7 @@ enum Help {
         case "merge": return merge
         case "plot": return plot
         case "check": return check
+        case "calibrate": return calibrate
         default: return nil
         }
     }

@@ -4,13 +4,14 @@ import Foundation
 enum RunCommand {
     static func main(_ args: [String]) throws -> Int32 {
         if args.contains("--help") || args.contains("-h") { print(Help.run); return ExitStatus.success }
-        let a = try Arguments(args, options: ["--out", "--seed", "--set"], switches: ["--quiet", "--pcap"])
+        let a = try Arguments(
+            args, options: ["--out", "--seed", "--set", "--overrides"], switches: ["--quiet", "--pcap"])
         guard a.positionals.count == 1 else {
             throw Arguments.UsageError(
                 message: a.positionals.isEmpty
                     ? "expects a scenario FILE" : "expects one scenario FILE, found \(a.positionals.count)")
         }
-        var overrides = a.all("--set")
+        guard var overrides = overrideArguments(a) else { return ExitStatus.badInput }
         if a.value("--seed") != nil {
             let seed = try a.integer("--seed", default: 0, in: 0...UInt64.max)
             overrides.append("seed=\(seed)")
@@ -162,4 +163,22 @@ enum BenchCommand {
         }
         return ExitStatus.success
     }
+}
+
+/// `--overrides FILE` (a calibrated overrides file, applied first) and then every `--set`;
+/// `nil` after printing the file's problems.
+func overrideArguments(_ a: Arguments) -> [String]? {
+    var list: [String] = []
+    if let file = a.value("--overrides") {
+        do {
+            list = try OverrideFile.read(file)
+        } catch let e as ScenarioError {
+            printError(e.description)
+            return nil
+        } catch {
+            printError("\(file): \(error)")
+            return nil
+        }
+    }
+    return list + a.all("--set")
 }

@@ -4,7 +4,8 @@ import Foundation
 enum SweepCommand {
     static func main(_ args: [String]) throws -> Int32 {
         if args.contains("--help") || args.contains("-h") { print(Help.sweep); return ExitStatus.success }
-        let a = try Arguments(args, options: ["--out", "-j", "--shard", "--set"], switches: ["--resume", "--quiet"])
+        let a = try Arguments(
+            args, options: ["--out", "-j", "--shard", "--set", "--overrides"], switches: ["--resume", "--quiet"])
         guard a.positionals.count == 1 else {
             throw Arguments.UsageError(message: "expects one scenario FILE with a \"matrix\"")
         }
@@ -20,7 +21,8 @@ enum SweepCommand {
         }
         let plan: SweepPlan
         do {
-            plan = try SweepPlan(path: a.positionals[0], overrides: a.all("--set"))
+            guard let overrides = overrideArguments(a) else { return ExitStatus.badInput }
+            plan = try SweepPlan(path: a.positionals[0], overrides: overrides)
         } catch let e as ScenarioError {
             printError(e.description)
             return ExitStatus.badInput

@@ -149,6 +149,10 @@ public enum SweepRunner {
         }
     }
 
+    /// Writes `text` to `url` atomically (temporary file, then rename): the file is whole or
+    /// absent, never half written.
+    public static func commitFile(_ text: String, to url: URL) throws { try commit(text, to: url) }
+
     /// Writes `text` to `url` atomically (temporary file, then rename).
     static func commit(_ text: String, to url: URL) throws {
         // Unique per call (process and counter), so two writers never share a temporary file.

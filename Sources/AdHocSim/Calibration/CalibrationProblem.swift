@@ -1,0 +1,239 @@
+import Foundation
+
+/// One parameter to fit: a JSON path of the scenario and its bounds (`--fit PATH=LOW:HIGH`).
+public struct FitParameter: Sendable, Equatable {
+    /// The JSON path (as `--set` takes it).
+    public var path: String
+    /// Lower bound.
+    public var lower: Double
+    /// Upper bound.
+    public var upper: Double
+
+    /// Parses `PATH=LOW:HIGH`. - Throws: `CalibrationError` saying what was expected.
+    public init(argument text: String) throws {
+        let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
+        let bounds = parts.count == 2 ? parts[1].split(separator: ":", omittingEmptySubsequences: false) : []
+        guard parts.count == 2, !parts[0].isEmpty, bounds.count == 2, let lo = Double(bounds[0]),
+            let hi = Double(bounds[1]), lo.isFinite, hi.isFinite, lo < hi
+        else {
+            throw CalibrationError(
+                description:
+                    "--fit \(Diagnostic.excerpt(text)): expected PATH=LOW:HIGH with finite LOW < HIGH, e.g. host.receiveUs=0:200"
+            )
+        }
+        path = parts[0]
+        lower = lo
+        upper = hi
+    }
+
+    /// The value at `u` in [0, 1].
+    public func value(at u: Double) -> Double { lower + u * (upper - lower) }
+}
+
+/// The objective of `adhocsim calibrate`: for a point in parameter space, run the scenario for
+/// every measured cell (`MeasuredCell`: the rows of one place, protocol, distance, packets and
+/// size) and compare the simulated thesis metrics with the measured ones.
+///
+/// A cell runs the scenario with `environment.preset`, `flows[0].protocol`, `distance_m`,
+/// `flows[0].workload.packets` and `flows[0].workload.size` set to its values, the fitted
+/// parameters set by `--set`, and `repeats` seeds, repeat k's derived from the scenario seed
+/// and the cell (SplitMix64 of seed + FNV-1a("calibrate:PLACE/PROTOCOL/DISTANCE/PACKETS/SIZE:k")).
+/// The same seeds serve every point (common random numbers), so the objective does not jitter
+/// between neighbouring points. Both sides are averaged before they are compared: the mean of
+/// the cell's measured rows against the mean of its simulated repeats, because single rounds
+/// of a phone test scatter widely (the AWDL phase a test starts at moves the RTT by hundreds of
+/// milliseconds) and a mean of logs would be biased.
+///
+/// The loss is the mean, over every measured value (a cell's term counts once per row that
+/// measured it), of one term per cell and metric:
+/// - RTT mean, RTT SD, data rate: (ln((sim + 0.01) / (measured + 0.01)))², a squared relative
+///   error that treats a factor 2 too high and too low alike (the 0.01 keeps zeros finite);
+/// - loss %: ((sim − measured) / 10)², ten percentage points counting like a factor e;
+/// - a metric the simulation did not produce (every run failed, no echo): 4, as a factor e² off.
+/// The residuals it prints are the square roots of the same weighted mean per metric (RMS).
+public struct CalibrationProblem: Sendable {
+    /// The scenario file.
+    public let path: String
+    /// Its bytes.
+    public let bytes: [UInt8]
+    /// Command-line overrides applied first.
+    public let overrides: [String]
+    /// The base scenario.
+    public let base: Scenario
+    /// The parameters, in `--fit` order.
+    public let parameters: [FitParameter]
+    /// Runs per measured row.
+    public let repeats: Int
+
+    /// The matrix paths of the five key columns, in `MeasuredTable.keyColumns` order.
+    static let keyPaths = [
+        "environment.preset", "flows[0].protocol", "distance_m", "flows[0].workload.packets", "flows[0].workload.size"
+    ]
+
+    /// Loads the scenario and checks that every parameter path and every measured row makes a
+    /// valid scenario, and that a row lies on the scenario's matrix, if it has one.
+    public init(
+        scenarioPath: String, overrides: [String], parameters: [FitParameter], measured: MeasuredTable, repeats: Int
+    ) throws {
+        switch ScenarioFile.read(scenarioPath) {
+        case .success(let b): bytes = b
+        case .failure(let f):
+            throw CalibrationError(description: "\(Diagnostic.escaped(scenarioPath)): error: \(f.message)")
+        }
+        path = scenarioPath
+        self.overrides = overrides
+        self.parameters = parameters
+        self.repeats = repeats
+        base = try ScenarioDecoder.decode(bytes: bytes, file: scenarioPath, overrides: overrides)
+        guard !base.flows.isEmpty else {
+            throw CalibrationError(description: "\(scenarioPath): error: flows: calibration needs a flow to measure")
+        }
+        var seen: Set<String> = []
+        for p in parameters {
+            guard seen.insert(p.path).inserted else {
+                throw CalibrationError(description: "--fit \(p.path): the path is fitted twice")
+            }
+            for v in [p.lower, p.upper] {
+                do {
+                    _ = try ScenarioDecoder.decode(
+                        bytes: bytes, file: scenarioPath,
+                        overrides: overrides + ["\(p.path)=\(CalibrationProblem.number(v))"])
+                } catch let e as ScenarioError {
+                    throw CalibrationError(
+                        description:
+                            "--fit \(p.path)=\(CalibrationProblem.number(p.lower)):\(CalibrationProblem.number(p.upper)): "
+                            + "the scenario does not accept \(CalibrationProblem.number(v)) there:\n\(e.description)")
+                }
+            }
+        }
+        for row in measured.rows {
+            if let matrix = base.matrix { try CalibrationProblem.checkOnMatrix(row, matrix, file: measured.file) }
+            do {
+                _ = try ScenarioDecoder.decode(
+                    bytes: bytes, file: scenarioPath, overrides: overrides + CalibrationProblem.rowOverrides(row))
+            } catch let e as ScenarioError {
+                throw CalibrationError(
+                    description:
+                        "\(measured.file):\(row.line): error: the row makes an invalid scenario:\n\(e.description)")
+            }
+        }
+    }
+
+    /// The `--set` arguments that make `row`'s cell.
+    static func rowOverrides(_ row: MeasuredRow) -> [String] {
+        let distance = row.distance == "max" ? "\"max\"" : row.distance
+        let values = [row.place.rawValue, row.transport.rawValue, distance, "\(row.packets)", "\(row.size)"]
+        return zip(keyPaths, values).map { "\($0)=\($1)" }
+    }
+
+    /// A row must name a value of every matrix axis among the five key paths.
+    static func checkOnMatrix(_ row: MeasuredRow, _ matrix: Matrix, file: String) throws {
+        let texts = [row.place.rawValue, row.transport.rawValue, row.distance, "\(row.packets)", "\(row.size)"]
+        for (k, keyPath) in keyPaths.enumerated() {
+            guard let axis = matrix.axes.first(where: { $0.path == keyPath }) else { continue }
+            let hit = axis.values.contains { v in
+                switch v {
+                case .string(let s): return s == texts[k]
+                case .number(let n): return Double(texts[k]) == n.value
+                default: return false
+                }
+            }
+            if !hit {
+                throw CalibrationError(
+                    description:
+                        "\(file):\(row.line): error: column \(MeasuredTable.keyColumns[k]): \(texts[k]) matches no cell of the matrix (matrix.\(keyPath): \(axis.values.map(Matrix.display).joined(separator: ", ")))"
+                )
+            }
+        }
+    }
+
+    /// The fitted parameters' `--set` arguments at `point` (in the unit cube).
+    public func parameterOverrides(_ point: [Double]) -> [String] {
+        zip(parameters, point).map { "\($0.path)=\(CalibrationProblem.number($0.value(at: $1)))" }
+    }
+
+    /// A parameter value as written in overrides and output (shortest round-trip form).
+    static func number(_ v: Double) -> String { JSONNumber(v).literal }
+
+    final class Results: @unchecked Sendable {
+        let lock = NSLock()
+        var next = 0
+        var metrics: [FlowMetrics?]
+        init(count: Int) { metrics = Array(repeating: nil, count: count) }
+    }
+
+    /// The simulated metrics of `cells` at `point`: per cell, per `CalibrationMetric`, the mean
+    /// over the repeats that produced it. Runs on `workers` threads; the result does not depend
+    /// on their number.
+    public func simulate(_ cells: [MeasuredCell], at point: [Double], workers: Int) -> [[Double?]] {
+        let params = parameterOverrides(point)
+        let total = cells.count * repeats
+        let results = Results(count: total)
+        DispatchQueue.concurrentPerform(iterations: Swift.max(1, Swift.min(workers, total))) { _ in
+            while true {
+                results.lock.lock()
+                let t = results.next
+                results.next += 1
+                results.lock.unlock()
+                guard t < total else { return }
+                let cell = cells[t / repeats].key, k = t % repeats
+                let name =
+                    "\(cell.place.rawValue)/\(cell.transport.rawValue)/\(cell.distance)/\(cell.packets)/\(cell.size)"
+                let seed = SplitMix64.mix(base.seed &+ StableHash.fnv1a("calibrate:\(name):\(k)"))
+                let m = try? ScenarioRunner.run(
+                    ScenarioDecoder.decode(
+                        bytes: bytes, file: path,
+                        overrides: overrides + CalibrationProblem.rowOverrides(cell) + params + ["seed=\(seed)"])
+                ).flows.first
+                results.lock.lock()
+                results.metrics[t] = m
+                results.lock.unlock()
+            }
+        }
+        return cells.indices.map { c in
+            CalibrationMetric.allCases.map { metric in
+                let vs = (0..<repeats).compactMap { results.metrics[c * repeats + $0].flatMap(metric.value(of:)) }
+                return vs.isEmpty ? nil : vs.reduce(0, +) / Double(vs.count)
+            }
+        }
+    }
+
+    /// One loss term (see the type's comment).
+    static func term(_ metric: CalibrationMetric, measured: Double, simulated: Double?) -> Double {
+        guard let s = simulated else { return 4 }
+        if metric == .loss { return ((s - measured) / 10) * ((s - measured) / 10) }
+        let r = log((s + 0.01) / (measured + 0.01))
+        return r * r
+    }
+
+    /// The loss of `simulated` against `cells`: the weighted mean term.
+    public static func loss(_ cells: [MeasuredCell], _ simulated: [[Double?]]) -> Double {
+        var sum = 0.0, n = 0
+        for (cell, sim) in zip(cells, simulated) {
+            for (k, metric) in CalibrationMetric.allCases.enumerated() {
+                guard let m = cell.means[k] else { continue }
+                sum += Double(cell.counts[k]) * term(metric, measured: m, simulated: sim[k])
+                n += cell.counts[k]
+            }
+        }
+        return n > 0 ? sum / Double(n) : 0
+    }
+
+    /// Per metric: how many measured values, and the RMS of the terms' square roots (a relative
+    /// log error for RTT and rate, tens of percentage points for loss).
+    public static func residuals(
+        _ cells: [MeasuredCell], _ simulated: [[Double?]]
+    ) -> [(
+        metric: CalibrationMetric, count: Int, rms: Double
+    )] {
+        CalibrationMetric.allCases.enumerated().compactMap { k, metric in
+            var sum = 0.0, n = 0
+            for (cell, sim) in zip(cells, simulated) {
+                guard let m = cell.means[k] else { continue }
+                sum += Double(cell.counts[k]) * term(metric, measured: m, simulated: sim[k])
+                n += cell.counts[k]
+            }
+            return n > 0 ? (metric, n, (sum / Double(n)).squareRoot()) : nil
+        }
+    }
+}

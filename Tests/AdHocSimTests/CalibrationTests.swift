@@ -1,0 +1,221 @@
+import Foundation
+import Testing
+
+@testable import AdHocSim
+
+/// `adhocsim calibrate`: the search, the loss, parameter recovery from measurements the
+/// simulator made with known values, and bad input.
+@Suite("Calibration")
+struct CalibrationTests {
+    /// A thesis UDP test on the ideal link: probe RTT ≈ 2·delay + (k + 2)·sendUs, data rate ≈
+    /// 8·S / sendUs (the awaited writes are paced by the send cost, above the 1000 Mbit/s link's
+    /// serialisation), so RTT and rate together pin both parameters.
+    static let scenario = """
+        {"name": "cal", "seed": 5, "duration_s": 60, "environment": {"preset": "city"}, "radio": {"technology": "ideal"},
+         "link": {"rateMbps": 1000, "delayMs": 5}, "host": {"sendUs": 50, "receiveUs": 0},
+         "nodes": [{"id": "c", "position": [0, 0, 1.2]}, {"id": "s", "position": [10, 0, 1.2]}],
+         "flows": [{"id": "f", "from": "c", "to": "s", "protocol": "udp",
+                    "workload": {"kind": "thesis", "probes": 20, "packets": 200, "size": 1000}}]}
+        """
+
+    /// Writes the scenario to a folder and returns its path.
+    static func scenarioFile(_ dir: URL) throws -> String {
+        let url = dir.appendingPathComponent("cal.json")
+        try scenario.write(to: url, atomically: true, encoding: .utf8)
+        return url.path
+    }
+
+    /// Measured rows made by the simulator itself with `truth` set, for the given places and sizes.
+    static func measured(
+        _ file: String, truth: [String], places: [String], sizes: [Int], metrics: [CalibrationMetric]
+    )
+        throws -> String
+    {
+        var lines = ["place,protocol,distance_m,packets,size_bytes," + metrics.map(\.rawValue).joined(separator: ",")]
+        for place in places {
+            for size in sizes {
+                let s = try ScenarioDecoder.load(
+                    path: file, overrides: truth + ["environment.preset=\(place)", "flows[0].workload.size=\(size)"])
+                let m = try ScenarioRunner.run(s).flows[0]
+                let values = metrics.map { NumberText.fixed($0.value(of: m)!, decimals: 4) }
+                lines.append("\(place),udp,10,200,\(size)," + values.joined(separator: ","))
+            }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// Nelder–Mead on (x − 0.3)² + 2(y − 0.8)² finds the minimum; with the minimum outside the
+    /// cube (x = 1.2) it stops on the bound.
+    @Test func theSearchFindsAMinimumAndRespectsTheBounds() {
+        let inside = NelderMead(maxEvaluations: 400).minimise(dimensions: 2) { p in
+            (p[0] - 0.3) * (p[0] - 0.3) + 2 * (p[1] - 0.8) * (p[1] - 0.8)
+        }
+        #expect(abs(inside.point[0] - 0.3) < 1e-3 && abs(inside.point[1] - 0.8) < 1e-3)
+        #expect(inside.evaluations <= 400)
+        let edge = NelderMead(maxEvaluations: 400).minimise(dimensions: 1) { p in (p[0] - 1.2) * (p[0] - 1.2) }
+        #expect(abs(edge.point[0] - 1) < 1e-3)
+    }
+
+    /// The loss terms, by hand: a factor 2 in RTT costs (ln(20.01/10.01))² = 0.4797; 10
+    /// percentage points of loss cost 1; a metric the run did not produce costs 4.
+    @Test func theLossTermsAreTheDocumentedOnes() {
+        #expect(abs(CalibrationProblem.term(.rttMean, measured: 10, simulated: 20) - 0.47971) < 1e-4)
+        #expect(CalibrationProblem.term(.loss, measured: 5, simulated: 15) == 1)
+        #expect(CalibrationProblem.term(.dataRate, measured: 5, simulated: nil) == 4)
+        #expect(CalibrationProblem.term(.rttSd, measured: 3, simulated: 3) == 0)
+    }
+
+    /// Measurements made with sendUs = 80 µs and delay = 7 ms are fitted back within 2 µs and
+    /// 0.1 ms from the bounds' centre (100 µs, 10.5 ms), fitting on the city rows only; the
+    /// held-out field rows are then predicted within 1 % (the ideal link ignores the place).
+    /// The fit is the same for one worker and two.
+    @Test func knownParametersAreRecoveredAndTheHoldoutIsPredicted() throws {
+        let dir = try temporaryFolder()
+        let file = try CalibrationTests.scenarioFile(dir)
+        let csv = try CalibrationTests.measured(
+            file, truth: ["host.sendUs=80", "link.delayMs=7"], places: ["city", "field"], sizes: [500, 1000],
+            metrics: [.rttMean, .dataRate])
+        let table = try MeasuredTable(text: csv, file: "m.csv")
+        let problem = try CalibrationProblem(
+            scenarioPath: file, overrides: [],
+            parameters: [FitParameter(argument: "host.sendUs=0:200"), FitParameter(argument: "link.delayMs=1:20")],
+            measured: table, repeats: 1)
+        let one = try Calibration.run(problem, measured: table, holdout: [.field], workers: 1, maxEvaluations: 100)
+        #expect(abs(one.values[0].value - 80) < 2, "sendUs \(one.values[0].value)")
+        #expect(abs(one.values[1].value - 7) < 0.1, "delayMs \(one.values[1].value)")
+        #expect(one.fitted.count == 2 && one.heldOut.count == 2 && one.loss < one.startLoss)
+        for r in CalibrationProblem.residuals(one.heldOut, one.simulatedHeldOut) {
+            #expect(r.rms < 0.01, "\(r.metric.rawValue): \(r.rms)")
+        }
+        let two = try Calibration.run(problem, measured: table, holdout: [.field], workers: 2, maxEvaluations: 100)
+        #expect(two.values.map(\.value) == one.values.map(\.value))
+        #expect(one.overridesJSON.contains("\"host.sendUs\": ") && one.overridesJSON.contains("\"link.delayMs\": "))
+    }
+
+    /// The receive cost alone, from the probes' RTT mean and SD (sendUs known): 120 µs is
+    /// recovered within 5 µs.
+    @Test func theReceiveCostIsRecoveredFromTheProbeRtts() throws {
+        let dir = try temporaryFolder()
+        let file = try CalibrationTests.scenarioFile(dir)
+        let csv = try CalibrationTests.measured(
+            file, truth: ["host.receiveUs=120"], places: ["city"], sizes: [1000], metrics: [.rttMean, .rttSd])
+        let table = try MeasuredTable(text: csv, file: "m.csv")
+        let problem = try CalibrationProblem(
+            scenarioPath: file, overrides: [], parameters: [FitParameter(argument: "host.receiveUs=0:400")],
+            measured: table, repeats: 1)
+        let r = try Calibration.run(problem, measured: table, holdout: [], workers: 2, maxEvaluations: 60)
+        #expect(abs(r.values[0].value - 120) < 5, "receiveUs \(r.values[0].value)")
+    }
+
+    /// Bad tables and arguments exit 2 naming the file, the line and the column.
+    @Test(arguments: [
+        (
+            "place,protocol,distance_m,packets,rtt_mean_ms\ncity,udp,10,200,3\n",
+            "m.csv:1: error: missing column \"size_bytes\""
+        ),
+        (
+            "place,protocol,distance_m,packets,size_bytes,rtt_mean_ms\nmars,udp,10,200,500,3\n",
+            "m.csv:2: error: column place"
+        ),
+        (
+            "place,protocol,distance_m,packets,size_bytes,rtt_mean_ms\ncity,udp,10,200,500,fast\n",
+            "m.csv:2: error: column rtt_mean_ms"
+        ),
+        (
+            "place,protocol,distance_m,packets,size_bytes,rtt_mean\ncity,udp,10,200,500,3\n",
+            "did you mean \"rtt_mean_ms\""
+        ),
+        (
+            "place,protocol,distance_m,packets,size_bytes,rtt_mean_ms\ncity,udp,10,200,500,\n",
+            "m.csv:2: error: no measured value"
+        ),
+        (
+            "place,protocol,distance_m,packets,size_bytes,loss_pct\ncity,udp,10,200,500,140\n",
+            "m.csv:2: error: column loss_pct"
+        )
+    ])
+    func aBadTableIsReportedWithItsLineAndColumn(_ table: String, _ expected: String) throws {
+        let dir = try temporaryFolder()
+        let file = try CalibrationTests.scenarioFile(dir)
+        try table.write(to: dir.appendingPathComponent("m.csv"), atomically: true, encoding: .utf8)
+        let r = try CLI.run(
+            ["calibrate", file, "--measured", "m.csv", "--fit", "host.sendUs=0:200", "--out", "o.json"], in: dir)
+        #expect(r.status == 2)
+        #expect(r.stderr.contains(expected), "\(r.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("o.json").path))
+    }
+
+    /// A row that is not a cell of the scenario's matrix is refused with its line.
+    @Test func aRowOffTheMatrixIsRefused() throws {
+        let dir = try temporaryFolder()
+        let csv = "place,protocol,distance_m,packets,size_bytes,rtt_mean_ms\ncity,udp,30,100,128,3\n"
+        try csv.write(to: dir.appendingPathComponent("m.csv"), atomically: true, encoding: .utf8)
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let r = try CLI.run(
+            [
+                "calibrate", root.appendingPathComponent("topologies/thesis-2025.json").path, "--measured",
+                dir.appendingPathComponent("m.csv").path, "--fit", "host.sendUs=0:200"
+            ], in: dir)
+        #expect(r.status == 2)
+        #expect(r.stderr.contains("m.csv:2: error: column distance_m: 30 matches no cell of the matrix"), "\(r.stderr)")
+    }
+
+    /// The calibrated overrides file is what `run --overrides` applies, before any `--set`.
+    @Test func runAppliesTheCalibratedOverrides() throws {
+        let dir = try temporaryFolder()
+        let file = try CalibrationTests.scenarioFile(dir)
+        try "{\n  \"host.sendUs\": 80,\n  \"link.delayMs\": 7\n}\n".write(
+            to: dir.appendingPathComponent("o.json"), atomically: true, encoding: .utf8)
+        #expect(
+            try OverrideFile.read(dir.appendingPathComponent("o.json").path) == ["host.sendUs=80", "link.delayMs=7"])
+        let r = try CLI.run(["run", file, "--overrides", "o.json", "--set", "link.delayMs=9", "--out", "r"], in: dir)
+        #expect(r.status == 0, "\(r.stderr)")
+        let scenario = try String(contentsOf: dir.appendingPathComponent("r/scenario.json"), encoding: .utf8)
+        #expect(scenario.contains("\"sendUs\": 80") && scenario.contains("\"delayMs\": 9"))
+        try "{\"host.sendUs\": [80]}".write(
+            to: dir.appendingPathComponent("bad.json"), atomically: true, encoding: .utf8)
+        let bad = try CLI.run(["run", file, "--overrides", "bad.json"], in: dir)
+        // Column 17: the "[" after `{"host.sendUs": `.
+        #expect(bad.status == 2 && bad.stderr.contains("bad.json:1:17: error: host.sendUs"), "\(bad.stderr)")
+    }
+
+    /// Rounds of one cell are averaged per metric (over the rows that measured it); "5" and
+    /// "5.0" m are the same cell; cells keep the order they first appear in.
+    @Test func roundsOfOneCellAreAveraged() throws {
+        let csv = """
+            place,protocol,distance_m,packets,size_bytes,rtt_mean_ms,data_rate_mbps
+            city,udp,5,100,128,100,
+            field,udp,5,100,128,40,2
+            city,udp,5.0,100,128,300,8
+            """
+        let cells = MeasuredCell.group(try MeasuredTable(text: csv, file: "m.csv").rows)
+        #expect(cells.map(\.label) == ["city udp 5 m, 100 × 128 B", "field udp 5 m, 100 × 128 B"])
+        #expect(cells[0].lines == [2, 4] && cells[0].means[0] == 200 && cells[0].counts[0] == 2)
+        #expect(cells[0].means[2] == 8 && cells[0].counts[2] == 1 && cells[0].means[1] == nil)
+        // The loss weighs a cell's term by its rows: simulated 200 and 8 match the city cell.
+        let loss = CalibrationProblem.loss(cells, [[200, nil, 8, nil], [40, nil, 2, nil]])
+        #expect(loss == 0)
+    }
+
+    /// `--out` never replaces a folder or a file that is not an overrides file.
+    @Test func outNeverReplacesAFolderOrAForeignFile() throws {
+        let dir = try temporaryFolder()
+        let file = try CalibrationTests.scenarioFile(dir)
+        try "place,protocol,distance_m,packets,size_bytes,rtt_mean_ms\ncity,udp,10,200,500,15\n".write(
+            to: dir.appendingPathComponent("m.csv"), atomically: true, encoding: .utf8)
+        try FileManager.default.createDirectory(
+            at: dir.appendingPathComponent("keep"), withIntermediateDirectories: true)
+        try "x".write(to: dir.appendingPathComponent("keep/data.txt"), atomically: true, encoding: .utf8)
+        let args = ["calibrate", file, "--measured", "m.csv", "--fit", "host.sendUs=0:200", "--max-evals", "3"]
+        let folder = try CLI.run(args + ["--out", "keep"], in: dir)
+        #expect(folder.status == 2 && folder.stderr.contains("is a folder"))
+        #expect(FileManager.default.fileExists(atPath: dir.appendingPathComponent("keep/data.txt").path))
+        let foreign = try CLI.run(args + ["--out", "cal.json"], in: dir)
+        #expect(foreign.status == 2 && foreign.stderr.contains("not an overrides file"))
+        #expect(try String(contentsOfFile: file, encoding: .utf8) == CalibrationTests.scenario)
+        let ok = try CLI.run(args + ["--out", "o.json"], in: dir)
+        let again = try CLI.run(args + ["--out", "o.json"], in: dir)
+        #expect(ok.status == 0 && again.status == 0, "\(again.stderr)")
+    }
+}
