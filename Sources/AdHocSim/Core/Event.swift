@@ -25,6 +25,7 @@ public struct EventKind: RawRepresentable, Hashable, Sendable {
         case 210..<220: return .application
         case 220..<230: return .world
         case 230..<240: return .mesh
+        case 240..<250: return .bluetooth
         case 300..<400: return .transport
         default: return .unassigned
         }
@@ -46,6 +47,8 @@ public enum EventBlock: Sendable, Equatable {
     case world
     /// 230–239: the mesh (sessions, routing, messages).
     case mesh
+    /// 240–249: Bluetooth LE advertising and scanning.
+    case bluetooth
     /// 300–399: transports (TCP, QUIC timers).
     case transport
     /// Any other number below the core's reserved range; also the core benchmark's kind.

@@ -27,6 +27,8 @@ public struct RunReport: Sendable {
     public var traffic: [TrafficCounters]
     /// The mesh's metrics, when the scenario had a mesh.
     public var mesh: MeshMetrics?
+    /// The Bluetooth LE metrics, when the scenario had a `ble` section.
+    public var ble: BleMetrics?
     /// Per node: its pcap file, when traced.
     public var traces: [[UInt8]]?
     /// Per flow, the client side's IP packets and bytes over the whole run (sent, received,

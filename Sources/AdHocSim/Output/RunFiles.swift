@@ -13,7 +13,8 @@ public enum RunFiles {
             }
         }
         let meshFiles = report.mesh.map { MeshFiles.files($0, report: report) } ?? []
-        return traces + meshFiles + [
+        let bleFiles = report.ble.map { BleFiles.files($0, report: report) } ?? []
+        return traces + meshFiles + bleFiles + [
             ResultFile(name: "metadata.json", contents: metadata(report)),
             ResultFile(name: "scenario.json", contents: JSONText.render(report.scenario.effectiveInput)),
             ResultFile(name: "nodes.csv", contents: nodesTable(report).text),
@@ -231,6 +232,18 @@ public enum RunFiles {
                     "  \(w.spec.id) \(ids[w.spec.from]) → \(ids[w.spec.to]): delivered \(w.delivered)/\(w.created) (\(f(w.deliveryRatio * 100, 2)) %), "
                     + "latency mean \(f(w.latency.mean * 1000)) ms p95 \(f(w.latency.p95 * 1000)) ms, hops \(f(w.meanHops, 2)), "
                     + "confirmation RTT mean \(f(w.confirmRtt.mean * 1000)) ms\n"
+            }
+        }
+        if let b = report.ble {
+            func f(_ v: Double?, _ d: Int = 3) -> String { v.map { NumberText.fixed($0, decimals: d) } ?? "—" }
+            out +=
+                "ble: \(b.advertisers.count) advertisers, \(b.scanners.count) scanners, \(report.scenario.environment.place.rawValue)\n"
+            for s in b.scanners {
+                let loss = s.heardable > 0 ? 100 * (1 - Double(s.received) / Double(s.heardable)) : nil
+                out +=
+                    "  \(ids[s.node]): discovered \(s.discovered) of \(s.advertisers) (1 s: \(s.within1s), 5 s: \(s.within5s), 10 s: \(s.within10s)), "
+                    + "latency p50 \(f(s.medianDiscoveryS)) s p90 \(f(s.p90DiscoveryS)) s, advertisement loss \(f(loss, 1)) %, "
+                    + "identifiers \(s.identifiers), distance from RSSI d̂/d p50 \(f(s.medianDistanceRatio, 2))\n"
             }
         }
         return out

@@ -39,6 +39,8 @@ public struct Scenario: Sendable {
     public var expectations: [Expectation]
     /// The mesh section, if the scenario runs MAdHoc's routing.
     public var mesh: MeshSpec?
+    /// The Bluetooth LE section, if the scenario has advertisers or scanners.
+    public var ble: BleSpec?
     /// Scripted failures, recoveries, joins and moves, in file order.
     public var events: [NodeEvent]
     /// The phones, in file order; a node's index in this array is its dense id.

@@ -140,6 +140,12 @@ public struct ScenarioDecoder {
             mesh = decodeMesh(m, JSONPath.root.appending("mesh"), nodeIndex: nodeIndex, duration: duration)
             meshOK = mesh != nil
         }
+        var ble: BleSpec?
+        var bleOK = true
+        if let b = r.value("ble") {
+            ble = decodeBle(b, JSONPath.root.appending("ble"), nodeIndex: nodeIndex, duration: duration)
+            bleOK = ble != nil
+        }
         var expectations: [Expectation]? = []
         if let e = r.value("expectations") {
             expectations = decodeExpectations(
@@ -163,7 +169,7 @@ public struct ScenarioDecoder {
         }
         guard let name, let seed, let duration, let environment, let radio, let link, let nodes, let flows, let traffic,
             let mac, let host, let transport, let limits, let events, let expectations, distanceOK, matrixOK, meshOK,
-            mobilityOK
+            mobilityOK, bleOK
         else { return nil }
         let canonical = Canonical.text(of: root)
         var hash = StableHash()
@@ -172,7 +178,7 @@ public struct ScenarioDecoder {
             name: name, seed: seed, duration: .seconds(duration), environment: environment, radio: radio,
             link: link, matrix: matrix, transport: transport, mac: mac, host: host, traffic: traffic,
             distance: distance,
-            expectations: expectations, mesh: mesh, events: events, nodes: nodes,
+            expectations: expectations, mesh: mesh, ble: ble, events: events, nodes: nodes,
             flows: flows, limits: limits, sourcePath: file, effectiveInput: root, canonicalInput: canonical,
             inputHash: hash.hex)
     }

@@ -105,7 +105,8 @@ public struct SweepPlan: Sendable {
     /// The result columns: the flow summary, plus the mesh columns when the base scenario has
     /// a mesh (flow rows leave them empty).
     var columns: [String] {
-        base.mesh == nil ? RunFiles.summaryColumns : RunFiles.summaryColumns + MeshFiles.sweepColumns
+        if base.ble != nil { return RunFiles.summaryColumns + BleFiles.sweepColumns }
+        return base.mesh == nil ? RunFiles.summaryColumns : RunFiles.summaryColumns + MeshFiles.sweepColumns
     }
 
     /// Runs one unit and returns its `cells.csv` rows and `cells.jsonl` lines. Never throws:
@@ -122,7 +123,11 @@ public struct SweepPlan: Sendable {
                 bytes: bytes, file: path, overrides: overrides + unit.cell.overrides + ["seed=\(seed)"])
             let report = try ScenarioRunner.run(scenario)
             rows = RunFiles.summaryRows(report)
-            if base.mesh != nil {
+            if base.ble != nil {
+                rows =
+                    rows.map { $0 + Array(repeating: "", count: BleFiles.sweepColumns.count) }
+                    + BleFiles.sweepRows(report)
+            } else if base.mesh != nil {
                 rows =
                     rows.map { $0 + Array(repeating: "", count: MeshFiles.sweepColumns.count) }
                     + MeshFiles.sweepRows(report)

@@ -85,6 +85,7 @@ public enum ScenarioRunner {
                 wallSeconds: wall.seconds, nodes: world.nodes,
                 link: link, traffic: world.traffic.counters,
                 mesh: world.mesh.map { MeshMetrics($0, end: sim.now) },
+                ble: world.ble.map { BleMetrics($0) },
                 traces: world.hosts.trace.map { t in (0..<world.nodes.count).map { t.file(of: $0) } },
                 ipTotals: flows.indices.map { k in
                     let c = FlowSide.client(k).index

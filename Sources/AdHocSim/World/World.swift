@@ -37,6 +37,8 @@ public struct World<Link: LinkTechnology>: EventHandler {
     public var hosts: HostStack
     /// MAdHoc's mesh, when the scenario has a `mesh` section.
     public var mesh: MeshNetwork?
+    /// Bluetooth LE advertising and scanning, when the scenario has a `ble` section.
+    public var ble: BleNetwork?
     /// The buffer the mesh's outbox is swapped into (reused).
     var meshScratch: [LinkPacket] = []
 
@@ -60,6 +62,13 @@ public struct World<Link: LinkTechnology>: EventHandler {
         if nodes.anyMobile && Link.hasRadio {
             sim.schedule(at: NodeTable.samplingInterval, target: 0, kind: .mobilityTick)
         }
+        if let b = scenario.ble {
+            ble = BleNetwork(
+                b, nodes: nodes,
+                place: PlaceParameters.resolve(scenario.environment, frequencyHz: BleMedium.bandCentreHz),
+                sim: &sim)
+            for e in scenario.events where e.action == .join { ble!.setDown(e.node, true, now: .zero) }
+        }
         if let m = scenario.mesh, Link.hasRadio {
             mesh = MeshNetwork(nodes: nodes.count, config: MeshConfig(m), workloads: m.messages, sim: &sim)
         }
@@ -72,6 +81,7 @@ public struct World<Link: LinkTechnology>: EventHandler {
         case .linkTraffic: traffic.handle(event, in: &sim)
         case .application, .transport: hosts.handle(event, link: &link, sim: &sim)
         case .mesh: mesh!.handle(event, link: &link, sim: &sim)
+        case .bluetooth: ble!.handle(event, in: &sim)
         case .world: handleWorldEvent(event, sim: &sim)
         case .unassigned: preconditionFailure("no layer owns event kind \(event.kind.rawValue)")
         }
@@ -91,13 +101,16 @@ public struct World<Link: LinkTechnology>: EventHandler {
             switch e.action {
             case .fail:
                 link.setDown(e.node, sim: &sim)
+                ble?.setDown(e.node, true, now: sim.now)
                 let link = self.link
                 mesh?.nodeFailed(e.node, now: sim.now, isDown: link.isDown)
             case .recover, .join:
                 link.setUp(e.node, sim: &sim)
+                ble?.setDown(e.node, false, now: sim.now)
             case .move:
                 nodes.teleport(e.node, to: e.position!, at: sim.now)
                 link.setPosition(e.node, e.position!)
+                ble?.nodesMoved(nodes)
             }
         default:
             preconditionFailure("not a world event")

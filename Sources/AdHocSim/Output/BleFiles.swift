@@ -1,0 +1,122 @@
+/// The Bluetooth LE result files of a run (`results/README.md` defines every column):
+/// `ble_pairs.csv` (one row per scanner and advertiser), `ble_scanners.csv`,
+/// `ble_advertisers.csv`, and `ble_rssi.csv` when `ble.recordRssi` asks for every sample.
+public enum BleFiles {
+    static func f(_ v: Double?, _ d: Int = 3) -> String { v.map { NumberText.fixed($0, decimals: d) } ?? "" }
+
+    /// Every BLE file of `report`.
+    public static func files(_ m: BleMetrics, report: RunReport) -> [ResultFile] {
+        var files = [
+            ResultFile(name: "ble_pairs.csv", contents: pairsTable(m, report).text),
+            ResultFile(name: "ble_scanners.csv", contents: scannersTable(m, report).text),
+            ResultFile(name: "ble_advertisers.csv", contents: advertisersTable(m, report).text)
+        ]
+        if report.scenario.ble?.recordRssi == true {
+            var t = CSVTable(header: ["time_s", "scanner", "advertiser", "rssi_dbm", "distance_m"])
+            for s in m.samples {
+                t.append([
+                    NumberText.fixed(s.time.inSeconds, decimals: 6), report.nodes.ids[m.scanners[s.scanner].node],
+                    report.nodes.ids[m.advertisers[s.advertiser].spec.node], "\(s.rssi)", f(s.distance, 2)
+                ])
+            }
+            files.append(ResultFile(name: "ble_rssi.csv", contents: t.text))
+        }
+        return files
+    }
+
+    /// Columns of `ble_pairs.csv`.
+    public static let pairColumns = [
+        "scanner", "advertiser", "pdu", "interval_ms", "address", "distance_m", "heardable", "received", "loss_ratio",
+        "responses", "reports", "identifiers", "first_received_s", "discovery_s", "first_response_s", "rssi_mean_dbm",
+        "rssi_sd_db", "estimated_distance_m"
+    ]
+
+    static func pairRow(_ p: BleMetrics.Pair, _ m: BleMetrics, _ report: RunReport) -> [String] {
+        let ad = m.advertisers[p.advertiser].spec
+        let r = p.record
+        return [
+            report.nodes.ids[m.scanners[p.scanner].node], report.nodes.ids[ad.node], ad.pdu.rawValue,
+            NumberText.fixed(ad.intervalMs, decimals: 3), ad.address.rawValue, f(p.distance, 2), "\(r.heardable)",
+            "\(r.received)", f(p.lossRatio, 4), "\(r.responses)", "\(r.reports)", "\(r.identifiers)",
+            f(r.firstReceived?.inSeconds, 6), f(p.discoveryS, 6), f(r.firstResponse?.inSeconds, 6), f(p.rssiMean, 2),
+            f(p.rssiSd, 2), f(p.estimatedDistance, 2)
+        ]
+    }
+
+    /// `ble_pairs.csv`.
+    public static func pairsTable(_ m: BleMetrics, _ report: RunReport) -> CSVTable {
+        var t = CSVTable(header: pairColumns)
+        for p in m.pairs where m.scanners[p.scanner].node != m.advertisers[p.advertiser].spec.node {
+            t.append(pairRow(p, m, report))
+        }
+        return t
+    }
+
+    /// `ble_scanners.csv`.
+    public static func scannersTable(_ m: BleMetrics, _ report: RunReport) -> CSVTable {
+        var t = CSVTable(header: [
+            "scanner", "advertisers", "discovered", "discovered_1s", "discovered_5s", "discovered_10s",
+            "discovery_p50_s", "discovery_p90_s", "identifiers", "heardable", "received", "loss_ratio", "windows",
+            "scan_requests", "scan_responses", "receptions_cut", "distance_ratio_p50", "distance_error_p50"
+        ])
+        for s in m.scanners {
+            t.append([
+                report.nodes.ids[s.node], "\(s.advertisers)", "\(s.discovered)", "\(s.within1s)", "\(s.within5s)",
+                "\(s.within10s)", f(s.medianDiscoveryS, 6), f(s.p90DiscoveryS, 6), "\(s.identifiers)",
+                "\(s.heardable)", "\(s.received)",
+                f(s.heardable > 0 ? 1 - Double(s.received) / Double(s.heardable) : nil, 4), "\(s.windows)",
+                "\(s.requestsSent)", "\(s.responsesReceived)", "\(s.receptionsCut)", f(s.medianDistanceRatio, 3),
+                f(s.medianDistanceError, 3)
+            ])
+        }
+        return t
+    }
+
+    /// `ble_advertisers.csv`.
+    public static func advertisersTable(_ m: BleMetrics, _ report: RunReport) -> CSVTable {
+        var t = CSVTable(header: [
+            "advertiser", "pdu", "interval_ms", "phy", "address", "tx_power_dbm", "events", "pdus_sent",
+            "scan_requests_received", "scan_responses_sent", "discovered_by"
+        ])
+        for a in m.advertisers {
+            t.append([
+                report.nodes.ids[a.spec.node], a.spec.pdu.rawValue, NumberText.fixed(a.spec.intervalMs, decimals: 3),
+                a.spec.phy.rawValue, a.spec.address.rawValue, f(a.spec.txPowerDbm, 1), "\(a.events)", "\(a.pdusSent)",
+                "\(a.requestsReceived)", "\(a.responsesSent)", "\(a.discoveredBy)"
+            ])
+        }
+        return t
+    }
+
+    /// Extra `cells.csv` columns of a sweep over a BLE scenario: one row per pair.
+    public static let sweepColumns = [
+        "ble_scanner", "ble_advertiser", "ble_interval_ms", "ble_window_ms", "ble_discovery_s", "ble_loss_ratio",
+        "ble_reports", "ble_rssi_mean_dbm", "ble_estimated_distance_m"
+    ]
+
+    /// A sweep cell's BLE rows, as wide as `RunFiles.summaryColumns + sweepColumns`.
+    public static func sweepRows(_ report: RunReport) -> [[String]] {
+        guard let m = report.ble else { return [] }
+        let s = report.scenario
+        return m.pairs.compactMap { p in
+            let sc = m.scanners[p.scanner], ad = m.advertisers[p.advertiser].spec
+            guard sc.node != ad.node else { return nil }
+            var row = Array(repeating: "", count: RunFiles.summaryColumns.count)
+            func set(_ column: String, _ value: String) { row[RunFiles.summaryColumns.firstIndex(of: column)!] = value }
+            set("flow", "\(report.nodes.ids[sc.node])<-\(report.nodes.ids[ad.node])")
+            set("environment", s.environment.place.rawValue)
+            set("technology", "ble")
+            set("protocol", ad.pdu.rawValue)
+            set("distance_m", f(p.distance, 2))
+            set("packets", "\(p.record.received)")
+            set("seed", "\(s.seed)")
+            set("status", "ok")
+            let scannerSpec = s.ble!.scanners[p.scanner]
+            return row + [
+                report.nodes.ids[sc.node], report.nodes.ids[ad.node], NumberText.fixed(ad.intervalMs, decimals: 3),
+                NumberText.fixed(scannerSpec.windowMs, decimals: 3), f(p.discoveryS, 6), f(p.lossRatio, 4),
+                "\(p.record.reports)", f(p.rssiMean, 2), f(p.estimatedDistance, 2)
+            ]
+        }
+    }
+}

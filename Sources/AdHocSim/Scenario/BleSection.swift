@@ -1,0 +1,580 @@
+/// The `ble` section: Bluetooth LE advertisers, scanners and 2.4 GHz Wi-Fi interferers.
+public struct BleSpec: Sendable, Equatable {
+    /// `ble.advertisers`, in file order.
+    public var advertisers: [BleAdvertiserSpec] = []
+    /// `ble.scanners`, in file order.
+    public var scanners: [BleScannerSpec] = []
+    /// `ble.wifi`: Wi-Fi transmitters on the 2.4 GHz band, in file order.
+    public var wifi: [BleWifiSpec] = []
+    /// `ble.addressRotationS`: how often private addresses change; default 900 s (radio.md).
+    public var addressRotationS: Double = 900
+    /// `ble.estimator.exponent`: the path-loss exponent a scanner app assumes when it turns RSSI
+    /// into distance; default 2 (free space: what an app that knows nothing about the place uses).
+    public var estimatorExponent: Double = 2
+    /// `ble.estimator.assumedTxPowerDbm`: the TX power the app assumes when the advertiser
+    /// does not advertise its own (assumption: 0 dBm).
+    public var estimatorTxPowerDbm: Double = 0
+    /// `ble.recordRssi`: write every RSSI sample an app sees to `ble_rssi.csv`.
+    public var recordRssi: Bool = false
+    /// Nothing set.
+    public init() {}
+}
+
+/// What iOS gives an app that advertises or scans, per app state (`profile`).
+public enum BleAppProfile: String, Sendable, CaseIterable {
+    /// The app is in the foreground.
+    case iosForeground = "ios-foreground"
+    /// The app is in the background (`bluetooth-central` / `bluetooth-peripheral` mode).
+    case iosBackground = "ios-background"
+}
+
+/// One advertiser (`ble.advertisers[i]`).
+public struct BleAdvertiserSpec: Sendable, Equatable {
+    /// The advertising node.
+    public var node: Int
+    /// The PDU type it advertises with.
+    public var pdu: BlePduType
+    /// advInterval, ms (a multiple of 0.625 ms, 20 … 10 240).
+    public var intervalMs: Double
+    /// Upper end of the random advDelay added to every event, ms (0 … 10; the Core
+    /// Specification mandates 10; 0 only for validation against delay-free analyses).
+    public var randomDelayMs: Double
+    /// AdvData bytes (0 … 31).
+    public var payloadBytes: Int
+    /// ScanRspData bytes (0 … 31).
+    public var scanResponseBytes: Int
+    /// Transmit power, dBm (−20 … 20).
+    public var txPowerDbm: Double
+    /// Whether the advertising data carries the TX Power Level AD type (an estimator uses it).
+    public var advertisesTxPower: Bool
+    /// The PHY of its primary advertising channel PDUs.
+    public var phy: BlePhy
+    /// Its address type.
+    public var address: BleAddressType
+    /// A service UUID it advertises, if any (scanners may filter on it).
+    public var service: String?
+    /// The advertising channels it uses, in order (a subset of 37, 38, 39).
+    public var channels: [Int]
+    /// For ADV_DIRECT_IND: the node it is directed to.
+    public var target: Int?
+    /// When it starts advertising.
+    public var start: SimTime
+}
+
+/// One scanner (`ble.scanners[i]`).
+public struct BleScannerSpec: Sendable, Equatable {
+    /// The scanning node.
+    public var node: Int
+    /// scanInterval, ms (a multiple of 0.625 ms, 2.5 … 10 240).
+    public var intervalMs: Double
+    /// scanWindow, ms (≤ the interval).
+    public var windowMs: Double
+    /// Active scanning: SCAN_REQ to scannable advertisers.
+    public var active: Bool
+    /// The app sees one report per peripheral (CoreBluetooth's default) instead of one per
+    /// advertisement.
+    public var duplicateFilter: Bool
+    /// The channels it rotates through (a subset of 37, 38, 39, in order).
+    public var channels: [Int]
+    /// Services the app scans for (`nil`: every advertiser).
+    public var serviceFilter: [String]?
+    /// When it starts scanning.
+    public var start: SimTime
+}
+
+/// One Wi-Fi transmitter on the 2.4 GHz band (`ble.wifi[i]`).
+public struct BleWifiSpec: Sendable, Equatable {
+    /// When it transmits.
+    public enum Pattern: String, Sendable, CaseIterable {
+        /// Always eligible: an infrastructure or hotspot link.
+        case continuous
+        /// AWDL: only during slot 8 of every 16-slot channel sequence, which is always on
+        /// channel 6 (`AwdlSchedule`; owl).
+        case awdl
+    }
+    /// The transmitting node.
+    public var node: Int
+    /// The 2.4 GHz channel, 1 … 13 (AWDL's is 6).
+    public var channel: Int
+    /// Transmit power, dBm.
+    public var txPowerDbm: Double
+    /// When it may transmit.
+    public var pattern: Pattern
+    /// Fraction of its eligible time on air (0 … 1).
+    public var load: Double
+    /// Airtime of one frame, µs.
+    public var frameUs: Double
+}
+
+extension ScenarioDecoder {
+    /// Decodes the `ble` section.
+    func decodeBle(_ node: JSONNode, _ bp: JSONPath, nodeIndex: [String: Int], duration: Double?) -> BleSpec? {
+        guard
+            let r = ObjectReader(
+                node, path: bp, sink: sink,
+                expected: "an object {\"advertisers\", \"scanners\", \"wifi\"?, \"addressRotationS\"?, ...}")
+        else { return nil }
+        defer { r.finish() }
+        var spec = BleSpec()
+        var ok = true
+        if let v = r.value("addressRotationS") {
+            if let s = values.duration(
+                v, bp.appending("addressRotationS"), "an address rotation interval in seconds, > 0 and ≤ 1000000",
+                upTo: 1_000_000)
+            {
+                spec.addressRotationS = s
+            } else {
+                ok = false
+            }
+        }
+        if let v = r.value("recordRssi") {
+            if let b = values.bool(v, bp.appending("recordRssi"), "true or false") {
+                spec.recordRssi = b
+            } else {
+                ok = false
+            }
+        }
+        if let v = r.value("estimator") {
+            let ep = bp.appending("estimator")
+            if let er = ObjectReader(
+                v, path: ep, sink: sink, expected: "an object {\"exponent\"?, \"assumedTxPowerDbm\"?}")
+            {
+                if let x = er.value("exponent") {
+                    if let n = values.number(x, ep.appending("exponent"), "a path-loss exponent in 1...6", in: 1...6) {
+                        spec.estimatorExponent = n
+                    } else {
+                        ok = false
+                    }
+                }
+                if let x = er.value("assumedTxPowerDbm") {
+                    if let p = values.number(
+                        x, ep.appending("assumedTxPowerDbm"), "a TX power in dBm, -20...20", in: -20...20)
+                    {
+                        spec.estimatorTxPowerDbm = p
+                    } else {
+                        ok = false
+                    }
+                }
+                er.finish()
+            } else {
+                ok = false
+            }
+        }
+        let ctx = BleDecodeContext(nodeIndex: nodeIndex, duration: duration)
+        if let v = r.value("advertisers") {
+            if let items = values.array(v, bp.appending("advertisers"), "an array of advertisers") {
+                for (i, item) in items.enumerated() {
+                    if let a = decodeAdvertiser(item, bp.appending("advertisers").appending(i), ctx) {
+                        spec.advertisers.append(a)
+                    } else {
+                        ok = false
+                    }
+                }
+            } else {
+                ok = false
+            }
+        }
+        if let v = r.value("scanners") {
+            if let items = values.array(v, bp.appending("scanners"), "an array of scanners") {
+                for (i, item) in items.enumerated() {
+                    if let s = decodeScanner(item, bp.appending("scanners").appending(i), ctx) {
+                        spec.scanners.append(s)
+                    } else {
+                        ok = false
+                    }
+                }
+            } else {
+                ok = false
+            }
+        }
+        if let v = r.value("wifi") {
+            if let items = values.array(v, bp.appending("wifi"), "an array of Wi-Fi transmitters") {
+                for (i, item) in items.enumerated() {
+                    if let w = decodeBleWifi(item, bp.appending("wifi").appending(i), ctx) {
+                        spec.wifi.append(w)
+                    } else {
+                        ok = false
+                    }
+                }
+            } else {
+                ok = false
+            }
+        }
+        if ok && spec.advertisers.isEmpty && spec.scanners.isEmpty {
+            sink.report("a ble section needs at least one advertiser or scanner", path: bp, at: node.origin)
+            ok = false
+        }
+        if ok {
+            var seen: [Int: Int] = [:]
+            for (i, a) in spec.advertisers.enumerated() {
+                if let j = seen[a.node] {
+                    sink.report(
+                        "this node already advertises (ble.advertisers[\(j)]); one advertising set per node",
+                        path: bp.appending("advertisers").appending(i).appending("node"), at: node.origin)
+                    ok = false
+                }
+                seen[a.node] = i
+            }
+            seen = [:]
+            for (i, s) in spec.scanners.enumerated() {
+                if let j = seen[s.node] {
+                    sink.report(
+                        "this node already scans (ble.scanners[\(j)]); one scanner per node",
+                        path: bp.appending("scanners").appending(i).appending("node"), at: node.origin)
+                    ok = false
+                }
+                seen[s.node] = i
+            }
+        }
+        return ok ? spec : nil
+    }
+
+    struct BleDecodeContext {
+        let nodeIndex: [String: Int]
+        let duration: Double?
+    }
+
+    /// A node reference under `key`.
+    func bleNodeRef(
+        _ r: ObjectReader, _ key: String, _ p: JSONPath, _ ctx: BleDecodeContext, required: Bool = true
+    )
+        -> Int??
+    {
+        let node = required ? r.required(key, "a node id") : r.value(key)
+        guard let v = node else { return required ? nil : .some(nil) }
+        guard let name = values.string(v, p.appending(key), "a node id") else { return nil }
+        guard let k = ctx.nodeIndex[name] else {
+            sink.report("no node has the id \"\(name)\"", path: p.appending(key), at: v.origin)
+            return nil
+        }
+        return .some(k)
+    }
+
+    /// A value in ms on the 0.625 ms grid within `range`.
+    func bleGridMs(_ v: JSONNode, _ p: JSONPath, _ what: String, _ range: ClosedRange<Double>) -> Double? {
+        let text =
+            "\(what) in ms, a multiple of 0.625 in \(JSONNumber(range.lowerBound).literal)...\(JSONNumber(range.upperBound).literal)"
+        guard let ms = values.number(v, p, text, in: range) else { return nil }
+        let steps = ms / 0.625
+        guard abs(steps - steps.rounded()) < 1e-9 else {
+            sink.report(
+                "expected \(text), found \(JSONNumber(ms).literal) (not on the 0.625 ms grid; nearest "
+                    + "\(JSONNumber(steps.rounded(.down) * 0.625).literal) or \(JSONNumber(steps.rounded(.up) * 0.625).literal))",
+                path: p, at: v.origin)
+            return nil
+        }
+        return ms
+    }
+
+    /// A channel list: a non-empty subset of 37, 38, 39 without repeats.
+    func bleChannels(_ v: JSONNode, _ p: JSONPath) -> [Int]? {
+        guard let items = values.array(v, p, "an array of advertising channels (37, 38, 39)") else { return nil }
+        var result: [Int] = []
+        var ok = true
+        for (i, item) in items.enumerated() {
+            guard let c = values.oneOf(item, p.appending(i), "an advertising channel", [37, 38, 39]) else {
+                ok = false; continue
+            }
+            if result.contains(c) {
+                sink.report("channel \(c) is listed twice", path: p.appending(i), at: item.origin); ok = false
+            }
+            result.append(c)
+        }
+        if ok && result.isEmpty {
+            sink.report("expected at least one advertising channel", path: p, at: v.origin); ok = false
+        }
+        return ok ? result : nil
+    }
+
+    func bleStart(_ r: ObjectReader, _ p: JSONPath, _ ctx: BleDecodeContext) -> SimTime?? {
+        guard let v = r.value("startS") else { return .some(nil) }
+        guard
+            let s = values.duration(
+                v, p.appending("startS"), "a start time in seconds, ≥ 0 and within the run", upTo: ctx.duration ?? 1e6,
+                allowZero: true)
+        else { return nil }
+        return .some(.seconds(s))
+    }
+
+    func decodeAdvertiser(_ item: JSONNode, _ p: JSONPath, _ ctx: BleDecodeContext) -> BleAdvertiserSpec? {
+        guard
+            let r = ObjectReader(
+                item, path: p, sink: sink,
+                expected: "an advertiser {\"node\", \"profile\"?, \"pdu\"?, \"intervalMs\"?, \"payloadBytes\"?, ...}")
+        else { return nil }
+        defer { r.finish() }
+        var ok = true
+        let nodeRef = bleNodeRef(r, "node", p, ctx)
+        var profile: BleAppProfile?
+        if let v = r.value("profile") {
+            profile = values.choice(v, p.appending("profile"), "an app profile", of: BleAppProfile.self)
+            if profile == nil { ok = false }
+        }
+        // Defaults per profile (BleProfiles documents their sources).
+        var spec = BleProfiles.advertiser(profile, node: 0)
+        if let v = r.value("pdu") {
+            let pp = p.appending("pdu")
+            if case .string(let s) = v.value, let t = BlePduType(rawValue: s), !BlePduType.advertising.contains(t) {
+                sink.report(
+                    "\(s) is not an advertising PDU type: advertisers send "
+                        + BlePduType.advertising.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
+                        + " (SCAN_REQ and CONNECT_IND come from scanners and initiators, SCAN_RSP only answers SCAN_REQ)",
+                    path: pp, at: v.origin)
+                ok = false
+            } else if let t = values.choice(
+                v, pp, "an advertising PDU type", from: BlePduType.advertising.map(\.rawValue))
+            {
+                spec.pdu = BlePduType(rawValue: t)!
+            } else {
+                ok = false
+            }
+        }
+        if let v = r.value("intervalMs") {
+            if let ms = bleGridMs(
+                v, p.appending("intervalMs"), "an advertising interval", BleTiming.advertisingIntervalRangeMs)
+            {
+                spec.intervalMs = ms
+            } else {
+                ok = false
+            }
+        }
+        if let v = r.value("randomDelayMs") {
+            if let ms = values.number(
+                v, p.appending("randomDelayMs"), "the largest random advDelay in ms, 0...10", in: 0...10)
+            {
+                spec.randomDelayMs = ms
+            } else {
+                ok = false
+            }
+        }
+        for key in ["payloadBytes", "scanResponseBytes"] {
+            guard let v = r.value(key) else { continue }
+            let what =
+                key == "payloadBytes"
+                ? "advertising data bytes, 0...31 (a legacy PDU carries at most 31)"
+                : "scan response data bytes, 0...31 (a legacy PDU carries at most 31)"
+            guard let n = values.integer(v, p.appending(key), what, in: 0...UInt64(BlePduType.maxDataBytes)) else {
+                ok = false; continue
+            }
+            if key == "payloadBytes" { spec.payloadBytes = Int(n) } else { spec.scanResponseBytes = Int(n) }
+        }
+        if let v = r.value("txPowerDbm") {
+            if let d = values.number(v, p.appending("txPowerDbm"), "a TX power in dBm, -20...20", in: -20...20) {
+                spec.txPowerDbm = d
+            } else {
+                ok = false
+            }
+        }
+        if let v = r.value("advertisesTxPower") {
+            if let b = values.bool(v, p.appending("advertisesTxPower"), "true or false") {
+                spec.advertisesTxPower = b
+            } else {
+                ok = false
+            }
+        }
+        if let v = r.value("phy") {
+            let pp = p.appending("phy")
+            if case .string("2M") = v.value {
+                sink.report(
+                    "LE 2M is not allowed on the primary advertising channels (Core Specification v5.4, Vol 6, "
+                        + "Part B §4.4.2); advertisers use \"1M\", \"coded-s2\" or \"coded-s8\"", path: pp, at: v.origin
+                )
+                ok = false
+            } else if let phy = values.choice(v, pp, "an advertising PHY", of: BlePhy.self) {
+                spec.phy = phy
+            } else {
+                ok = false
+            }
+        }
+        if let v = r.value("address") {
+            if let a = values.choice(v, p.appending("address"), "an address type", of: BleAddressType.self) {
+                spec.address = a
+            } else {
+                ok = false
+            }
+        }
+        if let v = r.value("service") {
+            if let s = values.string(v, p.appending("service"), "a service UUID") {
+                spec.service = s
+            } else {
+                ok = false
+            }
+        }
+        if let v = r.value("channels") {
+            if let c = bleChannels(v, p.appending("channels")) { spec.channels = c } else { ok = false }
+        }
+        let target = bleNodeRef(r, "target", p, ctx, required: false)
+        if let t = target { spec.target = t } else { ok = false }
+        let start = bleStart(r, p, ctx)
+        if let s = start { spec.start = s ?? .zero } else { ok = false }
+        guard let nodeRef, let node = nodeRef else { return nil }
+        spec.node = node
+        if ok {
+            if spec.pdu == .advDirectInd {
+                if spec.target == nil {
+                    sink.report(
+                        "ADV_DIRECT_IND needs a \"target\": the node it is directed to", path: p, at: item.origin)
+                    ok = false
+                }
+                if spec.payloadBytes > 0, r.value("payloadBytes") != nil {
+                    sink.report(
+                        "ADV_DIRECT_IND carries no advertising data (its payload is AdvA + TargetA only)",
+                        path: p.appending("payloadBytes"), at: item.origin)
+                    ok = false
+                }
+                spec.payloadBytes = 0
+            } else if spec.target != nil {
+                sink.report("only ADV_DIRECT_IND has a \"target\"", path: p.appending("target"), at: item.origin)
+                ok = false
+            }
+            if !spec.pdu.isScannable && spec.scanResponseBytes > 0 && r.value("scanResponseBytes") != nil {
+                sink.report(
+                    "\(spec.pdu.rawValue) is not scannable, so it has no scan response",
+                    path: p.appending("scanResponseBytes"), at: item.origin)
+                ok = false
+            }
+        }
+        return ok ? spec : nil
+    }
+
+    func decodeScanner(_ item: JSONNode, _ p: JSONPath, _ ctx: BleDecodeContext) -> BleScannerSpec? {
+        guard
+            let r = ObjectReader(
+                item, path: p, sink: sink,
+                expected: "a scanner {\"node\", \"profile\"?, \"intervalMs\"?, \"windowMs\"?, \"active\"?, ...}")
+        else { return nil }
+        defer { r.finish() }
+        var ok = true
+        let nodeRef = bleNodeRef(r, "node", p, ctx)
+        var profile: BleAppProfile?
+        if let v = r.value("profile") {
+            profile = values.choice(v, p.appending("profile"), "an app profile", of: BleAppProfile.self)
+            if profile == nil { ok = false }
+        }
+        var spec = BleProfiles.scanner(profile, node: 0)
+        for key in ["intervalMs", "windowMs"] {
+            guard let v = r.value(key) else { continue }
+            let what = key == "intervalMs" ? "a scan interval" : "a scan window"
+            guard let ms = bleGridMs(v, p.appending(key), what, BleTiming.scanIntervalRangeMs) else {
+                ok = false; continue
+            }
+            if key == "intervalMs" { spec.intervalMs = ms } else { spec.windowMs = ms }
+        }
+        if let v = r.value("active") {
+            if let b = values.bool(v, p.appending("active"), "true or false") { spec.active = b } else { ok = false }
+        }
+        if let v = r.value("duplicateFilter") {
+            if let b = values.bool(v, p.appending("duplicateFilter"), "true or false") {
+                if !b && profile == .iosBackground {
+                    sink.report(
+                        "iOS ignores the allow-duplicates option in the background: every peripheral is reported once",
+                        path: p.appending("duplicateFilter"), at: v.origin)
+                    ok = false
+                }
+                spec.duplicateFilter = b
+            } else {
+                ok = false
+            }
+        }
+        if let v = r.value("channels") {
+            if let c = bleChannels(v, p.appending("channels")) { spec.channels = c } else { ok = false }
+        }
+        if let v = r.value("serviceFilter") {
+            if let items = values.array(v, p.appending("serviceFilter"), "an array of service UUIDs") {
+                var list: [String] = []
+                for (i, s) in items.enumerated() {
+                    if let t = values.string(s, p.appending("serviceFilter").appending(i), "a service UUID") {
+                        list.append(t)
+                    } else {
+                        ok = false
+                    }
+                }
+                spec.serviceFilter = list
+            } else {
+                ok = false
+            }
+        }
+        let start = bleStart(r, p, ctx)
+        if let s = start { spec.start = s ?? .zero } else { ok = false }
+        guard let nodeRef, let node = nodeRef else { return nil }
+        spec.node = node
+        if ok && spec.windowMs > spec.intervalMs {
+            sink.report(
+                "the scan window (\(JSONNumber(spec.windowMs).literal) ms) is longer than the scan interval "
+                    + "(\(JSONNumber(spec.intervalMs).literal) ms); the window must fit in the interval",
+                path: p.appending(r.value("windowMs") != nil ? "windowMs" : "intervalMs"), at: item.origin)
+            ok = false
+        }
+        if ok && profile == .iosBackground && (spec.serviceFilter ?? []).isEmpty {
+            sink.report(
+                "iOS cancels a scan for all peripherals when the app goes to the background; a background scanner "
+                    + "needs a \"serviceFilter\"", path: p, at: item.origin)
+            ok = false
+        }
+        return ok ? spec : nil
+    }
+
+    func decodeBleWifi(_ item: JSONNode, _ p: JSONPath, _ ctx: BleDecodeContext) -> BleWifiSpec? {
+        guard
+            let r = ObjectReader(
+                item, path: p, sink: sink,
+                expected:
+                    "a Wi-Fi transmitter {\"node\", \"channel\", \"pattern\"?, \"load\"?, \"frameUs\"?, \"txPowerDbm\"?}"
+            )
+        else { return nil }
+        defer { r.finish() }
+        var ok = true
+        let nodeRef = bleNodeRef(r, "node", p, ctx)
+        // Defaults: a phone's Wi-Fi TX power (radio.md, the AWDL default), half-loaded, frames of
+        // 1 ms (assumptions: a busy bulk transfer's aggregate frames).
+        var spec = BleWifiSpec(node: 0, channel: 6, txPowerDbm: 16.02, pattern: .awdl, load: 0.5, frameUs: 1000)
+        if let v = r.value("channel") {
+            if let c = values.integer(v, p.appending("channel"), "a 2.4 GHz Wi-Fi channel, 1...13", in: 1...13) {
+                spec.channel = Int(c)
+            } else {
+                ok = false
+            }
+        }
+        if let v = r.value("pattern") {
+            if let x = values.choice(v, p.appending("pattern"), "a transmit pattern", of: BleWifiSpec.Pattern.self) {
+                spec.pattern = x
+            } else {
+                ok = false
+            }
+        }
+        if spec.pattern == .awdl && spec.channel != 6, r.value("channel") != nil {
+            sink.report(
+                "AWDL's 2.4 GHz slot is always on channel 6; use \"pattern\": \"continuous\" for another channel",
+                path: p.appending("channel"), at: item.origin)
+            ok = false
+        }
+        if let v = r.value("load") {
+            if let x = values.positive(
+                v, p.appending("load"), "a fraction of time on air, > 0 and ≤ 1", above: 0, upTo: 1)
+            {
+                spec.load = x
+            } else {
+                ok = false
+            }
+        }
+        if let v = r.value("frameUs") {
+            if let x = values.duration(
+                v, p.appending("frameUs"), "a frame airtime in µs, > 0 and ≤ 100000", unit: 1e-6, upTo: 100_000)
+            {
+                spec.frameUs = x
+            } else {
+                ok = false
+            }
+        }
+        if let v = r.value("txPowerDbm") {
+            if let x = values.number(v, p.appending("txPowerDbm"), "a TX power in dBm, -20...30", in: -20...30) {
+                spec.txPowerDbm = x
+            } else {
+                ok = false
+            }
+        }
+        guard let nodeRef, let node = nodeRef else { return nil }
+        spec.node = node
+        return ok ? spec : nil
+    }
+}

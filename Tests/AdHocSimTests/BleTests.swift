@@ -1,0 +1,267 @@
+import Foundation
+import Testing
+
+@testable import AdHocSim
+
+/// A BLE scenario on an idealised channel (free-space exponent, no shadowing, fading or
+/// blockage): `nodes` as (id, x, y), `ble` the section's JSON.
+func bleScenario(
+    nodes: [(String, Double, Double)], ble: String, duration: Double = 10, seed: UInt64 = 1, place: String? = nil,
+    extra: String = ""
+) throws -> Scenario {
+    let nodeList = nodes.map { "{\"id\": \"\($0.0)\", \"position\": [\($0.1), \($0.2), 0]}" }.joined(separator: ", ")
+    let environment =
+        place.map { "{\"preset\": \"\($0)\"}" }
+            ?? """
+            {"preset": "custom", "pathLossExponent": 2, "referenceLossDb": 40.2, "shadowingSigmaDb": 0,
+             "noiseFigureDb": 7, "interferenceDb": 0}
+            """
+    let text = """
+        {"name": "t", "seed": \(seed), "duration_s": \(duration), "environment": \(environment), \(extra)
+         "nodes": [\(nodeList)], "ble": \(ble)}
+        """
+    return try ScenarioDecoder.decode(bytes: Array(text.utf8), file: "t.json")
+}
+
+@Suite("Bluetooth LE PHY and PDUs")
+struct BlePhyTests {
+    /// Core Specification v5.4 Vol 6 Part B §2.1: (preamble 1 + access address 4 + header 2 +
+    /// payload + CRC 3) bytes at 1 µs per bit on LE 1M.
+    @Test func legacyPduAirtimesOnLe1M() {
+        // ADV_IND with 31 bytes of data: payload 6 + 31 = 37 → 47 bytes → 376 µs.
+        #expect(BlePhy.le1M.airtime(pduBytes: BlePduType.advInd.pduBytes(dataBytes: 31)) == .microseconds(376))
+        // SCAN_REQ: payload ScanA + AdvA = 12 → 22 bytes → 176 µs.
+        #expect(BlePhy.le1M.airtime(pduBytes: BlePduType.scanReq.pduBytes(dataBytes: 0)) == .microseconds(176))
+        // CONNECT_IND: payload 34 → 44 bytes → 352 µs.
+        #expect(BlePhy.le1M.airtime(pduBytes: BlePduType.connectInd.pduBytes(dataBytes: 0)) == .microseconds(352))
+        // ADV_DIRECT_IND: AdvA + TargetA = 12 → 176 µs.
+        #expect(BlePhy.le1M.airtime(pduBytes: BlePduType.advDirectInd.pduBytes(dataBytes: 0)) == .microseconds(176))
+    }
+
+    /// LE 2M: 2-byte preamble, 0.5 µs per bit; LE Coded S=8: 80 + 256 + 16 + 24 µs of preamble,
+    /// access address, CI and TERM1, then 64 µs per PDU+CRC byte and TERM2 24 µs.
+    @Test func airtimesOnLe2MAndCoded() {
+        // 2M, 39-byte PDU: (2 + 4 + 39 + 3) · 4 µs = 192 µs.
+        #expect(BlePhy.le2M.airtime(pduBytes: 39) == .microseconds(192))
+        // Coded S=8, 39-byte PDU: 376 + 42 · 64 + 24 = 3088 µs.
+        #expect(BlePhy.codedS8.airtime(pduBytes: 39) == .microseconds(3088))
+        // Coded S=2: 376 + 42 · 16 + 6 = 1054 µs.
+        #expect(BlePhy.codedS2.airtime(pduBytes: 39) == .microseconds(1054))
+    }
+
+    /// The error model gives BER 10⁻³ at the typical sensitivity with the 7 dB reference noise
+    /// figure: for LE 1M, −94 dBm against −174 + 60 + 7 = −107 dBm, an SNR of 13 dB.
+    @Test func errorModelIsAnchoredAtTheSensitivity() {
+        let m = BleErrorModel(phy: .le1M)
+        #expect(close(Decibel.db(fromLinear: m.referenceSinr), 13, 1e-9))
+        #expect(close(m.ber(sinr: m.referenceSinr), 1e-3, 1e-12))
+        // An equally strong colliding packet (SINR ≈ 0 dB) destroys a 376-bit PDU.
+        #expect(exp(m.logSuccess(sinr: 1, bits: 376)) < 1e-50)
+        // 20 dB above the reference point a PDU almost always survives.
+        #expect(exp(m.logSuccess(sinr: m.referenceSinr * 100, bits: 376)) > 0.999)
+    }
+
+    /// IEEE 802.11 OFDM mask: channel 38 (2426 MHz) lies 11 MHz below Wi-Fi channel 6
+    /// (2437 MHz): −20 dBr, times 1 MHz / 16.6 MHz (−12.2 dB) = −32.2 dB. Channel 37 (2402)
+    /// is 35 MHz away: −40 dBr − 12.2 dB.
+    @Test func wifiCouplingFollowsTheSpectrumMask() {
+        let c38 = Decibel.db(fromLinear: BleChannel.wifiCoupling(bleChannel: 38, wifiChannel: 6, bandwidthHz: 1e6))
+        #expect(close(c38, -20 - 10 * log10(16.6), 1e-9))
+        let c37 = Decibel.db(fromLinear: BleChannel.wifiCoupling(bleChannel: 37, wifiChannel: 6, bandwidthHz: 1e6))
+        #expect(close(c37, -40 - 10 * log10(16.6), 1e-9))
+    }
+
+    /// Address numbers: a private address changes at its phase and every interval after it.
+    @Test func addressRotationEpochs() {
+        let r = AddressRotation(interval: .seconds(900), phase: .seconds(100))
+        #expect(r.epoch(at: .zero) == 0)
+        #expect(r.epoch(at: .seconds(99)) == 0)
+        #expect(r.epoch(at: .seconds(100)) == 1)
+        #expect(r.epoch(at: .seconds(999)) == 1)
+        #expect(r.epoch(at: .seconds(1000)) == 2)
+        #expect(AddressRotation(interval: nil, phase: .zero).epoch(at: .seconds(1e6)) == 0)
+    }
+
+    /// §4.4.3.2: upperLimit doubles after two consecutive failures, halves after two successes,
+    /// and the counter is redrawn in [1, upperLimit].
+    @Test func scanBackoffFollowsTheSpecification() {
+        var s = BleScannerState(
+            spec: BleProfiles.scanner(nil, node: 0), receiver: 0, stream: RandomStream(seed: 1, name: "t"))
+        s.exchangeEnded(success: false)
+        #expect(s.upperLimit == 1)
+        s.exchangeEnded(success: false)
+        #expect(s.upperLimit == 2)
+        for _ in 0..<20 { s.exchangeEnded(success: false) }
+        #expect(s.upperLimit == 256)
+        #expect((1...256).contains(s.backoffCount))
+        s.exchangeEnded(success: true)
+        #expect(s.upperLimit == 256)
+        s.exchangeEnded(success: true)
+        #expect(s.upperLimit == 128)
+    }
+}
+
+@Suite("Bluetooth LE discovery and collisions")
+struct BleDiscoveryTests {
+    /// Discovery latency of one advertiser and one scanner without random delay or collisions,
+    /// computed here from the protocol's timing alone (the deterministic model Kindt et al.
+    /// analyse, IEEE TMC 2018): advertising events at φ + j·Ta send 376 µs ADV_NONCONN_INDs on
+    /// 37, 38, 39, each 376 + 150 µs after the previous; scan window k covers [k·Ts, k·Ts + ds)
+    /// on channel 37 + (k mod 3); a PDU is received when it lies inside a window on its
+    /// channel; latency = end of the first received PDU. Mean and maximum over φ uniform on
+    /// [0, Ta) by a fine grid.
+    static func analyticLatency(ta: Double, ts: Double, ds: Double) -> (mean: Double, max: Double) {
+        let d = 0.376, g = 0.526
+        let n = 20_000
+        var sum = 0.0, worst = 0.0
+        for i in 0..<n {
+            let phi = (Double(i) + 0.5) * ta / Double(n)
+            var found: Double?
+            var j = 0
+            while found == nil {
+                let t = phi + Double(j) * ta
+                for c in 0..<3 {
+                    let start = t + Double(c) * g, end = start + d
+                    let k = (start / ts).rounded(.down)
+                    if Int(k) % 3 == c && end <= k * ts + ds { found = end; break }
+                }
+                j += 1
+                precondition(j < 100_000, "never discovered")
+            }
+            sum += found!
+            worst = max(worst, found!)
+        }
+        return (sum / Double(n) / 1000, worst / 1000)
+    }
+
+    @Test(arguments: [(100.0, 60.0, 30.0), (152.5, 100.0, 50.0), (211.25, 30.0, 30.0)])
+    func discoveryLatencyMatchesTheAnalyticModel(_ c: (Double, Double, Double)) throws {
+        let (ta, ts, ds) = c
+        let expected = Self.analyticLatency(ta: ta, ts: ts, ds: ds)
+        var scenario = try bleScenario(
+            nodes: [("phone", 0, 0), ("tag", 2, 0)],
+            ble: """
+                {"advertisers": [{"node": "tag", "pdu": "ADV_NONCONN_IND", "intervalMs": \(ta), "randomDelayMs": 0}],
+                 "scanners": [{"node": "phone", "intervalMs": \(ts), "windowMs": \(ds), "active": false}]}
+                """, duration: 1.2 * expected.max + 0.01)
+        var latencies: [Double] = []
+        for seed in 1...2000 {
+            scenario.seed = UInt64(seed)
+            let report = try ScenarioRunner.run(scenario)
+            let d = try #require(report.ble?.pairs.first?.discoveryS)
+            latencies.append(d)
+        }
+        let mean = latencies.reduce(0, +) / Double(latencies.count)
+        let worst = latencies.max()!
+        #expect(abs(mean / expected.mean - 1) <= 0.05, "mean \(mean) s vs analytic \(expected.mean) s")
+        // The grid's step (Ta / 20 000) bounds how far the true supremum lies above the grid's.
+        #expect(worst <= expected.max + ta / 20_000 / 1000, "max \(worst) s exceeds the analytic \(expected.max) s")
+        #expect(worst >= 0.95 * expected.max, "max \(worst) s vs analytic \(expected.max) s")
+    }
+
+    /// N unsynchronised advertisers, equally strong (a circle of 2 m around the scanner, no
+    /// fading), ADV_NONCONN_IND of d = 376 µs every T̄ = 100 + 5 ms on average (advDelay
+    /// uniform 0–10 ms); the scanner listens to channel 37 only. A PDU survives when no other
+    /// advertiser's PDU on 37 starts within ±d of it (pure ALOHA, no capture at 0 dB SIR):
+    /// P(loss) = 1 − (1 − 2d/T̄)^(N−1).
+    @Test(arguments: [20, 50])
+    func collisionsMatchAloha(_ n: Int) throws {
+        var nodes = [("phone", 0.0, 0.0)]
+        var advertisers: [String] = []
+        for i in 0..<n {
+            let angle = 2 * Double.pi * Double(i) / Double(n)
+            nodes.append(("a\(i)", 2 * cos(angle), 2 * sin(angle)))
+            advertisers.append(
+                "{\"node\": \"a\(i)\", \"pdu\": \"ADV_NONCONN_IND\", \"intervalMs\": 100, \"channels\": [37]}")
+        }
+        let scenario = try bleScenario(
+            nodes: nodes,
+            ble: """
+                {"advertisers": [\(advertisers.joined(separator: ","))],
+                 "scanners": [{"node": "phone", "intervalMs": 100, "windowMs": 100, "active": false, "channels": [37]}]}
+                """, duration: 120)
+        let report = try ScenarioRunner.run(scenario)
+        let s = try #require(report.ble?.scanners.first)
+        let loss = 1 - Double(s.received) / Double(s.heardable)
+        let expected = 1 - pow(1 - 2 * 0.376 / 105, Double(n - 1))
+        #expect(s.heardable > 10_000)
+        #expect(abs(loss / expected - 1) <= 0.10, "loss \(loss) vs ALOHA \(expected)")
+    }
+
+    /// Active scanning: the scanner's SCAN_REQ is answered, the response is counted once per
+    /// address with duplicate filtering, and the advertiser's counters agree.
+    @Test func activeScanningGetsTheScanResponse() throws {
+        let scenario = try bleScenario(
+            nodes: [("phone", 0, 0), ("tag", 3, 0)],
+            ble: """
+                {"advertisers": [{"node": "tag", "intervalMs": 100, "scanResponseBytes": 20}],
+                 "scanners": [{"node": "phone", "intervalMs": 30, "windowMs": 30, "active": true}]}
+                """)
+        let m = try #require(try ScenarioRunner.run(scenario).ble)
+        #expect(m.pairs[0].record.responses == 1)
+        #expect(m.scanners[0].requestsSent == 1)
+        #expect(m.scanners[0].responsesReceived == 1)
+        #expect(m.advertisers[0].requestsReceived == 1)
+        #expect(m.advertisers[0].responsesSent == 1)
+        // The response follows the request: SCAN_RSP ends T_IFS + SCAN_REQ + T_IFS + SCAN_RSP
+        // after the ADV_IND that triggered it (150 + 176 + 150 + (10 + 20 + 6 + 2) · 8 µs).
+        let adv = try #require(m.pairs[0].record.firstReceived)
+        let rsp = try #require(m.pairs[0].record.firstResponse)
+        #expect(rsp - adv == .microseconds(150 + 176 + 150 + (10 + 26) * 8))
+    }
+
+    /// A private address rotating every 60 s, phase in (0, 60] s, changes 5 times in 300 s:
+    /// the scanner app sees 6 identifiers; a public address stays one.
+    @Test func addressRotationCreatesNewIdentifiers() throws {
+        func identifiers(_ address: String) throws -> UInt32 {
+            let scenario = try bleScenario(
+                nodes: [("phone", 0, 0), ("tag", 3, 0)],
+                ble: """
+                    {"addressRotationS": 60,
+                     "advertisers": [{"node": "tag", "intervalMs": 100, "address": "\(address)"}],
+                     "scanners": [{"node": "phone", "intervalMs": 30, "windowMs": 30, "active": false}]}
+                    """, duration: 300)
+            return try #require(try ScenarioRunner.run(scenario).ble).pairs[0].record.identifiers
+        }
+        #expect(try identifiers("resolvable") == 6)
+        #expect(try identifiers("public") == 1)
+    }
+
+    /// With free-space propagation and the estimator's own assumptions (n = 2, advertised TX
+    /// power), distance from RSSI is exact up to the whole-dB rounding of RSSI (±0.5 dB → ±6 %).
+    @Test func rssiDistanceIsExactInFreeSpace() throws {
+        let scenario = try bleScenario(
+            nodes: [("phone", 0, 0), ("tag", 10, 0)],
+            ble: """
+                {"advertisers": [{"node": "tag", "intervalMs": 100, "advertisesTxPower": true, "txPowerDbm": 4}],
+                 "scanners": [{"node": "phone", "intervalMs": 30, "windowMs": 30, "duplicateFilter": false}]}
+                """)
+        let p = try #require(try ScenarioRunner.run(scenario).ble).pairs[0]
+        let estimate = try #require(p.estimatedDistance)
+        #expect(abs(estimate / 10 - 1) <= 0.06)
+        // 4 dBm − 40.2 dB − 20 dB = −56.2 dBm, reported as −56.
+        #expect(p.rssiMean == -56)
+        #expect(p.record.reports > 50)
+    }
+
+    /// A phone sending Wi-Fi on channel 6 next to the scanner: channel 38 (11 MHz from it)
+    /// loses everything while Wi-Fi is on air, channel 37 (35 MHz away) almost nothing; with
+    /// AWDL's pattern (slot 8 of 16) channel 38 loses about 1/16 of its advertisements.
+    @Test func wifiOnChannel6BlindsChannel38() throws {
+        func loss(channel: Int, pattern: String, duration: Double) throws -> Double {
+            let scenario = try bleScenario(
+                nodes: [("phone", 0, 0), ("tag", 10, 0), ("wifi", 1, 0)],
+                ble: """
+                    {"advertisers": [{"node": "tag", "pdu": "ADV_NONCONN_IND", "intervalMs": 100, "channels": [\(channel)]}],
+                     "scanners": [{"node": "phone", "intervalMs": 100, "windowMs": 100, "active": false, "channels": [\(channel)]}],
+                     "wifi": [{"node": "wifi", "pattern": "\(pattern)", "load": 1}]}
+                    """, duration: duration)
+            let s = try #require(try ScenarioRunner.run(scenario).ble).scanners[0]
+            return 1 - Double(s.received) / Double(s.heardable)
+        }
+        #expect(try loss(channel: 38, pattern: "continuous", duration: 10) > 0.99)
+        #expect(try loss(channel: 37, pattern: "continuous", duration: 10) < 0.02)
+        let awdl = try loss(channel: 38, pattern: "awdl", duration: 300)
+        #expect(abs(awdl - 1.0 / 16) < 0.02, "AWDL slot-8 loss \(awdl)")
+    }
+}
