@@ -265,3 +265,92 @@ struct BleDiscoveryTests {
         #expect(abs(awdl - 1.0 / 16) < 0.02, "AWDL slot-8 loss \(awdl)")
     }
 }
+
+@Suite("Bluetooth LE input")
+struct BleInputTests {
+    static let base = """
+        {"name": "b", "seed": 1, "duration_s": 5, "environment": {"preset": "city"},
+         "nodes": [{"id": "phone", "position": [0, 0, 0]}, {"id": "tag", "position": [4, 0, 0]}],
+         "ble": {"advertisers": [{"node": "tag", "intervalMs": 100, "scanResponseBytes": 10}],
+                 "scanners": [{"node": "phone", "intervalMs": 60, "windowMs": 30}]}}
+        """
+
+    /// Each bad value is reported at its JSON path with what was expected.
+    @Test(arguments: [
+        ("ble.advertisers[0].intervalMs=100.1", "ble.advertisers[0].intervalMs", "0.625 ms grid"),
+        ("ble.scanners[0].windowMs=90", "ble.scanners[0].windowMs", "longer than the scan interval"),
+        ("ble.advertisers[0].payloadBytes=32", "ble.advertisers[0].payloadBytes", "at most 31"),
+        ("ble.advertisers[0].scanResponseBytes=40", "ble.advertisers[0].scanResponseBytes", "at most 31"),
+        ("ble.advertisers[0].pdu=\"ADV_FOO\"", "ble.advertisers[0].pdu", "advertising PDU type"),
+        ("ble.advertisers[0].pdu=\"SCAN_RSP\"", "ble.advertisers[0].pdu", "not an advertising PDU type"),
+        ("ble.advertisers[0].phy=\"2M\"", "ble.advertisers[0].phy", "not allowed on the primary advertising"),
+        ("ble.scanners[0].intervalMs=2", "ble.scanners[0].intervalMs", "2.5...10240"),
+        ("ble.advertisers[0].node=\"nobody\"", "ble.advertisers[0].node", "no node has the id"),
+        ("ble.advertisers[0].address=\"random\"", "ble.advertisers[0].address", "an address type"),
+        ("ble.scanners[0].profile=\"ios-background\"", "ble.scanners[0]", "serviceFilter"),
+        ("ble.wifi", "", "")
+    ])
+    func badValuesNameTheirPath(_ c: (String, String, String)) {
+        if c.0 == "ble.wifi" {
+            // A Wi-Fi transmitter whose load rounds the frame gap out of range, and AWDL off channel 6.
+            let text = Self.base.replacingOccurrences(
+                of: "\"scanners\":", with: "\"wifi\": [{\"node\": \"phone\", \"channel\": 3}], \"scanners\":")
+            #expect(diagnostics(text).first?.path == "ble.wifi[0].channel")
+            let load = Self.base.replacingOccurrences(
+                of: "\"scanners\":", with: "\"wifi\": [{\"node\": \"phone\", \"load\": 1e-300}], \"scanners\":")
+            #expect(diagnostics(load).first?.path == "ble.wifi[0].load")
+            return
+        }
+        let d = diagnostics(Self.base, overrides: [c.0])
+        #expect(d.count == 1)
+        #expect(d.first?.path == c.1)
+        #expect(d.first?.message.contains(c.2) == true, "\(d.first?.message ?? "none")")
+    }
+
+    /// A non-scannable PDU with a scan response, ADV_DIRECT_IND without its target, and a
+    /// channel outside 37–39.
+    @Test func inconsistentAdvertisersAreRefused() {
+        let nonconn = diagnostics(Self.base, overrides: ["ble.advertisers[0].pdu=\"ADV_NONCONN_IND\""])
+        #expect(nonconn.first?.path == "ble.advertisers[0].scanResponseBytes")
+        let text = Self.base.replacingOccurrences(of: "\"scanResponseBytes\": 10", with: "\"pdu\": \"ADV_DIRECT_IND\"")
+        #expect(diagnostics(text).first?.message.contains("needs a \"target\"") == true)
+        let targeted = text.replacingOccurrences(
+            of: "\"pdu\": \"ADV_DIRECT_IND\"", with: "\"pdu\": \"ADV_DIRECT_IND\", \"target\": \"phone\"")
+        #expect(diagnostics(targeted).isEmpty)
+        let channels = Self.base.replacingOccurrences(
+            of: "\"windowMs\": 30", with: "\"windowMs\": 30, \"channels\": [37, 40]")
+        #expect(diagnostics(channels).first?.path == "ble.scanners[0].channels[1]")
+    }
+
+    /// The CLI exits 2, names the file and the path, and writes nothing.
+    @Test func runRefusesBadInputWithoutOutput() throws {
+        let dir = try temporaryFolder(["b.json": Self.base])
+        let r = try CLI.run(
+            ["run", "b.json", "--out", "out", "--set", "ble.advertisers[0].intervalMs=33"], in: dir)
+        #expect(r.status == 2)
+        #expect(r.stderr.contains("b.json"))
+        #expect(r.stderr.contains("ble.advertisers[0].intervalMs"))
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("out").path))
+    }
+
+    /// Same seed, same bytes: two runs and a two-worker sweep of the same scenario agree.
+    @Test func runsAndSweepsAreDeterministic() throws {
+        let sweep = Self.base.replacingOccurrences(
+            of: "\"ble\":", with: "\"matrix\": {\"ble.scanners[0].windowMs\": [10, 30, 60], \"repeat\": 2}, \"ble\":")
+        let dir = try temporaryFolder(["b.json": Self.base, "s.json": sweep])
+        for out in ["r1", "r2"] {
+            #expect(try CLI.run(["run", "b.json", "--out", out], in: dir).status == 0)
+        }
+        for name in ["ble_pairs.csv", "ble_scanners.csv", "ble_advertisers.csv", "summary.csv"] {
+            let a = try String(contentsOf: dir.appendingPathComponent("r1/\(name)"), encoding: .utf8)
+            let b = try String(contentsOf: dir.appendingPathComponent("r2/\(name)"), encoding: .utf8)
+            #expect(a == b, "\(name) differs between runs")
+        }
+        #expect(try CLI.run(["sweep", "s.json", "--out", "s1", "-j", "1"], in: dir).status == 0)
+        #expect(try CLI.run(["sweep", "s.json", "--out", "s2", "-j", "2"], in: dir).status == 0)
+        let a = try String(contentsOf: dir.appendingPathComponent("s1/cells.csv"), encoding: .utf8)
+        let b = try String(contentsOf: dir.appendingPathComponent("s2/cells.csv"), encoding: .utf8)
+        #expect(a == b)
+        #expect(a.contains("phone<-tag"))
+    }
+}

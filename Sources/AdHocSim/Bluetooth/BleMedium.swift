@@ -71,6 +71,9 @@ struct BleMedium {
     /// Slots of live transmissions, in start order.
     var live: [Int32] = []
     var receivers: [Receiver] = []
+    /// Per advertising channel (37, 38, 39): the receivers listening there, so a transmission
+    /// visits only them.
+    var listeners: [[Int]] = [[], [], []]
     var meanLossCache: [Int: Double] = [:]
     var blockage: [Int: BlockageProcess] = [:]
     let blockageFactor: Double
@@ -199,6 +202,7 @@ struct BleMedium {
     mutating func listen(_ r: Int, channel: Int, now: SimTime) {
         stopListening(r, now: now)
         receivers[r].channel = channel
+        listeners[channel - 37].append(r)
         for slot in live {
             let t = transmissions[Int(slot)]
             let c = coupling(t, channel: channel)
@@ -212,6 +216,13 @@ struct BleMedium {
     @discardableResult
     mutating func stopListening(_ r: Int, now: SimTime) -> Int32 {
         let lost = receivers[r].lock
+        if receivers[r].channel >= 0 {
+            let list = receivers[r].channel - 37
+            if let i = listeners[list].firstIndex(of: r) {
+                listeners[list].swapAt(i, listeners[list].count - 1)
+                listeners[list].removeLast()
+            }
+        }
         receivers[r].channel = -1
         receivers[r].heard.removeAll(keepingCapacity: true)
         receivers[r].lock = -1
@@ -224,14 +235,21 @@ struct BleMedium {
     mutating func started(_ slot: Int32, now: SimTime) {
         notices.removeAll(keepingCapacity: true)
         let t = transmissions[Int(slot)]
-        for r in receivers.indices where receivers[r].channel >= 0 && receivers[r].node != t.senderNode {
-            if down[receivers[r].node] { continue }
+        for list in t.wifi ? 0..<3 : (t.channel - 37)..<(t.channel - 36) {
+            for r in listeners[list] { reach(slot, t, r, now: now) }
+        }
+    }
+
+    /// Transmission `t` reaches listening receiver `r` as it starts.
+    mutating func reach(_ slot: Int32, _ t: Transmission, _ r: Int, now: SimTime) {
+        do {
+            if down[receivers[r].node] || receivers[r].node == t.senderNode { return }
             let c = coupling(t, channel: receivers[r].channel)
-            guard c > 0 else { continue }
+            guard c > 0 else { return }
             let mw = powerMw(of: t, at: r, now: now) * c
             closeChunk(r, now: now)
             receivers[r].heard.append((slot, mw))
-            if t.wifi { continue }
+            if t.wifi { return }
             var locked = false
             if receivers[r].lock < 0 && mw >= syncMw[Self.phyIndex(t.phy)] {
                 receivers[r].lock = slot
@@ -249,8 +267,16 @@ struct BleMedium {
     /// was received: `(r, mw, success)` in `notices` for each receiver locked on it.
     mutating func ended(_ slot: Int32, now: SimTime) {
         notices.removeAll(keepingCapacity: true)
-        for r in receivers.indices where receivers[r].channel >= 0 {
-            guard let i = receivers[r].heard.firstIndex(where: { $0.slot == slot }) else { continue }
+        let t = transmissions[Int(slot)]
+        for list in t.wifi ? 0..<3 : (t.channel - 37)..<(t.channel - 36) {
+            for r in listeners[list] { leave(slot, r, now: now) }
+        }
+    }
+
+    /// Receiver `r` stops hearing transmission `slot`, which has ended.
+    mutating func leave(_ slot: Int32, _ r: Int, now: SimTime) {
+        do {
+            guard let i = receivers[r].heard.firstIndex(where: { $0.slot == slot }) else { return }
             closeChunk(r, now: now)
             let mw = receivers[r].heard[i].mw
             receivers[r].heard.remove(at: i)

@@ -117,7 +117,7 @@ public struct BleNetwork {
         advertiserOf = Array(repeating: -1, count: medium.receivers.count)
         for (s, sc) in scanners.enumerated() { scannerOf[sc.receiver] = s }
         for (a, ad) in advertisers.enumerated() { advertiserOf[ad.receiver] = a }
-        for (w, ws) in spec.wifi.enumerated() {
+        for (w, ws) in spec.wifi.enumerated() where spec.wifiInterference {
             var state = BleWifiState(spec: ws, stream: sim.randomStream(named: "ble:wifi:\(w)/frames"))
             let gap = state.gapMean
             let first = SimTime.seconds(state.stream.exponential(mean: gap.isFinite && gap > 0 ? gap : 1e-6))

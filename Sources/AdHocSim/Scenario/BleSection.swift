@@ -14,10 +14,17 @@ public struct BleSpec: Sendable, Equatable {
     /// `ble.estimator.assumedTxPowerDbm`: the TX power the app assumes when the advertiser
     /// does not advertise its own (assumption: 0 dBm).
     public var estimatorTxPowerDbm: Double = 0
+    /// `ble.wifiInterference`: whether the `wifi` transmitters reach LE receivers (the switch of
+    /// the coexistence mechanism, for ablations; default true).
+    public var wifiInterference: Bool = true
     /// `ble.recordRssi`: write every RSSI sample an app sees to `ble_rssi.csv`.
     public var recordRssi: Bool = false
     /// Nothing set.
     public init() {}
+
+    /// The most scanner–advertiser pairs a run records: 1 000 000 (assumption: a thousand
+    /// phones scanning a thousand advertisers, about 100 MB of records).
+    public static let maxPairs = 1_000_000
 }
 
 /// What iOS gives an app that advertises or scans, per app state (`profile`).
@@ -134,6 +141,13 @@ extension ScenarioDecoder {
                 ok = false
             }
         }
+        if let v = r.value("wifiInterference") {
+            if let b = values.bool(v, bp.appending("wifiInterference"), "true or false") {
+                spec.wifiInterference = b
+            } else {
+                ok = false
+            }
+        }
         if let v = r.value("estimator") {
             let ep = bp.appending("estimator")
             if let er = ObjectReader(
@@ -199,6 +213,13 @@ extension ScenarioDecoder {
             } else {
                 ok = false
             }
+        }
+        if ok && spec.advertisers.count * spec.scanners.count > BleSpec.maxPairs {
+            sink.report(
+                "\(spec.scanners.count) scanners × \(spec.advertisers.count) advertisers is more than the "
+                    + "\(BleSpec.maxPairs) scanner–advertiser pairs a run keeps records for",
+                path: bp, at: node.origin)
+            ok = false
         }
         if ok && spec.advertisers.isEmpty && spec.scanners.isEmpty {
             sink.report("a ble section needs at least one advertiser or scanner", path: bp, at: node.origin)
@@ -549,9 +570,9 @@ extension ScenarioDecoder {
             ok = false
         }
         if let v = r.value("load") {
-            if let x = values.positive(
-                v, p.appending("load"), "a fraction of time on air, > 0 and ≤ 1", above: 0, upTo: 1)
-            {
+            // At least 0.1 % on air (assumption: below that an interferer is negligible, and the
+            // mean gap between frames, frameUs·(1 − load)/load, stays far inside the clock's range).
+            if let x = values.number(v, p.appending("load"), "a fraction of time on air, 0.001...1", in: 0.001...1) {
                 spec.load = x
             } else {
                 ok = false
