@@ -71,6 +71,13 @@ struct BlePhyTests {
         #expect(close(c37, -40 - 10 * log10(16.6), 1e-9))
     }
 
+    /// The 40 channels cover 2402…2480 MHz in 2 MHz steps, each RF channel once.
+    @Test func channelIndicesCoverTheBandOnce() {
+        let f = (0...39).map { BleChannel.frequencyMHz(channelIndex: $0) }
+        #expect(Set(f) == Set(stride(from: 2402.0, through: 2480, by: 2)))
+        #expect(f[37] == 2402 && f[38] == 2426 && f[39] == 2480 && f[0] == 2404 && f[11] == 2428)
+    }
+
     /// Address numbers: a private address changes at its phase and every interval after it.
     @Test func addressRotationEpochs() {
         let r = AddressRotation(interval: .seconds(900), phase: .seconds(100))
@@ -317,6 +324,9 @@ struct BleInputTests {
         let targeted = text.replacingOccurrences(
             of: "\"pdu\": \"ADV_DIRECT_IND\"", with: "\"pdu\": \"ADV_DIRECT_IND\", \"target\": \"phone\"")
         #expect(diagnostics(targeted).isEmpty)
+        let ios = Self.base.replacingOccurrences(
+            of: "\"scanResponseBytes\": 10", with: "\"profile\": \"ios-foreground\", \"pdu\": \"ADV_NONCONN_IND\"")
+        #expect(diagnostics(ios).first?.path == "ble.advertisers[0].pdu")
         let channels = Self.base.replacingOccurrences(
             of: "\"windowMs\": 30", with: "\"windowMs\": 30, \"channels\": [37, 40]")
         #expect(diagnostics(channels).first?.path == "ble.scanners[0].channels[1]")

@@ -66,6 +66,18 @@ public enum BleTiming {
 /// The 40 LE RF channels: channel k (RF channel index) at 2402 + 2k MHz; the advertising
 /// channels 37, 38 and 39 are at 2402, 2426 and 2480 MHz (radio.md).
 public enum BleChannel {
+    /// Centre frequency of link-layer channel index `index` (0…39), MHz (Core Specification
+    /// v5.4 Vol 6 Part B §1.4.1): data channels 0–10 at 2404–2424, 11–36 at 2428–2478, and the
+    /// advertising channels 37, 38, 39 at 2402, 2426 and 2480 MHz, placed in the gaps between
+    /// Wi-Fi channels 1, 6 and 11.
+    public static func frequencyMHz(channelIndex index: Int) -> Double {
+        switch index {
+        case 0...10: return 2404 + 2 * Double(index)
+        case 11...36: return 2428 + 2 * Double(index - 11)
+        default: return advertisingFrequencyMHz(index)
+        }
+    }
+
     /// Centre frequency of advertising channel index 37, 38 or 39, MHz.
     public static func advertisingFrequencyMHz(_ index: Int) -> Double {
         switch index {

@@ -69,7 +69,10 @@ public struct SvgChart: Sendable {
     static func label(_ v: Double) -> String {
         if abs(v) >= 1000 || v == v.rounded() { return NumberText.fixed(v, decimals: 0) }
         if abs(v) >= 10 { return NumberText.fixed(v, decimals: 1) }
-        return NumberText.fixed(v, decimals: 2)
+        if abs(v) >= 0.01 || v == 0 { return NumberText.fixed(v, decimals: 2) }
+        // Small values (log axes reach 0.001 and below): enough decimals to show the first digit.
+        let decimals = Swift.min(12, Int((-log10(abs(v)) - 1e-9).rounded(.up)))
+        return NumberText.fixed(v, decimals: decimals)
     }
 
     static func quantile(_ sorted: [Double], _ q: Double) -> Double {

@@ -448,6 +448,19 @@ extension ScenarioDecoder {
                 sink.report("only ADV_DIRECT_IND has a \"target\"", path: p.appending("target"), at: item.origin)
                 ok = false
             }
+            if profile != nil && spec.pdu != .advInd {
+                sink.report(
+                    "an iOS app advertises through CBPeripheralManager, which always sends connectable ADV_IND; "
+                        + "drop \"pdu\" or the profile", path: p.appending("pdu"), at: item.origin)
+                ok = false
+            }
+            if profile != nil && spec.advertisesTxPower {
+                sink.report(
+                    "an iOS app may advertise only a local name and service UUIDs (CBPeripheralManager."
+                        + "startAdvertising), not its TX power level", path: p.appending("advertisesTxPower"),
+                    at: item.origin)
+                ok = false
+            }
             if !spec.pdu.isScannable && spec.scanResponseBytes > 0 && r.value("scanResponseBytes") != nil {
                 sink.report(
                     "\(spec.pdu.rawValue) is not scannable, so it has no scan response",
