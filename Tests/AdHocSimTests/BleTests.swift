@@ -217,6 +217,22 @@ struct BleDiscoveryTests {
         #expect(rsp - adv == .microseconds(150 + 176 + 150 + (10 + 26) * 8))
     }
 
+    /// ADV_DIRECT_IND is discovered by its target only; another scanner next to it neither
+    /// reports it nor counts it as heardable.
+    @Test func directedAdvertisingReachesItsTargetOnly() throws {
+        let scenario = try bleScenario(
+            nodes: [("phone", 0, 0), ("other", 0, 2), ("tag", 3, 0)],
+            ble: """
+                {"advertisers": [{"node": "tag", "pdu": "ADV_DIRECT_IND", "target": "phone", "intervalMs": 100}],
+                 "scanners": [{"node": "phone", "active": false}, {"node": "other", "active": false}]}
+                """)
+        let m = try #require(try ScenarioRunner.run(scenario).ble)
+        #expect(m.pairs[0].record.reports == 1)
+        #expect(m.pairs[0].record.received > 50)
+        #expect(m.pairs[1].record.reports == 0)
+        #expect(m.pairs[1].record.heardable == 0)
+    }
+
     /// A private address rotating every 60 s, phase in (0, 60] s, changes 5 times in 300 s:
     /// the scanner app sees 6 identifiers; a public address stays one.
     @Test func addressRotationCreatesNewIdentifiers() throws {

@@ -12,6 +12,7 @@ struct ChartTests {
         #expect(SvgChart.label(0.002) == "0.002")
         #expect(SvgChart.label(0.1) == "0.10")
         #expect(SvgChart.label(10) == "10")
+        #expect(SvgChart.label(1e-12) == "1e-12")
     }
 
     /// A BLE sweep's cells.csv gets the discovery charts: one line per scan window with the

@@ -32,12 +32,38 @@ struct CLI {
         p.standardOutput = out
         p.standardError = err
         try p.run()
-        let o = out.fileHandleForReading.readDataToEndOfFile()
-        let e = err.fileHandleForReading.readDataToEndOfFile()
+        // Both pipes are drained at once (a child filling one while we block on the other would
+        // deadlock), with reads that survive signals.
+        final class Box: @unchecked Sendable { var data = Data() }
+        let e = Box()
+        let group = DispatchGroup()
+        let errHandle = err.fileHandleForReading
+        DispatchQueue.global().async(group: group) { e.data = readToEnd(errHandle) }
+        let o = readToEnd(out.fileHandleForReading)
+        group.wait()
         p.waitUntilExit()
         return Outcome(
             status: p.terminationStatus, stdout: String(decoding: o, as: UTF8.self),
-            stderr: String(decoding: e, as: UTF8.self))
+            stderr: String(decoding: e.data, as: UTF8.self))
+    }
+}
+
+/// Reads a pipe to its end with read(2), retrying a read that a signal interrupted (EINTR).
+/// Foundation's `readDataToEndOfFile` traps on EINTR, which the SIGCHLD of another test's
+/// finished child process can cause when tests run in parallel.
+func readToEnd(_ handle: FileHandle) -> Data {
+    var data = Data()
+    var buffer = [UInt8](repeating: 0, count: 1 << 16)
+    let fd = handle.fileDescriptor
+    while true {
+        let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        if n > 0 {
+            data.append(contentsOf: buffer[0..<n])
+        } else if n < 0 && errno == EINTR {
+            continue
+        } else {
+            return data
+        }
     }
 }
 

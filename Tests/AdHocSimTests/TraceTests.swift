@@ -11,7 +11,7 @@ func tshark(_ args: [String]) throws -> [String] {
     p.standardOutput = out
     p.standardError = FileHandle.nullDevice
     try p.run()
-    let data = out.fileHandleForReading.readDataToEndOfFile()
+    let data = readToEnd(out.fileHandleForReading)
     p.waitUntilExit()
     #expect(p.terminationStatus == 0, "tshark \(args) failed")
     return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)

@@ -328,6 +328,8 @@ public struct BleNetwork {
             guard s >= 0, scanners[s].phase == .scanning, scanners[s].windowEnd >= t.end, n.mw >= threshold else {
                 continue
             }
+            // A directed advertisement is for its target only; other scanners drop it.
+            if t.pdu == .advDirectInd && advertisers[t.advertiser].spec.target != scanners[s].spec.node { continue }
             pairs[s * advertisers.count + t.advertiser].heardable += 1
         }
     }

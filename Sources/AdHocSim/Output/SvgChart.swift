@@ -71,8 +71,8 @@ public struct SvgChart: Sendable {
         if abs(v) >= 10 { return NumberText.fixed(v, decimals: 1) }
         if abs(v) >= 0.01 || v == 0 { return NumberText.fixed(v, decimals: 2) }
         // Small values (log axes reach 0.001 and below): enough decimals to show the first digit.
-        let decimals = Swift.min(12, Int((-log10(abs(v)) - 1e-9).rounded(.up)))
-        return NumberText.fixed(v, decimals: decimals)
+        let decimals = Int((-log10(abs(v)) - 1e-9).rounded(.up))
+        return decimals <= 9 ? NumberText.fixed(v, decimals: decimals) : "\(v)"  // shortest round-trip form
     }
 
     static func quantile(_ sorted: [Double], _ q: Double) -> Double {
