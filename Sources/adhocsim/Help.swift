@@ -63,6 +63,10 @@ enum Help {
           --pcap             also write <node>.pcap per node (IP/TCP/UDP/QUIC headers, for
                              Wireshark and tshark)
           --quiet            print only errors
+
+        On a terminal, a run that takes longer than a second shows its simulated time,
+        events per second and an ETA on one updating line of stderr (not with --quiet, and
+        never when stderr is a pipe or a file); the results are the same either way.
         """
 
     static let validate = """

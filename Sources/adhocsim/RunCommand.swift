@@ -33,8 +33,14 @@ enum RunCommand {
             )
         }
         let report: RunReport
+        // On a terminal, a run that takes longer than a second shows where it stands on one
+        // line of stderr; --quiet and pipes stay silent.
+        let line = a.has("--quiet") || isatty(2) == 0 ? nil : ProgressLine()
         do {
-            report = try ScenarioRunner.run(scenario, trace: a.has("--pcap"))
+            var progress: (@Sendable (ScenarioRunner.RunProgress) -> Void)?
+            if let line { progress = { p in line.show(p) } }
+            report = try ScenarioRunner.run(scenario, trace: a.has("--pcap"), progress: progress)
+            line?.finish()
         } catch let e as ScenarioRunner.Unsupported {
             printError(e.description)
             return ExitStatus.badInput
@@ -181,4 +187,30 @@ func overrideArguments(_ a: Arguments) -> [String]? {
         }
     }
     return list + a.all("--set")
+}
+
+/// The one updating line of `run`'s progress: simulated time, events per second and an ETA,
+/// rewritten in place at most ten times a second once the run has taken a second.
+final class ProgressLine: @unchecked Sendable {
+    private var lastShown = -1.0
+    private var shown = false
+
+    func show(_ p: ScenarioRunner.RunProgress) {
+        guard p.wallSeconds >= 1, p.wallSeconds - lastShown >= 0.1 || p.simulated >= p.duration else { return }
+        lastShown = p.wallSeconds
+        shown = true
+        let done = p.duration.nanoseconds > 0 ? Double(p.simulated.nanoseconds) / Double(p.duration.nanoseconds) : 1
+        let eta = done > 0 ? p.wallSeconds * (1 - done) / done : 0
+        let rate = Double(p.events) / p.wallSeconds
+        let text =
+            "\r\u{1b}[K  simulated \(NumberText.fixed(p.simulated.inSeconds, decimals: 1)) of "
+            + "\(NumberText.fixed(p.duration.inSeconds, decimals: 1)) s (\(NumberText.fixed(done * 100, decimals: 0)) %), "
+            + "\(NumberText.fixed(rate / 1e6, decimals: 2)) M events/s, ETA \(NumberText.fixed(eta, decimals: 0)) s"
+        FileHandle.standardError.write(Data(text.utf8))
+    }
+
+    /// Clears the line, if one was shown.
+    func finish() {
+        if shown { FileHandle.standardError.write(Data("\r\u{1b}[K".utf8)) }
+    }
 }

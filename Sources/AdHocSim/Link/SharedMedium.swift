@@ -105,6 +105,19 @@ public struct SharedMedium<Frame: Sendable>: Sendable {
         indications.append(after ? .busy(node: r) : .idle(node: r))
     }
 
+    /// `updateCarrierSense` on a receiver's storage, recording into `changes`.
+    @inline(__always)
+    static func updateCarrierSense(
+        _ rx: inout Receiver, _ r: Int, busyDelta: Int, energyDetectionMw: Double, into changes: inout [PhyIndication]
+    ) {
+        let before = rx.busyCount > 0 || rx.energyBusy
+        rx.busyCount += busyDelta
+        rx.energyBusy = rx.interferenceMw >= energyDetectionMw
+        let after = rx.busyCount > 0 || rx.energyBusy
+        guard before != after, !rx.transmitting else { return }
+        changes.append(after ? .busy(node: r) : .idle(node: r))
+    }
+
     /// A node that starts transmitting drops the frame it was receiving (half duplex).
     mutating func abandonReception(_ i: Int) {
         receivers[i].interferenceMw += receivers[i].lockedSignalMw
@@ -140,25 +153,36 @@ public struct SharedMedium<Frame: Sendable>: Sendable {
         neighbours.removeAll(keepingCapacity: true)
         channel.forEachNeighbour(of: i) { neighbours.append($0) }
         defer { scratch = neighbours }
+        // Pass 1: the received powers, in neighbour order (the fading draws' order).
         for r in neighbours {
             if receivers[r].off { continue }
             if let awdl, !awdl.isPresent(r, at: now) { continue }
             let mw = channel.frameRxMw(from: i, to: r, at: now)
-            let busy = mw >= preambleMw
-            touched.append(Touch(node: Int32(r), powerMw: mw, busy: busy))
-            if !receivers[r].transmitting && receivers[r].locked < 0 && busy {
-                receivers[r].locked = slot
-                receivers[r].lockedSignalMw = mw
-                receivers[r].lockedMaxInterferenceMw = receivers[r].interferenceMw
-            } else {
-                receivers[r].interferenceMw += mw
-                if receivers[r].locked >= 0 {
-                    receivers[r].lockedMaxInterferenceMw = Swift.max(
-                        receivers[r].lockedMaxInterferenceMw, receivers[r].interferenceMw)
-                }
-            }
-            updateCarrierSense(r, busyDelta: busy ? 1 : 0)
+            touched.append(Touch(node: Int32(r), powerMw: mw, busy: mw >= preambleMw))
         }
+        // Pass 2: lock or interfere, and carrier sense, over the receivers' storage directly
+        // (one uniqueness check per transmission instead of several per receiver).
+        let ed = energyDetectionMw
+        var changes = indications
+        indications = []
+        receivers.withUnsafeMutableBufferPointer { rb in
+            for t in touched {
+                let r = Int(t.node)
+                let mw = t.powerMw
+                if !rb[r].transmitting && rb[r].locked < 0 && t.busy {
+                    rb[r].locked = slot
+                    rb[r].lockedSignalMw = mw
+                    rb[r].lockedMaxInterferenceMw = rb[r].interferenceMw
+                } else {
+                    rb[r].interferenceMw += mw
+                    if rb[r].locked >= 0 {
+                        rb[r].lockedMaxInterferenceMw = Swift.max(rb[r].lockedMaxInterferenceMw, rb[r].interferenceMw)
+                    }
+                }
+                Self.updateCarrierSense(&rb[r], r, busyDelta: t.busy ? 1 : 0, energyDetectionMw: ed, into: &changes)
+            }
+        }
+        indications = changes
         transmissions[slot] = Transmission(frame: frame, source: i, start: now, touched: touched, inUse: true)
         return slot
     }
@@ -169,19 +193,28 @@ public struct SharedMedium<Frame: Sendable>: Sendable {
     mutating func end(_ slot: Int) -> (frame: Frame, source: Int) {
         let tx = transmissions[slot]
         receivers[tx.source].transmitting = false
-        for t in tx.touched {
-            let r = Int(t.node)
-            if receivers[r].locked == slot {
-                receivers[r].locked = -1
-                indications.append(.frameEnded(node: r, signalMw: t.powerMw))
-            } else {
-                receivers[r].interferenceMw = Swift.max(0, receivers[r].interferenceMw - t.powerMw)
+        let ed = energyDetectionMw
+        var changes = indications
+        indications = []
+        receivers.withUnsafeMutableBufferPointer { rb in
+            for t in tx.touched {
+                let r = Int(t.node)
+                if rb[r].locked == slot {
+                    rb[r].locked = -1
+                    changes.append(.frameEnded(node: r, signalMw: t.powerMw))
+                } else {
+                    rb[r].interferenceMw = Swift.max(0, rb[r].interferenceMw - t.powerMw)
+                }
+            }
+            // Busy → idle transitions after every reception was settled.
+            for t in tx.touched {
+                Self.updateCarrierSense(
+                    &rb[Int(t.node)], Int(t.node), busyDelta: t.busy ? -1 : 0, energyDetectionMw: ed, into: &changes)
             }
         }
+        indications = changes
         transmissions[slot].inUse = false
         freeTransmissions.append(slot)
-        // Busy → idle transitions after every reception was settled.
-        for t in tx.touched { updateCarrierSense(Int(t.node), busyDelta: t.busy ? -1 : 0) }
         return (tx.frame, tx.source)
     }
 }

@@ -49,23 +49,59 @@ public enum ScenarioRunner {
     /// Runs `scenario` to its duration (or its event budget) and reports what happened.
     /// Deterministic: the report depends only on the scenario, never on the wall clock except
     /// for `wallSeconds`.
-    public static func run(_ scenario: Scenario, trace: Bool = false) throws -> RunReport {
+    public static func run(
+        _ scenario: Scenario, trace: Bool = false, progress: (@Sendable (RunProgress) -> Void)? = nil
+    ) throws -> RunReport {
         try checkSupported(scenario)
         let started = ContinuousClock().now
         var sim = Simulation(seed: scenario.seed)
-        return try withWorld(scenario, sim: &sim, FullRun(scenario: scenario, trace: trace, started: started))
+        return try withWorld(
+            scenario, sim: &sim, FullRun(scenario: scenario, trace: trace, started: started, progress: progress))
     }
+
+    /// Where a running simulation stands, for a progress display.
+    public struct RunProgress: Sendable {
+        /// Simulated time reached.
+        public var simulated: SimTime
+        /// The scenario's duration.
+        public var duration: SimTime
+        /// Handler calls so far.
+        public var events: UInt64
+        /// Wall-clock seconds since the run started.
+        public var wallSeconds: Double
+    }
+
+    /// How many slices of simulated time a run with a progress display is cut into. The loop
+    /// runs each slice with `Simulation.run(until:)`, which leaves the event order, and so the
+    /// results, exactly as one call would.
+    static let progressSlices: Int64 = 1000
 
     /// Runs a world to the scenario's end and reports it.
     struct FullRun: WorldBody {
         let scenario: Scenario
         let trace: Bool
         let started: ContinuousClock.Instant
+        var progress: (@Sendable (RunProgress) -> Void)?
 
         func callAsFunction<L: LinkTechnology>(_ world: inout World<L>, sim: inout Simulation) -> RunReport {
             let clock = ContinuousClock()
             if trace { world.hosts.trace = PacketTrace(nodes: world.nodes.count, version: world.hosts.ip.version) }
-            let reason = sim.run(&world, until: scenario.duration, maxEvents: scenario.limits.maxEvents)
+            let end = scenario.duration
+            var reason: StopReason
+            if let progress {
+                let step = Swift.max(end.nanoseconds / ScenarioRunner.progressSlices, 1)
+                var limit = SimTime.zero
+                repeat {
+                    limit = SimTime(nanoseconds: Swift.min(end.nanoseconds, limit.nanoseconds + step))
+                    reason = sim.run(&world, until: limit, maxEvents: scenario.limits.maxEvents)
+                    progress(
+                        RunProgress(
+                            simulated: sim.now, duration: end, events: sim.eventsExecuted,
+                            wallSeconds: (clock.now - started).seconds))
+                } while (reason == .timeLimit || reason == .queueEmpty) && limit < end
+            } else {
+                reason = sim.run(&world, until: end, maxEvents: scenario.limits.maxEvents)
+            }
             let wall = clock.now - started
             return report(world, sim: sim, reason: reason, wall: wall)
         }
