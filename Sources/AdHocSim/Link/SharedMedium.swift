@@ -66,7 +66,6 @@ public struct SharedMedium<Frame: Sendable>: Sendable {
     var receivers: [Receiver]
     var transmissions: [Transmission] = []
     var freeTransmissions: [Int] = []
-    var scratch: [Int] = []
     /// What happened since the MAC last took them, in order.
     var indications: [PhyIndication] = []
     let preambleMw: Double
@@ -148,13 +147,10 @@ public struct SharedMedium<Frame: Sendable>: Sendable {
         touched.removeAll(keepingCapacity: true)
         receivers[i].transmitting = true
         if receivers[i].locked >= 0 { abandonReception(i) }
-        var neighbours = scratch
-        scratch = []
-        neighbours.removeAll(keepingCapacity: true)
-        channel.forEachNeighbour(of: i) { neighbours.append($0) }
-        defer { scratch = neighbours }
+        let neighbours = channel.neighbours(of: i)
         // Pass 1: the received powers, in neighbour order (the fading draws' order).
-        for r in neighbours {
+        for n in neighbours {
+            let r = Int(n)
             if receivers[r].off { continue }
             if let awdl, !awdl.isPresent(r, at: now) { continue }
             let mw = channel.frameRxMw(from: i, to: r, at: now)

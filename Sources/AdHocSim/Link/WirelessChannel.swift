@@ -33,6 +33,10 @@ public struct WirelessChannel: Sendable {
     let blockageFactor: Double
     var blockage: [UInt64: BlockageProcess] = [:]
     var fadingStreams: [RandomStream]
+    /// Per node: its neighbours within the interaction range in `forEachNeighbour`'s order,
+    /// valid until a node moves (`neighbourListValid`); the storage is reused.
+    var neighbourLists: [[Int32]]
+    var neighbourListValid: [Bool]
     let seed: UInt64
     /// Distance beyond which a transmission is ignored, m.
     public let interactionRange: Double
@@ -71,6 +75,22 @@ public struct WirelessChannel: Sendable {
             staticRxCache = []
         }
         blockageFactor = place.blockage.map { Decibel.linear(fromDb: -$0.penaltyDb) } ?? 1
+        neighbourLists = Array(repeating: [], count: positions.count)
+        neighbourListValid = Array(repeating: false, count: positions.count)
+    }
+
+    /// Node `t`'s neighbours within the interaction range, in `forEachNeighbour`'s order:
+    /// computed once and kept while no node moves.
+    mutating func neighbours(of t: Int) -> [Int32] {
+        if !neighbourListValid[t] {
+            var list = neighbourLists[t]
+            neighbourLists[t] = []
+            list.removeAll(keepingCapacity: true)
+            forEachNeighbour(of: t) { list.append(Int32($0)) }
+            neighbourLists[t] = list
+            neighbourListValid[t] = true
+        }
+        return neighbourLists[t]
     }
 
     /// Moves node `i` (sampled by the world as it walks): the grid, its shadowing and its
@@ -78,6 +98,7 @@ public struct WirelessChannel: Sendable {
     public mutating func setPosition(_ i: Int, _ p: Position) {
         positions[i] = p
         grid.move(i, to: p)
+        for j in neighbourListValid.indices { neighbourListValid[j] = false }
         shadowUnit[i] = place.shadowingSigmaDb > 0 ? shadowing.unitValue(at: p) : 0
         if cacheStride > 0 {
             for j in 0..<cacheStride {
