@@ -10,7 +10,8 @@ import Foundation
 /// with the place's median loss at 2.44 GHz (the band centre; the advertising channels lie
 /// within ±40 MHz of it, 0.3 dB of free-space loss), the same shadowing field as Wi-Fi (the
 /// same obstacles), the place's blockage process per pair, and one Rician draw per
-/// transmission and receiver. A Wi-Fi transmission reaches an LE receiver scaled by
+/// transmission and receiver from `RicianPowerTable`: counter-based, so a draw depends only on
+/// (run seed, transmission number, receiver), whichever receivers were evaluated before. A Wi-Fi transmission reaches an LE receiver scaled by
 /// `BleChannel.wifiCoupling`; LE transmissions on another advertising channel do not reach it
 /// (the advertising channels are 24 MHz or more apart).
 ///
@@ -39,6 +40,8 @@ struct BleMedium {
         /// The advertiser's address number at transmission time.
         var epoch: UInt32
         var live: Bool
+        /// The transmission's number in the run (the fading draw's counter).
+        var number: UInt64 = 0
     }
 
     /// One receiver: a scanner's radio or an advertiser's listening slot.
@@ -78,6 +81,10 @@ struct BleMedium {
     var blockage: [Int: BlockageProcess] = [:]
     let blockageFactor: Double
     var down: [Bool]
+    /// The place's fading table (`nil`: no fast fading) and the key of this run's draws.
+    let fading: RicianPowerTable?
+    let fadingKey: UInt64
+    var transmissionsBegun: UInt64 = 0
     /// What the last `started` or `ended` did, per receiver reached: (receiver, mW, flag).
     var notices: [(receiver: Int, mw: Double, flag: Bool)] = []
 
@@ -99,6 +106,8 @@ struct BleMedium {
         syncMw = BlePhy.allCases.map { noise * BleErrorModel(phy: $0).referenceSinr / 4 }
         blockageFactor = place.blockage.map { Decibel.linear(fromDb: -$0.penaltyDb) } ?? 1
         down = Array(repeating: false, count: nodes.count)
+        fading = place.fadingK.map { RicianPowerTable.shared(k: $0) }
+        fadingKey = SplitMix64.mix(seed) ^ StableHash.fnv1a("ble/fading")
     }
 
     static func phyIndex(_ phy: BlePhy) -> Int {
@@ -146,7 +155,7 @@ struct BleMedium {
             }
             if blockage[key]!.isBlocked(at: now) { mw *= blockageFactor }
         }
-        if let k = place.fadingK { mw *= RicianFading.gain(k: k, stream: &receivers[r].stream) }
+        if let fading { mw *= fading.power(u: RicianPowerTable.uniform(key: fadingKey, t.number, UInt64(r))) }
         return mw
     }
 
@@ -162,6 +171,9 @@ struct BleMedium {
 
     /// Puts a transmission on the air; returns its slot.
     mutating func begin(_ t: Transmission) -> Int32 {
+        var t = t
+        t.number = transmissionsBegun
+        transmissionsBegun &+= 1
         let slot: Int32
         if let s = freeSlots.popLast() {
             slot = s

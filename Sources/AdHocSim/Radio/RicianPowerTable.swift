@@ -1,0 +1,151 @@
+import Foundation
+
+/// Rician fading power drawn in a few nanoseconds and independently of draw order: a
+/// counter-based uniform per (transmission, receiver) mapped through a tabulated inverse CDF of
+/// the Rician power.
+///
+/// **The distribution.** With factor K, the normalised power x = |h|² (E[x] = 1) of a Rician
+/// channel is a scaled non-central χ² with two degrees of freedom, which is a Poisson mixture
+/// of Gamma distributions (Johnson, Kotz & Balakrishnan, "Continuous Univariate Distributions",
+/// vol. 2, ch. 29):
+///
+///     F(x) = Σₙ e^(−K)·Kⁿ/n! · P(n + 1, (K + 1)·x),   P(n + 1, y) = 1 − e^(−y)·Σⱼ₌₀ⁿ yʲ/j!
+///
+/// exact for every K ≥ 0 (K = 0 is Rayleigh: F(x) = 1 − e^(−x)).
+///
+/// **The table.** F is inverted by bisection at three grids of u: the lower tail
+/// u ∈ [2⁻⁴⁰, 2⁻⁷] at 32 points per octave (deep fades decide which frames fail, so they are
+/// tabulated finely), the body u ∈ [2⁻⁷, 1 − 2⁻⁷] in steps of 2⁻¹³, and the upper tail
+/// 1 − u ∈ [2⁻⁴⁰, 2⁻⁷] at 32 points per octave; linear interpolation between points. Below
+/// 2⁻⁴⁰ the lower tail continues with F's first-order term, x ≈ u·e^K/(K + 1). Tables are built
+/// once per K and process (a few milliseconds) and shared by every run.
+///
+/// **The uniforms.** u = SplitMix64's finaliser applied twice to a key (the run seed and the
+/// stream's name, `StableHash`), the transmission's number and the receiver's index — a
+/// counter-based generator in the sense of Salmon et al., "Parallel random numbers: as easy
+/// as 1, 2, 3" (SC 2011): a draw depends only on (seed, transmission, receiver), never on which
+/// receivers were evaluated before, or in which order.
+public struct RicianPowerTable: Sendable {
+    /// The Rician factor (linear).
+    public let k: Double
+    let lower: [Double]
+    let body: [Double]
+    let upper: [Double]
+
+    static let pointsPerOctave = 32.0
+    static let tailOctaves = 33.0  // 2⁻⁴⁰ … 2⁻⁷
+    static let bodyStep = 1.0 / 8192
+    static let bodyStart = 1.0 / 128
+
+    /// The exact CDF of the normalised power at `x` for factor `k` (Poisson mixture above).
+    public static func cdf(_ x: Double, k: Double) -> Double { cdfAndDensity(x, k: k).cdf }
+
+    /// F(x) and its density f(x) = (K + 1)·Σₙ e^(−K)·Kⁿ/n! · e^(−y)·yⁿ/n!, y = (K + 1)·x.
+    static func cdfAndDensity(_ x: Double, k: Double) -> (cdf: Double, density: Double) {
+        guard x > 0 else { return (0, (k + 1) * exp(-k)) }
+        let y = (k + 1) * x
+        var weight = exp(-k)
+        var term = exp(-y)  // e^(−y)·yⁿ/n!
+        var partial = term  // e^(−y)·Σⱼ₌₀ⁿ yʲ/j!
+        var sum = 0.0, density = 0.0
+        let last = Int(k + 12 * k.squareRoot() + 40)
+        for n in 0...last {
+            sum += weight * (1 - partial)
+            density += weight * term
+            weight *= k / Double(n + 1)
+            term *= y / Double(n + 1)
+            partial += term
+        }
+        return (Swift.min(sum, 1), (k + 1) * density)
+    }
+
+    /// The power whose CDF is `u`, at or above `lo`: Newton's method from `lo`, kept inside a
+    /// bisection bracket (a handful of CDF evaluations per table entry).
+    static func invert(_ u: Double, k: Double, from lo: Double) -> Double {
+        var a = lo, b = Swift.max(lo * 2, 1.0)
+        while cdf(b, k: k) < u { b *= 2 }
+        var x = Swift.max(lo, 1e-300)
+        for _ in 0..<100 {
+            let (f, d) = cdfAndDensity(x, k: k)
+            if f < u { a = x } else { b = x }
+            var next = d > 0 ? x - (f - u) / d : (a + b) / 2
+            if !(next > a && next < b) { next = (a + b) / 2 }
+            if abs(next - x) <= 1e-14 * Swift.max(next, 1e-300) || b - a <= 1e-15 * b { return next }
+            x = next
+        }
+        return x
+    }
+
+    /// The table of factor `k` (built here; use `shared(k:)` to reuse it).
+    public init(k: Double) {
+        self.k = k
+        let tail = Int(Self.tailOctaves * Self.pointsPerOctave)
+        var x = 0.0
+        var lower: [Double] = []
+        for i in 0...tail {
+            let u = exp2(-40 + Double(i) / Self.pointsPerOctave)
+            x = Self.invert(u, k: k, from: x)
+            lower.append(x)
+        }
+        var body: [Double] = []
+        let steps = Int(((1 - 2 * Self.bodyStart) / Self.bodyStep).rounded())
+        for i in 0...steps {
+            let u = Self.bodyStart + Double(i) * Self.bodyStep
+            x = Self.invert(u, k: k, from: x)
+            body.append(x)
+        }
+        var upper: [Double] = []  // by 1 − u descending: index 0 at 1 − u = 2⁻⁷
+        for i in 0...tail {
+            let u = 1 - exp2(-7 - Double(i) / Self.pointsPerOctave)
+            x = Self.invert(u, k: k, from: x)
+            upper.append(x)
+        }
+        self.lower = lower
+        self.body = body
+        self.upper = upper
+    }
+
+    private final class Cache: @unchecked Sendable {
+        let lock = NSLock()
+        var tables: [UInt64: RicianPowerTable] = [:]
+    }
+    private static let cache = Cache()
+
+    /// The table of factor `k`, built on first use in this process.
+    public static func shared(k: Double) -> RicianPowerTable {
+        cache.lock.lock()
+        defer { cache.lock.unlock() }
+        if let t = cache.tables[k.bitPattern] { return t }
+        let t = RicianPowerTable(k: k)
+        cache.tables[k.bitPattern] = t
+        return t
+    }
+
+    @inline(__always)
+    static func interpolate(_ table: [Double], _ position: Double) -> Double {
+        let i = Swift.min(Int(position), table.count - 2)
+        let f = position - Double(i)
+        return table[i] + f * (table[i + 1] - table[i])
+    }
+
+    /// The power gain (linear, mean 1) whose CDF is `u` ∈ (0, 1).
+    public func power(u: Double) -> Double {
+        if u >= Self.bodyStart && u <= 1 - Self.bodyStart {
+            return Self.interpolate(body, (u - Self.bodyStart) / Self.bodyStep)
+        }
+        if u < Self.bodyStart {
+            let octave = log2(u) + 40
+            if octave < 0 { return u * exp(k) / (k + 1) }
+            return Self.interpolate(lower, octave * Self.pointsPerOctave)
+        }
+        let octave = -log2(1 - u) - 7
+        return Self.interpolate(upper, Swift.min(octave, Self.tailOctaves) * Self.pointsPerOctave)
+    }
+
+    /// A uniform on (0, 1) that depends only on `key`, `a` and `b` (counter-based).
+    @inlinable
+    public static func uniform(key: UInt64, _ a: UInt64, _ b: UInt64) -> Double {
+        let h = SplitMix64.mix(SplitMix64.mix(key &+ a &* 0x9E37_79B9_7F4A_7C15) ^ (b &* 0xD1B5_4A32_D192_ED03))
+        return (Double(h >> 11) + 0.5) * 0x1.0p-53
+    }
+}
