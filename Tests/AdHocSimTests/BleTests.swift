@@ -231,6 +231,7 @@ struct BleDiscoveryTests {
         #expect(m.pairs[0].record.received > 50)
         #expect(m.pairs[1].record.reports == 0)
         #expect(m.pairs[1].record.heardable == 0)
+        #expect(m.advertisers[0].pdusReceived == Int(m.pairs[0].record.received))
     }
 
     /// A private address rotating every 60 s, phase in (0, 60] s, changes 5 times in 300 s:

@@ -86,6 +86,8 @@ public struct BleMetrics: Sendable {
         public var responsesSent: UInt64
         /// Scanners whose app reported it.
         public var discoveredBy: Int
+        /// Its advertising PDUs decoded, summed over scanners.
+        public var pdusReceived: Int
     }
 
     /// Pairs, scanner-major.
@@ -156,7 +158,8 @@ public struct BleMetrics: Sendable {
             Advertiser(
                 spec: st.spec, events: st.events, pdusSent: st.pdusSent, requestsReceived: st.requestsReceived,
                 responsesSent: st.responsesSent,
-                discoveredBy: net.scanners.indices.filter { net.pairs[$0 * na + a].firstReport != nil }.count)
+                discoveredBy: net.scanners.indices.filter { net.pairs[$0 * na + a].firstReport != nil }.count,
+                pdusReceived: net.scanners.indices.map { Int(net.pairs[$0 * na + a].received) }.reduce(0, +))
         }
         samples = net.samples
         wifiFrames = net.wifi.map(\.frames)

@@ -76,13 +76,13 @@ public enum BleFiles {
     public static func advertisersTable(_ m: BleMetrics, _ report: RunReport) -> CSVTable {
         var t = CSVTable(header: [
             "advertiser", "pdu", "interval_ms", "phy", "address", "tx_power_dbm", "events", "pdus_sent",
-            "scan_requests_received", "scan_responses_sent", "discovered_by"
+            "pdus_received", "scan_requests_received", "scan_responses_sent", "discovered_by"
         ])
         for a in m.advertisers {
             t.append([
                 report.nodes.ids[a.spec.node], a.spec.pdu.rawValue, NumberText.fixed(a.spec.intervalMs, decimals: 3),
                 a.spec.phy.rawValue, a.spec.address.rawValue, f(a.spec.txPowerDbm, 1), "\(a.events)", "\(a.pdusSent)",
-                "\(a.requestsReceived)", "\(a.responsesSent)", "\(a.discoveredBy)"
+                "\(a.pdusReceived)", "\(a.requestsReceived)", "\(a.responsesSent)", "\(a.discoveredBy)"
             ])
         }
         return t
