@@ -94,6 +94,11 @@ struct ClassicDsrTests {
         } catch {
             #expect("\(error)".contains("mesh.keyPaths: path-derived keys come from heartbeat paths"))
         }
+        // `--set mesh.keyPaths=null` turns the key report off, so a heartbeat scenario with keys
+        // can be rerun with classic DSR (the README's mesh-chat command).
+        let s = try ScenarioDecoder.decode(bytes: Array(text.utf8), file: "x", overrides: ["mesh.keyPaths=null"])
+        #expect(s.mesh?.keyPaths == nil)
+        #expect(s.mesh?.routing == "dsr")
     }
 
     @Test func unknownRoutingProtocolsAreBadInput() throws {

@@ -94,10 +94,16 @@ extension ScenarioDecoder {
             if spec.retries == nil { ok = false }
         }
         if let v = mr.value("keyPaths") {
-            spec.keyPaths = values.integer(
-                v, mp.appending("keyPaths"), "a number of distinct paths in 1...16", in: 1...16
-            ).map(Int.init)
-            if spec.keyPaths == nil { ok = false }
+            // null: no key report (so `--set mesh.keyPaths=null` switches it off).
+            if case .null = v.value {
+                spec.keyPaths = nil
+            } else {
+                spec.keyPaths = values.integer(
+                    v, mp.appending("keyPaths"), "a number of distinct paths in 1...16, or null for no key report",
+                    in: 1...16
+                ).map(Int.init)
+                if spec.keyPaths == nil { ok = false }
+            }
         }
         if spec.routing == "dsr", spec.keyPaths != nil, let v = mr.value("keyPaths") {
             sink.report(
