@@ -251,6 +251,32 @@ struct BleDiscoveryTests {
         #expect(try identifiers("public") == 1)
     }
 
+    /// Scanning sessions of one phone (startS + durationS): a static address keeps its
+    /// identifier from one session to the next, a private one rotating every second (the
+    /// advertiser's own `addressRotationS`) shows a new one; a session scans only its own
+    /// time (30 ms windows for 5 s: 167 windows; the first report comes after its start).
+    @Test func scanningSessionsSeeWhichIdentifiersPersist() throws {
+        let scenario = try bleScenario(
+            nodes: [("phone", 0, 0), ("static", 2, 0), ("private", 0, 2)],
+            ble: """
+                {"advertisers": [{"node": "static", "intervalMs": 100, "address": "random-static"},
+                                 {"node": "private", "intervalMs": 100, "address": "resolvable", "addressRotationS": 1}],
+                 "scanners": [{"node": "phone", "active": false, "startS": 0, "durationS": 5},
+                              {"node": "phone", "active": false, "startS": 10, "durationS": 5}]}
+                """, duration: 20)
+        let m = try #require(try ScenarioRunner.run(scenario).ble)
+        let files = BleFiles.pairsTable(m, try ScenarioRunner.run(scenario)).rows
+        let column = BleFiles.pairColumns.firstIndex(of: "first_identifier")!
+        // Rows: session 0 × (static, private), session 1 × (static, private).
+        #expect(files[0][column] == files[2][column])
+        #expect(files[1][column] != files[3][column])
+        #expect(m.scanners[0].windows == 167 && m.scanners[1].windows == 167)
+        #expect(try #require(m.pairs[2].record.firstReport) >= .seconds(10))
+        // About 5 private addresses per 5 s session (a new one every second).
+        #expect((5...6).contains(m.pairs[1].record.identifiers))
+        #expect(m.pairs[0].record.identifiers == 1)
+    }
+
     /// With free-space propagation and the estimator's own assumptions (n = 2, advertised TX
     /// power), distance from RSSI is exact up to the whole-dB rounding of RSSI (±0.5 dB → ±6 %).
     @Test func rssiDistanceIsExactInFreeSpace() throws {
@@ -347,6 +373,17 @@ struct BleInputTests {
         let channels = Self.base.replacingOccurrences(
             of: "\"windowMs\": 30", with: "\"windowMs\": 30, \"channels\": [37, 40]")
         #expect(diagnostics(channels).first?.path == "ble.scanners[0].channels[1]")
+    }
+
+    /// A phone runs one scan at a time: overlapping scanners on one node are refused,
+    /// consecutive sessions are fine.
+    @Test func scannersOfOneNodeMustNotOverlap() {
+        let two = Self.base.replacingOccurrences(
+            of: "\"scanners\": [{\"node\": \"phone\", \"intervalMs\": 60, \"windowMs\": 30}]",
+            with: "\"scanners\": [{\"node\": \"phone\", \"durationS\": 2}, {\"node\": \"phone\", \"startS\": 1}]")
+        #expect(diagnostics(two).first?.path == "ble.scanners[1].node")
+        let apart = two.replacingOccurrences(of: "\"startS\": 1", with: "\"startS\": 2")
+        #expect(diagnostics(apart).isEmpty)
     }
 
     /// The CLI exits 2, names the file and the path, and writes nothing.

@@ -34,6 +34,8 @@ public struct BlePairRecord: Sendable, Equatable {
     public var identifiers: UInt32 = 0
     var lastEpoch: Int64 = -1
     var respondedEpoch: Int64 = -1
+    /// The address number of the app's first report (−1: none).
+    public var firstEpoch: Int64 = -1
     /// First decoded advertising PDU, first app report, first SCAN_RSP.
     public var firstReceived: SimTime?
     /// See `firstReceived`.
@@ -95,6 +97,7 @@ public struct BleNetwork {
         for (a, ad) in spec.advertisers.enumerated() {
             let r = medium.addReceiver(node: ad.node, name: "ble:adv:\(a)/fading")
             var addressStream = sim.randomStream(named: "ble:adv:\(a)/address")
+            let rotation = ad.addressRotationS.map { SimTime.seconds($0) } ?? rotation
             let phase = SimTime(
                 nanoseconds: 1 + Int64(addressStream.uniformInt(below: UInt64(rotation.nanoseconds))))
             let detect = Self.detectTime(ad.phy)
@@ -243,6 +246,14 @@ public struct BleNetwork {
 
     mutating func openWindow(_ s: Int, sim: inout Simulation) {
         let sc = scanners[s]
+        if let d = sc.spec.duration, sim.now >= sc.spec.start + d {
+            // The app stopped scanning.
+            scanners[s].windowOpen = false
+            if sc.phase == .scanning, medium.stopListening(sc.receiver, now: sim.now) >= 0 {
+                scanners[s].receptionsCut += 1
+            }
+            return
+        }
         sim.schedule(after: sc.interval, target: UInt32(s), kind: .bleScanWindow, arg: 1)
         if sc.window < sc.interval {
             sim.schedule(after: sc.window, target: UInt32(s), kind: .bleScanWindow, arg: 0)
@@ -445,7 +456,10 @@ public struct BleNetwork {
 
     mutating func report(_ s: Int, _ a: Int, _ k: Int, mw: Double, now: SimTime) {
         pairs[k].reports += 1
-        if pairs[k].firstReport == nil { pairs[k].firstReport = now }
+        if pairs[k].firstReport == nil {
+            pairs[k].firstReport = now
+            pairs[k].firstEpoch = pairs[k].lastEpoch
+        }
         let rssi = Int((Decibel.dbm(fromMilliwatts: mw)).rounded())
         let d = medium.nodes.position(of: scanners[s].spec.node, at: now).distance(
             to: medium.nodes.position(of: advertisers[a].spec.node, at: now))

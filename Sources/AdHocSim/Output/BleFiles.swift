@@ -24,10 +24,20 @@ public enum BleFiles {
         return files
     }
 
+    /// The identifier an app would show for an advertiser's address number `epoch`: eight hex
+    /// digits of SplitMix64's mix of FNV-1a 64 over both (a stand-in for iOS's per-address
+    /// peripheral UUID).
+    public static func identifier(advertiser: Int, epoch: Int64) -> String {
+        var h = StableHash()
+        h.value = SplitMix64.mix(StableHash.fnv1a("\(advertiser)/\(epoch)"))
+        return String(h.hex.prefix(8)).uppercased()
+    }
+
     /// Columns of `ble_pairs.csv`.
     public static let pairColumns = [
         "scanner", "advertiser", "pdu", "interval_ms", "address", "distance_m", "heardable", "received", "loss_ratio",
-        "responses", "reports", "identifiers", "first_received_s", "discovery_s", "first_response_s", "rssi_mean_dbm",
+        "responses", "reports", "identifiers", "first_identifier", "first_received_s", "discovery_s",
+        "first_response_s", "rssi_mean_dbm",
         "rssi_sd_db", "estimated_distance_m"
     ]
 
@@ -38,6 +48,7 @@ public enum BleFiles {
             report.nodes.ids[m.scanners[p.scanner].node], report.nodes.ids[ad.node], ad.pdu.rawValue,
             NumberText.fixed(ad.intervalMs, decimals: 3), ad.address.rawValue, f(p.distance, 2), "\(r.heardable)",
             "\(r.received)", f(p.lossRatio, 4), "\(r.responses)", "\(r.reports)", "\(r.identifiers)",
+            r.firstEpoch < 0 ? "" : identifier(advertiser: p.advertiser, epoch: r.firstEpoch),
             f(r.firstReceived?.inSeconds, 6), f(p.discoveryS, 6), f(r.firstResponse?.inSeconds, 6), f(p.rssiMean, 2),
             f(p.rssiSd, 2), f(p.estimatedDistance, 2)
         ]

@@ -66,6 +66,8 @@ public struct BleAdvertiserSpec: Sendable, Equatable {
     public var target: Int?
     /// When it starts advertising.
     public var start: SimTime
+    /// Its own private-address rotation interval, s (`nil`: `ble.addressRotationS`).
+    public var addressRotationS: Double? = nil
 }
 
 /// One scanner (`ble.scanners[i]`).
@@ -87,6 +89,8 @@ public struct BleScannerSpec: Sendable, Equatable {
     public var serviceFilter: [String]?
     /// When it starts scanning.
     public var start: SimTime
+    /// How long it scans (`nil`: to the end of the run), as an app that scans for a while.
+    public var duration: SimTime? = nil
 }
 
 /// One Wi-Fi transmitter on the 2.4 GHz band (`ble.wifi[i]`).
@@ -236,15 +240,20 @@ extension ScenarioDecoder {
                 }
                 seen[a.node] = i
             }
-            seen = [:]
+            // A phone runs one scan at a time: scanners of one node must not overlap in time
+            // (several scanning sessions of one phone are several scanners with startS and durationS).
             for (i, s) in spec.scanners.enumerated() {
-                if let j = seen[s.node] {
-                    sink.report(
-                        "this node already scans (ble.scanners[\(j)]); one scanner per node",
-                        path: bp.appending("scanners").appending(i).appending("node"), at: node.origin)
-                    ok = false
+                let end = s.duration.map { s.start + $0 } ?? .max
+                for (j, o) in spec.scanners[..<i].enumerated() where o.node == s.node {
+                    let oEnd = o.duration.map { o.start + $0 } ?? .max
+                    if s.start < oEnd && o.start < end {
+                        sink.report(
+                            "this node already scans then (ble.scanners[\(j)]); a phone runs one scan at a time, "
+                                + "so scanners of one node need startS and durationS that do not overlap",
+                            path: bp.appending("scanners").appending(i).appending("node"), at: node.origin)
+                        ok = false
+                    }
                 }
-                seen[s.node] = i
             }
         }
         return ok ? spec : nil
@@ -424,6 +433,16 @@ extension ScenarioDecoder {
         if let v = r.value("channels") {
             if let c = bleChannels(v, p.appending("channels")) { spec.channels = c } else { ok = false }
         }
+        if let v = r.value("addressRotationS") {
+            if let x = values.duration(
+                v, p.appending("addressRotationS"), "an address rotation interval in seconds, > 0 and ≤ 1000000",
+                upTo: 1_000_000)
+            {
+                spec.addressRotationS = x
+            } else {
+                ok = false
+            }
+        }
         let target = bleNodeRef(r, "target", p, ctx, required: false)
         if let t = target { spec.target = t } else { ok = false }
         let start = bleStart(r, p, ctx)
@@ -530,6 +549,15 @@ extension ScenarioDecoder {
         }
         let start = bleStart(r, p, ctx)
         if let s = start { spec.start = s ?? .zero } else { ok = false }
+        if let v = r.value("durationS") {
+            if let x = values.duration(
+                v, p.appending("durationS"), "a scanning time in seconds, > 0 and ≤ 1000000", upTo: 1_000_000)
+            {
+                spec.duration = .seconds(x)
+            } else {
+                ok = false
+            }
+        }
         guard let nodeRef, let node = nodeRef else { return nil }
         spec.node = node
         if ok && spec.windowMs > spec.intervalMs {
