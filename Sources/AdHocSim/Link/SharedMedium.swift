@@ -66,6 +66,8 @@ public struct SharedMedium<Frame: Sendable>: Sendable {
     var receivers: [Receiver]
     var transmissions: [Transmission] = []
     var freeTransmissions: [Int] = []
+    /// Transmissions begun so far: the next one's number (its fading draws' counter).
+    var transmissionsBegun: UInt64 = 0
     /// What happened since the MAC last took them, in order.
     var indications: [PhyIndication] = []
     let preambleMw: Double
@@ -153,7 +155,7 @@ public struct SharedMedium<Frame: Sendable>: Sendable {
             let r = Int(n)
             if receivers[r].off { continue }
             if let awdl, !awdl.isPresent(r, at: now) { continue }
-            let mw = channel.frameRxMw(from: i, to: r, at: now)
+            let mw = channel.frameRxMw(from: i, to: r, at: now, transmission: transmissionsBegun)
             touched.append(Touch(node: Int32(r), powerMw: mw, busy: mw >= preambleMw))
         }
         // Pass 2: lock or interfere, and carrier sense, over the receivers' storage directly
@@ -180,6 +182,7 @@ public struct SharedMedium<Frame: Sendable>: Sendable {
         }
         indications = changes
         transmissions[slot] = Transmission(frame: frame, source: i, start: now, touched: touched, inUse: true)
+        transmissionsBegun &+= 1
         return slot
     }
 

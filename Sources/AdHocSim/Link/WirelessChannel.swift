@@ -32,7 +32,11 @@ public struct WirelessChannel: Sendable {
     let cacheStride: Int
     let blockageFactor: Double
     var blockage: [UInt64: BlockageProcess] = [:]
-    var fadingStreams: [RandomStream]
+    /// The place's Rician table (`nil`: no fast fading) and this run's key for its draws: one
+    /// counter-based draw per (transmission, receiver), independent of the order receivers are
+    /// visited in (`RicianPowerTable`).
+    let fading: RicianPowerTable?
+    let fadingKey: UInt64
     /// Per node: its neighbours within the interaction range in `forEachNeighbour`'s order,
     /// valid until a node moves (`neighbourListValid`); the storage is reused.
     var neighbourLists: [[Int32]]
@@ -55,7 +59,8 @@ public struct WirelessChannel: Sendable {
             sigmaDb: place.shadowingSigmaDb, correlationDistance: place.shadowingCorrelationM, seed: seed)
         shadowing = field
         shadowUnit = positions.map { place.shadowingSigmaDb > 0 ? field.unitValue(at: $0) : 0 }
-        fadingStreams = (0..<positions.count).map { RandomStream(seed: seed, name: "node:\($0)/phy/fading") }
+        fading = place.fadingK.map { RicianPowerTable.shared(k: $0) }
+        fadingKey = SplitMix64.mix(seed) ^ StableHash.fnv1a("phy/fading")
         // Interaction range: where median power + 3σ + 10 dB falls 10 dB below the noise floor.
         let cutoff = noiseFloorDbm - 10
         let budget = radio.txPowerDbm + 2 * radio.antennaGainDbi + 3 * place.shadowingSigmaDb + 10 - cutoff
@@ -138,10 +143,11 @@ public struct WirelessChannel: Sendable {
         Decibel.dbm(fromMilliwatts: staticRxMw(a, b)) - noiseFloorDbm
     }
 
-    /// Received power of one frame from `t` at `r` at `time`, mW: the static part, the link's
-    /// blockage state, and a fresh fading draw. All in linear units: no logarithm per frame.
+    /// Received power of transmission number `transmission` from `t` at `r` at `time`, mW: the
+    /// static part, the link's blockage state, and the fading draw of (transmission, r). All in
+    /// linear units: no logarithm per frame.
     @inline(__always)
-    public mutating func frameRxMw(from t: Int, to r: Int, at time: SimTime) -> Double {
+    public mutating func frameRxMw(from t: Int, to r: Int, at time: SimTime, transmission: UInt64) -> Double {
         var p = staticRxMw(t, r)
         if let spec = place.blockage, spec.ratePerSecond > 0 {
             let key = UInt64(min(t, r)) << 32 | UInt64(max(t, r))
@@ -151,7 +157,7 @@ public struct WirelessChannel: Sendable {
             }
             if blockage[key]!.isBlocked(at: time) { p *= blockageFactor }
         }
-        if let k = place.fadingK { p *= RicianFading.gain(k: k, stream: &fadingStreams[r]) }
+        if let fading { p *= fading.power(u: RicianPowerTable.uniform(key: fadingKey, transmission, UInt64(r))) }
         return p
     }
 

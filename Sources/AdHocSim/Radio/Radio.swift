@@ -2,8 +2,8 @@
 //
 // This folder owns propagation per place (log-distance path loss from a free-space reference,
 // the two-ray breakpoint of an open field, foliage loss in a forest, spatially correlated
-// log-normal shadowing, people blocking the path, Rician fading per frame, also as a
-// counter-based tabulated draw, `RicianPowerTable`), the noise floor
+// log-normal shadowing, people blocking the path, Rician fading per frame and receiver
+// drawn from a counter-based tabulated inverse CDF, `RicianPowerTable`), the noise floor
 // (thermal noise, noise figure, a per-place interference rise), and the 802.11 OFDM PHY
 // (MCS tables, PPDU airtime, a frame error model calibrated to the standard's sensitivity
 // table, SNR-based rate selection) and the maximum range that follows from them. Every
