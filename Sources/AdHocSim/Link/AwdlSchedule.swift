@@ -95,7 +95,14 @@ public struct AwdlSchedule: Sendable, Equatable {
     /// Whether `node` is on the data channel at `time`.
     public func isPresent(_ node: Int, at time: SimTime) -> Bool {
         let (index, start) = AwdlSchedule.slot(at: time)
-        return sequence(node, slotStart: start) & (1 << UInt16(index)) != 0
+        return isPresent(node, slot: index, slotStart: start)
+    }
+
+    /// Whether `node` is on the data channel in slot `index` starting at `slotStart` (the slot
+    /// found once with `slot(at:)` when many nodes are asked about the same instant).
+    @inline(__always)
+    func isPresent(_ node: Int, slot index: Int, slotStart: SimTime) -> Bool {
+        sequence(node, slotStart: slotStart) & (1 << UInt16(index)) != 0
     }
 
     /// The earliest time ≥ `time` at which `a` and `b` (or `a` alone when `b` is nil) are both

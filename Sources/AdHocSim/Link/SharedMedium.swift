@@ -151,10 +151,11 @@ public struct SharedMedium<Frame: Sendable>: Sendable {
         if receivers[i].locked >= 0 { abandonReception(i) }
         let neighbours = channel.neighbours(of: i)
         // Pass 1: the received powers, in neighbour order (the fading draws' order).
+        let awdlSlot = AwdlSchedule.slot(at: now)
         for n in neighbours {
             let r = Int(n)
             if receivers[r].off { continue }
-            if let awdl, !awdl.isPresent(r, at: now) { continue }
+            if let awdl, !awdl.isPresent(r, slot: awdlSlot.index, slotStart: awdlSlot.start) { continue }
             let mw = channel.frameRxMw(from: i, to: r, at: now, transmission: transmissionsBegun)
             touched.append(Touch(node: Int32(r), powerMw: mw, busy: mw >= preambleMw))
         }
