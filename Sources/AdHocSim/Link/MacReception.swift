@@ -13,7 +13,7 @@ extension WirelessLink {
         let sinr = phy.streams(mcs) == 2 ? total * secondStreamGain : total
         if sinr >= certainSuccess[mcs.index] { return true }
         if sinr <= certainFailure[mcs.index] { return false }
-        let p = errorModel.successProbability(sinrDb: Decibel.db(fromLinear: sinr), mcs: mcs, bytes: bytes)
+        let p = errorTable.successProbability(sinr: sinr, mcs: mcs, bytes: bytes)
         return stations[r].receiveStream.uniform() < p
     }
 

@@ -80,8 +80,6 @@ public struct WirelessLink: LinkTechnology, Sendable {
     public let mac: MacParameters
     /// The AWDL schedule, or `nil` for plain ad-hoc Wi-Fi.
     public internal(set) var awdl: AwdlSchedule?
-    /// The frame error model; the MAC uses it only through `FrameErrorModel`.
-    let errorModel: some FrameErrorModel = WaterfallErrorModel()
     let planner: AmpduPlanner
     var stations: [Station]
     var keptScratch: [TransmitQueue.Entry] = []
@@ -94,6 +92,9 @@ public struct WirelessLink: LinkTechnology, Sendable {
     /// them no random number is drawn and no logarithm taken; the error is below 10⁻⁹ per frame.
     let certainSuccess: [Double]
     let certainFailure: [Double]
+    /// The frame error model (`WaterfallErrorModel`, through `FrameErrorModel`) tabulated
+    /// between the two (`FrameErrorTable`): what the MAC decodes frames with.
+    let errorTable: FrameErrorTable
     /// The second spatial stream's SNR relative to the link's (`SpatialStreamModel`), linear;
     /// 1 when both streams get the full SNR or the PHY has one stream.
     let secondStreamGain: Double
@@ -120,6 +121,7 @@ public struct WirelessLink: LinkTechnology, Sendable {
         certainFailure = Mcs.all.map {
             Decibel.linear(fromDb: model.minimumSnrDb[$0.index] - log(9) / model.steepness - margin)
         }
+        errorTable = FrameErrorTable(model, lower: certainFailure, upper: certainSuccess)
         var stations: [Station] = []
         let onePhy = OfdmPhy(widthMHz: phy.widthMHz, spatialStreams: 1, is24GHz: phy.is24GHz)
         let oneStream: RateSelection? = gain < 1 ? RateSelection(phy: onePhy, explicitStreams: true) : nil

@@ -6,11 +6,12 @@
 // drawn from a counter-based tabulated inverse CDF, `RicianPowerTable`), the noise floor
 // (thermal noise, noise figure, a per-place interference rise), and the 802.11 OFDM PHY
 // (MCS tables, PPDU airtime, a frame error model calibrated to the standard's sensitivity
-// table, SNR-based rate selection) and the maximum range that follows from them. Every
-// default cites `../shared/reference/radio.md` or is labelled an assumption. The link layer
-// asks it for received power (the path-loss, shadowing, blockage and fading models), the noise
-// floor, airtimes and frame success (`FrameErrorModel`); nothing here knows about MACs,
-// packets or transports.
+// table and tabulated over its uncertain band, `FrameErrorTable`; SNR-based rate selection)
+// and the maximum range that follows from them. Every default cites
+// `../shared/reference/radio.md` or is labelled an assumption. The link layer asks it for
+// received power (the path-loss, shadowing, blockage and fading models), the noise floor,
+// airtimes and frame success (`FrameErrorModel`); nothing here knows about MACs, packets or
+// transports.
 
 import Foundation
 
