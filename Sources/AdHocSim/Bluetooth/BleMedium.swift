@@ -57,6 +57,7 @@ struct BleMedium {
         var lockPhy: BlePhy = .le1M
         var logSuccess: Double = 0
         var chunkStart: SimTime = .zero
+        /// Draws whether a locked packet survives (`ble:<role>:<k>/receive`).
         var stream: RandomStream
     }
 
@@ -119,7 +120,8 @@ struct BleMedium {
         }
     }
 
-    /// Adds a receiver for `node`; returns its index.
+    /// Adds a receiver for `node` whose reception outcomes draw from the stream `name`; returns
+    /// its index.
     mutating func addReceiver(node: Int, name: String) -> Int {
         receivers.append(Receiver(node: node, stream: RandomStream(seed: seed, name: name)))
         return receivers.count - 1

@@ -89,13 +89,13 @@ public struct BleNetwork {
         pairs = Array(repeating: BlePairRecord(), count: spec.scanners.count * spec.advertisers.count)
         let rotation = SimTime.seconds(spec.addressRotationS)
         for (s, sc) in spec.scanners.enumerated() {
-            let r = medium.addReceiver(node: sc.node, name: "ble:scanner:\(s)/fading")
+            let r = medium.addReceiver(node: sc.node, name: "ble:scanner:\(s)/receive")
             scanners.append(
                 BleScannerState(spec: sc, receiver: r, stream: sim.randomStream(named: "ble:scanner:\(s)/backoff")))
             sim.schedule(at: sc.start, target: UInt32(s), kind: .bleScanWindow, arg: 1)
         }
         for (a, ad) in spec.advertisers.enumerated() {
-            let r = medium.addReceiver(node: ad.node, name: "ble:adv:\(a)/fading")
+            let r = medium.addReceiver(node: ad.node, name: "ble:adv:\(a)/receive")
             var addressStream = sim.randomStream(named: "ble:adv:\(a)/address")
             let rotation = ad.addressRotationS.map { SimTime.seconds($0) } ?? rotation
             let phase = SimTime(
