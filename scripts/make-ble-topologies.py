@@ -5,6 +5,8 @@ Seed 004 (Table 5.4) scanned about 1000 BLE devices in each of three visits to Z
 station's hall and lower level, 56-59 % of them connectable. This script builds that crowd;
 everything the thesis does not report is an assumption, listed here:
 
+- every antenna 1.2 m above the floor (a phone in hand; tags carried or on a table), as in the
+  Wi-Fi topologies;
 - 1000 advertisers spread uniformly over a 120 m x 40 m underground hall, the scanner in the
   middle (the lower level's size is an assumption; every device is within BLE range there, as
   the thesis's counts suggest);
@@ -27,11 +29,11 @@ rng = random.Random(4)
 INTERVALS = [100, 152.5, 211.25, 318.75, 417.5, 546.25, 760, 852.5, 1022.5, 1285]
 W, H = 120.0, 40.0
 
-nodes = [{"id": "scanner", "position": [W / 2, H / 2, 0]}]
+nodes = [{"id": "scanner", "position": [W / 2, H / 2, 1.2]}]
 advertisers = []
 for i in range(1000):
     nid = f"d{i:04d}"
-    nodes.append({"id": nid, "position": [round(rng.uniform(0, W), 2), round(rng.uniform(0, H), 2), 0]})
+    nodes.append({"id": nid, "position": [round(rng.uniform(0, W), 2), round(rng.uniform(0, H), 2), 1.2]})
     u = rng.random()
     pdu = "ADV_IND" if u < 0.58 else ("ADV_NONCONN_IND" if u < 0.88 else "ADV_SCAN_IND")
     v = rng.random()
@@ -53,11 +55,11 @@ for i in range(1000):
 wifi = []
 for i in range(10):
     nid = f"awdl{i}"
-    nodes.append({"id": nid, "position": [round(rng.uniform(0, W), 2), round(rng.uniform(0, H), 2), 0]})
+    nodes.append({"id": nid, "position": [round(rng.uniform(0, W), 2), round(rng.uniform(0, H), 2), 1.2]})
     wifi.append({"node": nid, "pattern": "awdl", "load": 0.3})
 for i, ch in enumerate([1, 6, 11, 1, 6, 11]):
     nid = f"hotspot{i}"
-    nodes.append({"id": nid, "position": [round(rng.uniform(0, W), 2), round(rng.uniform(0, H), 2), 0]})
+    nodes.append({"id": nid, "position": [round(rng.uniform(0, W), 2), round(rng.uniform(0, H), 2), 1.2]})
     wifi.append({"node": nid, "pattern": "continuous", "channel": ch, "load": 0.2})
 
 scenario = {

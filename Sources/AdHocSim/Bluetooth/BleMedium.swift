@@ -8,12 +8,14 @@ import Foundation
 ///     P = P_tx − L_median(d) − X_shadow − B_block(now) + F_fade        (dBm)
 ///
 /// with the place's median loss at 2.44 GHz (the band centre; the advertising channels lie
-/// within ±40 MHz of it, 0.3 dB of free-space loss), the same shadowing field as Wi-Fi (the
-/// same obstacles), the place's blockage process per pair, and one Rician draw per
-/// transmission and receiver from `RicianPowerTable`: counter-based, so a draw depends only on
-/// (run seed, transmission number, receiver), whichever receivers were evaluated before. A Wi-Fi transmission reaches an LE receiver scaled by
-/// `BleChannel.wifiCoupling`; LE transmissions on another advertising channel do not reach it
-/// (the advertising channels are 24 MHz or more apart).
+/// within ±40 MHz of it, 0.3 dB of free-space loss) and antenna heights from the nodes' z, as
+/// for Wi-Fi (`PlaceParameters.linkLossDb`); the run's shadowing field and each pair's blockage
+/// process, both shared with Wi-Fi (`BlockageProcess.forLink`: the same obstacles and the same
+/// people between the same two phones); and one Rician draw per transmission and receiver from
+/// `RicianPowerTable`: counter-based, so a draw depends only on (run seed, transmission number,
+/// receiver), whichever receivers were evaluated before. A Wi-Fi transmission reaches an LE
+/// receiver scaled by `BleChannel.wifiCoupling`; LE transmissions on another advertising
+/// channel do not reach it (the advertising channels are 24 MHz or more apart).
 ///
 /// Reception: a listening receiver locks onto the first LE packet whose power clears the sync
 /// threshold (6 dB below the SINR of the reference BER; assumption) while it is not locked;
@@ -133,12 +135,8 @@ struct BleMedium {
         let key = a &* nodes.count &+ b
         if cacheable, let v = meanLossCache[key] { return v }
         let pa = nodes.position(of: a, at: time), pb = nodes.position(of: b, at: time)
-        let d = Swift.max(pa.distance(to: pb), 0.1)
-        var loss = place.medianLossDb(distance: d, txHeight: 1.2, rxHeight: 1.2, frequencyHz: Self.bandCentreHz)
-        if place.shadowingSigmaDb > 0 {
-            loss +=
-                place.shadowingSigmaDb * (shadowing.unitValue(at: pa) + shadowing.unitValue(at: pb)) / 2.squareRoot()
-        }
+        let units = place.shadowingSigmaDb > 0 ? (shadowing.unitValue(at: pa), shadowing.unitValue(at: pb)) : (0, 0)
+        let loss = place.linkLossDb(pa, pb, shadowUnits: units, frequencyHz: Self.bandCentreHz)
         if cacheable { meanLossCache[key] = loss }
         return loss
     }
@@ -149,11 +147,9 @@ struct BleMedium {
         let rxNode = receivers[r].node
         var mw = Decibel.milliwatts(fromDbm: t.txDbm - meanLossDb(t.senderNode, rxNode, at: now))
         if let spec = place.blockage, spec.ratePerSecond > 0 {
-            let a = Swift.min(t.senderNode, rxNode), b = Swift.max(t.senderNode, rxNode)
-            let key = a &* nodes.count &+ b
+            let key = Swift.min(t.senderNode, rxNode) &* nodes.count &+ Swift.max(t.senderNode, rxNode)
             if blockage[key] == nil {
-                blockage[key] = BlockageProcess(
-                    spec: spec, stream: RandomStream(seed: seed, name: "ble:link:\(a)-\(b)/blockage"))
+                blockage[key] = BlockageProcess.forLink(t.senderNode, rxNode, spec: spec, seed: seed)
             }
             if blockage[key]!.isBlocked(at: now) { mw *= blockageFactor }
         }

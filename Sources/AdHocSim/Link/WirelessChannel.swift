@@ -115,11 +115,8 @@ public struct WirelessChannel: Sendable {
 
     /// Median loss plus shadowing between two nodes, dB (symmetric; no blockage or fading).
     public func staticLossDb(_ a: Int, _ b: Int) -> Double {
-        let pa = positions[a], pb = positions[b]
-        let median = place.medianLossDb(
-            distance: pa.distance(to: pb), txHeight: Swift.max(pa.z, 0.1),
-            rxHeight: Swift.max(pb.z, 0.1), frequencyHz: radio.frequencyHz)
-        return median + place.shadowingSigmaDb * (shadowUnit[a] + shadowUnit[b]) / 2.squareRoot()
+        place.linkLossDb(
+            positions[a], positions[b], shadowUnits: (shadowUnit[a], shadowUnit[b]), frequencyHz: radio.frequencyHz)
     }
 
     /// Received power without blockage and fading, mW; cached per pair for up to 2 048 nodes.
@@ -151,10 +148,7 @@ public struct WirelessChannel: Sendable {
         var p = staticRxMw(t, r)
         if let spec = place.blockage, spec.ratePerSecond > 0 {
             let key = UInt64(min(t, r)) << 32 | UInt64(max(t, r))
-            if blockage[key] == nil {
-                blockage[key] = BlockageProcess(
-                    spec: spec, stream: RandomStream(seed: seed, name: "link:\(min(t, r))-\(max(t, r))/blockage"))
-            }
+            if blockage[key] == nil { blockage[key] = BlockageProcess.forLink(t, r, spec: spec, seed: seed) }
             if blockage[key]!.isBlocked(at: time) { p *= blockageFactor }
         }
         if let fading { p *= fading.power(u: RicianPowerTable.uniform(key: fadingKey, transmission, UInt64(r))) }

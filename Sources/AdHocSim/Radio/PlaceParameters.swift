@@ -139,6 +139,17 @@ public struct PlaceParameters: Sendable, Equatable {
             twoRayBreakpoint: twoRayBreakpoint, frequencyHz: frequencyHz)
     }
 
+    /// Mean loss between antennas at `a` and `b`, dB: the median loss (antenna heights from the
+    /// positions' z, at least 0.1 m) plus σ·(u_a + u_b)/√2, where u_a and u_b are the unit values
+    /// of the run's shadowing field at the two positions (`ShadowingField.unitValue`; one field
+    /// per run, so Wi-Fi and Bluetooth see the same obstacles).
+    public func linkLossDb(_ a: Position, _ b: Position, shadowUnits: (Double, Double), frequencyHz: Double) -> Double {
+        let median = medianLossDb(
+            distance: a.distance(to: b), txHeight: Swift.max(a.z, 0.1), rxHeight: Swift.max(b.z, 0.1),
+            frequencyHz: frequencyHz)
+        return median + shadowingSigmaDb * (shadowUnits.0 + shadowUnits.1) / 2.squareRoot()
+    }
+
     /// Median loss between two antennas: path loss plus foliage over the vegetated part, dB.
     public func medianLossDb(distance: Double, txHeight: Double, rxHeight: Double, frequencyHz: Double) -> Double {
         var loss = pathLoss(frequencyHz: frequencyHz).lossDb(distance: distance, txHeight: txHeight, rxHeight: rxHeight)

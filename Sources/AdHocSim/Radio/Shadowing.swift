@@ -86,6 +86,15 @@ public struct BlockageProcess: Sendable {
         return nextChange + .seconds(stream.exponential(mean: mean))
     }
 
+    /// The process of the link between nodes `a` and `b` in a run seeded `seed`: its stream
+    /// (`link:<lower>-<higher>/blockage`) depends only on the pair, so every radio of the two
+    /// phones (Wi-Fi and Bluetooth) sees the same people pass between them.
+    public static func forLink(_ a: Int, _ b: Int, spec: BlockageSpec, seed: UInt64) -> BlockageProcess {
+        BlockageProcess(
+            spec: spec,
+            stream: RandomStream(seed: seed, name: "link:\(Swift.min(a, b))-\(Swift.max(a, b))/blockage"))
+    }
+
     /// Whether the link is blocked at `time`. Times must not decrease between calls.
     public mutating func isBlocked(at time: SimTime) -> Bool {
         while time >= nextChange {

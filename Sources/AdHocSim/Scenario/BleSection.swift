@@ -128,131 +128,89 @@ extension ScenarioDecoder {
         defer { r.finish() }
         var spec = BleSpec()
         var ok = true
-        if let v = r.value("addressRotationS") {
-            if let s = values.duration(
-                v, bp.appending("addressRotationS"), "an address rotation interval in seconds, > 0 and ≤ 1000000",
-                upTo: 1_000_000)
-            {
-                spec.addressRotationS = s
-            } else {
-                ok = false
-            }
+        func track<T>(_ value: T?) -> T? { if value == nil { ok = false }; return value }
+        if let v = r.value("addressRotationS"), let s = track(bleRotation(v, bp.appending("addressRotationS"))) {
+            spec.addressRotationS = s
         }
-        if let v = r.value("recordRssi") {
-            if let b = values.bool(v, bp.appending("recordRssi"), "true or false") {
-                spec.recordRssi = b
-            } else {
-                ok = false
+        for key in ["recordRssi", "wifiInterference"] {
+            guard let v = r.value(key), let b = track(values.bool(v, bp.appending(key), "true or false")) else {
+                continue
             }
-        }
-        if let v = r.value("wifiInterference") {
-            if let b = values.bool(v, bp.appending("wifiInterference"), "true or false") {
-                spec.wifiInterference = b
-            } else {
-                ok = false
-            }
+            if key == "recordRssi" { spec.recordRssi = b } else { spec.wifiInterference = b }
         }
         if let v = r.value("estimator") {
             let ep = bp.appending("estimator")
-            if let er = ObjectReader(
-                v, path: ep, sink: sink, expected: "an object {\"exponent\"?, \"assumedTxPowerDbm\"?}")
+            if let er = track(
+                ObjectReader(v, path: ep, sink: sink, expected: "an object {\"exponent\"?, \"assumedTxPowerDbm\"?}"))
             {
-                if let x = er.value("exponent") {
-                    if let n = values.number(x, ep.appending("exponent"), "a path-loss exponent in 1...6", in: 1...6) {
-                        spec.estimatorExponent = n
-                    } else {
-                        ok = false
-                    }
+                if let x = er.value("exponent"),
+                    let n = track(
+                        values.number(x, ep.appending("exponent"), "a path-loss exponent in 1...6", in: 1...6))
+                {
+                    spec.estimatorExponent = n
                 }
-                if let x = er.value("assumedTxPowerDbm") {
-                    if let p = values.number(
-                        x, ep.appending("assumedTxPowerDbm"), "a TX power in dBm, -20...20", in: -20...20)
-                    {
-                        spec.estimatorTxPowerDbm = p
-                    } else {
-                        ok = false
-                    }
+                if let x = er.value("assumedTxPowerDbm"),
+                    let t = track(
+                        values.number(
+                            x, ep.appending("assumedTxPowerDbm"), "a TX power in dBm, -20...20", in: -20...20))
+                {
+                    spec.estimatorTxPowerDbm = t
                 }
                 er.finish()
-            } else {
-                ok = false
             }
         }
         let ctx = BleDecodeContext(nodeIndex: nodeIndex, duration: duration)
-        if let v = r.value("advertisers") {
-            if let items = values.array(v, bp.appending("advertisers"), "an array of advertisers") {
-                for (i, item) in items.enumerated() {
-                    if let a = decodeAdvertiser(item, bp.appending("advertisers").appending(i), ctx) {
-                        spec.advertisers.append(a)
-                    } else {
-                        ok = false
-                    }
-                }
-            } else {
-                ok = false
-            }
+        if let v = r.value("advertisers"),
+            let list = track(
+                values.list(v, bp.appending("advertisers"), "an array of advertisers") { decodeAdvertiser($0, $1, ctx) }
+            )
+        {
+            spec.advertisers = list
         }
-        if let v = r.value("scanners") {
-            if let items = values.array(v, bp.appending("scanners"), "an array of scanners") {
-                for (i, item) in items.enumerated() {
-                    if let s = decodeScanner(item, bp.appending("scanners").appending(i), ctx) {
-                        spec.scanners.append(s)
-                    } else {
-                        ok = false
-                    }
-                }
-            } else {
-                ok = false
-            }
+        if let v = r.value("scanners"),
+            let list = track(
+                values.list(v, bp.appending("scanners"), "an array of scanners") { decodeScanner($0, $1, ctx) })
+        {
+            spec.scanners = list
         }
-        if let v = r.value("wifi") {
-            if let items = values.array(v, bp.appending("wifi"), "an array of Wi-Fi transmitters") {
-                for (i, item) in items.enumerated() {
-                    if let w = decodeBleWifi(item, bp.appending("wifi").appending(i), ctx) {
-                        spec.wifi.append(w)
-                    } else {
-                        ok = false
-                    }
-                }
-            } else {
-                ok = false
-            }
+        if let v = r.value("wifi"),
+            let list = track(
+                values.list(v, bp.appending("wifi"), "an array of Wi-Fi transmitters") { decodeBleWifi($0, $1, ctx) })
+        {
+            spec.wifi = list
         }
-        if ok && spec.advertisers.count * spec.scanners.count > BleSpec.maxPairs {
+        guard ok else { return nil }
+        if spec.advertisers.count * spec.scanners.count > BleSpec.maxPairs {
             sink.report(
                 "\(spec.scanners.count) scanners × \(spec.advertisers.count) advertisers is more than the "
                     + "\(BleSpec.maxPairs) scanner–advertiser pairs a run keeps records for",
                 path: bp, at: node.origin)
-            ok = false
+            return nil
         }
-        if ok && spec.advertisers.isEmpty && spec.scanners.isEmpty {
+        if spec.advertisers.isEmpty && spec.scanners.isEmpty {
             sink.report("a ble section needs at least one advertiser or scanner", path: bp, at: node.origin)
-            ok = false
+            return nil
         }
-        if ok {
-            var seen: [Int: Int] = [:]
-            for (i, a) in spec.advertisers.enumerated() {
-                if let j = seen[a.node] {
-                    sink.report(
-                        "this node already advertises (ble.advertisers[\(j)]); one advertising set per node",
-                        path: bp.appending("advertisers").appending(i).appending("node"), at: node.origin)
-                    ok = false
-                }
-                seen[a.node] = i
+        for (i, a) in spec.advertisers.enumerated() {
+            if let j = spec.advertisers[..<i].firstIndex(where: { $0.node == a.node }) {
+                sink.report(
+                    "this node already advertises (ble.advertisers[\(j)]); one advertising set per node",
+                    path: bp.appending("advertisers").appending(i).appending("node"), at: node.origin)
+                ok = false
             }
-            // A phone runs one scan at a time: scanners of one node must not overlap in time
-            // (several scanning sessions of one phone are several scanners with startS and durationS).
-            for (i, s) in spec.scanners.enumerated() {
-                let end = s.duration.map { s.start + $0 } ?? .max
-                for (j, o) in spec.scanners[..<i].enumerated() where o.node == s.node {
-                    let oEnd = o.duration.map { o.start + $0 } ?? .max
-                    if s.start < oEnd && o.start < end {
-                        sink.report(
-                            "this node already scans then (ble.scanners[\(j)]); a phone runs one scan at a time, "
-                                + "so scanners of one node need startS and durationS that do not overlap",
-                            path: bp.appending("scanners").appending(i).appending("node"), at: node.origin)
-                        ok = false
-                    }
+        }
+        // A phone runs one scan at a time: scanners of one node must not overlap in time
+        // (several scanning sessions of one phone are several scanners with startS and durationS).
+        for (i, s) in spec.scanners.enumerated() {
+            let end = s.duration.map { s.start + $0 } ?? .max
+            for (j, o) in spec.scanners[..<i].enumerated() where o.node == s.node {
+                let oEnd = o.duration.map { o.start + $0 } ?? .max
+                if s.start < oEnd && o.start < end {
+                    sink.report(
+                        "this node already scans then (ble.scanners[\(j)]); a phone runs one scan at a time, "
+                            + "so scanners of one node need startS and durationS that do not overlap",
+                        path: bp.appending("scanners").appending(i).appending("node"), at: node.origin)
+                    ok = false
                 }
             }
         }
@@ -264,7 +222,8 @@ extension ScenarioDecoder {
         let duration: Double?
     }
 
-    /// A node reference under `key`.
+    /// A node reference under `key`: `.some(nil)` when an optional key is absent, `nil` (after
+    /// reporting) when it is bad.
     func bleNodeRef(
         _ r: ObjectReader, _ key: String, _ p: JSONPath, _ ctx: BleDecodeContext, required: Bool = true
     )
@@ -278,6 +237,11 @@ extension ScenarioDecoder {
             return nil
         }
         return .some(k)
+    }
+
+    /// An address rotation interval in seconds (the section's default, or one advertiser's).
+    func bleRotation(_ v: JSONNode, _ p: JSONPath) -> Double? {
+        values.duration(v, p, "an address rotation interval in seconds, > 0 and ≤ 1000000", upTo: 1_000_000)
     }
 
     /// A value in ms on the 0.625 ms grid within `range`.
@@ -298,24 +262,26 @@ extension ScenarioDecoder {
 
     /// A channel list: a non-empty subset of 37, 38, 39 without repeats.
     func bleChannels(_ v: JSONNode, _ p: JSONPath) -> [Int]? {
-        guard let items = values.array(v, p, "an array of advertising channels (37, 38, 39)") else { return nil }
-        var result: [Int] = []
+        guard
+            let result = values.list(
+                v, p, "an array of advertising channels (37, 38, 39)",
+                {
+                    values.oneOf($0, $1, "an advertising channel", [37, 38, 39])
+                })
+        else { return nil }
         var ok = true
-        for (i, item) in items.enumerated() {
-            guard let c = values.oneOf(item, p.appending(i), "an advertising channel", [37, 38, 39]) else {
-                ok = false; continue
-            }
-            if result.contains(c) {
-                sink.report("channel \(c) is listed twice", path: p.appending(i), at: item.origin); ok = false
-            }
-            result.append(c)
+        for (i, c) in result.enumerated() where result[..<i].contains(c) {
+            sink.report("channel \(c) is listed twice", path: p.appending(i), at: v.origin)
+            ok = false
         }
-        if ok && result.isEmpty {
-            sink.report("expected at least one advertising channel", path: p, at: v.origin); ok = false
+        if result.isEmpty {
+            sink.report("expected at least one advertising channel", path: p, at: v.origin)
+            ok = false
         }
         return ok ? result : nil
     }
 
+    /// `startS` (0 when absent): `.some(nil)` when absent, `nil` (after reporting) when bad.
     func bleStart(_ r: ObjectReader, _ p: JSONPath, _ ctx: BleDecodeContext) -> SimTime?? {
         guard let v = r.value("startS") else { return .some(nil) }
         guard
@@ -334,11 +300,11 @@ extension ScenarioDecoder {
         else { return nil }
         defer { r.finish() }
         var ok = true
+        func track<T>(_ value: T?) -> T? { if value == nil { ok = false }; return value }
         let nodeRef = bleNodeRef(r, "node", p, ctx)
         var profile: BleAppProfile?
         if let v = r.value("profile") {
-            profile = values.choice(v, p.appending("profile"), "an app profile", of: BleAppProfile.self)
-            if profile == nil { ok = false }
+            profile = track(values.choice(v, p.appending("profile"), "an app profile", of: BleAppProfile.self))
         }
         // Defaults per profile (BleProfiles documents their sources).
         var spec = BleProfiles.advertiser(profile, node: 0)
@@ -351,56 +317,44 @@ extension ScenarioDecoder {
                         + " (SCAN_REQ and CONNECT_IND come from scanners and initiators, SCAN_RSP only answers SCAN_REQ)",
                     path: pp, at: v.origin)
                 ok = false
-            } else if let t = values.choice(
-                v, pp, "an advertising PDU type", from: BlePduType.advertising.map(\.rawValue))
+            } else if let t = track(
+                values.choice(v, pp, "an advertising PDU type", from: BlePduType.advertising.map(\.rawValue)))
             {
                 spec.pdu = BlePduType(rawValue: t)!
-            } else {
-                ok = false
             }
         }
-        if let v = r.value("intervalMs") {
-            if let ms = bleGridMs(
-                v, p.appending("intervalMs"), "an advertising interval", BleTiming.advertisingIntervalRangeMs)
-            {
-                spec.intervalMs = ms
-            } else {
-                ok = false
-            }
+        if let v = r.value("intervalMs"),
+            let ms = track(
+                bleGridMs(v, p.appending("intervalMs"), "an advertising interval", BleTiming.advertisingIntervalRangeMs)
+            )
+        {
+            spec.intervalMs = ms
         }
-        if let v = r.value("randomDelayMs") {
-            if let ms = values.number(
-                v, p.appending("randomDelayMs"), "the largest random advDelay in ms, 0...10", in: 0...10)
-            {
-                spec.randomDelayMs = ms
-            } else {
-                ok = false
-            }
+        if let v = r.value("randomDelayMs"),
+            let ms = track(
+                values.number(v, p.appending("randomDelayMs"), "the largest random advDelay in ms, 0...10", in: 0...10))
+        {
+            spec.randomDelayMs = ms
         }
         for key in ["payloadBytes", "scanResponseBytes"] {
-            guard let v = r.value(key) else { continue }
-            let what =
-                key == "payloadBytes"
-                ? "advertising data bytes, 0...31 (a legacy PDU carries at most 31)"
-                : "scan response data bytes, 0...31 (a legacy PDU carries at most 31)"
-            guard let n = values.integer(v, p.appending(key), what, in: 0...UInt64(BlePduType.maxDataBytes)) else {
-                ok = false; continue
-            }
+            let what = key == "payloadBytes" ? "advertising data bytes" : "scan response data bytes"
+            guard let v = r.value(key),
+                let n = track(
+                    values.integer(
+                        v, p.appending(key), "\(what), 0...31 (a legacy PDU carries at most 31)",
+                        in: 0...UInt64(BlePduType.maxDataBytes)))
+            else { continue }
             if key == "payloadBytes" { spec.payloadBytes = Int(n) } else { spec.scanResponseBytes = Int(n) }
         }
-        if let v = r.value("txPowerDbm") {
-            if let d = values.number(v, p.appending("txPowerDbm"), "a TX power in dBm, -20...20", in: -20...20) {
-                spec.txPowerDbm = d
-            } else {
-                ok = false
-            }
+        if let v = r.value("txPowerDbm"),
+            let d = track(values.number(v, p.appending("txPowerDbm"), "a TX power in dBm, -20...20", in: -20...20))
+        {
+            spec.txPowerDbm = d
         }
-        if let v = r.value("advertisesTxPower") {
-            if let b = values.bool(v, p.appending("advertisesTxPower"), "true or false") {
-                spec.advertisesTxPower = b
-            } else {
-                ok = false
-            }
+        if let v = r.value("advertisesTxPower"),
+            let b = track(values.bool(v, p.appending("advertisesTxPower"), "true or false"))
+        {
+            spec.advertisesTxPower = b
         }
         if let v = r.value("phy") {
             let pp = p.appending("phy")
@@ -410,82 +364,61 @@ extension ScenarioDecoder {
                         + "Part B §4.4.2); advertisers use \"1M\", \"coded-s2\" or \"coded-s8\"", path: pp, at: v.origin
                 )
                 ok = false
-            } else if let phy = values.choice(v, pp, "an advertising PHY", of: BlePhy.self) {
+            } else if let phy = track(values.choice(v, pp, "an advertising PHY", of: BlePhy.self)) {
                 spec.phy = phy
-            } else {
-                ok = false
             }
         }
-        if let v = r.value("address") {
-            if let a = values.choice(v, p.appending("address"), "an address type", of: BleAddressType.self) {
-                spec.address = a
-            } else {
-                ok = false
-            }
+        if let v = r.value("address"),
+            let a = track(values.choice(v, p.appending("address"), "an address type", of: BleAddressType.self))
+        {
+            spec.address = a
         }
-        if let v = r.value("service") {
-            if let s = values.string(v, p.appending("service"), "a service UUID") {
-                spec.service = s
-            } else {
-                ok = false
-            }
+        if let v = r.value("service"), let s = track(values.string(v, p.appending("service"), "a service UUID")) {
+            spec.service = s
         }
-        if let v = r.value("channels") {
-            if let c = bleChannels(v, p.appending("channels")) { spec.channels = c } else { ok = false }
+        if let v = r.value("channels"), let c = track(bleChannels(v, p.appending("channels"))) { spec.channels = c }
+        if let v = r.value("addressRotationS"), let x = track(bleRotation(v, p.appending("addressRotationS"))) {
+            spec.addressRotationS = x
         }
-        if let v = r.value("addressRotationS") {
-            if let x = values.duration(
-                v, p.appending("addressRotationS"), "an address rotation interval in seconds, > 0 and ≤ 1000000",
-                upTo: 1_000_000)
-            {
-                spec.addressRotationS = x
-            } else {
-                ok = false
-            }
-        }
-        let target = bleNodeRef(r, "target", p, ctx, required: false)
-        if let t = target { spec.target = t } else { ok = false }
-        let start = bleStart(r, p, ctx)
-        if let s = start { spec.start = s ?? .zero } else { ok = false }
+        if let t = track(bleNodeRef(r, "target", p, ctx, required: false)) { spec.target = t }
+        if let s = track(bleStart(r, p, ctx)) { spec.start = s ?? .zero }
         guard let nodeRef, let node = nodeRef else { return nil }
         spec.node = node
-        if ok {
-            if spec.pdu == .advDirectInd {
-                if spec.target == nil {
-                    sink.report(
-                        "ADV_DIRECT_IND needs a \"target\": the node it is directed to", path: p, at: item.origin)
-                    ok = false
-                }
-                if spec.payloadBytes > 0, r.value("payloadBytes") != nil {
-                    sink.report(
-                        "ADV_DIRECT_IND carries no advertising data (its payload is AdvA + TargetA only)",
-                        path: p.appending("payloadBytes"), at: item.origin)
-                    ok = false
-                }
-                spec.payloadBytes = 0
-            } else if spec.target != nil {
-                sink.report("only ADV_DIRECT_IND has a \"target\"", path: p.appending("target"), at: item.origin)
+        guard ok else { return nil }
+        if spec.pdu == .advDirectInd {
+            if spec.target == nil {
+                sink.report("ADV_DIRECT_IND needs a \"target\": the node it is directed to", path: p, at: item.origin)
                 ok = false
             }
-            if profile != nil && spec.pdu != .advInd {
+            if spec.payloadBytes > 0, r.value("payloadBytes") != nil {
                 sink.report(
-                    "an iOS app advertises through CBPeripheralManager, which always sends connectable ADV_IND; "
-                        + "drop \"pdu\" or the profile", path: p.appending("pdu"), at: item.origin)
+                    "ADV_DIRECT_IND carries no advertising data (its payload is AdvA + TargetA only)",
+                    path: p.appending("payloadBytes"), at: item.origin)
                 ok = false
             }
-            if profile != nil && spec.advertisesTxPower {
-                sink.report(
-                    "an iOS app may advertise only a local name and service UUIDs (CBPeripheralManager."
-                        + "startAdvertising), not its TX power level", path: p.appending("advertisesTxPower"),
-                    at: item.origin)
-                ok = false
-            }
-            if !spec.pdu.isScannable && spec.scanResponseBytes > 0 && r.value("scanResponseBytes") != nil {
-                sink.report(
-                    "\(spec.pdu.rawValue) is not scannable, so it has no scan response",
-                    path: p.appending("scanResponseBytes"), at: item.origin)
-                ok = false
-            }
+            spec.payloadBytes = 0
+        } else if spec.target != nil {
+            sink.report("only ADV_DIRECT_IND has a \"target\"", path: p.appending("target"), at: item.origin)
+            ok = false
+        }
+        if profile != nil && spec.pdu != .advInd {
+            sink.report(
+                "an iOS app advertises through CBPeripheralManager, which always sends connectable ADV_IND; "
+                    + "drop \"pdu\" or the profile", path: p.appending("pdu"), at: item.origin)
+            ok = false
+        }
+        if profile != nil && spec.advertisesTxPower {
+            sink.report(
+                "an iOS app may advertise only a local name and service UUIDs (CBPeripheralManager."
+                    + "startAdvertising), not its TX power level", path: p.appending("advertisesTxPower"),
+                at: item.origin)
+            ok = false
+        }
+        if !spec.pdu.isScannable && spec.scanResponseBytes > 0 && r.value("scanResponseBytes") != nil {
+            sink.report(
+                "\(spec.pdu.rawValue) is not scannable, so it has no scan response",
+                path: p.appending("scanResponseBytes"), at: item.origin)
+            ok = false
         }
         return ok ? spec : nil
     }
@@ -498,82 +431,68 @@ extension ScenarioDecoder {
         else { return nil }
         defer { r.finish() }
         var ok = true
+        func track<T>(_ value: T?) -> T? { if value == nil { ok = false }; return value }
         let nodeRef = bleNodeRef(r, "node", p, ctx)
         var profile: BleAppProfile?
         if let v = r.value("profile") {
-            profile = values.choice(v, p.appending("profile"), "an app profile", of: BleAppProfile.self)
-            if profile == nil { ok = false }
+            profile = track(values.choice(v, p.appending("profile"), "an app profile", of: BleAppProfile.self))
         }
         var spec = BleProfiles.scanner(profile, node: 0)
         for key in ["intervalMs", "windowMs"] {
-            guard let v = r.value(key) else { continue }
             let what = key == "intervalMs" ? "a scan interval" : "a scan window"
-            guard let ms = bleGridMs(v, p.appending(key), what, BleTiming.scanIntervalRangeMs) else {
-                ok = false; continue
-            }
+            guard let v = r.value(key),
+                let ms = track(bleGridMs(v, p.appending(key), what, BleTiming.scanIntervalRangeMs))
+            else { continue }
             if key == "intervalMs" { spec.intervalMs = ms } else { spec.windowMs = ms }
         }
-        if let v = r.value("active") {
-            if let b = values.bool(v, p.appending("active"), "true or false") { spec.active = b } else { ok = false }
+        if let v = r.value("active"), let b = track(values.bool(v, p.appending("active"), "true or false")) {
+            spec.active = b
         }
-        if let v = r.value("duplicateFilter") {
-            if let b = values.bool(v, p.appending("duplicateFilter"), "true or false") {
-                if !b && profile == .iosBackground {
-                    sink.report(
-                        "iOS ignores the allow-duplicates option in the background: every peripheral is reported once",
-                        path: p.appending("duplicateFilter"), at: v.origin)
-                    ok = false
-                }
-                spec.duplicateFilter = b
-            } else {
+        if let v = r.value("duplicateFilter"),
+            let b = track(values.bool(v, p.appending("duplicateFilter"), "true or false"))
+        {
+            if !b && profile == .iosBackground {
+                sink.report(
+                    "iOS ignores the allow-duplicates option in the background: every peripheral is reported once",
+                    path: p.appending("duplicateFilter"), at: v.origin)
                 ok = false
             }
+            spec.duplicateFilter = b
         }
-        if let v = r.value("channels") {
-            if let c = bleChannels(v, p.appending("channels")) { spec.channels = c } else { ok = false }
+        if let v = r.value("channels"), let c = track(bleChannels(v, p.appending("channels"))) { spec.channels = c }
+        if let v = r.value("serviceFilter"),
+            let list = track(
+                values.list(v, p.appending("serviceFilter"), "an array of service UUIDs") {
+                    values.string($0, $1, "a service UUID")
+                })
+        {
+            spec.serviceFilter = list
         }
-        if let v = r.value("serviceFilter") {
-            if let items = values.array(v, p.appending("serviceFilter"), "an array of service UUIDs") {
-                var list: [String] = []
-                for (i, s) in items.enumerated() {
-                    if let t = values.string(s, p.appending("serviceFilter").appending(i), "a service UUID") {
-                        list.append(t)
-                    } else {
-                        ok = false
-                    }
-                }
-                spec.serviceFilter = list
-            } else {
-                ok = false
-            }
-        }
-        let start = bleStart(r, p, ctx)
-        if let s = start { spec.start = s ?? .zero } else { ok = false }
-        if let v = r.value("durationS") {
-            if let x = values.duration(
-                v, p.appending("durationS"), "a scanning time in seconds, > 0 and ≤ 1000000", upTo: 1_000_000)
-            {
-                spec.duration = .seconds(x)
-            } else {
-                ok = false
-            }
+        if let s = track(bleStart(r, p, ctx)) { spec.start = s ?? .zero }
+        if let v = r.value("durationS"),
+            let x = track(
+                values.duration(
+                    v, p.appending("durationS"), "a scanning time in seconds, > 0 and ≤ 1000000", upTo: 1_000_000))
+        {
+            spec.duration = .seconds(x)
         }
         guard let nodeRef, let node = nodeRef else { return nil }
         spec.node = node
-        if ok && spec.windowMs > spec.intervalMs {
+        guard ok else { return nil }
+        if spec.windowMs > spec.intervalMs {
             sink.report(
                 "the scan window (\(JSONNumber(spec.windowMs).literal) ms) is longer than the scan interval "
                     + "(\(JSONNumber(spec.intervalMs).literal) ms); the window must fit in the interval",
                 path: p.appending(r.value("windowMs") != nil ? "windowMs" : "intervalMs"), at: item.origin)
-            ok = false
+            return nil
         }
-        if ok && profile == .iosBackground && (spec.serviceFilter ?? []).isEmpty {
+        if profile == .iosBackground && (spec.serviceFilter ?? []).isEmpty {
             sink.report(
                 "iOS cancels a scan for all peripherals when the app goes to the background; a background scanner "
                     + "needs a \"serviceFilter\"", path: p, at: item.origin)
-            ok = false
+            return nil
         }
-        return ok ? spec : nil
+        return spec
     }
 
     func decodeBleWifi(_ item: JSONNode, _ p: JSONPath, _ ctx: BleDecodeContext) -> BleWifiSpec? {
@@ -586,23 +505,20 @@ extension ScenarioDecoder {
         else { return nil }
         defer { r.finish() }
         var ok = true
+        func track<T>(_ value: T?) -> T? { if value == nil { ok = false }; return value }
         let nodeRef = bleNodeRef(r, "node", p, ctx)
         // Defaults: a phone's Wi-Fi TX power (radio.md, the AWDL default), half-loaded, frames of
         // 1 ms (assumptions: a busy bulk transfer's aggregate frames).
         var spec = BleWifiSpec(node: 0, channel: 6, txPowerDbm: 16.02, pattern: .awdl, load: 0.5, frameUs: 1000)
-        if let v = r.value("channel") {
-            if let c = values.integer(v, p.appending("channel"), "a 2.4 GHz Wi-Fi channel, 1...13", in: 1...13) {
-                spec.channel = Int(c)
-            } else {
-                ok = false
-            }
+        if let v = r.value("channel"),
+            let c = track(values.integer(v, p.appending("channel"), "a 2.4 GHz Wi-Fi channel, 1...13", in: 1...13))
+        {
+            spec.channel = Int(c)
         }
-        if let v = r.value("pattern") {
-            if let x = values.choice(v, p.appending("pattern"), "a transmit pattern", of: BleWifiSpec.Pattern.self) {
-                spec.pattern = x
-            } else {
-                ok = false
-            }
+        if let v = r.value("pattern"),
+            let x = track(values.choice(v, p.appending("pattern"), "a transmit pattern", of: BleWifiSpec.Pattern.self))
+        {
+            spec.pattern = x
         }
         if spec.pattern == .awdl && spec.channel != 6, r.value("channel") != nil {
             sink.report(
@@ -610,30 +526,25 @@ extension ScenarioDecoder {
                 path: p.appending("channel"), at: item.origin)
             ok = false
         }
-        if let v = r.value("load") {
-            // At least 0.1 % on air (assumption: below that an interferer is negligible, and the
-            // mean gap between frames, frameUs·(1 − load)/load, stays far inside the clock's range).
-            if let x = values.number(v, p.appending("load"), "a fraction of time on air, 0.001...1", in: 0.001...1) {
-                spec.load = x
-            } else {
-                ok = false
-            }
+        // At least 0.1 % on air (assumption: below that an interferer is negligible, and the mean
+        // gap between frames, frameUs·(1 − load)/load, stays far inside the clock's range).
+        if let v = r.value("load"),
+            let x = track(
+                values.number(v, p.appending("load"), "a fraction of time on air, 0.001...1", in: 0.001...1))
+        {
+            spec.load = x
         }
-        if let v = r.value("frameUs") {
-            if let x = values.duration(
-                v, p.appending("frameUs"), "a frame airtime in µs, > 0 and ≤ 100000", unit: 1e-6, upTo: 100_000)
-            {
-                spec.frameUs = x
-            } else {
-                ok = false
-            }
+        if let v = r.value("frameUs"),
+            let x = track(
+                values.duration(
+                    v, p.appending("frameUs"), "a frame airtime in µs, > 0 and ≤ 100000", unit: 1e-6, upTo: 100_000))
+        {
+            spec.frameUs = x
         }
-        if let v = r.value("txPowerDbm") {
-            if let x = values.number(v, p.appending("txPowerDbm"), "a TX power in dBm, -20...30", in: -20...30) {
-                spec.txPowerDbm = x
-            } else {
-                ok = false
-            }
+        if let v = r.value("txPowerDbm"),
+            let x = track(values.number(v, p.appending("txPowerDbm"), "a TX power in dBm, -20...30", in: -20...30))
+        {
+            spec.txPowerDbm = x
         }
         guard let nodeRef, let node = nodeRef else { return nil }
         spec.node = node

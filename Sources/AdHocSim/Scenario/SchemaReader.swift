@@ -193,6 +193,20 @@ struct ValueReader {
         }
         return a
     }
+
+    /// An array whose every element `element` decodes (at `path[i]`); every bad element is
+    /// reported before the list is refused.
+    func list<T>(
+        _ node: JSONNode, _ path: JSONPath, _ what: String, _ element: (JSONNode, JSONPath) -> T?
+    ) -> [T]? {
+        guard let items = array(node, path, what) else { return nil }
+        var result: [T] = []
+        var ok = true
+        for (i, item) in items.enumerated() {
+            if let v = element(item, path.appending(i)) { result.append(v) } else { ok = false }
+        }
+        return ok ? result : nil
+    }
 }
 
 /// "Did you mean" suggestions by edit distance.
