@@ -27,11 +27,12 @@ public enum PhyIndication: Sendable, Equatable {
 /// preamble-detection threshold is on the air at the node, or while the total power of the
 /// others reaches the energy-detection threshold, −62 dBm (20 dB above −82).
 public struct SharedMedium<Frame: Sendable>: Sendable {
-    /// One receiver a transmission reached, and at what power.
+    /// One receiver a transmission reached, and at what power (16 bytes).
     struct Touch: Sendable {
         var node: Int32
-        var powerMw: Double
+        /// The power reaches the preamble-detection threshold.
         var busy: Bool
+        var powerMw: Double
     }
 
     /// A transmission on the air.
@@ -43,98 +44,95 @@ public struct SharedMedium<Frame: Sendable>: Sendable {
         var inUse: Bool
     }
 
-    /// One node's receiver.
-    struct Receiver: Sendable {
-        /// Frames at or above the preamble threshold on the air here.
-        var busyCount = 0
-        /// The sum of undecodable frames reaches the energy-detection threshold.
-        var energyBusy = false
-        /// The node is transmitting (half duplex: it hears nothing).
-        var transmitting = false
-        /// The node's radio is off (failed, or not yet joined).
-        var off = false
-        /// Power of the frames it is not locked onto, mW.
-        var interferenceMw = 0.0
-        /// The transmission slot it is locked onto, or −1.
-        var locked = -1
-        var lockedSignalMw = 0.0
-        var lockedMaxInterferenceMw = 0.0
-    }
-
+    /// The receivers' state, one column per field (`ReceiverColumns`), copied on write.
+    var columns: ReceiverColumns
     /// The channel: who hears whom, at what power.
     public internal(set) var channel: WirelessChannel
-    var receivers: [Receiver]
     var transmissions: [Transmission] = []
     var freeTransmissions: [Int] = []
     /// Transmissions begun so far: the next one's number (its fading draws' counter).
     var transmissionsBegun: UInt64 = 0
     /// What happened since the MAC last took them, in order.
-    var indications: [PhyIndication] = []
+    var indications = PhyIndicationLog()
     let preambleMw: Double
     let energyDetectionMw = Decibel.milliwatts(fromDbm: -62)
 
     /// The medium of `channel`, every receiver idle.
     public init(channel: WirelessChannel) {
         self.channel = channel
-        receivers = Array(repeating: Receiver(), count: channel.positions.count)
+        columns = ReceiverColumns(count: channel.positions.count)
         preambleMw = Decibel.milliwatts(fromDbm: channel.radio.preambleDetectionDbm)
     }
 
+    /// The columns, copied first if another medium value shares them (copy on write).
+    @inline(__always)
+    mutating func uniqueColumns() -> ReceiverColumns {
+        if !isKnownUniquelyReferenced(&columns) { columns = columns.copy() }
+        return columns
+    }
+
+    /// The indication log, copied first if another medium value shares it (copy on write).
+    @inline(__always)
+    mutating func uniqueIndications() -> PhyIndicationLog {
+        if !isKnownUniquelyReferenced(&indications) { indications = indications.copy() }
+        return indications
+    }
+
     /// Whether carrier sense at `i` reports busy.
-    @inline(__always) func sensesBusy(_ i: Int) -> Bool { receivers[i].busyCount > 0 || receivers[i].energyBusy }
+    @inline(__always) func sensesBusy(_ i: Int) -> Bool { columns.busyCount[i] > 0 || columns.energyBusy[i] }
     /// Whether `i` may count down its back-off: nothing sensed and not transmitting.
-    @inline(__always) func mediumIdle(_ i: Int) -> Bool { !sensesBusy(i) && !receivers[i].transmitting }
+    @inline(__always) func mediumIdle(_ i: Int) -> Bool { !sensesBusy(i) && !columns.transmitting[i] }
     /// Whether `i` is transmitting.
-    @inline(__always) func isTransmitting(_ i: Int) -> Bool { receivers[i].transmitting }
+    @inline(__always) func isTransmitting(_ i: Int) -> Bool { columns.transmitting[i] }
     /// Whether `i`'s radio is off.
-    @inline(__always) func isOff(_ i: Int) -> Bool { receivers[i].off }
+    @inline(__always) func isOff(_ i: Int) -> Bool { columns.off[i] }
 
     /// The SINR (linear) of the frame `r` was locked onto: signal over noise plus the largest
     /// interference while it was on the air.
-    func sinr(at r: Int, signalMw: Double) -> Double {
-        signalMw / (channel.noiseMw + receivers[r].lockedMaxInterferenceMw)
-    }
-
-    /// Applies a change of node `r`'s carrier-sense inputs; records a busy/idle transition.
     @inline(__always)
-    mutating func updateCarrierSense(_ r: Int, busyDelta: Int) {
-        let before = sensesBusy(r)
-        receivers[r].busyCount += busyDelta
-        receivers[r].energyBusy = receivers[r].interferenceMw >= energyDetectionMw
-        let after = sensesBusy(r)
-        guard before != after, !receivers[r].transmitting else { return }
-        indications.append(after ? .busy(node: r) : .idle(node: r))
+    func sinr(at r: Int, signalMw: Double) -> Double {
+        signalMw / (channel.noiseMw + columns.lockedMaxInterferenceMw[r])
     }
 
-    /// `updateCarrierSense` on a receiver's storage, recording into `changes`.
+    /// Applies a change of receiver `r`'s carrier-sense inputs (`busyDelta` frames at or above
+    /// the preamble threshold, and its interference as it now stands); records a busy/idle
+    /// transition in `changes`.
     @inline(__always)
     static func updateCarrierSense(
-        _ rx: inout Receiver, _ r: Int, busyDelta: Int, energyDetectionMw: Double, into changes: inout [PhyIndication]
+        _ c: ReceiverColumns, _ r: Int, busyDelta: Int32, energyDetectionMw: Double, into changes: PhyIndicationLog
     ) {
-        let before = rx.busyCount > 0 || rx.energyBusy
-        rx.busyCount += busyDelta
-        rx.energyBusy = rx.interferenceMw >= energyDetectionMw
-        let after = rx.busyCount > 0 || rx.energyBusy
-        guard before != after, !rx.transmitting else { return }
+        let before = c.busyCount[r] > 0 || c.energyBusy[r]
+        c.busyCount[r] &+= busyDelta
+        c.energyBusy[r] = c.interferenceMw[r] >= energyDetectionMw
+        let after = c.busyCount[r] > 0 || c.energyBusy[r]
+        guard before != after, !c.transmitting[r] else { return }
         changes.append(after ? .busy(node: r) : .idle(node: r))
     }
 
     /// A node that starts transmitting drops the frame it was receiving (half duplex).
-    mutating func abandonReception(_ i: Int) {
-        receivers[i].interferenceMw += receivers[i].lockedSignalMw
-        receivers[i].locked = -1
+    static func abandonReception(_ c: ReceiverColumns, _ i: Int) {
+        c.interferenceMw[i] += c.lockedSignalMw[i]
+        c.locked[i] = -1
     }
 
     /// Node `i`'s radio goes off (the frame it was receiving is lost) or on.
     mutating func setOff(_ i: Int, _ off: Bool) {
-        receivers[i].off = off
-        if off && receivers[i].locked >= 0 { abandonReception(i) }
+        let c = uniqueColumns()
+        c.off[i] = off
+        if off && c.locked[i] >= 0 { Self.abandonReception(c, i) }
     }
 
     /// `i` starts transmitting `frame` for `airtime`: every receiver within the interaction
     /// range that is on and (with AWDL) present either locks onto it or counts it as
     /// interference. Returns the transmission's slot, whose end the caller schedules.
     /// Carrier-sense transitions of the receivers are recorded in `indications`.
+    ///
+    /// Two passes. The first computes the received powers (static power of the pair from the
+    /// channel's neighbour row, blockage, the counter-based fading draw) into the touch list.
+    /// The second applies them; a receiver below the preamble threshold that is not locked
+    /// onto anything (the common case in a large network) costs an addition and one comparison
+    /// with the energy-detection threshold, and only a crossing of it goes through carrier
+    /// sense.
     mutating func begin(_ frame: Frame, from i: Int, awdl: AwdlSchedule?, now: SimTime) -> Int {
         let slot: Int
         if let free = freeTransmissions.popLast() {
@@ -143,45 +141,71 @@ public struct SharedMedium<Frame: Sendable>: Sendable {
             slot = transmissions.count
             transmissions.append(Transmission(frame: frame, source: 0, start: .zero, touched: [], inUse: false))
         }
-        // Move the slot's touch list out so appending does not copy it (no allocation once warm).
+        // Move the slot's touch list out so writing it does not copy it (no allocation once warm).
         var touched = transmissions[slot].touched
         transmissions[slot].touched = []
-        touched.removeAll(keepingCapacity: true)
-        receivers[i].transmitting = true
-        if receivers[i].locked >= 0 { abandonReception(i) }
-        let neighbours = channel.neighbours(of: i)
-        // Pass 1: the received powers, in neighbour order (the fading draws' order).
-        let awdlSlot = AwdlSchedule.slot(at: now)
-        for n in neighbours {
-            let r = Int(n)
-            if receivers[r].off { continue }
-            if let awdl, !awdl.isPresent(r, slot: awdlSlot.index, slotStart: awdlSlot.start) { continue }
-            let mw = channel.frameRxMw(from: i, to: r, at: now, transmission: transmissionsBegun)
-            touched.append(Touch(node: Int32(r), powerMw: mw, busy: mw >= preambleMw))
+        let c = uniqueColumns()
+        c.transmitting[i] = true
+        if c.locked[i] >= 0 { Self.abandonReception(c, i) }
+        let (nodes, staticMw) = channel.neighbourhood(of: i)
+        let n = nodes.count
+        if touched.count < n {
+            touched.append(contentsOf: repeatElement(Touch(node: 0, busy: false, powerMw: 0), count: n - touched.count))
         }
-        // Pass 2: lock or interfere, and carrier sense, over the receivers' storage directly
-        // (one uniqueness check per transmission instead of several per receiver).
-        let ed = energyDetectionMw
-        var changes = indications
-        indications = []
-        receivers.withUnsafeMutableBufferPointer { rb in
-            for t in touched {
-                let r = Int(t.node)
-                let mw = t.powerMw
-                if !rb[r].transmitting && rb[r].locked < 0 && t.busy {
-                    rb[r].locked = slot
-                    rb[r].lockedSignalMw = mw
-                    rb[r].lockedMaxInterferenceMw = rb[r].interferenceMw
-                } else {
-                    rb[r].interferenceMw += mw
-                    if rb[r].locked >= 0 {
-                        rb[r].lockedMaxInterferenceMw = Swift.max(rb[r].lockedMaxInterferenceMw, rb[r].interferenceMw)
+        // Pass 1: the received powers, in neighbour order.
+        let awdlSlot = AwdlSchedule.slot(at: now)
+        let fading = channel.fading
+        let fadingRow = RicianPowerTable.row(key: channel.fadingKey, transmissionsBegun)
+        let preamble = preambleMw
+        let blockage = channel.hasBlockage
+        var count = 0
+        touched.withUnsafeMutableBufferPointer { out in
+            nodes.withUnsafeBufferPointer { nb in
+                staticMw.withUnsafeBufferPointer { pw in
+                    for k in 0..<n {
+                        let r = Int(nb[k])
+                        if c.off[r] { continue }
+                        if let awdl, !awdl.isPresent(r, slot: awdlSlot.index, slotStart: awdlSlot.start) { continue }
+                        var mw = Double(pw[k])
+                        if blockage { mw *= channel.blockageGain(i, r, at: now) }
+                        if let fading { mw *= fading.power(u: RicianPowerTable.uniform(row: fadingRow, UInt64(r))) }
+                        out[count] = Touch(node: Int32(truncatingIfNeeded: r), busy: mw >= preamble, powerMw: mw)
+                        count &+= 1
                     }
                 }
-                Self.updateCarrierSense(&rb[r], r, busyDelta: t.busy ? 1 : 0, energyDetectionMw: ed, into: &changes)
             }
         }
-        indications = changes
+        touched.removeLast(touched.count - count)
+        // Pass 2: lock or interfere, and carrier sense.
+        let ed = energyDetectionMw
+        let changes = uniqueIndications()
+        let lockSlot = Int32(truncatingIfNeeded: slot)
+        touched.withUnsafeBufferPointer { tb in
+            for t in tb {
+                let r = Int(t.node)
+                let mw = t.powerMw
+                if !t.busy && c.locked[r] < 0 {
+                    // Interference only: carrier sense changes only if the energy threshold is crossed.
+                    let total = c.interferenceMw[r] + mw
+                    c.interferenceMw[r] = total
+                    if (total >= ed) != c.energyBusy[r] {
+                        Self.updateCarrierSense(c, r, busyDelta: 0, energyDetectionMw: ed, into: changes)
+                    }
+                    continue
+                }
+                if !c.transmitting[r] && c.locked[r] < 0 && t.busy {
+                    c.locked[r] = lockSlot
+                    c.lockedSignalMw[r] = mw
+                    c.lockedMaxInterferenceMw[r] = c.interferenceMw[r]
+                } else {
+                    c.interferenceMw[r] += mw
+                    if c.locked[r] >= 0 {
+                        c.lockedMaxInterferenceMw[r] = Swift.max(c.lockedMaxInterferenceMw[r], c.interferenceMw[r])
+                    }
+                }
+                Self.updateCarrierSense(c, r, busyDelta: t.busy ? 1 : 0, energyDetectionMw: ed, into: changes)
+            }
+        }
         transmissions[slot] = Transmission(frame: frame, source: i, start: now, touched: touched, inUse: true)
         transmissionsBegun &+= 1
         return slot
@@ -192,29 +216,151 @@ public struct SharedMedium<Frame: Sendable>: Sendable {
     /// Returns the frame and its sender.
     mutating func end(_ slot: Int) -> (frame: Frame, source: Int) {
         let tx = transmissions[slot]
-        receivers[tx.source].transmitting = false
+        let c = uniqueColumns()
+        c.transmitting[tx.source] = false
         let ed = energyDetectionMw
-        var changes = indications
-        indications = []
-        receivers.withUnsafeMutableBufferPointer { rb in
-            for t in tx.touched {
+        let changes = uniqueIndications()
+        let lockSlot = Int32(truncatingIfNeeded: slot)
+        tx.touched.withUnsafeBufferPointer { tb in
+            for t in tb {
                 let r = Int(t.node)
-                if rb[r].locked == slot {
-                    rb[r].locked = -1
+                if c.locked[r] == lockSlot {
+                    c.locked[r] = -1
                     changes.append(.frameEnded(node: r, signalMw: t.powerMw))
                 } else {
-                    rb[r].interferenceMw = Swift.max(0, rb[r].interferenceMw - t.powerMw)
+                    c.interferenceMw[r] = Swift.max(0, c.interferenceMw[r] - t.powerMw)
                 }
             }
             // Busy → idle transitions after every reception was settled.
-            for t in tx.touched {
-                Self.updateCarrierSense(
-                    &rb[Int(t.node)], Int(t.node), busyDelta: t.busy ? -1 : 0, energyDetectionMw: ed, into: &changes)
+            for t in tb {
+                let r = Int(t.node)
+                if !t.busy && (c.interferenceMw[r] >= ed) == c.energyBusy[r] { continue }  // no change
+                Self.updateCarrierSense(c, r, busyDelta: t.busy ? -1 : 0, energyDetectionMw: ed, into: changes)
             }
         }
-        indications = changes
         transmissions[slot].inUse = false
         freeTransmissions.append(slot)
         return (tx.frame, tx.source)
+    }
+}
+
+/// The state of every receiver of a `SharedMedium`, one contiguous column per field, so the
+/// per-receiver loops read and write plain memory: no bounds or uniqueness checks per
+/// receiver. The medium holds it copy-on-write (`SharedMedium.uniqueColumns`), so the medium
+/// stays a value.
+final class ReceiverColumns: @unchecked Sendable {
+    let count: Int
+    /// Frames at or above the preamble threshold on the air here.
+    let busyCount: UnsafeMutablePointer<Int32>
+    /// The transmission slot it is locked onto, or −1.
+    let locked: UnsafeMutablePointer<Int32>
+    /// The sum of undecodable frames reaches the energy-detection threshold.
+    let energyBusy: UnsafeMutablePointer<Bool>
+    /// The node is transmitting (half duplex: it hears nothing).
+    let transmitting: UnsafeMutablePointer<Bool>
+    /// The node's radio is off (failed, or not yet joined).
+    let off: UnsafeMutablePointer<Bool>
+    /// Power of the frames it is not locked onto, mW.
+    let interferenceMw: UnsafeMutablePointer<Double>
+    /// Power of the frame it is locked onto, and the largest interference while it lasted, mW.
+    let lockedSignalMw: UnsafeMutablePointer<Double>
+    let lockedMaxInterferenceMw: UnsafeMutablePointer<Double>
+
+    /// `count` idle receivers.
+    init(count: Int) {
+        self.count = count
+        busyCount = .allocate(capacity: Swift.max(count, 1))
+        locked = .allocate(capacity: Swift.max(count, 1))
+        energyBusy = .allocate(capacity: Swift.max(count, 1))
+        transmitting = .allocate(capacity: Swift.max(count, 1))
+        off = .allocate(capacity: Swift.max(count, 1))
+        interferenceMw = .allocate(capacity: Swift.max(count, 1))
+        lockedSignalMw = .allocate(capacity: Swift.max(count, 1))
+        lockedMaxInterferenceMw = .allocate(capacity: Swift.max(count, 1))
+        busyCount.initialize(repeating: 0, count: count)
+        locked.initialize(repeating: -1, count: count)
+        energyBusy.initialize(repeating: false, count: count)
+        transmitting.initialize(repeating: false, count: count)
+        off.initialize(repeating: false, count: count)
+        interferenceMw.initialize(repeating: 0, count: count)
+        lockedSignalMw.initialize(repeating: 0, count: count)
+        lockedMaxInterferenceMw.initialize(repeating: 0, count: count)
+    }
+
+    /// An independent copy.
+    func copy() -> ReceiverColumns {
+        let c = ReceiverColumns(count: count)
+        c.busyCount.update(from: busyCount, count: count)
+        c.locked.update(from: locked, count: count)
+        c.energyBusy.update(from: energyBusy, count: count)
+        c.transmitting.update(from: transmitting, count: count)
+        c.off.update(from: off, count: count)
+        c.interferenceMw.update(from: interferenceMw, count: count)
+        c.lockedSignalMw.update(from: lockedSignalMw, count: count)
+        c.lockedMaxInterferenceMw.update(from: lockedMaxInterferenceMw, count: count)
+        return c
+    }
+
+    deinit {
+        busyCount.deallocate()
+        locked.deallocate()
+        energyBusy.deallocate()
+        transmitting.deallocate()
+        off.deallocate()
+        interferenceMw.deallocate()
+        lockedSignalMw.deallocate()
+        lockedMaxInterferenceMw.deallocate()
+    }
+}
+
+/// The `PhyIndication`s of one medium call, in order: a growable buffer appended to without a
+/// uniqueness check per indication (the owner checks once per call, as for `ReceiverColumns`).
+final class PhyIndicationLog: @unchecked Sendable {
+    private(set) var items: UnsafeMutablePointer<PhyIndication>
+    private(set) var count = 0
+    private var capacity: Int
+
+    /// An empty log.
+    init(capacity: Int = 64) {
+        self.capacity = capacity
+        items = .allocate(capacity: capacity)
+    }
+
+    var isEmpty: Bool { count == 0 }
+
+    /// Appends `indication`.
+    @inline(__always)
+    func append(_ indication: PhyIndication) {
+        if count == capacity { grow() }
+        (items + count).initialize(to: indication)
+        count &+= 1
+    }
+
+    @inline(never)
+    private func grow() {
+        let bigger = UnsafeMutablePointer<PhyIndication>.allocate(capacity: capacity * 2)
+        bigger.moveInitialize(from: items, count: count)
+        items.deallocate()
+        items = bigger
+        capacity *= 2
+    }
+
+    /// Empties the log, keeping its storage.
+    func removeAll() {
+        items.deinitialize(count: count)
+        count = 0
+    }
+
+    /// An independent copy.
+    func copy() -> PhyIndicationLog {
+        let c = PhyIndicationLog(capacity: capacity)
+        c.items.initialize(from: items, count: count)
+        c.count = count
+        return c
+    }
+
+    deinit {
+        items.deinitialize(count: count)
+        items.deallocate()
     }
 }

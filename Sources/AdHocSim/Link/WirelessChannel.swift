@@ -31,6 +31,8 @@ public struct WirelessChannel: Sendable {
     var staticRxCache: [Float]
     let cacheStride: Int
     let blockageFactor: Double
+    /// Whether links flip between clear and blocked (`BlockageProcess`).
+    let hasBlockage: Bool
     var blockage: [UInt64: BlockageProcess] = [:]
     /// The place's Rician table (`nil`: no fast fading) and this run's key for its draws: one
     /// counter-based draw per (transmission, receiver), independent of the order receivers are
@@ -38,8 +40,10 @@ public struct WirelessChannel: Sendable {
     let fading: RicianPowerTable?
     let fadingKey: UInt64
     /// Per node: its neighbours within the interaction range in `forEachNeighbour`'s order,
-    /// valid until a node moves (`neighbourListValid`); the storage is reused.
+    /// and the static received power from it at each (`staticRxMw`, as stored in the pair
+    /// cache), valid until a node moves (`neighbourListValid`); the storage is reused.
     var neighbourLists: [[Int32]]
+    var neighbourRxMw: [[Float]]
     var neighbourListValid: [Bool]
     let seed: UInt64
     /// Distance beyond which a transmission is ignored, m.
@@ -81,21 +85,39 @@ public struct WirelessChannel: Sendable {
         }
         blockageFactor = place.blockage.map { Decibel.linear(fromDb: -$0.penaltyDb) } ?? 1
         neighbourLists = Array(repeating: [], count: positions.count)
+        neighbourRxMw = Array(repeating: [], count: positions.count)
+        hasBlockage = (place.blockage?.ratePerSecond ?? 0) > 0
         neighbourListValid = Array(repeating: false, count: positions.count)
     }
 
-    /// Node `t`'s neighbours within the interaction range, in `forEachNeighbour`'s order:
-    /// computed once and kept while no node moves.
-    mutating func neighbours(of t: Int) -> [Int32] {
+    /// Node `t`'s neighbours within the interaction range, in `forEachNeighbour`'s order, with
+    /// the static received power from `t` at each (`staticRxMw`): computed once and kept while
+    /// no node moves.
+    mutating func neighbourhood(of t: Int) -> (nodes: [Int32], staticMw: [Float]) {
         if !neighbourListValid[t] {
             var list = neighbourLists[t]
+            var powers = neighbourRxMw[t]
             neighbourLists[t] = []
+            neighbourRxMw[t] = []
             list.removeAll(keepingCapacity: true)
+            powers.removeAll(keepingCapacity: true)
             forEachNeighbour(of: t) { list.append(Int32($0)) }
+            for r in list { powers.append(Float(staticRxMw(t, Int(r)))) }
             neighbourLists[t] = list
+            neighbourRxMw[t] = powers
             neighbourListValid[t] = true
         }
-        return neighbourLists[t]
+        return (neighbourLists[t], neighbourRxMw[t])
+    }
+
+    /// The blockage of the link between `t` and `r` at `time`: `blockageFactor` while blocked,
+    /// else 1 (one process per unordered pair, created on first use).
+    @inline(__always)
+    mutating func blockageGain(_ t: Int, _ r: Int, at time: SimTime) -> Double {
+        guard hasBlockage, let spec = place.blockage else { return 1 }
+        let key = UInt64(min(t, r)) << 32 | UInt64(max(t, r))
+        let blocked = blockage[key, default: BlockageProcess.forLink(t, r, spec: spec, seed: seed)].isBlocked(at: time)
+        return blocked ? blockageFactor : 1
     }
 
     /// Moves node `i` (sampled by the world as it walks): the grid, its shadowing and its
@@ -146,11 +168,7 @@ public struct WirelessChannel: Sendable {
     @inline(__always)
     public mutating func frameRxMw(from t: Int, to r: Int, at time: SimTime, transmission: UInt64) -> Double {
         var p = staticRxMw(t, r)
-        if let spec = place.blockage, spec.ratePerSecond > 0 {
-            let key = UInt64(min(t, r)) << 32 | UInt64(max(t, r))
-            if blockage[key] == nil { blockage[key] = BlockageProcess.forLink(t, r, spec: spec, seed: seed) }
-            if blockage[key]!.isBlocked(at: time) { p *= blockageFactor }
-        }
+        if hasBlockage { p *= blockageGain(t, r, at: time) }
         if let fading { p *= fading.power(u: RicianPowerTable.uniform(key: fadingKey, transmission, UInt64(r))) }
         return p
     }

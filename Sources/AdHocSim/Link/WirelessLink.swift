@@ -84,7 +84,7 @@ public struct WirelessLink: LinkTechnology, Sendable {
     var stations: [Station]
     var keptScratch: [TransmitQueue.Entry] = []
     var readyScratch: [LinkPacket] = []
-    var indicationScratch: [PhyIndication] = []
+    var indicationScratch = PhyIndicationLog()
     /// Notices produced by the last handled event; the world drains them.
     public var notices: [LinkNotice] = []
     /// Per MCS: linear SINRs above which a frame surely succeeds, below which it surely fails
@@ -303,17 +303,17 @@ public struct WirelessLink: LinkTechnology, Sendable {
     /// from `sender`), then carrier-sense transitions.
     mutating func takeIndications(_ frame: MacFrame? = nil, from sender: Int = -1, sim: inout Simulation) {
         guard !medium.indications.isEmpty else { return }
-        var list = indicationScratch
-        indicationScratch = []
-        swap(&list, &medium.indications)
-        for indication in list {
-            switch indication {
+        // Take the medium's log, leaving the (empty) scratch log in its place.
+        if !isKnownUniquelyReferenced(&indicationScratch) { indicationScratch = PhyIndicationLog() }
+        swap(&indicationScratch, &medium.indications)
+        let list = indicationScratch
+        for k in 0..<list.count {
+            switch list.items[k] {
             case .busy(let r): becameBusy(r, sim: &sim)
             case .idle(let r): becameIdle(r, sim: &sim)
             case .frameEnded(let r, let signalMw): receive(frame!, from: sender, at: r, signalMw: signalMw, sim: &sim)
             }
         }
-        list.removeAll(keepingCapacity: true)
-        indicationScratch = list
+        list.removeAll()
     }
 }
