@@ -132,7 +132,8 @@ extension MeshFiles {
         "mesh_confirm_rtt_mean_ms", "mesh_attempts", "mesh_route_established_s", "mesh_control_bytes_per_node_per_s",
         "mesh_session_peers_mean", "mesh_pairs_routed", "mesh_establishment_mean_s", "mesh_broken_pairs",
         "mesh_repaired_pairs",
-        "mesh_repair_mean_s"
+        "mesh_repair_mean_s", "mesh_nodes", "mesh_pairs", "link_frames_sent", "link_queue_refusals",
+        "link_received_per_frame", "link_failed_per_frame"
     ]
 
     /// A sweep cell's mesh rows, as wide as `RunFiles.summaryColumns + sweepColumns`: one per
@@ -151,6 +152,15 @@ extension MeshFiles {
             "\(repaired.count)",
             repaired.isEmpty ? "" : f(MeshMetrics.Spread(repaired).mean, 6)
         ]
+        // Saturation: every node's link counters summed. Frames sent counts data PPDUs (the
+        // heartbeats and messages, broadcast or unicast); receptions and failures are per frame.
+        let sent = report.link.map(\.dataTransmissions).reduce(0, +)
+        let perFrame = { (v: UInt64) in sent == 0 ? "" : f(Double(v) / Double(sent)) }
+        let saturation = [
+            "\(m.nodes.count)", "\(m.pairs)", "\(sent)", "\(report.link.map(\.queueDrops).reduce(0, +))",
+            perFrame(report.link.map(\.received).reduce(0, +)),
+            perFrame(report.link.map(\.receiveFailures).reduce(0, +))
+        ]
         func base(_ id: String, _ distance: String, _ packets: String, _ size: String) -> [String] {
             var row = Array(repeating: "", count: RunFiles.summaryColumns.count)
             func set(_ column: String, _ value: String) { row[RunFiles.summaryColumns.firstIndex(of: column)!] = value }
@@ -165,7 +175,9 @@ extension MeshFiles {
             set("status", "ok")
             return row
         }
-        guard !m.workloads.isEmpty else { return [base("", "", "", "") + Array(repeating: "", count: 8) + network] }
+        guard !m.workloads.isEmpty else {
+            return [base("", "", "", "") + Array(repeating: "", count: 8) + network + saturation]
+        }
         return m.workloads.map { w in
             let d = report.nodes.position(of: w.spec.from, at: .zero).distance(
                 to: report.nodes.position(of: w.spec.to, at: .zero))
@@ -174,7 +186,7 @@ extension MeshFiles {
                     f(w.deliveryRatio, 4), f(w.latency.mean * 1000), f(w.latency.p50 * 1000), f(w.latency.p95 * 1000),
                     f(w.meanHops),
                     f(w.confirmRtt.mean * 1000), "\(w.attempts)", w.routeEstablished.map { f($0.inSeconds, 6) } ?? ""
-                ] + network
+                ] + network + saturation
         }
     }
 }

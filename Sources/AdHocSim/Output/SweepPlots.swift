@@ -74,6 +74,64 @@ public enum SweepPlots {
                     ))
             }
         }
+        if let count = col("mesh_nodes"), let decoded = col("link_received_per_frame"),
+            let failed = col("link_failed_per_frame"), let refusals = col("link_queue_refusals"),
+            let delivery = col("mesh_delivery_ratio"), let routed = col("mesh_pairs_routed"),
+            let pairs = col("mesh_pairs"),
+            Set(data.compactMap { number($0[count]) }).count > 1
+        {
+            // Saturation against the number of phones: one point per phone count, the mean over
+            // its runs (a run's network columns repeat on each of its workload rows).
+            let ns = Array(Set(data.compactMap { number($0[count]) })).sorted()
+            func series(_ name: String, _ y: @escaping ([String]) -> Double?) -> SvgChart.Series {
+                SvgChart.Series(
+                    name: name,
+                    points: ns.compactMap { n in
+                        mean(data.filter { number($0[count]) == n }.compactMap(y)).map { (n, $0) }
+                    })
+            }
+            let lines: [(file: String, title: String, yLabel: String, series: [SvgChart.Series])] = [
+                (
+                    "mesh-saturation-receptions.svg", "Receptions per frame sent against the number of phones",
+                    "receptions per frame (mean over runs)",
+                    [
+                        series("decoded") { number($0[decoded]) },
+                        series("failed after lock-on") { number($0[failed]) }
+                    ]
+                ),
+                (
+                    "mesh-saturation-delivery.svg", "Routes and message delivery against the number of phones",
+                    "share (mean over runs)",
+                    [
+                        series("pairs with a route") { r in
+                            guard let a = number(r[routed]), let b = number(r[pairs]), b > 0 else { return nil }
+                            return a / b
+                        },
+                        series("messages delivered") { number($0[delivery]) }
+                    ]
+                ),
+                (
+                    "mesh-saturation-refusals.svg",
+                    "Frames refused by full transmit queues against the number of phones",
+                    "refusals per phone (mean over runs)",
+                    [
+                        series("queue refusals per phone") { r in
+                            guard let a = number(r[refusals]), let n = number(r[count]), n > 0 else { return nil }
+                            return a / n
+                        }
+                    ]
+                )
+            ]
+            for l in lines {
+                charts.append(
+                    (
+                        l.file,
+                        SvgChart(
+                            title: l.title, xLabel: "phones (log scale)", yLabel: l.yLabel,
+                            kind: .lines(l.series, logX: true))
+                    ))
+            }
+        }
         if let discovery = col("ble_discovery_s"), let interval = col("ble_interval_ms"),
             let window = col("ble_window_ms")
         {

@@ -82,8 +82,11 @@ public struct ScenarioDecoder {
         var link: IdealLinkSpec? = IdealLinkSpec()
         if let v = r.value("link") { link = decodeIdealLink(v, JSONPath.root.appending("link")) }
         var idsSeen: [String] = []
-        let nodes = r.required("nodes", "the phones").flatMap {
-            decodeNodes($0, JSONPath.root.appending("nodes"), ids: &idsSeen)
+        let nodes = r.required("nodes", "the phones").flatMap { n -> [NodeSpec]? in
+            if case .object = n.value {
+                return decodePlacement(n, JSONPath.root.appending("nodes"), seed: seed, ids: &idsSeen)
+            }
+            return decodeNodes(n, JSONPath.root.appending("nodes"), ids: &idsSeen)
         }
         // References resolve against every well-formed id, even when another field of that node
         // is wrong, so one mistake is reported once, not again at every flow that names the node.
@@ -164,7 +167,7 @@ public struct ScenarioDecoder {
         if let l = r.value("limits") { limits = decodeLimits(l, JSONPath.root.appending("limits")) }
 
         var mobilityOK = true
-        if let nodes, let duration, let nodesNode = r.value("nodes") {
+        if let nodes, let duration, let nodesNode = r.value("nodes"), case .array = nodesNode.value {
             mobilityOK = checkWaypointBudget(nodes, nodesNode, JSONPath.root.appending("nodes"), duration: duration)
         }
         guard let name, let seed, let duration, let environment, let radio, let link, let nodes, let flows, let traffic,

@@ -1,0 +1,96 @@
+import Foundation
+
+/// `"nodes"` given as a placement instead of a list: `count` phones named `n0` … `n<count−1>`,
+/// placed independently and uniformly at random over a rectangle whose corner is the origin,
+/// at a height of `z_m` (default 1.2 m, a phone held in the hand: the height the shipped
+/// topologies use). The rectangle is either `area_m: [width, depth]` or a square sized for
+/// `density_per_km2` phones per km² (side √(count / density)), so a sweep over `count` keeps
+/// the density and grows the area, as `topologies/bench/mesh-saturation.json` does. Positions
+/// are drawn from the stream `"placement"` of the run's seed: each run of a sweep (its own
+/// seed) gets its own placement, and the same seed always gives the same one.
+extension ScenarioDecoder {
+    func decodePlacement(_ node: JSONNode, _ path: JSONPath, seed: UInt64?, ids: inout [String]) -> [NodeSpec]? {
+        guard
+            let r = ObjectReader(
+                node, path: path, sink: sink,
+                expected: "an array of nodes, or a placement {\"count\", \"density_per_km2\" or \"area_m\", \"z_m\"}")
+        else { return nil }
+        defer { r.finish() }
+        let count = r.required("count", "how many phones to place").flatMap {
+            values.integer(
+                $0, path.appending("count"), "a number of phones in 1...\(ScenarioBounds.maxNodes)",
+                in: 1...UInt64(ScenarioBounds.maxNodes))
+        }
+        let densityNode = r.value("density_per_km2")
+        let areaNode = r.value("area_m")
+        var side: (Double, Double)?
+        var sizeOK = true
+        switch (densityNode, areaNode) {
+        case (nil, nil):
+            sink.report(
+                "expected \"density_per_km2\" or \"area_m\" (where to place the phones), found neither", path: path,
+                at: node.origin)
+            sizeOK = false
+        case (.some, .some(let a)):
+            sink.report(
+                "expected \"density_per_km2\" or \"area_m\", not both", path: path.appending("area_m"), at: a.origin)
+            sizeOK = false
+        case (.some(let d), nil):
+            if let density = values.positive(
+                d, path.appending("density_per_km2"), "phones per km², > 0 and ≤ 1000000", above: 0, upTo: 1_000_000),
+                let count
+            {
+                let s = (Double(count) / density).squareRoot() * 1000
+                if s > ScenarioBounds.maxCoordinate {
+                    sink.report(
+                        "expected a density that keeps the square within \(JSONNumber(ScenarioBounds.maxCoordinate).literal) m; \(count) phones at \(JSONNumber(density).literal) per km² need \(JSONNumber(s).literal) m",
+                        path: path.appending("density_per_km2"), at: d.origin)
+                    sizeOK = false
+                } else {
+                    side = (s, s)
+                }
+            } else {
+                sizeOK = false
+            }
+        case (nil, .some(let a)):
+            let what = "[width, depth] in metres, each > 0 and ≤ \(JSONNumber(ScenarioBounds.maxCoordinate).literal)"
+            if case .array(let e) = a.value, e.count == 2,
+                let w = values.positive(
+                    e[0], path.appending("area_m").appending(0), what, above: 0, upTo: ScenarioBounds.maxCoordinate),
+                let h = values.positive(
+                    e[1], path.appending("area_m").appending(1), what, above: 0, upTo: ScenarioBounds.maxCoordinate)
+            {
+                side = (w, h)
+            } else {
+                if case .array(let e) = a.value, e.count == 2 {
+                } else {
+                    sink.report(
+                        "expected \(what), found \(a.value.summary)", path: path.appending("area_m"), at: a.origin)
+                }
+                sizeOK = false
+            }
+        }
+        var z = 1.2
+        if let v = r.value("z_m") {
+            guard
+                let h = values.number(
+                    v, path.appending("z_m"),
+                    "a height in metres within ±\(JSONNumber(ScenarioBounds.maxCoordinate).literal)",
+                    in: -ScenarioBounds.maxCoordinate...ScenarioBounds.maxCoordinate)
+            else { return nil }
+            z = h
+        }
+        guard let count, sizeOK, let side, let seed else { return nil }
+        var stream = RandomStream(seed: seed, name: "placement")
+        var nodes: [NodeSpec] = []
+        nodes.reserveCapacity(Int(count))
+        for i in 0..<Int(count) {
+            let x = stream.uniform() * side.0
+            let y = stream.uniform() * side.1
+            let id = "n\(i)"
+            ids.append(id)
+            nodes.append(NodeSpec(id: id, position: Position(x: x, y: y, z: z)))
+        }
+        return nodes
+    }
+}

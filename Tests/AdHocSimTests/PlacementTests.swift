@@ -1,0 +1,76 @@
+import Foundation
+import Testing
+
+@testable import AdHocSim
+
+/// `"nodes"` as a placement: a number of phones spread uniformly over a rectangle.
+@Suite struct PlacementTests {
+    func scenario(_ nodes: String, seed: Int = 3) -> String {
+        """
+        {"name": "p", "seed": \(seed), "duration_s": 1, "environment": {"preset": "field"}, "nodes": \(nodes)}
+        """
+    }
+
+    @Test func densityGivesTheSquareAndEveryPhoneIsInside() throws {
+        // 400 phones at 1000 per km²: a square of side √(400 / 1000) km = 632.456 m.
+        let s = try decode(scenario(#"{"count": 400, "density_per_km2": 1000}"#)).get()
+        let side = (400.0 / 1000).squareRoot() * 1000
+        #expect(s.nodes.count == 400)
+        #expect(s.nodes.map(\.id) == (0..<400).map { "n\($0)" })
+        #expect(s.nodes.allSatisfy { $0.position.x >= 0 && $0.position.x < side && $0.position.y >= 0 && $0.position.y < side })
+        #expect(s.nodes.allSatisfy { $0.position.z == 1.2 })
+        // Uniform on [0, side]: mean side/2, standard error side/√(12·400) ≈ 9.1 m; allow 4 of them.
+        let se = side / (12.0 * 400).squareRoot()
+        let meanX = s.nodes.map(\.position.x).reduce(0, +) / 400
+        let meanY = s.nodes.map(\.position.y).reduce(0, +) / 400
+        #expect(abs(meanX - side / 2) < 4 * se)
+        #expect(abs(meanY - side / 2) < 4 * se)
+        // The farthest phone from the origin is near the far corner: in a square of 400 uniform
+        // points, P(none within 10 % of the side of the corner) = (1 − 0.01)^400 ≈ 0.018.
+        let far = s.nodes.map { $0.position.x + $0.position.y }.max() ?? 0
+        #expect(far > 1.7 * side)
+    }
+
+    @Test func areaAndHeight() throws {
+        let s = try decode(scenario(#"{"count": 50, "area_m": [100, 20], "z_m": 0.8}"#)).get()
+        #expect(s.nodes.count == 50)
+        #expect(s.nodes.allSatisfy { (0..<100).contains($0.position.x) && (0..<20).contains($0.position.y) })
+        #expect(s.nodes.allSatisfy { $0.position.z == 0.8 })
+    }
+
+    @Test func theSeedDecidesThePlacement() throws {
+        let a = try decode(scenario(#"{"count": 20, "density_per_km2": 500}"#, seed: 3)).get()
+        let b = try decode(scenario(#"{"count": 20, "density_per_km2": 500}"#, seed: 3)).get()
+        let c = try decode(scenario(#"{"count": 20, "density_per_km2": 500}"#, seed: 4)).get()
+        #expect(a.nodes == b.nodes)
+        #expect(a.nodes != c.nodes)
+    }
+
+    @Test func placedPhonesCanBeNamedByFlowsAndMessages() throws {
+        let text = """
+            {"name": "p", "seed": 1, "duration_s": 5, "environment": {"preset": "field"},
+             "radio": {"technology": "awdl"},
+             "nodes": {"count": 10, "area_m": [30, 30]},
+             "mesh": {"messages": [{"id": "m", "from": "n0", "to": "n9", "size_bytes": 100, "count": 1,
+                                    "interval_s": 1, "start_s": 2}]}}
+            """
+        #expect(diagnostics(text).isEmpty)
+    }
+
+    @Test func badPlacementsNameTheirPath() {
+        let cases: [(String, String, String)] = [
+            (#"{"count": 10}"#, "nodes", "found neither"),
+            (#"{"count": 10, "density_per_km2": 5, "area_m": [1, 1]}"#, "nodes.area_m", "not both"),
+            (#"{"count": 0, "density_per_km2": 5}"#, "nodes.count", "a number of phones"),
+            (#"{"count": 10, "density_per_km2": -1}"#, "nodes.density_per_km2", "phones per km²"),
+            (#"{"count": 10, "area_m": [1, 2, 3]}"#, "nodes.area_m", "[width, depth]"),
+            (#"{"count": 10, "area_m": [1, 0]}"#, "nodes.area_m[1]", "[width, depth]"),
+            (#"{"count": 10, "density_per_km2": 5, "spacing": 3}"#, "nodes.spacing", "unknown key"),
+            (#"{"count": 1000, "density_per_km2": 0.000001}"#, "nodes.density_per_km2", "within 1000000 m"),
+        ]
+        for (placement, path, words) in cases {
+            let d = diagnostics(scenario(placement))
+            #expect(d.contains { $0.path == path && $0.message.contains(words) }, "\(placement): \(d)")
+        }
+    }
+}
