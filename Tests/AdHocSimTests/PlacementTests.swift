@@ -17,7 +17,10 @@ import Testing
         let side = (400.0 / 1000).squareRoot() * 1000
         #expect(s.nodes.count == 400)
         #expect(s.nodes.map(\.id) == (0..<400).map { "n\($0)" })
-        #expect(s.nodes.allSatisfy { $0.position.x >= 0 && $0.position.x < side && $0.position.y >= 0 && $0.position.y < side })
+        #expect(
+            s.nodes.allSatisfy {
+                $0.position.x >= 0 && $0.position.x < side && $0.position.y >= 0 && $0.position.y < side
+            })
         #expect(s.nodes.allSatisfy { $0.position.z == 1.2 })
         // Uniform on [0, side]: mean side/2, standard error side/√(12·400) ≈ 9.1 m; allow 4 of them.
         let se = side / (12.0 * 400).squareRoot()
@@ -66,7 +69,7 @@ import Testing
             (#"{"count": 10, "area_m": [1, 2, 3]}"#, "nodes.area_m", "[width, depth]"),
             (#"{"count": 10, "area_m": [1, 0]}"#, "nodes.area_m[1]", "[width, depth]"),
             (#"{"count": 10, "density_per_km2": 5, "spacing": 3}"#, "nodes.spacing", "unknown key"),
-            (#"{"count": 1000, "density_per_km2": 0.000001}"#, "nodes.density_per_km2", "within 1000000 m"),
+            (#"{"count": 1000, "density_per_km2": 0.000001}"#, "nodes.density_per_km2", "within 1000000 m")
         ]
         for (placement, path, words) in cases {
             let d = diagnostics(scenario(placement))

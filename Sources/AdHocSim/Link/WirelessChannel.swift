@@ -33,7 +33,17 @@ public struct WirelessChannel: Sendable {
     let blockageFactor: Double
     /// Whether links flip between clear and blocked (`BlockageProcess`).
     let hasBlockage: Bool
+    /// Each link's blockage process, created on first use. For up to `pairTableNodes` nodes a
+    /// flat table maps the unordered pair to its process (no hashing per frame and receiver);
+    /// above that, a dictionary keyed by the pair.
+    var blockageProcesses: [BlockageProcess] = []
+    var blockageSlot: [Int32]
+    /// With the flat table, per ordered pair (transmitter-major, so a transmission reads one
+    /// contiguous row): the link's state until its next change, `nextChange << 1 | blocked`,
+    /// or −1 before the process exists. Both directions are written when the state changes.
+    var blockageState: [Int64]
     var blockage: [UInt64: BlockageProcess] = [:]
+    static let pairTableNodes = 4096
     /// The place's Rician table (`nil`: no fast fading) and this run's key for its draws: one
     /// counter-based draw per (transmission, receiver), independent of the order receivers are
     /// visited in (`RicianPowerTable`).
@@ -87,6 +97,10 @@ public struct WirelessChannel: Sendable {
         neighbourLists = Array(repeating: [], count: positions.count)
         neighbourRxMw = Array(repeating: [], count: positions.count)
         hasBlockage = (place.blockage?.ratePerSecond ?? 0) > 0
+        let n = positions.count
+        let table = hasBlockage && n <= WirelessChannel.pairTableNodes
+        blockageSlot = table ? Array(repeating: -1, count: n * (n - 1) / 2) : []
+        blockageState = table ? Array(repeating: -1, count: n * n) : []
         neighbourListValid = Array(repeating: false, count: positions.count)
     }
 
@@ -115,7 +129,26 @@ public struct WirelessChannel: Sendable {
     @inline(__always)
     mutating func blockageGain(_ t: Int, _ r: Int, at time: SimTime) -> Double {
         guard hasBlockage, let spec = place.blockage else { return 1 }
-        let key = UInt64(min(t, r)) << 32 | UInt64(max(t, r))
+        let a = min(t, r), b = max(t, r)
+        if !blockageSlot.isEmpty {
+            let n = positions.count
+            let state = blockageState[t &* n &+ r]
+            if state >= 0 && time.nanoseconds < state >> 1 { return state & 1 != 0 ? blockageFactor : 1 }
+            let pair = b &* (b &- 1) / 2 &+ a  // index of {a, b}, a < b, among the n(n−1)/2 pairs
+            var slot = Int(blockageSlot[pair])
+            if slot < 0 {
+                slot = blockageProcesses.count
+                blockageProcesses.append(BlockageProcess.forLink(t, r, spec: spec, seed: seed))
+                blockageSlot[pair] = Int32(slot)
+            }
+            let blocked = blockageProcesses[slot].isBlocked(at: time)
+            let next = blockageProcesses[slot].nextChange.nanoseconds
+            let packed = next < Int64.max >> 1 ? next << 1 | (blocked ? 1 : 0) : -1
+            blockageState[t &* n &+ r] = packed
+            blockageState[r &* n &+ t] = packed
+            return blocked ? blockageFactor : 1
+        }
+        let key = UInt64(a) << 32 | UInt64(b)
         let blocked = blockage[key, default: BlockageProcess.forLink(t, r, spec: spec, seed: seed)].isBlocked(at: time)
         return blocked ? blockageFactor : 1
     }
