@@ -55,6 +55,13 @@ public struct SharedMedium<Frame: Sendable>: Sendable {
     /// What happened since the MAC last took them, in order.
     var indications = PhyIndicationLog()
     let preambleMw: Double
+    /// With the interaction cutoff: airtime begun so far by every node; each receiver's summed
+    /// mean power from the transmitters it was dropped from (`WirelessChannel.droppedMw`), mW;
+    /// and the network's mean transmit duty, airtime / (nodes × elapsed), updated at every
+    /// transmission. Their product is the mean interference a frame's SINR adds.
+    var airtimeBegun: Int64 = 0
+    var droppedMw: [Double] = []
+    var meanDuty = 0.0
     let energyDetectionMw = Decibel.milliwatts(fromDbm: -62)
 
     /// The medium of `channel`, every receiver idle.
@@ -91,7 +98,17 @@ public struct SharedMedium<Frame: Sendable>: Sendable {
     /// interference while it was on the air.
     @inline(__always)
     func sinr(at r: Int, signalMw: Double) -> Double {
-        signalMw / (channel.noiseMw + columns.lockedMaxInterferenceMw[r])
+        if droppedMw.isEmpty { return signalMw / (channel.noiseMw + columns.lockedMaxInterferenceMw[r]) }
+        return signalMw / (channel.noiseMw + columns.lockedMaxInterferenceMw[r] + droppedMw[r] * meanDuty)
+    }
+
+    /// The cutoff's mean term at time `now`, after `airtime` more was begun: O(1), except after
+    /// a move, when the dropped powers are recomputed.
+    mutating func updateDroppedMean(now: SimTime, airtime: SimTime) {
+        airtimeBegun &+= airtime.nanoseconds
+        if !channel.droppedValid || droppedMw.isEmpty { droppedMw = channel.droppedPowers() }
+        let elapsed = Double(Swift.max(now.nanoseconds, 1)) * Double(Swift.max(droppedMw.count, 1))
+        meanDuty = Swift.min(1, Double(airtimeBegun) / elapsed)
     }
 
     /// Applies a change of receiver `r`'s carrier-sense inputs (`busyDelta` frames at or above
@@ -133,7 +150,8 @@ public struct SharedMedium<Frame: Sendable>: Sendable {
     /// onto anything (the common case in a large network) costs an addition and one comparison
     /// with the energy-detection threshold, and only a crossing of it goes through carrier
     /// sense.
-    mutating func begin(_ frame: Frame, from i: Int, awdl: AwdlSchedule?, now: SimTime) -> Int {
+    mutating func begin(_ frame: Frame, from i: Int, awdl: AwdlSchedule?, now: SimTime, airtime: SimTime) -> Int {
+        if channel.interactionMarginDb != nil { updateDroppedMean(now: now, airtime: airtime) }
         let slot: Int
         if let free = freeTransmissions.popLast() {
             slot = free

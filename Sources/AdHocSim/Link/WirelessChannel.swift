@@ -58,6 +58,16 @@ public struct WirelessChannel: Sendable {
     let seed: UInt64
     /// Distance beyond which a transmission is ignored, m.
     public let interactionRange: Double
+    /// The optional per-pair cutoff (`radio.interactionMarginDb`), dB, or `nil` (off): within
+    /// the interaction range, receiver r is left out of t's transmissions when the pair's mean
+    /// power (median loss and the pair's shadowing, no blockage or fading) plus the margin is
+    /// below the noise floor. Its energy comes back as a mean term (`droppedMw`).
+    public let interactionMarginDb: Double?
+    /// With the cutoff, per receiver: the summed mean power of the transmitters it was dropped
+    /// from, mW; the medium scales it by the network's mean transmit duty. Recomputed after a
+    /// move.
+    var droppedMw: [Double] = []
+    var droppedValid = false
 
     /// The channel of a run.
     public init(place: PlaceParameters, radio: RadioConfiguration, positions: [Position], seed: UInt64) {
@@ -85,6 +95,14 @@ public struct WirelessChannel: Sendable {
             if loss <= budget { lo = mid } else { hi = mid }
         }
         interactionRange = hi
+        switch radio.interactionMargin {
+        case nil: interactionMarginDb = nil
+        case .db(let m)?: interactionMarginDb = m
+        case .safe?:
+            // 6σ, σ² = shadowing σ² + the fading gain's spread² in dB (issue #11's safe value).
+            let fade = place.fadingK.map { RicianPowerTable.shared(k: $0).decibelSpread() } ?? 0
+            interactionMarginDb = 6 * (place.shadowingSigmaDb * place.shadowingSigmaDb + fade * fade).squareRoot()
+        }
         grid = SpatialGrid(positions: positions, cellSize: hi)
         if positions.count <= 2048 {
             cacheStride = positions.count
@@ -117,6 +135,18 @@ public struct WirelessChannel: Sendable {
             powers.removeAll(keepingCapacity: true)
             forEachNeighbour(of: t) { list.append(Int32($0)) }
             for r in list { powers.append(Float(staticRxMw(t, Int(r)))) }
+            if let margin = interactionMarginDb {
+                // The cutoff: keep a receiver whose mean power plus the margin reaches the floor.
+                let floorMw = Decibel.milliwatts(fromDbm: noiseFloorDbm - margin)
+                var kept = 0
+                for k in 0..<list.count where Double(powers[k]) >= floorMw {
+                    list[kept] = list[k]
+                    powers[kept] = powers[k]
+                    kept += 1
+                }
+                list.removeLast(list.count - kept)
+                powers.removeLast(powers.count - kept)
+            }
             neighbourLists[t] = list
             neighbourRxMw[t] = powers
             neighbourListValid[t] = true
@@ -153,12 +183,34 @@ public struct WirelessChannel: Sendable {
         return blocked ? blockageFactor : 1
     }
 
+    /// With the cutoff, every receiver's dropped mean power (`droppedMw`), recomputed when a
+    /// node has moved: O(N · neighbours), once per move sample.
+    mutating func droppedPowers() -> [Double] {
+        guard let margin = interactionMarginDb else { return [] }
+        if !droppedValid {
+            let floorMw = Decibel.milliwatts(fromDbm: noiseFloorDbm - margin)
+            var sums = [Double](repeating: 0, count: positions.count)
+            for t in 0..<positions.count {
+                var near: [Int] = []
+                forEachNeighbour(of: t) { near.append($0) }
+                for r in near {
+                    let mw = Double(Float(staticRxMw(t, r)))
+                    if mw < floorMw { sums[r] += mw }
+                }
+            }
+            droppedMw = sums
+            droppedValid = true
+        }
+        return droppedMw
+    }
+
     /// Moves node `i` (sampled by the world as it walks): the grid, its shadowing and its
     /// cached link powers follow.
     public mutating func setPosition(_ i: Int, _ p: Position) {
         positions[i] = p
         grid.move(i, to: p)
         for j in neighbourListValid.indices { neighbourListValid[j] = false }
+        droppedValid = false
         shadowUnit[i] = place.shadowingSigmaDb > 0 ? shadowing.unitValue(at: p) : 0
         if cacheStride > 0 {
             for j in 0..<cacheStride {

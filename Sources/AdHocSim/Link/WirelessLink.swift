@@ -272,7 +272,7 @@ public struct WirelessLink: LinkTechnology, Sendable {
     /// Puts `frame` on the air from `i` for `airtime` and schedules its end.
     mutating func startTransmission(_ frame: MacFrame, from i: Int, airtime: SimTime, sim: inout Simulation) {
         if !medium.isTransmitting(i) && !medium.sensesBusy(i) { becameBusy(i, sim: &sim) }
-        let slot = medium.begin(frame, from: i, awdl: awdl, now: sim.now)
+        let slot = medium.begin(frame, from: i, awdl: awdl, now: sim.now, airtime: airtime)
         takeIndications(sim: &sim)
         sim.schedule(after: airtime, target: UInt32(i), kind: .macTxEnd, arg: UInt64(slot))
     }

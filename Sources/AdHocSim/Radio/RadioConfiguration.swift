@@ -22,6 +22,8 @@ public struct RadioConfiguration: Sendable, Equatable {
     public var preambleDetectionDbm: Double
     /// What the second spatial stream gets (`radio.spatialStreamModel`, default scattering).
     public var spatialStreamModel: SpatialStreamModel
+    /// The optional per-pair interaction cutoff (`radio.interactionMarginDb`; default off).
+    public var interactionMargin: InteractionMargin?
 
     /// Resolves `spec`'s values over the defaults.
     public init(_ spec: RadioSpec) {
@@ -34,6 +36,7 @@ public struct RadioConfiguration: Sendable, Equatable {
         if case .fixed(let i)? = spec.mcs { fixedMcs = Mcs(index: i) } else { fixedMcs = nil }
         preambleDetectionDbm = spec.preambleDetectionDbm ?? -82
         spatialStreamModel = spec.spatialStreamModel ?? .scattering
+        interactionMargin = spec.interactionMargin
     }
 
     /// The carrier frequency, Hz.

@@ -16,6 +16,14 @@ public enum AwdlPresence: String, Sendable, CaseIterable {
     case fixed
 }
 
+/// `radio.interactionMarginDb`: the optional per-pair interaction cutoff (`WirelessChannel`).
+public enum InteractionMargin: Sendable, Equatable {
+    /// A receiver is dropped when its mean power plus this many dB is below the noise floor.
+    case db(Double)
+    /// Six standard deviations of shadowing and fading combined, for the place.
+    case safe
+}
+
 /// `radio.mcs`: rate selection or a fixed index.
 public enum McsChoice: Sendable, Equatable {
     case auto
@@ -40,6 +48,8 @@ public struct RadioSpec: Sendable, Equatable {
     public var awdlPresence: AwdlPresence?
     /// How long unicast traffic keeps a pair on the active sequence, ms (`radio.awdlHoldMs`).
     public var awdlHoldMs: Double?
+    /// The per-pair interaction cutoff (`radio.interactionMarginDb`); `nil`: off.
+    public var interactionMargin: InteractionMargin?
 
     /// Nothing set.
     public init() {}
@@ -115,6 +125,22 @@ extension ScenarioDecoder {
             spec.awdlHoldMs = track(
                 values.number(
                     v, path.appending("awdlHoldMs"), "a hold time in milliseconds in 0...60000", in: 0...60_000))
+        }
+        if let v = r.value("interactionMarginDb") {
+            let what = "a margin in dB in 0...100, \"safe\" (6σ of shadowing and fading), or null (off)"
+            switch v.value {
+            case .null: spec.interactionMargin = nil
+            case .string("safe"): spec.interactionMargin = .safe
+            case .number:
+                spec.interactionMargin = track(
+                    values.number(v, path.appending("interactionMarginDb"), what, in: 0...100)
+                ).map { .db($0) }
+            default:
+                sink.report(
+                    "expected \(what), found \(v.value.summary)", path: path.appending("interactionMarginDb"),
+                    at: v.origin)
+                _ = track(Optional<Int>.none)
+            }
         }
         if let v = r.value("channel") {
             spec.channel = track(values.oneOf(v, path.appending("channel"), "a channel", RadioBounds.channels))
