@@ -57,25 +57,27 @@ struct HeartbeatRouting: MeshRoutingProtocol {
     mutating func controlArrived(_ h: MeshFrame, at r: Int, core: inout MeshCore, now: SimTime) {
         guard h.kind == .heartbeat, h.origin != r, !h.path.contains(r) else { return }
         let index = r * core.nodeCount + h.origin
-        let path = [r] + h.path.reversed()
+        // The route back is r, then the heartbeat's path reversed: `hops` links. It is built
+        // only for a copy that is kept (most copies are duplicates and are dropped).
+        let hops = h.path.count
         let config = core.config
-        if config.keyPaths != nil { rememberPath(path, at: index) }
+        if config.keyPaths != nil { rememberPath([r] + h.path.reversed(), at: index) }
         let alive = core.routes.route(at: index, time: now)
         if h.seq < newestSeen[index] {
             // A later copy of a heartbeat already handled counts only if its path is shorter.
-            guard let a = alive, path.count - 1 < a.hops else { return }
+            guard let a = alive, hops < a.hops else { return }
         } else {
             newestSeen[index] = h.seq + 1
             // "Already known by a faster path" (mesh.md): a shorter route refreshed within the
             // last heartbeat period wins; one that missed a period is presumed broken, so the
             // longer path takes over at once instead of after the route timeout.
-            if let a = alive, a.hops < path.count - 1,
+            if let a = alive, a.hops < hops,
                 a.learned > now - config.heartbeatInterval - config.heartbeatJitter
             {
                 return
             }
         }
-        core.setRoute(MeshRoute(path: path, learned: now), at: index, now: now)
+        core.setRoute(MeshRoute(path: [r] + h.path.reversed(), learned: now), at: index, now: now)
         var forward = h
         forward.path.append(r)
         core.send(forward, from: r, now: now)
