@@ -34,12 +34,14 @@ import Testing
         #expect(cut.neighbourhood(of: 1).nodes == [0, 2])
         #expect(cut.neighbourhood(of: 2).nodes == [1])
         // The dropped energy comes back as a mean term: c's is a's power at 3000 m, a's is c's.
-        let dropped = cut.droppedPowers()
+        cut.updateDroppedPowers()
+        let dropped = cut.droppedMw
         let expected = Decibel.milliwatts(fromDbm: rx(3000))
         #expect(abs(dropped[2] - expected) / expected < 1e-6)
         #expect(abs(dropped[0] - expected) / expected < 1e-6)
         #expect(dropped[1] == 0)
-        #expect(off.droppedPowers().isEmpty)
+        off.updateDroppedPowers()
+        #expect(off.droppedMw.isEmpty)
     }
 
     @Test func safeMarginIsSixSigmaOfShadowingAndFading() throws {

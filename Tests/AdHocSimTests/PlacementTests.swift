@@ -28,8 +28,8 @@ import Testing
         let meanY = s.nodes.map(\.position.y).reduce(0, +) / 400
         #expect(abs(meanX - side / 2) < 4 * se)
         #expect(abs(meanY - side / 2) < 4 * se)
-        // The farthest phone from the origin is near the far corner: in a square of 400 uniform
-        // points, P(none within 10 % of the side of the corner) = (1 − 0.01)^400 ≈ 0.018.
+        // Some phone lies in the far corner's triangle x + y > 1.7·side, whose area is
+        // 0.3²/2 = 4.5 % of the square: the chance that none of 400 does is 0.955^400 ≈ 1e-8.
         let far = s.nodes.map { $0.position.x + $0.position.y }.max() ?? 0
         #expect(far > 1.7 * side)
     }

@@ -55,12 +55,11 @@ public struct SharedMedium<Frame: Sendable>: Sendable {
     /// What happened since the MAC last took them, in order.
     var indications = PhyIndicationLog()
     let preambleMw: Double
-    /// With the interaction cutoff: airtime begun so far by every node; each receiver's summed
-    /// mean power from the transmitters it was dropped from (`WirelessChannel.droppedMw`), mW;
-    /// and the network's mean transmit duty, airtime / (nodes × elapsed), updated at every
-    /// transmission. Their product is the mean interference a frame's SINR adds.
+    /// With the interaction cutoff: airtime begun so far by every node, and the network's mean
+    /// transmit duty, airtime / (nodes × elapsed), updated at every transmission. Times each
+    /// receiver's summed mean power from the transmitters it was dropped from
+    /// (`WirelessChannel.droppedMw`), it is the mean interference a frame's SINR adds.
     var airtimeBegun: Int64 = 0
-    var droppedMw: [Double] = []
     var meanDuty = 0.0
     let energyDetectionMw = Decibel.milliwatts(fromDbm: -62)
 
@@ -98,16 +97,16 @@ public struct SharedMedium<Frame: Sendable>: Sendable {
     /// interference while it was on the air.
     @inline(__always)
     func sinr(at r: Int, signalMw: Double) -> Double {
-        if droppedMw.isEmpty { return signalMw / (channel.noiseMw + columns.lockedMaxInterferenceMw[r]) }
-        return signalMw / (channel.noiseMw + columns.lockedMaxInterferenceMw[r] + droppedMw[r] * meanDuty)
+        if channel.droppedMw.isEmpty { return signalMw / (channel.noiseMw + columns.lockedMaxInterferenceMw[r]) }
+        return signalMw / (channel.noiseMw + columns.lockedMaxInterferenceMw[r] + channel.droppedMw[r] * meanDuty)
     }
 
     /// The cutoff's mean term at time `now`, after `airtime` more was begun: O(1), except after
     /// a move, when the dropped powers are recomputed.
     mutating func updateDroppedMean(now: SimTime, airtime: SimTime) {
         airtimeBegun &+= airtime.nanoseconds
-        if !channel.droppedValid || droppedMw.isEmpty { droppedMw = channel.droppedPowers() }
-        let elapsed = Double(Swift.max(now.nanoseconds, 1)) * Double(Swift.max(droppedMw.count, 1))
+        channel.updateDroppedPowers()
+        let elapsed = Double(Swift.max(now.nanoseconds, 1)) * Double(Swift.max(channel.positions.count, 1))
         meanDuty = Swift.min(1, Double(airtimeBegun) / elapsed)
     }
 

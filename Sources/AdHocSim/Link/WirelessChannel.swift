@@ -43,6 +43,8 @@ public struct WirelessChannel: Sendable {
     /// or −1 before the process exists. Both directions are written when the state changes.
     var blockageState: [Int64]
     var blockage: [UInt64: BlockageProcess] = [:]
+    /// The largest scenario with the flat blockage tables: 4 096 nodes, as the mesh's limit
+    /// (`MeshBounds`): 134 MB of mirrored state and 34 MB of pair slots at that size.
     static let pairTableNodes = 4096
     /// The place's Rician table (`nil`: no fast fading) and this run's key for its draws: one
     /// counter-based draw per (transmission, receiver), independent of the order receivers are
@@ -63,6 +65,9 @@ public struct WirelessChannel: Sendable {
     /// power (median loss and the pair's shadowing, no blockage or fading) plus the margin is
     /// below the noise floor. Its energy comes back as a mean term (`droppedMw`).
     public let interactionMarginDb: Double?
+    /// With the cutoff, the weakest mean power a kept pair may have: the noise floor minus the
+    /// margin, mW (0 without the cutoff).
+    let cutoffFloorMw: Double
     /// With the cutoff, per receiver: the summed mean power of the transmitters it was dropped
     /// from, mW; the medium scales it by the network's mean transmit duty. Recomputed after a
     /// move.
@@ -103,6 +108,8 @@ public struct WirelessChannel: Sendable {
             let fade = place.fadingK.map { RicianPowerTable.shared(k: $0).decibelSpread() } ?? 0
             interactionMarginDb = 6 * (place.shadowingSigmaDb * place.shadowingSigmaDb + fade * fade).squareRoot()
         }
+        let floorDbm = noiseFloorDbm - (interactionMarginDb ?? 0)
+        cutoffFloorMw = interactionMarginDb == nil ? 0 : Decibel.milliwatts(fromDbm: floorDbm)
         grid = SpatialGrid(positions: positions, cellSize: hi)
         if positions.count <= 2048 {
             cacheStride = positions.count
@@ -135,11 +142,10 @@ public struct WirelessChannel: Sendable {
             powers.removeAll(keepingCapacity: true)
             forEachNeighbour(of: t) { list.append(Int32($0)) }
             for r in list { powers.append(Float(staticRxMw(t, Int(r)))) }
-            if let margin = interactionMarginDb {
+            if interactionMarginDb != nil {
                 // The cutoff: keep a receiver whose mean power plus the margin reaches the floor.
-                let floorMw = Decibel.milliwatts(fromDbm: noiseFloorDbm - margin)
                 var kept = 0
-                for k in 0..<list.count where Double(powers[k]) >= floorMw {
+                for k in 0..<list.count where Double(powers[k]) >= cutoffFloorMw {
                     list[kept] = list[k]
                     powers[kept] = powers[k]
                     kept += 1
@@ -183,25 +189,24 @@ public struct WirelessChannel: Sendable {
         return blocked ? blockageFactor : 1
     }
 
-    /// With the cutoff, every receiver's dropped mean power (`droppedMw`), recomputed when a
-    /// node has moved: O(N · neighbours), once per move sample.
-    mutating func droppedPowers() -> [Double] {
-        guard let margin = interactionMarginDb else { return [] }
-        if !droppedValid {
-            let floorMw = Decibel.milliwatts(fromDbm: noiseFloorDbm - margin)
-            var sums = [Double](repeating: 0, count: positions.count)
-            for t in 0..<positions.count {
-                var near: [Int] = []
-                forEachNeighbour(of: t) { near.append($0) }
-                for r in near {
-                    let mw = Double(Float(staticRxMw(t, r)))
-                    if mw < floorMw { sums[r] += mw }
-                }
+    /// With the cutoff, brings every receiver's dropped mean power (`droppedMw`) up to date:
+    /// recomputed when a node has moved, O(N · neighbours) once per move sample. The same
+    /// pairs and powers as the neighbour rows (`neighbourhood(of:)`), summed per receiver over
+    /// the transmitters whose row left it out.
+    mutating func updateDroppedPowers() {
+        guard interactionMarginDb != nil, !droppedValid else { return }
+        var sums = [Double](repeating: 0, count: positions.count)
+        var near: [Int] = []
+        for t in 0..<positions.count {
+            near.removeAll(keepingCapacity: true)
+            forEachNeighbour(of: t) { near.append($0) }
+            for r in near {
+                let mw = Double(Float(staticRxMw(t, r)))
+                if mw < cutoffFloorMw { sums[r] += mw }
             }
-            droppedMw = sums
-            droppedValid = true
         }
-        return droppedMw
+        droppedMw = sums
+        droppedValid = true
     }
 
     /// Moves node `i` (sampled by the world as it walks): the grid, its shadowing and its

@@ -2,8 +2,8 @@ import Foundation
 
 /// `"nodes"` given as a placement instead of a list: `count` phones named `n0` … `n<count−1>`,
 /// placed independently and uniformly at random over a rectangle whose corner is the origin,
-/// at a height of `z_m` (default 1.2 m, a phone held in the hand: the height the shipped
-/// topologies use). The rectangle is either `area_m: [width, depth]` or a square sized for
+/// at a height of `z_m` (default 1.2 m: an assumption, a phone held in the hand, the
+/// height the shipped topologies use). The rectangle is either `area_m: [width, depth]` or a square sized for
 /// `density_per_km2` phones per km² (side √(count / density)), at most 4 096 phones, so a sweep over `count` keeps
 /// the density and grows the area, as `topologies/bench/mesh-saturation.json` does. Positions
 /// are drawn from the stream `"placement"` of the run's seed: each run of a sweep (its own
