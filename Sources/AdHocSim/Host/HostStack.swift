@@ -101,11 +101,20 @@ public struct HostStack: Sendable {
     public internal(set) var queues: [ConnectionQueue] = []
     /// Darwin's interface queue discipline of every phone.
     public internal(set) var interface: InterfaceQueue
+    /// Per flow: whether it travels across the mesh (`Scenario.carrier(of:)`).
+    public let overMesh: [Bool]
+    /// IP across the mesh: the send buffer, the requests and reports for the mesh, counters.
+    public internal(set) var meshCarriage: MeshCarriage
 
-    /// The hosts of `scenario`'s flows over a link of `mtu` bytes; creates the endpoints'
-    /// timers and schedules every flow's start.
-    public init(_ scenario: Scenario, mtu: Int, sim: inout Simulation) {
-        ip = IpLayer(version: scenario.transport.ipVersion ?? .ipv6, mtu: mtu, flows: scenario.flows.count)
+    /// The hosts of `scenario`'s flows over a link of `mtu` bytes; a flow across the mesh
+    /// leaves `meshReserve` bytes of each link frame to the mesh's header. Creates the
+    /// endpoints' timers and schedules every flow's start.
+    public init(_ scenario: Scenario, mtu: Int, meshReserve: Int = 0, sim: inout Simulation) {
+        overMesh = scenario.flows.indices.map { scenario.carrier(of: $0) == .mesh }
+        meshCarriage = MeshCarriage(flows: scenario.flows.count)
+        ip = IpLayer(
+            version: scenario.transport.ipVersion ?? .ipv6, mtu: mtu,
+            flowMtu: overMesh.map { $0 ? mtu - meshReserve : mtu })
         udpLimit = scenario.transport.maxDatagramBytes ?? 9216
         backlog = Array(repeating: FifoBuffer(), count: 2 * scenario.flows.count)
         interface = InterfaceQueue(nodes: scenario.nodes.count, discipline: scenario.host.interfaceQueue ?? .fqCodel)
@@ -125,7 +134,8 @@ public struct HostStack: Sendable {
                 for side in [FlowSide.client(k), .server(k)] {
                     tcp.append(
                         TcpEndpoint(
-                            flow: Int32(k), isClient: side.isClient, config: config, mtuPayload: ip.maxUnfragmented,
+                            flow: Int32(k), isClient: side.isClient, config: config,
+                            mtuPayload: ip.maxUnfragmented(flow: k),
                             sim: &sim, side: UInt32(side.index)))
                 }
                 tcp[socket + 1].listen()
@@ -135,7 +145,7 @@ public struct HostStack: Sendable {
                     quic.append(
                         QuicEndpoint(
                             flow: Int32(k), isClient: side.isClient, config: quicConfig,
-                            udpPayload: ip.maxUnfragmented - 8, sim: &sim, side: UInt32(side.index)))
+                            udpPayload: ip.maxUnfragmented(flow: k) - 8, sim: &sim, side: UInt32(side.index)))
                 }
             case .udp:
                 socket = udp.count
@@ -175,7 +185,9 @@ public struct HostStack: Sendable {
     // MARK: Events
 
     /// Handles an application or transport event (`EventBlock.application`, `.transport`).
-    public mutating func handle<L: LinkTechnology>(_ event: Event, link: inout L, sim: inout Simulation) {
+    public mutating func handle<L: LinkTechnology, R: IpRouting>(
+        _ event: Event, link: inout L, router: R, sim: inout Simulation
+    ) {
         switch event.kind {
         case .flowStart:
             let k = Int(event.target)
@@ -183,14 +195,14 @@ public struct HostStack: Sendable {
             switch flows[k].transport {
             case .tcp:
                 tcp[slot(.client(k))].connect(sim: &sim)
-                flush(.client(k), link: &link, sim: &sim)
+                flush(.client(k), link: &link, router: router, sim: &sim)
             case .quic:
                 let c = slot(.client(k))
                 quic[c].connect(sim: &sim)
-                if quic[c].acceptsWrites { opened(k, link: &link, sim: &sim) }  // 0-RTT
-                flush(.client(k), link: &link, sim: &sim)
+                if quic[c].acceptsWrites { opened(k, link: &link, router: router, sim: &sim) }  // 0-RTT
+                flush(.client(k), link: &link, router: router, sim: &sim)
             case .udp:
-                opened(k, link: &link, sim: &sim)
+                opened(k, link: &link, router: router, sim: &sim)
             }
             if case .cbr(let rate, let size) = flows[k].app.spec.workload {
                 let interval = SimTime.seconds(Double(size) * 8 / (rate * 1e6))
@@ -200,29 +212,29 @@ public struct HostStack: Sendable {
             let k = Int(event.target)
             let c = FlowSide.client(k)
             flows[k].app.startProbes(&queues[c.index], now: sim.now)
-            release(c, link: &link, sim: &sim)
+            release(c, link: &link, router: router, sim: &sim)
             sim.schedule(after: FlowApplication.pauseAfterProbes, target: UInt32(k), kind: .transferDue)
         case .transferDue:
             let k = Int(event.target)
             flows[k].app.beginTransfer()
-            pump(k, link: &link, sim: &sim)
+            pump(k, link: &link, router: router, sim: &sim)
         case .hostWake:
             let side = FlowSide(index: Int(event.target))
             if queues[side.index].wakeAt == sim.now { queues[side.index].wakeAt = nil }
-            release(side, link: &link, sim: &sim)
+            release(side, link: &link, router: router, sim: &sim)
         case .cbrTick:
             let k = Int(event.target)
             flows[k].app.cbrDue()
-            pump(k, link: &link, sim: &sim)
+            pump(k, link: &link, router: router, sim: &sim)
             sim.schedule(after: .nanoseconds(Int64(event.arg)), target: event.target, kind: .cbrTick, arg: event.arg)
         case .quicLossDetection, .quicAckDelay:
             let side = FlowSide(index: Int(event.target))
             quic[slot(side)].timer(event.kind, sim: &sim)
-            flush(side, link: &link, sim: &sim)
+            flush(side, link: &link, router: router, sim: &sim)
         case .tcpRetransmit, .tcpDelayedAck, .tcpKeepalive:
             let side = FlowSide(index: Int(event.target))
             tcp[slot(side)].timer(event.kind, sim: &sim)
-            flush(side, link: &link, sim: &sim)
+            flush(side, link: &link, router: router, sim: &sim)
         default:
             preconditionFailure("not a flow event")
         }
@@ -230,17 +242,34 @@ public struct HostStack: Sendable {
 
     /// A link notice about an IP packet. Returns whether it freed transmit-queue room (the
     /// caller then calls `queueRoomFreed` once the batch is handled).
-    public mutating func notice<L: LinkTechnology>(_ n: LinkNotice, link: inout L, sim: inout Simulation) -> Bool {
+    public mutating func notice<L: LinkTechnology, R: IpRouting>(
+        _ n: LinkNotice, link: inout L, router: R, sim: inout Simulation
+    ) -> Bool {
         switch n.kind {
         case .delivered:
+            if let hop = ip.nextHop(tag: n.packet.tag, at: n.node) {
+                forward(n.packet, at: n.node, to: hop.next, route: hop.route, link: &link, router: router, sim: &sim)
+                return false
+            }
             if trace != nil { recordTrace(n.packet, at: n.packet.destination, now: sim.now) }
-            if let d = ip.delivered(tag: n.packet.tag, bytes: n.packet.bytes) { deliverUp(d, link: &link, sim: &sim) }
+            if let d = ip.delivered(tag: n.packet.tag, bytes: n.packet.bytes) {
+                deliverUp(d, link: &link, router: router, sim: &sim)
+            }
             return false
         case .dropped, .senderDone:
             // The packet left the transmit queue (sent or given up): room freed, the interface
             // queue's delay measured (paused senders may resume); the caller then drains the
             // backlogs and blocked senders.
-            if n.kind == .dropped { ip.dropped(tag: n.packet.tag) }
+            if n.kind == .dropped {
+                let route = ip.route(tag: n.packet.tag)
+                if !route.isEmpty {
+                    // The link gave up on the next hop: the route's link broke (RFC 4728 §8.3).
+                    meshCarriage.linkBroke(
+                        route: route, at: Int(n.packet.source), next: Int(n.packet.destination),
+                        flow: ip.fragment(n.packet.tag).datagram.flow)
+                }
+                ip.dropped(tag: n.packet.tag)
+            }
             interface.dequeued(Int(n.node), enqueuedAt: n.packet.enqueued, now: sim.now)
             return true
         }
@@ -248,21 +277,23 @@ public struct HostStack: Sendable {
 
     /// Transmit-queue room was freed: backlogged TCP/QUIC packets (in flow-side order) and
     /// blocked UDP senders (in flow-side order) may continue.
-    public mutating func queueRoomFreed<L: LinkTechnology>(link: inout L, sim: inout Simulation) {
+    public mutating func queueRoomFreed<L: LinkTechnology, R: IpRouting>(
+        link: inout L, router: R, sim: inout Simulation
+    ) {
         for side in backlog.indices where !backlog[side].isEmpty {
-            drainBacklog(FlowSide(index: side), link: &link, sim: &sim)
+            drainBacklog(FlowSide(index: side), link: &link, router: router, sim: &sim)
         }
         for s in queues.indices where queues[s].first.map({ $0.readyAt <= sim.now }) ?? false {
             let side = FlowSide(index: s)
-            if flows[side.flow].transport == .udp { release(side, link: &link, sim: &sim) }
+            if flows[side.flow].transport == .udp { release(side, link: &link, router: router, sim: &sim) }
         }
     }
 
     /// Flow `k`'s client socket takes writes for the first time: the thesis test's probe burst
     /// is scheduled (`StartPhase`), a bulk or CBR transfer begins.
-    mutating func opened<L: LinkTechnology>(_ k: Int, link: inout L, sim: inout Simulation) {
+    mutating func opened<L: LinkTechnology, R: IpRouting>(_ k: Int, link: inout L, router: R, sim: inout Simulation) {
         guard let at = flows[k].app.opened(now: sim.now, phase: flows[k].phase) else {
-            if flows[k].app.opened && flows[k].app.transferring { pump(k, link: &link, sim: &sim) }
+            if flows[k].app.opened && flows[k].app.transferring { pump(k, link: &link, router: router, sim: &sim) }
             return
         }
         sim.schedule(at: at, target: UInt32(k), kind: .testStart)
@@ -270,23 +301,53 @@ public struct HostStack: Sendable {
 
     // MARK: Sending
 
-    /// Appends one IP packet to `node`'s trace.
+    /// Appends one IP packet to `node`'s trace, addressed from the flow end that sent it to the
+    /// other (across the mesh, not the hop's two nodes).
     mutating func recordTrace(_ p: LinkPacket, at node: UInt32, now: SimTime) {
         let f = ip.fragment(p.tag)
+        let sender = FlowSide.sender(of: f.datagram)
+        let k = sender.flow
         trace!.record(
-            node: node, time: now, datagram: f.datagram, src: p.source, dst: p.destination,
-            index: f.index, count: f.count, id: f.id, fragmentPayload: ip.fragmentPayload)
+            node: node, time: now, datagram: f.datagram, src: flows[k].node(of: sender),
+            dst: flows[k].node(of: sender.peer), index: f.index, count: f.count, id: f.id,
+            fragmentPayload: ip.fragmentPayload(flow: k))
     }
 
     /// Hands one datagram to IP and the link (the host's way down). A fragment the link refuses
-    /// is counted lost.
-    mutating func sendDown<L: LinkTechnology>(
-        _ d: Datagram, from: UInt32, to: UInt32, link: inout L, sim: inout Simulation
+    /// is counted lost. Across the mesh the datagram takes the sender's route now, and waits in
+    /// the send buffer while there is none (`MeshCarriage`).
+    mutating func sendDown<L: LinkTechnology, R: IpRouting>(
+        _ d: Datagram, from: UInt32, to: UInt32, link: inout L, router: R, sim: inout Simulation
     ) {
+        var route: [Int] = []
+        if overMesh[Int(d.flow)] {
+            guard let r = router.sourceRoute(from: Int(from), to: Int(to), at: sim.now), r.count <= router.maxPathNodes
+            else {
+                meshCarriage.awaitRoute(d, from: from, to: to, now: sim.now)
+                return
+            }
+            route = r
+            meshCarriage.routeTaken(by: FlowSide.sender(of: d), route: r)
+            guard router.canForward(from: r[0], to: r[1]) else {
+                // The route names a neighbour no longer in the session: the datagram is lost
+                // at once and the link reported broken (classic DSR sends a route error).
+                meshCarriage.sessionGone(route: r, at: r[0], flow: d.flow)
+                var packets = linkScratch
+                linkScratch = []
+                packets.removeAll(keepingCapacity: true)
+                ip.send(d, from: from, to: to, route: r, overhead: 0, now: sim.now, into: &packets)
+                for p in packets { ip.dropped(tag: p.tag) }
+                linkScratch = packets
+                return
+            }
+        }
         var packets = linkScratch
         linkScratch = []
         packets.removeAll(keepingCapacity: true)
-        ip.send(d, from: from, to: to, now: sim.now, into: &packets)
+        ip.send(
+            d, from: from, to: to, route: route,
+            overhead: route.isEmpty ? 0 : router.encapsulationBytes(pathNodes: route.count),
+            now: sim.now, into: &packets)
         for p in packets {
             if trace != nil { recordTrace(p, at: from, now: sim.now) }
             if link.send(p, sim: &sim) { interface.enqueued(Int(from)) } else { ip.dropped(tag: p.tag) }
@@ -297,7 +358,9 @@ public struct HostStack: Sendable {
     /// Moves a TCP or QUIC endpoint's outbox into its side's backlog and sends what the link's
     /// transmit queue can take. Like Linux's qdisc back-pressure and Darwin's interface flow
     /// advisory, a full transmit queue holds TCP and QUIC packets back instead of dropping them.
-    mutating func flush<L: LinkTechnology>(_ side: FlowSide, link: inout L, sim: inout Simulation) {
+    mutating func flush<L: LinkTechnology, R: IpRouting>(
+        _ side: FlowSide, link: inout L, router: R, sim: inout Simulation
+    ) {
         let i = slot(side)
         switch flows[side.flow].transport {
         case .tcp:
@@ -307,42 +370,47 @@ public struct HostStack: Sendable {
             backlog[side.index].append(contentsOf: quic[i].outbox)
             quic[i].outbox.removeAll(keepingCapacity: true)
         case .udp:
-            sendDatagrams(side, link: &link, sim: &sim)
+            sendDatagrams(side, link: &link, router: router, sim: &sim)
             return
         }
-        drainBacklog(side, link: &link, sim: &sim)
+        drainBacklog(side, link: &link, router: router, sim: &sim)
     }
 
     /// Sends backlogged datagrams of a flow side while the link has room for all their fragments.
-    mutating func drainBacklog<L: LinkTechnology>(_ side: FlowSide, link: inout L, sim: inout Simulation) {
+    mutating func drainBacklog<L: LinkTechnology, R: IpRouting>(
+        _ side: FlowSide, link: inout L, router: R, sim: inout Simulation
+    ) {
         let from = flows[side.flow].node(of: side), to = flows[side.flow].node(of: side.peer)
         let s = side.index
         while let d = backlog[s].first, !interface.paused[Int(from)] {
-            guard link.queueRoom(of: Int(from)) >= ip.fragmentCount(transportBytes: d.transportBytes) else { break }
+            guard link.queueRoom(of: Int(from)) >= ip.fragmentCount(flow: side.flow, transportBytes: d.transportBytes)
+            else { break }
             // FQ-CoDel may pause the sender: the packet is queued, the ones behind it wait.
             _ = interface.admit(Int(from), flowControlled: true)
-            sendDown(d, from: from, to: to, link: &link, sim: &sim)
+            sendDown(d, from: from, to: to, link: &link, router: router, sim: &sim)
             backlog[s].removeFirst()
         }
     }
 
     /// Hands the datagrams a UDP socket wrote to IP at once (UDP keeps no send buffer).
-    mutating func sendDatagrams<L: LinkTechnology>(_ side: FlowSide, link: inout L, sim: inout Simulation) {
+    mutating func sendDatagrams<L: LinkTechnology, R: IpRouting>(
+        _ side: FlowSide, link: inout L, router: R, sim: inout Simulation
+    ) {
         let i = slot(side)
         guard !udp[i].outbox.isEmpty else { return }
         var out = udp[i].outbox
         udp[i].outbox = []
         let from = flows[side.flow].node(of: side), to = flows[side.flow].node(of: side.peer)
-        for d in out { sendDown(d, from: from, to: to, link: &link, sim: &sim) }
+        for d in out { sendDown(d, from: from, to: to, link: &link, router: router, sim: &sim) }
         out.removeAll(keepingCapacity: true)
         udp[i].outbox = out
     }
 
     /// The client submits its next write if one is due, then every served send goes out.
-    mutating func pump<L: LinkTechnology>(_ k: Int, link: inout L, sim: inout Simulation) {
+    mutating func pump<L: LinkTechnology, R: IpRouting>(_ k: Int, link: inout L, router: R, sim: inout Simulation) {
         let c = FlowSide.client(k)
         flows[k].app.submitNext(&queues[c.index], now: sim.now)
-        release(c, link: &link, sim: &sim)
+        release(c, link: &link, router: router, sim: &sim)
     }
 
     /// Hands every send of `side` whose service ended to its socket, in order, while the
@@ -351,17 +419,19 @@ public struct HostStack: Sendable {
     /// Network.framework's UDP send completes when the datagram is handed to the interface).
     /// A completed transfer write lets the client submit the next one. Then sends what the
     /// socket produced and arranges to wake when the next send's service ends.
-    mutating func release<L: LinkTechnology>(_ side: FlowSide, link: inout L, sim: inout Simulation) {
+    mutating func release<L: LinkTechnology, R: IpRouting>(
+        _ side: FlowSide, link: inout L, router: R, sim: inout Simulation
+    ) {
         let k = side.flow, i = slot(side), s = side.index
         switch flows[k].transport {
         case .tcp:
             HostStack.releaseWrites(
                 &queues[s], &flows[k].app, &tcp[i], isClient: side.isClient, now: sim.now, sim: &sim)
-            flush(side, link: &link, sim: &sim)
+            flush(side, link: &link, router: router, sim: &sim)
         case .quic:
             HostStack.releaseWrites(
                 &queues[s], &flows[k].app, &quic[i], isClient: side.isClient, now: sim.now, sim: &sim)
-            flush(side, link: &link, sim: &sim)
+            flush(side, link: &link, router: router, sim: &sim)
         case .udp:
             while let w = queues[s].first, w.readyAt <= sim.now {
                 guard Int(w.bytes) <= udpLimit else {
@@ -371,12 +441,12 @@ public struct HostStack: Sendable {
                 }
                 let from = Int(flows[k].node(of: side))
                 guard !interface.paused[from],
-                    link.queueRoom(of: from) >= ip.fragmentCount(transportBytes: Int(w.bytes) + 8)
+                    link.queueRoom(of: from) >= ip.fragmentCount(flow: k, transportBytes: Int(w.bytes) + 8)
                 else { break }
                 // FQ-CoDel may drop the datagram at enqueue; the send completes either way.
                 if interface.admit(from, flowControlled: false) == .accept {
                     udp[i].write(message: w.message, bytes: w.bytes, sim: &sim)
-                    sendDatagrams(side, link: &link, sim: &sim)
+                    sendDatagrams(side, link: &link, router: router, sim: &sim)
                 }
                 queues[s].removeFirst()
                 if w.awaited {

@@ -27,6 +27,9 @@ struct ClassicDsr: MeshRoutingProtocol {
     var waiting: [UInt64: [(w: Int, m: Int, number: Int)]] = [:]
     /// Discoveries under way, by ordered pair, with the retries made so far.
     var discoveries: [UInt64: Int] = [:]
+    /// Ordered pairs whose flows have IP packets waiting for a route (in the hosts' send
+    /// buffer): their discovery is repeated as the message send buffer's is.
+    var ipWaiting: Set<UInt64> = []
 
     /// The protocol for `nodes` nodes.
     init(nodes: Int) {
@@ -58,6 +61,13 @@ struct ClassicDsr: MeshRoutingProtocol {
         if discoveries[key] == nil { startDiscovery(from: spec.from, to: spec.to, retries: 0, core: &core, sim: &sim) }
     }
 
+    /// A flow's IP packet waits for a route: discover one unless a discovery is under way.
+    mutating func routeWanted(from: Int, to: Int, core: inout MeshCore, sim: inout Simulation) {
+        let key = ClassicDsr.orderedPair(from, to)
+        ipWaiting.insert(key)
+        if discoveries[key] == nil { startDiscovery(from: from, to: to, retries: 0, core: &core, sim: &sim) }
+    }
+
     mutating func startDiscovery(from: Int, to: Int, retries: Int, core: inout MeshCore, sim: inout Simulation) {
         discoveries[ClassicDsr.orderedPair(from, to)] = retries
         let id = nextSeq[from]
@@ -78,11 +88,15 @@ struct ClassicDsr: MeshRoutingProtocol {
     ) {
         let key = ClassicDsr.orderedPair(from, to)
         guard discoveries[key] == retries else { return }
-        if core.routes.route(from: from, to: to, at: sim.now) != nil || waiting[key, default: []].isEmpty || down
+        let wanted = !waiting[key, default: []].isEmpty || ipWaiting.contains(key)
+        if core.routes.route(from: from, to: to, at: sim.now) != nil || !wanted || down
             || retries >= core.config.requestRetries
         {
             discoveries[key] = nil
-            if retries >= core.config.requestRetries || down { waiting[key] = nil }
+            if retries >= core.config.requestRetries || down {
+                waiting[key] = nil
+                ipWaiting.remove(key)
+            }
             return
         }
         startDiscovery(from: from, to: to, retries: retries + 1, core: &core, sim: &sim)
@@ -121,6 +135,7 @@ struct ClassicDsr: MeshRoutingProtocol {
         core.setRoute(MeshRoute(path: discovered, learned: now), at: initiator * core.nodeCount + target, now: now)
         let key = ClassicDsr.orderedPair(initiator, target)
         discoveries[key] = nil
+        ipWaiting.remove(key)
         let queued = waiting[key] ?? []
         waiting[key] = nil
         for q in queued where core.ledger.records[q.w][q.m].confirmed == nil {

@@ -89,6 +89,9 @@ struct HeartbeatRouting: MeshRoutingProtocol {
         workload w: Int, message m: Int, attempt number: Int, core: inout MeshCore, sim: inout Simulation
     ) {}
 
+    /// Proactive again: a flow's IP packet waits in its host's send buffer for a heartbeat.
+    mutating func routeWanted(from: Int, to: Int, core: inout MeshCore, sim: inout Simulation) {}
+
     /// Remembers a path by which a heartbeat arrived (for the key report).
     mutating func rememberPath(_ path: [Int], at index: Int) {
         var list = heard[index] ?? []

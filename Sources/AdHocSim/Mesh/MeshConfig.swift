@@ -75,6 +75,11 @@ public struct MeshConfig: Sendable, Equatable {
     public var retries = 3
     /// Distinct shared paths a pair needs for a path-derived key, or `nil` for no key report.
     public var keyPaths: Int?
+    /// IP over the mesh: the longest route a flow's packet may take, 21 nodes (20 hops, the
+    /// same bound message sizes assume, `MessageWorkloadSpec.sizeBytes`). The IP MTU over the
+    /// mesh leaves room for that route's header: 1 484 − (32 + 8 · 21) = 1 284 bytes on AWDL,
+    /// still above IPv6's 1 280-byte minimum link MTU (RFC 8200 §5). A longer route is not used.
+    public var maxIpPathNodes = 21
     /// Heartbeat size (and DSR control frame size): 32 bytes of header plus 8 bytes per node on
     /// the path (assumption).
     public func heartbeatBytes(pathLength: Int) -> Int32 { Int32(32 + 8 * pathLength) }

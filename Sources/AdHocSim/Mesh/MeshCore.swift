@@ -30,9 +30,13 @@ struct MeshCore: Sendable {
         recorder = MeshRecorder(nodes: nodes)
     }
 
+    /// Counts the routes stored so far: IP's send buffer looks again when it changed.
+    var routesLearned: UInt64 = 0
+
     /// Stores a route learned at `now` and tells the recorder.
     mutating func setRoute(_ route: MeshRoute, at index: Int, now: SimTime) {
         routes.routes[index] = route
+        routesLearned &+= 1
         recorder.routeLearned(route, at: index, now: now)
     }
 

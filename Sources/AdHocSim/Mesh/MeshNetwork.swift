@@ -140,6 +140,26 @@ public struct MeshNetwork: Sendable {
         core.freeSlots.append(slot)
     }
 
+    // MARK: IP across the mesh
+
+    /// How many routes the mesh has stored so far: when it changes, IP packets waiting for a
+    /// route may go.
+    public var routesLearned: UInt64 { core.routesLearned }
+
+    /// A flow's IP packet at `from` found no route to `to` and waits: classic DSR discovers one.
+    public mutating func ipRouteWanted(from: Int, to: Int, sim: inout Simulation) {
+        routingRouteWanted(from: from, to: to, sim: &sim)
+    }
+
+    /// Node `at` could not pass a flow's IP packet, which carried `route`, on to `next` (the
+    /// next hop left its session, or the link gave up): with classic DSR, Route Maintenance
+    /// (RFC 4728 §8.3) forgets the link and sends a Route Error back to the packet's source.
+    public mutating func ipLinkBroke(route: [Int], at: Int, next: Int, now: SimTime) {
+        guard let hop = route.firstIndex(of: at) else { return }
+        let f = MeshFrame(kind: .message, origin: route[0], seq: 0, path: route, hop: hop)
+        core.routeBroke(f, at: at, next: next, now: now)
+    }
+
     // MARK: Messages
 
     /// Message `m` of workload `w` is created; the next one is scheduled.

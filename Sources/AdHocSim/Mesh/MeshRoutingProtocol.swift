@@ -15,6 +15,9 @@ protocol MeshRoutingProtocol: Sendable {
     /// Attempt `number` of message `m` of workload `w` found no route at its sender.
     mutating func routeMissing(
         workload w: Int, message m: Int, attempt number: Int, core: inout MeshCore, sim: inout Simulation)
+    /// An IP packet of a flow found no route from `from` to `to` (it waits in the host's send
+    /// buffer): an on-demand protocol starts a discovery, a proactive one waits for its floods.
+    mutating func routeWanted(from: Int, to: Int, core: inout MeshCore, sim: inout Simulation)
 }
 
 /// The routing protocol a mesh runs (`mesh.routing`), dispatched with a `switch` so calls stay
@@ -54,6 +57,16 @@ extension MeshNetwork {
         case .heartbeat(var r):
             routing = .running; r.controlArrived(f, at: node, core: &core, now: now); routing = .heartbeat(r)
         case .dsr(var r): routing = .running; r.controlArrived(f, at: node, core: &core, now: now); routing = .dsr(r)
+        case .running: preconditionFailure("the routing protocol is already running")
+        }
+    }
+
+    mutating func routingRouteWanted(from: Int, to: Int, sim: inout Simulation) {
+        switch routing {
+        case .heartbeat(var r):
+            routing = .running; r.routeWanted(from: from, to: to, core: &core, sim: &sim); routing = .heartbeat(r)
+        case .dsr(var r):
+            routing = .running; r.routeWanted(from: from, to: to, core: &core, sim: &sim); routing = .dsr(r)
         case .running: preconditionFailure("the routing protocol is already running")
         }
     }

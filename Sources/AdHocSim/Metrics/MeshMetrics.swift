@@ -99,6 +99,23 @@ public struct MeshMetrics: Sendable {
     public var noSessionDrops: UInt64
     /// Mean heartbeat bytes per node per simulated second.
     public var controlBytesPerNodePerSecond: Double
+    /// Flows carried across the mesh (`flows[i].via`), in flow order, with what their packets
+    /// met on the way (set by the runner from the hosts' `MeshCarriage`).
+    public var flows: [CarriedFlow] = []
+
+    /// One flow across the mesh.
+    public struct CarriedFlow: Sendable, Equatable {
+        /// The flow's id, client and server nodes, and transport.
+        public var id: String
+        /// See `id`.
+        public var from: Int
+        /// See `id`.
+        public var to: Int
+        /// See `id`.
+        public var transport: TransportProtocol
+        /// Route hops, waits and losses of its datagrams.
+        public var counters: MeshCarriage.FlowCounters
+    }
 
     /// The metrics of `mesh` at `end`.
     public init(_ mesh: MeshNetwork, end: SimTime) {

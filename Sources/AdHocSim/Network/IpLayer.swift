@@ -68,12 +68,20 @@ public struct IpLayer: Sendable {
         var arrived: Int32
         var resolved: Int32
         var lost: Bool
+        /// Across the mesh: the source route every fragment carries (`[from, …, to]`); empty
+        /// for a packet sent straight over the link.
+        var route: [Int]
+        /// Bytes the mesh adds around each fragment on the link (its frame header and route).
+        var overhead: Int32
     }
 
     /// The IP version.
     public let version: IpVersion
     /// The link MTU, bytes.
     public let mtu: Int
+    /// Per flow: the MTU its IP packets are cut to, bytes: the link's, or across the mesh the
+    /// link's less the room the mesh's header needs (`IpRouting.maxPathNodes`).
+    public let flowMtu: [Int]
     var table: [InFlight] = []
     var free: [Int] = []
     /// IP packets sent and received, per flow side (`FlowSide.index`): what that side sent, and
@@ -92,10 +100,12 @@ public struct IpLayer: Sendable {
     /// See `bytesSent`.
     public private(set) var bytesReceived: [UInt64]
 
-    /// An IP layer for `flows` flows.
-    public init(version: IpVersion, mtu: Int, flows: Int) {
+    /// An IP layer for flows whose IP MTUs are `flowMtu`, over a link of `mtu` bytes.
+    public init(version: IpVersion, mtu: Int, flowMtu: [Int]) {
         self.version = version
         self.mtu = mtu
+        self.flowMtu = flowMtu
+        let flows = flowMtu.count
         packetsSent = Array(repeating: 0, count: 2 * flows)
         packetsReceived = Array(repeating: 0, count: 2 * flows)
         packetsLost = Array(repeating: 0, count: 2 * flows)
@@ -116,46 +126,68 @@ public struct IpLayer: Sendable {
     public var headerBytes: Int { version == .ipv6 ? 40 : 20 }
     /// Extra header bytes on each fragment (IPv6 fragment header).
     public var fragmentHeaderBytes: Int { version == .ipv6 ? 8 : 0 }
-    /// The largest transport datagram that fits one IP packet.
-    public var maxUnfragmented: Int { mtu - headerBytes }
-    /// The transport payload of one fragment (a multiple of 8).
-    public var fragmentPayload: Int { (mtu - headerBytes - fragmentHeaderBytes) & ~7 }
+    /// The largest transport datagram that fits one IP packet of flow `k`.
+    public func maxUnfragmented(flow k: Int) -> Int { flowMtu[k] - headerBytes }
+    /// The transport payload of one fragment of flow `k` (a multiple of 8).
+    public func fragmentPayload(flow k: Int) -> Int { (flowMtu[k] - headerBytes - fragmentHeaderBytes) & ~7 }
 
-    /// How many IP packets a transport datagram of `bytes` becomes.
+    /// How many IP packets a transport datagram of `bytes` of flow `k` becomes.
     @inline(__always)
-    public func fragmentCount(transportBytes bytes: Int) -> Int {
-        bytes <= maxUnfragmented ? 1 : (bytes + fragmentPayload - 1) / fragmentPayload
+    public func fragmentCount(flow k: Int, transportBytes bytes: Int) -> Int {
+        let payload = fragmentPayload(flow: k)
+        return bytes <= maxUnfragmented(flow: k) ? 1 : (bytes + payload - 1) / payload
     }
 
-    /// Turns a datagram into link packets (appended to `out`).
-    public mutating func send(_ d: Datagram, from: UInt32, to: UInt32, now: SimTime, into out: inout [LinkPacket]) {
+    /// Turns a datagram into link packets (appended to `out`): straight to `to`, or across the
+    /// mesh along `route` (`[from, …, to]`) with `overhead` bytes of mesh header on each.
+    public mutating func send(
+        _ d: Datagram, from: UInt32, to: UInt32, route: [Int] = [], overhead: Int = 0, now: SimTime,
+        into out: inout [LinkPacket]
+    ) {
         let bytes = d.transportBytes
-        let count = fragmentCount(transportBytes: bytes)
+        let k = Int(d.flow)
+        let count = fragmentCount(flow: k, transportBytes: bytes)
+        let piece = fragmentPayload(flow: k)
+        let destination = route.count >= 2 ? UInt32(route[1]) : to
         let slot: Int
-        let entry = InFlight(datagram: d, fragments: Int32(count), arrived: 0, resolved: 0, lost: false)
+        let entry = InFlight(
+            datagram: d, fragments: Int32(count), arrived: 0, resolved: 0, lost: false, route: route,
+            overhead: Int32(overhead))
         if let f = free.popLast() { slot = f; table[slot] = entry } else { slot = table.count; table.append(entry) }
         var left = bytes
         for index in 0..<count {
-            let chunk = count == 1 ? bytes : Swift.min(left, fragmentPayload)
+            let chunk = count == 1 ? bytes : Swift.min(left, piece)
             left -= chunk
             let size = chunk + headerBytes + (count == 1 ? 0 : fragmentHeaderBytes)
             bytesSent[FlowSide.sender(of: d).index] += UInt64(size)
             out.append(
                 LinkPacket(
-                    source: from, destination: to, bytes: Int32(size), owner: .ip,
+                    source: from, destination: destination, bytes: Int32(size + overhead), owner: .ip,
                     tag: UInt64(index) << 40 | UInt64(slot), enqueued: now))
         }
         packetsSent[FlowSide.sender(of: d).index] += UInt64(count)
     }
 
-    /// A fragment arrived; returns the datagram when it is complete.
+    /// Across the mesh: the node a fragment that reached `node` goes on to, or `nil` when
+    /// `node` is the end of its route (or it was sent straight over the link).
+    public func nextHop(tag: UInt64, at node: UInt32) -> (next: Int, route: [Int])? {
+        let route = table[Int(tag & IpLayer.slotMask)].route
+        guard let last = route.last, last != Int(node), let i = route.firstIndex(of: Int(node)), i + 1 < route.count
+        else { return nil }
+        return (route[i + 1], route)
+    }
+
+    /// The source route a packet carries (empty when it was sent straight over the link).
+    public func route(tag: UInt64) -> [Int] { table[Int(tag & IpLayer.slotMask)].route }
+
+    /// A fragment arrived (`bytes` on the link); returns the datagram when it is complete.
     public mutating func delivered(tag: UInt64, bytes: Int32) -> Datagram? {
         let slot = Int(tag & IpLayer.slotMask)
         table[slot].arrived += 1
         // Counted on the receiving side: the other end of the datagram's flow.
         let receiver = FlowSide.sender(of: table[slot].datagram).peer.index
         packetsReceived[receiver] += 1
-        bytesReceived[receiver] += UInt64(bytes)
+        bytesReceived[receiver] += UInt64(bytes - table[slot].overhead)
         let complete = table[slot].arrived == table[slot].fragments
         let d = table[slot].datagram
         resolve(slot)

@@ -7,6 +7,10 @@
 /// - `mesh_messages.csv`: per message workload, delivery, latency, hops, confirmation RTT,
 ///   attempts and route establishment (definitions in `MeshMetrics`);
 /// - `mesh_repairs.csv`: per node failure, the routes it broke and their repair times;
+/// - `mesh_flows.csv` (with flows across the mesh): per flow, the hops of the last and the
+///   longest route its datagrams took, route changes (a datagram taking another route than the
+///   one before it in the same direction), datagrams that waited for a route or
+///   were dropped without one, packets relays passed on, and packets lost at a broken hop;
 /// - `mesh_keys.csv` (with `mesh.keyPaths`): per pair, shared paths, key medians and the other
 ///   nodes that could derive the same key;
 /// - `mesh_summary.json`: network-wide figures.
@@ -78,6 +82,21 @@ public enum MeshFiles {
                 ])
             }
             files.append(ResultFile(name: "mesh_keys.csv", contents: t.text))
+        }
+        if !m.flows.isEmpty {
+            var t = CSVTable(header: [
+                "flow", "from", "to", "protocol", "hops_last", "hops_max", "route_changes", "waited_for_route",
+                "no_route_drops", "relayed_packets", "broken_hop_drops"
+            ])
+            for c in m.flows {
+                let n = c.counters
+                t.append([
+                    c.id, ids[c.from], ids[c.to], c.transport.rawValue, "\(n.lastHops)", "\(n.maxHops)",
+                    "\(n.routeChanges)", "\(n.waitedForRoute)", "\(n.noRouteDrops)", "\(n.relayed)",
+                    "\(n.brokenHopDrops)"
+                ])
+            }
+            files.append(ResultFile(name: "mesh_flows.csv", contents: t.text))
         }
         files.append(ResultFile(name: "mesh_summary.json", contents: summaryJSON(m)))
         return files

@@ -14,6 +14,16 @@ public enum WorkloadSpec: Sendable, Equatable {
     case cbr(rateMbps: Double, size: Int)
 }
 
+/// How a flow's packets travel between its two nodes (`flows[i].via`).
+public enum FlowCarrier: String, Sendable, CaseIterable {
+    /// Straight over the link: the two nodes must hear each other (one hop).
+    case link
+    /// IP over the mesh (`MeshNetwork`): each packet follows its sender's source route, hop by
+    /// hop through the relays' transmit queues and radios. The default when the scenario has
+    /// a `mesh` section.
+    case mesh
+}
+
 /// One flow between two nodes.
 public struct FlowSpec: Sendable, Equatable {
     /// The flow's name (unique).
@@ -30,6 +40,9 @@ public struct FlowSpec: Sendable, Equatable {
     public var start: SimTime
     /// When the thesis test's probe burst begins (`workload.startPhase`).
     public var startPhase: StartPhase = .random
+    /// `via`: over the link or across the mesh; `nil` when the file does not say (the mesh
+    /// when the scenario has one, else the link: `Scenario.carrier(of:)`).
+    public var via: FlowCarrier?
 }
 
 extension ScenarioDecoder {
@@ -107,7 +120,13 @@ extension ScenarioDecoder {
                 startOK = false
             }
         }
-        guard let id, let from, let to, let transport, let workload, startOK else { return nil }
+        var via: FlowCarrier?
+        var viaOK = true
+        if let v = r.value("via") {
+            via = values.choice(v, path.appending("via"), "how the flow travels", of: FlowCarrier.self)
+            viaOK = via != nil
+        }
+        guard let id, let from, let to, let transport, let workload, startOK, viaOK else { return nil }
         if from == to {
             sink.report(
                 "a flow needs two different nodes; \"from\" and \"to\" are the same", path: path.appending("to"),
@@ -115,7 +134,8 @@ extension ScenarioDecoder {
             return nil
         }
         return FlowSpec(
-            id: id, from: from, to: to, transport: transport, workload: workload, start: start, startPhase: phase)
+            id: id, from: from, to: to, transport: transport, workload: workload, start: start, startPhase: phase,
+            via: via)
     }
 
     private func decodeWorkload(_ node: JSONNode, _ path: JSONPath, phase: inout StartPhase) -> WorkloadSpec? {

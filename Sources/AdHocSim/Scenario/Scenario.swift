@@ -59,6 +59,13 @@ public struct Scenario: Sendable {
     public var inputHash: String
 }
 
+extension Scenario {
+    /// How flow `k` travels: what its `via` says, else the mesh when the scenario has one.
+    public func carrier(of k: Int) -> FlowCarrier {
+        flows[k].via ?? (mesh == nil ? .link : .mesh)
+    }
+}
+
 /// One phone.
 public struct NodeSpec: Sendable, Equatable {
     /// The node's name in the file (unique).

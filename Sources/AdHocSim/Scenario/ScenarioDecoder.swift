@@ -143,6 +143,18 @@ public struct ScenarioDecoder {
             mesh = decodeMesh(m, JSONPath.root.appending("mesh"), nodeIndex: nodeIndex, duration: duration)
             meshOK = mesh != nil
         }
+        var viaOK = true
+        if meshOK, mesh == nil, let f = r.value("flows"), case .array(let elements) = f.value, let flows {
+            // A flow told to cross a mesh needs one.
+            for (i, flow) in flows.enumerated() where flow.via == .mesh && i < elements.count {
+                sink.report(
+                    "flow \"\(flow.id)\" asks to travel via the mesh, but the scenario has no \"mesh\" section; add one "
+                        + "(its sessions and routes carry the flow) or set \"via\": \"link\" for a one-hop flow",
+                    path: JSONPath.root.appending("flows").appending(i).appending("via"),
+                    at: elements[i]["via"]?.origin ?? elements[i].origin)
+                viaOK = false
+            }
+        }
         var ble: BleSpec?
         var bleOK = true
         if let b = r.value("ble") {
@@ -172,7 +184,7 @@ public struct ScenarioDecoder {
         }
         guard let name, let seed, let duration, let environment, let radio, let link, let nodes, let flows, let traffic,
             let mac, let host, let transport, let limits, let events, let expectations, distanceOK, matrixOK, meshOK,
-            mobilityOK, bleOK
+            mobilityOK, bleOK, viaOK
         else { return nil }
         let canonical = Canonical.text(of: root)
         var hash = StableHash()

@@ -120,7 +120,15 @@ public enum ScenarioRunner {
                 }(),
                 wallSeconds: wall.seconds, nodes: world.nodes,
                 link: link, traffic: world.traffic.counters,
-                mesh: world.mesh.map { MeshMetrics($0, end: sim.now) },
+                mesh: world.mesh.map { mesh in
+                    var m = MeshMetrics(mesh, end: sim.now)
+                    m.flows = flows.indices.filter { world.hosts.overMesh[$0] }.map { k in
+                        MeshMetrics.CarriedFlow(
+                            id: flows[k].app.spec.id, from: Int(flows[k].clientNode), to: Int(flows[k].serverNode),
+                            transport: flows[k].transport, counters: world.hosts.meshCarriage.counters[k])
+                    }
+                    return m
+                },
                 ble: world.ble.map { BleMetrics($0) },
                 traces: world.hosts.trace.map { t in (0..<world.nodes.count).map { t.file(of: $0) } },
                 ipTotals: flows.indices.map { k in

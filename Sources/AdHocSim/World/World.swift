@@ -54,7 +54,13 @@ public struct World<Link: LinkTechnology>: EventHandler {
             positions: (0..<table.count).map { table.position(of: $0, at: .zero) },
             sim: &sim)
         traffic = LinkTraffic(scenario.traffic, sim: &sim)
-        hosts = HostStack(scenario, mtu: link.mtu, sim: &sim)
+        // A flow across the mesh leaves each frame room for the mesh's header and the longest
+        // route it may carry (`MeshConfig.maxIpPathNodes`).
+        let meshReserve = scenario.mesh.map { spec -> Int in
+            let c = MeshConfig(spec)
+            return Int(c.messageBytes(pathLength: c.maxIpPathNodes, payload: 0))
+        }
+        hosts = HostStack(scenario, mtu: link.mtu, meshReserve: meshReserve ?? 0, sim: &sim)
         for (k, e) in scenario.events.enumerated() {
             sim.schedule(at: e.time, target: UInt32(k), kind: .nodeEvent)
             if e.action == .join { link.setDown(e.node, sim: &sim) }
@@ -79,7 +85,7 @@ public struct World<Link: LinkTechnology>: EventHandler {
         switch event.kind.block {
         case .link: link.handle(event, in: &sim)
         case .linkTraffic: traffic.handle(event, in: &sim)
-        case .application, .transport: hosts.handle(event, link: &link, sim: &sim)
+        case .application, .transport: hosts.handle(event, link: &link, router: mesh, sim: &sim)
         case .mesh: mesh!.handle(event, link: &link, sim: &sim)
         case .bluetooth: ble!.handle(event, in: &sim)
         case .world: handleWorldEvent(event, sim: &sim)
@@ -117,6 +123,17 @@ public struct World<Link: LinkTechnology>: EventHandler {
         }
     }
 
+    /// IP across the mesh: hands the mesh the routes the hosts asked for and the links they
+    /// found broken, then lets datagrams waiting for a route go if the mesh learned routes.
+    mutating func carryIpAcrossMesh(sim: inout Simulation) {
+        if hosts.hasMeshReports {
+            let (wanted, broken) = hosts.takeMeshReports()
+            for w in wanted { mesh!.ipRouteWanted(from: w.from, to: w.to, sim: &sim) }
+            for b in broken { mesh!.ipLinkBroke(route: b.route, at: b.at, next: b.next, now: sim.now) }
+        }
+        hosts.routesLearned(mesh!.routesLearned, link: &link, router: mesh, sim: &sim)
+    }
+
     /// Carries link notices up and traffic packets down until neither has anything left
     /// (a delivery may cause a send, a send may cause a drop notice). Buffers are reused.
     mutating func drainNotices(sim: inout Simulation) {
@@ -136,15 +153,16 @@ public struct World<Link: LinkTechnology>: EventHandler {
                         mesh?.released(n.packet)
                     }
                 case .ip:
-                    if hosts.notice(n, link: &link, sim: &sim) { unblock = true }
+                    if hosts.notice(n, link: &link, router: mesh, sim: &sim) { unblock = true }
                 case .linkTraffic:
                     traffic.notice(n, now: sim.now)
                 }
             }
             // Queue room freed: backlogged TCP/QUIC packets and blocked UDP writers may continue.
-            if unblock { hosts.queueRoomFreed(link: &link, sim: &sim) }
+            if unblock { hosts.queueRoomFreed(link: &link, router: mesh, sim: &sim) }
             batch.removeAll(keepingCapacity: true)
             link.notices = batch
+            if mesh != nil { carryIpAcrossMesh(sim: &sim) }
             if mesh != nil && !mesh!.outbox.isEmpty {
                 var out = meshScratch
                 meshScratch = []

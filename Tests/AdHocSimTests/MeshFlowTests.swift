@@ -1,0 +1,177 @@
+import Foundation
+import Testing
+@testable import AdHocSim
+
+/// Flows across the mesh (`flows[i].via: "mesh"`): IP follows the sender's source route, hop by
+/// hop through the relays' transmit queues and radios.
+///
+/// The geometry is `MeshScenarioText`'s: a field without shadowing or fading, plain Wi-Fi at
+/// 20 MHz with one stream. Phones 30 m apart are session peers (−61.2 dBm ≥ −65 dBm), 60 m apart
+/// are not (−67.2 dBm), so a line of phones 30 m apart is a chain of one-hop sessions and a flow
+/// between its ends must be relayed. Every phone of a line up to 180 m long is within the others'
+/// preamble range (191 m, `adhocsim range` for the field), so all of them share one channel.
+@Suite struct MeshFlowTests {
+    /// A line of `count` phones 30 m apart (A, B, C, …) with one flow from the first to the last.
+    func line(
+        _ count: Int, flow: String, mesh: String = "{}", events: String = "[]", duration: Double = 40
+    ) throws -> Scenario {
+        let nodes = (0..<count).map { i in
+            "{\"id\": \"\(Character(UnicodeScalar(65 + i)!))\", \"position\": [\(30 * i), 0, 1.2]}"
+        }
+        return try diamondOrLine(nodes, flow: flow, mesh: mesh, events: events, duration: duration)
+    }
+
+    func diamondOrLine(
+        _ nodes: [String], flow: String, mesh: String = "{}", events: String = "[]", duration: Double = 40
+    ) throws -> Scenario {
+        let text = """
+            {"name": "mesh-flow", "seed": 1, "duration_s": \(duration),
+             "environment": {"preset": "field", "shadowingSigmaDb": 0, "fadingK": null},
+             "radio": {"technology": "wifi", "channelWidthMHz": 20, "spatialStreams": 1}, "mesh": \(mesh),
+             "nodes": [\(nodes.joined(separator: ", "))], "flows": [\(flow)], "events": \(events)}
+            """
+        return try ScenarioDecoder.decode(bytes: Array(text.utf8), file: "mesh-flow.json")
+    }
+
+    func bulk(to: String, bytes: Int = 2_000_000, start: Double = 12, transport: String = "tcp") -> String {
+        """
+        {"id": "f", "from": "A", "to": "\(to)", "protocol": "\(transport)", "start_s": \(start),
+         "workload": {"kind": "bulk", "bytes": \(bytes)}}
+        """
+    }
+
+    @Test func aTcpFlowCrossesALineNoSingleHopSpans() throws {
+        // A to E is 120 m: four sessions in a row, no direct one.
+        let report = try ScenarioRunner.run(line(5, flow: bulk(to: "E")))
+        let flow = report.flows[0]
+        #expect(flow.status == "ok")
+        #expect(flow.bytesDelivered == 2_000_000)
+        let carried = try #require(report.mesh?.flows.first)
+        #expect(carried.counters.lastHops == 4)
+        #expect(carried.counters.maxHops == 4)
+        // Every IP packet that reached either end passed the three relays B, C and D.
+        let ends = flow.ipPacketsReceived + flow.serverIpPacketsReceived
+        #expect(carried.counters.relayed >= 3 * ends)
+        // The sessions were up long before the flow started: nothing waited for a route.
+        #expect(carried.counters.waitedForRoute == 0)
+    }
+
+    @Test func fourHopGoodputIsTheSingleHopGoodputOverFourHopsOfAirtime() throws {
+        // All five phones share one channel, so each byte costs one transmission per hop: the
+        // channel's airtime bounds four-hop goodput by a quarter of one-hop goodput over the same
+        // mesh (same MTU, same headers). Contention between the relays and the source, and
+        // relay queues overflowing, take some of it (Fu et al., "The impact of multihop wireless
+        // channel on TCP throughput and loss", INFOCOM 2003): the test allows down to 70 % of the
+        // bound and 5 % above it.
+        let one = try #require(ScenarioRunner.run(line(2, flow: bulk(to: "B"))).flows[0].goodputMbps)
+        let four = try #require(ScenarioRunner.run(line(5, flow: bulk(to: "E"))).flows[0].goodputMbps)
+        let bound = one / 4
+        #expect(four <= bound * 1.05, "four hops \(four) Mbit/s against the bound \(bound)")
+        #expect(four >= bound * 0.7, "four hops \(four) Mbit/s against the bound \(bound)")
+    }
+
+    @Test func aFlowStartedBeforeAnyRouteWaitsInTheSendBufferAndGoesWhenOneArrives() throws {
+        // At t = 0 no heartbeat has been heard: the SYN waits in the send buffer (RFC 4728 §4.1)
+        // instead of being lost, and nothing is dropped for want of a route.
+        let report = try ScenarioRunner.run(line(4, flow: bulk(to: "D", bytes: 200_000, start: 0)))
+        let carried = try #require(report.mesh?.flows.first)
+        #expect(carried.counters.waitedForRoute >= 1)
+        #expect(carried.counters.noRouteDrops == 0)
+        #expect(report.flows[0].status == "ok")
+        // The handshake could not finish before the mesh held a route both ways.
+        let n = report.scenario.nodes.count
+        let firstA = try #require(report.mesh?.firstRoutes.first { $0.from == 0 && $0.to == n - 1 }?.time)
+        let firstD = try #require(report.mesh?.firstRoutes.first { $0.from == n - 1 && $0.to == 0 }?.time)
+        let handshake = try #require(report.flows[0].handshakeMs)
+        #expect(handshake / 1000 >= max(firstA, firstD).inSeconds - 1e-9)
+    }
+
+    @Test func classicDsrDiscoversTheRouteTheFlowAsksFor() throws {
+        // On-demand: no route exists until the flow's first datagram asks for one.
+        let report = try ScenarioRunner.run(
+            line(4, flow: bulk(to: "D", bytes: 200_000), mesh: "{\"routing\": \"dsr\"}"))
+        let carried = try #require(report.mesh?.flows.first)
+        #expect(carried.counters.waitedForRoute >= 1)
+        #expect(carried.counters.lastHops == 3)
+        #expect(report.flows[0].status == "ok")
+        #expect(report.flows[0].bytesDelivered == 200_000)
+    }
+
+    @Test func aRelayFailingMidFlowIsSeenByTheTransportAndTheFlowGoesOnByTheOtherRelay() throws {
+        // A diamond: A (0, 0), B (25, 20), C (25, −20), D (50, 0). A–B, B–D, A–C and C–D are
+        // 32 m (sessions); A–D is 50 m, −65.6 dBm, below the discovery threshold: two 2-hop
+        // routes. The relay the flow uses when it starts fails 8 s later.
+        let nodes = [("A", 0, 0), ("B", 25, 20), ("C", 25, -20), ("D", 50, 0)].map {
+            "{\"id\": \"\($0.0)\", \"position\": [\($0.1), \($0.2), 1.2]}"
+        }
+        let cbr = """
+            {"id": "f", "from": "A", "to": "D", "protocol": "tcp", "start_s": 12,
+             "workload": {"kind": "cbr", "rateMbps": 2, "size": 1000}}
+            """
+        let probe = try ScenarioRunner.run(diamondOrLine(nodes, flow: cbr, duration: 12.5))
+        let relay = try #require(probe.mesh?.routes.first { $0.from == 0 && $0.to == 3 }?.path[1])
+        let name = relay == 1 ? "B" : "C"
+        let report = try ScenarioRunner.run(
+            diamondOrLine(nodes, flow: cbr, events: "[{\"at_s\": 20, \"node\": \"\(name)\", \"action\": \"fail\"}]"))
+        let flow = report.flows[0]
+        let carried = try #require(report.mesh?.flows.first)
+        // Packets sent to the dead relay were lost at that hop, TCP retransmitted them, and the
+        // datagrams after the repair took the other relay.
+        #expect(carried.counters.brokenHopDrops >= 1)
+        #expect(flow.retransmissions >= 1)
+        #expect(carried.counters.routeChanges >= 1)
+        let last = try #require(report.mesh?.routes.first { $0.from == 0 && $0.to == 3 }?.path)
+        #expect(!last.contains(relay))
+        // 28 s of 2 Mbit/s were written; all but the last round trip's worth arrived.
+        #expect(Double(flow.bytesDelivered) >= 0.95 * Double(flow.bytesSent))
+    }
+
+    @Test func eachTransportCrossesTheMesh() throws {
+        for transport in ["udp", "quic"] {
+            let thesis = """
+                {"id": "f", "from": "A", "to": "D", "protocol": "\(transport)", "start_s": 12,
+                 "workload": {"kind": "thesis", "probes": 20, "packets": 50, "size": 1000}}
+                """
+            let report = try ScenarioRunner.run(line(4, flow: thesis))
+            #expect(report.flows[0].status == "ok", "\(transport)")
+            #expect(report.flows[0].rttMean != nil, "\(transport)")
+            #expect(report.mesh?.flows.first?.counters.lastHops == 3, "\(transport)")
+        }
+    }
+
+    @Test func aFlowViaTheLinkStaysOffTheMesh() throws {
+        // "via": "link" sends straight to the peer even in a scenario with a mesh: the flow is
+        // not carried (no mesh counters) and still completes over its one hop.
+        let flow = """
+            {"id": "f", "from": "A", "to": "B", "protocol": "tcp", "via": "link", "start_s": 12,
+             "workload": {"kind": "bulk", "bytes": 100000}}
+            """
+        let report = try ScenarioRunner.run(line(3, flow: flow))
+        #expect(report.flows[0].status == "ok")
+        #expect(report.mesh?.flows.isEmpty == true)
+    }
+
+    @Test func aFlowViaTheMeshNeedsAMesh() throws {
+        let text = """
+            {"name": "x", "seed": 1, "duration_s": 10, "environment": {"preset": "field"},
+             "nodes": [{"id": "A", "position": [0, 0, 1.2]}, {"id": "B", "position": [10, 0, 1.2]}],
+             "flows": [{"id": "f", "from": "A", "to": "B", "protocol": "tcp", "via": "mesh",
+                        "workload": {"kind": "bulk", "bytes": 1000}}]}
+            """
+        let d = diagnostics(text)
+        #expect(d.count == 1)
+        #expect(d.first?.path == "flows[0].via")
+        #expect(d.first?.message.contains("no \"mesh\" section") == true)
+        let bad = diagnostics(text.replacingOccurrences(of: "\"via\": \"mesh\"", with: "\"via\": \"air\""))
+        #expect(bad.first?.path == "flows[0].via")
+        #expect(bad.first?.message.contains("\"link\", \"mesh\"") == true)
+    }
+
+    @Test func aMultiHopFlowRunsTheSameTwice() throws {
+        let s = try line(4, flow: bulk(to: "D", bytes: 300_000))
+        let a = try ScenarioRunner.run(s), b = try ScenarioRunner.run(s)
+        #expect(a.fingerprint == b.fingerprint)
+        #expect(a.flows[0].goodputMbps == b.flows[0].goodputMbps)
+        #expect(a.mesh?.flows == b.mesh?.flows)
+    }
+}
