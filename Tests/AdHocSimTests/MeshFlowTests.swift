@@ -175,3 +175,58 @@ import Testing
         #expect(a.mesh?.flows == b.mesh?.flows)
     }
 }
+
+/// What a user reads about flows across the mesh: the sweep's columns and charts, the check.
+@Suite struct MeshFlowOutputTests {
+    static let lineText = """
+        {"name": "hops", "seed": 3, "duration_s": 30,
+         "environment": {"preset": "field", "shadowingSigmaDb": 0, "fadingK": null},
+         "radio": {"technology": "wifi", "channelWidthMHz": 20, "spatialStreams": 1}, "mesh": {},
+         "nodes": [{"id": "A", "position": [0, 0, 1.2]}, {"id": "B", "position": [30, 0, 1.2]},
+                   {"id": "C", "position": [60, 0, 1.2]}, {"id": "D", "position": [90, 0, 1.2]}],
+         "flows": [{"id": "f", "from": "A", "to": "B", "protocol": "tcp", "start_s": 12,
+                    "workload": {"kind": "bulk", "bytes": 100000}}],
+         "matrix": {"flows[0].to": ["B", "C", "D"]}}
+        """
+
+    @Test func aSweepSaysHowManyHopsEachFlowTookAndPlotsAgainstThem() throws {
+        let dir = try temporaryFolder(["s.json": MeshFlowOutputTests.lineText])
+        #expect(try CLI.run(["sweep", "s.json", "--out", "s1", "-j", "1", "--quiet"], in: dir).status == 0)
+        #expect(try CLI.run(["sweep", "s.json", "--out", "s2", "-j", "2", "--quiet"], in: dir).status == 0)
+        let one = try String(contentsOf: dir.appendingPathComponent("s1/cells.csv"), encoding: .utf8)
+        let two = try String(contentsOf: dir.appendingPathComponent("s2/cells.csv"), encoding: .utf8)
+        #expect(one == two)
+        let rows = CSVTable.records(one).rows
+        let header = try #require(rows.first)
+        let to = try #require(header.firstIndex(of: "param.flows[0].to"))
+        let hops = try #require(header.firstIndex(of: "mesh_flow_hops"))
+        let flow = try #require(header.firstIndex(of: "flow"))
+        // B, C and D are one, two and three sessions away from A.
+        var seen: [String: String] = [:]
+        for r in rows.dropFirst() where r.count == header.count && r[flow] == "f" { seen[r[to]] = r[hops] }
+        #expect(seen == ["B": "1", "C": "2", "D": "3"])
+        #expect(try CLI.run(["plot", "s1"], in: dir).status == 0)
+        let charts = try listing(dir.appendingPathComponent("s1/plots"))
+        #expect(charts.contains("goodput-vs-hops.svg"))
+        #expect(charts.contains("rtt-vs-hops.svg"))
+    }
+
+    @Test func checkReportsWhetherAFlowDeliveredWhatItWrote() throws {
+        let text = MeshFlowOutputTests.lineText
+            .replacingOccurrences(of: ",\n     \"matrix\": {\"flows[0].to\": [\"B\", \"C\", \"D\"]}", with: "")
+            .replacingOccurrences(of: "\"to\": \"B\"", with: "\"to\": \"D\"")
+        let good = text.replacingOccurrences(
+            of: "\"mesh\": {},", with: "\"mesh\": {}, \"expectations\": [{\"metric\": \"flow_delivered\", \"flow\": \"f\", \"min\": 1}],")
+        let dir = try temporaryFolder(["good.json": good])
+        let run = try CLI.run(["check", "good.json"], in: dir)
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        #expect(run.stdout.contains("flow f delivered"))
+        #expect(run.stdout.contains("100000/100000 bytes"))
+        let bad = diagnostics(
+            text.replacingOccurrences(
+                of: "\"mesh\": {},",
+                with: "\"mesh\": {}, \"expectations\": [{\"metric\": \"flow_delivered\", \"flow\": \"g\", \"min\": 1}],"))
+        #expect(bad.first?.path == "expectations[0].flow")
+        #expect(bad.first?.message.contains("no flow is named \"g\" (known: f)") == true)
+    }
+}

@@ -155,6 +155,24 @@ extension MeshFiles {
         "link_received_per_frame", "link_failed_per_frame"
     ]
 
+    /// Columns a sweep adds to every row when its scenario sends flows across the mesh: on a
+    /// flow's row, the hops of the last route its datagrams took, route changes, datagrams that
+    /// waited for a route, and packets relays passed on (`mesh_flows.csv`); empty elsewhere.
+    public static let carriedFlowColumns = [
+        "mesh_flow_hops", "mesh_flow_route_changes", "mesh_flow_waited_for_route", "mesh_flow_relayed_packets"
+    ]
+
+    /// Per flow of `report`, in flow order, its `carriedFlowColumns` cells (empty for a flow
+    /// sent over the link).
+    public static func carriedFlowCells(_ report: RunReport) -> [[String]] {
+        report.scenario.flows.map { spec in
+            guard let c = report.mesh?.flows.first(where: { $0.id == spec.id })?.counters else {
+                return Array(repeating: "", count: carriedFlowColumns.count)
+            }
+            return ["\(c.lastHops)", "\(c.routeChanges)", "\(c.waitedForRoute)", "\(c.relayed)"]
+        }
+    }
+
     /// A sweep cell's mesh rows, as wide as `RunFiles.summaryColumns + sweepColumns`: one per
     /// message workload (or one network row without workloads). Flow columns hold what applies
     /// to a workload: `flow` = its id, `protocol` = the routing, `distance_m` between its ends

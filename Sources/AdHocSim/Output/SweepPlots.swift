@@ -211,6 +211,33 @@ public enum SweepPlots {
                     title: "Goodput against distance (mean over places, counts, sizes)", xLabel: "distance (m)",
                     yLabel: "goodput (Mbit/s)", kind: .lines(versusDistance(goodput), logX: false))
             ))
+        if let hops = col("mesh_flow_hops") {
+            // Flows across the mesh: goodput and RTT against the hops their route had.
+            func versusHops(_ c: Int) -> [SvgChart.Series] {
+                protocols.map { q in
+                    let mine = data.filter { $0[proto] == q && number($0[hops]).map { $0 > 0 } == true }
+                    let keys = Array(Set(mine.compactMap { number($0[hops]) })).sorted()
+                    let pts: [(x: Double, y: Double)] = keys.compactMap { k in
+                        mean(values(mine.filter { number($0[hops]) == k }, c)).map { (k, $0) }
+                    }
+                    return SvgChart.Series(name: q.uppercased(), points: pts)
+                }
+            }
+            charts.append(
+                (
+                    "goodput-vs-hops.svg",
+                    SvgChart(
+                        title: "Goodput across the mesh against route hops (mean over runs)", xLabel: "hops",
+                        yLabel: "goodput (Mbit/s)", kind: .lines(versusHops(goodput), logX: false))
+                ))
+            charts.append(
+                (
+                    "rtt-vs-hops.svg",
+                    SvgChart(
+                        title: "RTT across the mesh against route hops (mean over runs)", xLabel: "hops",
+                        yLabel: "RTT mean (ms)", kind: .lines(versusHops(rtt), logX: false))
+                ))
+        }
         let udp = data.filter { $0[proto] == "udp" }
         let lossSeries: [SvgChart.Series] = places.map { p in
             let mine = udp.filter { $0[place] == p }

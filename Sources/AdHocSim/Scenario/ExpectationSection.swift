@@ -11,11 +11,15 @@ public enum Expectation: Sendable, Equatable {
     /// At the end, the delivery ratio of mesh message workload `workload` (index into
     /// `mesh.messages`) is at least `min` and at most `max`.
     case deliveryRatio(workload: Int, min: Double?, max: Double?)
+    /// At the end, the share of the bytes flow `flow` (index into `flows`) wrote that reached
+    /// its server is at least `min` and at most `max` (a flow across the mesh that must work).
+    case flowDelivered(flow: Int, min: Double?, max: Double?)
 }
 
 extension ScenarioDecoder {
     func decodeExpectations(
-        _ node: JSONNode, _ path: JSONPath, nodeIndex: [String: Int], workloads: [String], duration: Double?
+        _ node: JSONNode, _ path: JSONPath, nodeIndex: [String: Int], workloads: [String], flows: [String] = [],
+        duration: Double?
     ) -> [Expectation]? {
         guard let items = values.array(node, path, "an array of expectations") else { return nil }
         var out: [Expectation] = []
@@ -52,25 +56,26 @@ extension ScenarioDecoder {
                 for key in ["by_s", "at_s", "route"] { _ = r.value(key) }
                 guard
                     let metric = values.choice(
-                        m, p.appending("metric"), "a metric", from: ["max_session_size", "delivery_ratio"])
+                        m, p.appending("metric"), "a metric", from: ["max_session_size", "delivery_ratio", "flow_delivered"])
                 else {
                     _ = r.value("max"); _ = r.value("min"); _ = r.value("flow")
                     ok = false
                     continue
                 }
-                if metric == "delivery_ratio" {
-                    let flowNode = r.required("flow", "the id of a mesh message workload")
+                if metric == "delivery_ratio" || metric == "flow_delivered" {
+                    let isFlow = metric == "flow_delivered"
+                    let what = isFlow ? "the id of a flow" : "the id of a mesh message workload"
+                    let names = isFlow ? flows : workloads
+                    let flowNode = r.required("flow", what)
                     var workload: Int?
-                    if let flowNode,
-                        let name = values.string(flowNode, p.appending("flow"), "the id of a mesh message workload")
-                    {
-                        workload = workloads.firstIndex(of: name)
+                    if let flowNode, let name = values.string(flowNode, p.appending("flow"), what) {
+                        workload = names.firstIndex(of: name)
                         if workload == nil {
-                            let known =
-                                workloads.isEmpty
-                                ? "the scenario has no mesh.messages" : "known: " + workloads.joined(separator: ", ")
+                            let none = isFlow ? "the scenario has no flows" : "the scenario has no mesh.messages"
+                            let known = names.isEmpty ? none : "known: " + names.joined(separator: ", ")
+                            let kind = isFlow ? "flow" : "mesh message workload"
                             sink.report(
-                                "no mesh message workload is named \"\(name)\" (\(known))", path: p.appending("flow"),
+                                "no \(kind) is named \"\(name)\" (\(known))", path: p.appending("flow"),
                                 at: flowNode.origin)
                         }
                     }
@@ -87,7 +92,10 @@ extension ScenarioDecoder {
                     }
                     guard let workload, (r.value("min") == nil || lo != nil), (r.value("max") == nil || hi != nil)
                     else { ok = false; continue }
-                    out.append(.deliveryRatio(workload: workload, min: lo, max: hi))
+                    out.append(
+                        isFlow
+                            ? .flowDelivered(flow: workload, min: lo, max: hi)
+                            : .deliveryRatio(workload: workload, min: lo, max: hi))
                     continue
                 }
                 _ = r.value("flow"); _ = r.value("min")

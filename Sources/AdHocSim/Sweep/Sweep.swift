@@ -106,8 +106,12 @@ public struct SweepPlan: Sendable {
     /// a mesh (flow rows leave them empty).
     var columns: [String] {
         if base.ble != nil { return RunFiles.summaryColumns + BleFiles.sweepColumns }
-        return base.mesh == nil ? RunFiles.summaryColumns : RunFiles.summaryColumns + MeshFiles.sweepColumns
+        if base.mesh == nil { return RunFiles.summaryColumns }
+        return RunFiles.summaryColumns + MeshFiles.sweepColumns + (carriesFlows ? MeshFiles.carriedFlowColumns : [])
     }
+
+    /// Whether the base scenario sends a flow across its mesh: flow rows then say how.
+    var carriesFlows: Bool { base.mesh != nil && base.flows.indices.contains { base.carrier(of: $0) == .mesh } }
 
     /// Runs one unit and returns its `cells.csv` rows and `cells.jsonl` lines. Never throws:
     /// an invalid cell becomes a row with its status.
@@ -128,9 +132,12 @@ public struct SweepPlan: Sendable {
                     rows.map { $0 + Array(repeating: "", count: BleFiles.sweepColumns.count) }
                     + BleFiles.sweepRows(report)
             } else if base.mesh != nil {
+                let blank = Array(repeating: "", count: MeshFiles.sweepColumns.count)
+                let carried = carriesFlows ? MeshFiles.carriedFlowCells(report) : []
+                let extra = carriesFlows ? Array(repeating: "", count: MeshFiles.carriedFlowColumns.count) : []
                 rows =
-                    rows.map { $0 + Array(repeating: "", count: MeshFiles.sweepColumns.count) }
-                    + MeshFiles.sweepRows(report)
+                    rows.enumerated().map { $0.element + blank + (carried.isEmpty ? extra : carried[$0.offset]) }
+                    + MeshFiles.sweepRows(report).map { $0 + extra }
             }
             if rows.isEmpty { status = "no-flows" }
         } catch let e as ScenarioError {

@@ -129,6 +129,18 @@ public enum Checker {
                             check: "delivery ratio \(m.spec.id)", expected: expected.joined(separator: ", "),
                             observed: "\(NumberText.fixed(m.deliveryRatio, decimals: 4)) (\(m.delivered)/\(m.created))",
                             passed: ok))
+                case .flowDelivered(let k, let lo, let hi):
+                    let app = world.hosts.flows[k].app
+                    let ratio = app.bytesSent == 0 ? 0 : Double(app.bytesDelivered) / Double(app.bytesSent)
+                    var expected: [String] = []
+                    if let lo { expected.append("≥ \(NumberText.fixed(lo, decimals: 4))") }
+                    if let hi { expected.append("≤ \(NumberText.fixed(hi, decimals: 4))") }
+                    let ok = (lo.map { ratio >= $0 } ?? true) && (hi.map { ratio <= $0 } ?? true)
+                    outcomes.append(
+                        Outcome(
+                            check: "flow \(app.spec.id) delivered", expected: expected.joined(separator: ", "),
+                            observed: "\(NumberText.fixed(ratio, decimals: 4)) (\(app.bytesDelivered)/\(app.bytesSent) bytes)",
+                            passed: ok))
                 }
             }
             return Result(outcomes: outcomes, routeSnapshots: world.mesh == nil ? nil : snapshots.text)
