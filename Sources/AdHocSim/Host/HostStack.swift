@@ -6,7 +6,9 @@
 // the optional packet trace. Every outgoing datagram passes `sendDown` and every arriving one
 // `deliverUp`: the two places where a host processing model (scheduling, interrupt and stack
 // latency of a phone; the "Fidelity" issue) plugs in. The applications themselves live in
-// `Workload/`; the link below is reached only through `LinkTechnology`.
+// `Workload/`; the link below is reached only through `LinkTechnology`, and a flow across the
+// mesh reads the mesh's routes only through `IpRouting` (relays forward here, `MeshCarriage`
+// holds the send buffer and what the mesh must be told).
 
 /// A flow while it runs: its application, where its sockets are, and what the app's report
 /// froze.
