@@ -22,17 +22,20 @@ struct ClassicDsrTests {
 
     @Test func oneDiscoveryFindsTheLineAndCostsExactlyItsFrames() throws {
         // A B C D, 30 m apart (sessions only between neighbours). The first message at 1 s
-        // starts a discovery: A broadcasts the request [A] (32 + 8 = 40 B), B forwards [A B]
-        // (48 B), C forwards [A B C] (56 B); D, the target, replies along D C B A (64 B per hop).
-        // Sessions form at 0 s, so no request is lost to a missing session.
+        // starts a discovery: A sends the request [A] (32 + 8 = 40 B) to its one peer, B
+        // forwards [A B] (48 B) to both its peers (A drops it), C forwards [A B C] (56 B) to both
+        // its peers; D, the target, replies along D C B A (64 B per hop). A flooded frame goes
+        // as one unicast per session peer (`floodSend`). Sessions form at 0 s, so no request is
+        // lost to a missing session.
         let s = try scenario(
             [("A", 0, 0), ("B", 30, 0), ("C", 60, 0), ("D", 90, 0)],
             messages:
                 "[{\"id\": \"m\", \"from\": \"A\", \"to\": \"D\", \"size_bytes\": 100, \"count\": 5, \"interval_s\": 1, \"start_s\": 1}]",
             duration: 10)
         let (w, m) = run(s)
-        #expect(m.nodes.map(\.controlFrames) == [1, 2, 2, 1])
-        #expect(m.nodes.map(\.controlBytes) == [40, 48 + 64, 56 + 64, 64])
+        #expect(m.nodes.map(\.controlFrames) == [1, 3, 3, 1])
+        let bytes: [UInt64] = [40, 2 * 48 + 64, 2 * 56 + 64, 64]
+        #expect(m.nodes.map(\.controlBytes) == bytes)
         #expect(w.mesh!.route(from: 0, to: 3, at: .seconds(10))?.path == [0, 1, 2, 3])
         // The target caches the reversed route; nobody else learned anything.
         #expect(w.mesh!.route(from: 3, to: 0, at: .seconds(10))?.path == [3, 2, 1, 0])

@@ -109,10 +109,11 @@ struct MeshHarnessTests {
                 #expect(h.mesh.route(from: a, to: b, at: sim.now)?.path == expected, "\(a) → \(b)")
             }
         }
-        // Each heartbeat is sent by its origin and forwarded once by each of the 3 others.
+        // Each heartbeat is sent by its origin and forwarded once by each of the 3 others, each
+        // time to every session peer (`floodSend`): 1 + 2 + 2 + 1 = 6 frames per heartbeat.
         let originated = h.mesh.originated.reduce(0, +)
         #expect(originated >= 8)
-        #expect(h.mesh.recorder.controlFramesSent.reduce(0, +) == 4 * originated)
+        #expect(h.mesh.recorder.controlFramesSent.reduce(0, +) == 6 * originated)
     }
 
     @Test func aRouteExpiresWhenItsOriginFallsSilent() {
@@ -129,7 +130,8 @@ struct MeshHarnessTests {
 
     /// Classic DSR on a 4-node line (RFC 4728 §3.1): one request flood and one reply. Control
     /// bytes are 32 + 8 per path node (MeshConfig): the request grows from 1 to 3 nodes as 0, 1
-    /// and 2 send it (40, 48, 56 B); the 4-node reply is sent by 3, 2 and 1 (64 B each).
+    /// and 2 send it (40, 48, 56 B), to each session peer (1, 2 and 2 copies); the 4-node reply
+    /// is sent by 3, 2 and 1 (64 B each).
     @Test func classicDsrDiscoversARouteWithOneRequestAndOneReply() {
         var config = MeshConfig()
         config.routing = .dsr
@@ -137,7 +139,8 @@ struct MeshHarnessTests {
         var sim = Simulation(seed: 1)
         var h = MeshHarness(peers: line, config: config, messages: [message(from: 0, to: 3, start: 1)], sim: &sim)
         _ = sim.run(&h, until: .seconds(3))
-        #expect(h.mesh.recorder.controlBytes == [40, 48 + 64, 56 + 64, 64])
+        let bytes: [UInt64] = [40, 2 * 48 + 64, 2 * 56 + 64, 64]
+        #expect(h.mesh.recorder.controlBytes == bytes)
         #expect(h.mesh.route(from: 0, to: 3, at: sim.now)?.path == [0, 1, 2, 3])
         #expect(h.mesh.route(from: 3, to: 0, at: sim.now)?.path == [3, 2, 1, 0])
         let record = h.mesh.ledger.records[0][0]
@@ -167,7 +170,9 @@ struct MeshHarnessTests {
         #expect(h.mesh.recorder.routeErrors == 1)
         #expect(h.mesh.route(from: 0, to: 3, at: sim.now) == nil)
         #expect(h.mesh.ledger.records[0][1].delivered == nil)
-        // The error (path 2 → 1 → 0, 3 nodes: 56 B) was sent by 2 and forwarded by 1.
-        #expect(h.mesh.recorder.controlBytes[2] == 56 + 64 + 56 && h.mesh.recorder.controlBytes[1] == 48 + 64 + 56)
+        // The error (path 2 → 1 → 0, 3 nodes: 56 B) was sent by 2 and forwarded by 1 (after the
+        // request copies to both peers and the reply).
+        #expect(h.mesh.recorder.controlBytes[2] == 2 * 56 + 64 + 56)
+        #expect(h.mesh.recorder.controlBytes[1] == 2 * 48 + 64 + 56)
     }
 }

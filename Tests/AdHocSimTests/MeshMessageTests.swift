@@ -117,13 +117,23 @@ struct MeshMessageTests {
     @Test func everyHeartbeatIsForwardedOnceByEachOtherNode() throws {
         // The diamond with B1 and B2 20 m apart: every node is a session peer of 2 or 3 others,
         // so copies of each heartbeat arrive several times. Duplicate suppression by (origin,
-        // sequence) lets each of the 3 other nodes forward it once, and no later copy is
-        // shorter here (a direct copy always arrives first), so the frames sent are exactly
-        // 4 × the heartbeats originated.
-        let (w, _) = run(try scenario(Self.diamond, mesh: "{}", duration: 32))
+        // sequence) lets each of the 3 other nodes forward it once. With one broadcast per hop
+        // no later copy is shorter (a direct copy always arrives first), so the frames sent are
+        // exactly 4 × the heartbeats originated.
+        let (w, _) = run(try scenario(Self.diamond, mesh: "{\"floodSend\": \"broadcast\"}", duration: 32))
         let originated = w.mesh!.originated.reduce(0, +)
         #expect(originated >= 4 * 6)
         #expect(w.mesh!.recorder.controlFramesSent.reduce(0, +) == 4 * originated)
+        // With one unicast per session peer (the default), a node forwards each heartbeat at
+        // most once, to each of its peers: at most 2 × 5 sessions = 10 frames per heartbeat. A
+        // node whose first copy of a new heartbeat came the long way round while its route is
+        // fresh drops it ("already known by a faster path"), so it can be fewer; never fewer
+        // than the origin's own copies, to at least 2 peers each.
+        let (u, _) = run(try scenario(Self.diamond, mesh: "{}", duration: 32))
+        let sent = u.mesh!.recorder.controlFramesSent.reduce(0, +)
+        let made = u.mesh!.originated.reduce(0, +)
+        #expect(sent <= 10 * made)
+        #expect(sent >= 2 * made)
     }
 
     @Test func simultaneousFailuresCountOnlyRoutesBetweenLiveNodes() throws {
@@ -146,11 +156,14 @@ struct MeshMessageTests {
     @Test func routeEstablishmentIsTheFirstHeartbeatThatArrives() throws {
         let s = try scenario([("A", 0, 0), ("B", 30, 0)], mesh: "{}", duration: 12)
         let (w, end) = run(s)
-        // B's first heartbeat leaves at a uniform offset within the first 5 s drawn from its
-        // jitter stream; sessions formed at 0 s, so A holds the route once the frame is through
-        // (DIFS, back-off and a 72-byte frame at 6 Mbit/s: well under 2 ms on an idle channel).
+        // B heartbeats when its app starts, at the first draw of its jitter stream × 100 ms,
+        // and again when its session with A forms at 0 s, at the second draw × 100 ms
+        // (`heartbeatOnStart`, `heartbeatOnNewSession`); A holds the route once the earlier
+        // frame is through (DIFS, back-off and a 72-byte frame at 6 Mbit/s: well under 2 ms on
+        // an idle channel).
         var stream = RandomStream(seed: s.seed, name: "node:1/mesh/jitter")
-        let offset = SimTime(nanoseconds: Int64(stream.uniform() * 5e9))
+        let start = stream.uniform(), session = stream.uniform()
+        let offset = SimTime(nanoseconds: Int64(min(start, session) * 1e8))
         let m = MeshMetrics(w.mesh!, end: end)
         let established = SimTime(nanoseconds: w.mesh!.recorder.firstRoute[0 * 2 + 1])
         #expect(established > offset && established - offset < .milliseconds(2))

@@ -68,6 +68,9 @@ struct ClassicDsr: MeshRoutingProtocol {
         if discoveries[key] == nil { startDiscovery(from: from, to: to, retries: 0, core: &core, sim: &sim) }
     }
 
+    /// On demand: a new session changes nothing until a route is needed.
+    mutating func sessionsFormed(_ pairs: [(Int, Int)], core: inout MeshCore, sim: inout Simulation) {}
+
     mutating func startDiscovery(from: Int, to: Int, retries: Int, core: inout MeshCore, sim: inout Simulation) {
         discoveries[ClassicDsr.orderedPair(from, to)] = retries
         let id = nextSeq[from]

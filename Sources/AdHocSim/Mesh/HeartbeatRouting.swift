@@ -3,7 +3,8 @@
 ///
 /// Rules, as MAdHoc's design states them and as built here:
 /// - Every node broadcasts a heartbeat every `heartbeatInterval` (plus jitter) carrying the
-///   path it has travelled, to its session peers only.
+///   path it has travelled, to its session peers only: the first when the app starts, and one
+///   more whenever its session gains a peer (`heartbeatOnStart`, `heartbeatOnNewSession`).
 /// - A receiver drops a heartbeat it has already seen (same origin, sequence not newer than
 ///   the newest it saw from that origin) unless the copy's path is shorter than its live route;
 ///   it also drops a new heartbeat whose path is longer than a route to the origin that was
@@ -29,18 +30,39 @@ struct HeartbeatRouting: MeshRoutingProtocol {
         jitter = (0..<nodes).map { sim.randomStream(named: "node:\($0)/mesh/jitter") }
     }
 
-    /// Every node's first heartbeat at a random offset within one period.
+    /// Every node's first heartbeat: when the app starts, within the jitter
+    /// (`heartbeatOnStart`), else at a random offset within one period.
     mutating func start(core: MeshCore, sim: inout Simulation) {
         let config = core.config
+        let spread = config.heartbeatOnStart ? config.heartbeatJitter : config.heartbeatInterval
         for i in 0..<core.nodeCount {
-            let offset = SimTime(nanoseconds: Int64(jitter[i].uniform() * Double(config.heartbeatInterval.nanoseconds)))
+            let offset = SimTime(nanoseconds: Int64(jitter[i].uniform() * Double(spread.nanoseconds)))
             sim.schedule(at: offset, target: UInt32(i), kind: .meshHeartbeat)
         }
     }
 
     mutating func handle(_ event: Event, core: inout MeshCore, targetDown: Bool, sim: inout Simulation) {
-        guard event.kind == .meshHeartbeat else { preconditionFailure("not a heartbeat event") }
-        heartbeat(Int(event.target), core: &core, down: targetDown, sim: &sim)
+        switch event.kind {
+        case .meshHeartbeat: heartbeat(Int(event.target), core: &core, down: targetDown, sim: &sim)
+        case .meshSessionHeartbeat: send(Int(event.target), core: &core, down: targetDown, now: sim.now)
+        default: preconditionFailure("not a heartbeat event")
+        }
+    }
+
+    /// With `heartbeatOnNewSession`: both ends of every new session send a heartbeat within
+    /// the jitter (one per node however many sessions it gained).
+    mutating func sessionsFormed(_ pairs: [(Int, Int)], core: inout MeshCore, sim: inout Simulation) {
+        let config = core.config
+        guard config.heartbeatOnNewSession else { return }
+        var due: [Int] = []
+        for (a, b) in pairs {
+            if !due.contains(a) { due.append(a) }
+            if !due.contains(b) { due.append(b) }
+        }
+        for i in due {
+            let delay = SimTime(nanoseconds: Int64(jitter[i].uniform() * Double(config.heartbeatJitter.nanoseconds)))
+            sim.schedule(after: delay, target: UInt32(i), kind: .meshSessionHeartbeat)
+        }
     }
 
     /// Node `i` originates a heartbeat (when up and in a session) and schedules the next one.
@@ -48,10 +70,15 @@ struct HeartbeatRouting: MeshRoutingProtocol {
         let config = core.config
         let jitterDelay = SimTime(nanoseconds: Int64(jitter[i].uniform() * Double(config.heartbeatJitter.nanoseconds)))
         sim.schedule(after: config.heartbeatInterval + jitterDelay, target: UInt32(i), kind: .meshHeartbeat)
+        send(i, core: &core, down: down, now: sim.now)
+    }
+
+    /// Node `i` broadcasts a new heartbeat to its session peers (when up and in a session).
+    mutating func send(_ i: Int, core: inout MeshCore, down: Bool, now: SimTime) {
         guard !down, !core.sessions.peers(of: i).isEmpty else { return }
         let seq = nextSeq[i]
         nextSeq[i] += 1
-        core.send(MeshFrame(kind: .heartbeat, origin: i, seq: seq, path: [i]), from: i, now: sim.now)
+        core.send(MeshFrame(kind: .heartbeat, origin: i, seq: seq, path: [i]), from: i, now: now)
     }
 
     mutating func controlArrived(_ h: MeshFrame, at r: Int, core: inout MeshCore, now: SimTime) {

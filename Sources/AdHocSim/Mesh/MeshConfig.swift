@@ -20,6 +20,8 @@ extension EventKind {
     public static let meshConfirmTimeout = EventKind(rawValue: 233)
     /// Classic DSR: a route request went unanswered (target: initiator, arg: sought << 16 | retries).
     public static let meshRequestTimeout = EventKind(rawValue: 234)
+    /// A heartbeat a new session triggered is due (target: node); the periodic ones go on.
+    public static let meshSessionHeartbeat = EventKind(rawValue: 235)
 }
 
 /// How the mesh finds routes.
@@ -28,6 +30,17 @@ public enum MeshRouting: String, Sendable, Equatable {
     case heartbeat = "dsr-heartbeat"
     /// Classic on-demand DSR (RFC 4728 subset; see `ClassicDsr.swift`).
     case dsr
+}
+
+/// How a node sends a frame to all its session peers (heartbeats, DSR route requests).
+public enum FloodSend: String, Sendable, Equatable, CaseIterable {
+    /// One unicast per session peer, as `MCSession.send(_:toPeers:with:)` does: Multipeer
+    /// Connectivity has no broadcast (seed 003: data goes to connected peers), so every copy is
+    /// an 802.11 unicast the receiver acknowledges and the MAC retries.
+    case sessionPeers
+    /// One link-layer broadcast heard by every session peer (no acknowledgement, no retry):
+    /// the earlier model, kept as an ablation.
+    case broadcast
 }
 
 /// Mesh settings (mesh.md, radio.md, peers.md; assumptions labelled).
@@ -63,10 +76,24 @@ public struct MeshConfig: Sendable, Equatable {
     /// it is dropped (Multipeer's "not connected" state change; Apple documents no figure, so
     /// 3 s is an assumption). A peer back within the timeout keeps its session.
     public var peerTimeout = SimTime.seconds(3)
-    /// Heartbeats start with a random offset within one period, and each is delayed by up to
-    /// 100 ms of jitter so neighbours do not transmit in lockstep (assumption; ns-3's DSR uses
-    /// 0–10 ms of broadcast jitter).
+    /// Each heartbeat is delayed by up to 100 ms of jitter so neighbours do not transmit in
+    /// lockstep (assumption; ns-3's DSR uses 0–10 ms of broadcast jitter).
     public var heartbeatJitter = SimTime.milliseconds(100)
+    /// The first heartbeat goes when the app starts (within the jitter), as MAdHoc's design
+    /// states: "When an app starts up it begins broadcasting a heartbeat" (seed 002, §3). Off:
+    /// the first heartbeat waits a random offset within one period (the earlier model).
+    public var heartbeatOnStart = true
+    /// A node whose session gains a peer sends a heartbeat at once (within the jitter), beside
+    /// its periodic ones, so the new neighbourhood learns a route to it without waiting up to a
+    /// period: the design's "routes established within 10 seconds of connecting" (seed 002,
+    /// requirements) read as a trigger. Off: only periodic heartbeats.
+    public var heartbeatOnNewSession = true
+    /// How heartbeats and route requests reach the session peers: one unicast per peer
+    /// (default; Multipeer has no broadcast) or one broadcast (ablation). MAdHoc's design calls
+    /// the heartbeat "a broadcast message" sent over Multipeer, which can only send to peers;
+    /// it sends them as `.unreliable` messages here (assumption: a periodic message needs no
+    /// end-to-end retransmission), so only the MAC retries a copy.
+    public var floodSend = FloodSend.sessionPeers
     /// How long a sender waits for the route return before it retries with the route it holds
     /// then: 4 s (assumption: ten hops at ns-3 DSR's 40 ms node traversal time, both ways,
     /// plus AWDL waits of up to ~100 ms per hop, with a factor 2 of margin).
@@ -100,6 +127,9 @@ public struct MeshConfig: Sendable, Equatable {
         if let v = spec.confirmTimeoutS { confirmTimeout = .seconds(v) }
         if let v = spec.retries { retries = v }
         keyPaths = spec.keyPaths
+        if let v = spec.heartbeatOnStart { heartbeatOnStart = v }
+        if let v = spec.heartbeatOnNewSession { heartbeatOnNewSession = v }
+        if let v = spec.floodSend { floodSend = v }
     }
 }
 

@@ -40,8 +40,8 @@ struct MeshCore: Sendable {
         recorder.routeLearned(route, at: index, now: now)
     }
 
-    /// Node `i` sends `f` through its session: a flooded frame as one broadcast heard by its
-    /// session peers; a source-routed one to the next node on its path, which must be a session
+    /// Node `i` sends `f` through its session: a flooded frame to every session peer, as one
+    /// unicast per peer (`MeshConfig.floodSend`, the default) or one broadcast its peers hear; a source-routed one to the next node on its path, which must be a session
     /// peer (Multipeer sends only to connected peers). Reliable session messages go to the next
     /// hop as link-layer unicasts with retries; DSR's replies and errors always do (RFC 4728
     /// relies on link-layer acknowledgement).
@@ -62,6 +62,17 @@ struct MeshCore: Sendable {
                 bytes = config.messageBytes(pathLength: f.path.count, payload: ledger.workloads[f.workload].sizeBytes)
             }
         }
+        if !f.isSourceRouted && config.floodSend == .sessionPeers {
+            // MCSession.send(_:toPeers:with:) to every connected peer: one unicast per peer
+            // (Multipeer has no broadcast), each acknowledged and retried by the MAC.
+            for peer in sessions.peers[i] { hand(f, from: i, to: UInt32(peer), bytes: bytes, now: now) }
+            return
+        }
+        hand(f, from: i, to: destination, bytes: bytes, now: now)
+    }
+
+    /// Puts one copy of `f` from `i` to `destination` in the outbox and counts it.
+    mutating func hand(_ f: MeshFrame, from i: Int, to destination: UInt32, bytes: Int32, now: SimTime) {
         recorder.frameSent(f, bytes: bytes, by: i)
         let slot: Int
         if let free = freeSlots.popLast() {

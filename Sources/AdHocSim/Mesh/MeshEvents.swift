@@ -12,9 +12,9 @@ extension MeshNetwork {
     public mutating func handle<L: LinkTechnology>(_ event: Event, link: inout L, sim: inout Simulation) {
         switch event.kind {
         case .meshSessions:
-            updateSessions(link: &link, now: sim.now)
+            updateSessions(link: &link, sim: &sim)
             sim.schedule(after: config.sessionInterval, target: 0, kind: .meshSessions)
-        case .meshHeartbeat, .meshRequestTimeout:
+        case .meshHeartbeat, .meshRequestTimeout, .meshSessionHeartbeat:
             // Both concern the event's target node (heartbeat origin, request initiator).
             routingHandle(event, targetDown: link.isDown(Int(event.target)), sim: &sim)
         case .meshMessage:

@@ -82,8 +82,9 @@ public struct MeshNetwork: Sendable {
     // MARK: Sessions and failures
 
     /// Re-evaluates every session from what `link` says at `now`.
-    public mutating func updateSessions<L: LinkTechnology>(link: inout L, now: SimTime) {
-        core.sessions.update(link: &link, config: core.config, now: now)
+    public mutating func updateSessions<L: LinkTechnology>(link: inout L, sim: inout Simulation) {
+        core.sessions.update(link: &link, config: core.config, now: sim.now)
+        if !core.sessions.formed.isEmpty { routingSessionsFormed(core.sessions.formed, sim: &sim) }
     }
 
     /// Ends the session between `a` and `b` at once.

@@ -18,6 +18,8 @@ protocol MeshRoutingProtocol: Sendable {
     /// An IP packet of a flow found no route from `from` to `to` (it waits in the host's send
     /// buffer): an on-demand protocol starts a discovery, a proactive one waits for its floods.
     mutating func routeWanted(from: Int, to: Int, core: inout MeshCore, sim: inout Simulation)
+    /// The session layer formed `pairs` (lower node, higher node) just now.
+    mutating func sessionsFormed(_ pairs: [(Int, Int)], core: inout MeshCore, sim: inout Simulation)
 }
 
 /// The routing protocol a mesh runs (`mesh.routing`), dispatched with a `switch` so calls stay
@@ -67,6 +69,15 @@ extension MeshNetwork {
             routing = .running; r.routeWanted(from: from, to: to, core: &core, sim: &sim); routing = .heartbeat(r)
         case .dsr(var r):
             routing = .running; r.routeWanted(from: from, to: to, core: &core, sim: &sim); routing = .dsr(r)
+        case .running: preconditionFailure("the routing protocol is already running")
+        }
+    }
+
+    mutating func routingSessionsFormed(_ pairs: [(Int, Int)], sim: inout Simulation) {
+        switch routing {
+        case .heartbeat(var r):
+            routing = .running; r.sessionsFormed(pairs, core: &core, sim: &sim); routing = .heartbeat(r)
+        case .dsr(var r): routing = .running; r.sessionsFormed(pairs, core: &core, sim: &sim); routing = .dsr(r)
         case .running: preconditionFailure("the routing protocol is already running")
         }
     }

@@ -18,6 +18,8 @@ public struct SignalSessions: NeighbourTable, Sendable {
     /// Session peers per node (sorted indices).
     public private(set) var peers: [[Int]]
     var lostSince: [UInt64: SimTime] = [:]
+    /// The sessions the last `update` formed, (lower, higher) node, in the order they formed.
+    public private(set) var formed: [(Int, Int)] = []
     /// Whether the table is fixed (a test harness's) rather than re-evaluated from signals.
     public let fixed: Bool
 
@@ -50,6 +52,7 @@ public struct SignalSessions: NeighbourTable, Sendable {
 
     /// Re-evaluates every session from what `link` says of signals and failures at `now`.
     public mutating func update<L: LinkTechnology>(link: inout L, config: MeshConfig, now: SimTime) {
+        formed.removeAll(keepingCapacity: true)
         guard !fixed else { return }
         let n = peers.count
         for i in 0..<n {
@@ -79,6 +82,7 @@ public struct SignalSessions: NeighbourTable, Sendable {
                 peers[i].append(c.j)
                 peers[c.j].append(i)
                 lostSince[SignalSessions.pairKey(i, c.j)] = nil
+                formed.append((Swift.min(i, c.j), Swift.max(i, c.j)))
             }
         }
         for i in 0..<n { peers[i].sort() }

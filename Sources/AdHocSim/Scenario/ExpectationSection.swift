@@ -14,6 +14,10 @@ public enum Expectation: Sendable, Equatable {
     /// At the end, the share of the bytes flow `flow` (index into `flows`) wrote that reached
     /// its server is at least `min` and at most `max` (a flow across the mesh that must work).
     case flowDelivered(flow: Int, min: Double?, max: Double?)
+    /// Every ordered pair of nodes first holds a route at most `within` after both joined
+    /// (time zero, or their `join` event), unless the run ends first: MAdHoc's "routes
+    /// established within 10 seconds of connecting" (seed 002).
+    case routesWithin(SimTime)
 }
 
 extension ScenarioDecoder {
@@ -56,7 +60,8 @@ extension ScenarioDecoder {
                 for key in ["by_s", "at_s", "route"] { _ = r.value(key) }
                 guard
                     let metric = values.choice(
-                        m, p.appending("metric"), "a metric", from: ["max_session_size", "delivery_ratio", "flow_delivered"])
+                        m, p.appending("metric"), "a metric",
+                        from: ["max_session_size", "delivery_ratio", "flow_delivered", "routes_within_s"])
                 else {
                     _ = r.value("max"); _ = r.value("min"); _ = r.value("flow")
                     ok = false
@@ -99,6 +104,15 @@ extension ScenarioDecoder {
                     continue
                 }
                 _ = r.value("flow"); _ = r.value("min")
+                if metric == "routes_within_s" {
+                    guard let v = r.required("max", "the longest wait for a route in seconds"),
+                        let s = values.number(
+                            v, p.appending("max"), "a time in seconds in 0...\(JSONNumber(upper).literal)",
+                            in: 0...upper)
+                    else { ok = false; continue }
+                    out.append(.routesWithin(.seconds(s)))
+                    continue
+                }
                 guard let v = r.required("max", "the largest allowed value"),
                     let max = values.integer(v, p.appending("max"), "a session size in 1...64", in: 1...64)
                 else { ok = false; continue }

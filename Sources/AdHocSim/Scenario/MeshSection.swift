@@ -16,6 +16,12 @@ public struct MeshSpec: Sendable, Equatable {
     public var retries: Int?
     /// `mesh.keyPaths`: distinct shared paths needed for a path-derived key (`nil`: no key report).
     public var keyPaths: Int?
+    /// `mesh.heartbeatOnStart`: the first heartbeat when the app starts (default true).
+    public var heartbeatOnStart: Bool?
+    /// `mesh.heartbeatOnNewSession`: a heartbeat when a session gains a peer (default true).
+    public var heartbeatOnNewSession: Bool?
+    /// `mesh.floodSend`: `"sessionPeers"` (default) or `"broadcast"`.
+    public var floodSend: FloodSend?
     /// `mesh.messages`: message workloads.
     public var messages: [MessageWorkloadSpec] = []
     /// Nothing set.
@@ -104,6 +110,19 @@ extension ScenarioDecoder {
                 ).map(Int.init)
                 if spec.keyPaths == nil { ok = false }
             }
+        }
+        if let v = mr.value("floodSend") {
+            spec.floodSend = values.choice(
+                v, mp.appending("floodSend"), "how flooded frames are sent", of: FloodSend.self)
+            if spec.floodSend == nil { ok = false }
+        }
+        for key in ["heartbeatOnStart", "heartbeatOnNewSession"] {
+            guard let v = mr.value(key) else { continue }
+            guard let b = values.bool(v, mp.appending(key), "true or false") else {
+                ok = false
+                continue
+            }
+            if key == "heartbeatOnStart" { spec.heartbeatOnStart = b } else { spec.heartbeatOnNewSession = b }
         }
         if spec.routing == "dsr", spec.keyPaths != nil, let v = mr.value("keyPaths") {
             sink.report(

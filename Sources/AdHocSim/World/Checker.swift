@@ -115,6 +115,8 @@ public enum Checker {
                         Outcome(
                             check: "largest session", expected: "≤ \(max) nodes", observed: "\(largest) nodes",
                             passed: largest <= max))
+                case .routesWithin(let limit):
+                    outcomes.append(Self.routesWithin(limit, world: world, end: sim.now, ids: ids))
                 case .fingerprint(let hex):
                     outcomes.append(
                         Outcome(check: "event fingerprint", expected: hex, observed: fp.hex, passed: fp.hex == hex))
@@ -139,11 +141,50 @@ public enum Checker {
                     outcomes.append(
                         Outcome(
                             check: "flow \(app.spec.id) delivered", expected: expected.joined(separator: ", "),
-                            observed: "\(NumberText.fixed(ratio, decimals: 4)) (\(app.bytesDelivered)/\(app.bytesSent) bytes)",
+                            observed:
+                                "\(NumberText.fixed(ratio, decimals: 4)) (\(app.bytesDelivered)/\(app.bytesSent) bytes)",
                             passed: ok))
                 }
             }
             return Result(outcomes: outcomes, routeSnapshots: world.mesh == nil ? nil : snapshots.text)
         }
+    }
+}
+
+extension Checker.CheckRun {
+    /// `routes_within_s`: every ordered pair whose later member joined at least `limit` before
+    /// the end held a route within `limit` of that join.
+    static func routesWithin<L: LinkTechnology>(
+        _ limit: SimTime, world: World<L>, end: SimTime, ids: [String]
+    )
+        -> Checker.Outcome
+    {
+        let n = ids.count
+        var joined = Array(repeating: SimTime.zero, count: n)
+        for e in world.events where e.action == .join { joined[e.node] = max(joined[e.node], e.time) }
+        let first = world.mesh?.recorder.firstRoute ?? []
+        var due = 0, missing = 0, named: [String] = [], longest = SimTime.zero
+        for a in 0..<n {
+            for b in 0..<n where a != b {
+                let start = max(joined[a], joined[b])
+                guard start + limit <= end else { continue }
+                due += 1
+                let t = first.isEmpty ? -1 : first[a * n + b]
+                let wait = t < 0 ? nil : SimTime(nanoseconds: t) - start
+                if let wait, wait <= limit {
+                    longest = max(longest, wait)
+                } else {
+                    missing += 1
+                    if named.count < 3 { named.append("\(ids[a])→\(ids[b])") }
+                }
+            }
+        }
+        let observed =
+            missing == 0
+            ? "\(due) of \(due) pairs, the last \(longest) after joining"
+            : "\(missing) of \(due) pairs late (" + named.joined(separator: ", ") + (missing > 3 ? ", …" : "") + ")"
+        return Checker.Outcome(
+            check: "routes after joining", expected: "every pair within \(limit)", observed: observed,
+            passed: missing == 0)
     }
 }
