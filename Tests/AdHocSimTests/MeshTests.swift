@@ -80,7 +80,7 @@ struct CheckTests {
             atPath: CheckTests.root.appendingPathComponent("topologies/regression").path
         )
         .filter { $0.hasSuffix(".json") }.sorted().map { "topologies/regression/\($0)" }
-        #expect(files.count == 6)
+        #expect(files.count == 7)
         let r = try CLI.run(["check"] + files + ["--golden", "topologies/regression/golden"], in: CheckTests.root)
         #expect(r.status == 0, "\(r.stdout)")
         #expect(!r.stdout.contains("FAIL"))

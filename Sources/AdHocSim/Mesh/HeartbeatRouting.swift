@@ -91,8 +91,14 @@ struct HeartbeatRouting: MeshRoutingProtocol {
         if config.keyPaths != nil { rememberPath([r] + h.path.reversed(), at: index) }
         let alive = core.routes.route(at: index, time: now)
         if h.seq < newestSeen[index] {
-            // A later copy of a heartbeat already handled counts only if its path is shorter.
-            guard let a = alive, hops < a.hops else { return }
+            // A later copy of a heartbeat already handled counts only if its path is shorter;
+            // otherwise it is one more path to cache.
+            guard let a = alive, hops < a.hops else {
+                if config.routeCache {
+                    core.routes.remember(MeshRoute(path: [r] + h.path.reversed(), learned: now), at: index)
+                }
+                return
+            }
         } else {
             newestSeen[index] = h.seq + 1
             // "Already known by a faster path" (mesh.md): a shorter route refreshed within the
@@ -101,6 +107,9 @@ struct HeartbeatRouting: MeshRoutingProtocol {
             if let a = alive, a.hops < hops,
                 a.learned > now - config.heartbeatInterval - config.heartbeatJitter
             {
+                if config.routeCache {
+                    core.routes.remember(MeshRoute(path: [r] + h.path.reversed(), learned: now), at: index)
+                }
                 return
             }
         }

@@ -94,6 +94,12 @@ public struct MeshConfig: Sendable, Equatable {
     /// it sends them as `.unreliable` messages here (assumption: a periodic message needs no
     /// end-to-end retransmission), so only the MAC retries a copy.
     public var floodSend = FloodSend.sessionPeers
+    /// MAdHoc's route cache (seed 002, §3.2: the route cache "stores an array of routes"):
+    /// besides the route in use, every node keeps the freshest path heard through each other
+    /// session peer. A message retry takes the next cached route, and a source whose first hop
+    /// fails (the link gives up, or the peer left the session) fails over to a cached path at
+    /// once instead of waiting for the next heartbeat. Off: one route per destination.
+    public var routeCache = true
     /// How long a sender waits for the route return before it retries with the route it holds
     /// then: 4 s (assumption: ten hops at ns-3 DSR's 40 ms node traversal time, both ways,
     /// plus AWDL waits of up to ~100 ms per hop, with a factor 2 of margin).
@@ -112,6 +118,21 @@ public struct MeshConfig: Sendable, Equatable {
     public func heartbeatBytes(pathLength: Int) -> Int32 { Int32(32 + 8 * pathLength) }
     /// Message frame: the same header and source route, plus the payload (assumption).
     public func messageBytes(pathLength: Int, payload: Int) -> Int32 { Int32(32 + 8 * pathLength + payload) }
+    /// The most message bytes one frame carries: 1 200, so that with a 20-hop source route and
+    /// the fragment header a frame still fits AWDL's 1 484-byte MTU (32 + 8 · 21 + 8 + 1 200 =
+    /// 1 408). A longer message (MAdHoc's picture messages, seed 002) is split into frames of
+    /// this payload that follow the same route and are reassembled at the destination.
+    public static let fragmentPayload = 1200
+    /// Bytes a fragment adds to say which piece of how many it is: two 4-byte counters
+    /// (assumption).
+    public static let fragmentHeaderBytes = 8
+    /// How many frames a message of `size` bytes takes.
+    public static func fragmentCount(size: Int) -> Int { max(1, (size + fragmentPayload - 1) / fragmentPayload) }
+    /// The payload of fragment `index` of a message of `size` bytes.
+    public static func fragmentBytes(_ index: Int, size: Int) -> Int {
+        let count = fragmentCount(size: size)
+        return count == 1 ? size : (index < count - 1 ? fragmentPayload : size - fragmentPayload * (count - 1))
+    }
 
     /// Defaults.
     public init() {}
@@ -130,6 +151,7 @@ public struct MeshConfig: Sendable, Equatable {
         if let v = spec.heartbeatOnStart { heartbeatOnStart = v }
         if let v = spec.heartbeatOnNewSession { heartbeatOnNewSession = v }
         if let v = spec.floodSend { floodSend = v }
+        if let v = spec.routeCache { routeCache = v }
     }
 }
 

@@ -19,6 +19,13 @@ struct MeshCore: Sendable {
     var freeSlots: [Int] = []
     /// Packets to hand to the link layer; the world drains it.
     var outbox: [LinkPacket] = []
+    /// Per node, message frames (messages and route returns) the transmit queue had no room
+    /// for, oldest first: they wait in the session layer's buffer as Multipeer buffers a
+    /// reliable send (an assumption: Apple documents no drop), and go as room frees. Flooded
+    /// control frames are not held: a full queue drops them.
+    var held: [FifoBuffer<LinkPacket>] = []
+    /// Nodes with held frames, each once, in the order they first held one.
+    var holding: [Int] = []
 
     /// A mesh of `nodes` nodes with no sessions, routes or messages yet.
     init(nodes: Int, config: MeshConfig, workloads: [MessageWorkloadSpec], sessions: SignalSessions? = nil) {
@@ -35,6 +42,16 @@ struct MeshCore: Sendable {
 
     /// Stores a route learned at `now` and tells the recorder.
     mutating func setRoute(_ route: MeshRoute, at index: Int, now: SimTime) {
+        if config.routeCache, let old = routes.routes[index], old.path != route.path,
+            now - old.learned <= routes.timeout
+        {
+            // The route replaced stays in the cache, a way to fail over to.
+            routes.remember(old, at: index)
+        }
+        if config.routeCache, var list = routes.alternates[index] {
+            list.removeAll { $0.path.count >= 2 && route.path.count >= 2 && $0.path[1] == route.path[1] }
+            routes.alternates[index] = list.isEmpty ? nil : list
+        }
         routes.routes[index] = route
         routesLearned &+= 1
         recorder.routeLearned(route, at: index, now: now)
@@ -53,13 +70,17 @@ struct MeshCore: Sendable {
             guard sessions.peers[i].contains(next) else {
                 recorder.noSession(at: i)
                 if f.kind != .routeError { routeBroke(f, at: i, next: next, now: now) }
+                failOver(f, at: i, next: next, now: now)
                 return
             }
             if f.kind == .routeReply || f.kind == .routeError || ledger.workloads[f.workload].reliable {
                 destination = UInt32(next)
             }
             if f.kind == .message {
-                bytes = config.messageBytes(pathLength: f.path.count, payload: ledger.workloads[f.workload].sizeBytes)
+                let size = ledger.workloads[f.workload].sizeBytes
+                let piece = MeshConfig.fragmentBytes(Int(f.fragment), size: size)
+                let header = f.fragments > 1 ? MeshConfig.fragmentHeaderBytes : 0
+                bytes = config.messageBytes(pathLength: f.path.count, payload: piece + header)
             }
         }
         if !f.isSourceRouted && config.floodSend == .sessionPeers {
@@ -84,6 +105,20 @@ struct MeshCore: Sendable {
             LinkPacket(
                 source: UInt32(i), destination: destination, bytes: bytes, owner: .mesh,
                 tag: UInt64(slot), enqueued: now))
+    }
+
+    /// With the route cache and heartbeat routing: the source of a message could not reach its
+    /// first hop `next` (the peer left its session, or the link gave up). It forgets its routes
+    /// over that link and sends the frame again at once along the best route it still holds,
+    /// if any (the same attempt; a relay cannot, the route being the source's).
+    mutating func failOver(_ f: MeshFrame, at node: Int, next: Int, now: SimTime) {
+        guard config.routeCache, config.routing == .heartbeat, f.kind == .message, f.hop == 0 else { return }
+        routes.forgetLink((node, next), at: node)
+        guard let r = routes.route(from: node, to: f.path[f.path.count - 1], at: now) else { return }
+        recorder.failedOver()
+        var again = f
+        again.path = r.path
+        send(again, from: node, now: now)
     }
 
     /// Route Maintenance (RFC 4728 §3.3.5, §8.3), classic DSR only: node `i` could not pass

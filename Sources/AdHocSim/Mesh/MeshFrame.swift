@@ -16,6 +16,11 @@ struct MeshFrame: Sendable {
     var attempt: Int = 0
     /// When the attempt this frame belongs to left its sender.
     var sentAt: SimTime = .zero
+    /// A message longer than one frame's payload travels as `fragments` frames; this one is
+    /// number `fragment` (`MeshConfig.fragmentPayload`).
+    var fragment: Int32 = 0
+    /// See `fragment`.
+    var fragments: Int32 = 1
     /// Route request: the node sought.
     var target: Int = 0
     /// Route error: the link that broke (from, to).

@@ -132,13 +132,60 @@ public struct MeshNetwork: Sendable {
             packet.destination != LinkPacket.broadcast
         else { return }
         core.routeBroke(f, at: Int(packet.source), next: Int(packet.destination), now: now)
+        core.failOver(f, at: Int(packet.source), next: Int(packet.destination), now: now)
     }
 
-    /// The link is done with a mesh packet.
-    public mutating func released(_ packet: LinkPacket) {
+    /// The link is done with a mesh packet. The last fragment of a long message leaving its
+    /// sender starts the wait for the route return.
+    public mutating func released(_ packet: LinkPacket, sim: inout Simulation) {
         let slot = Int(packet.tag)
+        if let f = core.inFlight[slot], f.kind == .message, f.fragments > 1, f.hop == 0,
+            f.fragment == f.fragments - 1
+        {
+            sim.schedule(
+                after: config.confirmTimeout, target: UInt32(f.workload), kind: .meshConfirmTimeout,
+                arg: MeshNetwork.packArgument(f.message, f.attempt))
+        }
         core.inFlight[slot] = nil
         core.freeSlots.append(slot)
+    }
+
+    /// Whether `packet` must wait in its sender's session buffer (`MeshCore.held`) instead of
+    /// going to the link: a message frame (message or route return) when the transmit queue
+    /// has no `room`, or when older frames already wait there (it never overtakes them).
+    /// Flooded control frames never wait: a full queue refuses them and they are lost.
+    public func mustHold(_ packet: LinkPacket, room: Int) -> Bool {
+        guard let f = core.inFlight[Int(packet.tag)], f.kind == .message || f.kind == .routeReturn else {
+            return false
+        }
+        return room == 0 || (!core.holding.isEmpty && !core.held[Int(packet.source)].isEmpty)
+    }
+
+    /// Puts `packet` at the back of its sender's session buffer.
+    public mutating func hold(_ packet: LinkPacket) {
+        let node = Int(packet.source)
+        if core.held.isEmpty { core.held = Array(repeating: FifoBuffer(), count: core.nodeCount) }
+        if core.held[node].isEmpty && !core.holding.contains(node) { core.holding.append(node) }
+        core.held[node].append(packet)
+    }
+
+    /// Whether any node holds frames for its transmit queue.
+    public var isHolding: Bool { !core.holding.isEmpty }
+
+    /// Hands held frames to `link` while their nodes' transmit queues have room, oldest first.
+    public mutating func sendHeld<L: LinkTechnology>(link: inout L, sim: inout Simulation) {
+        var still: [Int] = []
+        for node in core.holding {
+            while let p = core.held[node].first, link.queueRoom(of: node) > 0 {
+                core.held[node].removeFirst()
+                if !link.send(p, sim: &sim) {
+                    // A down node's link refuses everything: its held frames are lost.
+                    released(p, sim: &sim)
+                }
+            }
+            if !core.held[node].isEmpty { still.append(node) }
+        }
+        core.holding = still
     }
 
     // MARK: IP across the mesh
@@ -178,22 +225,42 @@ public struct MeshNetwork: Sendable {
     mutating func attempt(_ w: Int, _ m: Int, number: Int, senderDown: Bool, sim: inout Simulation) {
         let spec = core.ledger.workloads[w]
         core.ledger.records[w][m].attempts += 1
-        sim.schedule(
-            after: config.confirmTimeout, target: UInt32(w), kind: .meshConfirmTimeout,
-            arg: MeshNetwork.packArgument(m, number))
+        let fragments = MeshConfig.fragmentCount(size: spec.sizeBytes)
+        // A retry takes the next route of the cache: the one in use did not bring a return.
+        let cached = senderDown ? [] : core.routes.routes(at: core.routes.index(spec.from, spec.to), time: sim.now)
+        let r = cached.isEmpty ? nil : cached[number % cached.count]
+        // A message of one frame waits for its return from the moment it is sent; a longer one
+        // from when its last fragment has left the sender (`released`), however long the
+        // fragments queued before.
+        if fragments == 1 || r == nil {
+            sim.schedule(
+                after: config.confirmTimeout, target: UInt32(w), kind: .meshConfirmTimeout,
+                arg: MeshNetwork.packArgument(m, number))
+        }
         guard !senderDown else {
             core.ledger.records[w][m].attemptsWithoutRoute += 1
             return
         }
-        guard let r = route(from: spec.from, to: spec.to, at: sim.now) else {
+        guard let r else {
             core.ledger.records[w][m].attemptsWithoutRoute += 1
             routingRouteMissing(workload: w, message: m, attempt: number, sim: &sim)
             return
         }
-        core.send(
-            MeshFrame(
-                kind: .message, origin: spec.from, seq: 0, path: r.path, workload: w, message: m, attempt: number,
-                sentAt: sim.now), from: spec.from, now: sim.now)
+        sendMessage(w, m, attempt: number, path: r.path, now: sim.now)
+    }
+
+    /// Sends attempt `number` of message `m` along `path`: one frame, or every fragment.
+    mutating func sendMessage(_ w: Int, _ m: Int, attempt number: Int, path: [Int], now: SimTime) {
+        let from = core.ledger.workloads[w].from
+        let fragments = Int32(MeshConfig.fragmentCount(size: core.ledger.workloads[w].sizeBytes))
+        for k in 0..<fragments {
+            var f = MeshFrame(
+                kind: .message, origin: from, seq: 0, path: path, workload: w, message: m, attempt: number,
+                sentAt: now)
+            f.fragment = k
+            f.fragments = fragments
+            core.send(f, from: from, now: now)
+        }
     }
 
     /// The confirmation of attempt `number` is overdue: retry while attempts remain.
@@ -205,6 +272,18 @@ public struct MeshNetwork: Sendable {
     }
 
     mutating func arrived(_ f: MeshFrame, now: SimTime) {
+        if f.fragments > 1 {
+            // Reassembly: the message is delivered once every fragment arrived (from any
+            // attempt); the route return answers the fragment that completed it, and the last
+            // fragment of every later attempt.
+            let completed = core.ledger.records[f.workload][f.message].receive(
+                fragment: Int(f.fragment), of: Int(f.fragments))
+            guard
+                completed
+                    || (core.ledger.records[f.workload][f.message].delivered != nil
+                        && f.fragment == f.fragments - 1)
+            else { return }
+        }
         if core.ledger.records[f.workload][f.message].delivered == nil {
             core.ledger.records[f.workload][f.message].delivered = now
             core.ledger.records[f.workload][f.message].hops = f.path.count - 1
@@ -214,6 +293,8 @@ public struct MeshNetwork: Sendable {
         back.kind = .routeReturn
         back.path = f.path.reversed()
         back.hop = 0
+        back.fragment = 0
+        back.fragments = 1
         core.send(back, from: f.path[f.path.count - 1], now: now)
     }
 

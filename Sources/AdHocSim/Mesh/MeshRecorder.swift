@@ -7,6 +7,8 @@ protocol MeshObserver: Sendable {
     mutating func noSession(at node: Int)
     /// A route error was originated.
     mutating func routeErrorSent()
+    /// A message's source failed over to a cached route.
+    mutating func failedOver()
     /// The route at flat index `index` (from · n + to) was learned or replaced at `now`.
     mutating func routeLearned(_ route: MeshRoute, at index: Int, now: SimTime)
     /// Node `node` failed at `now`; `routes` are the routes just before, `down` which nodes are
@@ -62,6 +64,9 @@ public struct MeshRecorder: MeshObserver, Sendable {
     mutating func noSession(at node: Int) { noSessionDrops += 1 }
 
     mutating func routeErrorSent() { routeErrors += 1 }
+    /// Messages whose source failed over to a cached route (route cache, heartbeat routing).
+    public private(set) var failovers: UInt64 = 0
+    mutating func failedOver() { failovers += 1 }
 
     /// Records the first route of a pair and the repairs a new route completes (a route that no
     /// longer relays through a failed node).

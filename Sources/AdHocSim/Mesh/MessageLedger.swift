@@ -17,6 +17,21 @@ public struct MessageLedger: Sendable {
         public var attempts: Int = 0
         /// Attempts that found no route at the sender.
         public var attemptsWithoutRoute: Int = 0
+        /// A message of several fragments: which have reached the destination (empty until
+        /// the first does), and how many.
+        var have: [Bool] = []
+        /// See `have`.
+        public internal(set) var fragmentsReceived = 0
+
+        /// Fragment `index` of `count` reached the destination; returns whether it completed
+        /// the message just now.
+        mutating func receive(fragment index: Int, of count: Int) -> Bool {
+            if have.isEmpty { have = Array(repeating: false, count: count) }
+            guard !have[index] else { return false }
+            have[index] = true
+            fragmentsReceived += 1
+            return fragmentsReceived == count
+        }
     }
 
     /// The workloads, as the scenario gave them.

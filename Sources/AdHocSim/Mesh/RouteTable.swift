@@ -1,12 +1,17 @@
-/// Every node's routes, one per destination, flat: `routes[from · n + to]`. A route older than
-/// `timeout` is gone (heartbeat DSR: its origin stopped being heard; classic DSR: the cache
-/// entry expired).
+/// Every node's routes, flat by `from · n + to`: the route in use per destination, and with
+/// MAdHoc's route cache (seed 002: "stores an array of routes") the other paths heard lately,
+/// at most one through each session peer other than the route's own first hop (the most a
+/// heartbeat round can bring: one copy per peer). A route older than `timeout` is gone
+/// (heartbeat DSR: its origin stopped being heard; classic DSR: the cache entry expired).
 struct RouteTable: Sendable {
     /// Nodes.
     let nodeCount: Int
     /// How long a route lives after it was learned.
     let timeout: SimTime
     var routes: [MeshRoute?]
+    /// Other paths per pair (flat index), freshest first; empty unless the cache is on. Read
+    /// by key only, never iterated, so the dictionary's order reaches nothing.
+    var alternates: [Int: [MeshRoute]] = [:]
 
     /// No routes among `nodes` nodes.
     init(nodes: Int, timeout: SimTime) {
@@ -25,20 +30,62 @@ struct RouteTable: Sendable {
 
     /// The live route at flat index `i`.
     @inline(__always) func route(at i: Int, time: SimTime) -> MeshRoute? {
-        guard let r = routes[i], time - r.learned <= timeout else { return nil }
-        return r
+        if let r = routes[i], time - r.learned <= timeout { return r }
+        guard !alternates.isEmpty else { return nil }
+        return cachedRoute(at: i, time: time)
     }
 
-    /// Removes node `r`'s routes that use the link `a`–`b` in either direction.
+    /// With no live route in use: the best live cached path (fewest hops, then freshest).
+    func cachedRoute(at i: Int, time: SimTime) -> MeshRoute? {
+        var best: MeshRoute?
+        for r in alternates[i] ?? [] where time - r.learned <= timeout {
+            if let b = best, b.hops < r.hops || (b.hops == r.hops && b.learned >= r.learned) { continue }
+            best = r
+        }
+        return best
+    }
+
+    /// Removes node `r`'s routes (and cached paths) that use the link `a`–`b` in either
+    /// direction.
     mutating func forgetLink(_ link: (from: Int, to: Int), at r: Int) {
-        for to in 0..<nodeCount {
-            guard let path = routes[index(r, to)]?.path else { continue }
+        func uses(_ path: [Int]) -> Bool {
             for k in 1..<path.count
             where (path[k - 1] == link.from && path[k] == link.to) || (path[k - 1] == link.to && path[k] == link.from) {
-                routes[index(r, to)] = nil
-                break
+                return true
+            }
+            return false
+        }
+        for to in 0..<nodeCount {
+            let i = index(r, to)
+            if let path = routes[i]?.path, uses(path) { routes[i] = nil }
+            if let list = alternates[i] {
+                let kept = list.filter { !uses($0.path) }
+                alternates[i] = kept.isEmpty ? nil : kept
             }
         }
+    }
+
+    /// Caches `route` as another path for pair `i` (one per first hop other than the route in
+    /// use's, freshest kept).
+    mutating func remember(_ route: MeshRoute, at i: Int) {
+        guard route.path.count >= 2 else { return }
+        let hop = route.path[1]
+        if let r = routes[i], r.path.count >= 2, r.path[1] == hop { return }
+        var list = alternates[i] ?? []
+        list.removeAll { $0.path[1] == hop }
+        list.insert(route, at: 0)
+        alternates[i] = list
+    }
+
+    /// Pair `i`'s live routes at `time`: the one in use (if live) first, then the cached paths,
+    /// fewest hops first, the fresher first among equals.
+    func routes(at i: Int, time: SimTime) -> [MeshRoute] {
+        var out: [MeshRoute] = []
+        if let r = route(at: i, time: time) { out.append(r) }
+        guard let list = alternates[i] else { return out }
+        let live = list.filter { time - $0.learned <= timeout && $0.path != out.first?.path }
+        out += live.sorted { $0.hops != $1.hops ? $0.hops < $1.hops : $0.learned > $1.learned }
+        return out
     }
 
     /// `node`'s live routes at `time`, by destination index.

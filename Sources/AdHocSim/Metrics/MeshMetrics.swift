@@ -83,6 +83,9 @@ public struct MeshMetrics: Sendable {
     public var routes: [(from: Int, to: Int, path: [Int])]
     /// Per workload, in file order.
     public var workloads: [Workload]
+    /// Per workload, every message's record (creation, delivery, confirmation, attempts,
+    /// fragments), in creation order.
+    public var messages: [[MessageLedger.Record]]
     /// Ordered pairs, and how many held a route at some time.
     public var pairs: Int
     /// See `pairs`.
@@ -97,6 +100,8 @@ public struct MeshMetrics: Sendable {
     public var keys: [PathKeys.PairKey]
     /// Message frames dropped because the next hop had left the relay's session.
     public var noSessionDrops: UInt64
+    /// Message frames a source sent again along a cached route after its first hop failed.
+    public var failovers: UInt64
     /// Mean heartbeat bytes per node per simulated second.
     public var controlBytesPerNodePerSecond: Double
     /// Flows carried across the mesh (`flows[i].via`), in flow order, with what their packets
@@ -145,6 +150,7 @@ public struct MeshMetrics: Sendable {
                 attemptsWithoutRoute: records.map(\.attemptsWithoutRoute).reduce(0, +),
                 routeEstablished: first < 0 ? nil : SimTime(nanoseconds: first))
         }
+        messages = mesh.ledger.records
         var times: [SimTime] = []
         var firstRoutes: [(from: Int, to: Int, time: SimTime)] = []
         for (k, t) in mesh.recorder.firstRoute.enumerated() where t >= 0 && k / n != k % n {
@@ -158,6 +164,7 @@ public struct MeshMetrics: Sendable {
         repairs = mesh.recorder.repairs
         keys = mesh.keyReport()
         noSessionDrops = mesh.recorder.noSessionDrops
+        failovers = mesh.recorder.failovers
         let seconds = end.inSeconds
         controlBytesPerNodePerSecond =
             n == 0 || seconds <= 0 ? 0 : Double(mesh.recorder.controlBytes.reduce(0, +)) / Double(n) / seconds

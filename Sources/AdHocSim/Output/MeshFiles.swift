@@ -6,6 +6,9 @@
 /// - `route_establishment.csv`: per ordered pair that ever held a route, when it first did;
 /// - `mesh_messages.csv`: per message workload, delivery, latency, hops, confirmation RTT,
 ///   attempts and route establishment (definitions in `MeshMetrics`);
+/// - `mesh_message_log.csv`: per message, its size and fragments, creation, delivery (the
+///   last fragment's arrival for a split message) and latency, fragments received,
+///   confirmation, attempts and hops;
 /// - `mesh_repairs.csv`: per node failure, the routes it broke and their repair times;
 /// - `mesh_flows.csv` (with flows across the mesh): per flow, the hops of the last and the
 ///   longest route its datagrams took, route changes (a datagram taking another route than the
@@ -58,6 +61,25 @@ public enum MeshFiles {
                 ])
             }
             files.append(ResultFile(name: "mesh_messages.csv", contents: t.text))
+            var log = CSVTable(header: [
+                "workload", "message", "size_bytes", "fragments", "created_s", "delivered_s", "latency_ms",
+                "fragments_received", "confirmed_s", "attempts", "hops"
+            ])
+            for (w, records) in m.messages.enumerated() {
+                let spec = m.workloads[w].spec
+                let fragments = MeshConfig.fragmentCount(size: spec.sizeBytes)
+                for (k, r) in records.enumerated() {
+                    let got = fragments == 1 ? (r.delivered == nil ? 0 : 1) : r.fragmentsReceived
+                    log.append([
+                        spec.id, "\(k)", "\(spec.sizeBytes)", "\(fragments)", f(r.created.inSeconds, 6),
+                        r.delivered.map { f($0.inSeconds, 6) } ?? "",
+                        r.delivered.map { f(($0 - r.created).inSeconds * 1000) } ?? "", "\(got)",
+                        r.confirmed.map { f($0.inSeconds, 6) } ?? "", "\(r.attempts)",
+                        r.delivered == nil ? "" : "\(r.hops)"
+                    ])
+                }
+            }
+            files.append(ResultFile(name: "mesh_message_log.csv", contents: log.text))
         }
         if !m.repairs.isEmpty {
             var t = CSVTable(header: [
@@ -127,6 +149,7 @@ public enum MeshFiles {
             ("pairs_routed", int(m.pairsRouted)),
             ("route_establishment", spread(m.establishment)),
             ("message_no_session_drops", int(Int(m.noSessionDrops))),
+            ("message_failovers", int(Int(m.failovers))),
             (
                 "workloads",
                 .array(

@@ -22,8 +22,8 @@ public enum Expectation: Sendable, Equatable {
 
 extension ScenarioDecoder {
     func decodeExpectations(
-        _ node: JSONNode, _ path: JSONPath, nodeIndex: [String: Int], workloads: [String], flows: [String] = [],
-        duration: Double?
+        _ node: JSONNode, _ path: JSONPath, nodeIndex: [String: Int], workloads: [String],
+        groups: [String?] = [], flows: [String] = [], duration: Double?
     ) -> [Expectation]? {
         guard let items = values.array(node, path, "an array of expectations") else { return nil }
         var out: [Expectation] = []
@@ -73,8 +73,14 @@ extension ScenarioDecoder {
                     let names = isFlow ? flows : workloads
                     let flowNode = r.required("flow", what)
                     var workload: Int?
+                    var members: [Int] = []
                     if let flowNode, let name = values.string(flowNode, p.appending("flow"), what) {
                         workload = names.firstIndex(of: name)
+                        if !isFlow && workload == nil {
+                            // A group message: every recipient's workload must meet the bound.
+                            members = groups.indices.filter { groups[$0] == name }
+                            workload = members.first
+                        }
                         if workload == nil {
                             let none = isFlow ? "the scenario has no flows" : "the scenario has no mesh.messages"
                             let known = names.isEmpty ? none : "known: " + names.joined(separator: ", ")
@@ -97,10 +103,13 @@ extension ScenarioDecoder {
                     }
                     guard let workload, (r.value("min") == nil || lo != nil), (r.value("max") == nil || hi != nil)
                     else { ok = false; continue }
-                    out.append(
-                        isFlow
-                            ? .flowDelivered(flow: workload, min: lo, max: hi)
-                            : .deliveryRatio(workload: workload, min: lo, max: hi))
+                    if isFlow {
+                        out.append(.flowDelivered(flow: workload, min: lo, max: hi))
+                    } else {
+                        for w in members.isEmpty ? [workload] : members {
+                            out.append(.deliveryRatio(workload: w, min: lo, max: hi))
+                        }
+                    }
                     continue
                 }
                 _ = r.value("flow"); _ = r.value("min")

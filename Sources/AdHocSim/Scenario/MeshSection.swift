@@ -20,6 +20,8 @@ public struct MeshSpec: Sendable, Equatable {
     public var heartbeatOnStart: Bool?
     /// `mesh.heartbeatOnNewSession`: a heartbeat when a session gains a peer (default true).
     public var heartbeatOnNewSession: Bool?
+    /// `mesh.routeCache`: keep other paths per destination to fail over to (default true).
+    public var routeCache: Bool?
     /// `mesh.floodSend`: `"sessionPeers"` (default) or `"broadcast"`.
     public var floodSend: FloodSend?
     /// `mesh.messages`: message workloads.
@@ -37,8 +39,10 @@ public struct MessageWorkloadSpec: Sendable, Equatable {
     public var from: Int
     /// See `from`.
     public var to: Int
-    /// Message size, bytes (application payload; at most 1 200 so that a message and a
-    /// source route of up to 20 hops fit one frame within AWDL's 1 484-byte MTU).
+    /// Message size, bytes (application payload, at most 64 MiB). Up to 1 200 bytes a message
+    /// is one frame (with a source route of up to 20 hops it fits AWDL's 1 484-byte MTU); a
+    /// longer one, such as a picture, travels as 1 200-byte fragments along the same route and
+    /// is delivered when all have arrived (`MeshConfig.fragmentPayload`).
     public var sizeBytes: Int
     /// Messages.
     public var count: Int
@@ -48,6 +52,11 @@ public struct MessageWorkloadSpec: Sendable, Equatable {
     public var start: SimTime
     /// Reliable session messages (retransmitted hop by hop, in order) or unreliable ones.
     public var reliable: Bool
+    /// A group message (`"to"` a list, seed 002: "a user can create a group of users to
+    /// message"): the group's id, shared by the workloads its recipients were split into
+    /// (`<group>/<recipient>`, each sent along its own route as MAdHoc sends to each member);
+    /// `nil` for a message to one node.
+    public var group: String? = nil
 }
 
 extension ScenarioDecoder {
@@ -116,13 +125,17 @@ extension ScenarioDecoder {
                 v, mp.appending("floodSend"), "how flooded frames are sent", of: FloodSend.self)
             if spec.floodSend == nil { ok = false }
         }
-        for key in ["heartbeatOnStart", "heartbeatOnNewSession"] {
+        for key in ["heartbeatOnStart", "heartbeatOnNewSession", "routeCache"] {
             guard let v = mr.value(key) else { continue }
             guard let b = values.bool(v, mp.appending(key), "true or false") else {
                 ok = false
                 continue
             }
-            if key == "heartbeatOnStart" { spec.heartbeatOnStart = b } else { spec.heartbeatOnNewSession = b }
+            switch key {
+            case "heartbeatOnStart": spec.heartbeatOnStart = b
+            case "heartbeatOnNewSession": spec.heartbeatOnNewSession = b
+            default: spec.routeCache = b
+            }
         }
         if spec.routing == "dsr", spec.keyPaths != nil, let v = mr.value("keyPaths") {
             sink.report(
@@ -175,8 +188,40 @@ extension ScenarioDecoder {
                     at: r.value("id")!.origin)
                 ok = false
             }
-            let from = nodeRef("from"), to = nodeRef("to")
-            if let from, let to, from == to {
+            let from = nodeRef("from")
+            // "to": one node, or a group of nodes (each its own workload, `<id>/<node>`).
+            var recipients: [Int]? = nil
+            var isGroup = false
+            if let v = r.value("to"), case .array(let list) = v.value {
+                isGroup = true
+                var found: [Int] = []
+                for (k, e) in list.enumerated() {
+                    guard let name = values.string(e, p.appending("to").appending(k), "a node id") else { continue }
+                    guard let n = nodeIndex[name] else {
+                        sink.report(
+                            "no node has the id \"\(name)\"", path: p.appending("to").appending(k), at: e.origin)
+                        continue
+                    }
+                    if found.contains(n) {
+                        sink.report(
+                            "\"\(name)\" is already in this group", path: p.appending("to").appending(k), at: e.origin)
+                        continue
+                    }
+                    if n == from {
+                        sink.report(
+                            "the sender cannot be in its own group", path: p.appending("to").appending(k), at: e.origin)
+                        continue
+                    }
+                    found.append(n)
+                }
+                if list.isEmpty {
+                    sink.report("a group needs at least one recipient", path: p.appending("to"), at: v.origin)
+                }
+                if found.count == list.count && !list.isEmpty { recipients = found } else { ok = false }
+            } else if let to = nodeRef("to") {
+                recipients = [to]
+            }
+            if !isGroup, let from, let to = recipients?.first, from == to {
                 sink.report(
                     "a message workload needs two different nodes", path: p.appending("to"), at: r.value("to")!.origin)
                 ok = false
@@ -184,8 +229,8 @@ extension ScenarioDecoder {
             let size = r.required("size_bytes", "a message size").flatMap {
                 values.integer(
                     $0, p.appending("size_bytes"),
-                    "a message size in 1...1200 bytes (one frame: with a 20-hop source route it still fits AWDL's 1484-byte MTU; longer messages are not split)",
-                    in: 1...1200)
+                    "a message size in 1...67108864 bytes (more than 1200 is split into 1200-byte fragments that follow the same route)",
+                    in: 1...67_108_864)
             }
             let count = r.required("count", "a message count").flatMap {
                 values.integer($0, p.appending("count"), "a message count in 1...1000000", in: 1...1_000_000)
@@ -208,14 +253,22 @@ extension ScenarioDecoder {
             if let v = r.value("reliable") {
                 if let b = values.bool(v, p.appending("reliable"), "true or false") { reliable = b } else { ok = false }
             }
-            guard let id, let from, let to, let size, let count, let interval else { ok = false; continue }
-            out.append(
-                MessageWorkloadSpec(
-                    id: id, from: from, to: to, sizeBytes: Int(size), count: Int(count),
-                    interval: .seconds(interval), start: .seconds(start), reliable: reliable))
+            guard let id, let from, let recipients, let size, let count, let interval else { ok = false; continue }
+            for to in recipients {
+                out.append(
+                    MessageWorkloadSpec(
+                        id: isGroup ? "\(id)/\(nodeName(to, nodeIndex))" : id, from: from, to: to, sizeBytes: Int(size),
+                        count: Int(count), interval: .seconds(interval), start: .seconds(start), reliable: reliable,
+                        group: isGroup ? id : nil))
+            }
         }
         return ok ? out : nil
     }
+}
+
+/// The name of node `index` (the index as text if none has it).
+private func nodeName(_ index: Int, _ nodeIndex: [String: Int]) -> String {
+    nodeIndex.filter { $0.value == index }.map(\.key).min() ?? "\(index)"
 }
 
 /// Bounds of the mesh section.

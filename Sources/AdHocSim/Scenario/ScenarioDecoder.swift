@@ -165,7 +165,8 @@ public struct ScenarioDecoder {
         if let e = r.value("expectations") {
             expectations = decodeExpectations(
                 e, JSONPath.root.appending("expectations"), nodeIndex: nodeIndex,
-                workloads: mesh?.messages.map(\.id) ?? [], flows: flows?.map(\.id) ?? [],
+                workloads: mesh?.messages.map(\.id) ?? [], groups: mesh?.messages.map(\.group) ?? [],
+                flows: flows?.map(\.id) ?? [],
                 duration: duration)
         }
         var events: [NodeEvent]? = []

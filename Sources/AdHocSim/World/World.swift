@@ -147,10 +147,10 @@ public struct World<Link: LinkTechnology>: EventHandler {
                     switch n.kind {
                     case .delivered:
                         mesh?.delivered(n.packet, at: Int(n.node), now: sim.now, down: link.isDown(Int(n.node)))
-                    case .senderDone: mesh?.released(n.packet)
+                    case .senderDone: mesh?.released(n.packet, sim: &sim)
                     case .dropped:
                         mesh?.linkDropped(n.packet, now: sim.now)
-                        mesh?.released(n.packet)
+                        mesh?.released(n.packet, sim: &sim)
                     }
                 case .ip:
                     if hosts.notice(n, link: &link, router: mesh, sim: &sim) { unblock = true }
@@ -162,12 +162,22 @@ public struct World<Link: LinkTechnology>: EventHandler {
             if unblock { hosts.queueRoomFreed(link: &link, router: mesh, sim: &sim) }
             batch.removeAll(keepingCapacity: true)
             link.notices = batch
-            if mesh != nil { carryIpAcrossMesh(sim: &sim) }
+            if mesh != nil {
+                carryIpAcrossMesh(sim: &sim)
+                // Room freed: held message frames go first, oldest first.
+                if mesh!.isHolding { mesh!.sendHeld(link: &link, sim: &sim) }
+            }
             if mesh != nil && !mesh!.outbox.isEmpty {
                 var out = meshScratch
                 meshScratch = []
                 mesh!.takeOutbox(swappingWith: &out)
-                for p in out where !link.send(p, sim: &sim) { mesh!.released(p) }
+                for p in out {
+                    if mesh!.mustHold(p, room: link.queueRoom(of: Int(p.source))) {
+                        mesh!.hold(p)
+                    } else if !link.send(p, sim: &sim) {
+                        mesh!.released(p, sim: &sim)
+                    }
+                }
                 out.removeAll(keepingCapacity: true)
                 meshScratch = out
                 continue
