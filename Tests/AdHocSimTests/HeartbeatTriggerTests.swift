@@ -4,13 +4,18 @@ import Testing
 /// When MAdHoc's heartbeats go (`mesh.heartbeatOnStart`, `mesh.heartbeatOnNewSession`) and how a
 /// flooded frame reaches the session peers (`mesh.floodSend`). The geometry is
 /// `MeshScenarioText`'s: plain Wi-Fi with no AWDL waits, phones 30 m apart in session, 60 m not.
+/// Sessions form at once (`"sessionSetup": "instant"`), so they exist at 0 s and the counts
+/// below follow from the heartbeats alone; `MultipeerSetupTests` covers the set-up.
 @Suite struct HeartbeatTriggerTests {
     func run(
         _ nodes: [(String, Double, Double)], mesh: String, events: String = "[]", duration: Double
     ) throws
         -> MeshMetrics
     {
-        let s = try MeshScenarioText.scenario(nodes, mesh: mesh, events: events, duration: duration, seed: 5)
+        let instant = "{\"sessionSetup\": \"instant\", " + mesh.dropFirst()
+        let s = try MeshScenarioText.scenario(
+            nodes, mesh: mesh == "{}" ? "{\"sessionSetup\": \"instant\"}" : instant, events: events, duration: duration,
+            seed: 5)
         return try #require(try ScenarioRunner.run(s).mesh)
     }
 

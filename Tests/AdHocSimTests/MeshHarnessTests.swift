@@ -77,7 +77,7 @@ struct MeshHarness: EventHandler {
             let notices = link.notices
             link.notices = []
             for n in notices where n.kind == .delivered {
-                mesh.delivered(n.packet, at: Int(n.node), now: sim.now, down: false)
+                mesh.delivered(n.packet, at: Int(n.node), link: &link, sim: &sim)
             }
             var out: [LinkPacket] = []
             mesh.takeOutbox(swappingWith: &out)

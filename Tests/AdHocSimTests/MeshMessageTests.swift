@@ -85,7 +85,7 @@ struct MeshMessageTests {
         let s = try scenario(
             Self.diamond,
             mesh: """
-                {"routeCache": false,
+                {"routeCache": false, "sessionSetup": "instant",
                  "messages": [{"id": "chat", "from": "A", "to": "C", "size_bytes": 200, "count": 20, "interval_s": 1, "start_s": 10}]}
                 """, events: "[{\"at_s\": 15.5, \"node\": \"\(b == 1 ? "B1" : "B2")\", \"action\": \"fail\"}]",
             duration: 50)
@@ -122,7 +122,9 @@ struct MeshMessageTests {
         // sequence) lets each of the 3 other nodes forward it once. With one broadcast per hop
         // no later copy is shorter (a direct copy always arrives first), so the frames sent are
         // exactly 4 × the heartbeats originated.
-        let (w, _) = run(try scenario(Self.diamond, mesh: "{\"floodSend\": \"broadcast\"}", duration: 32))
+        let (w, _) = run(
+            try scenario(
+                Self.diamond, mesh: "{\"floodSend\": \"broadcast\", \"sessionSetup\": \"instant\"}", duration: 32))
         let originated = w.mesh!.originated.reduce(0, +)
         #expect(originated >= 4 * 6)
         #expect(w.mesh!.recorder.controlFramesSent.reduce(0, +) == 4 * originated)
@@ -131,7 +133,7 @@ struct MeshMessageTests {
         // node whose first copy of a new heartbeat came the long way round while its route is
         // fresh drops it ("already known by a faster path"), so it can be fewer; never fewer
         // than the origin's own copies, to at least 2 peers each.
-        let (u, _) = run(try scenario(Self.diamond, mesh: "{}", duration: 32))
+        let (u, _) = run(try scenario(Self.diamond, mesh: "{\"sessionSetup\": \"instant\"}", duration: 32))
         let sent = u.mesh!.recorder.controlFramesSent.reduce(0, +)
         let made = u.mesh!.originated.reduce(0, +)
         #expect(sent <= 10 * made)
@@ -156,7 +158,7 @@ struct MeshMessageTests {
     }
 
     @Test func routeEstablishmentIsTheFirstHeartbeatThatArrives() throws {
-        let s = try scenario([("A", 0, 0), ("B", 30, 0)], mesh: "{}", duration: 12)
+        let s = try scenario([("A", 0, 0), ("B", 30, 0)], mesh: "{\"sessionSetup\": \"instant\"}", duration: 12)
         let (w, end) = run(s)
         // B heartbeats when its app starts, at the first draw of its jitter stream × 100 ms,
         // and again when its session with A forms at 0 s, at the second draw × 100 ms

@@ -22,6 +22,12 @@ extension EventKind {
     public static let meshRequestTimeout = EventKind(rawValue: 234)
     /// A heartbeat a new session triggered is due (target: node); the periodic ones go on.
     public static let meshSessionHeartbeat = EventKind(rawValue: 235)
+    /// A node's Bonjour query is due (target: node).
+    public static let meshQuery = EventKind(rawValue: 236)
+    /// A node's Bonjour answer or announcement is due (target: node).
+    public static let meshAnswer = EventKind(rawValue: 237)
+    /// An invitation's timeout (target: inviter, arg: invited).
+    public static let meshInviteTimeout = EventKind(rawValue: 238)
 }
 
 /// How the mesh finds routes.
@@ -41,6 +47,24 @@ public enum FloodSend: String, Sendable, Equatable, CaseIterable {
     /// One link-layer broadcast heard by every session peer (no acknowledgement, no retry):
     /// the earlier model, kept as an ablation.
     case broadcast
+}
+
+/// How neighbour sessions form.
+public enum SessionSetup: String, Sendable, Equatable, CaseIterable {
+    /// Multipeer Connectivity's discovery, invitation and connection frames (`MultipeerSetup`).
+    case multipeer
+    /// At once, when two phones hear each other at the discovery threshold (the earlier model).
+    case instant
+}
+
+/// The session's encryption preference (`MCEncryptionPreference`).
+public enum SessionEncryption: String, Sendable, Equatable, CaseIterable {
+    /// No encryption: no DTLS handshake.
+    case none
+    /// Encrypt if both ends can (`MCSession`'s default): both run MAdHoc, so they do.
+    case optional
+    /// Always encrypt.
+    case required
 }
 
 /// Mesh settings (mesh.md, radio.md, peers.md; assumptions labelled).
@@ -100,6 +124,11 @@ public struct MeshConfig: Sendable, Equatable {
     /// fails (the link gives up, or the peer left the session) fails over to a cached path at
     /// once instead of waiting for the next heartbeat. Off: one route per destination.
     public var routeCache = true
+    /// How sessions form: Multipeer's frames (default) or at once (`"instant"`, the earlier
+    /// model; the mesh benchmarks pin it).
+    public var sessionSetup = SessionSetup.multipeer
+    /// The session's encryption preference: `optional` is `MCSession(peer:)`'s default.
+    public var encryption = SessionEncryption.optional
     /// How long a sender waits for the route return before it retries with the route it holds
     /// then: 4 s (assumption: ten hops at ns-3 DSR's 40 ms node traversal time, both ways,
     /// plus AWDL waits of up to ~100 ms per hop, with a factor 2 of margin).
@@ -152,6 +181,8 @@ public struct MeshConfig: Sendable, Equatable {
         if let v = spec.heartbeatOnNewSession { heartbeatOnNewSession = v }
         if let v = spec.floodSend { floodSend = v }
         if let v = spec.routeCache { routeCache = v }
+        if let v = spec.sessionSetup { sessionSetup = v }
+        if let v = spec.encryption { encryption = v }
     }
 }
 

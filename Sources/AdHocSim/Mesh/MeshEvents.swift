@@ -17,6 +17,12 @@ extension MeshNetwork {
         case .meshHeartbeat, .meshRequestTimeout, .meshSessionHeartbeat:
             // Both concern the event's target node (heartbeat origin, request initiator).
             routingHandle(event, targetDown: link.isDown(Int(event.target)), sim: &sim)
+        case .meshQuery:
+            queryDue(Int(event.target), generation: event.arg, down: link.isDown(Int(event.target)), sim: &sim)
+        case .meshAnswer:
+            answerDue(Int(event.target), down: link.isDown(Int(event.target)), now: sim.now)
+        case .meshInviteTimeout:
+            inviteTimedOut(Int(event.target), Int(event.arg & 0xFFFF_FFFF), id: Int(event.arg >> 32))
         case .meshMessage:
             let w = Int(event.target)
             messageDue(w, Int(event.arg), senderDown: link.isDown(ledger.workloads[w].from), sim: &sim)

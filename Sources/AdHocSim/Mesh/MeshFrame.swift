@@ -2,7 +2,12 @@
 /// (heartbeat; classic DSR's route request, reply and error) or a message with its route
 /// return. A value: the world carries it to the link as a `LinkPacket` whose tag finds it again.
 struct MeshFrame: Sendable {
-    enum Kind: UInt8, Sendable { case heartbeat, message, routeReturn, routeRequest, routeReply, routeError }
+    enum Kind: UInt8, Sendable {
+        case heartbeat, message, routeReturn, routeRequest, routeReply, routeError
+        /// Multipeer session set-up (`MultipeerSetup`): Bonjour query and answer, invitation,
+        /// its reply, and the connection frames.
+        case mdnsQuery, mdnsAnswer, invitation, invitationReply, handshake
+    }
     var kind: Kind
     var origin: Int
     var seq: UInt64
@@ -27,7 +32,11 @@ struct MeshFrame: Sendable {
     var broken: (from: Int, to: Int) = (-1, -1)
 
     /// Sent hop by hop along `path` (everything but heartbeats and route requests, which flood).
-    var isSourceRouted: Bool { kind != .heartbeat && kind != .routeRequest }
+    var isSourceRouted: Bool {
+        kind.rawValue <= Kind.routeError.rawValue && kind != .heartbeat && kind != .routeRequest
+    }
+    /// A session set-up frame (sent between phones not yet in a session).
+    var isSessionSetup: Bool { kind.rawValue >= Kind.mdnsQuery.rawValue }
     /// Routing control traffic (counted apart from messages and their returns).
     var isControl: Bool { kind != .message && kind != .routeReturn }
 }

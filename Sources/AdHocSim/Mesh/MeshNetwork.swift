@@ -12,6 +12,9 @@
 public struct MeshNetwork: Sendable {
     var core: MeshCore
     var routing: MeshRoutingChoice
+    /// Multipeer session set-up (`mesh.sessionSetup: "multipeer"`); `nil` when sessions form
+    /// at once or are fixed.
+    var setup: MultipeerSetup?
 
     /// A mesh over `nodes` nodes; schedules the first session round, heartbeats and messages.
     /// `sessions`, when given, fixes who is in a session with whom (a test harness's table).
@@ -24,12 +27,20 @@ public struct MeshNetwork: Sendable {
         case .heartbeat: routing = .heartbeat(HeartbeatRouting(nodes: nodes, sim: sim))
         case .dsr: routing = .dsr(ClassicDsr(nodes: nodes))
         }
+        if config.sessionSetup == .multipeer && sessions == nil {
+            setup = MultipeerSetup(nodes: nodes, encrypted: config.encryption != .none, sim: sim)
+        }
         sim.schedule(at: .zero, target: 0, kind: .meshSessions)
         routingStart(sim: &sim)
+        startDiscovery(sim: &sim)
         for (w, spec) in workloads.enumerated() {
             sim.schedule(at: spec.start, target: UInt32(w), kind: .meshMessage, arg: 0)
         }
     }
+
+    /// Per node, when it first joined a session (Multipeer set-up only; `nil`: never, or
+    /// sessions that form at once).
+    public var firstConnected: [SimTime?] { setup?.firstConnected ?? [] }
 
     // MARK: Queries
 
@@ -100,9 +111,17 @@ public struct MeshNetwork: Sendable {
     // MARK: Frames from the link
 
     /// A mesh packet reached node `r` (only session peers of the sender listen).
-    public mutating func delivered(_ packet: LinkPacket, at r: Int, now: SimTime, down: Bool) {
+    public mutating func delivered<L: LinkTechnology>(
+        _ packet: LinkPacket, at r: Int, link: inout L, sim: inout Simulation
+    ) {
+        let now = sim.now
         let slot = Int(packet.tag)
-        guard !down, let f = core.inFlight[slot], core.sessions.peers[r].contains(Int(packet.source)) else { return }
+        guard !link.isDown(r), let f = core.inFlight[slot] else { return }
+        if f.isSessionSetup {
+            if setup != nil { setupArrived(f, at: r, from: Int(packet.source), link: &link, sim: &sim) }
+            return
+        }
+        guard core.sessions.peers[r].contains(Int(packet.source)) else { return }
         switch f.kind {
         case .heartbeat, .routeRequest:
             routingControlArrived(f, at: r, now: now)
@@ -121,6 +140,7 @@ public struct MeshNetwork: Sendable {
             case .routeReply: routingControlArrived(f, at: r, now: now)
             default: break
             }
+        case .mdnsQuery, .mdnsAnswer, .invitation, .invitationReply, .handshake: break
         }
     }
 

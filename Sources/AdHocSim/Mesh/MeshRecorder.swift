@@ -28,6 +28,11 @@ public struct MeshRecorder: MeshObserver, Sendable {
     public private(set) var messageFramesSent: [UInt64]
     /// See `messageFramesSent`.
     public private(set) var messageBytes: [UInt64]
+    /// Session set-up frames sent (Bonjour queries and answers, invitations, replies,
+    /// connection frames) and their bytes, per node.
+    public private(set) var sessionFramesSent: [UInt64]
+    /// See `sessionFramesSent`.
+    public private(set) var sessionBytes: [UInt64]
     /// Message frames a relay could not pass on because the next hop was not in its session.
     public private(set) var noSessionDrops: UInt64 = 0
     /// Classic DSR: route errors originated (a node found its next hop unreachable).
@@ -48,11 +53,16 @@ public struct MeshRecorder: MeshObserver, Sendable {
         controlBytes = Array(repeating: 0, count: nodes)
         messageFramesSent = Array(repeating: 0, count: nodes)
         messageBytes = Array(repeating: 0, count: nodes)
+        sessionFramesSent = Array(repeating: 0, count: nodes)
+        sessionBytes = Array(repeating: 0, count: nodes)
         firstRoute = Array(repeating: -1, count: nodes * nodes)
     }
 
     mutating func frameSent(_ frame: MeshFrame, bytes: Int32, by node: Int) {
-        if frame.isControl {
+        if frame.isSessionSetup {
+            sessionFramesSent[node] += 1
+            sessionBytes[node] += UInt64(bytes)
+        } else if frame.isControl {
             controlFramesSent[node] += 1
             controlBytes[node] += UInt64(bytes)
         } else {

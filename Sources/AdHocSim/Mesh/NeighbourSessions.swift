@@ -50,7 +50,19 @@ public struct SignalSessions: NeighbourTable, Sendable {
 
     static func pairKey(_ a: Int, _ b: Int) -> UInt64 { UInt64(Swift.min(a, b)) << 32 | UInt64(Swift.max(a, b)) }
 
-    /// Re-evaluates every session from what `link` says of signals and failures at `now`.
+    /// `a` and `b` join each other's session (a Multipeer set-up connected them).
+    public mutating func connect(_ a: Int, _ b: Int) {
+        guard !peers[a].contains(b) else { return }
+        peers[a].append(b)
+        peers[a].sort()
+        peers[b].append(a)
+        peers[b].sort()
+        lostSince[SignalSessions.pairKey(a, b)] = nil
+    }
+
+    /// Re-evaluates every session from what `link` says of signals and failures at `now`: a
+    /// lost peer leaves after the peer timeout; with `"instant"` set-up new sessions form here
+    /// too (with `"multipeer"` they form by `connect`).
     public mutating func update<L: LinkTechnology>(link: inout L, config: MeshConfig, now: SimTime) {
         formed.removeAll(keepingCapacity: true)
         guard !fixed else { return }
@@ -69,6 +81,7 @@ public struct SignalSessions: NeighbourTable, Sendable {
             }
         }
         for i in 0..<n { peers[i] = peers[i].filter { peers[$0].contains(i) } }
+        guard config.sessionSetup == .instant else { return }
         for i in 0..<n where !link.isDown(i) {
             var near: [Int] = []
             link.forEachNeighbour(of: i) { near.append($0) }

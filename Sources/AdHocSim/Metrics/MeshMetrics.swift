@@ -26,6 +26,13 @@ public struct MeshMetrics: Sendable {
         public var messageFrames: UInt64
         /// See `messageFrames`.
         public var messageBytes: UInt64
+        /// Session set-up frames sent (Bonjour, invitations, connection frames) and bytes.
+        public var sessionFrames: UInt64 = 0
+        /// See `sessionFrames`.
+        public var sessionBytes: UInt64 = 0
+        /// With Multipeer set-up: when the node first joined a session (`nil`: never, or
+        /// sessions formed at once).
+        public var firstSession: SimTime?
     }
 
     /// Summary statistics of a set of durations, seconds.
@@ -102,6 +109,9 @@ public struct MeshMetrics: Sendable {
     public var noSessionDrops: UInt64
     /// Message frames a source sent again along a cached route after its first hop failed.
     public var failovers: UInt64
+    /// With Multipeer set-up: join time, first session minus app start (time zero, or the
+    /// node's `join` event), over the nodes that joined a session.
+    public var joinTime: Spread?
     /// Mean heartbeat bytes per node per simulated second.
     public var controlBytesPerNodePerSecond: Double
     /// Flows carried across the mesh (`flows[i].via`), in flow order, with what their packets
@@ -122,14 +132,22 @@ public struct MeshMetrics: Sendable {
         public var counters: MeshCarriage.FlowCounters
     }
 
-    /// The metrics of `mesh` at `end`.
-    public init(_ mesh: MeshNetwork, end: SimTime) {
+    /// The metrics of `mesh` at `end`; `appStart` per node (time zero unless it joined later)
+    /// is what join times are measured from.
+    public init(_ mesh: MeshNetwork, end: SimTime, appStart: [SimTime] = []) {
         let n = mesh.nodeCount
+        let first = mesh.firstConnected
         nodes = (0..<n).map {
             Node(
                 sessionPeers: mesh.peers[$0].count, controlFrames: mesh.recorder.controlFramesSent[$0],
                 controlBytes: mesh.recorder.controlBytes[$0],
-                messageFrames: mesh.recorder.messageFramesSent[$0], messageBytes: mesh.recorder.messageBytes[$0])
+                messageFrames: mesh.recorder.messageFramesSent[$0], messageBytes: mesh.recorder.messageBytes[$0],
+                sessionFrames: mesh.recorder.sessionFramesSent[$0], sessionBytes: mesh.recorder.sessionBytes[$0],
+                firstSession: first.isEmpty ? nil : first[$0])
+        }
+        if !first.isEmpty {
+            joinTime = Spread(
+                (0..<n).compactMap { i in first[i].map { $0 - (i < appStart.count ? appStart[i] : .zero) } })
         }
         var routes: [(from: Int, to: Int, path: [Int])] = []
         for a in 0..<n { for r in mesh.routeTable(of: a, at: end) { routes.append((a, r.to, r.path)) } }

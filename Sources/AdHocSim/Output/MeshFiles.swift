@@ -26,12 +26,13 @@ public enum MeshFiles {
         func path(_ p: [Int]) -> String { p.map { ids[$0] }.joined(separator: " ") }
         var nodes = CSVTable(header: [
             "node", "session_peers", "control_frames", "control_bytes", "control_bytes_per_s",
-            "message_frames_sent", "message_bytes"
+            "message_frames_sent", "message_bytes", "session_frames", "session_bytes", "first_session_s"
         ])
         for (i, n) in m.nodes.enumerated() {
             nodes.append([
                 ids[i], "\(n.sessionPeers)", "\(n.controlFrames)", "\(n.controlBytes)",
-                f(seconds > 0 ? Double(n.controlBytes) / seconds : 0), "\(n.messageFrames)", "\(n.messageBytes)"
+                f(seconds > 0 ? Double(n.controlBytes) / seconds : 0), "\(n.messageFrames)", "\(n.messageBytes)",
+                "\(n.sessionFrames)", "\(n.sessionBytes)", n.firstSession.map { f($0.inSeconds, 6) } ?? ""
             ])
         }
         var routes = CSVTable(header: ["from", "to", "hops", "path"])
@@ -148,6 +149,7 @@ public enum MeshFiles {
             ("pairs", int(m.pairs)),
             ("pairs_routed", int(m.pairsRouted)),
             ("route_establishment", spread(m.establishment)),
+            ("join_time", m.joinTime.map(spread) ?? .null),
             ("message_no_session_drops", int(Int(m.noSessionDrops))),
             ("message_failovers", int(Int(m.failovers))),
             (
@@ -175,7 +177,7 @@ extension MeshFiles {
         "mesh_session_peers_mean", "mesh_pairs_routed", "mesh_establishment_mean_s", "mesh_broken_pairs",
         "mesh_repaired_pairs",
         "mesh_repair_mean_s", "mesh_nodes", "mesh_pairs", "link_frames_sent", "link_queue_refusals",
-        "link_received_per_frame", "link_failed_per_frame"
+        "link_received_per_frame", "link_failed_per_frame", "mesh_join_time_mean_s"
     ]
 
     /// Columns a sweep adds to every row when its scenario sends flows across the mesh: on a
@@ -219,7 +221,8 @@ extension MeshFiles {
         let saturation = [
             "\(m.nodes.count)", "\(m.pairs)", "\(sent)", "\(report.link.map(\.queueDrops).reduce(0, +))",
             perFrame(report.link.map(\.received).reduce(0, +)),
-            perFrame(report.link.map(\.receiveFailures).reduce(0, +))
+            perFrame(report.link.map(\.receiveFailures).reduce(0, +)),
+            m.joinTime.map { f($0.mean, 6) } ?? ""
         ]
         func base(_ id: String, _ distance: String, _ packets: String, _ size: String) -> [String] {
             var row = Array(repeating: "", count: RunFiles.summaryColumns.count)

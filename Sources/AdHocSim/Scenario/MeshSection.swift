@@ -20,6 +20,10 @@ public struct MeshSpec: Sendable, Equatable {
     public var heartbeatOnStart: Bool?
     /// `mesh.heartbeatOnNewSession`: a heartbeat when a session gains a peer (default true).
     public var heartbeatOnNewSession: Bool?
+    /// `mesh.sessionSetup`: `"multipeer"` (default) or `"instant"`.
+    public var sessionSetup: SessionSetup?
+    /// `mesh.encryption`: `"none"`, `"optional"` (default) or `"required"`.
+    public var encryption: SessionEncryption?
     /// `mesh.routeCache`: keep other paths per destination to fail over to (default true).
     public var routeCache: Bool?
     /// `mesh.floodSend`: `"sessionPeers"` (default) or `"broadcast"`.
@@ -119,6 +123,16 @@ extension ScenarioDecoder {
                 ).map(Int.init)
                 if spec.keyPaths == nil { ok = false }
             }
+        }
+        if let v = mr.value("sessionSetup") {
+            spec.sessionSetup = values.choice(
+                v, mp.appending("sessionSetup"), "how sessions form", of: SessionSetup.self)
+            if spec.sessionSetup == nil { ok = false }
+        }
+        if let v = mr.value("encryption") {
+            spec.encryption = values.choice(
+                v, mp.appending("encryption"), "an encryption preference", of: SessionEncryption.self)
+            if spec.encryption == nil { ok = false }
         }
         if let v = mr.value("floodSend") {
             spec.floodSend = values.choice(

@@ -121,7 +121,9 @@ public enum ScenarioRunner {
                 wallSeconds: wall.seconds, nodes: world.nodes,
                 link: link, traffic: world.traffic.counters,
                 mesh: world.mesh.map { mesh in
-                    var m = MeshMetrics(mesh, end: sim.now)
+                    var start = Array(repeating: SimTime.zero, count: world.nodes.count)
+                    for e in scenario.events where e.action == .join { start[e.node] = max(start[e.node], e.time) }
+                    var m = MeshMetrics(mesh, end: sim.now, appStart: start)
                     m.flows = flows.indices.filter { world.hosts.overMesh[$0] }.map { k in
                         MeshMetrics.CarriedFlow(
                             id: flows[k].app.spec.id, from: Int(flows[k].clientNode), to: Int(flows[k].serverNode),

@@ -113,6 +113,8 @@ public struct World<Link: LinkTechnology>: EventHandler {
             case .recover, .join:
                 link.setUp(e.node, sim: &sim)
                 ble?.setDown(e.node, false, now: sim.now)
+                // A joining phone's app starts: Multipeer discovery begins then.
+                if e.action == .join { mesh?.appStarted(e.node, sim: &sim) }
             case .move:
                 nodes.teleport(e.node, to: e.position!, at: sim.now)
                 link.setPosition(e.node, e.position!)
@@ -146,7 +148,7 @@ public struct World<Link: LinkTechnology>: EventHandler {
                 case .mesh:
                     switch n.kind {
                     case .delivered:
-                        mesh?.delivered(n.packet, at: Int(n.node), now: sim.now, down: link.isDown(Int(n.node)))
+                        mesh?.delivered(n.packet, at: Int(n.node), link: &link, sim: &sim)
                     case .senderDone: mesh?.released(n.packet, sim: &sim)
                     case .dropped:
                         mesh?.linkDropped(n.packet, now: sim.now)

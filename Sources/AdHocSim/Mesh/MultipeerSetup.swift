@@ -1,0 +1,243 @@
+/// How Multipeer Connectivity sessions come about (seed 003; `mesh.sessionSetup: "multipeer"`),
+/// frame by frame over the link, instead of forming the instant two phones hear each other well
+/// enough (`"instant"`, the earlier model).
+///
+/// Every phone both advertises and browses, as MAdHoc does:
+/// - **Discovery** is Bonjour over AWDL (multicast DNS, RFC 6762). A browser queries when its
+///   app starts (after a random 20–120 ms, §5.2) and again after 1 s, 2 s, 4 s …, each interval
+///   doubling up to 60 min (§5.2's continuous querying). An advertiser announces itself twice,
+///   1 s apart, when its app starts (§8.3), and answers a query it hears after a random
+///   20–120 ms (§6). Queries and answers are link broadcasts with airtime: an answer lost to a
+///   collision finds nobody. A browser that decodes an answer from a phone whose median signal
+///   reaches the discovery threshold (`discoverDbm`, the signal-strength rule kept) has *found*
+///   it.
+/// - **Invitation**: the finder invites the found phone (unless a set-up between the two is
+///   already under way) if both sessions have room; MAdHoc's advertiser accepts every
+///   invitation its session has room for, else declines. The pair is *connecting* from the
+///   invitation on.
+/// - **Connection**: the two then exchange the session's connection frames, inviter first:
+///   with encryption (`"optional"`, the `MCSession` default, or `"required"`: both ends run
+///   MAdHoc, so both support it) the six flights of a DTLS 1.2 handshake with a cookie exchange
+///   (RFC 6347 §4.2.4; three round trips), else one request and one response (an assumption:
+///   Apple documents no wire format). The pair is *connected* when the last frame arrives.
+/// - A set-up not connected 30 s after its invitation is abandoned (`invitePeer`'s default
+///   timeout, 30 s, Apple's MCNearbyServiceBrowser documentation); the pair may try again when
+///   one of them next hears the other. A frame the link gives up on is not resent (assumption:
+///   the timeout is the only recovery modelled; DTLS's own retransmission timer is left out).
+///
+/// Frame sizes are assumptions from the messages' structure: an mDNS query 90 bytes (IPv6, UDP,
+/// DNS header and one question), an answer 250 bytes (PTR, SRV, TXT with the discovery info and
+/// AAAA records), an invitation 400 bytes (the inviter's archived peer ID and context), a reply
+/// 100 bytes; the DTLS flights 160, 60, 192, 1 150 (ServerHello, an 800-byte self-signed
+/// certificate, key exchange, certificate request, ServerHelloDone), 1 010 (certificate, key
+/// exchange, certificate verify, ChangeCipherSpec, Finished) and 80 bytes; without encryption a
+/// 120-byte request and response.
+struct MultipeerSetup: Sendable {
+    /// A pair's set-up under way.
+    struct Attempt: Sendable {
+        /// A number no other set-up of the run has: every frame of the set-up carries it, so a
+        /// late frame of an abandoned set-up is not taken for one of a newer set-up.
+        var id: Int
+        /// The inviter (browser) and the invited (advertiser).
+        var inviter: Int
+        var invited: Int
+        /// When the invitation was sent.
+        var since: SimTime
+        /// Connection frames exchanged so far (0: the invitation is out, no reply yet).
+        var flights: Int
+        /// Whether the invited side accepted (it then counts the set-up against its room).
+        var accepted = false
+    }
+
+    /// Set-ups under way, by unordered pair (looked up by key only, never iterated).
+    var attempts: [UInt64: Attempt] = [:]
+    /// The next set-up's number.
+    var nextId = 0
+    /// Per node: set-ups it takes part in (they count against its session's room).
+    var connecting: [Int]
+    /// Per node: the next query's interval.
+    var queryInterval: [SimTime]
+    /// Per node: how many times its app started (a `join` restarts discovery); a query event of
+    /// an earlier start is ignored.
+    var generation: [UInt64]
+    /// Per node: its random stream for the mDNS delays (`node:<i>/mesh/mdns`).
+    var delays: [RandomStream]
+    /// Per node: when it first became connected to anyone (nil: not yet).
+    var firstConnected: [SimTime?]
+    /// Sizes of the connection frames, in order.
+    let flightBytes: [Int32]
+
+    static let queryBytes: Int32 = 90
+    static let answerBytes: Int32 = 250
+    static let invitationBytes: Int32 = 400
+    static let replyBytes: Int32 = 100
+    /// The DTLS 1.2 handshake's six flights with a cookie exchange (RFC 6347 §4.2.4).
+    static let dtlsFlights: [Int32] = [160, 60, 192, 1150, 1010, 80]
+    /// Without encryption: a connection request and its response (assumption).
+    static let plainFlights: [Int32] = [120, 120]
+    /// `invitePeer(_:to:withContext:timeout:)`'s default timeout: 30 s.
+    static let inviteTimeout = SimTime.seconds(30)
+
+    /// No set-ups among `nodes` nodes; `encrypted` chooses the handshake.
+    init(nodes: Int, encrypted: Bool, sim: borrowing Simulation) {
+        connecting = Array(repeating: 0, count: nodes)
+        queryInterval = Array(repeating: .seconds(1), count: nodes)
+        generation = Array(repeating: 0, count: nodes)
+        delays = (0..<nodes).map { sim.randomStream(named: "node:\($0)/mesh/mdns") }
+        firstConnected = Array(repeating: nil, count: nodes)
+        flightBytes = encrypted ? MultipeerSetup.dtlsFlights : MultipeerSetup.plainFlights
+    }
+
+    /// A random 20–120 ms delay of node `i` (RFC 6762 §5.2, §6).
+    mutating func mdnsDelay(_ i: Int) -> SimTime {
+        .nanoseconds(20_000_000 + Int64(delays[i].uniform() * 100_000_000))
+    }
+
+    static func key(_ a: Int, _ b: Int) -> UInt64 { UInt64(min(a, b)) << 32 | UInt64(max(a, b)) }
+}
+
+extension MeshNetwork {
+    /// Schedules every node's first query and its two announcements.
+    mutating func startDiscovery(sim: inout Simulation) {
+        guard setup != nil else { return }
+        for i in 0..<core.nodeCount { discover(i, sim: &sim) }
+    }
+
+    /// Node `i`'s app starts browsing and advertising: a query after 20–120 ms, then the
+    /// doubling intervals from 1 s, and two announcements 1 s apart.
+    mutating func discover(_ i: Int, sim: inout Simulation) {
+        let q = setup!.mdnsDelay(i), a = setup!.mdnsDelay(i)
+        setup!.queryInterval[i] = .seconds(1)
+        sim.schedule(after: q, target: UInt32(i), kind: .meshQuery, arg: setup!.generation[i])
+        sim.schedule(after: a, target: UInt32(i), kind: .meshAnswer)
+        sim.schedule(after: a + .seconds(1), target: UInt32(i), kind: .meshAnswer)
+    }
+
+    /// Node `i`'s app started again (it joined): discovery starts over (`"multipeer"` only).
+    public mutating func appStarted(_ i: Int, sim: inout Simulation) {
+        guard setup != nil else { return }
+        setup!.generation[i] &+= 1
+        discover(i, sim: &sim)
+    }
+
+    /// Node `i`'s query of app start `generation` is due: it broadcasts one (when up) and
+    /// doubles its interval.
+    mutating func queryDue(_ i: Int, generation: UInt64, down: Bool, sim: inout Simulation) {
+        guard generation == setup!.generation[i] else { return }
+        let interval = setup!.queryInterval[i]
+        setup!.queryInterval[i] = min(interval + interval, .seconds(3600))
+        sim.schedule(after: interval, target: UInt32(i), kind: .meshQuery, arg: generation)
+        guard !down else { return }
+        core.hand(
+            MeshFrame(kind: .mdnsQuery, origin: i, seq: 0, path: [i]), from: i, to: LinkPacket.broadcast,
+            bytes: MultipeerSetup.queryBytes, now: sim.now)
+    }
+
+    /// Node `i` answers (or announces): one multicast answer every browser in range may hear.
+    mutating func answerDue(_ i: Int, down: Bool, now: SimTime) {
+        guard !down else { return }
+        core.hand(
+            MeshFrame(kind: .mdnsAnswer, origin: i, seq: 0, path: [i]), from: i, to: LinkPacket.broadcast,
+            bytes: MultipeerSetup.answerBytes, now: now)
+    }
+
+    /// Whether node `i`'s session has room for one more peer, set-ups under way counted.
+    func hasRoom(_ i: Int) -> Bool {
+        core.sessions.peers[i].count + setup!.connecting[i] < config.maxPeers - 1
+    }
+
+    /// A session set-up frame reached node `r` from `from`.
+    mutating func setupArrived<L: LinkTechnology>(
+        _ f: MeshFrame, at r: Int, from: Int, link: inout L, sim: inout Simulation
+    ) {
+        let key = MultipeerSetup.key(r, from)
+        switch f.kind {
+        case .mdnsQuery:
+            // An advertiser answers what it hears, after its random delay.
+            sim.schedule(after: setup!.mdnsDelay(r), target: UInt32(r), kind: .meshAnswer, arg: 0)
+        case .mdnsAnswer:
+            // Found: the signal-strength rule decides, then an invitation if both have room.
+            guard setup!.attempts[key] == nil, !core.sessions.peers[r].contains(from),
+                link.medianRxDbm(from: from, to: r) >= config.discoverDbm, hasRoom(r)
+            else { return }
+            let id = setup!.nextId
+            setup!.nextId += 1
+            setup!.attempts[key] = MultipeerSetup.Attempt(id: id, inviter: r, invited: from, since: sim.now, flights: 0)
+            setup!.connecting[r] += 1
+            sim.schedule(
+                after: MultipeerSetup.inviteTimeout, target: UInt32(r), kind: .meshInviteTimeout,
+                arg: UInt64(id) << 32 | UInt64(from))
+            sendSetup(.invitation, id: id, from: r, to: from, bytes: MultipeerSetup.invitationBytes, now: sim.now)
+        case .invitation:
+            // Only the invitation of the set-up under way, once.
+            guard let a = setup!.attempts[key], a.id == f.attempt, a.invited == r, !a.accepted, a.flights == 0
+            else { return }
+            let accept = hasRoom(r) && !core.sessions.peers[r].contains(from)
+            if accept {
+                setup!.connecting[r] += 1
+                setup!.attempts[key]!.accepted = true
+            }
+            var reply = MeshFrame(kind: .invitationReply, origin: r, seq: accept ? 1 : 0, path: [r])
+            reply.target = from
+            reply.attempt = f.attempt
+            core.hand(reply, from: r, to: UInt32(from), bytes: MultipeerSetup.replyBytes, now: sim.now)
+            if !accept { abandon(key) }
+        case .invitationReply:
+            guard let a = setup!.attempts[key], a.id == f.attempt, a.inviter == r, a.flights == 0 else { return }
+            guard f.seq == 1 else {
+                abandon(key)
+                return
+            }
+            // The connection frames, inviter first; each frame's `seq` is its number.
+            setup!.attempts[key]!.flights = 1
+            sendSetup(.handshake, id: a.id, seq: 0, from: r, to: from, bytes: setup!.flightBytes[0], now: sim.now)
+        case .handshake:
+            // Only the frame the set-up waits for: the last one sent.
+            guard let a = setup!.attempts[key], a.id == f.attempt, f.seq == UInt64(a.flights - 1) else { return }
+            let sent = a.flights
+            if sent == setup!.flightBytes.count {
+                connected(a, sim: &sim)
+                return
+            }
+            setup!.attempts[key]!.flights = sent + 1
+            sendSetup(
+                .handshake, id: a.id, seq: UInt64(sent), from: r, to: from, bytes: setup!.flightBytes[sent],
+                now: sim.now
+            )
+        default: break
+        }
+    }
+
+    /// Sends a unicast frame of set-up `id`.
+    mutating func sendSetup(
+        _ kind: MeshFrame.Kind, id: Int, seq: UInt64 = 0, from: Int, to: Int, bytes: Int32, now: SimTime
+    ) {
+        var f = MeshFrame(kind: kind, origin: from, seq: seq, path: [from])
+        f.target = to
+        f.attempt = id
+        core.hand(f, from: from, to: UInt32(to), bytes: bytes, now: now)
+    }
+
+    /// The pair of `a` is connected: both join each other's session.
+    mutating func connected(_ a: MultipeerSetup.Attempt, sim: inout Simulation) {
+        abandon(MultipeerSetup.key(a.inviter, a.invited))
+        core.sessions.connect(a.inviter, a.invited)
+        for n in [a.inviter, a.invited] where setup!.firstConnected[n] == nil { setup!.firstConnected[n] = sim.now }
+        routingSessionsFormed([(min(a.inviter, a.invited), max(a.inviter, a.invited))], sim: &sim)
+    }
+
+    /// Forgets the set-up of `key` (connected, declined or timed out).
+    mutating func abandon(_ key: UInt64) {
+        guard let a = setup!.attempts.removeValue(forKey: key) else { return }
+        setup!.connecting[a.inviter] -= 1
+        if a.accepted { setup!.connecting[a.invited] -= 1 }
+    }
+
+    /// Set-up `id`'s invitation from `inviter` to `invited` timed out, unless it connected
+    /// (or was abandoned) since.
+    mutating func inviteTimedOut(_ inviter: Int, _ invited: Int, id: Int) {
+        let key = MultipeerSetup.key(inviter, invited)
+        guard let a = setup!.attempts[key], a.id == id else { return }
+        abandon(key)
+    }
+}

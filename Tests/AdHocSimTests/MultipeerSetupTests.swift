@@ -1,0 +1,59 @@
+import Testing
+@testable import AdHocSim
+
+/// Multipeer session set-up (`mesh.sessionSetup: "multipeer"`): Bonjour discovery, invitation
+/// and the connection frames (a DTLS 1.2 handshake with encryption), each a real frame with
+/// airtime. `MeshScenarioText`'s plain Wi-Fi: A and B 30 m apart hear each other at −61.2 dBm.
+@Suite struct MultipeerSetupTests {
+    func run(encryption: String, duration: Double = 5) throws -> MeshMetrics {
+        let s = try MeshScenarioText.scenario(
+            [("A", 0, 0), ("B", 30, 0)], mesh: "{\"encryption\": \"\(encryption)\"}", duration: duration, seed: 6)
+        return try #require(try ScenarioRunner.run(s).mesh)
+    }
+
+    @Test func twoPhonesExchangeExactlyTheFramesOfDiscoveryInvitationAndHandshake() throws {
+        // In 5 s each phone queries at d, d + 1 s and d + 3 s (d in 20–120 ms; the next, at
+        // d + 7 s, is past the end): 3 queries of 90 bytes. It announces itself twice and answers
+        // the other's 3 queries: 5 answers of 250 bytes. The inviter then sends the invitation
+        // (400) and DTLS flights 1, 3 and 5 (160, 192, 1 010); the invited side the reply (100)
+        // and flights 2, 4 and 6 (60, 1 150, 80). In all: 2 · (270 + 1 250) + 1 762 + 1 390.
+        let m = try run(encryption: "optional")
+        #expect(m.nodes.map(\.sessionFrames).reduce(0, +) == 24)
+        #expect(m.nodes.map(\.sessionBytes).reduce(0, +) == 6_192)
+        #expect(m.nodes.map(\.sessionPeers) == [1, 1])
+        // Without encryption the connection is one request and one response (120 bytes each).
+        let plain = try run(encryption: "none")
+        #expect(plain.nodes.map(\.sessionFrames).reduce(0, +) == 20)
+        let plainBytes: UInt64 = 2 * (270 + 1_250) + 400 + 120 + 100 + 120
+        #expect(plain.nodes.map(\.sessionBytes).reduce(0, +) == plainBytes)
+        // The same draws find the peer at the same instant; four more frames take longer.
+        let joined = try #require(m.nodes[0].firstSession)
+        let joinedPlain = try #require(plain.nodes[0].firstSession)
+        #expect(joinedPlain < joined)
+        // Both ends connect when the last frame arrives: the same instant. The first answer
+        // comes at most 120 ms after the start (an announcement) and, on an idle 20 MHz channel,
+        // none of the ten frames after it takes 10 ms: joined within 0.22 s.
+        #expect(m.nodes[1].firstSession == joined)
+        #expect(joined <= .milliseconds(220))
+        #expect(m.joinTime?.count == 2)
+    }
+
+    @Test func routesWaitForTheSessionsToConnect() throws {
+        // A route can only follow a session: B's first route to A comes after they connected.
+        let m = try run(encryption: "required", duration: 3)
+        let connected = try #require(m.nodes[1].firstSession)
+        let route = try #require(m.firstRoutes.first { $0.from == 1 && $0.to == 0 }?.time)
+        #expect(route > connected)
+    }
+
+    @Test func theSetUpIsCheckedInput() throws {
+        let text = """
+            {"name": "x", "seed": 1, "duration_s": 10, "environment": {"preset": "field"},
+             "nodes": [{"id": "A", "position": [0, 0, 1.2]}], "mesh": {"sessionSetup": "magic", "encryption": "strong"}}
+            """
+        let d = diagnostics(text)
+        #expect(d.map(\.path).sorted() == ["mesh.encryption", "mesh.sessionSetup"])
+        #expect(
+            d.first { $0.path == "mesh.encryption" }?.message.contains("\"none\", \"optional\", \"required\"") == true)
+    }
+}
