@@ -223,20 +223,19 @@ public enum SweepPlots {
                     return SvgChart.Series(name: q.uppercased(), points: pts)
                 }
             }
-            charts.append(
-                (
-                    "goodput-vs-hops.svg",
-                    SvgChart(
-                        title: "Goodput across the mesh against route hops (mean over runs)", xLabel: "hops",
-                        yLabel: "goodput (Mbit/s)", kind: .lines(versusHops(goodput), logX: false))
-                ))
-            charts.append(
-                (
-                    "rtt-vs-hops.svg",
-                    SvgChart(
-                        title: "RTT across the mesh against route hops (mean over runs)", xLabel: "hops",
-                        yLabel: "RTT mean (ms)", kind: .lines(versusHops(rtt), logX: false))
-                ))
+            let hopCharts = [
+                ("goodput-vs-hops.svg", "Goodput", "goodput (Mbit/s)", goodput),
+                ("rtt-vs-hops.svg", "RTT", "RTT mean (ms)", rtt)
+            ]
+            for (file, what, yLabel, column) in hopCharts {
+                let title = "\(what) across the mesh against route hops (mean over runs)"
+                charts.append(
+                    (
+                        file,
+                        SvgChart(
+                            title: title, xLabel: "hops", yLabel: yLabel, kind: .lines(versusHops(column), logX: false))
+                    ))
+            }
         }
         let udp = data.filter { $0[proto] == "udp" }
         let lossSeries: [SvgChart.Series] = places.map { p in
