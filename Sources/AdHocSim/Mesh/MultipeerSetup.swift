@@ -10,7 +10,8 @@
 ///   20–120 ms (§6). Queries and answers are link broadcasts with airtime: an answer lost to a
 ///   collision finds nobody. A browser that decodes an answer from a phone whose median signal
 ///   reaches the discovery threshold (`discoverDbm`, the signal-strength rule kept) has *found*
-///   it.
+///   it. Known-answer and duplicate-answer suppression (RFC 6762 §7) are left out: every
+///   advertiser answers every query it hears, an upper bound on the answers a crowd sends.
 /// - **Invitation**: the finder invites the found phone (unless a set-up between the two is
 ///   already under way) if both sessions have room; MAdHoc's advertiser accepts every
 ///   invitation its session has room for, else declines. The pair is *connecting* from the
@@ -154,7 +155,7 @@ extension MeshNetwork {
         switch f.kind {
         case .mdnsQuery:
             // An advertiser answers what it hears, after its random delay.
-            sim.schedule(after: setup!.mdnsDelay(r), target: UInt32(r), kind: .meshAnswer, arg: 0)
+            sim.schedule(after: setup!.mdnsDelay(r), target: UInt32(r), kind: .meshAnswer)
         case .mdnsAnswer:
             // Found: the signal-strength rule decides, then an invitation if both have room.
             guard setup!.attempts[key] == nil, !core.sessions.peers[r].contains(from),
