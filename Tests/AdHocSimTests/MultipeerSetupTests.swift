@@ -56,4 +56,25 @@ import Testing
         #expect(
             d.first { $0.path == "mesh.encryption" }?.message.contains("\"none\", \"optional\", \"required\"") == true)
     }
+
+    @Test func madhocsEightNeighboursNeedTwoMultipeerSessions() throws {
+        // Seed 002: "each node can connect to up to 8 other nodes"; one Multipeer session holds
+        // 8 peers including the phone itself, so one session gives 7 neighbours and a second
+        // session the design's 8.
+        var config = MeshConfig()
+        #expect(config.neighbourLimit == 7)
+        config.sessionsPerPhone = 2
+        #expect(config.neighbourLimit == 8)
+        config.maxNeighbours = 3
+        #expect(config.neighbourLimit == 3)
+        // 30 phones within a few metres: every phone fills up to its limit.
+        var nodes: [(String, Double, Double)] = []
+        for k in 0..<30 { nodes.append(("n\(k)", Double(k % 6), Double(k / 6))) }
+        for (sessions, limit) in [(1, 7), (2, 8)] {
+            let s = try MeshScenarioText.scenario(
+                nodes, mesh: "{\"sessionsPerPhone\": \(sessions)}", duration: 5, seed: 2)
+            let m = try #require(try ScenarioRunner.run(s).mesh)
+            #expect(m.nodes.map(\.sessionPeers).max() == limit)
+        }
+    }
 }

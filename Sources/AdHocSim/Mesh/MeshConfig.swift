@@ -88,6 +88,17 @@ public struct MeshConfig: Sendable, Equatable {
     public var requestRetries = 16
     /// Session size including the node itself: 8 (Multipeer Connectivity, radio.md).
     public var maxPeers = 8
+    /// MAdHoc's own limit: "each node can connect to up to 8 other nodes" (seed 002,
+    /// requirements). Read with Multipeer's: the design runs one Multipeer layer, so one
+    /// session per phone (`sessionsPerPhone`), and one session holds at most `maxPeers − 1` = 7
+    /// other peers; a phone's neighbours are the smaller of the two, `neighbourLimit`, 7 by
+    /// default. With `sessionsPerPhone: 2` the design's 8 is reached.
+    public var maxNeighbours = 8
+    /// Sessions a phone runs at once (see `maxNeighbours`; 1 by default).
+    public var sessionsPerPhone = 1
+    /// The most session peers a phone may have: min(`maxNeighbours`, `sessionsPerPhone` ·
+    /// (`maxPeers` − 1)).
+    public var neighbourLimit: Int { min(maxNeighbours, sessionsPerPhone * (maxPeers - 1)) }
     /// Signal needed to discover a peer: −65 dBm; a known peer is kept down to −70 dBm
     /// (AWDL, radio.md).
     public var discoverDbm = -65.0
@@ -173,6 +184,8 @@ public struct MeshConfig: Sendable, Equatable {
         if let v = spec.heartbeatIntervalS { heartbeatInterval = .seconds(v) }
         if let v = spec.routeTimeoutS { routeTimeout = .seconds(v) }
         if let v = spec.maxPeers { maxPeers = v }
+        if let v = spec.maxNeighbours { maxNeighbours = v }
+        if let v = spec.sessionsPerPhone { sessionsPerPhone = v }
         if let v = spec.peerTimeoutS { peerTimeout = .seconds(v) }
         if let v = spec.confirmTimeoutS { confirmTimeout = .seconds(v) }
         if let v = spec.retries { retries = v }

@@ -144,7 +144,7 @@ extension MeshNetwork {
 
     /// Whether node `i`'s session has room for one more peer, set-ups under way counted.
     func hasRoom(_ i: Int) -> Bool {
-        core.sessions.peers[i].count + setup!.connecting[i] < config.maxPeers - 1
+        core.sessions.peers[i].count + setup!.connecting[i] < config.neighbourLimit
     }
 
     /// A session set-up frame reached node `r` from `from`.

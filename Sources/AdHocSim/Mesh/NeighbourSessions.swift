@@ -91,7 +91,8 @@ public struct SignalSessions: NeighbourTable, Sendable {
                 if dbm >= config.discoverDbm { candidates.append((j, dbm)) }
             }
             candidates.sort { $0.dbm != $1.dbm ? $0.dbm > $1.dbm : $0.j < $1.j }
-            for c in candidates where peers[i].count < config.maxPeers - 1 && peers[c.j].count < config.maxPeers - 1 {
+            let limit = config.neighbourLimit
+            for c in candidates where peers[i].count < limit && peers[c.j].count < limit {
                 peers[i].append(c.j)
                 peers[c.j].append(i)
                 lostSince[SignalSessions.pairKey(i, c.j)] = nil

@@ -8,6 +8,10 @@ public struct MeshSpec: Sendable, Equatable {
     public var routeTimeoutS: Double?
     /// `mesh.maxPeers` (including the node itself).
     public var maxPeers: Int?
+    /// `mesh.maxNeighbours`: MAdHoc's limit of other nodes (default 8).
+    public var maxNeighbours: Int?
+    /// `mesh.sessionsPerPhone`: Multipeer sessions a phone runs (default 1).
+    public var sessionsPerPhone: Int?
     /// `mesh.peerTimeoutS`: how long a lost peer stays in the session.
     public var peerTimeoutS: Double?
     /// `mesh.confirmTimeoutS`: how long a sender waits for a route return before retrying.
@@ -106,6 +110,18 @@ extension ScenarioDecoder {
                 v, mp.appending("maxPeers"), "a session size (including the node) in 2...64", in: 2...64
             ).map(Int.init)
             if spec.maxPeers == nil { ok = false }
+        }
+        if let v = mr.value("maxNeighbours") {
+            spec.maxNeighbours = values.integer(
+                v, mp.appending("maxNeighbours"), "a number of other nodes in 1...64", in: 1...64
+            ).map(Int.init)
+            if spec.maxNeighbours == nil { ok = false }
+        }
+        if let v = mr.value("sessionsPerPhone") {
+            spec.sessionsPerPhone = values.integer(
+                v, mp.appending("sessionsPerPhone"), "a number of sessions in 1...8", in: 1...8
+            ).map(Int.init)
+            if spec.sessionsPerPhone == nil { ok = false }
         }
         if let v = mr.value("retries") {
             spec.retries = values.integer(v, mp.appending("retries"), "a retry count in 0...100", in: 0...100).map(
