@@ -28,6 +28,8 @@ extension EventKind {
     public static let meshAnswer = EventKind(rawValue: 237)
     /// An invitation's timeout (target: inviter, arg: invited).
     public static let meshInviteTimeout = EventKind(rawValue: 238)
+    /// A reliable frame the link gave up on is due to be sent again (target: unused, arg: id).
+    public static let meshResend = EventKind(rawValue: 239)
 }
 
 /// How the mesh finds routes.
@@ -132,8 +134,9 @@ public struct MeshConfig: Sendable, Equatable {
     /// MAdHoc's route cache (seed 002, §3.2: the route cache "stores an array of routes"):
     /// besides the route in use, every node keeps the freshest path heard through each other
     /// session peer. A message retry takes the next cached route, and a source whose first hop
-    /// fails (the link gives up, or the peer left the session) fails over to a cached path at
-    /// once instead of waiting for the next heartbeat. Off: one route per destination.
+    /// has left its session sends along a cached path at once instead of waiting for the next
+    /// heartbeat. (The app never sees the link give up: Multipeer's reliable mode resends.)
+    /// Off: one route per destination.
     public var routeCache = true
     /// How sessions form: Multipeer's frames (default) or at once (`"instant"`, the earlier
     /// model; the mesh benchmarks pin it).
@@ -144,6 +147,11 @@ public struct MeshConfig: Sendable, Equatable {
     /// then: 4 s (assumption: ten hops at ns-3 DSR's 40 ms node traversal time, both ways,
     /// plus AWDL waits of up to ~100 ms per hop, with a factor 2 of margin).
     public var confirmTimeout = SimTime.seconds(4)
+    /// Multipeer's reliable mode: a message frame the link gave up on is sent again to the
+    /// same next hop after 250 ms, for as long as that peer stays in the session (assumption:
+    /// Apple documents neither the delay nor a limit; 250 ms is about one AWDL channel
+    /// sequence of 16 slots of 16 TU, radio.md).
+    public var reliableResendDelay = SimTime.milliseconds(250)
     /// Attempts after the first: 3 (assumption; ns-3 DSR retransmits maintenance twice).
     public var retries = 3
     /// Distinct shared paths a pair needs for a path-derived key, or `nil` for no key report.

@@ -16,6 +16,10 @@ struct MeshCore: Sendable {
     var recorder: MeshRecorder
     /// Frames on the link, by packet tag.
     var inFlight: [MeshFrame?] = []
+    /// Per slot: notices still to come before the slot may be reused. A unicast waits for its
+    /// sender's notice and its delivery (a receiver's block-ack reordering can pass a frame up
+    /// after the sender is done with it); a broadcast for its sender's notice only.
+    var pendingNotices: [UInt8] = []
     var freeSlots: [Int] = []
     /// Packets to hand to the link layer; the world drains it.
     var outbox: [LinkPacket] = []
@@ -26,6 +30,14 @@ struct MeshCore: Sendable {
     var held: [FifoBuffer<LinkPacket>] = []
     /// Nodes with held frames, each once, in the order they first held one.
     var holding: [Int] = []
+    /// Multipeer's reliable mode per session hop (`send(_:toPeers:with: .reliable)`: in
+    /// order, retransmitted within the session): per ordered pair (from << 32 | to), the next
+    /// number to send, the next the receiver expects, and the frames it holds until the ones
+    /// before them arrive. Reset when the pair's session forms. Looked up by key only.
+    var reliable = ReliableHops()
+    /// Frames waiting to be sent again (`MeshConfig.reliableResendDelay`), by id.
+    var resends: [Int: (frame: MeshFrame, from: Int, to: Int)] = [:]
+    var nextResend = 0
 
     /// A mesh of `nodes` nodes with no sessions, routes or messages yet.
     init(nodes: Int, config: MeshConfig, workloads: [MessageWorkloadSpec], sessions: SignalSessions? = nil) {
@@ -62,7 +74,8 @@ struct MeshCore: Sendable {
     /// peer (Multipeer sends only to connected peers). Reliable session messages go to the next
     /// hop as link-layer unicasts with retries; DSR's replies and errors always do (RFC 4728
     /// relies on link-layer acknowledgement).
-    mutating func send(_ f: MeshFrame, from i: Int, now: SimTime) {
+    mutating func send(_ frame: MeshFrame, from i: Int, now: SimTime) {
+        var f = frame
         var destination = LinkPacket.broadcast
         var bytes = config.heartbeatBytes(pathLength: f.path.count)
         if f.isSourceRouted {
@@ -73,8 +86,11 @@ struct MeshCore: Sendable {
                 failOver(f, at: i, next: next, now: now)
                 return
             }
-            if f.kind == .routeReply || f.kind == .routeError || ledger.workloads[f.workload].reliable {
-                destination = UInt32(next)
+            // Multipeer sends to a connected peer, never to all: every hop is a unicast, and a
+            // reliable message or return is numbered on its hop's session.
+            destination = UInt32(next)
+            if (f.kind == .message || f.kind == .routeReturn) && ledger.workloads[f.workload].reliable {
+                f.hopSeq = reliable.number(from: i, to: next)
             }
             if f.kind == .message {
                 let size = ledger.workloads[f.workload].sizeBytes
@@ -96,10 +112,11 @@ struct MeshCore: Sendable {
     mutating func hand(_ f: MeshFrame, from i: Int, to destination: UInt32, bytes: Int32, now: SimTime) {
         recorder.frameSent(f, bytes: bytes, by: i)
         let slot: Int
+        let waits: UInt8 = destination == LinkPacket.broadcast ? 1 : 2
         if let free = freeSlots.popLast() {
-            slot = free; inFlight[slot] = f
+            slot = free; inFlight[slot] = f; pendingNotices[slot] = waits
         } else {
-            slot = inFlight.count; inFlight.append(f)
+            slot = inFlight.count; inFlight.append(f); pendingNotices.append(waits)
         }
         outbox.append(
             LinkPacket(
@@ -108,17 +125,31 @@ struct MeshCore: Sendable {
     }
 
     /// With the route cache and heartbeat routing: the source of a message could not reach its
-    /// first hop `next` (the peer left its session, or the link gave up). It forgets its routes
+    /// first hop `next`: the peer has left its session. It forgets its routes
     /// over that link and sends the frame again at once along the best route it still holds,
     /// if any (the same attempt; a relay cannot, the route being the source's).
-    mutating func failOver(_ f: MeshFrame, at node: Int, next: Int, now: SimTime) {
-        guard config.routeCache, config.routing == .heartbeat, f.kind == .message, f.hop == 0 else { return }
+    /// Returns whether it sent the frame again.
+    @discardableResult
+    mutating func failOver(_ f: MeshFrame, at node: Int, next: Int, now: SimTime) -> Bool {
+        guard config.routeCache, config.routing == .heartbeat, f.kind == .message, f.hop == 0 else { return false }
         routes.forgetLink((node, next), at: node)
-        guard let r = routes.route(from: node, to: f.path[f.path.count - 1], at: now) else { return }
+        guard let r = routes.route(from: node, to: f.path[f.path.count - 1], at: now) else { return false }
         recorder.failedOver()
         var again = f
         again.path = r.path
         send(again, from: node, now: now)
+        return true
+    }
+
+    /// One of the notices slot `slot` waits for came (`all`: the link gave up, nothing more
+    /// will): the slot is free once none is left.
+    mutating func noticed(_ slot: Int, all: Bool = false) {
+        guard pendingNotices[slot] > 0 else { return }
+        pendingNotices[slot] = all ? 0 : pendingNotices[slot] - 1
+        if pendingNotices[slot] == 0 {
+            inFlight[slot] = nil
+            freeSlots.append(slot)
+        }
     }
 
     /// Route Maintenance (RFC 4728 §3.3.5, §8.3), classic DSR only: node `i` could not pass
@@ -131,5 +162,57 @@ struct MeshCore: Sendable {
         let back = Array(f.path[0...f.hop].reversed())
         recorder.routeErrorSent()
         send(MeshFrame(kind: .routeError, origin: i, seq: 0, path: back, broken: (i, next)), from: i, now: now)
+    }
+}
+
+/// Multipeer's reliable mode on each session hop: frames numbered per ordered pair, delivered
+/// to the mesh in that order at the receiver (held while an earlier one is missing), each
+/// delivered once. The sender resends what the link gave up on (`MeshNetwork.linkDropped`).
+struct ReliableHops: Sendable {
+    /// Per ordered pair (from << 32 | to): the next number to send.
+    var next: [UInt64: UInt32] = [:]
+    /// Per ordered pair: the next number the receiver expects.
+    var expected: [UInt64: UInt32] = [:]
+    /// Per ordered pair: frames that arrived before an earlier one, by number.
+    var held: [UInt64: [UInt32: MeshFrame]] = [:]
+
+    static func key(_ from: Int, _ to: Int) -> UInt64 { UInt64(from) << 32 | UInt64(to) }
+
+    /// The number of the next reliable frame from `from` to `to`.
+    mutating func number(from: Int, to: Int) -> UInt32 {
+        let k = ReliableHops.key(from, to)
+        let n = next[k, default: 0]
+        next[k] = n &+ 1
+        return n
+    }
+
+    /// A numbered frame from `from` reached `to`: the frames now deliverable, in order (none
+    /// for a duplicate or a frame that must wait for an earlier one).
+    mutating func arrived(_ f: MeshFrame, from: Int, to: Int) -> [MeshFrame] {
+        let k = ReliableHops.key(from, to)
+        let want = expected[k, default: 0]
+        guard f.hopSeq >= want else { return [] }  // a duplicate: delivered already
+        guard f.hopSeq == want else {
+            held[k, default: [:]][f.hopSeq] = f
+            return []
+        }
+        var out = [f]
+        var n = want &+ 1
+        while let g = held[k]?.removeValue(forKey: n) {
+            out.append(g)
+            n &+= 1
+        }
+        expected[k] = n
+        return out
+    }
+
+    /// The session between `a` and `b` formed (again): numbering starts over both ways, and
+    /// frames held from an earlier session are dropped (a session that ends loses them).
+    mutating func sessionFormed(_ a: Int, _ b: Int) {
+        for k in [ReliableHops.key(a, b), ReliableHops.key(b, a)] {
+            next[k] = nil
+            expected[k] = nil
+            held[k] = nil
+        }
     }
 }

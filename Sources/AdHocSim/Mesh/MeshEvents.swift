@@ -21,6 +21,8 @@ extension MeshNetwork {
             queryDue(Int(event.target), generation: event.arg, down: link.isDown(Int(event.target)), sim: &sim)
         case .meshAnswer:
             answerDue(Int(event.target), down: link.isDown(Int(event.target)), now: sim.now)
+        case .meshResend:
+            resendDue(Int(event.arg), sim: &sim)
         case .meshInviteTimeout:
             inviteTimedOut(Int(event.target), Int(event.arg & 0xFFFF_FFFF), id: Int(event.arg >> 32))
         case .meshMessage:

@@ -26,6 +26,9 @@ struct MeshFrame: Sendable {
     var fragment: Int32 = 0
     /// See `fragment`.
     var fragments: Int32 = 1
+    /// A reliable message or route return: its number on this hop's session, from the
+    /// transmitting node to the next (`MeshCore.reliable`).
+    var hopSeq: UInt32 = 0
     /// Route request: the node sought.
     var target: Int = 0
     /// Route error: the link that broke (from, to).

@@ -116,12 +116,26 @@ public struct MeshNetwork: Sendable {
     ) {
         let now = sim.now
         let slot = Int(packet.tag)
-        guard !link.isDown(r), let f = core.inFlight[slot] else { return }
+        guard let f = core.inFlight[slot] else { return }
+        // A unicast's slot waits for this delivery too (`MeshCore.pendingNotices`).
+        defer { if packet.destination != LinkPacket.broadcast { core.noticed(slot) } }
+        guard !link.isDown(r) else { return }
         if f.isSessionSetup {
             if setup != nil { setupArrived(f, at: r, from: Int(packet.source), link: &link, sim: &sim) }
             return
         }
         guard core.sessions.peers[r].contains(Int(packet.source)) else { return }
+        if (f.kind == .message || f.kind == .routeReturn) && core.ledger.workloads[f.workload].reliable {
+            // Reliable mode: each frame once, in its session's order.
+            guard f.path[f.hop + 1] == r else { return }
+            for g in core.reliable.arrived(f, from: Int(packet.source), to: r) { take(g, at: r, now: now) }
+            return
+        }
+        take(f, at: r, now: now)
+    }
+
+    /// Node `r` takes a frame addressed to it (or a flooded one it heard).
+    mutating func take(_ f: MeshFrame, at r: Int, now: SimTime) {
         switch f.kind {
         case .heartbeat, .routeRequest:
             routingControlArrived(f, at: r, now: now)
@@ -145,19 +159,49 @@ public struct MeshNetwork: Sendable {
     }
 
     /// The link layer gave up on a mesh packet (retry limit): with classic DSR, a source-routed
-    /// frame's next hop is unreachable and a route error goes back to the frame's source.
-    public mutating func linkDropped(_ packet: LinkPacket, now: SimTime) {
+    /// frame's next hop is unreachable and a route error goes back to the frame's source; a
+    /// reliable message or return is sent again by its session.
+    public mutating func linkDropped(_ packet: LinkPacket, sim: inout Simulation) {
         let slot = Int(packet.tag)
         guard let f = core.inFlight[slot], f.isSourceRouted, f.kind != .routeError,
             packet.destination != LinkPacket.broadcast
         else { return }
-        core.routeBroke(f, at: Int(packet.source), next: Int(packet.destination), now: now)
-        core.failOver(f, at: Int(packet.source), next: Int(packet.destination), now: now)
+        let (from, to) = (Int(packet.source), Int(packet.destination))
+        core.routeBroke(f, at: from, next: to, now: sim.now)
+        // Reliable mode: the session sends the frame again while the peer stays in it. The app
+        // above (MAdHoc) never sees the link give up: it fails over only when the peer leaves
+        // the session (`MeshCore.send`) or its confirmation times out.
+        if (f.kind == .message || f.kind == .routeReturn) && core.ledger.workloads[f.workload].reliable
+            && core.sessions.peers[from].contains(to)
+        {
+            let id = core.nextResend
+            core.nextResend += 1
+            core.resends[id] = (f, from, to)
+            sim.schedule(after: config.reliableResendDelay, target: 0, kind: .meshResend, arg: UInt64(id))
+        }
+    }
+
+    /// Reliable frame `id` is due again: it goes to the same peer with the same number, unless
+    /// the peer has left the session (the frame is then lost with it).
+    mutating func resendDue(_ id: Int, sim: inout Simulation) {
+        guard let r = core.resends.removeValue(forKey: id), core.sessions.peers[r.from].contains(r.to) else {
+            return
+        }
+        let bytes: Int32
+        if r.frame.kind == .message {
+            let size = core.ledger.workloads[r.frame.workload].sizeBytes
+            let piece = MeshConfig.fragmentBytes(Int(r.frame.fragment), size: size)
+            let header = r.frame.fragments > 1 ? MeshConfig.fragmentHeaderBytes : 0
+            bytes = config.messageBytes(pathLength: r.frame.path.count, payload: piece + header)
+        } else {
+            bytes = config.heartbeatBytes(pathLength: r.frame.path.count)
+        }
+        core.hand(r.frame, from: r.from, to: UInt32(r.to), bytes: bytes, now: sim.now)
     }
 
     /// The link is done with a mesh packet. The last fragment of a long message leaving its
     /// sender starts the wait for the route return.
-    public mutating func released(_ packet: LinkPacket, sim: inout Simulation) {
+    public mutating func released(_ packet: LinkPacket, dropped: Bool = false, sim: inout Simulation) {
         let slot = Int(packet.tag)
         if let f = core.inFlight[slot], f.kind == .message, f.fragments > 1, f.hop == 0,
             f.fragment == f.fragments - 1
@@ -166,8 +210,8 @@ public struct MeshNetwork: Sendable {
                 after: config.confirmTimeout, target: UInt32(f.workload), kind: .meshConfirmTimeout,
                 arg: MeshNetwork.packArgument(f.message, f.attempt))
         }
-        core.inFlight[slot] = nil
-        core.freeSlots.append(slot)
+        // A frame the link gave up on, or never took, is not delivered either.
+        core.noticed(slot, all: dropped)
     }
 
     /// Whether `packet` must wait in its sender's session buffer (`MeshCore.held`) instead of
@@ -200,7 +244,7 @@ public struct MeshNetwork: Sendable {
                 core.held[node].removeFirst()
                 if !link.send(p, sim: &sim) {
                     // A down node's link refuses everything: its held frames are lost.
-                    released(p, sim: &sim)
+                    released(p, dropped: true, sim: &sim)
                 }
             }
             if !core.held[node].isEmpty { still.append(node) }
@@ -292,6 +336,7 @@ public struct MeshNetwork: Sendable {
     }
 
     mutating func arrived(_ f: MeshFrame, now: SimTime) {
+        if f.fragment == f.fragments - 1 { core.ledger.records[f.workload][f.message].arrivals += 1 }
         if f.fragments > 1 {
             // Reassembly: the message is delivered once every fragment arrived (from any
             // attempt); the route return answers the fragment that completed it, and the last

@@ -74,6 +74,7 @@ extension MeshNetwork {
     }
 
     mutating func routingSessionsFormed(_ pairs: [(Int, Int)], sim: inout Simulation) {
+        for (a, b) in pairs { core.reliable.sessionFormed(a, b) }
         switch routing {
         case .heartbeat(var r):
             routing = .running; r.sessionsFormed(pairs, core: &core, sim: &sim); routing = .heartbeat(r)

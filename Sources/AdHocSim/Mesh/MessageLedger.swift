@@ -17,6 +17,9 @@ public struct MessageLedger: Sendable {
         public var attempts: Int = 0
         /// Attempts that found no route at the sender.
         public var attemptsWithoutRoute: Int = 0
+        /// Copies (of its last fragment, for a split message) the destination took: more than
+        /// one when a retry or an unreliable duplicate arrived too.
+        public internal(set) var arrivals = 0
         /// A message of several fragments: which have reached the destination (empty until
         /// the first does), and how many.
         var have: [Bool] = []

@@ -151,8 +151,8 @@ public struct World<Link: LinkTechnology>: EventHandler {
                         mesh?.delivered(n.packet, at: Int(n.node), link: &link, sim: &sim)
                     case .senderDone: mesh?.released(n.packet, sim: &sim)
                     case .dropped:
-                        mesh?.linkDropped(n.packet, now: sim.now)
-                        mesh?.released(n.packet, sim: &sim)
+                        mesh?.linkDropped(n.packet, sim: &sim)
+                        mesh?.released(n.packet, dropped: true, sim: &sim)
                     }
                 case .ip:
                     if hosts.notice(n, link: &link, router: mesh, sim: &sim) { unblock = true }
@@ -177,7 +177,7 @@ public struct World<Link: LinkTechnology>: EventHandler {
                     if mesh!.mustHold(p, room: link.queueRoom(of: Int(p.source))) {
                         mesh!.hold(p)
                     } else if !link.send(p, sim: &sim) {
-                        mesh!.released(p, sim: &sim)
+                        mesh!.released(p, dropped: true, sim: &sim)
                     }
                 }
                 out.removeAll(keepingCapacity: true)
