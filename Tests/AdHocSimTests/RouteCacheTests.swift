@@ -185,3 +185,32 @@ struct LossyHarness: EventHandler {
         #expect(records.allSatisfy { $0.arrivals <= 1 })
     }
 }
+
+/// Path-derived keys used for real (`mesh.keyPaths`; seed 002): a message between a keyed
+/// pair carries the encryption overhead, one to a pair without a key goes in the clear.
+@Suite struct PathKeyMessageTests {
+    func run(keyPaths: Int) throws -> MeshMetrics {
+        // The diamond A, B1, B2, D of `RouteCacheTests`: A and D share two relayed paths,
+        // A–B1–D and A–B2–D, once both have heard each other's heartbeats both ways.
+        let s = try MeshScenarioText.scenario(
+            [("A", 0, 0), ("B1", 25, 20), ("B2", 25, -20), ("D", 50, 0)],
+            mesh: """
+                {"keyPaths": \(keyPaths), "messages": [{"id": "m", "from": "A", "to": "D", "size_bytes": 300,
+                  "count": 10, "interval_s": 1, "start_s": 12}]}
+                """, duration: 30, seed: 4)
+        return try #require(try ScenarioRunner.run(s).mesh)
+    }
+
+    @Test func keyedMessagesCarryTheCipherOverheadAndUnkeyedOnesGoInTheClear() throws {
+        // A message frame on a 3-node route: 32 + 8 · 3 bytes of header and route and 300 of
+        // payload, plus AES-GCM's 12-byte nonce and 16-byte tag when encrypted: 384 or 356.
+        let keyed = try run(keyPaths: 2)
+        let attempts = UInt64(keyed.workloads[0].attempts)
+        #expect(keyed.messages[0].allSatisfy { $0.encrypted })
+        #expect(keyed.nodes[0].messageBytes == 384 * attempts)
+        // Three distinct relayed paths are needed and only two exist: no key, no encryption.
+        let clear = try run(keyPaths: 3)
+        #expect(clear.messages[0].allSatisfy { !$0.encrypted })
+        #expect(clear.nodes[0].messageBytes == 356 * UInt64(clear.workloads[0].attempts))
+    }
+}

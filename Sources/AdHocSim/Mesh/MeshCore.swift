@@ -96,7 +96,8 @@ struct MeshCore: Sendable {
                 let size = ledger.workloads[f.workload].sizeBytes
                 let piece = MeshConfig.fragmentBytes(Int(f.fragment), size: size)
                 let header = f.fragments > 1 ? MeshConfig.fragmentHeaderBytes : 0
-                bytes = config.messageBytes(pathLength: f.path.count, payload: piece + header)
+                let seal = f.sealed ? PathKeys.sealBytes : 0
+                bytes = config.messageBytes(pathLength: f.path.count, payload: piece + header + seal)
             }
         }
         if !f.isSourceRouted && config.floodSend == .sessionPeers {

@@ -29,6 +29,8 @@ struct MeshFrame: Sendable {
     /// A reliable message or route return: its number on this hop's session, from the
     /// transmitting node to the next (`MeshCore.reliable`).
     var hopSeq: UInt32 = 0
+    /// A message encrypted with the pair's path-derived key (`PathKeys.sealBytes` more).
+    var sealed = false
     /// Route request: the node sought.
     var target: Int = 0
     /// Route error: the link that broke (from, to).

@@ -192,7 +192,8 @@ public struct MeshNetwork: Sendable {
             let size = core.ledger.workloads[r.frame.workload].sizeBytes
             let piece = MeshConfig.fragmentBytes(Int(r.frame.fragment), size: size)
             let header = r.frame.fragments > 1 ? MeshConfig.fragmentHeaderBytes : 0
-            bytes = config.messageBytes(pathLength: r.frame.path.count, payload: piece + header)
+            let seal = r.frame.sealed ? PathKeys.sealBytes : 0
+            bytes = config.messageBytes(pathLength: r.frame.path.count, payload: piece + header + seal)
         } else {
             bytes = config.heartbeatBytes(pathLength: r.frame.path.count)
         }
@@ -317,12 +318,20 @@ public struct MeshNetwork: Sendable {
     mutating func sendMessage(_ w: Int, _ m: Int, attempt number: Int, path: [Int], now: SimTime) {
         let from = core.ledger.workloads[w].from
         let fragments = Int32(MeshConfig.fragmentCount(size: core.ledger.workloads[w].sizeBytes))
+        // With path-derived keys: encrypted when the pair holds a key now, else in the clear.
+        var sealed = false
+        if let k = config.keyPaths, case .heartbeat(let r) = routing {
+            sealed = PathKeys.hasKey(
+                heard: r.heard, nodes: nodeCount, a: from, b: core.ledger.workloads[w].to, keyPaths: k)
+        }
+        core.ledger.records[w][m].encrypted = sealed
         for k in 0..<fragments {
             var f = MeshFrame(
                 kind: .message, origin: from, seq: 0, path: path, workload: w, message: m, attempt: number,
                 sentAt: now)
             f.fragment = k
             f.fragments = fragments
+            f.sealed = sealed
             core.send(f, from: from, now: now)
         }
     }

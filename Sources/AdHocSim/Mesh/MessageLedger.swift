@@ -20,6 +20,9 @@ public struct MessageLedger: Sendable {
         /// Copies (of its last fragment, for a split message) the destination took: more than
         /// one when a retry or an unreliable duplicate arrived too.
         public internal(set) var arrivals = 0
+        /// Whether its last attempt was encrypted with a path-derived key (`mesh.keyPaths`);
+        /// without a key it went in the clear.
+        public internal(set) var encrypted = false
         /// A message of several fragments: which have reached the destination (empty until
         /// the first does), and how many.
         var have: [Bool] = []

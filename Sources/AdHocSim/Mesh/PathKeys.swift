@@ -7,8 +7,8 @@
 /// (the middle relay; for an even number of relays, the one nearer A), without sending it.
 ///
 /// Exposure: a node *observed* a path when it is a relay on it or a session peer of a node on
-/// it (heartbeats, messages and route returns carrying the path are broadcast to every session
-/// peer; sessions taken at the end of the run). Every node other than A and B that observed all
+/// it (the heartbeats carrying the path go to every session peer; sessions taken at the end of
+/// the run). Every node other than A and B that observed all
 /// the key's paths knows the same node ids and can rebuild the key.
 public enum PathKeys {
     /// Paths remembered per (node, origin): 16 (assumption bounding memory; ns-3's DSR path
@@ -27,6 +27,25 @@ public enum PathKeys {
         public var medians: [Int]?
         /// Nodes other than `a` and `b` that observed every path of the key.
         public var exposedTo: [Int]
+    }
+
+    /// Bytes encryption adds to a message between keyed nodes: a 12-byte nonce and a 16-byte
+    /// authentication tag, AES-GCM's recommended sizes (NIST SP 800-38D §5.2.1.1 and §5.2.1.2;
+    /// RFC 5116 §5.1). MAdHoc names no cipher: AES-GCM is an assumption.
+    public static let sealBytes = 28
+
+    /// Whether `a` and `b` share at least `keyPaths` relayed paths now, so that `a` can encrypt
+    /// a message to `b`; otherwise the design's fallback applies and it goes unencrypted
+    /// (seed 002: "messages ... are encrypted if there are enough unique routes to generate
+    /// keys").
+    public static func hasKey(heard: [Int: [[Int]]], nodes: Int, a: Int, b: Int, keyPaths: Int) -> Bool {
+        guard let fromA = heard[a * nodes + b], let fromB = heard[b * nodes + a] else { return false }
+        var shared = 0
+        for path in fromA where path.count > 2 && fromB.contains(where: { $0.elementsEqual(path.reversed()) }) {
+            shared += 1
+            if shared >= keyPaths { return true }
+        }
+        return false
     }
 
     /// The median relay of `path` (endpoints included), or `nil` for a direct path.

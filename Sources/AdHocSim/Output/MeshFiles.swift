@@ -64,7 +64,7 @@ public enum MeshFiles {
             files.append(ResultFile(name: "mesh_messages.csv", contents: t.text))
             var log = CSVTable(header: [
                 "workload", "message", "size_bytes", "fragments", "created_s", "delivered_s", "latency_ms",
-                "fragments_received", "confirmed_s", "attempts", "hops"
+                "fragments_received", "confirmed_s", "attempts", "hops", "encrypted"
             ])
             for (w, records) in m.messages.enumerated() {
                 let spec = m.workloads[w].spec
@@ -76,7 +76,7 @@ public enum MeshFiles {
                         r.delivered.map { f($0.inSeconds, 6) } ?? "",
                         r.delivered.map { f(($0 - r.created).inSeconds * 1000) } ?? "", "\(got)",
                         r.confirmed.map { f($0.inSeconds, 6) } ?? "", "\(r.attempts)",
-                        r.delivered == nil ? "" : "\(r.hops)"
+                        r.delivered == nil ? "" : "\(r.hops)", r.encrypted ? "yes" : "no"
                     ])
                 }
             }
