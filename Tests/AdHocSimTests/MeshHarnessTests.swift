@@ -4,7 +4,8 @@ import Testing
 
 /// A link that loses nothing: every packet reaches its destination (a broadcast: every other
 /// node) `delay` after it was sent, and its sender is done with it at once. For testing the
-/// mesh's routing without a radio.
+/// mesh's routing without a radio. With `loss`, a unicast is lost with that probability
+/// instead, as a MAC that gives up would (its sender gets a `.dropped` notice).
 struct PerfectLink: LinkTechnology {
     static var hasRadio: Bool { false }
     let nodes: Int
@@ -12,9 +13,12 @@ struct PerfectLink: LinkTechnology {
     var notices: [LinkNotice] = []
     var inTransit: [LinkPacket] = []
     var counters: [LinkCounters]
+    var loss = 0.0
+    var draws = RandomStream(seed: 1, name: "test/perfect-link")
 
-    init(nodes: Int) {
+    init(nodes: Int, loss: Double = 0) {
         self.nodes = nodes
+        self.loss = loss
         counters = Array(repeating: LinkCounters(), count: nodes)
     }
 
@@ -29,6 +33,10 @@ struct PerfectLink: LinkTechnology {
 
     mutating func send(_ packet: LinkPacket, sim: inout Simulation) -> Bool {
         counters[Int(packet.source)].enqueued += 1
+        if loss > 0 && packet.destination != LinkPacket.broadcast && draws.uniform() < loss {
+            notices.append(LinkNotice(kind: .dropped, node: packet.source, packet: packet))
+            return true
+        }
         inTransit.append(packet)
         sim.schedule(after: delay, target: 0, kind: .idealArrival, arg: UInt64(inTransit.count - 1))
         notices.append(LinkNotice(kind: .senderDone, node: packet.source, packet: packet))

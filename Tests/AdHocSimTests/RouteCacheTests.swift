@@ -65,66 +65,15 @@ import Testing
     }
 }
 
-/// A link that loses a share of its unicast frames, as a MAC that gives up would (the sender
-/// gets a `.dropped` notice), and delivers the rest 1 ms later. Broadcasts are not used by the
-/// mesh any more.
-struct LossyLink: LinkTechnology {
-    static var hasRadio: Bool { false }
-    let nodes: Int
-    let loss: Double
-    var draws: RandomStream
-    var notices: [LinkNotice] = []
-    var inTransit: [LinkPacket] = []
-
-    init(nodes: Int, loss: Double, sim: borrowing Simulation) {
-        self.nodes = nodes
-        self.loss = loss
-        draws = sim.randomStream(named: "test/lossy-link")
-    }
-
-    init(
-        _ scenario: Scenario, radio: RadioConfiguration, place: PlaceParameters, positions: [Position],
-        sim: inout Simulation
-    ) {
-        self.init(nodes: positions.count, loss: 0, sim: sim)
-    }
-
-    var mtu: Int { 1500 }
-
-    mutating func send(_ packet: LinkPacket, sim: inout Simulation) -> Bool {
-        if draws.uniform() < loss {
-            notices.append(LinkNotice(kind: .dropped, node: packet.source, packet: packet))
-            return true
-        }
-        inTransit.append(packet)
-        sim.schedule(after: .milliseconds(1), target: 0, kind: .idealArrival, arg: UInt64(inTransit.count - 1))
-        return true
-    }
-
-    mutating func handle(_ event: Event, in sim: inout Simulation) {
-        let p = inTransit[Int(event.arg)]
-        notices.append(LinkNotice(kind: .delivered, node: p.destination, packet: p))
-    }
-
-    func queueRoom(of node: Int) -> Int { .max }
-    func counters(of node: Int) -> LinkCounters { LinkCounters() }
-    func isDown(_ node: Int) -> Bool { false }
-    mutating func setDown(_ node: Int, sim: inout Simulation) {}
-    mutating func setUp(_ node: Int, sim: inout Simulation) {}
-    mutating func setPosition(_ node: Int, _ position: Position) {}
-    mutating func medianRxDbm(from transmitter: Int, to receiver: Int) -> Double { 0 }
-    func forEachNeighbour(of node: Int, _ body: (Int) -> Void) { for j in 0..<nodes where j != node { body(j) } }
-}
-
-/// Two phones in a fixed session over a `LossyLink` (the mesh alone, as `MeshHarness`).
+/// Two phones in a fixed session over a lossy `PerfectLink` (the mesh alone, as `MeshHarness`).
 struct LossyHarness: EventHandler {
     var mesh: MeshNetwork
-    var link: LossyLink
+    var link: PerfectLink
 
     init(loss: Double, config: MeshConfig, messages: [MessageWorkloadSpec], sim: inout Simulation) {
         mesh = MeshNetwork(
             nodes: 2, config: config, workloads: messages, sessions: SignalSessions(fixed: [[1], [0]]), sim: &sim)
-        link = LossyLink(nodes: 2, loss: loss, sim: sim)
+        link = PerfectLink(nodes: 2, loss: loss)
     }
 
     mutating func handle(_ event: Event, in sim: inout Simulation) {
