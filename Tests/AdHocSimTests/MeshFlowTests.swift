@@ -216,7 +216,8 @@ import Testing
             .replacingOccurrences(of: ",\n     \"matrix\": {\"flows[0].to\": [\"B\", \"C\", \"D\"]}", with: "")
             .replacingOccurrences(of: "\"to\": \"B\"", with: "\"to\": \"D\"")
         let good = text.replacingOccurrences(
-            of: "\"mesh\": {},", with: "\"mesh\": {}, \"expectations\": [{\"metric\": \"flow_delivered\", \"flow\": \"f\", \"min\": 1}],")
+            of: "\"mesh\": {},",
+            with: "\"mesh\": {}, \"expectations\": [{\"metric\": \"flow_delivered\", \"flow\": \"f\", \"min\": 1}],")
         let dir = try temporaryFolder(["good.json": good])
         let run = try CLI.run(["check", "good.json"], in: dir)
         #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
@@ -225,7 +226,8 @@ import Testing
         let bad = diagnostics(
             text.replacingOccurrences(
                 of: "\"mesh\": {},",
-                with: "\"mesh\": {}, \"expectations\": [{\"metric\": \"flow_delivered\", \"flow\": \"g\", \"min\": 1}],"))
+                with: "\"mesh\": {}, \"expectations\": [{\"metric\": \"flow_delivered\", \"flow\": \"g\", \"min\": 1}],"
+            ))
         #expect(bad.first?.path == "expectations[0].flow")
         #expect(bad.first?.message.contains("no flow is named \"g\" (known: f)") == true)
     }

@@ -69,10 +69,13 @@ struct MeshHarness: EventHandler {
     /// is still in transit.
     var link: PerfectLink
 
-    init(peers: [[Int]], config: MeshConfig, messages: [MessageWorkloadSpec] = [], sim: inout Simulation) {
+    init(
+        peers: [[Int]], config: MeshConfig, messages: [MessageWorkloadSpec] = [], loss: Double = 0,
+        sim: inout Simulation
+    ) {
         mesh = MeshNetwork(
             nodes: peers.count, config: config, workloads: messages, sessions: SignalSessions(fixed: peers), sim: &sim)
-        link = PerfectLink(nodes: peers.count)
+        link = PerfectLink(nodes: peers.count, loss: loss)
     }
 
     mutating func handle(_ event: Event, in sim: inout Simulation) {
@@ -84,8 +87,9 @@ struct MeshHarness: EventHandler {
         while true {
             let notices = link.notices
             link.notices = []
-            for n in notices where n.kind == .delivered {
-                mesh.delivered(n.packet, at: Int(n.node), link: &link, sim: &sim)
+            for n in notices {
+                if n.kind == .delivered { mesh.delivered(n.packet, at: Int(n.node), link: &link, sim: &sim) }
+                if n.kind == .dropped { mesh.linkDropped(n.packet, sim: &sim) }
             }
             var out: [LinkPacket] = []
             mesh.takeOutbox(swappingWith: &out)

@@ -65,38 +65,6 @@ import Testing
     }
 }
 
-/// Two phones in a fixed session over a lossy `PerfectLink` (the mesh alone, as `MeshHarness`).
-struct LossyHarness: EventHandler {
-    var mesh: MeshNetwork
-    var link: PerfectLink
-
-    init(loss: Double, config: MeshConfig, messages: [MessageWorkloadSpec], sim: inout Simulation) {
-        mesh = MeshNetwork(
-            nodes: 2, config: config, workloads: messages, sessions: SignalSessions(fixed: [[1], [0]]), sim: &sim)
-        link = PerfectLink(nodes: 2, loss: loss)
-    }
-
-    mutating func handle(_ event: Event, in sim: inout Simulation) {
-        if event.kind.block == .mesh {
-            mesh.handle(event, link: &link, sim: &sim)
-        } else {
-            link.handle(event, in: &sim)
-        }
-        while true {
-            let notices = link.notices
-            link.notices = []
-            for n in notices {
-                if n.kind == .delivered { mesh.delivered(n.packet, at: Int(n.node), link: &link, sim: &sim) }
-                if n.kind == .dropped { mesh.linkDropped(n.packet, sim: &sim) }
-            }
-            var out: [LinkPacket] = []
-            mesh.takeOutbox(swappingWith: &out)
-            if out.isEmpty && link.notices.isEmpty { break }
-            for p in out { _ = link.send(p, sim: &sim) }
-        }
-    }
-}
-
 /// Multipeer's send modes for mesh messages (`mesh.messages[i].reliable`), over one hop that
 /// loses 30 % of its frames, with no end-to-end retries (`retries: 0`): what the session layer
 /// alone does.
@@ -109,7 +77,7 @@ struct LossyHarness: EventHandler {
         let spec = MessageWorkloadSpec(
             id: "m", from: 0, to: 1, sizeBytes: 100, count: count, interval: .milliseconds(50), start: .seconds(12),
             reliable: reliable)
-        var h = LossyHarness(loss: 0.3, config: config, messages: [spec], sim: &sim)
+        var h = MeshHarness(peers: [[1], [0]], config: config, messages: [spec], loss: 0.3, sim: &sim)
         _ = sim.run(&h, until: .seconds(12) + .milliseconds(50 * count) + .seconds(30))
         return h.mesh.ledger
     }

@@ -332,14 +332,9 @@ public struct HostStack: Sendable {
             meshCarriage.routeTaken(by: FlowSide.sender(of: d), route: r)
             guard router.canForward(from: r[0], to: r[1]) else {
                 // The route names a neighbour no longer in the session: the datagram is lost
-                // at once and the link reported broken (classic DSR sends a route error).
-                meshCarriage.sessionGone(route: r, at: r[0], flow: d.flow)
-                var packets = linkScratch
-                linkScratch = []
-                packets.removeAll(keepingCapacity: true)
-                ip.send(d, from: from, to: to, route: r, overhead: 0, now: sim.now, into: &packets)
-                for p in packets { ip.dropped(tag: p.tag) }
-                linkScratch = packets
+                // before IP sends it (as a relay loses a packet, `forward`), and the link is
+                // reported broken (classic DSR sends a route error).
+                meshCarriage.linkBroke(route: r, at: r[0], next: r[1], flow: d.flow)
                 return
             }
         }

@@ -25,7 +25,8 @@ public struct MeshCarriage: Sendable {
         public var noRouteDrops: UInt64 = 0
         /// IP packets relays passed on.
         public var relayed: UInt64 = 0
-        /// IP packets lost because the next hop had left the session or the link gave up on it.
+        /// IP packets lost because the next hop had left the session or the link gave up on it
+        /// (at the sender, the datagram, before IP cut it into packets).
         public var brokenHopDrops: UInt64 = 0
         /// Hops of the route the last datagram took (0: none yet).
         public var lastHops = 0
@@ -94,13 +95,6 @@ public struct MeshCarriage: Sendable {
 
     /// A relay passed one of flow `k`'s packets on.
     mutating func relayedPacket(flow k: Int32) { counters[Int(k)].relayed += 1 }
-
-    /// Node `at` found `route`'s next hop gone from its session: one packet of flow `k` lost,
-    /// the link reported.
-    mutating func sessionGone(route: [Int], at: Int, flow k: Int32) {
-        guard let i = route.firstIndex(of: at), i + 1 < route.count else { return }
-        linkBroke(route: route, at: at, next: route[i + 1], flow: k)
-    }
 
     /// The link from `at` to `next` on `route` failed for a packet of flow `k`.
     mutating func linkBroke(route: [Int], at: Int, next: Int, flow k: Int32) {

@@ -95,7 +95,7 @@ struct HeartbeatRouting: MeshRoutingProtocol {
             // otherwise it is one more path to cache.
             guard let a = alive, hops < a.hops else {
                 if config.routeCache {
-                    core.routes.remember(MeshRoute(path: [r] + h.path.reversed(), learned: now), at: index)
+                    core.routes.rememberHeard(by: r, along: h.path, learned: now, at: index)
                 }
                 return
             }
@@ -108,7 +108,7 @@ struct HeartbeatRouting: MeshRoutingProtocol {
                 a.learned > now - config.heartbeatInterval - config.heartbeatJitter
             {
                 if config.routeCache {
-                    core.routes.remember(MeshRoute(path: [r] + h.path.reversed(), learned: now), at: index)
+                    core.routes.rememberHeard(by: r, along: h.path, learned: now, at: index)
                 }
                 return
             }

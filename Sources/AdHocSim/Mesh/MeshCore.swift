@@ -70,14 +70,13 @@ struct MeshCore: Sendable {
     }
 
     /// Node `i` sends `f` through its session: a flooded frame to every session peer, as one
-    /// unicast per peer (`MeshConfig.floodSend`, the default) or one broadcast its peers hear; a source-routed one to the next node on its path, which must be a session
-    /// peer (Multipeer sends only to connected peers). Reliable session messages go to the next
-    /// hop as link-layer unicasts with retries; DSR's replies and errors always do (RFC 4728
-    /// relies on link-layer acknowledgement).
+    /// unicast per peer (`MeshConfig.floodSend`, the default) or one broadcast its peers hear;
+    /// a source-routed one as a unicast to the next node on its path, which must be a session
+    /// peer (Multipeer sends only to connected peers), numbered on that hop when its message
+    /// workload is reliable (`ReliableHops`).
     mutating func send(_ frame: MeshFrame, from i: Int, now: SimTime) {
         var f = frame
         var destination = LinkPacket.broadcast
-        var bytes = config.heartbeatBytes(pathLength: f.path.count)
         if f.isSourceRouted {
             let next = f.path[f.hop + 1]
             guard sessions.peers[i].contains(next) else {
@@ -92,14 +91,8 @@ struct MeshCore: Sendable {
             if (f.kind == .message || f.kind == .routeReturn) && ledger.workloads[f.workload].reliable {
                 f.hopSeq = reliable.number(from: i, to: next)
             }
-            if f.kind == .message {
-                let size = ledger.workloads[f.workload].sizeBytes
-                let piece = MeshConfig.fragmentBytes(Int(f.fragment), size: size)
-                let header = f.fragments > 1 ? MeshConfig.fragmentHeaderBytes : 0
-                let seal = f.sealed ? PathKeys.sealBytes : 0
-                bytes = config.messageBytes(pathLength: f.path.count, payload: piece + header + seal)
-            }
         }
+        let bytes = frameBytes(f)
         if !f.isSourceRouted && config.floodSend == .sessionPeers {
             // MCSession.send(_:toPeers:with:) to every connected peer: one unicast per peer
             // (Multipeer has no broadcast), each acknowledged and retried by the MAC.
@@ -107,6 +100,16 @@ struct MeshCore: Sendable {
             return
         }
         hand(f, from: i, to: destination, bytes: bytes, now: now)
+    }
+
+    /// The bytes of `f` on the link: header and path (`MeshConfig.heartbeatBytes`), and for a
+    /// message its payload, fragment header and encryption overhead.
+    func frameBytes(_ f: MeshFrame) -> Int32 {
+        guard f.kind == .message else { return config.heartbeatBytes(pathLength: f.path.count) }
+        let piece = MeshConfig.fragmentBytes(Int(f.fragment), size: ledger.workloads[f.workload].sizeBytes)
+        let header = f.fragments > 1 ? MeshConfig.fragmentHeaderBytes : 0
+        let seal = f.sealed ? PathKeys.sealBytes : 0
+        return config.messageBytes(pathLength: f.path.count, payload: piece + header + seal)
     }
 
     /// Puts one copy of `f` from `i` to `destination` in the outbox and counts it.

@@ -187,17 +187,7 @@ public struct MeshNetwork: Sendable {
         guard let r = core.resends.removeValue(forKey: id), core.sessions.peers[r.from].contains(r.to) else {
             return
         }
-        let bytes: Int32
-        if r.frame.kind == .message {
-            let size = core.ledger.workloads[r.frame.workload].sizeBytes
-            let piece = MeshConfig.fragmentBytes(Int(r.frame.fragment), size: size)
-            let header = r.frame.fragments > 1 ? MeshConfig.fragmentHeaderBytes : 0
-            let seal = r.frame.sealed ? PathKeys.sealBytes : 0
-            bytes = config.messageBytes(pathLength: r.frame.path.count, payload: piece + header + seal)
-        } else {
-            bytes = config.heartbeatBytes(pathLength: r.frame.path.count)
-        }
-        core.hand(r.frame, from: r.from, to: UInt32(r.to), bytes: bytes, now: sim.now)
+        core.hand(r.frame, from: r.from, to: UInt32(r.to), bytes: core.frameBytes(r.frame), now: sim.now)
     }
 
     /// The link is done with a mesh packet. The last fragment of a long message leaving its

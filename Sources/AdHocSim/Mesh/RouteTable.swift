@@ -77,6 +77,25 @@ struct RouteTable: Sendable {
         alternates[i] = list
     }
 
+    /// Caches the path node `r` heard a heartbeat along (`heard`, origin first, the forwarder
+    /// last): the route `[r] + heard.reversed()`. The same path through the same first hop is
+    /// usually heard again every period; then only its time is refreshed, in place, with no
+    /// new array.
+    mutating func rememberHeard(by r: Int, along heard: [Int], learned: SimTime, at i: Int) {
+        guard let hop = heard.last else { return }
+        if let used = routes[i], used.path.count >= 2, used.path[1] == hop { return }
+        if let k = alternates[i]?.firstIndex(where: { $0.path[1] == hop }),
+            alternates[i]![k].path.count == heard.count + 1,
+            alternates[i]![k].path.dropFirst().elementsEqual(heard.reversed())
+        {
+            var route = alternates[i]!.remove(at: k)
+            route.learned = learned
+            alternates[i]!.insert(route, at: 0)
+            return
+        }
+        remember(MeshRoute(path: [r] + heard.reversed(), learned: learned), at: i)
+    }
+
     /// Pair `i`'s live routes at `time`: the one in use (if live) first, then the cached paths,
     /// fewest hops first, the fresher first among equals.
     func routes(at i: Int, time: SimTime) -> [MeshRoute] {

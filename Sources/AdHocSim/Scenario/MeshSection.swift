@@ -201,13 +201,14 @@ extension ScenarioDecoder {
                 )
             else { ok = false; continue }
             defer { r.finish() }
-            func nodeRef(_ key: String) -> Int? {
-                guard let v = r.required(key, "a node id"), let name = values.string(v, p.appending(key), "a node id")
-                else { return nil }
+            /// The node a JSON value names, with its name, or `nil` after reporting why not.
+            func resolve(_ v: JSONNode, _ at: JSONPath) -> (index: Int, name: String)? {
+                guard let name = values.string(v, at, "a node id") else { return nil }
                 guard let k = nodeIndex[name] else {
-                    sink.report("no node has the id \"\(name)\"", path: p.appending(key), at: v.origin); return nil
+                    sink.report("no node has the id \"\(name)\"", path: at, at: v.origin)
+                    return nil
                 }
-                return k
+                return (k, name)
             }
             let id = r.required("id", "a workload name").flatMap {
                 values.string($0, p.appending("id"), "a workload name")
@@ -218,28 +219,22 @@ extension ScenarioDecoder {
                     at: r.value("id")!.origin)
                 ok = false
             }
-            let from = nodeRef("from")
+            let from = r.required("from", "a node id").flatMap { resolve($0, p.appending("from")) }?.index
             // "to": one node, or a group of nodes (each its own workload, `<id>/<node>`).
-            var recipients: [Int]? = nil
+            var recipients: [(index: Int, name: String)]? = nil
             var isGroup = false
             if let v = r.value("to"), case .array(let list) = v.value {
                 isGroup = true
-                var found: [Int] = []
+                var found: [(index: Int, name: String)] = []
                 for (k, e) in list.enumerated() {
-                    guard let name = values.string(e, p.appending("to").appending(k), "a node id") else { continue }
-                    guard let n = nodeIndex[name] else {
-                        sink.report(
-                            "no node has the id \"\(name)\"", path: p.appending("to").appending(k), at: e.origin)
+                    let at = p.appending("to").appending(k)
+                    guard let n = resolve(e, at) else { continue }
+                    if found.contains(where: { $0.index == n.index }) {
+                        sink.report("\"\(n.name)\" is already in this group", path: at, at: e.origin)
                         continue
                     }
-                    if found.contains(n) {
-                        sink.report(
-                            "\"\(name)\" is already in this group", path: p.appending("to").appending(k), at: e.origin)
-                        continue
-                    }
-                    if n == from {
-                        sink.report(
-                            "the sender cannot be in its own group", path: p.appending("to").appending(k), at: e.origin)
+                    if n.index == from {
+                        sink.report("the sender cannot be in its own group", path: at, at: e.origin)
                         continue
                     }
                     found.append(n)
@@ -248,10 +243,10 @@ extension ScenarioDecoder {
                     sink.report("a group needs at least one recipient", path: p.appending("to"), at: v.origin)
                 }
                 if found.count == list.count && !list.isEmpty { recipients = found } else { ok = false }
-            } else if let to = nodeRef("to") {
+            } else if let to = r.required("to", "a node id").flatMap({ resolve($0, p.appending("to")) }) {
                 recipients = [to]
             }
-            if !isGroup, let from, let to = recipients?.first, from == to {
+            if !isGroup, let from, let to = recipients?.first, from == to.index {
                 sink.report(
                     "a message workload needs two different nodes", path: p.appending("to"), at: r.value("to")!.origin)
                 ok = false
@@ -287,18 +282,13 @@ extension ScenarioDecoder {
             for to in recipients {
                 out.append(
                     MessageWorkloadSpec(
-                        id: isGroup ? "\(id)/\(nodeName(to, nodeIndex))" : id, from: from, to: to, sizeBytes: Int(size),
+                        id: isGroup ? "\(id)/\(to.name)" : id, from: from, to: to.index, sizeBytes: Int(size),
                         count: Int(count), interval: .seconds(interval), start: .seconds(start), reliable: reliable,
                         group: isGroup ? id : nil))
             }
         }
         return ok ? out : nil
     }
-}
-
-/// The name of node `index` (the index as text if none has it).
-private func nodeName(_ index: Int, _ nodeIndex: [String: Int]) -> String {
-    nodeIndex.filter { $0.value == index }.map(\.key).min() ?? "\(index)"
 }
 
 /// Bounds of the mesh section.
