@@ -190,24 +190,27 @@ struct ReliableHops: Sendable {
         return n
     }
 
-    /// A numbered frame from `from` reached `to`: the frames now deliverable, in order (none
-    /// for a duplicate or a frame that must wait for an earlier one).
-    mutating func arrived(_ f: MeshFrame, from: Int, to: Int) -> [MeshFrame] {
+    /// A numbered frame from `from` reached `to`: whether it is the one expected now (pass it
+    /// on, then the held ones `nextHeld` gives); a duplicate, or a frame that must wait for an
+    /// earlier one (it is held), is not.
+    mutating func accept(_ f: MeshFrame, from: Int, to: Int) -> Bool {
         let k = ReliableHops.key(from, to)
         let want = expected[k, default: 0]
-        guard f.hopSeq >= want else { return [] }  // a duplicate: delivered already
+        guard f.hopSeq >= want else { return false }  // a duplicate: delivered already
         guard f.hopSeq == want else {
             held[k, default: [:]][f.hopSeq] = f
-            return []
+            return false
         }
-        var out = [f]
-        var n = want &+ 1
-        while let g = held[k]?.removeValue(forKey: n) {
-            out.append(g)
-            n &+= 1
-        }
-        expected[k] = n
-        return out
+        expected[k] = want &+ 1
+        return true
+    }
+
+    /// The held frame from `from` to `to` that is next in order, if it has arrived.
+    mutating func nextHeld(from: Int, to: Int) -> MeshFrame? {
+        let k = ReliableHops.key(from, to)
+        guard let n = expected[k], let g = held[k]?.removeValue(forKey: n) else { return nil }
+        expected[k] = n &+ 1
+        return g
     }
 
     /// The session between `a` and `b` formed (again): numbering starts over both ways, and

@@ -128,7 +128,10 @@ public struct MeshNetwork: Sendable {
         if (f.kind == .message || f.kind == .routeReturn) && core.ledger.workloads[f.workload].reliable {
             // Reliable mode: each frame once, in its session's order.
             guard f.path[f.hop + 1] == r else { return }
-            for g in core.reliable.arrived(f, from: Int(packet.source), to: r) { take(g, at: r, now: now) }
+            let from = Int(packet.source)
+            guard core.reliable.accept(f, from: from, to: r) else { return }
+            take(f, at: r, now: now)
+            while let g = core.reliable.nextHeld(from: from, to: r) { take(g, at: r, now: now) }
             return
         }
         take(f, at: r, now: now)
