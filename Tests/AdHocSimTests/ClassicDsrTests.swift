@@ -34,7 +34,10 @@ struct ClassicDsrTests {
             duration: 10)
         let (w, m) = run(s)
         #expect(m.nodes.map(\.controlFrames) == [1, 3, 3, 1])
-        let bytes: [UInt64] = [40, 2 * 48 + 64, 2 * 56 + 64, 64]
+        // Every frame also carries the encrypted session's 37-byte DTLS record (13-byte header,
+        // 8-byte explicit nonce, 16-byte tag; `MeshConfig.dtlsRecordBytes`).
+        let r: UInt64 = 37
+        let bytes: [UInt64] = [40 + r, 2 * (48 + r) + 64 + r, 2 * (56 + r) + 64 + r, 64 + r]
         #expect(m.nodes.map(\.controlBytes) == bytes)
         #expect(w.mesh!.route(from: 0, to: 3, at: .seconds(10))?.path == [0, 1, 2, 3])
         // The target caches the reversed route; nobody else learned anything.

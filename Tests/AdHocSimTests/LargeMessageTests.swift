@@ -19,14 +19,15 @@ import Testing
         #expect(w.delivered == 1 && w.confirmed == 1)
         #expect(w.meanHops == 4)
         // 1 000 000 bytes = 833 fragments of 1 200 and one of 400: 834 frames per attempt. On
-        // a 5-node route a frame is 32 + 8 · 5 bytes of header and route, plus the 8-byte
-        // fragment header: 833 · 1 280 + 480 = 1 066 720 bytes per attempt from A.
+        // a 5-node route a frame is 32 + 8 · 5 bytes of header and route, the 8-byte fragment
+        // header and the session's 37-byte DTLS record: 833 · 1 317 + 517 = 1 097 578 bytes per
+        // attempt from A.
         #expect(m.nodes[0].messageFrames == 834 * UInt64(w.attempts))
-        #expect(m.nodes[0].messageBytes == 1_066_720 * UInt64(w.attempts))
-        // E answers with route returns only (32 + 8 · 5 = 72 bytes each), one per completed
-        // attempt at most.
+        #expect(m.nodes[0].messageBytes == 1_097_578 * UInt64(w.attempts))
+        // E answers with route returns only (32 + 8 · 5 + 37 = 109 bytes each), one per
+        // completed attempt at most.
         #expect(m.nodes[4].messageFrames >= 1 && m.nodes[4].messageFrames <= UInt64(w.attempts))
-        #expect(m.nodes[4].messageBytes == 72 * m.nodes[4].messageFrames)
+        #expect(m.nodes[4].messageBytes == 109 * m.nodes[4].messageFrames)
     }
 
     @Test func messageSizesAreBoundedAndCheckedInput() throws {

@@ -68,14 +68,19 @@ struct MeshHarness: EventHandler {
     /// The link. The harness never releases a frame's slot, so no slot is reused while a copy
     /// is still in transit.
     var link: PerfectLink
+    /// Whether the mesh hears when its sender is done with a frame (and that a lost one was
+    /// dropped), as the world tells it: Multipeer transfers need it to move their window.
+    var releases = false
 
     init(
-        peers: [[Int]], config: MeshConfig, messages: [MessageWorkloadSpec] = [], loss: Double = 0,
-        sim: inout Simulation
+        peers: [[Int]], config: MeshConfig, messages: [MessageWorkloadSpec] = [], resources: [ResourceSpec] = [],
+        streams: [StreamSpec] = [], loss: Double = 0, releases: Bool = false, sim: inout Simulation
     ) {
         mesh = MeshNetwork(
-            nodes: peers.count, config: config, workloads: messages, sessions: SignalSessions(fixed: peers), sim: &sim)
+            nodes: peers.count, config: config, workloads: messages, resources: resources, streams: streams,
+            sessions: SignalSessions(fixed: peers), sim: &sim)
         link = PerfectLink(nodes: peers.count, loss: loss)
+        self.releases = releases
     }
 
     mutating func handle(_ event: Event, in sim: inout Simulation) {
@@ -89,13 +94,17 @@ struct MeshHarness: EventHandler {
             link.notices = []
             for n in notices {
                 if n.kind == .delivered { mesh.delivered(n.packet, at: Int(n.node), link: &link, sim: &sim) }
-                if n.kind == .dropped { mesh.linkDropped(n.packet, sim: &sim) }
+                if n.kind == .dropped {
+                    mesh.linkDropped(n.packet, sim: &sim)
+                    if releases { mesh.released(n.packet, dropped: true, sim: &sim) }
+                }
+                if n.kind == .senderDone && releases { mesh.released(n.packet, sim: &sim) }
             }
             var out: [LinkPacket] = []
             mesh.takeOutbox(swappingWith: &out)
             if out.isEmpty && link.notices.isEmpty { break }
             for p in out { _ = link.send(p, sim: &sim) }
-            link.notices.removeAll { $0.kind == .senderDone }
+            if !releases { link.notices.removeAll { $0.kind == .senderDone } }
         }
     }
 }
@@ -143,7 +152,8 @@ struct MeshHarnessTests {
     /// Classic DSR on a 4-node line (RFC 4728 §3.1): one request flood and one reply. Control
     /// bytes are 32 + 8 per path node (MeshConfig): the request grows from 1 to 3 nodes as 0, 1
     /// and 2 send it (40, 48, 56 B), to each session peer (1, 2 and 2 copies); the 4-node reply
-    /// is sent by 3, 2 and 1 (64 B each).
+    /// is sent by 3, 2 and 1 (64 B each). Every frame also carries the encrypted session's
+    /// 37-byte DTLS record (RFC 6347 §4.1 header, RFC 5288 nonce and tag).
     @Test func classicDsrDiscoversARouteWithOneRequestAndOneReply() {
         var config = MeshConfig()
         config.routing = .dsr
@@ -151,7 +161,8 @@ struct MeshHarnessTests {
         var sim = Simulation(seed: 1)
         var h = MeshHarness(peers: line, config: config, messages: [message(from: 0, to: 3, start: 1)], sim: &sim)
         _ = sim.run(&h, until: .seconds(3))
-        let bytes: [UInt64] = [40, 2 * 48 + 64, 2 * 56 + 64, 64]
+        let r: UInt64 = 37
+        let bytes: [UInt64] = [40 + r, 2 * (48 + r) + 64 + r, 2 * (56 + r) + 64 + r, 64 + r]
         #expect(h.mesh.recorder.controlBytes == bytes)
         #expect(h.mesh.route(from: 0, to: 3, at: sim.now)?.path == [0, 1, 2, 3])
         #expect(h.mesh.route(from: 3, to: 0, at: sim.now)?.path == [3, 2, 1, 0])
@@ -183,8 +194,9 @@ struct MeshHarnessTests {
         #expect(h.mesh.route(from: 0, to: 3, at: sim.now) == nil)
         #expect(h.mesh.ledger.records[0][1].delivered == nil)
         // The error (path 2 → 1 → 0, 3 nodes: 56 B) was sent by 2 and forwarded by 1 (after the
-        // request copies to both peers and the reply).
-        #expect(h.mesh.recorder.controlBytes[2] == 2 * 56 + 64 + 56)
-        #expect(h.mesh.recorder.controlBytes[1] == 2 * 48 + 64 + 56)
+        // request copies to both peers and the reply), each frame with its 37-byte DTLS record.
+        let r: UInt64 = 37
+        #expect(h.mesh.recorder.controlBytes[2] == 2 * (56 + r) + (64 + r) + (56 + r))
+        #expect(h.mesh.recorder.controlBytes[1] == 2 * (48 + r) + (64 + r) + (56 + r))
     }
 }

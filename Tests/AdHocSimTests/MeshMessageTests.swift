@@ -36,9 +36,10 @@ struct MeshMessageTests {
         #expect(chat.meanHops == 3)
         #expect(w.mesh!.ledger.records[0].allSatisfy { $0.hops == 3 })
         // Per message: A sends it, B and C forward it and the return, D sends the return.
-        // Frame bytes: 32 + 8·4 + 200 = 264 for the message, 32 + 8·4 = 64 for the return.
+        // Frame bytes: 32 + 8·4 + 37 + 200 = 301 for the message, 32 + 8·4 + 37 = 101 for the
+        // return (37: the session's DTLS record, `MeshConfig.dtlsRecordBytes`).
         #expect(m.nodes.map(\.messageFrames) == [10, 20, 20, 10])
-        #expect(m.nodes.map(\.messageBytes) == [2640, 3280, 3280, 640])
+        #expect(m.nodes.map(\.messageBytes) == [3010, 3010 + 1010, 3010 + 1010, 1010])
         // The route return leaves the destination after the message arrived.
         for r in w.mesh!.ledger.records[0] { #expect(r.confirmed! > r.delivered!) }
         #expect(chat.confirmRtt.count == 10 && chat.confirmRtt.mean > 0)

@@ -120,14 +120,15 @@ import Testing
 
     @Test func keyedMessagesCarryTheCipherOverheadAndUnkeyedOnesGoInTheClear() throws {
         // A message frame on a 3-node route: 32 + 8 · 3 bytes of header and route and 300 of
-        // payload, plus AES-GCM's 12-byte nonce and 16-byte tag when encrypted: 384 or 356.
+        // payload, plus the session's 37-byte DTLS record, plus AES-GCM's 12-byte nonce and
+        // 16-byte tag when encrypted end to end: 421 or 393.
         let keyed = try run(keyPaths: 2)
         let attempts = UInt64(keyed.workloads[0].attempts)
         #expect(keyed.messages[0].allSatisfy { $0.encrypted })
-        #expect(keyed.nodes[0].messageBytes == 384 * attempts)
+        #expect(keyed.nodes[0].messageBytes == 421 * attempts)
         // Three distinct relayed paths are needed and only two exist: no key, no encryption.
         let clear = try run(keyPaths: 3)
         #expect(clear.messages[0].allSatisfy { !$0.encrypted })
-        #expect(clear.nodes[0].messageBytes == 356 * UInt64(clear.workloads[0].attempts))
+        #expect(clear.nodes[0].messageBytes == 393 * UInt64(clear.workloads[0].attempts))
     }
 }

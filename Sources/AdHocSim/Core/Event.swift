@@ -24,7 +24,7 @@ public struct EventKind: RawRepresentable, Hashable, Sendable {
         case 200..<210: return .linkTraffic
         case 210..<220: return .application
         case 220..<230: return .world
-        case 230..<240: return .mesh
+        case 230..<240, 250..<260: return .mesh
         case 240..<250: return .bluetooth
         case 300..<400: return .transport
         default: return .unassigned
@@ -45,7 +45,7 @@ public enum EventBlock: Sendable, Equatable {
     case application
     /// 220–229: the world itself (mobility sampling, scripted node events).
     case world
-    /// 230–239: the mesh (sessions, routing, messages).
+    /// 230–239 and 250–259: the mesh (sessions, routing, messages, Multipeer transfers).
     case mesh
     /// 240–249: Bluetooth LE advertising and scanning.
     case bluetooth

@@ -156,23 +156,43 @@ public struct MeshConfig: Sendable, Equatable {
     /// Apple documents neither the delay nor a limit; 250 ms is about one AWDL channel
     /// sequence of 16 slots of 16 TU, radio.md).
     public var reliableResendDelay = SimTime.milliseconds(250)
+    /// Multipeer streams and resources: the most pieces of one transfer with the link at a
+    /// time, 64 (assumption: one 802.11 block-ack window of 64 MPDUs, IEEE 802.11-2016 §10.24,
+    /// so an aggregate can be filled; Apple documents no buffer size).
+    public var transferWindow = 64
+    /// The largest resource a scenario may send (`SessionTransferBounds`).
+    public var maxResourceBytes = SessionTransferBounds.defaultMaxResourceBytes
+    /// A stream or resource piece on the link: a 32-byte Multipeer data header (assumption,
+    /// the same as the mesh's), 8 bytes of offset, the record overhead, and the payload.
+    public func transferFrameBytes(payload: Int) -> Int32 { Int32(32 + 8 + recordBytes + payload) }
     /// Attempts after the first: 3 (assumption; ns-3 DSR retransmits maintenance twice).
     public var retries = 3
     /// Distinct shared paths a pair needs for a path-derived key, or `nil` for no key report.
     public var keyPaths: Int?
-    /// IP over the mesh: the longest route a flow's packet may take, 21 nodes (20 hops, the
-    /// same bound message sizes assume, `MessageWorkloadSpec.sizeBytes`). The IP MTU over the
-    /// mesh leaves room for that route's header: 1 484 − (32 + 8 · 21) = 1 284 bytes on AWDL,
-    /// still above IPv6's 1 280-byte minimum link MTU (RFC 8200 §5). A longer route is not used.
-    public var maxIpPathNodes = 21
+    /// IP over the mesh: the longest route a flow's packet may take, 16 nodes (15 hops). The IP
+    /// MTU over the mesh leaves room for that route's header and the session's DTLS record:
+    /// 1 484 − (32 + 8 · 16) − 37 = 1 287 bytes on AWDL with encryption (1 324 without), still
+    /// above IPv6's 1 280-byte minimum link MTU (RFC 8200 §5); 21 nodes would leave 1 247 bytes.
+    /// A longer route is not used.
+    public var maxIpPathNodes = 16
+    /// DTLS 1.2 record overhead on every frame of an encrypted session (`encryption` not
+    /// `none`): the 13-byte record header (content type, version, epoch, 48-bit sequence number,
+    /// length; RFC 6347 §4.1) plus AES-128-GCM's 8-byte explicit nonce and 16-byte tag (RFC 5288
+    /// §3). The cipher suite is an assumption: Apple does not say which one Multipeer
+    /// negotiates, and GCM is the one TLS 1.2 clients prefer. One record per frame.
+    public static let dtlsRecordBytes = 37
+    /// The record overhead this session's frames carry: `dtlsRecordBytes` when encrypted, else 0.
+    public var recordBytes: Int { encryption == .none ? 0 : MeshConfig.dtlsRecordBytes }
     /// Heartbeat size (and DSR control frame size): 32 bytes of header plus 8 bytes per node on
-    /// the path (assumption).
-    public func heartbeatBytes(pathLength: Int) -> Int32 { Int32(32 + 8 * pathLength) }
-    /// Message frame: the same header and source route, plus the payload (assumption).
-    public func messageBytes(pathLength: Int, payload: Int) -> Int32 { Int32(32 + 8 * pathLength + payload) }
-    /// The most message bytes one frame carries: 1 200, so that with a 20-hop source route and
-    /// the fragment header a frame still fits AWDL's 1 484-byte MTU (32 + 8 · 21 + 8 + 1 200 =
-    /// 1 408). A longer message (MAdHoc's picture messages, seed 002) is split into frames of
+    /// the path (assumption), plus the session's record overhead (`recordBytes`).
+    public func heartbeatBytes(pathLength: Int) -> Int32 { Int32(32 + 8 * pathLength + recordBytes) }
+    /// Message frame: the same header, source route and record overhead, plus the payload.
+    public func messageBytes(pathLength: Int, payload: Int) -> Int32 {
+        Int32(32 + 8 * pathLength + recordBytes + payload)
+    }
+    /// The most message bytes one frame carries: 1 200, so that with a 20-hop source route, the
+    /// fragment header, a path-derived key's seal and the DTLS record a frame still fits AWDL's
+    /// 1 484-byte MTU (32 + 8 · 21 + 8 + 1 200 + 28 + 37 = 1 473). A longer message (MAdHoc's picture messages, seed 002) is split into frames of
     /// this payload that follow the same route and are reassembled at the destination.
     public static let fragmentPayload = 1200
     /// Bytes a fragment adds to say which piece of how many it is: two 4-byte counters
@@ -208,6 +228,7 @@ public struct MeshConfig: Sendable, Equatable {
         if let v = spec.routeCache { routeCache = v }
         if let v = spec.sessionSetup { sessionSetup = v }
         if let v = spec.encryption { encryption = v }
+        if let v = spec.maxResourceBytes { maxResourceBytes = v }
     }
 }
 

@@ -88,9 +88,7 @@ struct MeshCore: Sendable {
             // Multipeer sends to a connected peer, never to all: every hop is a unicast, and a
             // reliable message or return is numbered on its hop's session.
             destination = UInt32(next)
-            if (f.kind == .message || f.kind == .routeReturn) && ledger.workloads[f.workload].reliable {
-                f.hopSeq = reliable.number(from: i, to: next)
-            }
+            if isReliable(f) { f.hopSeq = reliable.number(from: i, to: next) }
         }
         let bytes = frameBytes(f)
         if !f.isSourceRouted && config.floodSend == .sessionPeers {
@@ -102,9 +100,20 @@ struct MeshCore: Sendable {
         hand(f, from: i, to: destination, bytes: bytes, now: now)
     }
 
+    /// Whether `f` goes in Multipeer's reliable mode: a message or route return of a reliable
+    /// workload, and every stream or resource piece.
+    func isReliable(_ f: MeshFrame) -> Bool {
+        switch f.kind {
+        case .message, .routeReturn: return ledger.workloads[f.workload].reliable
+        case .sessionData: return true
+        default: return false
+        }
+    }
+
     /// The bytes of `f` on the link: header and path (`MeshConfig.heartbeatBytes`), and for a
     /// message its payload, fragment header and encryption overhead.
     func frameBytes(_ f: MeshFrame) -> Int32 {
+        if f.kind == .sessionData { return config.transferFrameBytes(payload: f.message) }
         guard f.kind == .message else { return config.heartbeatBytes(pathLength: f.path.count) }
         let piece = MeshConfig.fragmentBytes(Int(f.fragment), size: ledger.workloads[f.workload].sizeBytes)
         let header = f.fragments > 1 ? MeshConfig.fragmentHeaderBytes : 0

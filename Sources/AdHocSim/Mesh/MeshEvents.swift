@@ -32,6 +32,14 @@ extension MeshNetwork {
             let w = Int(event.target)
             let (message, attempt) = MeshNetwork.unpackArgument(event.arg)
             confirmTimedOut(w, message, number: attempt, senderDown: link.isDown(ledger.workloads[w].from), sim: &sim)
+        case .meshTransferStart:
+            let t = Int(event.target)
+            transferStarted(t, senderDown: link.isDown(transfers[t].from), sim: &sim)
+        case .meshStreamWrite:
+            let t = Int(event.target)
+            streamWrote(t, Int(event.arg), senderDown: link.isDown(transfers[t].from), sim: &sim)
+        case .meshTransferCancel:
+            transferCancelled(Int(event.target), now: sim.now)
         default:
             preconditionFailure("not a mesh event")
         }

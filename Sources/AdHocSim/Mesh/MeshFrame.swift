@@ -7,6 +7,9 @@ struct MeshFrame: Sendable {
         /// Multipeer session set-up (`MultipeerSetup`): Bonjour query and answer, invitation,
         /// its reply, and the connection frames.
         case mdnsQuery, mdnsAnswer, invitation, invitationReply, handshake
+        /// A piece of a Multipeer stream or resource (`SessionTransfers`) to a session peer:
+        /// `workload` is the transfer, `seq` the byte offset, `message` the bytes it carries.
+        case sessionData
     }
     var kind: Kind
     var origin: Int
@@ -37,11 +40,17 @@ struct MeshFrame: Sendable {
     var broken: (from: Int, to: Int) = (-1, -1)
 
     /// Sent hop by hop along `path` (everything but heartbeats and route requests, which flood).
+    /// A session transfer's piece goes along its two-node path too.
     var isSourceRouted: Bool {
-        kind.rawValue <= Kind.routeError.rawValue && kind != .heartbeat && kind != .routeRequest
+        switch kind {
+        case .message, .routeReturn, .routeReply, .routeError, .sessionData: return true
+        default: return false
+        }
     }
     /// A session set-up frame (sent between phones not yet in a session).
-    var isSessionSetup: Bool { kind.rawValue >= Kind.mdnsQuery.rawValue }
-    /// Routing control traffic (counted apart from messages and their returns).
-    var isControl: Bool { kind != .message && kind != .routeReturn }
+    var isSessionSetup: Bool {
+        kind.rawValue >= Kind.mdnsQuery.rawValue && kind.rawValue <= Kind.handshake.rawValue
+    }
+    /// Routing control traffic (counted apart from messages, their returns and session transfers).
+    var isControl: Bool { kind != .message && kind != .routeReturn && kind != .sessionData }
 }

@@ -15,14 +15,17 @@ public struct MeshNetwork: Sendable {
     /// Multipeer session set-up (`mesh.sessionSetup: "multipeer"`); `nil` when sessions form
     /// at once or are fixed.
     var setup: MultipeerSetup?
+    /// Multipeer streams and resources.
+    var transferTable: SessionTransfers
 
     /// A mesh over `nodes` nodes; schedules the first session round, heartbeats and messages.
     /// `sessions`, when given, fixes who is in a session with whom (a test harness's table).
     public init(
-        nodes: Int, config: MeshConfig, workloads: [MessageWorkloadSpec] = [], sessions: SignalSessions? = nil,
-        sim: inout Simulation
+        nodes: Int, config: MeshConfig, workloads: [MessageWorkloadSpec] = [], resources: [ResourceSpec] = [],
+        streams: [StreamSpec] = [], sessions: SignalSessions? = nil, sim: inout Simulation
     ) {
         core = MeshCore(nodes: nodes, config: config, workloads: workloads, sessions: sessions)
+        transferTable = SessionTransfers(resources: resources, streams: streams)
         switch config.routing {
         case .heartbeat: routing = .heartbeat(HeartbeatRouting(nodes: nodes, sim: sim))
         case .dsr: routing = .dsr(ClassicDsr(nodes: nodes))
@@ -36,6 +39,7 @@ public struct MeshNetwork: Sendable {
         for (w, spec) in workloads.enumerated() {
             sim.schedule(at: spec.start, target: UInt32(w), kind: .meshMessage, arg: 0)
         }
+        scheduleTransfers(sim: &sim)
     }
 
     /// Per node, when it first joined a session (Multipeer set-up only; `nil`: never, or
@@ -125,7 +129,7 @@ public struct MeshNetwork: Sendable {
             return
         }
         guard core.sessions.peers[r].contains(Int(packet.source)) else { return }
-        if (f.kind == .message || f.kind == .routeReturn) && core.ledger.workloads[f.workload].reliable {
+        if core.isReliable(f) {
             // Reliable mode: each frame once, in its session's order.
             guard f.path[f.hop + 1] == r else { return }
             let from = Int(packet.source)
@@ -157,6 +161,8 @@ public struct MeshNetwork: Sendable {
             case .routeReply: routingControlArrived(f, at: r, now: now)
             default: break
             }
+        case .sessionData:
+            if f.path[1] == r { pieceArrived(f, now: now) }
         case .mdnsQuery, .mdnsAnswer, .invitation, .invitationReply, .handshake: break
         }
     }
@@ -174,9 +180,11 @@ public struct MeshNetwork: Sendable {
         // Reliable mode: the session sends the frame again while the peer stays in it. The app
         // above (MAdHoc) never sees the link give up: it fails over only when the peer leaves
         // the session (`MeshCore.send`) or its confirmation times out.
-        if (f.kind == .message || f.kind == .routeReturn) && core.ledger.workloads[f.workload].reliable
-            && core.sessions.peers[from].contains(to)
-        {
+        if f.kind == .sessionData && !core.sessions.peers[from].contains(to) {
+            pieceLost(f.workload, now: sim.now)
+            return
+        }
+        if core.isReliable(f) && core.sessions.peers[from].contains(to) {
             let id = core.nextResend
             core.nextResend += 1
             core.resends[id] = (f, from, to)
@@ -187,16 +195,34 @@ public struct MeshNetwork: Sendable {
     /// Reliable frame `id` is due again: it goes to the same peer with the same number, unless
     /// the peer has left the session (the frame is then lost with it).
     mutating func resendDue(_ id: Int, sim: inout Simulation) {
-        guard let r = core.resends.removeValue(forKey: id), core.sessions.peers[r.from].contains(r.to) else {
+        guard let r = core.resends.removeValue(forKey: id) else { return }
+        guard core.sessions.peers[r.from].contains(r.to) else {
+            if r.frame.kind == .sessionData { pieceLost(r.frame.workload, now: sim.now) }
             return
         }
-        core.hand(r.frame, from: r.from, to: UInt32(r.to), bytes: core.frameBytes(r.frame), now: sim.now)
+        let bytes = core.frameBytes(r.frame)
+        if r.frame.kind == .sessionData {
+            let t = r.frame.workload
+            transferTable.list[t].outstanding += 1
+            transferTable.list[t].framesSent += 1
+            transferTable.list[t].framesResent += 1
+            transferTable.list[t].bytesOnAir += UInt64(bytes)
+        }
+        core.hand(r.frame, from: r.from, to: UInt32(r.to), bytes: bytes, now: sim.now)
     }
 
     /// The link is done with a mesh packet. The last fragment of a long message leaving its
     /// sender starts the wait for the route return.
-    public mutating func released(_ packet: LinkPacket, dropped: Bool = false, sim: inout Simulation) {
+    /// `refused`: the sender's link never took it (the sender is down).
+    public mutating func released(
+        _ packet: LinkPacket, dropped: Bool = false, refused: Bool = false, sim: inout Simulation
+    ) {
         let slot = Int(packet.tag)
+        if let f = core.inFlight[slot], f.kind == .sessionData {
+            core.noticed(slot, all: dropped)
+            pieceReleased(f.workload, dropped: dropped || refused, refused: refused, now: sim.now)
+            return
+        }
         if let f = core.inFlight[slot], f.kind == .message, f.fragments > 1, f.hop == 0,
             f.fragment == f.fragments - 1
         {
@@ -213,7 +239,9 @@ public struct MeshNetwork: Sendable {
     /// has no `room`, or when older frames already wait there (it never overtakes them).
     /// Flooded control frames never wait: a full queue refuses them and they are lost.
     public func mustHold(_ packet: LinkPacket, room: Int) -> Bool {
-        guard let f = core.inFlight[Int(packet.tag)], f.kind == .message || f.kind == .routeReturn else {
+        guard let f = core.inFlight[Int(packet.tag)],
+            f.kind == .message || f.kind == .routeReturn || f.kind == .sessionData
+        else {
             return false
         }
         return room == 0 || (!core.holding.isEmpty && !core.held[Int(packet.source)].isEmpty)
@@ -238,7 +266,7 @@ public struct MeshNetwork: Sendable {
                 core.held[node].removeFirst()
                 if !link.send(p, sim: &sim) {
                     // A down node's link refuses everything: its held frames are lost.
-                    released(p, dropped: true, sim: &sim)
+                    released(p, dropped: true, refused: true, sim: &sim)
                 }
             }
             if !core.held[node].isEmpty { still.append(node) }

@@ -59,6 +59,7 @@ public struct MeshRecorder: MeshObserver, Sendable {
     }
 
     mutating func frameSent(_ frame: MeshFrame, bytes: Int32, by node: Int) {
+        if frame.kind == .sessionData { return }  // counted per transfer (`SessionTransfers`)
         if frame.isSessionSetup {
             sessionFramesSent[node] += 1
             sessionBytes[node] += UInt64(bytes)

@@ -36,6 +36,16 @@ public struct SignalSessions: NeighbourTable, Sendable {
         fixed = true
     }
 
+    /// Sessions fixed to `groups` (`mesh.sessions`): the members of each group are all each
+    /// other's peers, as an MCSession connects every peer to every other; never re-evaluated.
+    public init(groups: [[Int]], nodes: Int) {
+        var peers = Array(repeating: [Int](), count: nodes)
+        for g in groups {
+            for a in g { for b in g where b != a && !peers[a].contains(b) { peers[a].append(b) } }
+        }
+        self.init(fixed: peers)
+    }
+
     /// Nodes.
     public var nodeCount: Int { peers.count }
     /// The session peers of `node`, sorted.

@@ -117,6 +117,8 @@ public struct MeshMetrics: Sendable {
     /// Flows carried across the mesh (`flows[i].via`), in flow order, with what their packets
     /// met on the way (set by the runner from the hosts' `MeshCarriage`).
     public var flows: [CarriedFlow] = []
+    /// Multipeer streams and resources, resources first, in scenario order.
+    public var transfers: [SessionTransfer]
 
     /// One flow across the mesh.
     public struct CarriedFlow: Sendable, Equatable {
@@ -169,6 +171,7 @@ public struct MeshMetrics: Sendable {
                 routeEstablished: first < 0 ? nil : SimTime(nanoseconds: first))
         }
         messages = mesh.ledger.records
+        transfers = mesh.transfers
         var times: [SimTime] = []
         var firstRoutes: [(from: Int, to: Int, time: SimTime)] = []
         for (k, t) in mesh.recorder.firstRoute.enumerated() where t >= 0 && k / n != k % n {

@@ -14,6 +14,12 @@
 ///   longest route its datagrams took, route changes (a datagram taking another route than the
 ///   one before it in the same direction), datagrams that waited for a route or
 ///   were dropped without one, packets relays passed on, and packets lost at a broken hop;
+/// - `mesh_transfers.csv` (with `mesh.resources` or `mesh.streams`): per Multipeer resource
+///   or stream, its state (completed, cancelled, failed and why), when it ended, bytes
+///   delivered in order, goodput from start to end, pieces sent and resent, bytes on the link,
+///   and for streams the write latency;
+/// - `mesh_resource_progress.csv` (with resources): when each resource's progress at the
+///   receiver (bytes received over its size) first reached 10 %, 20 %, … 100 %;
 /// - `mesh_keys.csv` (with `mesh.keyPaths`): per pair, shared paths, key medians and the other
 ///   nodes that could derive the same key;
 /// - `mesh_summary.json`: network-wide figures.
@@ -121,7 +127,44 @@ public enum MeshFiles {
             }
             files.append(ResultFile(name: "mesh_flows.csv", contents: t.text))
         }
+        if !m.transfers.isEmpty { files += transferFiles(m.transfers, ids: ids) }
         files.append(ResultFile(name: "mesh_summary.json", contents: summaryJSON(m)))
+        return files
+    }
+
+    /// `mesh_transfers.csv` and, with resources, `mesh_resource_progress.csv`.
+    static func transferFiles(_ transfers: [SessionTransfer], ids: [String]) -> [ResultFile] {
+        func f(_ v: Double, _ d: Int = 3) -> String { NumberText.fixed(v, decimals: d) }
+        var t = CSVTable(header: [
+            "transfer", "kind", "from", "to", "start_s", "size_bytes", "state", "ended_s", "bytes_delivered",
+            "duration_s", "goodput_mbps", "pieces_sent", "pieces_resent", "bytes_on_link", "writes_delivered",
+            "write_latency_mean_ms", "write_latency_p95_ms", "write_latency_max_ms"
+        ])
+        var progress = CSVTable(header: ["resource", "percent", "time_s", "since_start_s"])
+        for x in transfers {
+            let span = x.finished.map { $0 - x.start }
+            let goodput = span.map { $0 > .zero ? Double(x.received) * 8 / $0.inSeconds / 1e6 : 0 }
+            let w = MeshMetrics.Spread(x.writeLatencies)
+            let stream = x.kind == .stream
+            t.append([
+                x.id, x.kind.rawValue, ids[x.from], ids[x.to], f(x.start.inSeconds, 6), "\(x.size)", x.state.rawValue,
+                x.finished.map { f($0.inSeconds, 6) } ?? "", "\(x.received)", span.map { f($0.inSeconds, 6) } ?? "",
+                goodput.map { f($0) } ?? "", "\(x.framesSent)", "\(x.framesResent)", "\(x.bytesOnAir)",
+                stream ? "\(w.count)" : "", stream ? f(w.mean * 1000) : "", stream ? f(w.p95 * 1000) : "",
+                stream ? f(w.max * 1000) : ""
+            ])
+            guard x.kind == .resource else { continue }
+            for (d, time) in x.progress.enumerated() {
+                progress.append([
+                    x.id, "\((d + 1) * 10)", time.map { f($0.inSeconds, 6) } ?? "",
+                    time.map { f(($0 - x.start).inSeconds, 6) } ?? ""
+                ])
+            }
+        }
+        var files = [ResultFile(name: "mesh_transfers.csv", contents: t.text)]
+        if transfers.contains(where: { $0.kind == .resource }) {
+            files.append(ResultFile(name: "mesh_resource_progress.csv", contents: progress.text))
+        }
         return files
     }
 

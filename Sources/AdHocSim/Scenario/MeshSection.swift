@@ -34,6 +34,15 @@ public struct MeshSpec: Sendable, Equatable {
     public var floodSend: FloodSend?
     /// `mesh.messages`: message workloads.
     public var messages: [MessageWorkloadSpec] = []
+    /// `mesh.sessions`: fixed sessions, each a group of nodes all connected to each other from
+    /// the start (no discovery, no signal rule); `nil`: sessions form by `sessionSetup`.
+    public var sessions: [[Int]]?
+    /// `mesh.maxResourceBytes`: the largest resource (`SessionTransferBounds`).
+    public var maxResourceBytes: Int?
+    /// `mesh.resources`: files sent to a session peer.
+    public var resources: [ResourceSpec] = []
+    /// `mesh.streams`: byte streams to a session peer.
+    public var streams: [StreamSpec] = []
     /// Nothing set.
     public init() {}
 }
@@ -180,7 +189,59 @@ extension ScenarioDecoder {
                 ok = false
             }
         }
+        ok = decodeSessionTransfers(mr, mp, into: &spec, nodeIndex: nodeIndex, duration: duration) && ok
         return ok ? spec : nil
+    }
+
+    /// `mesh.sessions`, `mesh.maxResourceBytes`, `mesh.resources` and `mesh.streams` into
+    /// `spec`; false after reporting a problem.
+    func decodeSessionTransfers(
+        _ mr: ObjectReader, _ mp: JSONPath, into spec: inout MeshSpec, nodeIndex: [String: Int], duration: Double?
+    ) -> Bool {
+        var ok = true
+        let config = MeshConfig(spec)
+        if let v = mr.value("sessions") {
+            if let setup = mr.value("sessionSetup") {
+                sink.report(
+                    "mesh.sessions fixes who is in a session with whom, so sessions do not also form by "
+                        + "sessionSetup; drop one of the two", path: mp.appending("sessionSetup"), at: setup.origin)
+                ok = false
+            }
+            spec.sessions = decodeSessionGroups(
+                v, mp.appending("sessions"), nodeIndex: nodeIndex, maxPeers: config.maxPeers,
+                neighbourLimit: config.neighbourLimit)
+            if spec.sessions == nil { ok = false }
+        }
+        if let v = mr.value("maxResourceBytes") {
+            spec.maxResourceBytes = values.integer(
+                v, mp.appending("maxResourceBytes"),
+                "a largest resource size in 1...\(SessionTransferBounds.maxResourceBytes) bytes",
+                in: 1...SessionTransferBounds.maxResourceBytes
+            ).map(Int.init)
+            if spec.maxResourceBytes == nil { return false }
+        }
+        var names: Set<String> = []
+        if let v = mr.value("resources") {
+            if let list = decodeResources(
+                v, mp.appending("resources"), nodeIndex: nodeIndex, groups: spec.sessions, duration: duration,
+                limit: spec.maxResourceBytes ?? SessionTransferBounds.defaultMaxResourceBytes, names: &names)
+            {
+                spec.resources = list
+            } else {
+                ok = false
+            }
+        }
+        if let v = mr.value("streams") {
+            if let list = decodeStreams(
+                v, mp.appending("streams"), nodeIndex: nodeIndex, groups: spec.sessions, duration: duration,
+                names: &names)
+            {
+                spec.streams = list
+            } else {
+                ok = false
+            }
+        }
+        return ok
     }
 
     func decodeMessages(

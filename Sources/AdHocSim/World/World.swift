@@ -76,7 +76,10 @@ public struct World<Link: LinkTechnology>: EventHandler {
             for e in scenario.events where e.action == .join { ble!.setDown(e.node, true, now: .zero) }
         }
         if let m = scenario.mesh, Link.hasRadio {
-            mesh = MeshNetwork(nodes: nodes.count, config: MeshConfig(m), workloads: m.messages, sim: &sim)
+            mesh = MeshNetwork(
+                nodes: nodes.count, config: MeshConfig(m), workloads: m.messages, resources: m.resources,
+                streams: m.streams, sessions: m.sessions.map { SignalSessions(groups: $0, nodes: table.count) },
+                sim: &sim)
         }
     }
 
@@ -177,7 +180,7 @@ public struct World<Link: LinkTechnology>: EventHandler {
                     if mesh!.mustHold(p, room: link.queueRoom(of: Int(p.source))) {
                         mesh!.hold(p)
                     } else if !link.send(p, sim: &sim) {
-                        mesh!.released(p, dropped: true, sim: &sim)
+                        mesh!.released(p, dropped: true, refused: true, sim: &sim)
                     }
                 }
                 out.removeAll(keepingCapacity: true)

@@ -1,0 +1,254 @@
+extension EventKind {
+    /// A Multipeer stream or resource starts (target: transfer).
+    public static let meshTransferStart = EventKind(rawValue: 250)
+    /// The app cancels a resource (target: transfer).
+    public static let meshTransferCancel = EventKind(rawValue: 251)
+    /// A stream's next write is due (target: transfer, arg: write number).
+    public static let meshStreamWrite = EventKind(rawValue: 252)
+}
+
+/// One Multipeer stream or resource (seed 003: `startStream(withName:toPeer:)`,
+/// `sendResource(at:withName:toPeer:)`) and its fate: bytes to one peer of the sender's session,
+/// cut into pieces of `MeshConfig.fragmentPayload` bytes, each numbered and resent on its session
+/// hop as Multipeer's reliable mode does (`ReliableHops`), so the receiver takes them in order
+/// and once. At most `MeshConfig.transferWindow` pieces of a transfer are with the link at a
+/// time (the socket buffer under the stream).
+public struct SessionTransfer: Sendable {
+    /// A resource (a file of known size) or a stream (the app's writes).
+    public enum Kind: String, Sendable { case resource, stream }
+    /// Where the transfer stands.
+    public enum State: String, Sendable {
+        /// Not started yet.
+        case pending
+        /// Under way.
+        case sending
+        /// Every byte reached the receiver.
+        case completed
+        /// The app cancelled the resource first (`progress.cancel()`).
+        case cancelled
+        /// The receiver was not in the sender's session when the app started it (Multipeer's
+        /// `startStream` and `sendResource` fail at once for a peer that is not connected).
+        case notConnected = "failed:not-connected"
+        /// The receiver left the session before every byte arrived.
+        case peerLeft = "failed:peer-left"
+        /// The sender went down before every byte arrived.
+        case senderDown = "failed:sender-down"
+    }
+    /// Resource or stream.
+    public let kind: Kind
+    /// Name from the scenario.
+    public let id: String
+    /// Sender and receiver (node indices).
+    public let from: Int
+    /// See `from`.
+    public let to: Int
+    /// When the app started it.
+    public let start: SimTime
+    /// Bytes to deliver: the resource's size, or every byte the stream's app writes.
+    public let size: Int
+    /// Stream: bytes per write and time between writes (0 for a resource).
+    public let writeBytes: Int
+    /// See `writeBytes`.
+    public let writeInterval: SimTime
+    /// Resource: when the app cancels it.
+    let cancelAt: SimTime?
+    /// Where it stands.
+    public internal(set) var state = State.pending
+    /// When it completed, was cancelled or failed.
+    public internal(set) var finished: SimTime?
+    /// Bytes the app has handed to the session so far.
+    public internal(set) var written = 0
+    /// Bytes sent once (resends not counted).
+    public internal(set) var sent = 0
+    /// Bytes the receiver holds, in order from the first.
+    public internal(set) var received = 0
+    /// Pieces sent, and how many of them were resends.
+    public internal(set) var framesSent: UInt64 = 0
+    /// See `framesSent`.
+    public internal(set) var framesResent: UInt64 = 0
+    /// Bytes on the link: every piece with its header and record, resends included.
+    public internal(set) var bytesOnAir: UInt64 = 0
+    /// Resource: when the receiver's progress (`fractionCompleted`, bytes received over the
+    /// size) first reached 10 %, 20 %, … 100 %.
+    public internal(set) var progress: [SimTime?] = Array(repeating: nil, count: 10)
+    /// Stream: each write's latency, from the app's write to its last byte at the receiver, in
+    /// write order.
+    public internal(set) var writeLatencies: [SimTime] = []
+    /// Pieces the receiver took, (offset, bytes), in order; kept only when the mesh is asked to
+    /// (`SessionTransfers.logPieces`, for checking the reassembly).
+    public internal(set) var pieces: [(offset: Int, length: Int)] = []
+    /// Pieces that arrived at an offset other than the next one expected (0 unless reliable
+    /// mode's ordering broke).
+    public internal(set) var misordered: UInt64 = 0
+    /// Pieces with the link whose sender notice has not come.
+    var outstanding = 0
+
+    init(_ r: ResourceSpec) {
+        kind = .resource
+        id = r.id
+        from = r.from
+        to = r.to
+        start = r.start
+        size = r.sizeBytes
+        writeBytes = 0
+        writeInterval = .zero
+        cancelAt = r.cancelAt
+    }
+
+    init(_ s: StreamSpec) {
+        kind = .stream
+        id = s.id
+        from = s.from
+        to = s.to
+        start = s.start
+        size = s.writes * s.writeBytes
+        writeBytes = s.writeBytes
+        writeInterval = s.writeInterval
+        cancelAt = nil
+    }
+
+    /// Whether it ended (completed, cancelled or failed).
+    public var isOver: Bool { state != .pending && state != .sending }
+
+    mutating func end(_ s: State, at now: SimTime) {
+        guard !isOver else { return }
+        state = s
+        finished = now
+    }
+}
+
+/// Every Multipeer transfer of a run.
+struct SessionTransfers: Sendable {
+    /// Resources first, then streams, in scenario order.
+    var list: [SessionTransfer]
+    /// Keep each transfer's pieces as the receiver took them (`SessionTransfer.pieces`).
+    var logPieces = false
+
+    init(resources: [ResourceSpec], streams: [StreamSpec]) {
+        list = resources.map(SessionTransfer.init) + streams.map(SessionTransfer.init)
+    }
+}
+
+extension MeshNetwork {
+    /// Every Multipeer stream and resource, resources first, in scenario order.
+    public var transfers: [SessionTransfer] { transferTable.list }
+
+    /// Keeps every transfer's pieces as the receiver takes them (`SessionTransfer.pieces`).
+    public mutating func logTransferPieces() { transferTable.logPieces = true }
+
+    /// Schedules every transfer's start and cancel.
+    mutating func scheduleTransfers(sim: inout Simulation) {
+        for (t, x) in transferTable.list.enumerated() {
+            sim.schedule(at: x.start, target: UInt32(t), kind: .meshTransferStart)
+            if let c = x.cancelAt { sim.schedule(at: c, target: UInt32(t), kind: .meshTransferCancel) }
+        }
+    }
+
+    /// Transfer `t` starts: it fails at once unless its receiver is in the sender's session.
+    mutating func transferStarted(_ t: Int, senderDown: Bool, sim: inout Simulation) {
+        let x = transferTable.list[t]
+        guard !senderDown else {
+            transferTable.list[t].end(.senderDown, at: sim.now)
+            return
+        }
+        guard core.sessions.peers[x.from].contains(x.to) else {
+            transferTable.list[t].end(.notConnected, at: sim.now)
+            return
+        }
+        transferTable.list[t].state = .sending
+        switch x.kind {
+        case .resource:
+            transferTable.list[t].written = x.size
+            pump(t, now: sim.now)
+        case .stream:
+            streamWrote(t, 0, senderDown: false, sim: &sim)
+        }
+    }
+
+    /// Write `k` of stream `t`: its bytes join the stream, and the next write is scheduled.
+    mutating func streamWrote(_ t: Int, _ k: Int, senderDown: Bool, sim: inout Simulation) {
+        guard transferTable.list[t].state == .sending else { return }
+        guard !senderDown else {
+            transferTable.list[t].end(.senderDown, at: sim.now)
+            return
+        }
+        let x = transferTable.list[t]
+        transferTable.list[t].written += x.writeBytes
+        if transferTable.list[t].written < x.size {
+            sim.schedule(after: x.writeInterval, target: UInt32(t), kind: .meshStreamWrite, arg: UInt64(k + 1))
+        }
+        pump(t, now: sim.now)
+    }
+
+    /// The app cancels resource `t`: nothing more is sent (pieces already with the link still go).
+    mutating func transferCancelled(_ t: Int, now: SimTime) {
+        guard transferTable.list[t].state == .sending else { return }
+        transferTable.list[t].end(.cancelled, at: now)
+    }
+
+    /// Hands transfer `t`'s next pieces to the session while its window has room.
+    mutating func pump(_ t: Int, now: SimTime) {
+        let (from, to) = (transferTable.list[t].from, transferTable.list[t].to)
+        while transferTable.list[t].state == .sending, transferTable.list[t].outstanding < config.transferWindow,
+            transferTable.list[t].sent < transferTable.list[t].written
+        {
+            guard core.sessions.peers[from].contains(to) else {
+                transferTable.list[t].end(.peerLeft, at: now)
+                return
+            }
+            let offset = transferTable.list[t].sent
+            let length = min(MeshConfig.fragmentPayload, transferTable.list[t].written - offset)
+            var f = MeshFrame(kind: .sessionData, origin: from, seq: UInt64(offset), path: [from, to], workload: t)
+            f.message = length
+            f.sentAt = now
+            transferTable.list[t].sent += length
+            transferTable.list[t].outstanding += 1
+            transferTable.list[t].framesSent += 1
+            transferTable.list[t].bytesOnAir += UInt64(config.transferFrameBytes(payload: length))
+            core.send(f, from: from, now: now)
+        }
+    }
+
+    /// A piece of transfer `f.workload` reached its receiver, in its session's order.
+    mutating func pieceArrived(_ f: MeshFrame, now: SimTime) {
+        let t = f.workload
+        var x = transferTable.list[t]
+        // After a cancel or a failure the receiver has been told and discards what still comes
+        // (the notice's own frame is not modelled: an assumption).
+        guard x.state == .sending else { return }
+        guard Int(f.seq) == x.received else {
+            x.misordered += 1
+            transferTable.list[t] = x
+            return
+        }
+        x.received += f.message
+        if transferTable.logPieces { x.pieces.append((Int(f.seq), f.message)) }
+        switch x.kind {
+        case .resource:
+            // fractionCompleted crossing each tenth.
+            for d in 1...10 where x.progress[d - 1] == nil && x.received * 10 >= x.size * d { x.progress[d - 1] = now }
+        case .stream:
+            // Writes whose last byte is now in.
+            while x.writeLatencies.count * x.writeBytes + x.writeBytes <= x.received {
+                let k = x.writeLatencies.count
+                x.writeLatencies.append(now - (x.start + .nanoseconds(x.writeInterval.nanoseconds * Int64(k))))
+            }
+        }
+        if x.received == x.size { x.end(.completed, at: now) }
+        transferTable.list[t] = x
+    }
+
+    /// The sender is done with a piece of transfer `t`: the window has room again. After a
+    /// successful send the next pieces go; a piece the link gave up on is resent by its session
+    /// (`linkDropped`), and one the sender's link refused (the sender is down) ends the transfer.
+    mutating func pieceReleased(_ t: Int, dropped: Bool, refused: Bool, now: SimTime) {
+        transferTable.list[t].outstanding -= 1
+        if refused { transferTable.list[t].end(.senderDown, at: now) }
+        if !dropped { pump(t, now: now) }
+    }
+
+    /// A piece of transfer `t` is lost for good (its receiver left the session).
+    mutating func pieceLost(_ t: Int, now: SimTime) {
+        transferTable.list[t].end(.peerLeft, at: now)
+    }
+}
