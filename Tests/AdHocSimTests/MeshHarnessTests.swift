@@ -15,6 +15,9 @@ struct PerfectLink: LinkTechnology {
     var counters: [LinkCounters]
     var loss = 0.0
     var draws = RandomStream(seed: 1, name: "test/perfect-link")
+    /// Unicasts to lose, by their number in sending order (0 first), as a MAC that gives up.
+    var dropUnicasts: Set<Int> = []
+    var unicastsSent = 0
 
     init(nodes: Int, loss: Double = 0) {
         self.nodes = nodes
@@ -33,6 +36,13 @@ struct PerfectLink: LinkTechnology {
 
     mutating func send(_ packet: LinkPacket, sim: inout Simulation) -> Bool {
         counters[Int(packet.source)].enqueued += 1
+        if packet.destination != LinkPacket.broadcast {
+            unicastsSent += 1
+            if dropUnicasts.contains(unicastsSent - 1) {
+                notices.append(LinkNotice(kind: .dropped, node: packet.source, packet: packet))
+                return true
+            }
+        }
         if loss > 0 && packet.destination != LinkPacket.broadcast && draws.uniform() < loss {
             notices.append(LinkNotice(kind: .dropped, node: packet.source, packet: packet))
             return true
@@ -74,11 +84,12 @@ struct MeshHarness: EventHandler {
 
     init(
         peers: [[Int]], config: MeshConfig, messages: [MessageWorkloadSpec] = [], resources: [ResourceSpec] = [],
-        streams: [StreamSpec] = [], loss: Double = 0, releases: Bool = false, sim: inout Simulation
+        streams: [StreamSpec] = [], loss: Double = 0, releases: Bool = false, fixedSessions: Bool = true,
+        sim: inout Simulation
     ) {
         mesh = MeshNetwork(
             nodes: peers.count, config: config, workloads: messages, resources: resources, streams: streams,
-            sessions: SignalSessions(fixed: peers), sim: &sim)
+            sessions: fixedSessions ? SignalSessions(fixed: peers) : nil, sim: &sim)
         link = PerfectLink(nodes: peers.count, loss: loss)
         self.releases = releases
     }

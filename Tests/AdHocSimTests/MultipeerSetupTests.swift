@@ -82,3 +82,40 @@ import Testing
         }
     }
 }
+
+/// DTLS's retransmission timer in the session set-up (RFC 6347 §4.2.4.1), over the test link
+/// (1 ms per frame, nothing lost unless told): the unicasts of a set-up are the invitation (0),
+/// the reply (1) and the six flights (2–7).
+@Suite struct HandshakeRetransmissionTests {
+    func joined(dropping: Set<Int>) -> SimTime? {
+        var config = MeshConfig()
+        config.sessionSetup = .multipeer
+        var sim = Simulation(seed: 8)
+        var h = MeshHarness(peers: [[], []], config: config, fixedSessions: false, sim: &sim)
+        h.link.dropUnicasts = dropping
+        _ = sim.run(&h, until: .seconds(10))
+        #expect(h.mesh.peers == [[1], [0]])
+        return h.mesh.firstConnected[0]
+    }
+
+    /// A lost flight that expects an answer goes again when its sender's 1 s timer runs out: the
+    /// pair connects exactly 1 s later than without the loss.
+    @Test func aLostFlightIsSentAgainAfterOneSecond() throws {
+        let clean = try #require(joined(dropping: []))
+        #expect(try #require(joined(dropping: [2])) == clean + .seconds(1))  // the inviter's first flight
+        #expect(try #require(joined(dropping: [5])) == clean + .seconds(1))  // the invited side's second
+    }
+
+    /// The last flight expects no answer: when it is lost, the flight before it comes again
+    /// after that sender's timer (1 s), and the last flight's sender answers it again.
+    @Test func aLostLastFlightIsAnsweredWhenThePreviousOneComesAgain() throws {
+        let clean = try #require(joined(dropping: []))
+        #expect(try #require(joined(dropping: [7])) == clean + .seconds(1))
+    }
+
+    /// The timer doubles: the same flight lost twice waits 1 s, then 2 s.
+    @Test func theTimerDoublesAtEachRetransmission() throws {
+        let clean = try #require(joined(dropping: []))
+        #expect(try #require(joined(dropping: [2, 3])) == clean + .seconds(3))
+    }
+}

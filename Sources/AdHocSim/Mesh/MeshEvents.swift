@@ -38,6 +38,11 @@ extension MeshNetwork {
         case .meshStreamWrite:
             let t = Int(event.target)
             streamWrote(t, Int(event.arg), senderDown: link.isDown(transfers[t].from), sim: &sim)
+        case .meshHandshakeTimer:
+            let from = Int(event.target)
+            handshakeTimerRanOut(
+                from, Int((event.arg >> 8) & 0xFF_FFFF), id: Int(event.arg >> 32), flight: Int(event.arg & 0xFF),
+                down: link.isDown(from), sim: &sim)
         case .meshTransferCancel:
             transferCancelled(Int(event.target), now: sim.now)
         default:

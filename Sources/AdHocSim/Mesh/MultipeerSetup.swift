@@ -23,8 +23,13 @@
 ///   Apple documents no wire format). The pair is *connected* when the last frame arrives.
 /// - A set-up not connected 30 s after its invitation is abandoned (`invitePeer`'s default
 ///   timeout, 30 s, Apple's MCNearbyServiceBrowser documentation); the pair may try again when
-///   one of them next hears the other. A frame the link gives up on is not resent (assumption:
-///   the timeout is the only recovery modelled; DTLS's own retransmission timer is left out).
+///   one of them next hears the other.
+/// - **Retransmission** (RFC 6347 §4.2.4.1): a side that sent a connection flight and expects
+///   an answer sends it again when no answer came within its timer, 1 s at first and doubled
+///   at each retransmission up to 60 s; a side whose last flight was lost hears the flight
+///   before it again and sends its own again. The same timer serves the unencrypted request
+///   (assumption). The invitation and its reply are not resent (the 30 s timeout covers them;
+///   Apple documents no retransmission).
 ///
 /// Frame sizes are assumptions from the messages' structure: an mDNS query 90 bytes (IPv6, UDP,
 /// DNS header and one question), an answer 250 bytes (PTR, SRV, TXT with the discovery info and
@@ -48,6 +53,11 @@ struct MultipeerSetup: Sendable {
         var flights: Int
         /// Whether the invited side accepted (it then counts the set-up against its room).
         var accepted = false
+        /// The last connection flight that arrived (−1: none yet): a flight `k` is answered once
+        /// flight `k + 1` arrived.
+        var received = -1
+        /// The retransmission timer of the flight last sent (RFC 6347 §4.2.4.1).
+        var timer = MultipeerSetup.initialTimer
     }
 
     /// Set-ups under way, by unordered pair (looked up by key only, never iterated).
@@ -76,6 +86,10 @@ struct MultipeerSetup: Sendable {
     static let dtlsFlights: [Int32] = [160, 60, 192, 1150, 1010, 80]
     /// Without encryption: a connection request and its response (assumption).
     static let plainFlights: [Int32] = [120, 120]
+    /// DTLS's retransmission timer: 1 s at first, doubled up to 60 s (RFC 6347 §4.2.4.1).
+    static let initialTimer = SimTime.seconds(1)
+    /// See `initialTimer`.
+    static let maxTimer = SimTime.seconds(60)
     /// `invitePeer(_:to:withContext:timeout:)`'s default timeout: 30 s.
     static let inviteTimeout = SimTime.seconds(30)
 
@@ -191,22 +205,59 @@ extension MeshNetwork {
             }
             // The connection frames, inviter first; each frame's `seq` is its number.
             setup!.attempts[key]!.flights = 1
-            sendSetup(.handshake, id: a.id, seq: 0, from: r, to: from, bytes: setup!.flightBytes[0], now: sim.now)
+            sendFlight(0, of: key, from: r, to: from, sim: &sim)
         case .handshake:
-            // Only the frame the set-up waits for: the last one sent.
-            guard let a = setup!.attempts[key], a.id == f.attempt, f.seq == UInt64(a.flights - 1) else { return }
+            guard let a = setup!.attempts[key], a.id == f.attempt else { return }
+            if a.flights >= 2 && f.seq == UInt64(a.flights - 2) {
+                // The flight before ours came again: ours was lost; send it again.
+                resendFlight(a.flights - 1, of: key, from: r, to: from, now: sim.now)
+                return
+            }
+            // Otherwise only the frame the set-up waits for: the last one sent.
+            guard f.seq == UInt64(a.flights - 1) else { return }
+            setup!.attempts[key]!.received = Int(f.seq)
             let sent = a.flights
             if sent == setup!.flightBytes.count {
                 connected(a, sim: &sim)
                 return
             }
             setup!.attempts[key]!.flights = sent + 1
-            sendSetup(
-                .handshake, id: a.id, seq: UInt64(sent), from: r, to: from, bytes: setup!.flightBytes[sent],
-                now: sim.now
-            )
+            sendFlight(sent, of: key, from: r, to: from, sim: &sim)
         default: break
         }
+    }
+
+    /// Sends connection flight `k` of the set-up of `key` from `from` to `to`, and, unless it is
+    /// the last flight (which expects no answer), arms its retransmission timer.
+    mutating func sendFlight(_ k: Int, of key: UInt64, from: Int, to: Int, sim: inout Simulation) {
+        let id = setup!.attempts[key]!.id
+        sendSetup(.handshake, id: id, seq: UInt64(k), from: from, to: to, bytes: setup!.flightBytes[k], now: sim.now)
+        guard k + 1 < setup!.flightBytes.count else { return }
+        setup!.attempts[key]!.timer = MultipeerSetup.initialTimer
+        sim.schedule(
+            after: MultipeerSetup.initialTimer, target: UInt32(from), kind: .meshHandshakeTimer,
+            arg: UInt64(id) << 32 | UInt64(to) << 8 | UInt64(k))
+    }
+
+    /// Sends flight `k` of the set-up of `key` again (a retransmission).
+    mutating func resendFlight(_ k: Int, of key: UInt64, from: Int, to: Int, now: SimTime) {
+        let id = setup!.attempts[key]!.id
+        sendSetup(.handshake, id: id, seq: UInt64(k), from: from, to: to, bytes: setup!.flightBytes[k], now: now)
+    }
+
+    /// The retransmission timer of flight `k` of set-up `id`, sent by `from` to `to`, ran out:
+    /// with no answer yet, the flight goes again and the timer doubles (RFC 6347 §4.2.4.1).
+    mutating func handshakeTimerRanOut(
+        _ from: Int, _ to: Int, id: Int, flight k: Int, down: Bool, sim: inout Simulation
+    ) {
+        let key = MultipeerSetup.key(from, to)
+        guard let a = setup!.attempts[key], a.id == id, a.received < k + 1 else { return }
+        let timer = min(a.timer + a.timer, MultipeerSetup.maxTimer)
+        setup!.attempts[key]!.timer = timer
+        sim.schedule(
+            after: timer, target: UInt32(from), kind: .meshHandshakeTimer,
+            arg: UInt64(id) << 32 | UInt64(to) << 8 | UInt64(k))
+        if !down { resendFlight(k, of: key, from: from, to: to, now: sim.now) }
     }
 
     /// Sends a unicast frame of set-up `id`.
@@ -241,4 +292,10 @@ extension MeshNetwork {
         guard let a = setup!.attempts[key], a.id == id else { return }
         abandon(key)
     }
+}
+
+extension EventKind {
+    /// A connection flight's retransmission timer ran out (target: its sender, arg: set-up id
+    /// << 32 | peer << 8 | flight; `MultipeerSetup`).
+    public static let meshHandshakeTimer = EventKind(rawValue: 253)
 }
