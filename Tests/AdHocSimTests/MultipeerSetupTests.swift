@@ -119,3 +119,38 @@ import Testing
         #expect(try #require(joined(dropping: [2, 3])) == clean + .seconds(3))
     }
 }
+
+/// The set-up time derived frame by frame on ideal timing: the test link carries every frame in
+/// exactly 1 ms, so the only randomness is mDNS's 20–120 ms delays, redrawn here from the same
+/// named streams (`node:<i>/mesh/mdns`: each phone draws its first query's delay, then its
+/// announcement's, then the delay of its answer to the first query it hears).
+@Suite struct SetUpTimeTests {
+    func delay(_ u: Double) -> SimTime { .nanoseconds(20_000_000 + Int64(u * 100_000_000)) }
+
+    func run(encryption: SessionEncryption) -> (joined: SimTime?, firstAnswer: SimTime) {
+        var config = MeshConfig()
+        config.encryption = encryption
+        var sim = Simulation(seed: 21)
+        var draws = [sim.randomStream(named: "node:0/mesh/mdns"), sim.randomStream(named: "node:1/mesh/mdns")]
+        let query = [delay(draws[0].uniform()), delay(draws[1].uniform())]
+        let announce = [delay(draws[0].uniform()), delay(draws[1].uniform())]
+        let answer = [delay(draws[0].uniform()), delay(draws[1].uniform())]
+        // The first answer on the air: an announcement, or an answer to the other's query, which
+        // arrives 1 ms after it was sent.
+        let first = [announce[0], announce[1], query[1] + .milliseconds(1) + answer[0], query[0] + .milliseconds(1) + answer[1]]
+            .min()!
+        var h = MeshHarness(peers: [[], []], config: config, fixedSessions: false, sim: &sim)
+        _ = sim.run(&h, until: .seconds(2))
+        return (h.mesh.firstConnected[0], first)
+    }
+
+    /// The answer reaches the browser 1 ms after it is sent; the invitation, the reply and the
+    /// six DTLS flights follow, 1 ms each: connected 1 + 8 ms after the first answer. Without
+    /// encryption two connection frames replace the six flights: 1 + 4 ms.
+    @Test func theSetUpTakesExactlyItsFrames() throws {
+        let dtls = run(encryption: .optional)
+        #expect(try #require(dtls.joined) == dtls.firstAnswer + .milliseconds(9))
+        let plain = run(encryption: .none)
+        #expect(try #require(plain.joined) == plain.firstAnswer + .milliseconds(5))
+    }
+}

@@ -9,9 +9,10 @@
 // freshest through each other peer, suppress duplicates by (origin, sequence) and drop routes
 // whose heartbeats stop), classic DSR, source-routed messages (split into fragments when long,
 // sent to groups, reliable or unreliable per hop, encrypted with path-derived keys) with
-// route returns and retries, the message ledger the metrics read, and the answers IP asks
-// (`IpRouting`) to carry flows across the mesh. It sends over the link layer (`LinkPacket`s
-// the world hands to the MAC), every session frame a unicast to one peer.
+// route returns and retries, Multipeer's streams and resources to a session peer, the message
+// ledger the metrics read, and the answers IP asks (`IpRouting`) to carry flows across the
+// mesh. It sends over the link layer (`LinkPacket`s the world hands to the MAC), every session
+// frame a unicast to one peer inside a DTLS record when the session is encrypted.
 
 extension EventKind {
     /// A node's heartbeat is due (target: node).

@@ -233,6 +233,12 @@ public enum RunFiles {
                     + "latency mean \(f(w.latency.mean * 1000)) ms p95 \(f(w.latency.p95 * 1000)) ms, hops \(f(w.meanHops, 2)), "
                     + "confirmation RTT mean \(f(w.confirmRtt.mean * 1000)) ms\n"
             }
+            for x in m.transfers {
+                let span = x.finished.map { " at \(f($0.inSeconds)) s" } ?? ""
+                out +=
+                    "  \(x.kind.rawValue) \(x.id) \(ids[x.from]) → \(ids[x.to]): \(x.state.rawValue)\(span), "
+                    + "\(x.received) of \(x.size) bytes\n"
+            }
         }
         if let b = report.ble {
             func f(_ v: Double?, _ d: Int = 3) -> String { v.map { NumberText.fixed($0, decimals: d) } ?? "—" }
