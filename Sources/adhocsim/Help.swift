@@ -3,7 +3,8 @@ enum Help {
         adhocsim: a deterministic simulator of phone-to-phone networks.
 
         Usage:
-          adhocsim run FILE [--out DIR] [--seed N] [--overrides FILE] [--set PATH=VALUE]... [--pcap] [--quiet]
+          adhocsim run FILE [--out DIR] [--seed N] [--overrides FILE] [--set PATH=VALUE]... [--pcap] [--view] [--timeline] [--quiet]
+          adhocsim view DIR
           adhocsim validate FILE... [--set PATH=VALUE]...
           adhocsim range [FILE] [--environment PRESET] [--set PATH=VALUE]...
           adhocsim sweep FILE [--out DIR] [-j N] [--shard K/N] [--resume] [--overrides FILE] [--set PATH=VALUE]... [--quiet]
@@ -47,7 +48,7 @@ enum Help {
         """
 
     static let run = """
-        adhocsim run FILE [--out DIR] [--seed N] [--set PATH=VALUE]... [--quiet]
+        adhocsim run FILE [--out DIR] [--seed N] [--set PATH=VALUE]... [--pcap] [--view] [--timeline] [--quiet]
 
         Simulates the scenario in FILE and writes its results to DIR (default:
         results/<scenario name>/), replacing that folder atomically: metadata.json,
@@ -62,11 +63,27 @@ enum Help {
                              adhocsim calibrate writes it)
           --pcap             also write <node>.pcap per node (IP/TCP/UDP/QUIC headers, for
                              Wireshark and tshark)
+          --timeline         also record timeline.jsonl: positions, sessions, heartbeats, message
+                             hops, routes, flow progress and probe RTTs over time (the run's
+                             results are unchanged)
+          --view             record the timeline and write view.html, a self-contained page
+                             that plays the run back (open it in any browser)
           --quiet            print only errors
 
         On a terminal, a run that takes longer than a second shows its simulated time,
         events per second and an ETA on one updating line of stderr (not with --quiet, and
         never when stderr is a pipe or a file); the results are the same either way.
+        """
+
+    static let view = """
+        adhocsim view DIR
+
+        Writes DIR/view.html from DIR/timeline.jsonl (recorded by `adhocsim run FILE --view`
+        or `--timeline`): one self-contained page, no network, that plays the run back with a
+        time slider, play/pause and speed. Phones at their positions, coloured by state;
+        sessions; message frames and route returns hop by hop; heartbeat pulses; the clicked
+        phone's route table; probe RTTs and bytes delivered for flows. Open view.html#t=80 to
+        start at 80 s.
         """
 
     static let validate = """
@@ -156,6 +173,7 @@ enum Help {
     static func text(for topic: String) -> String? {
         switch topic {
         case "run": return run
+        case "view": return view
         case "validate": return validate
         case "bench": return bench
         case "range": return range

@@ -5,7 +5,8 @@ enum RunCommand {
     static func main(_ args: [String]) throws -> Int32 {
         if args.contains("--help") || args.contains("-h") { print(Help.run); return ExitStatus.success }
         let a = try Arguments(
-            args, options: ["--out", "--seed", "--set", "--overrides"], switches: ["--quiet", "--pcap"])
+            args, options: ["--out", "--seed", "--set", "--overrides"],
+            switches: ["--quiet", "--pcap", "--view", "--timeline"])
         guard a.positionals.count == 1 else {
             throw Arguments.UsageError(
                 message: a.positionals.isEmpty
@@ -39,7 +40,8 @@ enum RunCommand {
         do {
             var progress: (@Sendable (ScenarioRunner.RunProgress) -> Void)?
             if let line { progress = { p in line.show(p) } }
-            report = try ScenarioRunner.run(scenario, trace: a.has("--pcap"), progress: progress)
+            report = try ScenarioRunner.run(
+                scenario, trace: a.has("--pcap"), timeline: a.has("--view") || a.has("--timeline"), progress: progress)
             line?.finish()
         } catch let e as ScenarioRunner.Unsupported {
             printError(e.description)
@@ -47,7 +49,11 @@ enum RunCommand {
         }
         let out = URL(fileURLWithPath: a.value("--out") ?? "results/\(scenario.name)")
         do {
-            try ResultDirectory.commit(RunFiles.files(for: report), to: out)
+            var files = RunFiles.files(for: report)
+            if a.has("--view"), let t = report.timeline {
+                files.append(ResultFile(name: "view.html", contents: ViewerPage.html(timeline: t)))
+            }
+            try ResultDirectory.commit(files, to: out)
         } catch {
             printError("adhocsim run: \(error)")
             return ExitStatus.badInput

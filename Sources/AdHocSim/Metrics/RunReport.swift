@@ -29,6 +29,8 @@ public struct RunReport: Sendable {
     public var mesh: MeshMetrics?
     /// The Bluetooth LE metrics, when the scenario had a `ble` section.
     public var ble: BleMetrics?
+    /// `timeline.jsonl` (`TimelineRecorder`), when recorded.
+    public var timeline: String?
     /// Per node: its pcap file, when traced.
     public var traces: [[UInt8]]?
     /// Per flow, the client side's IP packets and bytes over the whole run (sent, received,

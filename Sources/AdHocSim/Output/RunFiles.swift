@@ -14,7 +14,8 @@ public enum RunFiles {
         }
         let meshFiles = report.mesh.map { MeshFiles.files($0, report: report) } ?? []
         let bleFiles = report.ble.map { BleFiles.files($0, report: report) } ?? []
-        return traces + meshFiles + bleFiles + [
+        let timeline = report.timeline.map { [ResultFile(name: "timeline.jsonl", contents: $0)] } ?? []
+        return traces + meshFiles + bleFiles + timeline + [
             ResultFile(name: "metadata.json", contents: metadata(report)),
             ResultFile(name: "scenario.json", contents: JSONText.render(report.scenario.effectiveInput)),
             ResultFile(name: "nodes.csv", contents: nodesTable(report).text),

@@ -49,14 +49,19 @@ public enum ScenarioRunner {
     /// Runs `scenario` to its duration (or its event budget) and reports what happened.
     /// Deterministic: the report depends only on the scenario, never on the wall clock except
     /// for `wallSeconds`.
+    /// `timeline` records what `adhocsim view` plays back (`TimelineRecorder`), without
+    /// changing the run.
     public static func run(
-        _ scenario: Scenario, trace: Bool = false, progress: (@Sendable (RunProgress) -> Void)? = nil
+        _ scenario: Scenario, trace: Bool = false, timeline: Bool = false,
+        progress: (@Sendable (RunProgress) -> Void)? = nil
     ) throws -> RunReport {
         try checkSupported(scenario)
         let started = ContinuousClock().now
         var sim = Simulation(seed: scenario.seed)
         return try withWorld(
-            scenario, sim: &sim, FullRun(scenario: scenario, trace: trace, started: started, progress: progress))
+            scenario, sim: &sim,
+            FullRun(
+                scenario: scenario, trace: trace, timeline: timeline, started: started, progress: progress))
     }
 
     /// Where a running simulation stands, for a progress display.
@@ -80,6 +85,7 @@ public enum ScenarioRunner {
     struct FullRun: WorldBody {
         let scenario: Scenario
         let trace: Bool
+        let timeline: Bool
         let started: ContinuousClock.Instant
         var progress: (@Sendable (RunProgress) -> Void)?
 
@@ -88,13 +94,22 @@ public enum ScenarioRunner {
             if trace { world.hosts.trace = PacketTrace(nodes: world.nodes.count, version: world.hosts.ip.version) }
             let end = scenario.duration
             var reason: StopReason
-            if let progress {
-                let step = Swift.max(end.nanoseconds / ScenarioRunner.progressSlices, 1)
+            let recorder = timeline ? TimelineRecorder(slice: TimelineRecorder.slice(for: scenario)) : nil
+            if let recorder {
+                world.timeline = recorder
+                recorder.begin(world, scenario: scenario)
+            }
+            if progress != nil || recorder != nil {
+                // Slices leave the event order exactly as one call would; the recorder samples
+                // between them.
+                let step =
+                    recorder?.slice.nanoseconds ?? Swift.max(end.nanoseconds / ScenarioRunner.progressSlices, 1)
                 var limit = SimTime.zero
                 repeat {
                     limit = SimTime(nanoseconds: Swift.min(end.nanoseconds, limit.nanoseconds + step))
                     reason = sim.run(&world, until: limit, maxEvents: scenario.limits.maxEvents)
-                    progress(
+                    recorder?.sample(world, now: limit)
+                    progress?(
                         RunProgress(
                             simulated: sim.now, duration: end, events: sim.eventsExecuted,
                             wallSeconds: (clock.now - started).seconds))
@@ -103,7 +118,10 @@ public enum ScenarioRunner {
                 reason = sim.run(&world, until: end, maxEvents: scenario.limits.maxEvents)
             }
             let wall = clock.now - started
-            return report(world, sim: sim, reason: reason, wall: wall)
+            recorder?.finish(world)
+            var r = report(world, sim: sim, reason: reason, wall: wall)
+            r.timeline = recorder?.text
+            return r
         }
 
         func report<L: LinkTechnology>(

@@ -39,6 +39,9 @@ public struct World<Link: LinkTechnology>: EventHandler {
     public var mesh: MeshNetwork?
     /// Bluetooth LE advertising and scanning, when the scenario has a `ble` section.
     public var ble: BleNetwork?
+    /// What `adhocsim view` plays back, when the run records it (`nil`: one branch per mesh
+    /// packet, nothing else).
+    public var timeline: TimelineRecorder?
     /// The buffer the mesh's outbox is swapped into (reused).
     var meshScratch: [LinkPacket] = []
 
@@ -177,6 +180,9 @@ public struct World<Link: LinkTechnology>: EventHandler {
                 meshScratch = []
                 mesh!.takeOutbox(swappingWith: &out)
                 for p in out {
+                    if let timeline, let f = mesh!.core.inFlight[Int(p.tag)] {
+                        timeline.frame(f, packet: p, now: sim.now)
+                    }
                     if mesh!.mustHold(p, room: link.queueRoom(of: Int(p.source))) {
                         mesh!.hold(p)
                     } else if !link.send(p, sim: &sim) {

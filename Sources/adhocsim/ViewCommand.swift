@@ -1,0 +1,39 @@
+import AdHocSim
+import Foundation
+
+/// `adhocsim view DIR`: writes DIR/view.html from DIR/timeline.jsonl.
+enum ViewCommand {
+    static func main(_ args: [String]) throws -> Int32 {
+        if args.contains("--help") || args.contains("-h") { print(Help.view); return ExitStatus.success }
+        let a = try Arguments(args, options: [], switches: [])
+        guard a.positionals.count == 1 else { throw Arguments.UsageError(message: "expects one run folder DIR") }
+        let dir = URL(fileURLWithPath: a.positionals[0])
+        let source = dir.appendingPathComponent("timeline.jsonl")
+        guard let data = FileManager.default.contents(atPath: source.path),
+            let text = String(data: data, encoding: .utf8)
+        else {
+            printError(
+                "adhocsim view: \(Diagnostic.excerpt(source.path)) not found or not UTF-8: run the scenario with "
+                    + "`adhocsim run FILE --view` (or --timeline) first")
+            return ExitStatus.badInput
+        }
+        guard text.hasPrefix("{\"e\":\"header\",\"version\":1,") else {
+            printError(
+                "adhocsim view: \(Diagnostic.excerpt(source.path)) does not start with a version 1 timeline header")
+            return ExitStatus.badInput
+        }
+        do {
+            try write(ViewerPage.html(timeline: text), to: dir.appendingPathComponent("view.html"))
+        } catch {
+            printError("adhocsim view: cannot write view.html: \(error)")
+            return ExitStatus.badInput
+        }
+        print("wrote \(dir.appendingPathComponent("view.html").path)")
+        return ExitStatus.success
+    }
+
+    /// Writes `text` to `url` in one step (a temporary file renamed into place).
+    static func write(_ text: String, to url: URL) throws {
+        try Data(text.utf8).write(to: url, options: .atomic)
+    }
+}
