@@ -11,7 +11,7 @@ enum ExitStatus {
 }
 
 enum CommandLineTool {
-    static let commands = ["run", "view", "validate", "range", "sweep", "merge", "plot", "check", "calibrate", "bench", "help"]
+    static let commands = ["run", "view", "schema", "validate", "range", "sweep", "merge", "plot", "check", "calibrate", "bench", "help"]
 
     static func main(_ args: [String]) -> Int32 {
         guard let command = args.first else {
@@ -46,6 +46,7 @@ enum CommandLineTool {
                 return ExitStatus.success
             case "run": return try RunCommand.main(rest)
             case "view": return try ViewCommand.main(rest)
+            case "schema": return try SchemaCommand.main(rest)
             case "validate": return try ValidateCommand.main(rest)
             case "bench": return try BenchCommand.main(rest)
             case "range": return try RangeCommand.main(rest)

@@ -5,6 +5,7 @@ enum Help {
         Usage:
           adhocsim run FILE [--out DIR] [--seed N] [--overrides FILE] [--set PATH=VALUE]... [--pcap] [--view] [--timeline] [--quiet]
           adhocsim view DIR
+          adhocsim schema
           adhocsim validate FILE... [--set PATH=VALUE]...
           adhocsim range [FILE] [--environment PRESET] [--set PATH=VALUE]...
           adhocsim sweep FILE [--out DIR] [-j N] [--shard K/N] [--resume] [--overrides FILE] [--set PATH=VALUE]... [--quiet]
@@ -84,6 +85,16 @@ enum Help {
         sessions; message frames and route returns hop by hop; heartbeat pulses; the clicked
         phone's route table; probe RTTs and bytes delivered for flows. Open view.html#t=80 to
         start at 80 s.
+        """
+
+    static let schema = """
+        adhocsim schema
+
+        Prints the JSON Schema (draft 2020-12) of the scenario format, the same as
+        topologies/scenario.schema.json. Point a scenario's "$schema" at it (the shipped
+        topologies do: "$schema": "../scenario.schema.json") and editors complete and check
+        its keys, types and choices. The decoder stays the judge: it also checks node ids,
+        ranges that depend on other keys and sizes (adhocsim validate).
         """
 
     static let validate = """
@@ -174,6 +185,7 @@ enum Help {
         switch topic {
         case "run": return run
         case "view": return view
+        case "schema": return schema
         case "validate": return validate
         case "bench": return bench
         case "range": return range

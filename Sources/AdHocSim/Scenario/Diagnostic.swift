@@ -111,6 +111,9 @@ final class DiagnosticSink {
     let file: String
     let lineMap: LineMap
     private(set) var diagnostics: [Diagnostic] = []
+    /// When set, every key the readers ask for, by the path of its object with array indices
+    /// written `[]` (`ScenarioDecoder.keyCensus`).
+    var census: [String: Set<String>]?
 
     init(file: String, lineMap: LineMap) {
         self.file = file

@@ -22,6 +22,19 @@ public struct JSONPath: Sendable, Equatable, CustomStringConvertible {
     /// This path extended by an array index.
     public func appending(_ index: Int) -> JSONPath { JSONPath(components: components + [.index(index)]) }
 
+    /// The path with every array index written `[]` (`nodes[].position`): the same for every
+    /// element of an array.
+    public var pattern: String {
+        var s = ""
+        for c in components {
+            switch c {
+            case .key(let k): s += s.isEmpty ? k : ".\(k)"
+            case .index: s += "[]"
+            }
+        }
+        return s
+    }
+
     /// `a.b[3].c`; the root prints as an empty string.
     public var description: String {
         var s = ""

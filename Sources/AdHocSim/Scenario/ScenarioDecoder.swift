@@ -49,6 +49,19 @@ public struct ScenarioDecoder {
         return scenario
     }
 
+    /// Every key the decoder asks for while reading `bytes`, by the pattern of its object's
+    /// path (`JSONPath.pattern`; the root is `""`), whether or not the file has the key: an
+    /// object's reader asks for all the keys it knows. The schema test compares this with
+    /// `ScenarioSchema`.
+    public static func keyCensus(bytes: [UInt8], file: String) -> [String: Set<String>] {
+        let sink = DiagnosticSink(file: file, lineMap: LineMap(bytes))
+        sink.census = [:]
+        var parser = JSONParser(bytes: bytes, sink: sink)
+        guard let root = parser.parseDocument() else { return [:] }
+        _ = ScenarioDecoder(sink: sink).decodeRoot(root, file: file)
+        return sink.census ?? [:]
+    }
+
     func decodeRoot(_ root: JSONNode, file: String) -> Scenario? {
         guard
             let r = ObjectReader(
@@ -58,6 +71,8 @@ public struct ScenarioDecoder {
             return nil
         }
         defer { r.finish() }
+        // The address of the file's JSON Schema, for editors (`adhocsim schema`); not used here.
+        if let v = r.value("$schema") { _ = values.string(v, JSONPath.root.appending("$schema"), "a schema address") }
         if let v = r.value("version") {
             _ = values.integer(
                 v, JSONPath.root.appending("version"), "a scenario format version (this build reads version 1)",
@@ -188,6 +203,12 @@ public struct ScenarioDecoder {
             let mac, let host, let transport, let limits, let events, let expectations, distanceOK, matrixOK, meshOK,
             mobilityOK, bleOK, viaOK
         else { return nil }
+        // "$schema" only guides editors: it is no input, so it leaves the effective input, its
+        // hash and the sweep's cell ids alone.
+        var root = root
+        if case .object(let members) = root.value, members.contains(where: { $0.key == "$schema" }) {
+            root.value = .object(members.filter { $0.key != "$schema" })
+        }
         let canonical = Canonical.text(of: root)
         var hash = StableHash()
         hash.combine(canonical)

@@ -26,6 +26,7 @@ final class ObjectReader {
     /// The value of `key`, marking the key as known. `nil` when absent.
     func value(_ key: String) -> JSONNode? {
         known.append(key)
+        if sink.census != nil { sink.census![path.pattern, default: []].insert(key) }
         return members.first(where: { $0.key == key })?.value
     }
 

@@ -1,0 +1,118 @@
+import Foundation
+import Testing
+@testable import AdHocSim
+
+/// The scenario format's JSON Schema (`adhocsim schema`, `topologies/scenario.schema.json`) and
+/// the decoder agree: the same keys in every object, and the schema's bad inputs are the
+/// decoder's too. (That the schema accepts every shipped topology and rejects those bad inputs
+/// is checked with Python's jsonschema in CI, `.ci/schema-check.py`.)
+@Suite struct SchemaTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    static var shippedTopologies: [URL] {
+        let base = root.appendingPathComponent("topologies")
+        let all = FileManager.default.enumerator(atPath: base.path)!.compactMap { $0 as? String }
+        return all.filter { $0.hasSuffix(".json") && !$0.hasSuffix("scenario.schema.json") }.sorted()
+            .map { base.appendingPathComponent($0) }
+    }
+
+    /// Objects no shipped topology has, so that every object of the format is read at least once.
+    static let corpus = [
+        """
+        {"name": "c", "seed": 1, "duration_s": 5,
+         "environment": {"preset": "city", "blockage": {"ratePerS": 0.1, "dwellS": 1, "penaltyDb": 10}},
+         "mac": {"aggregation": true, "queuePackets": 100}, "limits": {"maxEvents": 1000000},
+         "transport": {"quic": {"coalesce": true}},
+         "nodes": [{"id": "a", "position": [0, 0, 1.2], "host": {"sendUs": 10}}, {"id": "b", "position": [5, 0, 1.2]}],
+         "ble": {"estimator": {"exponent": 2}, "advertisers": [{"node": "a"}], "scanners": [{"node": "b"}]},
+         "flows": [{"id": "f", "from": "a", "to": "b", "protocol": "udp", "workload": {"kind": "cbr", "rateMbps": 1, "size": 100}}]}
+        """
+    ]
+
+    /// Every key the schema lists, by the pattern of its object's path (`JSONPath.pattern`);
+    /// `matrix` is a map from JSON paths to value lists, not a fixed set of keys.
+    static func schemaKeys() throws -> [String: Set<String>] {
+        let schema = try #require(
+            try JSONSerialization.jsonObject(with: Data(ScenarioSchema.text.utf8)) as? [String: Any])
+        var keys: [String: Set<String>] = [:]
+        func walk(_ node: [String: Any], _ pattern: String) {
+            if let properties = node["properties"] as? [String: Any] {
+                keys[pattern, default: []].formUnion(properties.keys)
+                for (key, child) in properties where !(pattern.isEmpty && key == "matrix") {
+                    if let child = child as? [String: Any] { walk(child, pattern.isEmpty ? key : pattern + "." + key) }
+                }
+            }
+            if let items = node["items"] as? [String: Any] { walk(items, pattern + "[]") }
+            for branch in (node["anyOf"] as? [[String: Any]]) ?? [] { walk(branch, pattern) }
+        }
+        walk(schema, "")
+        return keys
+    }
+
+    @Test func theShippedSchemaIsTheCommandsOutput() throws {
+        let shipped = try String(
+            contentsOf: Self.root.appendingPathComponent("topologies/scenario.schema.json"), encoding: .utf8)
+        #expect(shipped == ScenarioSchema.text)
+        let dir = try temporaryFolder()
+        let printed = try CLI.run(["schema"], in: dir)
+        #expect(printed.status == 0)
+        #expect(printed.stdout == ScenarioSchema.text)
+    }
+
+    /// The decoder asks for every key it knows whenever it reads an object, present or not, so
+    /// reading every shipped topology and the corpus lists the format's keys. A key the decoder
+    /// takes that the schema lacks, or one the schema lists that the decoder would call unknown,
+    /// fails here with its object's path.
+    @Test func theSchemaHasExactlyTheDecodersKeys() throws {
+        var census: [String: Set<String>] = [:]
+        for url in Self.shippedTopologies {
+            for (k, v) in ScenarioDecoder.keyCensus(
+                bytes: Array(try Data(contentsOf: url)), file: url.lastPathComponent)
+            {
+                census[k, default: []].formUnion(v)
+            }
+        }
+        for text in Self.corpus {
+            for (k, v) in ScenarioDecoder.keyCensus(bytes: Array(text.utf8), file: "corpus") {
+                census[k, default: []].formUnion(v)
+            }
+        }
+        let schema = try Self.schemaKeys()
+        for pattern in Set(census.keys).union(schema.keys).sorted() {
+            let decoder = census[pattern] ?? [], listed = schema[pattern] ?? []
+            #expect(
+                decoder.subtracting(listed).isEmpty,
+                "\(pattern): the schema lacks \(decoder.subtracting(listed).sorted())")
+            #expect(
+                listed.subtracting(decoder).isEmpty,
+                "\(pattern): the decoder does not take \(listed.subtracting(decoder).sorted())")
+        }
+        #expect(schema.count >= 30)  // the walk reached the nested objects
+    }
+
+    /// Every structural bad input the schema must reject is one the decoder rejects too.
+    @Test func theSchemasBadInputsAreTheDecoders() throws {
+        let data = try Data(contentsOf: Self.root.appendingPathComponent("Tests/SchemaCases/bad-inputs.json"))
+        let cases = try #require(try JSONSerialization.jsonObject(with: data) as? [[String: Any]])
+        #expect(cases.count >= 20)
+        for c in cases {
+            let text = String(decoding: try JSONSerialization.data(withJSONObject: c["scenario"]!), as: UTF8.self)
+            #expect(!diagnostics(text).isEmpty, "the decoder accepts: \(c["why"] as? String ?? "")")
+        }
+    }
+
+    /// "$schema" guides editors only: it changes neither the effective input nor its hash.
+    @Test func theSchemaAddressIsNoInput() throws {
+        let plain =
+            #"{"name": "t", "seed": 1, "duration_s": 5, "environment": {"preset": "field"}, "nodes": [{"id": "a", "position": [0, 0, 1]}]}"#
+        let marked = plain.replacingOccurrences(of: #"{"name""#, with: #"{"$schema": "scenario.schema.json", "name""#)
+        let a = try decode(plain).get(), b = try decode(marked).get()
+        #expect(a.inputHash == b.inputHash)
+        #expect(JSONText.render(a.effectiveInput) == JSONText.render(b.effectiveInput))
+        #expect(
+            diagnostics(
+                #"{"$schema": 3, "name": "t", "seed": 1, "duration_s": 5, "environment": {"preset": "field"}, "nodes": [{"id": "a", "position": [0, 0, 1]}]}"#
+            ).map(\.path) == ["$schema"])
+    }
+}
