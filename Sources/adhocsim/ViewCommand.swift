@@ -8,6 +8,15 @@ enum ViewCommand {
         let a = try Arguments(args, options: [], switches: [])
         guard a.positionals.count == 1 else { throw Arguments.UsageError(message: "expects one run folder DIR") }
         let dir = URL(fileURLWithPath: a.positionals[0])
+        // The `--out` rule: write only into a folder adhocsim wrote (its metadata.json says so).
+        let meta = FileManager.default.contents(atPath: dir.appendingPathComponent("metadata.json").path)
+            .map { String(decoding: $0, as: UTF8.self) }
+        guard let meta, meta.contains("\"tool\": \"adhocsim\"") else {
+            printError(
+                "adhocsim view: \(Diagnostic.excerpt(dir.path)) is not a run folder adhocsim wrote (no metadata.json "
+                    + "from adhocsim); run the scenario with `adhocsim run FILE --view --out DIR` first")
+            return ExitStatus.badInput
+        }
         let source = dir.appendingPathComponent("timeline.jsonl")
         guard let data = FileManager.default.contents(atPath: source.path),
             let text = String(data: data, encoding: .utf8)

@@ -99,7 +99,14 @@ import Testing
 
     @Test func viewNeedsATimelineAndWritesThePage() throws {
         let dir = try temporaryFolder(["s.json": try String(contentsOfFile: Self.twoPhones, encoding: .utf8)])
-        let none = try CLI.run(["view", "."], in: dir)
+        // A folder adhocsim did not write is left alone.
+        let foreign = try CLI.run(["view", "."], in: dir)
+        #expect(foreign.status == 2)
+        #expect(foreign.stderr.contains("not a run folder adhocsim wrote"))
+        #expect(!(try listing(dir).contains("view.html")))
+        // A run recorded without a timeline has nothing to show.
+        #expect(try CLI.run(["run", "s.json", "--quiet", "--out", "plain"], in: dir).status == 0)
+        let none = try CLI.run(["view", "plain"], in: dir)
         #expect(none.status == 2)
         #expect(none.stderr.contains("timeline.jsonl") && none.stderr.contains("--view"))
         #expect(try CLI.run(["run", "s.json", "--timeline", "--quiet", "--out", "out"], in: dir).status == 0)

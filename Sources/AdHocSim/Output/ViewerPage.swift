@@ -7,7 +7,8 @@
 /// message list whose entries draw that message's every hop (retries in orange); for flows the
 /// probe RTTs and the bytes delivered over time; a time slider, play/pause, speed and a legend,
 /// the place's name, a scale bar and the one-hop range circle on hover. `#t=SECONDS` in the
-/// address opens the page paused at that time. Big runs stay usable: the canvas draws at most
+/// address opens the page paused at that time (`&node=ID` selects a phone, `&msg=K` the K-th
+/// message). Big runs stay usable: the canvas draws at most
 /// a few thousand items per frame, newest first.
 public enum ViewerPage {
     /// The page for `timeline` (the text of a `timeline.jsonl`).
@@ -39,6 +40,7 @@ public enum ViewerPage {
         .node { cursor: pointer; stroke: #fff; stroke-width: 1; }
         .panel { background: #fff; border: 1px solid #ccc; margin-bottom: 8px; padding: 6px; }
         .panel h3 { margin: 0 0 4px 0; font-size: 13px; }
+        .msgs { max-height: 260px; overflow: auto; position: relative; }
         .msgs div { cursor: pointer; padding: 1px 2px; }
         .msgs div:hover, .msgs div.sel { background: #e3f2fd; }
         table { border-collapse: collapse; } td { padding: 0 6px 0 0; vertical-align: top; }
@@ -252,8 +254,9 @@ public enum ViewerPage {
         // Drawing.
         var canvas = document.getElementById('canvas'), ctx = canvas.getContext('2d');
         var now = 0, playing = false, speed = 1, lastFrame = 0, maxItems = 3000;
-        function arrow(a, b, color, width) {
-          ctx.strokeStyle = color; ctx.lineWidth = width; ctx.beginPath(); ctx.moveTo(a[0], a[1]); ctx.lineTo(b[0], b[1]); ctx.stroke();
+        function arrow(a, b, color, width, dashed) {
+          ctx.strokeStyle = color; ctx.lineWidth = width; ctx.setLineDash(dashed ? [6, 4] : []);
+          ctx.beginPath(); ctx.moveTo(a[0], a[1]); ctx.lineTo(b[0], b[1]); ctx.stroke(); ctx.setLineDash([]);
           var ang = Math.atan2(b[1] - a[1], b[0] - a[0]), l = 7;
           ctx.beginPath(); ctx.moveTo(b[0], b[1]);
           ctx.lineTo(b[0] - l * Math.cos(ang - 0.4), b[1] - l * Math.sin(ang - 0.4));
@@ -293,7 +296,13 @@ public enum ViewerPage {
           if (selectedMsg) {
             (hopsByMsg[selectedMsg.w + ':' + selectedMsg.m] || []).forEach(function (hp) {
               if (hp.t > t) return;
-              arrow(pos[hp.a], pos[hp.b], hp.try > 0 ? COLORS.retry : (hp.k === 'msg' ? COLORS.msg : COLORS.ret), 3.5);
+              // The message solid and wide, its route return dashed beside it; retries in orange.
+              var ret = hp.k !== 'msg', a = pos[hp.a], b = pos[hp.b];
+              if (ret) {
+                var dx = b[0] - a[0], dy = b[1] - a[1], l = Math.sqrt(dx * dx + dy * dy) || 1;
+                a = [a[0] - dy / l * 4, a[1] + dx / l * 4]; b = [b[0] - dy / l * 4, b[1] + dx / l * 4];
+              }
+              arrow(a, b, hp.try > 0 ? COLORS.retry : (ret ? COLORS.ret : COLORS.msg), ret ? 2 : 4, ret);
             });
           }
           // Phones.
@@ -330,9 +339,10 @@ public enum ViewerPage {
           }
           var rows = Object.keys(table).map(Number).sort(function (a, b) { return a - b; })
             .filter(function (k) { return table[k].length; })
-            .map(function (k) { return '<tr><td>' + escapeText(H.nodes[k].id) + '</td><td>' + (table[k].length - 1) + ' hops</td><td>' +
+            .map(function (k) { return '<tr><td>' + escapeText(H.nodes[k].id) + '</td><td>' + (table[k].length - 1) + (table[k].length === 2 ? ' hop' : ' hops') + '</td><td>' +
               table[k].map(function (x) { return escapeText(H.nodes[x].id); }).join(' → ') + '</td></tr>'; });
-          box.innerHTML = head + (rows.length ? '<table>' + rows.join('') + '</table>' : 'No routes yet (sampled every second).');
+          box.innerHTML = head + (rows.length ? 'Routes held (sampled every second; a route stays until it times out):<table>' +
+            rows.join('') + '</table>' : 'No routes yet (sampled every second).');
         }
         function seek(t) { now = Math.min(Math.max(t, 0), duration); draw(); }
 
@@ -351,7 +361,19 @@ public enum ViewerPage {
           if (now >= duration) { playing = false; playButton.textContent = 'Play'; return; }
           requestAnimationFrame(tick);
         }
-        var m = /t=([0-9.]+)/.exec(location.hash);
+        // #t=SECONDS&node=ID&msg=K: open at a time, with a phone and the K-th message selected.
+        var hash = decodeURIComponent(location.hash.slice(1)), m = /(?:^|&)t=([0-9.]+)/.exec(hash);
+        var nodeArg = /(?:^|&)node=([^&]+)/.exec(hash), msgArg = /(?:^|&)msg=([0-9]+)/.exec(hash);
+        if (nodeArg) H.nodes.forEach(function (n, i) { if (n.id === nodeArg[1]) selected = i; });
+        if (msgArg && by.msg[Number(msgArg[1])]) {
+          selectedMsg = by.msg[Number(msgArg[1])];
+          var row = document.querySelector('#msgs div[data-i="' + msgArg[1] + '"]');
+          if (row) {
+            row.classList.add('sel');
+            var list = document.getElementById('msgs');
+            list.scrollTop = row.offsetTop - list.clientHeight / 2;
+          }
+        }
         seek(m ? Number(m[1]) * NS : 0);
         document.body.dataset.ready = 'yes';
         })();

@@ -46,7 +46,9 @@ final class ObjectReader {
             if let suggestion = Suggestion.closest(to: m.key, among: known) {
                 message += "; did you mean \"\(suggestion)\"?"
             } else {
-                message += "; known keys here: " + known.map { "\"\($0)\"" }.joined(separator: ", ")
+                var listed: [String] = []
+                for k in known where !listed.contains(k) { listed.append(k) }
+                message += "; known keys here: " + listed.map { "\"\($0)\"" }.joined(separator: ", ")
             }
             sink.report(message, path: path.appending(m.key), at: m.keyOrigin)
         }
