@@ -375,6 +375,13 @@ public enum ViewerPage {
           }
         }
         seek(m ? Number(m[1]) * NS : 0);
+        // #bench: draws 50 frames across the run and reports the mean milliseconds per frame.
+        if (/(?:^|&)bench/.test(hash)) {
+          var started = performance.now(), at = now;
+          for (var f = 0; f < 50; f++) seek(duration * f / 50);
+          document.body.dataset.frameMs = ((performance.now() - started) / 50).toFixed(2);
+          seek(at);
+        }
         document.body.dataset.ready = 'yes';
         })();
         </script>
