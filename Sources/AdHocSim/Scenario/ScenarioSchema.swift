@@ -21,6 +21,54 @@ public enum ScenarioSchema {
     "environment",
     "nodes"
   ],
+  "$defs": {
+    "nodeId": {
+      "type": "string",
+      "description": "the id of one of the scenario's nodes"
+    },
+    "position": {
+      "type": "array",
+      "items": {
+        "type": "number"
+      },
+      "minItems": 3,
+      "maxItems": 3,
+      "description": "[x, y, z] in metres"
+    },
+    "awdlSlots": {
+      "type": "array",
+      "items": {
+        "type": "integer",
+        "minimum": 0,
+        "maximum": 15
+      },
+      "description": "AWDL slots (0…15)"
+    },
+    "bleChannels": {
+      "type": "array",
+      "items": {
+        "enum": [
+          37,
+          38,
+          39
+        ]
+      },
+      "minItems": 1,
+      "description": "advertising channels"
+    },
+    "blePositiveSeconds": {
+      "anyOf": [
+        {
+          "type": "number",
+          "exclusiveMinimum": 0,
+          "description": "seconds (null: never)"
+        },
+        {
+          "type": "null"
+        }
+      ]
+    }
+  },
   "properties": {
     "$schema": {
       "type": "string",
@@ -220,13 +268,7 @@ public enum ScenarioSchema {
           "type": "number"
         },
         "awdlSlots": {
-          "type": "array",
-          "items": {
-            "type": "integer",
-            "minimum": 0,
-            "maximum": 15
-          },
-          "description": "AWDL slots (0…15)"
+          "$ref": "#/$defs/awdlSlots"
         },
         "awdlPresence": {
           "enum": [
@@ -365,13 +407,7 @@ public enum ScenarioSchema {
                 "description": "unique node id"
               },
               "position": {
-                "type": "array",
-                "items": {
-                  "type": "number"
-                },
-                "minItems": 3,
-                "maxItems": 3,
-                "description": "[x, y, z] in metres"
+                "$ref": "#/$defs/position"
               },
               "mobility": {
                 "type": "object",
@@ -430,13 +466,7 @@ public enum ScenarioSchema {
                 "description": "waypoints, or the random-waypoint model"
               },
               "awdlSlots": {
-                "type": "array",
-                "items": {
-                  "type": "integer",
-                  "minimum": 0,
-                  "maximum": 15
-                },
-                "description": "AWDL slots (0…15)"
+                "$ref": "#/$defs/awdlSlots"
               },
               "host": {
                 "type": "object",
@@ -514,12 +544,10 @@ public enum ScenarioSchema {
             "type": "string"
           },
           "from": {
-            "type": "string",
-            "description": "a node id"
+            "$ref": "#/$defs/nodeId"
           },
           "to": {
-            "type": "string",
-            "description": "a node id"
+            "$ref": "#/$defs/nodeId"
           },
           "protocol": {
             "enum": [
@@ -611,12 +639,10 @@ public enum ScenarioSchema {
             ]
           },
           "from": {
-            "type": "string",
-            "description": "a node id"
+            "$ref": "#/$defs/nodeId"
           },
           "to": {
-            "type": "string",
-            "description": "a node id"
+            "$ref": "#/$defs/nodeId"
           },
           "bytes": {
             "type": "integer",
@@ -630,8 +656,7 @@ public enum ScenarioSchema {
           "nodes": {
             "type": "array",
             "items": {
-              "type": "string",
-              "description": "a node id"
+              "$ref": "#/$defs/nodeId"
             }
           },
           "start_s": {
@@ -833,20 +858,17 @@ public enum ScenarioSchema {
                 "type": "string"
               },
               "from": {
-                "type": "string",
-                "description": "a node id"
+                "$ref": "#/$defs/nodeId"
               },
               "to": {
                 "anyOf": [
                   {
-                    "type": "string",
-                    "description": "a node id"
+                    "$ref": "#/$defs/nodeId"
                   },
                   {
                     "type": "array",
                     "items": {
-                      "type": "string",
-                      "description": "a node id"
+                      "$ref": "#/$defs/nodeId"
                     },
                     "minItems": 1
                   }
@@ -896,12 +918,10 @@ public enum ScenarioSchema {
                 "type": "string"
               },
               "from": {
-                "type": "string",
-                "description": "a node id"
+                "$ref": "#/$defs/nodeId"
               },
               "to": {
-                "type": "string",
-                "description": "a node id"
+                "$ref": "#/$defs/nodeId"
               },
               "size_bytes": {
                 "type": "integer",
@@ -935,12 +955,10 @@ public enum ScenarioSchema {
                 "type": "string"
               },
               "from": {
-                "type": "string",
-                "description": "a node id"
+                "$ref": "#/$defs/nodeId"
               },
               "to": {
-                "type": "string",
-                "description": "a node id"
+                "$ref": "#/$defs/nodeId"
               },
               "bytes_per_s": {
                 "type": "integer",
@@ -978,8 +996,7 @@ public enum ScenarioSchema {
           "items": {
             "type": "array",
             "items": {
-              "type": "string",
-              "description": "a node id"
+              "$ref": "#/$defs/nodeId"
             },
             "minItems": 2
           }
@@ -997,8 +1014,7 @@ public enum ScenarioSchema {
             "type": "object",
             "properties": {
               "node": {
-                "type": "string",
-                "description": "a node id"
+                "$ref": "#/$defs/nodeId"
               },
               "profile": {
                 "enum": [
@@ -1059,34 +1075,17 @@ public enum ScenarioSchema {
                 "type": "string"
               },
               "channels": {
-                "type": "array",
-                "items": {
-                  "enum": [
-                    37,
-                    38,
-                    39
-                  ]
-                },
-                "minItems": 1
+                "$ref": "#/$defs/bleChannels"
               },
               "target": {
-                "type": "string",
-                "description": "a node id"
+                "$ref": "#/$defs/nodeId"
               },
               "startS": {
                 "type": "number",
                 "minimum": 0
               },
               "addressRotationS": {
-                "anyOf": [
-                  {
-                    "type": "number",
-                    "exclusiveMinimum": 0
-                  },
-                  {
-                    "type": "null"
-                  }
-                ]
+                "$ref": "#/$defs/blePositiveSeconds"
               }
             },
             "additionalProperties": false,
@@ -1101,8 +1100,7 @@ public enum ScenarioSchema {
             "type": "object",
             "properties": {
               "node": {
-                "type": "string",
-                "description": "a node id"
+                "$ref": "#/$defs/nodeId"
               },
               "profile": {
                 "enum": [
@@ -1126,15 +1124,7 @@ public enum ScenarioSchema {
                 "type": "boolean"
               },
               "channels": {
-                "type": "array",
-                "items": {
-                  "enum": [
-                    37,
-                    38,
-                    39
-                  ]
-                },
-                "minItems": 1
+                "$ref": "#/$defs/bleChannels"
               },
               "serviceFilter": {
                 "type": "array",
@@ -1163,8 +1153,7 @@ public enum ScenarioSchema {
             "type": "object",
             "properties": {
               "node": {
-                "type": "string",
-                "description": "a node id"
+                "$ref": "#/$defs/nodeId"
               },
               "channel": {
                 "type": "integer",
@@ -1197,15 +1186,7 @@ public enum ScenarioSchema {
           }
         },
         "addressRotationS": {
-          "anyOf": [
-            {
-              "type": "number",
-              "exclusiveMinimum": 0
-            },
-            {
-              "type": "null"
-            }
-          ]
+          "$ref": "#/$defs/blePositiveSeconds"
         },
         "wifiInterference": {
           "type": "boolean"
@@ -1247,18 +1228,15 @@ public enum ScenarioSchema {
             "type": "object",
             "properties": {
               "from": {
-                "type": "string",
-                "description": "a node id"
+                "$ref": "#/$defs/nodeId"
               },
               "to": {
-                "type": "string",
-                "description": "a node id"
+                "$ref": "#/$defs/nodeId"
               },
               "avoids": {
                 "type": "array",
                 "items": {
-                  "type": "string",
-                  "description": "a node id"
+                  "$ref": "#/$defs/nodeId"
                 }
               },
               "maxHops": {
@@ -1307,8 +1285,7 @@ public enum ScenarioSchema {
             "minimum": 0
           },
           "node": {
-            "type": "string",
-            "description": "a node id"
+            "$ref": "#/$defs/nodeId"
           },
           "action": {
             "enum": [
@@ -1319,13 +1296,7 @@ public enum ScenarioSchema {
             ]
           },
           "position": {
-            "type": "array",
-            "items": {
-              "type": "number"
-            },
-            "minItems": 3,
-            "maxItems": 3,
-            "description": "[x, y, z] in metres"
+            "$ref": "#/$defs/position"
           }
         },
         "additionalProperties": false,

@@ -166,25 +166,42 @@ extension ScenarioDecoder {
         return (id, from, to, start)
     }
 
+    /// The array `node` of transfers of kind `what`, each an object (`expected` says its keys)
+    /// whose ends `decodeTransferEnds` reads and whose own keys `element` reads, given the
+    /// reader, the element's path, its ends and the run's last second; `nil` after reporting.
+    private func decodeTransfers<T>(
+        _ node: JSONNode, _ path: JSONPath, what: String, expected: String, nodeIndex: [String: Int],
+        groups: [[Int]]?, duration: Double?, names: inout Set<String>,
+        _ element: (ObjectReader, JSONPath, (id: String, from: Int, to: Int, start: Double)?, Double) -> T?
+    ) -> [T]? {
+        guard let items = values.array(node, path, "an array of \(what)s") else { return nil }
+        let upper = duration ?? ScenarioBounds.maxDurationSeconds
+        var out: [T] = []
+        var ok = true
+        for (i, item) in items.enumerated() {
+            let p = path.appending(i)
+            guard let r = ObjectReader(item, path: p, sink: sink, expected: "a \(what) {\(expected)}") else {
+                ok = false
+                continue
+            }
+            let ends = decodeTransferEnds(
+                r, p, what: what, nodeIndex: nodeIndex, groups: groups, names: &names, upper: upper)
+            if let t = element(r, p, ends, upper), ends != nil { out.append(t) } else { ok = false }
+            r.finish()
+        }
+        return ok ? out : nil
+    }
+
     /// `mesh.resources`: files sent to a session peer, each at most `limit` bytes.
     func decodeResources(
         _ node: JSONNode, _ path: JSONPath, nodeIndex: [String: Int], groups: [[Int]]?, duration: Double?,
         limit: Int, names: inout Set<String>
     ) -> [ResourceSpec]? {
-        guard let items = values.array(node, path, "an array of resources") else { return nil }
-        let upper = duration ?? ScenarioBounds.maxDurationSeconds
-        var out: [ResourceSpec] = []
-        var ok = true
-        for (i, item) in items.enumerated() {
-            let p = path.appending(i)
-            guard
-                let r = ObjectReader(
-                    item, path: p, sink: sink,
-                    expected: "a resource {\"id\", \"from\", \"to\", \"size_bytes\", \"at_s\"?, \"cancel_at_s\"?}")
-            else { ok = false; continue }
-            defer { r.finish() }
-            let ends = decodeTransferEnds(
-                r, p, what: "resource", nodeIndex: nodeIndex, groups: groups, names: &names, upper: upper)
+        decodeTransfers(
+            node, path, what: "resource",
+            expected: "\"id\", \"from\", \"to\", \"size_bytes\", \"at_s\"?, \"cancel_at_s\"?", nodeIndex: nodeIndex,
+            groups: groups, duration: duration, names: &names
+        ) { r, p, ends, upper in
             var size: Int?
             if let v = r.required("size_bytes", "a resource size") {
                 if case .number(let n) = v.value, n.isIntegerLiteral, let big = UInt64(n.literal), big > UInt64(limit) {
@@ -194,8 +211,7 @@ extension ScenarioDecoder {
                             + "send larger files)", path: p.appending("size_bytes"), at: v.origin)
                 } else {
                     size = values.integer(
-                        v, p.appending("size_bytes"), "a resource size in 1...\(limit) bytes",
-                        in: 1...UInt64(limit)
+                        v, p.appending("size_bytes"), "a resource size in 1...\(limit) bytes", in: 1...UInt64(limit)
                     ).map(Int.init)
                 }
             }
@@ -211,15 +227,13 @@ extension ScenarioDecoder {
                             + "found \(JSONNumber(c).literal)", path: p.appending("cancel_at_s"), at: v.origin)
                     cancel = nil
                 }
-                if cancel == nil { ok = false }
+                if cancel == nil { return nil }
             }
-            guard let ends, let size else { ok = false; continue }
-            out.append(
-                ResourceSpec(
-                    id: ends.id, from: ends.from, to: ends.to, start: .seconds(ends.start), sizeBytes: size,
-                    cancelAt: cancel.map { .seconds($0) }))
+            guard let ends, let size else { return nil }
+            return ResourceSpec(
+                id: ends.id, from: ends.from, to: ends.to, start: .seconds(ends.start), sizeBytes: size,
+                cancelAt: cancel.map { .seconds($0) })
         }
-        return ok ? out : nil
     }
 
     /// `mesh.streams`: byte streams to a session peer at a constant write rate.
@@ -227,22 +241,11 @@ extension ScenarioDecoder {
         _ node: JSONNode, _ path: JSONPath, nodeIndex: [String: Int], groups: [[Int]]?, duration: Double?,
         names: inout Set<String>
     ) -> [StreamSpec]? {
-        guard let items = values.array(node, path, "an array of streams") else { return nil }
-        let upper = duration ?? ScenarioBounds.maxDurationSeconds
-        var out: [StreamSpec] = []
-        var ok = true
-        for (i, item) in items.enumerated() {
-            let p = path.appending(i)
-            guard
-                let r = ObjectReader(
-                    item, path: p, sink: sink,
-                    expected:
-                        "a stream {\"id\", \"from\", \"to\", \"bytes_per_s\", \"duration_s\", \"write_bytes\"?, \"at_s\"?}"
-                )
-            else { ok = false; continue }
-            defer { r.finish() }
-            let ends = decodeTransferEnds(
-                r, p, what: "stream", nodeIndex: nodeIndex, groups: groups, names: &names, upper: upper)
+        decodeTransfers(
+            node, path, what: "stream",
+            expected: "\"id\", \"from\", \"to\", \"bytes_per_s\", \"duration_s\", \"write_bytes\"?, \"at_s\"?",
+            nodeIndex: nodeIndex, groups: groups, duration: duration, names: &names
+        ) { r, p, ends, _ in
             let rate = r.required("bytes_per_s", "a write rate").flatMap {
                 values.integer(
                     $0, p.appending("bytes_per_s"), "a write rate in 1...125000000 bytes/s", in: 1...125_000_000)
@@ -255,19 +258,17 @@ extension ScenarioDecoder {
             let span = r.required("duration_s", "how long the app writes").flatMap {
                 values.duration($0, p.appending("duration_s"), "seconds of writing, > 0 and ≤ 86400", upTo: 86_400)
             }
-            guard let ends, let rate, let write, let span else { ok = false; continue }
+            guard let ends, let rate, let write, let span else { return nil }
             let spec = StreamSpec(
                 id: ends.id, from: ends.from, to: ends.to, start: .seconds(ends.start), bytesPerSecond: Int(rate),
                 writeBytes: Int(write), duration: .seconds(span))
             guard Double(spec.writes) <= Double(SessionTransferBounds.maxWrites) else {
                 sink.report(
                     "this stream would make \(spec.writes) writes of \(write) bytes; at most "
-                        + "\(SessionTransferBounds.maxWrites) (use larger writes)", path: p, at: item.origin)
-                ok = false
-                continue
+                        + "\(SessionTransferBounds.maxWrites) (use larger writes)", path: p, at: r.node.origin)
+                return nil
             }
-            out.append(spec)
+            return spec
         }
-        return ok ? out : nil
     }
 }
