@@ -19,6 +19,12 @@ struct OutputTests {
         t.append(["plain", "with,comma"])
         t.append(["say \"hi\"", ""])
         #expect(t.text == "a,b\nplain,\"with,comma\"\n\"say \"\"hi\"\"\",\n")
+        // A line break inside a field is quoted, CR LF (one Character in Swift) included.
+        var u = CSVTable(header: ["x"])
+        u.append(["two\r\nlines"])
+        u.append(["one\nbreak"])
+        #expect(u.text == "x\n\"two\r\nlines\"\n\"one\nbreak\"\n")
+        #expect(CSVTable.records(u.text).rows == [["x"], ["two\r\nlines"], ["one\nbreak"]])
     }
 
     @Test func commitReplacesTheWholeFolderOfAnEarlierRun() throws {

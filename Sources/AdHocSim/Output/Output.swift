@@ -48,10 +48,15 @@ public struct CSVTable: Sendable {
     /// The table as text.
     public var text: String {
         var out = ""
-        for row in [header] + rows {
-            out += row.map(CSVTable.field).joined(separator: ",")
+        func write(_ row: [String]) {
+            for (k, f) in row.enumerated() {
+                if k > 0 { out += "," }
+                out += CSVTable.field(f)
+            }
             out += "\n"
         }
+        write(header)
+        for row in rows { write(row) }
         return out
     }
 
@@ -90,7 +95,9 @@ public struct CSVTable: Sendable {
     }
 
     static func field(_ s: String) -> String {
-        guard s.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return s }
+        // Byte by byte (the four are ASCII): a CR LF pair counts too, which a Character
+        // comparison would miss (it is one grapheme).
+        guard s.utf8.contains(where: { $0 == 0x2C || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }) else { return s }
         return "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 }
