@@ -87,14 +87,14 @@ import Testing
 /// (1 ms per frame, nothing lost unless told): the unicasts of a set-up are the invitation (0),
 /// the reply (1) and the six flights (2–7).
 @Suite struct HandshakeRetransmissionTests {
-    func joined(dropping: Set<Int>) -> SimTime? {
+    func joined(dropping: Set<Int>, retransmission: Bool = true) -> SimTime? {
         var config = MeshConfig()
         config.sessionSetup = .multipeer
+        config.handshakeRetransmission = retransmission
         var sim = Simulation(seed: 8)
         var h = MeshHarness(peers: [[], []], config: config, fixedSessions: false, sim: &sim)
         h.link.dropUnicasts = dropping
         _ = sim.run(&h, until: .seconds(10))
-        #expect(h.mesh.peers == [[1], [0]])
         return h.mesh.firstConnected[0]
     }
 
@@ -111,6 +111,13 @@ import Testing
     @Test func aLostLastFlightIsAnsweredWhenThePreviousOneComesAgain() throws {
         let clean = try #require(joined(dropping: []))
         #expect(try #require(joined(dropping: [7])) == clean + .seconds(1))
+    }
+
+    /// Switched off (`mesh.handshakeRetransmission`), a lost flight is recovered only by the
+    /// 30 s set-up timeout: no session within the 10 s run.
+    @Test func withoutTheTimerALostFlightWaitsForTheSetUpTimeout() throws {
+        #expect(joined(dropping: [], retransmission: false) != nil)
+        #expect(joined(dropping: [2], retransmission: false) == nil)
     }
 
     /// The timer doubles: the same flight lost twice waits 1 s, then 2 s.
@@ -137,8 +144,10 @@ import Testing
         let answer = [delay(draws[0].uniform()), delay(draws[1].uniform())]
         // The first answer on the air: an announcement, or an answer to the other's query, which
         // arrives 1 ms after it was sent.
-        let first = [announce[0], announce[1], query[1] + .milliseconds(1) + answer[0], query[0] + .milliseconds(1) + answer[1]]
-            .min()!
+        let first = [
+            announce[0], announce[1], query[1] + .milliseconds(1) + answer[0], query[0] + .milliseconds(1) + answer[1]
+        ]
+        .min()!
         var h = MeshHarness(peers: [[], []], config: config, fixedSessions: false, sim: &sim)
         _ = sim.run(&h, until: .seconds(2))
         return (h.mesh.firstConnected[0], first)

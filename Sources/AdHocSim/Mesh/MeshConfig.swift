@@ -148,6 +148,10 @@ public struct MeshConfig: Sendable, Equatable {
     public var sessionSetup = SessionSetup.multipeer
     /// The session's encryption preference: `optional` is `MCSession(peer:)`'s default.
     public var encryption = SessionEncryption.optional
+    /// Connection flights are resent on DTLS's retransmission timer (RFC 6347 §4.2.4.1;
+    /// `MultipeerSetup`). Off: a lost flight is recovered only by the 30 s set-up timeout (the
+    /// model before it, kept as an ablation).
+    public var handshakeRetransmission = true
     /// How long a sender waits for the route return before it retries with the route it holds
     /// then: 4 s (assumption: ten hops at ns-3 DSR's 40 ms node traversal time, both ways,
     /// plus AWDL waits of up to ~100 ms per hop, with a factor 2 of margin).
@@ -229,6 +233,7 @@ public struct MeshConfig: Sendable, Equatable {
         if let v = spec.routeCache { routeCache = v }
         if let v = spec.sessionSetup { sessionSetup = v }
         if let v = spec.encryption { encryption = v }
+        if let v = spec.handshakeRetransmission { handshakeRetransmission = v }
         if let v = spec.maxResourceBytes { maxResourceBytes = v }
     }
 }

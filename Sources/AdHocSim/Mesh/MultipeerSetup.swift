@@ -208,7 +208,7 @@ extension MeshNetwork {
             sendFlight(0, of: key, from: r, to: from, sim: &sim)
         case .handshake:
             guard let a = setup!.attempts[key], a.id == f.attempt else { return }
-            if a.flights >= 2 && f.seq == UInt64(a.flights - 2) {
+            if config.handshakeRetransmission && a.flights >= 2 && f.seq == UInt64(a.flights - 2) {
                 // The flight before ours came again: ours was lost; send it again.
                 resendFlight(a.flights - 1, of: key, from: r, to: from, now: sim.now)
                 return
@@ -232,7 +232,7 @@ extension MeshNetwork {
     mutating func sendFlight(_ k: Int, of key: UInt64, from: Int, to: Int, sim: inout Simulation) {
         let id = setup!.attempts[key]!.id
         sendSetup(.handshake, id: id, seq: UInt64(k), from: from, to: to, bytes: setup!.flightBytes[k], now: sim.now)
-        guard k + 1 < setup!.flightBytes.count else { return }
+        guard config.handshakeRetransmission, k + 1 < setup!.flightBytes.count else { return }
         setup!.attempts[key]!.timer = MultipeerSetup.initialTimer
         sim.schedule(
             after: MultipeerSetup.initialTimer, target: UInt32(from), kind: .meshHandshakeTimer,

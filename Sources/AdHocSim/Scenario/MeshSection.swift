@@ -28,6 +28,8 @@ public struct MeshSpec: Sendable, Equatable {
     public var sessionSetup: SessionSetup?
     /// `mesh.encryption`: `"none"`, `"optional"` (default) or `"required"`.
     public var encryption: SessionEncryption?
+    /// `mesh.handshakeRetransmission`: resend lost connection flights on DTLS's timer (default true).
+    public var handshakeRetransmission: Bool?
     /// `mesh.routeCache`: keep other paths per destination to fail over to (default true).
     public var routeCache: Bool?
     /// `mesh.floodSend`: `"sessionPeers"` (default) or `"broadcast"`.
@@ -164,7 +166,7 @@ extension ScenarioDecoder {
                 v, mp.appending("floodSend"), "how flooded frames are sent", of: FloodSend.self)
             if spec.floodSend == nil { ok = false }
         }
-        for key in ["heartbeatOnStart", "heartbeatOnNewSession", "routeCache"] {
+        for key in ["heartbeatOnStart", "heartbeatOnNewSession", "routeCache", "handshakeRetransmission"] {
             guard let v = mr.value(key) else { continue }
             guard let b = values.bool(v, mp.appending(key), "true or false") else {
                 ok = false
@@ -173,6 +175,7 @@ extension ScenarioDecoder {
             switch key {
             case "heartbeatOnStart": spec.heartbeatOnStart = b
             case "heartbeatOnNewSession": spec.heartbeatOnNewSession = b
+            case "handshakeRetransmission": spec.handshakeRetransmission = b
             default: spec.routeCache = b
             }
         }

@@ -825,6 +825,10 @@ public enum ScenarioSchema {
         "routeCache": {
           "type": "boolean"
         },
+        "handshakeRetransmission": {
+          "type": "boolean",
+          "description": "resend lost connection flights on DTLS's timer"
+        },
         "sessionSetup": {
           "enum": [
             "multipeer",
