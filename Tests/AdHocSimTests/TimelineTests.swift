@@ -77,6 +77,26 @@ import Testing
         #expect(r.dropFirst().allSatisfy { (0...40_000_000_000).contains($0["t"] as? Int ?? -1) })
     }
 
+    /// A phone walking from x = 10 m to 40 m over 10 s (waypoints, linear between) is recorded
+    /// every 100 ms while it moves: 100 positions, x = 10 + 3 t, and none once it stops.
+    @Test func aWalkIsRecordedEveryHundredMilliseconds() throws {
+        let text = """
+            {"name": "walk", "seed": 1, "duration_s": 12, "environment": {"preset": "field"},
+             "nodes": [{"id": "a", "position": [0, 0, 1.2]},
+                       {"id": "b", "position": [10, 0, 1.2], "mobility": {"waypoints": [[0, 10, 0, 1.2], [10, 40, 0, 1.2]]}}]}
+            """
+        let s = try ScenarioDecoder.decode(bytes: Array(text.utf8), file: "walk.json")
+        let r = try records(try #require(try ScenarioRunner.run(s, timeline: true).timeline))
+        let pos = r.filter { $0["e"] as? String == "pos" }
+        #expect(pos.count == 100)
+        for p in pos {
+            let t = Double(p["t"] as! Int) / 1e9
+            #expect(p["n"] as? Int == 1)
+            #expect(abs((p["x"] as! Double) - (10 + 3 * t)) < 0.001)
+            #expect((p["t"] as! Int) % 100_000_000 == 0 && t <= 10)
+        }
+    }
+
     /// The page carries the records as one JSON array; a `<` in the data (here in a phone's
     /// name) is escaped, so nothing in a scenario can end the data's script element early.
     @Test func thePageEmbedsTheTimelineSafely() throws {

@@ -9,8 +9,8 @@
 ///   "mesh": bool, "heartbeat_ns", "flows": [{"id", "from", "to", "protocol"}],
 ///   "routes_recorded": bool}`: the run's fixed facts (positions at time zero, the scripted
 ///   node events, `range_m` the place's maximum one-hop range, `MaximumRange`);
-/// - `{"e": "pos", "t", "n", "x", "y"}`: a moving node's position, when it changed since the
-///   last slice;
+/// - `{"e": "pos", "t", "n", "x", "y"}`: a moving node's position, every 100 ms (the mobility
+///   sampling interval) when it changed;
 /// - `{"e": "session", "t", "a", "b", "up"}`: a session between nodes `a` < `b` formed or ended
 ///   (seen at the end of a slice of `slice_ns`);
 /// - `{"e": "hb", "t", "n"}`: node `n` originated a heartbeat (a route request with classic
@@ -109,7 +109,8 @@ public final class TimelineRecorder: @unchecked Sendable {
     /// The end of a slice at `now`: positions, sessions, routes and flow progress that changed.
     func sample<L: LinkTechnology>(_ world: World<L>, now: SimTime) {
         let t = now.nanoseconds
-        if world.nodes.anyMobile || !world.events.isEmpty {
+        // Positions at the mobility sampling interval (100 ms), as the channel sees them.
+        if (world.nodes.anyMobile || !world.events.isEmpty) && t % NodeTable.samplingInterval.nanoseconds == 0 {
             for i in 0..<world.nodes.count {
                 let p = world.nodes.position(of: i, at: now)
                 if p != lastPositions[i] {
