@@ -147,6 +147,41 @@ struct SessionTransferTests {
         #expect(m.transfers[0].writeLatencies.count == 15)  // 8 000 B/s in 1 024-byte writes: 2 s / 0.128 s
     }
 
+    /// A member of a set-up group that fails leaves the session once the peer timeout (3 s) has
+    /// passed at a session evaluation (every second), which ends a stream to it as
+    /// `failed:peer-left`; when it recovers it rejoins at the next evaluation.
+    @Test func aFailedGroupMemberLeavesAndRejoins() throws {
+        let text = SessionTransferTests.radioScenario
+            .replacingOccurrences(
+                of: "%MESH%",
+                with: """
+                    {"sessions": [["a", "b", "c"]],
+                     "streams": [{"id": "s", "from": "a", "to": "c", "bytes_per_s": 8000, "duration_s": 6, "at_s": 1}]}
+                    """
+            )
+            .replacingOccurrences(
+                of: "\"radio\": {\"technology\": \"awdl\"},",
+                with: """
+                    "radio": {"technology": "awdl"},
+                    "events": [{"at_s": 2.5, "node": "c", "action": "fail"}, {"at_s": 8.5, "node": "c", "action": "recover"}],
+                    """)
+        let s = try ScenarioDecoder.decode(bytes: Array(text.utf8), file: "t.json")
+        var sim = Simulation(seed: s.seed)
+        var world = World<WirelessLink>(s, sim: &sim)
+        _ = sim.run(&world, until: .seconds(5.5))
+        #expect(world.mesh!.peers[0] == [1, 2])  // lost at 3 s, kept until 3 + 3 s
+        _ = sim.run(&world, until: .seconds(6.5))
+        #expect(world.mesh!.peers[0] == [1])
+        #expect(world.mesh!.peers[2] == [])
+        _ = sim.run(&world, until: .seconds(9.5))
+        #expect(world.mesh!.peers[0] == [1, 2])
+        #expect(world.mesh!.peers[2] == [0, 1])
+        let x = world.mesh!.transfers[0]
+        #expect(x.state == .peerLeft)
+        #expect(x.finished! > .seconds(6) && x.finished! <= .seconds(7))
+        #expect(x.received < x.size)
+    }
+
     // MARK: Bad input
 
     func problems(_ mesh: String) -> [Diagnostic] {

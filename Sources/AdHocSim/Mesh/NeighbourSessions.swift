@@ -22,6 +22,10 @@ public struct SignalSessions: NeighbourTable, Sendable {
     public private(set) var formed: [(Int, Int)] = []
     /// Whether the table is fixed (a test harness's) rather than re-evaluated from signals.
     public let fixed: Bool
+    /// With `mesh.sessions`: per node, the peers its sessions were set up with. A member that
+    /// fails or fades leaves like any peer; one that is back (up and at the keep threshold)
+    /// rejoins at the next evaluation, as Multipeer reconnects a known peer.
+    var groupPeers: [[Int]]?
 
     /// No sessions yet among `nodes` nodes.
     public init(nodes: Int) {
@@ -36,14 +40,18 @@ public struct SignalSessions: NeighbourTable, Sendable {
         fixed = true
     }
 
-    /// Sessions fixed to `groups` (`mesh.sessions`): the members of each group are all each
-    /// other's peers, as an MCSession connects every peer to every other; never re-evaluated.
+    /// Sessions set up as `groups` (`mesh.sessions`): the members of each group are all each
+    /// other's peers from the start, as an MCSession connects every peer to every other. No
+    /// discovery forms others; a member that fails or fades leaves after the peer timeout and
+    /// rejoins when it is back (`groupPeers`).
     public init(groups: [[Int]], nodes: Int) {
         var peers = Array(repeating: [Int](), count: nodes)
         for g in groups {
             for a in g { for b in g where b != a && !peers[a].contains(b) { peers[a].append(b) } }
         }
-        self.init(fixed: peers)
+        self.peers = peers.map { $0.sorted() }
+        fixed = false
+        groupPeers = self.peers
     }
 
     /// Nodes.
@@ -91,6 +99,20 @@ public struct SignalSessions: NeighbourTable, Sendable {
             }
         }
         for i in 0..<n { peers[i] = peers[i].filter { peers[$0].contains(i) } }
+        if let groupPeers {
+            // Set-up groups: a member back in reach rejoins its session.
+            for i in 0..<n where !link.isDown(i) {
+                for j in groupPeers[i] where j > i && !peers[i].contains(j) && !link.isDown(j) {
+                    guard link.medianRxDbm(from: j, to: i) >= config.keepDbm else { continue }
+                    peers[i].append(j)
+                    peers[j].append(i)
+                    lostSince[SignalSessions.pairKey(i, j)] = nil
+                    formed.append((i, j))
+                }
+            }
+            for i in 0..<n { peers[i].sort() }
+            return
+        }
         guard config.sessionSetup == .instant else { return }
         for i in 0..<n where !link.isDown(i) {
             var near: [Int] = []

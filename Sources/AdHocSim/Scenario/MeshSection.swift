@@ -36,8 +36,9 @@ public struct MeshSpec: Sendable, Equatable {
     public var floodSend: FloodSend?
     /// `mesh.messages`: message workloads.
     public var messages: [MessageWorkloadSpec] = []
-    /// `mesh.sessions`: fixed sessions, each a group of nodes all connected to each other from
-    /// the start (no discovery, no signal rule); `nil`: sessions form by `sessionSetup`.
+    /// `mesh.sessions`: sessions set up as groups, each a group of nodes all connected to each
+    /// other from the start (no discovery forms others; a member that fails or fades leaves and
+    /// rejoins, `SignalSessions.init(groups:nodes:)`); `nil`: sessions form by `sessionSetup`.
     public var sessions: [[Int]]?
     /// `mesh.maxResourceBytes`: the largest resource (`SessionTransferBounds`).
     public var maxResourceBytes: Int?
