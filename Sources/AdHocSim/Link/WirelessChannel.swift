@@ -43,9 +43,10 @@ public struct WirelessChannel: Sendable {
     /// or −1 before the process exists. Both directions are written when the state changes.
     var blockageState: [Int64]
     var blockage: [UInt64: BlockageProcess] = [:]
-    /// The largest scenario with the flat blockage tables: 4 096 nodes, as the mesh's limit
-    /// (`MeshBounds`): 134 MB of mirrored state and 34 MB of pair slots at that size.
-    static let pairTableNodes = 4096
+    /// The largest scenario with the flat blockage tables: 8 192 nodes, as the mesh's and the
+    /// placement's limit (`MeshBounds`): 537 MB of mirrored state and 268 MB of pair slots at
+    /// that size, 200 MB and 100 MB at 5 000.
+    static let pairTableNodes = 8192
     /// The place's Rician table (`nil`: no fast fading) and this run's key for its draws: one
     /// counter-based draw per (transmission, receiver), independent of the order receivers are
     /// visited in (`RicianPowerTable`).

@@ -358,8 +358,8 @@ extension ScenarioDecoder {
 
 /// Bounds of the mesh section.
 public enum MeshBounds {
-    /// The most phones in a mesh: 4 096. The mesh keeps three tables of N² entries (routes,
-    /// duplicate suppression, first-route times), about 40 bytes per pair: 670 MB at this size
-    /// (assumption: the largest mesh benchmark has 2 000 phones).
-    public static let maxNodes = 4096
+    /// The most phones in a mesh: 8 192. The mesh keeps three tables of N² entries (routes,
+    /// duplicate suppression, first-route times), about 40 bytes per pair: 2.7 GB at this size
+    /// (assumption: the largest mesh benchmark, `mesh-city-5000.json`, needs 1.0 GB of them).
+    public static let maxNodes = 8192
 }

@@ -4,16 +4,16 @@ import Foundation
 /// placed independently and uniformly at random over a rectangle whose corner is the origin,
 /// at a height of `z_m` (default 1.2 m: an assumption, a phone held in the hand, the
 /// height the shipped topologies use). The rectangle is either `area_m: [width, depth]` or a square sized for
-/// `density_per_km2` phones per km² (side √(count / density)), at most 4 096 phones, so a sweep over `count` keeps
+/// `density_per_km2` phones per km² (side √(count / density)), at most 8 192 phones, so a sweep over `count` keeps
 /// the density and grows the area, as `topologies/bench/mesh-saturation.json` does. Positions
 /// are drawn from the stream `"placement"` of the run's seed: each run of a sweep (its own
 /// seed) gets its own placement, and the same seed always gives the same one.
 extension ScenarioDecoder {
-    /// The most phones a placement makes: 4 096, as for a mesh (`MeshBounds`). A short file must
+    /// The most phones a placement makes: 8 192, as for a mesh (`MeshBounds`). A short file must
     /// not ask for more than a run can hold: with every phone in range of every other, a
     /// 4 096-phone run peaks near 1.5 GB (measured: a city square at 100 000 per km²), and
-    /// several structures grow with the square of the count.
-    static let maxPlacedNodes = 4096
+    /// several structures grow with the square of the count (about 6 GB at this bound).
+    static let maxPlacedNodes = 8192
 
     func decodePlacement(_ node: JSONNode, _ path: JSONPath, seed: UInt64?, ids: inout [String]) -> [NodeSpec]? {
         guard

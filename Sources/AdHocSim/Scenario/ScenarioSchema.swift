@@ -497,7 +497,7 @@ public enum ScenarioSchema {
             "count": {
               "type": "integer",
               "minimum": 1,
-              "maximum": 4096
+              "maximum": 8192
             },
             "density_per_km2": {
               "type": "number",
