@@ -162,7 +162,7 @@ public struct MeshNetwork: Sendable {
             default: break
             }
         case .sessionData:
-            if f.path[1] == r { pieceArrived(f, now: now) }
+            pieceArrived(f, now: now)  // always reliable: `delivered` checked it is addressed here
         case .mdnsQuery, .mdnsAnswer, .invitation, .invitationReply, .handshake: break
         }
     }
@@ -201,13 +201,7 @@ public struct MeshNetwork: Sendable {
             return
         }
         let bytes = core.frameBytes(r.frame)
-        if r.frame.kind == .sessionData {
-            let t = r.frame.workload
-            transferTable.list[t].outstanding += 1
-            transferTable.list[t].framesSent += 1
-            transferTable.list[t].framesResent += 1
-            transferTable.list[t].bytesOnAir += UInt64(bytes)
-        }
+        if r.frame.kind == .sessionData { transferTable.list[r.frame.workload].handed(bytes: bytes, resend: true) }
         core.hand(r.frame, from: r.from, to: UInt32(r.to), bytes: bytes, now: sim.now)
     }
 
@@ -218,20 +212,18 @@ public struct MeshNetwork: Sendable {
         _ packet: LinkPacket, dropped: Bool = false, refused: Bool = false, sim: inout Simulation
     ) {
         let slot = Int(packet.tag)
-        if let f = core.inFlight[slot], f.kind == .sessionData {
-            core.noticed(slot, all: dropped)
-            pieceReleased(f.workload, dropped: dropped || refused, refused: refused, now: sim.now)
-            return
-        }
-        if let f = core.inFlight[slot], f.kind == .message, f.fragments > 1, f.hop == 0,
-            f.fragment == f.fragments - 1
-        {
+        let f = core.inFlight[slot]
+        if let f, f.kind == .message, f.fragments > 1, f.hop == 0, f.fragment == f.fragments - 1 {
             sim.schedule(
                 after: config.confirmTimeout, target: UInt32(f.workload), kind: .meshConfirmTimeout,
                 arg: MeshNetwork.packArgument(f.message, f.attempt))
         }
         // A frame the link gave up on, or never took, is not delivered either.
-        core.noticed(slot, all: dropped)
+        core.noticed(slot, all: dropped || refused)
+        // A transfer's window has room again (after the slot is free, so the next piece may take it).
+        if let f, f.kind == .sessionData {
+            pieceReleased(f.workload, dropped: dropped || refused, refused: refused, now: sim.now)
+        }
     }
 
     /// Whether `packet` must wait in its sender's session buffer (`MeshCore.held`) instead of

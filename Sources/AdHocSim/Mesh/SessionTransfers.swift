@@ -82,29 +82,30 @@ public struct SessionTransfer: Sendable {
     public internal(set) var misordered: UInt64 = 0
     /// Pieces with the link whose sender notice has not come.
     var outstanding = 0
+    /// The session hop every piece takes, `[from, to]` (one array, shared by every piece).
+    let hop: [Int]
 
-    init(_ r: ResourceSpec) {
-        kind = .resource
-        id = r.id
-        from = r.from
-        to = r.to
-        start = r.start
-        size = r.sizeBytes
-        writeBytes = 0
-        writeInterval = .zero
-        cancelAt = r.cancelAt
+    /// A transfer of `size` bytes from `from` to `to`, starting at `start`.
+    init(
+        kind: Kind, id: String, from: Int, to: Int, start: SimTime, size: Int, writeBytes: Int = 0,
+        writeInterval: SimTime = .zero, cancelAt: SimTime? = nil
+    ) {
+        (self.kind, self.id, self.from, self.to, self.start, self.size) = (kind, id, from, to, start, size)
+        (self.writeBytes, self.writeInterval, self.cancelAt) = (writeBytes, writeInterval, cancelAt)
+        hop = [from, to]
     }
 
+    /// A resource as the scenario gives it.
+    init(_ r: ResourceSpec) {
+        self.init(
+            kind: .resource, id: r.id, from: r.from, to: r.to, start: r.start, size: r.sizeBytes, cancelAt: r.cancelAt)
+    }
+
+    /// A stream as the scenario gives it: its size is every byte the app writes.
     init(_ s: StreamSpec) {
-        kind = .stream
-        id = s.id
-        from = s.from
-        to = s.to
-        start = s.start
-        size = s.writes * s.writeBytes
-        writeBytes = s.writeBytes
-        writeInterval = s.writeInterval
-        cancelAt = nil
+        self.init(
+            kind: .stream, id: s.id, from: s.from, to: s.to, start: s.start, size: s.writes * s.writeBytes,
+            writeBytes: s.writeBytes, writeInterval: s.writeInterval)
     }
 
     /// Whether it ended (completed, cancelled or failed).
@@ -114,6 +115,41 @@ public struct SessionTransfer: Sendable {
         guard !isOver else { return }
         state = s
         finished = now
+    }
+
+    /// A piece of `bytes` on the link went to the link layer (first send or `resend`).
+    mutating func handed(bytes: Int32, resend: Bool) {
+        outstanding += 1
+        framesSent += 1
+        if resend { framesResent += 1 }
+        bytesOnAir += UInt64(bytes)
+    }
+
+    /// The piece at `offset` of `length` bytes reached the receiver, in its session's order, at
+    /// `now`; `log` keeps it in `pieces`. Mutated in place (never through a copy, which would
+    /// copy the latency list on every piece).
+    mutating func arrived(offset: Int, length: Int, now: SimTime, log: Bool) {
+        // After a cancel or a failure the receiver has been told and discards what still comes
+        // (the notice's own frame is not modelled: an assumption).
+        guard state == .sending else { return }
+        guard offset == received else {
+            misordered += 1
+            return
+        }
+        received += length
+        if log { pieces.append((offset, length)) }
+        switch kind {
+        case .resource:
+            // fractionCompleted crossing each tenth.
+            for d in 1...10 where progress[d - 1] == nil && received * 10 >= size * d { progress[d - 1] = now }
+        case .stream:
+            // Writes whose last byte is now in.
+            while writeLatencies.count * writeBytes + writeBytes <= received {
+                let k = writeLatencies.count
+                writeLatencies.append(now - (start + .nanoseconds(writeInterval.nanoseconds * Int64(k))))
+            }
+        }
+        if received == size { end(.completed, at: now) }
     }
 }
 
@@ -198,44 +234,20 @@ extension MeshNetwork {
             }
             let offset = transferTable.list[t].sent
             let length = min(MeshConfig.fragmentPayload, transferTable.list[t].written - offset)
-            var f = MeshFrame(kind: .sessionData, origin: from, seq: UInt64(offset), path: [from, to], workload: t)
+            var f = MeshFrame(
+                kind: .sessionData, origin: from, seq: UInt64(offset), path: transferTable.list[t].hop, workload: t)
             f.message = length
             f.sentAt = now
             transferTable.list[t].sent += length
-            transferTable.list[t].outstanding += 1
-            transferTable.list[t].framesSent += 1
-            transferTable.list[t].bytesOnAir += UInt64(config.transferFrameBytes(payload: length))
+            transferTable.list[t].handed(bytes: core.frameBytes(f), resend: false)
             core.send(f, from: from, now: now)
         }
     }
 
     /// A piece of transfer `f.workload` reached its receiver, in its session's order.
     mutating func pieceArrived(_ f: MeshFrame, now: SimTime) {
-        let t = f.workload
-        var x = transferTable.list[t]
-        // After a cancel or a failure the receiver has been told and discards what still comes
-        // (the notice's own frame is not modelled: an assumption).
-        guard x.state == .sending else { return }
-        guard Int(f.seq) == x.received else {
-            x.misordered += 1
-            transferTable.list[t] = x
-            return
-        }
-        x.received += f.message
-        if transferTable.logPieces { x.pieces.append((Int(f.seq), f.message)) }
-        switch x.kind {
-        case .resource:
-            // fractionCompleted crossing each tenth.
-            for d in 1...10 where x.progress[d - 1] == nil && x.received * 10 >= x.size * d { x.progress[d - 1] = now }
-        case .stream:
-            // Writes whose last byte is now in.
-            while x.writeLatencies.count * x.writeBytes + x.writeBytes <= x.received {
-                let k = x.writeLatencies.count
-                x.writeLatencies.append(now - (x.start + .nanoseconds(x.writeInterval.nanoseconds * Int64(k))))
-            }
-        }
-        if x.received == x.size { x.end(.completed, at: now) }
-        transferTable.list[t] = x
+        transferTable.list[f.workload].arrived(
+            offset: Int(f.seq), length: f.message, now: now, log: transferTable.logPieces)
     }
 
     /// The sender is done with a piece of transfer `t`: the window has room again. After a

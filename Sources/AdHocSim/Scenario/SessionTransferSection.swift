@@ -32,7 +32,8 @@ public struct StreamSpec: Sendable, Equatable {
     public var start: SimTime
     /// The app's write rate, bytes per second.
     public var bytesPerSecond: Int
-    /// Bytes per write.
+    /// Bytes per write: 1 024 unless the file says (an assumption: Apple names no write size;
+    /// an audio codec frame or a small sensor batch is of this order).
     public var writeBytes: Int
     /// How long the app writes.
     public var duration: SimTime
@@ -49,7 +50,8 @@ public enum SessionTransferBounds {
     public static let defaultMaxResourceBytes = 67_108_864
     /// The largest limit `mesh.maxResourceBytes` may set: 4 GiB.
     public static let maxResourceBytes: UInt64 = 4_294_967_296
-    /// The most writes one stream may make: 10 million.
+    /// The most writes one stream may make: 10 million (an assumption bounding one stream's
+    /// events, as `limits.maxEvents` bounds a run's; larger writes reach the same bytes).
     public static let maxWrites = 10_000_000
 }
 
