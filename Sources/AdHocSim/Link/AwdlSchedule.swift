@@ -59,6 +59,10 @@ public struct AwdlSchedule: Sendable, Equatable {
     public private(set) var activeUntil: [SimTime]
     /// Whether any node's presence can change.
     public let adaptive: Bool
+    /// Counts the changes of some node's presence in the slot under way when the change was
+    /// made (`trafficQueued` at the very instant a slot begins can make that slot active).
+    /// A medium that caches every node's presence for the current slot checks it.
+    public private(set) var presenceRevision: UInt64 = 0
 
     /// A fixed schedule; `dataChannelIs6` keeps slot 8 usable (data on channel 6), otherwise
     /// slot 8 is removed from every node's occupancy.
@@ -148,7 +152,10 @@ public struct AwdlSchedule: Sendable, Equatable {
     }
 
     private mutating func extend(_ n: Int, from: SimTime, now: SimTime) {
+        let current = AwdlSchedule.slot(at: now).start
+        let before = sequence(n, slotStart: current)
         if activeUntil[n] < from { activeFrom[n] = from }
         activeUntil[n] = Swift.max(activeUntil[n], Swift.max(now, activeFrom[n]) + hold)
+        if sequence(n, slotStart: current) != before { presenceRevision &+= 1 }
     }
 }

@@ -10,16 +10,33 @@ extension WirelessLink {
 
     /// Arms the access timer for the remaining back-off, if the medium is idle.
     mutating func scheduleAccess(_ i: Int, sim: inout Simulation) {
-        guard stations[i].state == .contending, medium.mediumIdle(i), stations[i].pendingResponse == nil else { return }
-        let ifs = stations[i].useEifs ? eifs : mac.difs
-        let from = Swift.max(stations[i].idleSince + ifs, sim.now)
-        stations[i].countdownFrom = from
-        sim.arm(stations[i].accessTimer, at: from + mac.slot * Int64(Swift.max(stations[i].backoffSlots, 0)))
+        WirelessLink.scheduleAccess(
+            &stations[i], mediumIdle: medium.mediumIdle(i), timing: accessTiming, sim: &sim)
     }
 
-    /// EIFS = SIFS + the airtime of an ACK at the lowest basic rate + DIFS (§10.3.2.3.7).
-    var eifs: SimTime {
-        mac.sifs + ControlFrame.airtime(bytes: ControlFrame.ackBytes, dbps: 24, is24GHz: phy.is24GHz) + mac.difs
+    /// `scheduleAccess(_:sim:)` on a station whose medium is (`mediumIdle`) or is not idle.
+    @inline(__always)
+    static func scheduleAccess(_ st: inout Station, mediumIdle: Bool, timing: AccessTiming, sim: inout Simulation) {
+        guard st.state == .contending, mediumIdle, st.pendingResponse == nil else { return }
+        let ifs = st.useEifs ? timing.eifs : timing.difs
+        let from = Swift.max(st.idleSince + ifs, sim.now)
+        st.countdownFrom = from
+        sim.arm(st.accessTimer, at: from + timing.slot * Int64(Swift.max(st.backoffSlots, 0)))
+    }
+
+    /// The inter-frame spaces and slot the back-off counts with.
+    struct AccessTiming: Sendable {
+        var difs: SimTime
+        /// EIFS = SIFS + the airtime of an ACK at the lowest basic rate + DIFS (§10.3.2.3.7).
+        var eifs: SimTime
+        var slot: SimTime
+
+        /// The timing of `mac` over `phy`.
+        init(mac: MacParameters, phy: OfdmPhy) {
+            difs = mac.difs
+            eifs = mac.sifs + ControlFrame.airtime(bytes: ControlFrame.ackBytes, dbps: 24, is24GHz: phy.is24GHz) + mac.difs
+            slot = mac.slot
+        }
     }
 
     /// aCCATime: a receiver needs up to 4 µs to notice a frame (IEEE 802.11-2016 Table 17-21).
@@ -30,13 +47,19 @@ extension WirelessLink {
     /// The medium at `i` became busy: freeze the back-off, unless it ends before carrier sense
     /// can notice.
     mutating func becameBusy(_ i: Int, sim: inout Simulation) {
-        stations[i].busySince = sim.now
-        guard sim.isArmed(stations[i].accessTimer) else { return }
-        if let due = sim.deadline(of: stations[i].accessTimer), due < sim.now + WirelessLink.ccaTime { return }
-        sim.cancel(stations[i].accessTimer)
-        if sim.now > stations[i].countdownFrom {
-            let elapsed = (sim.now - stations[i].countdownFrom).nanoseconds / mac.slot.nanoseconds
-            stations[i].backoffSlots = Swift.max(0, stations[i].backoffSlots - Int(elapsed))
+        WirelessLink.becameBusy(&stations[i], slot: mac.slot, sim: &sim)
+    }
+
+    /// `becameBusy(_:sim:)` on a station.
+    @inline(__always)
+    static func becameBusy(_ st: inout Station, slot: SimTime, sim: inout Simulation) {
+        st.busySince = sim.now
+        guard sim.isArmed(st.accessTimer) else { return }
+        if let due = sim.deadline(of: st.accessTimer), due < sim.now + WirelessLink.ccaTime { return }
+        sim.cancel(st.accessTimer)
+        if sim.now > st.countdownFrom {
+            let elapsed = (sim.now - st.countdownFrom).nanoseconds / slot.nanoseconds
+            st.backoffSlots = Swift.max(0, st.backoffSlots - Int(elapsed))
         }
     }
 
@@ -44,6 +67,31 @@ extension WirelessLink {
     mutating func becameIdle(_ i: Int, sim: inout Simulation) {
         stations[i].idleSince = sim.now
         scheduleAccess(i, sim: &sim)
+    }
+
+    /// `becameBusy` or `becameIdle` for the nodes of `items[range]` (all `busy`, or all
+    /// `idle`), in order, in one loop over the stations' storage: a frame heard by a crowd
+    /// turns the medium busy, then idle, at every phone of it at once.
+    mutating func carrierSenseChanged(
+        _ items: UnsafeMutablePointer<PhyIndication>, _ range: Range<Int>, sim: inout Simulation
+    ) {
+        let timing = accessTiming
+        let columns = medium.columns
+        stations.withUnsafeMutableBufferPointer { st in
+            for k in range {
+                switch items[k] {
+                case .busy(let i):
+                    WirelessLink.becameBusy(&st[i], slot: timing.slot, sim: &sim)
+                case .idle(let i):
+                    st[i].idleSince = sim.now
+                    // As `SharedMedium.mediumIdle(_:)`.
+                    let idle = !(columns.busyCount[i] > 0 || columns.energyBusy[i]) && !columns.transmitting[i]
+                    WirelessLink.scheduleAccess(&st[i], mediumIdle: idle, timing: timing, sim: &sim)
+                case .frameEnded:
+                    preconditionFailure("not a carrier-sense indication")
+                }
+            }
+        }
     }
 
     /// The back-off is over: transmit the head of the queue (or wait for an AWDL window).

@@ -59,6 +59,69 @@ extension WirelessLink {
         }
     }
 
+    /// `receive` for the receivers of a broadcast frame (one MPDU, `packet`, no response) whose
+    /// receptions ended, `items[range]` (all `frameEnded`), in order: each decodes at its SINR
+    /// and passes the packet up or counts a failure, exactly as `receive` would, in one loop
+    /// over the stations' storage (no uniqueness check or packet lookup per receiver) and, when
+    /// the SINR is surely above the certain-success bound, without a division.
+    mutating func receiveBroadcast(
+        _ packet: LinkPacket, mcs: Mcs, _ items: UnsafeMutablePointer<PhyIndication>, _ range: Range<Int>
+    ) {
+        var out = notices
+        notices = []
+        let bytes = AmpduPlanner.mpduBytes(packet.bytes)
+        let twoStreams = phy.streams(mcs) == 2
+        let gain = secondStreamGain
+        let success = certainSuccess[mcs.index], failure = certainFailure[mcs.index]
+        let table = errorTable
+        let noiseMw = medium.channel.noiseMw, dropped = medium.channel.droppedMw, duty = medium.meanDuty
+        let lockedMax = medium.columns.lockedMaxInterferenceMw
+        stations.withUnsafeMutableBufferPointer { st in
+            for k in range {
+                guard case .frameEnded(let r, let signalMw) = items[k] else { continue }
+                // As `SharedMedium.noiseAndInterference(at:)`.
+                let noise = dropped.isEmpty ? noiseMw + lockedMax[r] : noiseMw + lockedMax[r] + dropped[r] * duty
+                let decoded: Bool
+                if !twoStreams && WirelessLink.surely(signalMw, over: noise, atLeast: success) {
+                    decoded = true
+                } else {
+                    // As `survives(sinr:mcs:bytes:at:)`.
+                    let total = signalMw / noise
+                    let sinr = twoStreams ? total * gain : total
+                    if sinr >= success {
+                        decoded = true
+                    } else if sinr <= failure {
+                        decoded = false
+                    } else {
+                        let p = table.successProbability(sinr: sinr, mcs: mcs, bytes: bytes)
+                        decoded = st[r].receiveStream.uniform() < p
+                    }
+                }
+                if decoded {
+                    // As `passUp(_:at:)`.
+                    st[r].counters.received += 1
+                    st[r].counters.receivedBytes += UInt64(packet.bytes)
+                    out.append(LinkNotice(kind: .delivered, node: UInt32(r), packet: packet))
+                } else {
+                    st[r].counters.receiveFailures += 1
+                }
+                st[r].useEifs = !decoded
+            }
+        }
+        notices = out
+    }
+
+    /// Whether the correctly rounded quotient `signal / noise` is at least `threshold`, decided
+    /// without dividing (false when it is too close to tell; the caller then divides): the
+    /// product `threshold · noise` is rounded at most twice (relative error below 2⁻⁵²), so
+    /// `signal` beyond it by the factor 1 + 2⁻⁴⁰ makes the exact quotient exceed `threshold` by
+    /// more than the quotient's own rounding (2⁻⁵³). The same decision as `signal / noise ≥
+    /// threshold`, bit for bit, at a multiplication's cost instead of a division's.
+    @inline(__always)
+    static func surely(_ signal: Double, over noise: Double, atLeast threshold: Double) -> Bool {
+        signal >= threshold * noise * (1 + 0x1p-40)
+    }
+
     @inline(__always)
     mutating func passUp(_ packet: LinkPacket, at r: Int) {
         stations[r].counters.received += 1

@@ -190,6 +190,13 @@ public struct WirelessChannel: Sendable {
         return blocked ? blockageFactor : 1
     }
 
+    /// `blockageGain` kept out of the medium's receiver loop (its rare process creation would
+    /// otherwise crowd the loop's registers).
+    @inline(never)
+    mutating func blockageGainOutOfLine(_ t: Int, _ r: Int, at time: SimTime) -> Double {
+        blockageGain(t, r, at: time)
+    }
+
     /// With the cutoff, brings every receiver's dropped mean power (`droppedMw`) up to date:
     /// recomputed when a node has moved, O(N · neighbours) once per move sample. The same
     /// pairs and powers as the neighbour rows (`neighbourhood(of:)`), summed per receiver over

@@ -85,6 +85,8 @@ public struct WirelessLink: LinkTechnology, Sendable {
     var keptScratch: [TransmitQueue.Entry] = []
     var readyScratch: [LinkPacket] = []
     var indicationScratch = PhyIndicationLog()
+    /// DIFS, EIFS and the slot (`Dcf.swift`), computed once.
+    let accessTiming: AccessTiming
     /// Notices produced by the last handled event; the world drains them.
     public var notices: [LinkNotice] = []
     /// Per MCS: linear SINRs above which a frame surely succeeds, below which it surely fails
@@ -137,6 +139,7 @@ public struct WirelessLink: LinkTechnology, Sendable {
                     receiveStream: sim.randomStream(named: "node:\(i)/phy/rx")))
         }
         self.stations = stations
+        accessTiming = AccessTiming(mac: mac, phy: phy)
     }
 
     /// The link of `scenario` (`awdl` or `wifi`): the channel of the place, the MAC settings
@@ -307,12 +310,33 @@ public struct WirelessLink: LinkTechnology, Sendable {
         if !isKnownUniquelyReferenced(&indicationScratch) { indicationScratch = PhyIndicationLog() }
         swap(&indicationScratch, &medium.indications)
         let list = indicationScratch
-        for k in 0..<list.count {
+        // A broadcast's one MPDU is the same at every receiver: its receptions (consecutive in the
+        // log) are handled together.
+        let broadcast = frame.map { $0.kind == .broadcast } == true ? stations[sender].queue[0].packet : nil
+        var k = 0
+        while k < list.count {
             switch list.items[k] {
-            case .busy(let r): becameBusy(r, sim: &sim)
-            case .idle(let r): becameIdle(r, sim: &sim)
-            case .frameEnded(let r, let signalMw): receive(frame!, from: sender, at: r, signalMw: signalMw, sim: &sim)
+            case .busy, .idle:
+                // A run of carrier-sense changes (they touch only the stations and timers).
+                var last = k + 1
+                while last < list.count {
+                    if case .frameEnded = list.items[last] { break }
+                    last += 1
+                }
+                carrierSenseChanged(list.items, k..<last, sim: &sim)
+                k = last
+                continue
+            case .frameEnded(let r, let signalMw):
+                if let broadcast {
+                    var last = k + 1
+                    while last < list.count, case .frameEnded = list.items[last] { last += 1 }
+                    receiveBroadcast(broadcast, mcs: frame!.mcs, list.items, k..<last)
+                    k = last
+                    continue
+                }
+                receive(frame!, from: sender, at: r, signalMw: signalMw, sim: &sim)
             }
+            k += 1
         }
         list.removeAll()
     }

@@ -163,6 +163,16 @@ public struct RicianPowerTable: Sendable {
         return tailPower(u: u)
     }
 
+    /// `power(u:)` with the body table passed in (`storage.body`, read once by a caller that
+    /// draws for many receivers, so the loop does not reload it from the shared storage).
+    @inline(__always)
+    func power(u: Double, body: UnsafeMutableBufferPointer<Double>) -> Double {
+        if u >= Self.bodyStart && u <= 1 - Self.bodyStart {
+            return Self.interpolate(body, (u - Self.bodyStart) * (1 / Self.bodyStep))
+        }
+        return tailPower(u: u)
+    }
+
     /// `power(u:)` in the two tails.
     @inline(never)
     func tailPower(u: Double) -> Double {

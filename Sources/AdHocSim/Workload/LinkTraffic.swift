@@ -36,6 +36,8 @@ public struct LinkTraffic: Sendable {
     public let specs: [TrafficSpec]
     /// Their counters.
     public private(set) var counters: [TrafficCounters]
+    /// The last delivery's packet, time and delay in seconds.
+    private var lastDelay: (tag: UInt64, now: SimTime, seconds: Double) = (.max, .zero, 0)
     var phaseStreams: [RandomStream]
     var sequence: UInt64 = 0
     /// Packets a saturated sender keeps queued: two full A-MPDUs (assumption: enough that the
@@ -106,9 +108,15 @@ public struct LinkTraffic: Sendable {
         guard k < specs.count else { return }
         switch notice.kind {
         case .delivered:
-            counters[k].received += 1
-            counters[k].receivedBytes += UInt64(notice.packet.bytes)
-            counters[k].delaySum += (now - notice.packet.enqueued).inSeconds
+            // A broadcast reaches many receivers at once: its delay is computed once.
+            if lastDelay.tag != notice.packet.tag || lastDelay.now != now {
+                lastDelay = (notice.packet.tag, now, (now - notice.packet.enqueued).inSeconds)
+            }
+            var c = counters[k]
+            c.received += 1
+            c.receivedBytes += UInt64(notice.packet.bytes)
+            c.delaySum += lastDelay.seconds
+            counters[k] = c
         case .senderDone, .dropped:
             if case .saturated(let from, let to, let bytes, _) = specs[k] {
                 outbox.append(makePacket(k, from: from, to: UInt32(to), bytes: bytes, now: now))
