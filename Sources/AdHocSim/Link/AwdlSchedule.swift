@@ -59,9 +59,12 @@ public struct AwdlSchedule: Sendable, Equatable {
     public private(set) var activeUntil: [SimTime]
     /// Whether any node's presence can change.
     public let adaptive: Bool
-    /// Counts the changes of some node's presence in the slot under way when the change was
-    /// made (`trafficQueued` at the very instant a slot begins can make that slot active).
-    /// A medium that caches every node's presence for the current slot checks it.
+    /// Counts the changes of some node's sequence in the slot under way when the change was
+    /// made (`trafficQueued` at the very instant a slot begins makes that slot active). Such a
+    /// change has not changed a node's presence in that slot so far (a pair switches at a slot
+    /// both occupy already), but a medium that caches every node's presence for the slot under
+    /// way (`SharedMedium.updateDeaf`) recomputes it whenever this changes, so the cache cannot
+    /// go stale if the presence model does.
     public private(set) var presenceRevision: UInt64 = 0
 
     /// A fixed schedule; `dataChannelIs6` keeps slot 8 usable (data on channel 6), otherwise

@@ -34,7 +34,8 @@ extension WirelessLink {
         /// The timing of `mac` over `phy`.
         init(mac: MacParameters, phy: OfdmPhy) {
             difs = mac.difs
-            eifs = mac.sifs + ControlFrame.airtime(bytes: ControlFrame.ackBytes, dbps: 24, is24GHz: phy.is24GHz) + mac.difs
+            eifs =
+                mac.sifs + ControlFrame.airtime(bytes: ControlFrame.ackBytes, dbps: 24, is24GHz: phy.is24GHz) + mac.difs
             slot = mac.slot
         }
     }

@@ -168,13 +168,16 @@ public struct SharedMedium<Frame: Sendable>: Sendable {
     /// interference. Returns the transmission's slot, whose end the caller schedules.
     /// Carrier-sense transitions of the receivers are recorded in `indications`.
     ///
-    /// One pass over the transmitter's neighbour row: the received power (static power of the
-    /// pair from the row, blockage, the counter-based fading draw) goes into the touch list and
-    /// is applied at once. A receiver below the preamble threshold (the common case in a large
+    /// Two passes over the transmitter's neighbour row. The first computes the received powers
+    /// (static power of the pair from the row, blockage, the counter-based fading draw) into
+    /// the touch list and stores nothing to the columns, so its iterations overlap. The second
+    /// applies them: a receiver below the preamble threshold (the common case in a large
     /// network: in `mesh-1000.json` 92 % of them) takes a branch-free path whether or not it is
-    /// locked onto another frame: its interference grows, the running maximum a locked frame's
-    /// SINR uses is raised (a value that is reset at the next lock, so it needs no test of the
-    /// lock), and only a crossing of the energy-detection threshold goes through carrier sense.
+    /// locked onto another frame (its interference grows and the running maximum a locked
+    /// frame's SINR uses is raised: a value reset at every lock and read only for the frame
+    /// locked onto, so it needs no test of the lock), and only a crossing of the
+    /// energy-detection threshold goes through carrier sense. Why the receivers are visited
+    /// eagerly rather than when needed: BENCHMARKS.md, "Issue #11, third part".
     mutating func begin(_ frame: Frame, from i: Int, awdl: AwdlSchedule?, now: SimTime, airtime: SimTime) -> Int {
         if channel.interactionMarginDb != nil { updateDroppedMean(now: now, airtime: airtime) }
         let slot: Int
@@ -218,7 +221,7 @@ public struct SharedMedium<Frame: Sendable>: Sendable {
                         let r = Int(nb[k])
                         if deaf[r] { continue }
                         var mw = Double(pw[k])
-                        if blockage { mw *= channel.blockageGainOutOfLine(i, r, at: now) }
+                        if blockage { mw *= channel.blockageGainInLoop(i, r, at: now) }
                         if let fading {
                             mw *= fading.power(u: RicianPowerTable.uniform(row: fadingRow, UInt64(r)), body: fadingBody)
                         }
@@ -280,13 +283,16 @@ public struct SharedMedium<Frame: Sendable>: Sendable {
         tx.touched.withUnsafeBufferPointer { tb in
             for t in tb {
                 let r = Int(t.node)
+                let remaining: Double
                 if locked[r] == lockSlot {
                     locked[r] = -1
                     changes.append(.frameEnded(node: r, signalMw: t.powerMw))
+                    remaining = interference[r]
                 } else {
-                    interference[r] = Swift.max(0, interference[r] - t.powerMw)
+                    remaining = Swift.max(0, interference[r] - t.powerMw)
+                    interference[r] = remaining
                 }
-                if !t.busy && (interference[r] >= ed) == energyBusy[r] { continue }  // no change
+                if !t.busy && (remaining >= ed) == energyBusy[r] { continue }  // no change
                 Self.updateCarrierSense(c, r, busyDelta: t.busy ? -1 : 0, energyDetectionMw: ed, into: transitions)
             }
         }

@@ -190,8 +190,18 @@ public struct WirelessChannel: Sendable {
         return blocked ? blockageFactor : 1
     }
 
-    /// `blockageGain` kept out of the medium's receiver loop (its rare process creation would
-    /// otherwise crowd the loop's registers).
+    /// `blockageGain` for the medium's receiver loop: the mirrored state is read in line, and
+    /// only a link whose state must be advanced (or whose process does not exist yet) calls
+    /// out of line, so the rare process creation does not crowd the loop's registers.
+    @inline(__always)
+    mutating func blockageGainInLoop(_ t: Int, _ r: Int, at time: SimTime) -> Double {
+        if !blockageState.isEmpty {
+            let state = blockageState[t &* positions.count &+ r]
+            if state >= 0 && time.nanoseconds < state >> 1 { return state & 1 != 0 ? blockageFactor : 1 }
+        }
+        return blockageGainOutOfLine(t, r, at: time)
+    }
+
     @inline(never)
     mutating func blockageGainOutOfLine(_ t: Int, _ r: Int, at time: SimTime) -> Double {
         blockageGain(t, r, at: time)

@@ -1,0 +1,100 @@
+import Foundation
+import Testing
+
+@testable import AdHocSim
+
+/// The medium's receiver loop as issue #11 made it faster: the per-slot deafness column, the
+/// AWDL presence revision it is keyed on, and the division-free certain-success decision.
+@Suite struct MediumLoopTests {
+    /// Two phones 10 m apart (free space: −51.6 dBm, 30 dB above the preamble threshold).
+    func medium() throws -> SharedMedium<Int> {
+        let s = try linkScenario(nodes: [("a", 0, 0), ("b", 10, 0)], radio: #"{"technology": "wifi"}"#, traffic: "[]")
+        let radio = RadioConfiguration(s.radio)
+        return SharedMedium(
+            channel: WirelessChannel(
+                place: PlaceParameters.resolve(s.environment, frequencyHz: radio.frequencyHz), radio: radio,
+                positions: s.nodes.map(\.position), seed: 1))
+    }
+
+    /// Whether node 1 locked onto a frame node 0 sends at `time` (the frame then ends).
+    func heard(_ m: inout SharedMedium<Int>, awdl: AwdlSchedule?, at time: SimTime) -> Bool {
+        let slot = m.begin(0, from: 0, awdl: awdl, now: time, airtime: .microseconds(100))
+        let locked = m.columns.locked[1] >= 0
+        _ = m.end(slot)
+        m.indications.removeAll()
+        return locked
+    }
+
+    /// A phone whose radio is off hears nothing; back on, it hears again (the cached column is
+    /// recomputed when a radio changes).
+    @Test func aRadioSwitchedOffAndOnIsDeafThenHearsAgain() throws {
+        var m = try medium()
+        #expect(heard(&m, awdl: nil, at: .milliseconds(1)))
+        m.setOff(1, true)
+        #expect(!heard(&m, awdl: nil, at: .milliseconds(2)))
+        m.setOff(1, false)
+        #expect(heard(&m, awdl: nil, at: .milliseconds(3)))
+    }
+
+    /// With AWDL, presence is per slot: node 1 occupies only slot 0, so it hears node 0 in slot 0,
+    /// not in slot 1, and again in slot 0 of the next sequence (the column follows the slot).
+    @Test func theDeafnessColumnFollowsTheAwdlSlot() throws {
+        var m = try medium()
+        let awdl = AwdlSchedule(occupancy: [0xFFFF, 1], dataChannelIs6: false)
+        let slot = AwdlSchedule.slotDuration
+        #expect(heard(&m, awdl: awdl, at: .milliseconds(1)))
+        #expect(heard(&m, awdl: awdl, at: .milliseconds(2)))
+        #expect(!heard(&m, awdl: awdl, at: slot + .milliseconds(1)))
+        #expect(heard(&m, awdl: awdl, at: AwdlSchedule.sequenceDuration + .milliseconds(1)))
+        #expect(!heard(&m, awdl: awdl, at: AwdlSchedule.sequenceDuration + slot * 2))
+    }
+
+    /// `presenceRevision` counts changes of a node's sequence in the slot under way, and only
+    /// those. A pair switched at the start of a slot they share (slot 0 of the second sequence)
+    /// changes both nodes' sequences there (+2), yet not their presence in it: they switch at a
+    /// slot both occupy already. Traffic later in that slot, or for a pair that waits for a later
+    /// slot, changes nothing under way.
+    @Test func thePresenceRevisionCountsChangesInTheSlotUnderWay() {
+        let idle = AwdlSchedule.idleOccupancy, active = AwdlSchedule.activeOccupancy
+        var s = AwdlSchedule(
+            idle: [idle, idle, idle, idle], active: [active, active, active, active],
+            hold: AwdlSchedule.sequenceDuration,
+            dataChannelIs6: false)
+        let start = AwdlSchedule.sequenceDuration
+        #expect(s.isPresent(0, at: start) && s.isPresent(1, at: start))
+        s.trafficQueued(0, 1, now: start)
+        #expect(s.presenceRevision == 2)
+        #expect(s.isPresent(0, at: start) && s.isPresent(1, at: start))
+        s.trafficQueued(0, 1, now: start + .milliseconds(5))
+        #expect(s.presenceRevision == 2)
+        // Nodes 2 and 3 in slot 5: they next share slot 0 of the third sequence.
+        s.trafficQueued(2, 3, now: start + AwdlSchedule.slotDuration * 5 + .milliseconds(1))
+        #expect(s.presenceRevision == 2)
+        #expect(!s.isPresent(2, at: start + AwdlSchedule.slotDuration * 5 + .milliseconds(2)))
+    }
+
+    /// The division-free decision never says "surely" when the correctly rounded quotient is
+    /// below the threshold, and says it whenever the signal is 2⁻³⁰ (relative) above the bound.
+    /// Cases: random magnitudes over 60 decades, and signals within a few ulps of
+    /// threshold · noise (where rounding decides).
+    @Test func theDivisionFreeDecisionAgreesWithTheQuotient() {
+        var stream = RandomStream(seed: 11, name: "test/surely")
+        var sure = 0
+        for _ in 0..<50_000 {
+            let noise = pow(10, -15 + 10 * stream.uniform())
+            let threshold = pow(10, -2 + 6 * stream.uniform())
+            let k = Double(Int(stream.uniformInt(below: 33)) - 16)
+            let near = threshold * noise * (1 + k * 0x1p-52)
+            let far = threshold * noise * (1 + 0x1p-30)
+            for signal in [near, far, noise * pow(10, -3 + 9 * stream.uniform())] {
+                let surely = WirelessLink.surely(signal, over: noise, atLeast: threshold)
+                if surely {
+                    sure += 1
+                    #expect(signal / noise >= threshold)
+                }
+                if signal == far { #expect(surely) }
+            }
+        }
+        #expect(sure > 50_000)
+    }
+}
