@@ -115,6 +115,9 @@ public protocol LinkTechnology {
     /// The received power from `transmitter` at `receiver` without blockage and fading (what a
     /// signal-strength reading averages to), dBm.
     mutating func medianRxDbm(from transmitter: Int, to receiver: Int) -> Double
+    /// `medianRxDbm(from:to:)` when it reaches `floorDbm`, else `nil`: the same decision, which
+    /// a link may take without the logarithm for the many pairs far below the floor.
+    mutating func medianRxDbm(from transmitter: Int, to receiver: Int, ifAtLeast floorDbm: Double) -> Double?
     /// Calls `body` for every node that may hear `node`, in a fixed order.
     func forEachNeighbour(of node: Int, _ body: (Int) -> Void)
 }
@@ -142,4 +145,12 @@ public struct LinkCounters: Sendable, Equatable {
 
     /// All zero.
     public init() {}
+}
+
+extension LinkTechnology {
+    /// `medianRxDbm(from:to:)` compared with the floor.
+    public mutating func medianRxDbm(from transmitter: Int, to receiver: Int, ifAtLeast floorDbm: Double) -> Double? {
+        let dbm = medianRxDbm(from: transmitter, to: receiver)
+        return dbm >= floorDbm ? dbm : nil
+    }
 }

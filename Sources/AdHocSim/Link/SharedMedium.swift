@@ -49,6 +49,8 @@ public struct SharedMedium<Frame: Sendable>: Sendable {
     /// The channel: who hears whom, at what power.
     public internal(set) var channel: WirelessChannel
     var transmissions: [Transmission] = []
+    /// `begin`'s fading uniforms, one per receiver (storage reused; moved out while in use).
+    var uniformScratch: [Double] = []
     var freeTransmissions: [Int] = []
     /// Transmissions begun so far: the next one's number (its fading draws' counter).
     var transmissionsBegun: UInt64 = 0
@@ -190,6 +192,9 @@ public struct SharedMedium<Frame: Sendable>: Sendable {
         // Move the slot's touch list out so writing it does not copy it (no allocation once warm).
         var touched = transmissions[slot].touched
         transmissions[slot].touched = []
+        var uniforms = uniformScratch
+        uniformScratch = []
+        defer { uniformScratch = uniforms }
         let c = uniqueColumns()
         c.transmitting[i] = true
         if c.locked[i] >= 0 { Self.abandonReception(c, i) }
@@ -198,6 +203,7 @@ public struct SharedMedium<Frame: Sendable>: Sendable {
         if touched.count < n {
             touched.append(contentsOf: repeatElement(Touch(node: 0, busy: false, powerMw: 0), count: n - touched.count))
         }
+        if uniforms.count < n { uniforms.append(contentsOf: repeatElement(0, count: n - uniforms.count)) }
         let awdlSlot = AwdlSchedule.slot(at: now)
         updateDeaf(c, awdl: awdl, slot: awdlSlot)
         let fading = channel.fading
@@ -215,18 +221,26 @@ public struct SharedMedium<Frame: Sendable>: Sendable {
         touched.withUnsafeMutableBufferPointer { out in
             nodes.withUnsafeBufferPointer { nb in
                 staticMw.withUnsafeBufferPointer { pw in
-                    // Pass 1: the received powers, in neighbour order (no store to the columns,
-                    // so iterations overlap).
-                    for k in 0..<n {
-                        let r = Int(nb[k])
-                        if deaf[r] { continue }
-                        var mw = Double(pw[k])
-                        if blockage { mw *= channel.blockageGainInLoop(i, r, at: now) }
-                        if let fading {
-                            mw *= fading.power(u: RicianPowerTable.uniform(row: fadingRow, UInt64(r)), body: fadingBody)
+                    // Pass 1a: the receivers that hear, their static power and blockage, and
+                    // their fading uniforms (short bodies with no store to the columns, so many
+                    // iterations are in flight at once).
+                    uniforms.withUnsafeMutableBufferPointer { us in
+                        for k in 0..<n {
+                            let r = Int(nb[k])
+                            if deaf[r] { continue }
+                            var mw = Double(pw[k])
+                            if blockage { mw *= channel.blockageGainInLoop(i, r, at: now) }
+                            out[count] = Touch(node: Int32(truncatingIfNeeded: r), busy: false, powerMw: mw)
+                            us[count] = RicianPowerTable.uniform(row: fadingRow, UInt64(r))
+                            count &+= 1
                         }
-                        out[count] = Touch(node: Int32(truncatingIfNeeded: r), busy: mw >= preamble, powerMw: mw)
-                        count &+= 1
+                        // Pass 1b: the fading gains through the table.
+                        if let fading {
+                            for j in 0..<count {
+                                out[j].powerMw *= fading.power(u: us[j], body: fadingBody)
+                            }
+                        }
+                        for j in 0..<count { out[j].busy = out[j].powerMw >= preamble }
                     }
                 }
             }

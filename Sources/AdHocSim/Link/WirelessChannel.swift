@@ -281,6 +281,14 @@ public struct WirelessChannel: Sendable {
         return p
     }
 
+    /// `forEachNeighbour(of:_:)`, from `t`'s cached neighbour row when it holds exactly those
+    /// nodes (built by `forEachNeighbour` in the same order, no node moved since, no cutoff
+    /// filtering it): no grid walk or distance per node.
+    func forEachNodeInRange(of t: Int, _ body: (Int) -> Void) {
+        guard interactionMarginDb == nil, neighbourListValid[t] else { return forEachNeighbour(of: t, body) }
+        for r in neighbourLists[t] { body(Int(r)) }
+    }
+
     /// Every node within the interaction range of node `t`'s position (excluding `t`), in a fixed order.
     func forEachNeighbour(of t: Int, _ body: (Int) -> Void) {
         let p = positions[t]

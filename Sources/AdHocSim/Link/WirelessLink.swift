@@ -85,6 +85,9 @@ public struct WirelessLink: LinkTechnology, Sendable {
     var keptScratch: [TransmitQueue.Entry] = []
     var readyScratch: [LinkPacket] = []
     var indicationScratch = PhyIndicationLog()
+    /// The last floor `medianRxDbm(from:to:ifAtLeast:)` was asked about, and the power below
+    /// which a pair surely misses it, mW.
+    var floorCache: (dbm: Double, surelyBelowMw: Double) = (.nan, 0)
     /// DIFS, EIFS and the slot (`Dcf.swift`), computed once.
     let accessTiming: AccessTiming
     /// Notices produced by the last handled event; the world drains them.
@@ -189,8 +192,20 @@ public struct WirelessLink: LinkTechnology, Sendable {
         Decibel.dbm(fromMilliwatts: medium.channel.staticRxMw(t, r))
     }
 
+    /// `medianRxDbm(from:to:)` when it reaches `floorDbm`, else `nil`. A power more than 10⁻⁹
+    /// (relative) below the floor's milliwatts is below the floor in dBm however the logarithm
+    /// rounds (its error is near 10⁻¹⁴ dB, the gap 4·10⁻⁹ dB), so it is refused without one: the
+    /// same decision as comparing `medianRxDbm`, at a comparison's cost.
+    public mutating func medianRxDbm(from t: Int, to r: Int, ifAtLeast floorDbm: Double) -> Double? {
+        if floorDbm != floorCache.dbm { floorCache = (floorDbm, Decibel.milliwatts(fromDbm: floorDbm) * (1 - 1e-9)) }
+        let mw = medium.channel.staticRxMw(t, r)
+        if mw < floorCache.surelyBelowMw { return nil }
+        let dbm = Decibel.dbm(fromMilliwatts: mw)
+        return dbm >= floorDbm ? dbm : nil
+    }
+
     /// Every node within the interaction range of `i`, in a fixed order.
-    public func forEachNeighbour(of i: Int, _ body: (Int) -> Void) { medium.channel.forEachNeighbour(of: i, body) }
+    public func forEachNeighbour(of i: Int, _ body: (Int) -> Void) { medium.channel.forEachNodeInRange(of: i, body) }
 
     /// Node `i`'s radio fails: it stops sending and receiving, and its queued packets are lost
     /// (a frame already on the air finishes).

@@ -114,13 +114,15 @@ public struct SignalSessions: NeighbourTable, Sendable {
             return
         }
         guard config.sessionSetup == .instant else { return }
+        var near: [Int] = []
         for i in 0..<n where !link.isDown(i) {
-            var near: [Int] = []
+            near.removeAll(keepingCapacity: true)
             link.forEachNeighbour(of: i) { near.append($0) }
             var candidates: [(j: Int, dbm: Double)] = []
             for j in near where !link.isDown(j) && !peers[i].contains(j) {
-                let dbm = link.medianRxDbm(from: j, to: i)
-                if dbm >= config.discoverDbm { candidates.append((j, dbm)) }
+                if let dbm = link.medianRxDbm(from: j, to: i, ifAtLeast: config.discoverDbm) {
+                    candidates.append((j, dbm))
+                }
             }
             candidates.sort { $0.dbm != $1.dbm ? $0.dbm > $1.dbm : $0.j < $1.j }
             let limit = config.neighbourLimit
