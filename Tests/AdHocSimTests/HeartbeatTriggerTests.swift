@@ -51,6 +51,19 @@ import Testing
         #expect(aToCOff > aToC)
     }
 
+    @Test func aPhoneThatMovesIntoRangeFormsASessionAtTheNextRound() throws {
+        // C starts 200 m away (out of discovery range) and is moved to 60 m at 10 s. As with a
+        // join, the first session round that sees it in range (10 s or 11 s) forms B–C, and the
+        // new session's heartbeats give A a route to C by 11.2 s. (The link keeps each phone's
+        // list of phones within discovery range; a move must rebuild it, or C never joins.)
+        let nodes = [("A", 0.0, 0.0), ("B", 30.0, 0.0), ("C", 200.0, 0.0)]
+        let moved = "[{\"at_s\": 10, \"node\": \"C\", \"action\": \"move\", \"position\": [60, 0, 1.2]}]"
+        let m = try run(nodes, mesh: "{}", events: moved, duration: 14)
+        let aToC = try #require(m.firstRoutes.first { $0.from == 0 && $0.to == 2 }?.time)
+        #expect(aToC >= .seconds(10))
+        #expect(aToC <= .milliseconds(11_200))
+    }
+
     @Test func aFloodedFrameGoesToEachSessionPeerAsItsOwnUnicast() throws {
         // Only the start heartbeats, over 0.5 s, on the line A–B–C. With one unicast per peer:
         // A, B and C originate 1 + 2 + 1 copies; B passes A's and C's heartbeats to both its

@@ -120,6 +120,9 @@ public protocol LinkTechnology {
     mutating func medianRxDbm(from transmitter: Int, to receiver: Int, ifAtLeast floorDbm: Double) -> Double?
     /// Calls `body` for every node that may hear `node`, in a fixed order.
     func forEachNeighbour(of node: Int, _ body: (Int) -> Void)
+    /// Calls `body` with every node `j` of `forEachNeighbour(of: node)`, in that order, whose
+    /// `medianRxDbm(from: j, to: node)` reaches `floorDbm`, and that power.
+    mutating func forEachNeighbour(of node: Int, reachingDbm floorDbm: Double, _ body: (Int, Double) -> Void)
 }
 
 /// Per-node link counters, for results.
@@ -148,6 +151,15 @@ public struct LinkCounters: Sendable, Equatable {
 }
 
 extension LinkTechnology {
+    /// `forEachNeighbour(of:_:)` filtered with `medianRxDbm(from:to:ifAtLeast:)`.
+    public mutating func forEachNeighbour(of node: Int, reachingDbm floorDbm: Double, _ body: (Int, Double) -> Void) {
+        var near: [Int] = []
+        forEachNeighbour(of: node) { near.append($0) }
+        for j in near {
+            if let dbm = medianRxDbm(from: j, to: node, ifAtLeast: floorDbm) { body(j, dbm) }
+        }
+    }
+
     /// `medianRxDbm(from:to:)` compared with the floor.
     public mutating func medianRxDbm(from transmitter: Int, to receiver: Int, ifAtLeast floorDbm: Double) -> Double? {
         let dbm = medianRxDbm(from: transmitter, to: receiver)

@@ -88,6 +88,11 @@ public struct WirelessLink: LinkTechnology, Sendable {
     /// The last floor `medianRxDbm(from:to:ifAtLeast:)` was asked about, and the power below
     /// which a pair surely misses it, mW.
     var floorCache: (dbm: Double, surelyBelowMw: Double) = (.nan, 0)
+    /// Node moves so far (`setPosition`), which invalidate `reaching`.
+    var moves: UInt64 = 0
+    /// Per node, the nodes whose median power reaches `floorDbm` there, as of `moves` moves
+    /// (`forEachNeighbour(of:reachingDbm:_:)`; `nil`: not built yet).
+    var reaching: (floorDbm: Double, moves: UInt64, lists: [[(node: Int32, dbm: Double)]?]) = (.nan, 0, [])
     /// DIFS, EIFS and the slot (`Dcf.swift`), computed once.
     let accessTiming: AccessTiming
     /// Notices produced by the last handled event; the world drains them.
@@ -181,7 +186,10 @@ public struct WirelessLink: LinkTechnology, Sendable {
     public func queueRoom(of i: Int) -> Int { mac.queueLimit - stations[i].queue.count }
 
     /// Moves node `i`.
-    public mutating func setPosition(_ node: Int, _ p: Position) { medium.channel.setPosition(node, p) }
+    public mutating func setPosition(_ node: Int, _ p: Position) {
+        medium.channel.setPosition(node, p)
+        moves &+= 1
+    }
 
     /// Whether node `i`'s radio is off.
     public func isDown(_ node: Int) -> Bool { medium.isOff(node) }
@@ -202,6 +210,26 @@ public struct WirelessLink: LinkTechnology, Sendable {
         if mw < floorCache.surelyBelowMw { return nil }
         let dbm = Decibel.dbm(fromMilliwatts: mw)
         return dbm >= floorDbm ? dbm : nil
+    }
+
+    /// `forEachNeighbour(of:reachingDbm:_:)` from a per-node list kept for the last floor asked
+    /// (the nodes and their powers, in neighbour order), rebuilt after any node moves: a session
+    /// update then visits the few phones within discovery range instead of every phone within
+    /// interaction range.
+    public mutating func forEachNeighbour(of i: Int, reachingDbm floorDbm: Double, _ body: (Int, Double) -> Void) {
+        if reaching.floorDbm != floorDbm || reaching.moves != moves {
+            reaching = (floorDbm, moves, Array(repeating: nil, count: stations.count))
+        }
+        if reaching.lists[i] == nil {
+            var list: [(node: Int32, dbm: Double)] = []
+            var near: [Int] = []
+            forEachNeighbour(of: i) { near.append($0) }
+            for j in near {
+                if let dbm = medianRxDbm(from: j, to: i, ifAtLeast: floorDbm) { list.append((Int32(j), dbm)) }
+            }
+            reaching.lists[i] = list
+        }
+        for e in reaching.lists[i]! { body(Int(e.node), e.dbm) }
     }
 
     /// Every node within the interaction range of `i`, in a fixed order.

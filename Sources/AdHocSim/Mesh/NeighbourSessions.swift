@@ -114,16 +114,12 @@ public struct SignalSessions: NeighbourTable, Sendable {
             return
         }
         guard config.sessionSetup == .instant else { return }
-        var near: [Int] = []
+        var reaching: [(j: Int, dbm: Double)] = []
         for i in 0..<n where !link.isDown(i) {
-            near.removeAll(keepingCapacity: true)
-            link.forEachNeighbour(of: i) { near.append($0) }
+            reaching.removeAll(keepingCapacity: true)
+            link.forEachNeighbour(of: i, reachingDbm: config.discoverDbm) { reaching.append(($0, $1)) }
             var candidates: [(j: Int, dbm: Double)] = []
-            for j in near where !link.isDown(j) && !peers[i].contains(j) {
-                if let dbm = link.medianRxDbm(from: j, to: i, ifAtLeast: config.discoverDbm) {
-                    candidates.append((j, dbm))
-                }
-            }
+            for c in reaching where !link.isDown(c.j) && !peers[i].contains(c.j) { candidates.append(c) }
             candidates.sort { $0.dbm != $1.dbm ? $0.dbm > $1.dbm : $0.j < $1.j }
             let limit = config.neighbourLimit
             for c in candidates where peers[i].count < limit && peers[c.j].count < limit {
