@@ -258,6 +258,33 @@ struct SpatialTests {
         #expect(r.link[0].received + r.link[1].received + r.link[2].received == 3 * 20 * 2)
     }
 
+    @Test func aPhoneThatFailsWhileSendingCutsItsFrameShort() throws {
+        // a broadcasts 1 400 bytes every millisecond: at the lowest rate (6 Mbit/s) a frame is
+        // about 1.9 ms long, so a sends back to back and its frames fill about 95 % of the time
+        // (the gaps are DIFS plus at most 15 slots, under 0.2 ms). It fails three times while
+        // up (1.0005 s, 1.3001 s after recovering at 1.2 s, and 1.90007 s after recovering at
+        // 1.8 s), so at least one failure falls inside a frame. Such a frame keeps the channel
+        // busy to its end but carries nothing: b, 5 m away (every complete frame decodes with
+        // certainty), counts it as a failure, and a does not count it delivered. (This run
+        // crashed before: the frame's end looked for a packet the failure had dropped.)
+        let s = try linkScenario(
+            nodes: [("a", 0, 0), ("b", 5, 0)],
+            radio: "{\"technology\": \"wifi\", \"channelWidthMHz\": 20, \"spatialStreams\": 1}",
+            traffic: "[{\"kind\": \"broadcast\", \"intervalS\": 0.001, \"bytes\": 1400, \"nodes\": [\"a\"]}]",
+            duration: 3,
+            extra: """
+                "events": [{"at_s": 1.0005, "node": "a", "action": "fail"}, {"at_s": 1.2, "node": "a", "action": "recover"},
+                           {"at_s": 1.3001, "node": "a", "action": "fail"}, {"at_s": 1.8, "node": "a", "action": "recover"},
+                           {"at_s": 1.90007, "node": "a", "action": "fail"}],
+                """)
+        let r = try ScenarioRunner.run(s)
+        let a = r.link[0], b = r.link[1]
+        let cutShort = a.dataTransmissions - a.delivered
+        #expect(cutShort >= 1 && cutShort <= 3)
+        #expect(b.received == a.delivered)
+        #expect(b.receiveFailures == cutShort)
+    }
+
     @Test func distanceMaxPlacesTheSecondNodeAtTheRange() throws {
         let s = try decode(validScenario, overrides: ["distance_m=max", "environment.preset=field"]).get()
         let nodes = NodeTable(s)

@@ -111,6 +111,18 @@ extension WirelessLink {
         notices = out
     }
 
+    /// A data or broadcast frame whose sender failed while sending it ended at `r`: its packets
+    /// were dropped at the failure, so a receiver it was meant for decodes none of its MPDUs
+    /// (and defers by EIFS, as after any frame it could not decode).
+    mutating func receiveCutShort(_ frame: MacFrame, at r: Int) {
+        guard frame.kind == .broadcast || frame.destination == r else {
+            stations[r].useEifs = false
+            return
+        }
+        stations[r].counters.receiveFailures += UInt64(frame.mpdus)
+        stations[r].useEifs = true
+    }
+
     /// Whether the correctly rounded quotient `signal / noise` is at least `threshold`, decided
     /// without dividing (false when it is too close to tell; the caller then divides): the
     /// product `threshold · noise` is rounded at most twice (relative error below 2⁻⁵²), so

@@ -68,6 +68,8 @@ public struct WirelessLink: LinkTechnology, Sendable {
         var backoffStream: RandomStream
         var receiveStream: RandomStream
         var counters = LinkCounters()
+        /// The radio failed while this station's frame was on the air (`setDown`).
+        var frameCutShort = false
     }
 
     /// The medium: channel, receivers, carrier sense.
@@ -235,10 +237,13 @@ public struct WirelessLink: LinkTechnology, Sendable {
     /// Every node within the interaction range of `i`, in a fixed order.
     public func forEachNeighbour(of i: Int, _ body: (Int) -> Void) { medium.channel.forEachNodeInRange(of: i, body) }
 
-    /// Node `i`'s radio fails: it stops sending and receiving, and its queued packets are lost
-    /// (a frame already on the air finishes).
+    /// Node `i`'s radio fails: it stops sending and receiving, and its queued packets are lost.
+    /// A data or broadcast frame already on the air keeps the channel busy until its end but
+    /// carries nothing any more (its packets were dropped here): every receiver it was meant
+    /// for counts it as a frame it could not decode (`receiveCutShort`).
     public mutating func setDown(_ node: Int, sim: inout Simulation) {
         guard !medium.isOff(node) else { return }
+        if medium.isTransmitting(node) { stations[node].frameCutShort = true }
         sim.cancel(stations[node].accessTimer)
         sim.cancel(stations[node].ackTimer)
         stations[node].pendingResponse = nil
@@ -327,7 +332,14 @@ public struct WirelessLink: LinkTechnology, Sendable {
     /// the sender's exchange moves on.
     mutating func transmissionEnded(_ slot: Int, sim: inout Simulation) {
         let (frame, i) = medium.end(slot)
-        takeIndications(frame, from: i, sim: &sim)
+        let cutShort = stations[i].frameCutShort && frame.kind != .ack && frame.kind != .blockAck
+        stations[i].frameCutShort = false
+        takeIndications(frame, from: i, cutShort: cutShort, sim: &sim)
+        if cutShort {
+            // The sender failed while sending: its exchange ended with the failure.
+            if !medium.sensesBusy(i) { becameIdle(i, sim: &sim) }
+            return
+        }
         switch frame.kind {
         case .data:
             if awdl?.adaptive == true { awdl!.trafficQueued(i, frame.destination, now: sim.now) }
@@ -347,7 +359,9 @@ public struct WirelessLink: LinkTechnology, Sendable {
 
     /// Acts on what the medium reported, in order: frames that ended at a receiver (of `frame`
     /// from `sender`), then carrier-sense transitions.
-    mutating func takeIndications(_ frame: MacFrame? = nil, from sender: Int = -1, sim: inout Simulation) {
+    mutating func takeIndications(
+        _ frame: MacFrame? = nil, from sender: Int = -1, cutShort: Bool = false, sim: inout Simulation
+    ) {
         guard !medium.indications.isEmpty else { return }
         // Take the medium's log, leaving the (empty) scratch log in its place.
         if !isKnownUniquelyReferenced(&indicationScratch) { indicationScratch = PhyIndicationLog() }
@@ -355,7 +369,8 @@ public struct WirelessLink: LinkTechnology, Sendable {
         let list = indicationScratch
         // A broadcast's one MPDU is the same at every receiver: its receptions (consecutive in the
         // log) are handled together.
-        let broadcast = frame.map { $0.kind == .broadcast } == true ? stations[sender].queue[0].packet : nil
+        let broadcast =
+            frame.map { $0.kind == .broadcast } == true && !cutShort ? stations[sender].queue[0].packet : nil
         var k = 0
         while k < list.count {
             switch list.items[k] {
@@ -377,7 +392,11 @@ public struct WirelessLink: LinkTechnology, Sendable {
                     k = last
                     continue
                 }
-                receive(frame!, from: sender, at: r, signalMw: signalMw, sim: &sim)
+                if cutShort {
+                    receiveCutShort(frame!, at: r)
+                } else {
+                    receive(frame!, from: sender, at: r, signalMw: signalMw, sim: &sim)
+                }
             }
             k += 1
         }
