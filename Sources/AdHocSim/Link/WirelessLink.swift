@@ -237,7 +237,9 @@ public struct WirelessLink: LinkTechnology, Sendable {
     /// Every node within the interaction range of `i`, in a fixed order.
     public func forEachNeighbour(of i: Int, _ body: (Int) -> Void) { medium.channel.forEachNodeInRange(of: i, body) }
 
-    /// Node `i`'s radio fails: it stops sending and receiving, and its queued packets are lost.
+    /// Node `i`'s radio fails: it stops sending and receiving, and its queued packets are lost
+    /// (each receiver's reordering window moves past the unicast ones, as after the retry limit,
+    /// so the sender's packets after a recovery are not held behind them).
     /// A data or broadcast frame already on the air keeps the channel busy until its end but
     /// carries nothing any more (its packets were dropped here): every receiver it was meant
     /// for counts it as a frame it could not decode (`receiveCutShort`).
@@ -250,6 +252,10 @@ public struct WirelessLink: LinkTechnology, Sendable {
         while !stations[node].queue.isEmpty {
             let e = stations[node].queue.removeFirst()
             stations[node].counters.retryDrops += 1
+            if !e.arrived && e.packet.destination != LinkPacket.broadcast {
+                // Given up: the receiver's window moves past it, as after the retry limit.
+                reorderArrival(nil, seq: e.macSeq, from: node, at: Int(e.packet.destination))
+            }
             notices.append(LinkNotice(kind: e.arrived ? .senderDone : .dropped, node: UInt32(node), packet: e.packet))
         }
         stations[node].inFlight = 0
