@@ -87,7 +87,7 @@ import Testing
             let near = threshold * noise * (1 + k * 0x1p-52)
             let far = threshold * noise * (1 + 0x1p-30)
             for signal in [near, far, noise * pow(10, -3 + 9 * stream.uniform())] {
-                let surely = WirelessLink.surely(signal, over: noise, atLeast: threshold)
+                let surely = FrameDecoder.surely(signal, over: noise, atLeast: threshold)
                 if surely {
                     sure += 1
                     #expect(signal / noise >= threshold)

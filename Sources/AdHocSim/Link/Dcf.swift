@@ -77,7 +77,7 @@ extension WirelessLink {
         _ items: UnsafeMutablePointer<PhyIndication>, _ range: Range<Int>, sim: inout Simulation
     ) {
         let timing = accessTiming
-        let columns = medium.columns
+        let medium = self.medium  // read only while the stations are written
         stations.withUnsafeMutableBufferPointer { st in
             for k in range {
                 switch items[k] {
@@ -85,9 +85,7 @@ extension WirelessLink {
                     WirelessLink.becameBusy(&st[i], slot: timing.slot, sim: &sim)
                 case .idle(let i):
                     st[i].idleSince = sim.now
-                    // As `SharedMedium.mediumIdle(_:)`.
-                    let idle = !(columns.busyCount[i] > 0 || columns.energyBusy[i]) && !columns.transmitting[i]
-                    WirelessLink.scheduleAccess(&st[i], mediumIdle: idle, timing: timing, sim: &sim)
+                    WirelessLink.scheduleAccess(&st[i], mediumIdle: medium.mediumIdle(i), timing: timing, sim: &sim)
                 case .frameEnded:
                     preconditionFailure("not a carrier-sense indication")
                 }

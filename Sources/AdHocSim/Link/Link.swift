@@ -151,13 +151,21 @@ public struct LinkCounters: Sendable, Equatable {
 }
 
 extension LinkTechnology {
-    /// `forEachNeighbour(of:_:)` filtered with `medianRxDbm(from:to:ifAtLeast:)`.
+    /// `forEachNeighbour(of:reachingDbm:_:)` over `neighbours(of:reachingDbm:)`.
     public mutating func forEachNeighbour(of node: Int, reachingDbm floorDbm: Double, _ body: (Int, Double) -> Void) {
+        for e in neighbours(of: node, reachingDbm: floorDbm) { body(Int(e.node), e.dbm) }
+    }
+
+    /// The nodes of `forEachNeighbour(of: node)`, in that order, whose median power at `node`
+    /// reaches `floorDbm` (`medianRxDbm(from:to:ifAtLeast:)`), with that power.
+    public mutating func neighbours(of node: Int, reachingDbm floorDbm: Double) -> [(node: Int32, dbm: Double)] {
         var near: [Int] = []
         forEachNeighbour(of: node) { near.append($0) }
+        var list: [(node: Int32, dbm: Double)] = []
         for j in near {
-            if let dbm = medianRxDbm(from: j, to: node, ifAtLeast: floorDbm) { body(j, dbm) }
+            if let dbm = medianRxDbm(from: j, to: node, ifAtLeast: floorDbm) { list.append((Int32(j), dbm)) }
         }
+        return list
     }
 
     /// `medianRxDbm(from:to:)` compared with the floor.

@@ -6,20 +6,16 @@ import Foundation
 /// sequence order (`ReorderBuffer`); a data frame is answered after SIFS with an ACK or a block
 /// ACK, and an ACK or block ACK ends its sender's exchange.
 extension WirelessLink {
-    /// Whether a frame of `bytes` at `mcs` survives `sinr` (linear), drawing from `r`'s stream
-    /// only when the outcome is uncertain.
-    mutating func survives(sinr total: Double, mcs: Mcs, bytes: Int, at r: Int) -> Bool {
-        // A two-stream frame decodes at its weaker stream's SINR (`SpatialStreamModel`).
-        let sinr = phy.streams(mcs) == 2 ? total * secondStreamGain : total
-        if sinr >= certainSuccess[mcs.index] { return true }
-        if sinr <= certainFailure[mcs.index] { return false }
-        let p = errorTable.successProbability(sinr: sinr, mcs: mcs, bytes: bytes)
-        return stations[r].receiveStream.uniform() < p
+    /// Whether an MPDU of `bytes` at `mcs` received at `signalMw` over `noiseMw` survives at `r`
+    /// (`FrameDecoder`, drawing from `r`'s stream only when the outcome is uncertain).
+    mutating func survives(signalMw: Double, noiseMw: Double, mcs: Mcs, bytes: Int, at r: Int) -> Bool {
+        decoder.survives(
+            signalMw: signalMw, noiseMw: noiseMw, mcs: mcs, bytes: bytes, stream: &stations[r].receiveStream)
     }
 
     /// `frame` from `sender`, which `r` was locked onto, ended at `signalMw`.
     mutating func receive(_ frame: MacFrame, from sender: Int, at r: Int, signalMw: Double, sim: inout Simulation) {
-        let sinr = medium.sinr(at: r, signalMw: signalMw)
+        let noise = medium.noiseAndInterference(at: r)
         switch frame.kind {
         case .data, .broadcast:
             guard frame.kind == .broadcast || frame.destination == r else {
@@ -30,7 +26,7 @@ extension WirelessLink {
             for k in 0..<frame.mpdus {
                 let packet = stations[sender].queue[k].packet
                 let bytes = AmpduPlanner.mpduBytes(packet.bytes)
-                if survives(sinr: sinr, mcs: frame.mcs, bytes: bytes, at: r) {
+                if survives(signalMw: signalMw, noiseMw: noise, mcs: frame.mcs, bytes: bytes, at: r) {
                     bitmap |= 1 << UInt64(k)
                     if frame.kind == .broadcast {
                         passUp(packet, at: r)
@@ -52,7 +48,7 @@ extension WirelessLink {
             guard frame.destination == r, stations[r].state == .awaitingResponse else { return }
             let rate = ControlFrame.basicRate(forDataRate: phy.rateBitsPerSecond(stations[r].inFlightMcs))
             let bytes = frame.kind == .ack ? ControlFrame.ackBytes : ControlFrame.blockAckBytes
-            if survives(sinr: sinr, mcs: rate.mcs, bytes: bytes, at: r) {
+            if survives(signalMw: signalMw, noiseMw: noise, mcs: rate.mcs, bytes: bytes, at: r) {
                 sim.cancel(stations[r].ackTimer)
                 acknowledged(r, bitmap: frame.bitmap, sim: &sim)
             }
@@ -60,52 +56,33 @@ extension WirelessLink {
     }
 
     /// `receive` for the receivers of a broadcast frame (one MPDU, `packet`, no response) whose
-    /// receptions ended, `items[range]` (all `frameEnded`), in order: each decodes at its SINR
-    /// and passes the packet up or counts a failure, exactly as `receive` would, in one loop
-    /// over the stations' storage (no uniqueness check or packet lookup per receiver) and, when
-    /// the SINR is surely above the certain-success bound, without a division.
+    /// receptions ended, `items[range]` (all `frameEnded`), in order: each decodes as `receive`
+    /// decodes (`FrameDecoder`) and passes the packet up or counts a failure, in one loop over
+    /// the stations' storage (no uniqueness check or packet lookup per receiver).
     mutating func receiveBroadcast(
         _ packet: LinkPacket, mcs: Mcs, _ items: UnsafeMutablePointer<PhyIndication>, _ range: Range<Int>
     ) {
         var out = notices
         notices = []
         let bytes = AmpduPlanner.mpduBytes(packet.bytes)
-        let twoStreams = phy.streams(mcs) == 2
-        let gain = secondStreamGain
-        let success = certainSuccess[mcs.index], failure = certainFailure[mcs.index]
-        let table = errorTable
-        let noiseMw = medium.channel.noiseMw, dropped = medium.channel.droppedMw, duty = medium.meanDuty
-        let lockedMax = medium.columns.lockedMaxInterferenceMw
+        let decoder = self.decoder
+        let medium = self.medium  // read only while the stations are written
         stations.withUnsafeMutableBufferPointer { st in
             for k in range {
                 guard case .frameEnded(let r, let signalMw) = items[k] else { continue }
-                // As `SharedMedium.noiseAndInterference(at:)`.
-                let noise = dropped.isEmpty ? noiseMw + lockedMax[r] : noiseMw + lockedMax[r] + dropped[r] * duty
-                let decoded: Bool
-                if !twoStreams && WirelessLink.surely(signalMw, over: noise, atLeast: success) {
-                    decoded = true
-                } else {
-                    // As `survives(sinr:mcs:bytes:at:)`.
-                    let total = signalMw / noise
-                    let sinr = twoStreams ? total * gain : total
-                    if sinr >= success {
-                        decoded = true
-                    } else if sinr <= failure {
-                        decoded = false
-                    } else {
-                        let p = table.successProbability(sinr: sinr, mcs: mcs, bytes: bytes)
-                        decoded = st[r].receiveStream.uniform() < p
-                    }
-                }
-                if decoded {
+                let noise = medium.noiseAndInterference(at: r)
+                if decoder.survives(
+                    signalMw: signalMw, noiseMw: noise, mcs: mcs, bytes: bytes, stream: &st[r].receiveStream)
+                {
                     // As `passUp(_:at:)`.
                     st[r].counters.received += 1
                     st[r].counters.receivedBytes += UInt64(packet.bytes)
                     out.append(LinkNotice(kind: .delivered, node: UInt32(r), packet: packet))
+                    st[r].useEifs = false
                 } else {
                     st[r].counters.receiveFailures += 1
+                    st[r].useEifs = true
                 }
-                st[r].useEifs = !decoded
             }
         }
         notices = out
@@ -121,17 +98,6 @@ extension WirelessLink {
         }
         stations[r].counters.receiveFailures += UInt64(frame.mpdus)
         stations[r].useEifs = true
-    }
-
-    /// Whether the correctly rounded quotient `signal / noise` is at least `threshold`, decided
-    /// without dividing (false when it is too close to tell; the caller then divides): the
-    /// product `threshold · noise` is rounded at most twice (relative error below 2⁻⁵²), so
-    /// `signal` beyond it by the factor 1 + 2⁻⁴⁰ makes the exact quotient exceed `threshold` by
-    /// more than the quotient's own rounding (2⁻⁵³). The same decision as `signal / noise ≥
-    /// threshold`, bit for bit, at a multiplication's cost instead of a division's.
-    @inline(__always)
-    static func surely(_ signal: Double, over noise: Double, atLeast threshold: Double) -> Bool {
-        signal >= threshold * noise * (1 + 0x1p-40)
     }
 
     @inline(__always)

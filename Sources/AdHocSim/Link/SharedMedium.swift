@@ -101,13 +101,8 @@ public struct SharedMedium<Frame: Sendable>: Sendable {
     /// Whether `i`'s radio is off.
     @inline(__always) func isOff(_ i: Int) -> Bool { columns.off[i] }
 
-    /// The SINR (linear) of the frame `r` was locked onto: signal over noise plus the largest
-    /// interference while it was on the air.
-    @inline(__always)
-    func sinr(at r: Int, signalMw: Double) -> Double { signalMw / noiseAndInterference(at: r) }
-
-    /// What a frame `r` was locked onto is divided by for its SINR (`sinr(at:signalMw:)`): the
-    /// noise plus the largest interference while it was on the air (and the cutoff's mean term).
+    /// What the signal of the frame `r` was locked onto is divided by for its SINR: the noise
+    /// plus the largest interference while it was on the air (and the cutoff's mean term).
     @inline(__always)
     func noiseAndInterference(at r: Int) -> Double {
         if channel.droppedMw.isEmpty { return channel.noiseMw + columns.lockedMaxInterferenceMw[r] }

@@ -99,18 +99,9 @@ public struct WirelessLink: LinkTechnology, Sendable {
     let accessTiming: AccessTiming
     /// Notices produced by the last handled event; the world drains them.
     public var notices: [LinkNotice] = []
-    /// Per MCS: linear SINRs above which a frame surely succeeds, below which it surely fails
-    /// (PER₁₀₀₀ beyond 1 − 10⁻¹² or below 10⁻¹²: 13.8 dB either side of the 50 % point). Outside
-    /// them no random number is drawn and no logarithm taken; the error is below 10⁻⁹ per frame.
-    let certainSuccess: [Double]
-    let certainFailure: [Double]
-    /// The frame error model (`WaterfallErrorModel`, through `FrameErrorModel`) tabulated
-    /// between the two (`FrameErrorTable`): what the MAC decodes frames with.
-    let errorTable: FrameErrorTable
-    /// The second spatial stream's SNR relative to the link's (`SpatialStreamModel`), linear;
-    /// 1 when both streams get the full SNR or the PHY has one stream.
-    let secondStreamGain: Double
-    /// `secondStreamGain` in dB.
+    /// Whether a received MPDU is decoded: the error model at its SINR.
+    let decoder: FrameDecoder
+    /// The second stream's SNR relative to the link's, in dB (`decoder.secondStreamGain`).
     let secondStreamGainDb: Double
 
     /// The MAC of every node. Creates each node's timers in `sim`.
@@ -121,19 +112,10 @@ public struct WirelessLink: LinkTechnology, Sendable {
         let gain =
             channel.radio.phy.spatialStreams == 2
             ? channel.radio.spatialStreamModel.secondStreamGain(k: channel.place.fadingK) : 1
-        secondStreamGain = gain
         secondStreamGainDb = Decibel.db(fromLinear: gain)
         planner = AmpduPlanner(radio: channel.radio, mac: mac)
         phy = channel.radio.phy
-        let model = WaterfallErrorModel()
-        let margin = log(1e12) / model.steepness
-        certainSuccess = Mcs.all.map {
-            Decibel.linear(fromDb: model.minimumSnrDb[$0.index] - log(9) / model.steepness + margin + 1)
-        }
-        certainFailure = Mcs.all.map {
-            Decibel.linear(fromDb: model.minimumSnrDb[$0.index] - log(9) / model.steepness - margin)
-        }
-        errorTable = FrameErrorTable(model, lower: certainFailure, upper: certainSuccess)
+        decoder = FrameDecoder(phy: channel.radio.phy, secondStreamGain: gain)
         var stations: [Station] = []
         let onePhy = OfdmPhy(widthMHz: phy.widthMHz, spatialStreams: 1, is24GHz: phy.is24GHz)
         let oneStream: RateSelection? = gain < 1 ? RateSelection(phy: onePhy, explicitStreams: true) : nil
@@ -222,15 +204,7 @@ public struct WirelessLink: LinkTechnology, Sendable {
         if reaching.floorDbm != floorDbm || reaching.moves != moves {
             reaching = (floorDbm, moves, Array(repeating: nil, count: stations.count))
         }
-        if reaching.lists[i] == nil {
-            var list: [(node: Int32, dbm: Double)] = []
-            var near: [Int] = []
-            forEachNeighbour(of: i) { near.append($0) }
-            for j in near {
-                if let dbm = medianRxDbm(from: j, to: i, ifAtLeast: floorDbm) { list.append((Int32(j), dbm)) }
-            }
-            reaching.lists[i] = list
-        }
+        if reaching.lists[i] == nil { reaching.lists[i] = neighbours(of: i, reachingDbm: floorDbm) }
         for e in reaching.lists[i]! { body(Int(e.node), e.dbm) }
     }
 

@@ -1,0 +1,64 @@
+import Foundation
+
+/// Whether an MPDU that ended at its receiver is decoded: the error model at the frame's SINR
+/// (`WaterfallErrorModel`, tabulated by `FrameErrorTable`), with certain bounds outside which
+/// no random number is drawn. One value per link, read by `WirelessLink.receive` and by its
+/// batch for broadcasts (`receiveBroadcast`), so both decide alike.
+struct FrameDecoder: Sendable {
+    /// The PHY (how many streams a frame at an MCS uses).
+    let phy: OfdmPhy
+    /// The second spatial stream's SNR relative to the link's (`SpatialStreamModel`), linear;
+    /// 1 when both streams get the full SNR or the PHY has one stream.
+    let secondStreamGain: Double
+    /// Per MCS: linear SINRs above which a frame surely succeeds, below which it surely fails
+    /// (PER₁₀₀₀ beyond 1 − 10⁻¹² or below 10⁻¹²: 13.8 dB either side of the 50 % point). Outside
+    /// them no random number is drawn and no logarithm taken; the error is below 10⁻⁹ per frame.
+    let certainSuccess: [Double]
+    let certainFailure: [Double]
+    /// The frame error model tabulated between the two bounds.
+    let errorTable: FrameErrorTable
+
+    /// The decoder of `phy` whose second stream gets `secondStreamGain` of the SNR.
+    init(phy: OfdmPhy, secondStreamGain: Double) {
+        self.phy = phy
+        self.secondStreamGain = secondStreamGain
+        let model = WaterfallErrorModel()
+        let margin = log(1e12) / model.steepness
+        certainSuccess = Mcs.all.map {
+            Decibel.linear(fromDb: model.minimumSnrDb[$0.index] - log(9) / model.steepness + margin + 1)
+        }
+        certainFailure = Mcs.all.map {
+            Decibel.linear(fromDb: model.minimumSnrDb[$0.index] - log(9) / model.steepness - margin)
+        }
+        errorTable = FrameErrorTable(model, lower: certainFailure, upper: certainSuccess)
+    }
+
+    /// Whether an MPDU of `bytes` at `mcs`, received at `signalMw` over `noiseMw` (noise plus
+    /// interference), survives, drawing from `stream` only when the outcome is uncertain. A
+    /// two-stream frame decodes at its weaker stream's SINR (`SpatialStreamModel`). A one-stream
+    /// frame surely above the certain-success bound is decided without dividing (`surely`).
+    @inline(__always)
+    func survives(signalMw: Double, noiseMw: Double, mcs: Mcs, bytes: Int, stream: inout RandomStream) -> Bool {
+        let twoStreams = phy.streams(mcs) == 2
+        if !twoStreams && FrameDecoder.surely(signalMw, over: noiseMw, atLeast: certainSuccess[mcs.index]) {
+            return true
+        }
+        let total = signalMw / noiseMw
+        let sinr = twoStreams ? total * secondStreamGain : total
+        if sinr >= certainSuccess[mcs.index] { return true }
+        if sinr <= certainFailure[mcs.index] { return false }
+        let p = errorTable.successProbability(sinr: sinr, mcs: mcs, bytes: bytes)
+        return stream.uniform() < p
+    }
+
+    /// Whether the correctly rounded quotient `signal / noise` is at least `threshold`, decided
+    /// without dividing (false when it is too close to tell; the caller then divides): the
+    /// product `threshold · noise` is rounded at most twice (relative error below 2⁻⁵²), so
+    /// `signal` beyond it by the factor 1 + 2⁻⁴⁰ makes the exact quotient exceed `threshold` by
+    /// more than the quotient's own rounding (2⁻⁵³). The same decision as `signal / noise ≥
+    /// threshold`, bit for bit, at a multiplication's cost instead of a division's.
+    @inline(__always)
+    static func surely(_ signal: Double, over noise: Double, atLeast threshold: Double) -> Bool {
+        signal >= threshold * noise * (1 + 0x1p-40)
+    }
+}
