@@ -211,7 +211,8 @@ public struct SharedMedium<Frame: Sendable>: Sendable {
         let lockSlot = Int32(truncatingIfNeeded: slot)
         // The columns' storage, read once: stores through them cannot move it.
         let deaf = c.deaf, locked = c.locked, energyBusy = c.energyBusy, transmitting = c.transmitting
-        let interference = c.interferenceMw, lockedMax = c.lockedMaxInterferenceMw
+        let interference = c.interferenceMw, lockedMax = c.lockedMaxInterferenceMw, busyCount = c.busyCount
+        changes.reserve(n)  // at most one transition per receiver
         var count = 0
         touched.withUnsafeMutableBufferPointer { out in
             nodes.withUnsafeBufferPointer { nb in
@@ -263,7 +264,12 @@ public struct SharedMedium<Frame: Sendable>: Sendable {
                     interference[r] = total
                     if locked[r] >= 0 { lockedMax[r] = Swift.max(lockedMax[r], total) }
                 }
-                Self.updateCarrierSense(c, r, busyDelta: 1, energyDetectionMw: ed, into: changes)
+                // `updateCarrierSense` with one more frame at the preamble threshold: busy
+                // afterwards whatever the energy, so only an idle receiver turns busy.
+                let wasBusy = busyCount[r] > 0 || energyBusy[r]
+                busyCount[r] &+= 1
+                energyBusy[r] = interference[r] >= ed
+                if !wasBusy && !transmitting[r] { changes.appendReserved(.busy(node: r)) }
             }
         }
         touched.removeLast(touched.count - count)
@@ -289,20 +295,32 @@ public struct SharedMedium<Frame: Sendable>: Sendable {
         let transitions = carrierScratch
         let lockSlot = Int32(truncatingIfNeeded: slot)
         let locked = c.locked, energyBusy = c.energyBusy, interference = c.interferenceMw
+        let busyCount = c.busyCount, transmitting = c.transmitting
+        changes.reserve(tx.touched.count)
+        transitions.reserve(tx.touched.count)
         tx.touched.withUnsafeBufferPointer { tb in
             for t in tb {
                 let r = Int(t.node)
                 let remaining: Double
                 if locked[r] == lockSlot {
                     locked[r] = -1
-                    changes.append(.frameEnded(node: r, signalMw: t.powerMw))
+                    changes.appendReserved(.frameEnded(node: r, signalMw: t.powerMw))
                     remaining = interference[r]
                 } else {
                     remaining = Swift.max(0, interference[r] - t.powerMw)
                     interference[r] = remaining
                 }
-                if !t.busy && (remaining >= ed) == energyBusy[r] { continue }  // no change
-                Self.updateCarrierSense(c, r, busyDelta: t.busy ? -1 : 0, energyDetectionMw: ed, into: transitions)
+                let energy = remaining >= ed
+                if !t.busy && energy == energyBusy[r] { continue }  // no change
+                // `updateCarrierSense` with one frame at the preamble threshold fewer (if the
+                // frame reached it).
+                let before = busyCount[r] > 0 || energyBusy[r]
+                busyCount[r] &-= t.busy ? 1 : 0
+                energyBusy[r] = energy
+                let after = busyCount[r] > 0 || energy
+                if before != after && !transmitting[r] {
+                    transitions.appendReserved(after ? .busy(node: r) : .idle(node: r))
+                }
             }
         }
         // Busy → idle transitions after every reception was settled.
@@ -422,9 +440,24 @@ final class PhyIndicationLog: @unchecked Sendable {
         capacity *= 2
     }
 
+    /// Makes room for `more` appends without growing (`appendReserved`).
+    @inline(__always)
+    func reserve(_ more: Int) {
+        while capacity - count < more { grow() }
+    }
+
+    /// Appends `indication` into room made by `reserve`.
+    @inline(__always)
+    func appendReserved(_ indication: PhyIndication) {
+        (items + count).initialize(to: indication)
+        count &+= 1
+    }
+
     /// Appends every indication of `other`, in order.
     func append(contentsOf other: PhyIndicationLog) {
-        for k in 0..<other.count { append(other.items[k]) }
+        reserve(other.count)
+        (items + count).initialize(from: other.items, count: other.count)
+        count &+= other.count
     }
 
     /// Empties the log, keeping its storage.

@@ -102,6 +102,27 @@ public struct LinkTraffic: Sendable {
         if accepted { counters[k].sent += 1 } else { counters[k].refused += 1 }
     }
 
+    /// `count` receivers got `packet` at `now` (a broadcast's deliveries, consecutive in the
+    /// link's notices): the same counts, in the same order of additions, as `count` calls of
+    /// `notice(_:now:)` with `.delivered`, with the counters held in registers meanwhile.
+    public mutating func delivered(_ packet: LinkPacket, count: Int, now: SimTime) {
+        let k = LinkTraffic.generator(of: packet.tag)
+        guard k < specs.count, count > 0 else { return }
+        if lastDelay.tag != packet.tag || lastDelay.now != now {
+            lastDelay = (packet.tag, now, (now - packet.enqueued).inSeconds)
+        }
+        var c = counters[k]
+        let seconds = lastDelay.seconds
+        for _ in 0..<count {
+            // One addition per receiver, as the receivers were counted one by one before (a
+            // product would round differently).
+            c.delaySum += seconds
+        }
+        c.received &+= UInt64(count)
+        c.receivedBytes &+= UInt64(count) &* UInt64(packet.bytes)
+        counters[k] = c
+    }
+
     /// Reacts to what the link layer reported (a saturated sender refills its queue).
     public mutating func notice(_ notice: LinkNotice, now: SimTime) {
         let k = LinkTraffic.generator(of: notice.packet.tag)

@@ -151,7 +151,10 @@ public struct World<Link: LinkTechnology>: EventHandler {
             var batch = link.notices
             link.notices = []
             var unblock = false
-            for n in batch {
+            var k = 0
+            while k < batch.count {
+                let n = batch[k]
+                k += 1
                 switch n.packet.owner {
                 case .mesh:
                     switch n.kind {
@@ -165,7 +168,17 @@ public struct World<Link: LinkTechnology>: EventHandler {
                 case .ip:
                     if hosts.notice(n, link: &link, router: mesh, sim: &sim) { unblock = true }
                 case .linkTraffic:
-                    traffic.notice(n, now: sim.now)
+                    guard n.kind == .delivered else {
+                        traffic.notice(n, now: sim.now)
+                        continue
+                    }
+                    // A broadcast's deliveries come in a run: counted together.
+                    var last = k
+                    while last < batch.count && batch[last].kind == .delivered && batch[last].packet == n.packet {
+                        last += 1
+                    }
+                    traffic.delivered(n.packet, count: last - k + 1, now: sim.now)
+                    k = last
                 }
             }
             // Queue room freed: backlogged TCP/QUIC packets and blocked UDP writers may continue.
