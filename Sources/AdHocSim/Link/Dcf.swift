@@ -11,13 +11,14 @@ extension WirelessLink {
     /// Arms the access timer for the remaining back-off, if the medium is idle.
     mutating func scheduleAccess(_ i: Int, sim: inout Simulation) {
         WirelessLink.scheduleAccess(
-            &stations[i], mediumIdle: medium.mediumIdle(i), timing: accessTiming, sim: &sim)
+            &access[i], mediumIdle: medium.mediumIdle(i), timing: accessTiming, sim: &sim)
     }
 
     /// `scheduleAccess(_:sim:)` on a station whose medium is (`mediumIdle`) or is not idle.
     @inline(__always)
-    static func scheduleAccess(_ st: inout Station, mediumIdle: Bool, timing: AccessTiming, sim: inout Simulation) {
-        guard st.state == .contending, mediumIdle, st.pendingResponse == nil else { return }
+    static func scheduleAccess(_ st: inout StationAccess, mediumIdle: Bool, timing: AccessTiming, sim: inout Simulation)
+    {
+        guard st.state == .contending, mediumIdle, !st.responding else { return }
         let ifs = st.useEifs ? timing.eifs : timing.difs
         let from = Swift.max(st.idleSince + ifs, sim.now)
         st.countdownFrom = from
@@ -48,14 +49,18 @@ extension WirelessLink {
     /// The medium at `i` became busy: freeze the back-off, unless it ends before carrier sense
     /// can notice.
     mutating func becameBusy(_ i: Int, sim: inout Simulation) {
-        WirelessLink.becameBusy(&stations[i], slot: mac.slot, sim: &sim)
+        WirelessLink.becameBusy(&access[i], slot: mac.slot, sim: &sim)
     }
 
     /// `becameBusy(_:sim:)` on a station.
     @inline(__always)
-    static func becameBusy(_ st: inout Station, slot: SimTime, sim: inout Simulation) {
+    static func becameBusy(_ st: inout StationAccess, slot: SimTime, sim: inout Simulation) {
         st.busySince = sim.now
-        guard sim.isArmed(st.accessTimer) else { return }
+        // The access timer is armed only while contending (`scheduleAccess`, `access`; every
+        // change of state away from contending happens with it disarmed), so an idle station's
+        // timer is not looked up.
+        assert(st.state == .contending || !sim.isArmed(st.accessTimer), "access timer armed while not contending")
+        guard st.state == .contending, sim.isArmed(st.accessTimer) else { return }
         if let due = sim.deadline(of: st.accessTimer), due < sim.now + WirelessLink.ccaTime { return }
         sim.cancel(st.accessTimer)
         if sim.now > st.countdownFrom {
@@ -66,7 +71,7 @@ extension WirelessLink {
 
     /// The medium at `i` became idle: resume the back-off.
     mutating func becameIdle(_ i: Int, sim: inout Simulation) {
-        stations[i].idleSince = sim.now
+        access[i].idleSince = sim.now
         scheduleAccess(i, sim: &sim)
     }
 
@@ -78,14 +83,14 @@ extension WirelessLink {
     ) {
         let timing = accessTiming
         let medium = self.medium  // read only while the stations are written
-        stations.withUnsafeMutableBufferPointer { st in
+        access.withUnsafeMutableBufferPointer { ac in
             for k in range {
                 switch items[k] {
                 case .busy(let i):
-                    WirelessLink.becameBusy(&st[i], slot: timing.slot, sim: &sim)
+                    WirelessLink.becameBusy(&ac[i], slot: timing.slot, sim: &sim)
                 case .idle(let i):
-                    st[i].idleSince = sim.now
-                    WirelessLink.scheduleAccess(&st[i], mediumIdle: medium.mediumIdle(i), timing: timing, sim: &sim)
+                    ac[i].idleSince = sim.now
+                    WirelessLink.scheduleAccess(&ac[i], mediumIdle: medium.mediumIdle(i), timing: timing, sim: &sim)
                 case .frameEnded:
                     preconditionFailure("not a carrier-sense indication")
                 }
@@ -95,8 +100,8 @@ extension WirelessLink {
 
     /// The back-off is over: transmit the head of the queue (or wait for an AWDL window).
     mutating func access(_ i: Int, sim: inout Simulation) {
-        let sensedIdle = !medium.sensesBusy(i) || sim.now < stations[i].busySince + WirelessLink.ccaTime
-        guard stations[i].state == .contending, !medium.isTransmitting(i), sensedIdle,
+        let sensedIdle = !medium.sensesBusy(i) || sim.now < access[i].busySince + WirelessLink.ccaTime
+        guard access[i].state == .contending, !medium.isTransmitting(i), sensedIdle,
             stations[i].pendingResponse == nil,
             !stations[i].queue.isEmpty, !medium.isOff(i)
         else { return }
@@ -127,13 +132,13 @@ extension WirelessLink {
             if window > sim.now {
                 // Not both on the channel now (or the exchange would not fit): contend again at
                 // the next shared slot.
-                stations[i].backoffSlots = 0
-                stations[i].countdownFrom = window + mac.difs
-                sim.arm(stations[i].accessTimer, at: window + mac.difs)
+                access[i].backoffSlots = 0
+                access[i].countdownFrom = window + mac.difs
+                sim.arm(access[i].accessTimer, at: window + mac.difs)
                 return
             }
         }
-        stations[i].backoffSlots = -1
+        access[i].backoffSlots = -1
         stations[i].inFlight = plan.mpdus
         stations[i].inFlightMcs = plan.mcs
         for k in 0..<plan.mpdus {
@@ -156,7 +161,7 @@ extension WirelessLink {
     }
 
     mutating func ackTimedOut(_ i: Int, sim: inout Simulation) {
-        guard stations[i].state == .awaitingResponse else { return }
+        guard access[i].state == .awaitingResponse else { return }
         dropExhausted(i, upTo: stations[i].inFlight)
         finishExchange(i, success: false, sim: &sim)
     }
@@ -184,11 +189,11 @@ extension WirelessLink {
         stations[i].inFlight = 0
         stations[i].cw = success ? mac.cwMin : Swift.min(2 * (stations[i].cw + 1) - 1, mac.cwMax)
         if stations[i].queue.isEmpty {
-            stations[i].state = .idle
-            stations[i].backoffSlots = -1
+            access[i].state = .idle
+            access[i].backoffSlots = -1
         } else {
-            stations[i].state = .contending
-            stations[i].backoffSlots = drawBackoff(i)
+            access[i].state = .contending
+            access[i].backoffSlots = drawBackoff(i)
             scheduleAccess(i, sim: &sim)
         }
     }

@@ -19,7 +19,7 @@ extension WirelessLink {
         switch frame.kind {
         case .data, .broadcast:
             guard frame.kind == .broadcast || frame.destination == r else {
-                stations[r].useEifs = false
+                access[r].useEifs = false
                 return
             }
             var bitmap: UInt64 = 0
@@ -35,17 +35,18 @@ extension WirelessLink {
                         reorderArrival(packet, seq: stations[sender].queue[k].macSeq, from: sender, at: r)
                     }
                 } else {
-                    stations[r].counters.receiveFailures += 1
+                    access[r].receiveFailures += 1
                 }
             }
-            stations[r].useEifs = bitmap == 0
+            access[r].useEifs = bitmap == 0
             if frame.kind == .data && bitmap != 0 {
                 stations[r].pendingResponse = (sender, bitmap, frame.mpdus, phy.rateBitsPerSecond(frame.mcs))
-                sim.cancel(stations[r].accessTimer)
+                access[r].responding = true
+                sim.cancel(access[r].accessTimer)
                 sim.schedule(after: mac.sifs, target: UInt32(r), kind: .macRespond)
             }
         case .ack, .blockAck:
-            guard frame.destination == r, stations[r].state == .awaitingResponse else { return }
+            guard frame.destination == r, access[r].state == .awaitingResponse else { return }
             let rate = ControlFrame.basicRate(forDataRate: phy.rateBitsPerSecond(stations[r].inFlightMcs))
             let bytes = frame.kind == .ack ? ControlFrame.ackBytes : ControlFrame.blockAckBytes
             if survives(signalMw: signalMw, noiseMw: noise, mcs: rate.mcs, bytes: bytes, at: r) {
@@ -67,21 +68,26 @@ extension WirelessLink {
         let bytes = AmpduPlanner.mpduBytes(packet.bytes)
         let decoder = self.decoder
         let medium = self.medium  // read only while the stations are written
-        stations.withUnsafeMutableBufferPointer { st in
-            for k in range {
-                guard case .frameEnded(let r, let signalMw) = items[k] else { continue }
-                let noise = medium.noiseAndInterference(at: r)
-                if decoder.survives(
-                    signalMw: signalMw, noiseMw: noise, mcs: mcs, bytes: bytes, stream: &st[r].receiveStream)
-                {
-                    // As `passUp(_:at:)`.
-                    st[r].counters.received += 1
-                    st[r].counters.receivedBytes += UInt64(packet.bytes)
-                    out.append(LinkNotice(kind: .delivered, node: UInt32(r), packet: packet))
-                    st[r].useEifs = false
-                } else {
-                    st[r].counters.receiveFailures += 1
-                    st[r].useEifs = true
+        var ac = access
+        access = []  // written through `ac` without a uniqueness check per receiver
+        defer { access = ac }
+        ac.withUnsafeMutableBufferPointer { ac in
+            stations.withUnsafeMutableBufferPointer { st in
+                for k in range {
+                    guard case .frameEnded(let r, let signalMw) = items[k] else { continue }
+                    let noise = medium.noiseAndInterference(at: r)
+                    if decoder.survives(
+                        signalMw: signalMw, noiseMw: noise, mcs: mcs, bytes: bytes, stream: &st[r].receiveStream)
+                    {
+                        // As `passUp(_:at:)`.
+                        ac[r].received += 1
+                        ac[r].receivedBytes += UInt64(packet.bytes)
+                        out.append(LinkNotice(kind: .delivered, node: UInt32(r), packet: packet))
+                        ac[r].useEifs = false
+                    } else {
+                        ac[r].receiveFailures += 1
+                        ac[r].useEifs = true
+                    }
                 }
             }
         }
@@ -93,17 +99,17 @@ extension WirelessLink {
     /// (and defers by EIFS, as after any frame it could not decode).
     mutating func receiveCutShort(_ frame: MacFrame, at r: Int) {
         guard frame.kind == .broadcast || frame.destination == r else {
-            stations[r].useEifs = false
+            access[r].useEifs = false
             return
         }
-        stations[r].counters.receiveFailures += UInt64(frame.mpdus)
-        stations[r].useEifs = true
+        access[r].receiveFailures += UInt64(frame.mpdus)
+        access[r].useEifs = true
     }
 
     @inline(__always)
     mutating func passUp(_ packet: LinkPacket, at r: Int) {
-        stations[r].counters.received += 1
-        stations[r].counters.receivedBytes += UInt64(packet.bytes)
+        access[r].received += 1
+        access[r].receivedBytes += UInt64(packet.bytes)
         notices.append(LinkNotice(kind: .delivered, node: UInt32(r), packet: packet))
     }
 
@@ -129,6 +135,7 @@ extension WirelessLink {
     mutating func respond(_ r: Int, sim: inout Simulation) {
         guard let response = stations[r].pendingResponse, !medium.isOff(r) else { return }
         stations[r].pendingResponse = nil
+        access[r].responding = false
         let rate = ControlFrame.basicRate(forDataRate: response.dataRate)
         let blockAck = response.mpdus > 1
         let airtime = ControlFrame.airtime(

@@ -44,20 +44,32 @@ public struct WirelessLink: LinkTechnology, Sendable {
 
     enum MacState: Sendable { case idle, contending, awaitingResponse }
 
-    /// One node's MAC. The fields a reception and a carrier-sense change touch (the reception
-    /// counters, the state, the timers and the idle/busy times) come first and together, so a
-    /// frame heard by a crowd touches one or two cache lines per station, not three.
-    struct Station: Sendable {
-        var counters = LinkCounters()
-        var state: MacState = .idle
-        var useEifs = false
-        /// The radio failed while this station's frame was on the air (`setDown`).
-        var frameCutShort = false
-        var accessTimer: TimerID
+    /// The part of a node's MAC that every frame it hears touches: channel access (IEEE
+    /// 802.11-2016 §10.3.2.3: the state, the back-off and its timer, when the medium last turned
+    /// idle or busy, whether EIFS applies) and the reception counts. Kept apart from the rest of
+    /// the station (`Station`, over 500 bytes) in 64 bytes, so a frame heard by a crowd touches
+    /// one cache line per receiver.
+    struct StationAccess: Sendable {
         var busySince = SimTime(nanoseconds: -1_000_000_000)
         var idleSince = SimTime.zero
         var countdownFrom = SimTime.zero
         var backoffSlots = -1
+        /// `LinkCounters.received`, `receivedBytes` and `receiveFailures` of the node.
+        var received: UInt64 = 0
+        var receivedBytes: UInt64 = 0
+        var receiveFailures: UInt64 = 0
+        var accessTimer: TimerID
+        var state: MacState = .idle
+        var useEifs = false
+        /// `Station.pendingResponse != nil`: a received data frame is to be answered after SIFS.
+        var responding = false
+    }
+
+    /// The rest of one node's MAC.
+    struct Station: Sendable {
+        var counters = LinkCounters()
+        /// The radio failed while this station's frame was on the air (`setDown`).
+        var frameCutShort = false
         var pendingResponse: (to: Int, bitmap: UInt64, mpdus: Int, dataRate: Double)?
         var receiveStream: RandomStream
         var queue: TransmitQueue
@@ -86,6 +98,8 @@ public struct WirelessLink: LinkTechnology, Sendable {
     public internal(set) var awdl: AwdlSchedule?
     let planner: AmpduPlanner
     var stations: [Station]
+    /// Each station's `StationAccess`.
+    var access: [StationAccess]
     var keptScratch: [TransmitQueue.Entry] = []
     var readyScratch: [LinkPacket] = []
     var indicationScratch = PhyIndicationLog()
@@ -119,6 +133,7 @@ public struct WirelessLink: LinkTechnology, Sendable {
         phy = channel.radio.phy
         decoder = FrameDecoder(phy: channel.radio.phy, secondStreamGain: gain)
         var stations: [Station] = []
+        var access: [StationAccess] = []
         let onePhy = OfdmPhy(widthMHz: phy.widthMHz, spatialStreams: 1, is24GHz: phy.is24GHz)
         let oneStream: RateSelection? = gain < 1 ? RateSelection(phy: onePhy, explicitStreams: true) : nil
         for i in 0..<channel.positions.count {
@@ -129,12 +144,14 @@ public struct WirelessLink: LinkTechnology, Sendable {
             let receiveStream = sim.randomStream(named: "node:\(i)/phy/rx")
             stations.append(
                 Station(
-                    accessTimer: accessTimer, receiveStream: receiveStream,
+                    receiveStream: receiveStream,
                     queue: TransmitQueue(limit: mac.queueLimit), cw: mac.cwMin, ackTimer: ackTimer,
                     rate: RateSelection(phy: channel.radio.phy), rateOneStream: oneStream,
                     backoffStream: backoffStream))
+            access.append(StationAccess(accessTimer: accessTimer))
         }
         self.stations = stations
+        self.access = access
         accessTiming = AccessTiming(mac: mac, phy: phy)
     }
 
@@ -168,7 +185,13 @@ public struct WirelessLink: LinkTechnology, Sendable {
     public var mtu: Int { awdl != nil ? 1484 : 1500 }
 
     /// Counters of node `i`.
-    public func counters(of i: Int) -> LinkCounters { stations[i].counters }
+    public func counters(of i: Int) -> LinkCounters {
+        var c = stations[i].counters
+        c.received = access[i].received
+        c.receivedBytes = access[i].receivedBytes
+        c.receiveFailures = access[i].receiveFailures
+        return c
+    }
 
     /// Free transmit-queue room at node `i`, packets.
     public func queueRoom(of i: Int) -> Int { mac.queueLimit - stations[i].queue.count }
@@ -224,9 +247,10 @@ public struct WirelessLink: LinkTechnology, Sendable {
     public mutating func setDown(_ node: Int, sim: inout Simulation) {
         guard !medium.isOff(node) else { return }
         if medium.isTransmitting(node) { stations[node].frameCutShort = true }
-        sim.cancel(stations[node].accessTimer)
+        sim.cancel(access[node].accessTimer)
         sim.cancel(stations[node].ackTimer)
         stations[node].pendingResponse = nil
+        access[node].responding = false
         while !stations[node].queue.isEmpty {
             let e = stations[node].queue.removeFirst()
             stations[node].counters.retryDrops += 1
@@ -237,8 +261,8 @@ public struct WirelessLink: LinkTechnology, Sendable {
             notices.append(LinkNotice(kind: e.arrived ? .senderDone : .dropped, node: UInt32(node), packet: e.packet))
         }
         stations[node].inFlight = 0
-        stations[node].state = .idle
-        stations[node].backoffSlots = -1
+        access[node].state = .idle
+        access[node].backoffSlots = -1
         medium.setOff(node, true)
     }
 
@@ -246,7 +270,7 @@ public struct WirelessLink: LinkTechnology, Sendable {
     public mutating func setUp(_ node: Int, sim: inout Simulation) {
         guard medium.isOff(node) else { return }
         medium.setOff(node, false)
-        stations[node].idleSince = sim.now
+        access[node].idleSince = sim.now
     }
 
     // MARK: Upper layer
@@ -277,12 +301,12 @@ public struct WirelessLink: LinkTechnology, Sendable {
             if awdl?.adaptive == true { awdl!.trafficQueued(i, Int(packet.destination), now: sim.now) }
         }
         stations[i].counters.enqueued += 1
-        if stations[i].state == .idle {
-            stations[i].state = .contending
-            if stations[i].backoffSlots < 0 {
+        if access[i].state == .idle {
+            access[i].state = .contending
+            if access[i].backoffSlots < 0 {
                 // Immediate access if the medium has been idle for DIFS; otherwise back off.
-                let idleLongEnough = medium.mediumIdle(i) && sim.now >= stations[i].idleSince + mac.difs
-                stations[i].backoffSlots = idleLongEnough ? 0 : drawBackoff(i)
+                let idleLongEnough = medium.mediumIdle(i) && sim.now >= access[i].idleSince + mac.difs
+                access[i].backoffSlots = idleLongEnough ? 0 : drawBackoff(i)
             }
             scheduleAccess(i, sim: &sim)
         }
@@ -327,7 +351,7 @@ public struct WirelessLink: LinkTechnology, Sendable {
         switch frame.kind {
         case .data:
             if awdl?.adaptive == true { awdl!.trafficQueued(i, frame.destination, now: sim.now) }
-            stations[i].state = .awaitingResponse
+            access[i].state = .awaitingResponse
             sim.arm(
                 stations[i].ackTimer, after: mac.sifs + mac.slot + responseAirtime(mpdus: frame.mpdus, mcs: frame.mcs))
         case .broadcast:
