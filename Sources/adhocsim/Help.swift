@@ -14,6 +14,7 @@ enum Help {
           adhocsim check FILE... [--golden DIR [--update-golden]] [--set PATH=VALUE]...
           adhocsim calibrate FILE --measured CSV --fit PATH=LOW:HIGH... [--holdout PLACES] [--out FILE]
           adhocsim bench core [--population P] [--events E] [--repeat R] [--compare] [--no-baseline]
+          adhocsim bench medium FILE [--frames F] [--on-air K] [--repeat R]
           adhocsim --version
           adhocsim COMMAND --help
 
@@ -118,6 +119,15 @@ enum Help {
 
           --compare          also time bare loops for every heap shape (BENCHMARKS.md)
           --no-baseline      skip the baseline (for memory measurements of the core alone)
+
+        adhocsim bench medium FILE [--frames F] [--on-air K] [--repeat R] [--set PATH=VALUE]...
+
+        The radio medium's receiver loop alone, on FILE's channel (place, radio, phones, seed):
+        F frames (default 20000) begun and ended K at a time (default 8), no MAC or mesh.
+        Prints, per variant, the best of R runs (default 3) as nanoseconds per receiver per
+        frame (begin and end together) and as a ratio to the `row` baseline timed in the same
+        process: `row` adds and removes each pair's static power, `draw` adds the fading draw,
+        `medium` is the medium itself (locking, interference, carrier sense).
         """
 
     static let range = """

@@ -118,10 +118,12 @@ enum ValidateCommand {
 enum BenchCommand {
     static func main(_ args: [String]) throws -> Int32 {
         if args.contains("--help") || args.contains("-h") { print(Help.bench); return ExitStatus.success }
+        if args.first == "medium" { return try medium(Array(args.dropFirst())) }
         let a = try Arguments(
             args, options: ["--population", "--events", "--repeat"], switches: ["--compare", "--no-baseline"])
         guard a.positionals == ["core"] else {
-            throw Arguments.UsageError(message: "expects the benchmark name: adhocsim bench core")
+            throw Arguments.UsageError(
+                message: "expects the benchmark name: adhocsim bench core, or adhocsim bench medium FILE")
         }
         let population = try a.integer("--population", default: 1000, in: 1...10_000_000)
         let events = try a.integer("--events", default: 20_000_000, in: 1...10_000_000_000)
@@ -177,6 +179,48 @@ enum BenchCommand {
             printError(
                 "adhocsim bench: the simulation and the baseline executed different event sequences (checksums differ)")
             return ExitStatus.checkFailed
+        }
+        return ExitStatus.success
+    }
+}
+
+extension BenchCommand {
+    /// `adhocsim bench medium FILE`: the medium's receiver loop alone (`MediumBenchmark`).
+    static func medium(_ args: [String]) throws -> Int32 {
+        let a = try Arguments(args, options: ["--frames", "--on-air", "--repeat", "--set"], switches: [])
+        guard a.positionals.count == 1 else {
+            throw Arguments.UsageError(message: "expects one scenario file: adhocsim bench medium FILE")
+        }
+        let frames = try a.integer("--frames", default: 20_000, in: 1...100_000_000)
+        let onAir = try a.integer("--on-air", default: 8, in: 1...1_000)
+        let repeats = try a.integer("--repeat", default: 3, in: 1...100)
+        let file = a.positionals[0]
+        let scenario: Scenario
+        do {
+            scenario = try ScenarioDecoder.load(path: file, overrides: a.all("--set"))
+        } catch let e as ScenarioError {
+            printError(e.description)
+            return ExitStatus.badInput
+        }
+        guard scenario.radio.technology != .ideal, scenario.nodes.count >= 2 else {
+            printError("adhocsim bench medium: \(file) needs two or more Wi-Fi or AWDL phones")
+            return ExitStatus.badInput
+        }
+        let bench = MediumBenchmark(scenario, frames: Int(frames), onAir: Int(onAir))
+        var best: [MediumBenchmark.Variant: BenchmarkFigure] = [:]
+        for _ in 0..<repeats {
+            for v in MediumBenchmark.Variant.allCases {
+                let f = bench.run(v)
+                if best[v] == nil || f.seconds < best[v]!.seconds { best[v] = f }
+            }
+        }
+        let row = best[.row]!
+        for v in MediumBenchmark.Variant.allCases {
+            let f = best[v]!
+            let ns = f.seconds * 1e9 / Double(Swift.max(f.events, 1))
+            print(
+                "variant=\(v.rawValue) ns_per_receiver=\(NumberText.fixed(ns, decimals: 2)) ratio_to_row=\(NumberText.fixed(f.seconds / row.seconds, decimals: 3)) receiver_visits=\(f.events) frames=\(frames) on_air=\(onAir) best_of=\(repeats) checksum=\(f.checksum)"
+            )
         }
         return ExitStatus.success
     }
