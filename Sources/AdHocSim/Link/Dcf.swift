@@ -82,7 +82,7 @@ extension WirelessLink {
         _ items: UnsafeMutablePointer<PhyIndication>, _ range: Range<Int>, sim: inout Simulation
     ) {
         let timing = accessTiming
-        let medium = self.medium  // read only while the stations are written
+        let medium = self.medium.readings  // read while the stations are written
         access.withUnsafeMutableBufferPointer { ac in
             for k in range {
                 switch items[k] {

@@ -67,7 +67,7 @@ extension WirelessLink {
         notices = []
         let bytes = AmpduPlanner.mpduBytes(packet.bytes)
         let decoder = self.decoder
-        let medium = self.medium  // read only while the stations are written
+        let medium = self.medium.readings  // read while the stations are written
         var ac = access
         access = []  // written through `ac` without a uniqueness check per receiver
         defer { access = ac }

@@ -104,9 +104,36 @@ public struct SharedMedium<Frame: Sendable>: Sendable {
     /// What the signal of the frame `r` was locked onto is divided by for its SINR: the noise
     /// plus the largest interference while it was on the air (and the cutoff's mean term).
     @inline(__always)
-    func noiseAndInterference(at r: Int) -> Double {
-        if channel.droppedMw.isEmpty { return channel.noiseMw + columns.lockedMaxInterferenceMw[r] }
-        return channel.noiseMw + columns.lockedMaxInterferenceMw[r] + channel.droppedMw[r] * meanDuty
+    func noiseAndInterference(at r: Int) -> Double { readings.noiseAndInterference(at: r) }
+
+    /// What the MAC's loops over many stations read of the medium while they write the
+    /// stations: carrier sense and the SINR's denominator. Copying it retains two objects;
+    /// copying the medium would retain every array of its channel.
+    struct Readings {
+        let columns: ReceiverColumns
+        let noiseMw: Double
+        /// The cutoff's dropped mean power per receiver (empty without the cutoff) and the
+        /// network's mean transmit duty it is multiplied by.
+        let droppedMw: [Double]
+        let meanDuty: Double
+
+        /// `SharedMedium.mediumIdle(_:)`.
+        @inline(__always)
+        func mediumIdle(_ i: Int) -> Bool {
+            !(columns.busyCount[i] > 0 || columns.energyBusy[i]) && !columns.transmitting[i]
+        }
+
+        /// `SharedMedium.noiseAndInterference(at:)`.
+        @inline(__always)
+        func noiseAndInterference(at r: Int) -> Double {
+            if droppedMw.isEmpty { return noiseMw + columns.lockedMaxInterferenceMw[r] }
+            return noiseMw + columns.lockedMaxInterferenceMw[r] + droppedMw[r] * meanDuty
+        }
+    }
+
+    /// The medium's `Readings` as it stands.
+    var readings: Readings {
+        Readings(columns: columns, noiseMw: channel.noiseMw, droppedMw: channel.droppedMw, meanDuty: meanDuty)
     }
 
     /// The cutoff's mean term at time `now`, after `airtime` more was begun: O(1), except after
