@@ -20,9 +20,33 @@ import Testing
     func heard(_ m: inout SharedMedium<Int>, awdl: AwdlSchedule?, at time: SimTime) -> Bool {
         let slot = m.begin(0, from: 0, awdl: awdl, now: time, airtime: .microseconds(100))
         let locked = m.columns.locked[1] >= 0
-        _ = m.end(slot)
+        _ = m.end(slot, now: time)
         m.indications.removeAll()
         return locked
+    }
+
+    /// A receiver whose MAC listens gets busy, the frame's end, then idle; one whose MAC does
+    /// not (an idle 802.11 station) gets only the frame's end. Both have their busy and idle
+    /// times stamped by the medium: the frame's start and end.
+    @Test func carrierSenseIsStampedForEveryoneAndReportedToListenersOnly() throws {
+        var m = try medium()
+        for (listening, start) in [(true, SimTime.milliseconds(1)), (false, SimTime.milliseconds(2))] {
+            m.setListening(1, listening)
+            let end = start + .microseconds(100)
+            let slot = m.begin(0, from: 0, awdl: nil, now: start, airtime: .microseconds(100))
+            let begun = (0..<m.indications.count).map { m.indications.items[$0] }
+            m.indications.removeAll()
+            _ = m.end(slot, now: end)
+            let ended = (0..<m.indications.count).map { m.indications.items[$0] }
+            m.indications.removeAll()
+            #expect(begun == (listening ? [.busy(node: 1)] : []))
+            guard case .frameEnded(node: 1, _) = ended.first else {
+                Issue.record("no frameEnded at node 1: \(ended)")
+                continue
+            }
+            #expect(ended.dropFirst() == (listening ? [.idle(node: 1)] : []))
+            #expect(m.busySince(1) == start && m.idleSince(1) == end)
+        }
     }
 
     /// A phone whose radio is off hears nothing; back on, it hears again (the cached column is

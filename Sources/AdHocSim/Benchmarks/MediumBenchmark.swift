@@ -118,7 +118,7 @@ public struct MediumBenchmark {
             for k in 0..<(frames + onAir) {
                 let now = step * Int64(k)
                 if let slot = slots[k % onAir] {
-                    _ = medium.end(slot)
+                    _ = medium.end(slot, now: now)
                     slots[k % onAir] = nil
                     checksum &+= UInt64(medium.indications.count)
                     medium.indications.removeAll()

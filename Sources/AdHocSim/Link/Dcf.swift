@@ -8,19 +8,31 @@ extension WirelessLink {
         Int(stations[i].backoffStream.uniformInt(below: UInt64(stations[i].cw + 1)))
     }
 
+    /// Station `i`'s MAC moves to `state`. An idle station ignores carrier sense (no back-off to
+    /// freeze or resume, its access timer disarmed), so the medium is told not to hand it busy
+    /// and idle indications; a station that is contending or awaiting a response gets them
+    /// (one awaiting a response may contend again within the same batch of indications).
+    mutating func setState(_ i: Int, _ state: MacState) {
+        access[i].state = state
+        medium.setListening(i, state != .idle)
+    }
+
     /// Arms the access timer for the remaining back-off, if the medium is idle.
     mutating func scheduleAccess(_ i: Int, sim: inout Simulation) {
         WirelessLink.scheduleAccess(
-            &access[i], mediumIdle: medium.mediumIdle(i), timing: accessTiming, sim: &sim)
+            &access[i], mediumIdle: medium.mediumIdle(i), idleSince: medium.idleSince(i), timing: accessTiming,
+            sim: &sim)
     }
 
-    /// `scheduleAccess(_:sim:)` on a station whose medium is (`mediumIdle`) or is not idle.
+    /// `scheduleAccess(_:sim:)` on a station whose medium is (`mediumIdle`) or is not idle, idle
+    /// since `idleSince`.
     @inline(__always)
-    static func scheduleAccess(_ st: inout StationAccess, mediumIdle: Bool, timing: AccessTiming, sim: inout Simulation)
-    {
+    static func scheduleAccess(
+        _ st: inout StationAccess, mediumIdle: Bool, idleSince: SimTime, timing: AccessTiming, sim: inout Simulation
+    ) {
         guard st.state == .contending, mediumIdle, !st.responding else { return }
         let ifs = st.useEifs ? timing.eifs : timing.difs
-        let from = Swift.max(st.idleSince + ifs, sim.now)
+        let from = Swift.max(idleSince + ifs, sim.now)
         st.countdownFrom = from
         sim.arm(st.accessTimer, at: from + timing.slot * Int64(Swift.max(st.backoffSlots, 0)))
     }
@@ -46,8 +58,8 @@ extension WirelessLink {
     /// transmits: two stations ending their back-off in the same slot collide.
     static let ccaTime = SimTime.microseconds(4)
 
-    /// The medium at `i` became busy: freeze the back-off, unless it ends before carrier sense
-    /// can notice.
+    /// The medium at `i` became busy (its time stamped by the medium): freeze the back-off,
+    /// unless it ends before carrier sense can notice.
     mutating func becameBusy(_ i: Int, sim: inout Simulation) {
         WirelessLink.becameBusy(&access[i], slot: mac.slot, sim: &sim)
     }
@@ -55,7 +67,6 @@ extension WirelessLink {
     /// `becameBusy(_:sim:)` on a station.
     @inline(__always)
     static func becameBusy(_ st: inout StationAccess, slot: SimTime, sim: inout Simulation) {
-        st.busySince = sim.now
         // The access timer is armed only while contending (`scheduleAccess`, `access`; every
         // change of state away from contending happens with it disarmed), so an idle station's
         // timer is not looked up.
@@ -71,7 +82,7 @@ extension WirelessLink {
 
     /// The medium at `i` became idle: resume the back-off.
     mutating func becameIdle(_ i: Int, sim: inout Simulation) {
-        access[i].idleSince = sim.now
+        medium.stampIdle(i, now: sim.now)
         scheduleAccess(i, sim: &sim)
     }
 
@@ -89,8 +100,10 @@ extension WirelessLink {
                 case .busy(let i):
                     WirelessLink.becameBusy(&ac[i], slot: timing.slot, sim: &sim)
                 case .idle(let i):
-                    ac[i].idleSince = sim.now
-                    WirelessLink.scheduleAccess(&ac[i], mediumIdle: medium.mediumIdle(i), timing: timing, sim: &sim)
+                    // (Its idle time was stamped by the medium.)
+                    WirelessLink.scheduleAccess(
+                        &ac[i], mediumIdle: medium.mediumIdle(i), idleSince: medium.idleSince(i), timing: timing,
+                        sim: &sim)
                 case .frameEnded:
                     preconditionFailure("not a carrier-sense indication")
                 }
@@ -100,7 +113,7 @@ extension WirelessLink {
 
     /// The back-off is over: transmit the head of the queue (or wait for an AWDL window).
     mutating func access(_ i: Int, sim: inout Simulation) {
-        let sensedIdle = !medium.sensesBusy(i) || sim.now < access[i].busySince + WirelessLink.ccaTime
+        let sensedIdle = !medium.sensesBusy(i) || sim.now < medium.busySince(i) + WirelessLink.ccaTime
         guard access[i].state == .contending, !medium.isTransmitting(i), sensedIdle,
             stations[i].pendingResponse == nil,
             !stations[i].queue.isEmpty, !medium.isOff(i)
@@ -189,10 +202,10 @@ extension WirelessLink {
         stations[i].inFlight = 0
         stations[i].cw = success ? mac.cwMin : Swift.min(2 * (stations[i].cw + 1) - 1, mac.cwMax)
         if stations[i].queue.isEmpty {
-            access[i].state = .idle
+            setState(i, .idle)
             access[i].backoffSlots = -1
         } else {
-            access[i].state = .contending
+            setState(i, .contending)
             access[i].backoffSlots = drawBackoff(i)
             scheduleAccess(i, sim: &sim)
         }

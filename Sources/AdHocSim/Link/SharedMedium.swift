@@ -1,7 +1,9 @@
 /// What the PHY tells the MAC above it (as ns-3's `WifiPhyListener`): the medium at a node
 /// turned busy or idle, and a frame the node was locked onto ended. The medium records these
 /// in order while it handles a transmission's start or end; the MAC takes them afterwards, so
-/// neither layer calls into the other's state.
+/// neither layer calls into the other's state. Busy and idle are recorded only for nodes whose
+/// MAC listens (`SharedMedium.setListening`); the medium stamps every node's last busy and idle
+/// times itself (`busySince`, `idleSince`).
 public enum PhyIndication: Sendable, Equatable {
     /// Carrier sense at `node` turned busy.
     case busy(node: Int)
@@ -100,6 +102,23 @@ public struct SharedMedium<Frame: Sendable>: Sendable {
     @inline(__always) func isTransmitting(_ i: Int) -> Bool { columns.transmitting[i] }
     /// Whether `i`'s radio is off.
     @inline(__always) func isOff(_ i: Int) -> Bool { columns.off[i] }
+    /// When carrier sense at `i` last turned busy (or `i` last began to transmit from idle).
+    @inline(__always) func busySince(_ i: Int) -> SimTime { SimTime(nanoseconds: columns.busySince[i]) }
+    /// When carrier sense at `i` last turned idle (or its radio came back).
+    @inline(__always) func idleSince(_ i: Int) -> SimTime { SimTime(nanoseconds: columns.idleSince[i]) }
+
+    /// Whether `i`'s MAC wants `busy` and `idle` indications (every node at first). A MAC that
+    /// ignores them in some state (an idle 802.11 station: nothing to defer) turns them off
+    /// there, so a frame heard by a crowd logs and hands over nothing for those nodes.
+    mutating func setListening(_ i: Int, _ on: Bool) {
+        let c = uniqueColumns()
+        c.listening[i] = on
+    }
+
+    /// Records that `i` turned busy (`stampBusy`) or idle (`stampIdle`) at `now` for a reason
+    /// the medium does not see (the MAC's own transmission began or ended, the radio came back).
+    mutating func stampBusy(_ i: Int, now: SimTime) { uniqueColumns().busySince[i] = now.nanoseconds }
+    mutating func stampIdle(_ i: Int, now: SimTime) { uniqueColumns().idleSince[i] = now.nanoseconds }
 
     /// What the signal of the frame `r` was locked onto is divided by for its SINR: the noise
     /// plus the largest interference while it was on the air (and the cutoff's mean term).
@@ -122,6 +141,10 @@ public struct SharedMedium<Frame: Sendable>: Sendable {
         func mediumIdle(_ i: Int) -> Bool {
             !(columns.busyCount[i] > 0 || columns.energyBusy[i]) && !columns.transmitting[i]
         }
+
+        /// `SharedMedium.idleSince(_:)`.
+        @inline(__always)
+        func idleSince(_ i: Int) -> SimTime { SimTime(nanoseconds: columns.idleSince[i]) }
 
         /// `SharedMedium.noiseAndInterference(at:)`.
         @inline(__always)
@@ -146,18 +169,28 @@ public struct SharedMedium<Frame: Sendable>: Sendable {
     }
 
     /// Applies a change of receiver `r`'s carrier-sense inputs (`busyDelta` frames at or above
-    /// the preamble threshold, and its interference as it now stands); records a busy/idle
-    /// transition in `changes`.
+    /// the preamble threshold, and its interference as it now stands); a busy/idle transition
+    /// (of a node not transmitting) is stamped at `now` and, if its MAC listens, recorded in
+    /// `changes`.
     @inline(__always)
     static func updateCarrierSense(
-        _ c: ReceiverColumns, _ r: Int, busyDelta: Int32, energyDetectionMw: Double, into changes: PhyIndicationLog
+        _ c: ReceiverColumns, _ r: Int, busyDelta: Int32, energyDetectionMw: Double, now: SimTime,
+        into changes: PhyIndicationLog
     ) {
         let before = c.busyCount[r] > 0 || c.energyBusy[r]
         c.busyCount[r] &+= busyDelta
         c.energyBusy[r] = c.interferenceMw[r] >= energyDetectionMw
         let after = c.busyCount[r] > 0 || c.energyBusy[r]
         guard before != after, !c.transmitting[r] else { return }
-        changes.append(after ? .busy(node: r) : .idle(node: r))
+        transition(c, r, busy: after, now: now, into: changes)
+    }
+
+    /// Carrier sense at `r` (not transmitting) turned busy or idle at `now`: stamped, and
+    /// recorded if `r`'s MAC listens.
+    @inline(__always)
+    static func transition(_ c: ReceiverColumns, _ r: Int, busy: Bool, now: SimTime, into changes: PhyIndicationLog) {
+        if busy { c.busySince[r] = now.nanoseconds } else { c.idleSince[r] = now.nanoseconds }
+        if c.listening[r] { changes.append(busy ? .busy(node: r) : .idle(node: r)) }
     }
 
     /// A node that starts transmitting drops the frame it was receiving (half duplex).
@@ -239,6 +272,7 @@ public struct SharedMedium<Frame: Sendable>: Sendable {
         // The columns' storage, read once: stores through them cannot move it.
         let deaf = c.deaf, locked = c.locked, energyBusy = c.energyBusy, transmitting = c.transmitting
         let interference = c.interferenceMw, lockedMax = c.lockedMaxInterferenceMw, busyCount = c.busyCount
+        let listening = c.listening, busySince = c.busySince
         changes.reserve(n)  // at most one transition per receiver
         var count = 0
         touched.withUnsafeMutableBufferPointer { out in
@@ -278,7 +312,7 @@ public struct SharedMedium<Frame: Sendable>: Sendable {
                     interference[r] = total
                     lockedMax[r] = Swift.max(lockedMax[r], total)
                     if (total >= ed) != energyBusy[r] {
-                        Self.updateCarrierSense(c, r, busyDelta: 0, energyDetectionMw: ed, into: changes)
+                        Self.updateCarrierSense(c, r, busyDelta: 0, energyDetectionMw: ed, now: now, into: changes)
                     }
                     continue
                 }
@@ -296,7 +330,10 @@ public struct SharedMedium<Frame: Sendable>: Sendable {
                 let wasBusy = busyCount[r] > 0 || energyBusy[r]
                 busyCount[r] &+= 1
                 energyBusy[r] = interference[r] >= ed
-                if !wasBusy && !transmitting[r] { changes.appendReserved(.busy(node: r)) }
+                if !wasBusy && !transmitting[r] {
+                    busySince[r] = now.nanoseconds
+                    if listening[r] { changes.appendReserved(.busy(node: r)) }
+                }
             }
         }
         touched.removeLast(touched.count - count)
@@ -312,7 +349,7 @@ public struct SharedMedium<Frame: Sendable>: Sendable {
     /// One pass: each receiver's carrier-sense transition depends on its own state only, so it
     /// is decided with the reception and kept in a second log, appended after every
     /// `frameEnded` (the MAC sees the receptions first, as the indications' order promises).
-    mutating func end(_ slot: Int) -> (frame: Frame, source: Int) {
+    mutating func end(_ slot: Int, now: SimTime) -> (frame: Frame, source: Int) {
         let tx = transmissions[slot]
         let c = uniqueColumns()
         c.transmitting[tx.source] = false
@@ -323,6 +360,7 @@ public struct SharedMedium<Frame: Sendable>: Sendable {
         let lockSlot = Int32(truncatingIfNeeded: slot)
         let locked = c.locked, energyBusy = c.energyBusy, interference = c.interferenceMw
         let busyCount = c.busyCount, transmitting = c.transmitting
+        let listening = c.listening, busySince = c.busySince, idleSince = c.idleSince
         changes.reserve(tx.touched.count)
         transitions.reserve(tx.touched.count)
         tx.touched.withUnsafeBufferPointer { tb in
@@ -346,7 +384,8 @@ public struct SharedMedium<Frame: Sendable>: Sendable {
                 energyBusy[r] = energy
                 let after = busyCount[r] > 0 || energy
                 if before != after && !transmitting[r] {
-                    transitions.appendReserved(after ? .busy(node: r) : .idle(node: r))
+                    if after { busySince[r] = now.nanoseconds } else { idleSince[r] = now.nanoseconds }
+                    if listening[r] { transitions.appendReserved(after ? .busy(node: r) : .idle(node: r)) }
                 }
             }
         }
@@ -383,6 +422,12 @@ final class ReceiverColumns: @unchecked Sendable {
     /// Power of the frame it is locked onto, and the largest interference while it lasted, mW.
     let lockedSignalMw: UnsafeMutablePointer<Double>
     let lockedMaxInterferenceMw: UnsafeMutablePointer<Double>
+    /// Its MAC wants busy/idle indications (`SharedMedium.setListening`).
+    let listening: UnsafeMutablePointer<Bool>
+    /// When carrier sense last turned busy, and idle, ns (−1 s and 0 at first: idle since the
+    /// start, busy long before it).
+    let busySince: UnsafeMutablePointer<Int64>
+    let idleSince: UnsafeMutablePointer<Int64>
 
     /// `count` idle receivers.
     init(count: Int) {
@@ -396,6 +441,9 @@ final class ReceiverColumns: @unchecked Sendable {
         interferenceMw = .allocate(capacity: Swift.max(count, 1))
         lockedSignalMw = .allocate(capacity: Swift.max(count, 1))
         lockedMaxInterferenceMw = .allocate(capacity: Swift.max(count, 1))
+        listening = .allocate(capacity: Swift.max(count, 1))
+        busySince = .allocate(capacity: Swift.max(count, 1))
+        idleSince = .allocate(capacity: Swift.max(count, 1))
         busyCount.initialize(repeating: 0, count: count)
         locked.initialize(repeating: -1, count: count)
         energyBusy.initialize(repeating: false, count: count)
@@ -405,6 +453,9 @@ final class ReceiverColumns: @unchecked Sendable {
         interferenceMw.initialize(repeating: 0, count: count)
         lockedSignalMw.initialize(repeating: 0, count: count)
         lockedMaxInterferenceMw.initialize(repeating: 0, count: count)
+        listening.initialize(repeating: true, count: count)
+        busySince.initialize(repeating: -1_000_000_000, count: count)
+        idleSince.initialize(repeating: 0, count: count)
     }
 
     /// An independent copy.
@@ -419,6 +470,9 @@ final class ReceiverColumns: @unchecked Sendable {
         c.interferenceMw.update(from: interferenceMw, count: count)
         c.lockedSignalMw.update(from: lockedSignalMw, count: count)
         c.lockedMaxInterferenceMw.update(from: lockedMaxInterferenceMw, count: count)
+        c.listening.update(from: listening, count: count)
+        c.busySince.update(from: busySince, count: count)
+        c.idleSince.update(from: idleSince, count: count)
         return c
     }
 
@@ -432,6 +486,9 @@ final class ReceiverColumns: @unchecked Sendable {
         interferenceMw.deallocate()
         lockedSignalMw.deallocate()
         lockedMaxInterferenceMw.deallocate()
+        listening.deallocate()
+        busySince.deallocate()
+        idleSince.deallocate()
     }
 }
 

@@ -45,13 +45,11 @@ public struct WirelessLink: LinkTechnology, Sendable {
     enum MacState: Sendable { case idle, contending, awaitingResponse }
 
     /// The part of a node's MAC that every frame it hears touches: channel access (IEEE
-    /// 802.11-2016 §10.3.2.3: the state, the back-off and its timer, when the medium last turned
-    /// idle or busy, whether EIFS applies) and the reception counts. Kept apart from the rest of
-    /// the station (`Station`, over 500 bytes) in 64 bytes, so a frame heard by a crowd touches
-    /// one cache line per receiver.
+    /// 802.11-2016 §10.3.2.3: the state, the back-off and its timer, whether EIFS applies; when
+    /// the medium last turned idle or busy is the medium's, `SharedMedium.idleSince`) and the
+    /// reception counts. Kept apart from the rest of the station (`Station`, over 500 bytes) in
+    /// 48 bytes, so a frame heard by a crowd touches one cache line per receiver.
     struct StationAccess: Sendable {
-        var busySince = SimTime(nanoseconds: -1_000_000_000)
-        var idleSince = SimTime.zero
         var countdownFrom = SimTime.zero
         var backoffSlots = -1
         /// `LinkCounters.received`, `receivedBytes` and `receiveFailures` of the node.
@@ -152,6 +150,8 @@ public struct WirelessLink: LinkTechnology, Sendable {
         }
         self.stations = stations
         self.access = access
+        // Every MAC starts idle: carrier sense changes nothing it must act on (`setState`).
+        for i in 0..<access.count { medium.setListening(i, false) }
         accessTiming = AccessTiming(mac: mac, phy: phy)
     }
 
@@ -261,7 +261,7 @@ public struct WirelessLink: LinkTechnology, Sendable {
             notices.append(LinkNotice(kind: e.arrived ? .senderDone : .dropped, node: UInt32(node), packet: e.packet))
         }
         stations[node].inFlight = 0
-        access[node].state = .idle
+        setState(node, .idle)
         access[node].backoffSlots = -1
         medium.setOff(node, true)
     }
@@ -270,7 +270,7 @@ public struct WirelessLink: LinkTechnology, Sendable {
     public mutating func setUp(_ node: Int, sim: inout Simulation) {
         guard medium.isOff(node) else { return }
         medium.setOff(node, false)
-        access[node].idleSince = sim.now
+        medium.stampIdle(node, now: sim.now)
     }
 
     // MARK: Upper layer
@@ -302,10 +302,10 @@ public struct WirelessLink: LinkTechnology, Sendable {
         }
         stations[i].counters.enqueued += 1
         if access[i].state == .idle {
-            access[i].state = .contending
+            setState(i, .contending)
             if access[i].backoffSlots < 0 {
                 // Immediate access if the medium has been idle for DIFS; otherwise back off.
-                let idleLongEnough = medium.mediumIdle(i) && sim.now >= access[i].idleSince + mac.difs
+                let idleLongEnough = medium.mediumIdle(i) && sim.now >= medium.idleSince(i) + mac.difs
                 access[i].backoffSlots = idleLongEnough ? 0 : drawBackoff(i)
             }
             scheduleAccess(i, sim: &sim)
@@ -330,7 +330,10 @@ public struct WirelessLink: LinkTechnology, Sendable {
 
     /// Puts `frame` on the air from `i` for `airtime` and schedules its end.
     mutating func startTransmission(_ frame: MacFrame, from i: Int, airtime: SimTime, sim: inout Simulation) {
-        if !medium.isTransmitting(i) && !medium.sensesBusy(i) { becameBusy(i, sim: &sim) }
+        if !medium.isTransmitting(i) && !medium.sensesBusy(i) {
+            medium.stampBusy(i, now: sim.now)
+            becameBusy(i, sim: &sim)
+        }
         let slot = medium.begin(frame, from: i, awdl: awdl, now: sim.now, airtime: airtime)
         takeIndications(sim: &sim)
         sim.schedule(after: airtime, target: UInt32(i), kind: .macTxEnd, arg: UInt64(slot))
@@ -339,7 +342,7 @@ public struct WirelessLink: LinkTechnology, Sendable {
     /// The transmission in `slot` ended: receptions are decoded, carrier sense updated, and
     /// the sender's exchange moves on.
     mutating func transmissionEnded(_ slot: Int, sim: inout Simulation) {
-        let (frame, i) = medium.end(slot)
+        let (frame, i) = medium.end(slot, now: sim.now)
         let cutShort = stations[i].frameCutShort && frame.kind != .ack && frame.kind != .blockAck
         stations[i].frameCutShort = false
         takeIndications(frame, from: i, cutShort: cutShort, sim: &sim)
@@ -351,7 +354,7 @@ public struct WirelessLink: LinkTechnology, Sendable {
         switch frame.kind {
         case .data:
             if awdl?.adaptive == true { awdl!.trafficQueued(i, frame.destination, now: sim.now) }
-            access[i].state = .awaitingResponse
+            setState(i, .awaitingResponse)
             sim.arm(
                 stations[i].ackTimer, after: mac.sifs + mac.slot + responseAirtime(mpdus: frame.mpdus, mcs: frame.mcs))
         case .broadcast:
