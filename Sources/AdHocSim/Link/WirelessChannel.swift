@@ -36,7 +36,7 @@ public struct WirelessChannel: Sendable {
     /// Each link's blockage process, created on first use. For up to `pairTableNodes` nodes a
     /// flat table maps the unordered pair to its process (no hashing per frame and receiver);
     /// above that, a dictionary keyed by the pair.
-    var blockageProcesses: [BlockageProcess] = []
+    var blockageProcesses: [StoredBlockage] = []
     var blockageSlot: [Int32]
     /// With the flat table, per ordered pair (transmitter-major, so a transmission reads one
     /// contiguous row): the link's state until its next change, `nextChange << 1 | blocked`,
@@ -175,10 +175,10 @@ public struct WirelessChannel: Sendable {
             var slot = Int(blockageSlot[pair])
             if slot < 0 {
                 slot = blockageProcesses.count
-                blockageProcesses.append(BlockageProcess.forLink(t, r, spec: spec, seed: seed))
+                blockageProcesses.append(StoredBlockage(BlockageProcess.forLink(t, r, spec: spec, seed: seed)))
                 blockageSlot[pair] = Int32(slot)
             }
-            let blocked = blockageProcesses[slot].isBlocked(at: time)
+            let blocked = blockageProcesses[slot].isBlocked(at: time, spec: spec)
             let next = blockageProcesses[slot].nextChange.nanoseconds
             let packed = next < Int64.max >> 1 ? next << 1 | (blocked ? 1 : 0) : -1
             blockageState[t &* n &+ r] = packed

@@ -86,6 +86,15 @@ public struct BlockageProcess: Sendable {
         return nextChange + .seconds(stream.exponential(mean: mean))
     }
 
+    /// The process `spec` drawing from `stream`, in `blocked` until `nextChange` (no draw): a
+    /// process stored in parts (`StoredBlockage`) put back together.
+    init(spec: BlockageSpec, stream: RandomStream, blocked: Bool, nextChange: SimTime) {
+        self.spec = spec
+        self.stream = stream
+        self.blocked = blocked
+        self.nextChange = nextChange
+    }
+
     /// The process of the link between nodes `a` and `b` in a run seeded `seed`: its stream
     /// (`link:<lower>-<higher>/blockage`) depends only on the pair, so every radio of the two
     /// phones (Wi-Fi and Bluetooth) sees the same people pass between them.
@@ -107,6 +116,40 @@ public struct BlockageProcess: Sendable {
     /// The extra loss at `time`, dB. Times must not decrease between calls.
     public mutating func penaltyDb(at time: SimTime) -> Double {
         isBlocked(at: time) ? spec.penaltyDb : 0
+    }
+}
+
+/// A `BlockageProcess` as a channel with many links stores it: its stream's generator state,
+/// its state and when it next changes, 48 bytes instead of 80. The spec is the place's, the same
+/// for every link, and the stream's spare normal variate is never set: a blockage process
+/// draws only uniforms and exponentials. At 1 000 phones the 499 500 processes then take 24 MB
+/// instead of 40 MB, which the flips' random reads feel (BENCHMARKS.md, "Issue #11, fourth part").
+struct StoredBlockage: Sendable {
+    var s0, s1, s2, s3: UInt64
+    var nextChange: SimTime
+    var blocked: Bool
+
+    /// `process` stored.
+    init(_ process: BlockageProcess) {
+        assert(process.stream.spareNormal == nil, "a blockage process draws no normals")
+        s0 = process.stream.s0
+        s1 = process.stream.s1
+        s2 = process.stream.s2
+        s3 = process.stream.s3
+        nextChange = process.nextChange
+        blocked = process.blocked
+    }
+
+    /// Whether the link (of `spec`) is blocked at `time`, advancing it as
+    /// `BlockageProcess.isBlocked(at:)` does, with the same draws.
+    @inline(__always)
+    mutating func isBlocked(at time: SimTime, spec: BlockageSpec) -> Bool {
+        if time < nextChange { return blocked }
+        var p = BlockageProcess(
+            spec: spec, stream: RandomStream(state: (s0, s1, s2, s3)), blocked: blocked, nextChange: nextChange)
+        let result = p.isBlocked(at: time)
+        self = StoredBlockage(p)
+        return result
     }
 }
 
