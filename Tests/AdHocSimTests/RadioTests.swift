@@ -91,6 +91,28 @@ struct PropagationTests {
         #expect(abs(Double(blocked) / Double(samples) - 0.2308) < 0.03)
     }
 
+    /// The channel's compact copy of a process (`StoredBlockage`) flips at the same times as the
+    /// process itself, sampled at irregular steps (several flips between some samples, none
+    /// between others), and keeps the same next change.
+    @Test func aStoredBlockageProcessFlipsAsTheProcessDoes() {
+        let spec = BlockageSpec(ratePerSecond: 0.5, meanDwellSeconds: 0.6, penaltyDb: 15)
+        var process = BlockageProcess(spec: spec, stream: RandomStream(seed: 1, name: "link:3-8/blockage"))
+        var stored = StoredBlockage(process)
+        var flips = 0
+        var time = SimTime.zero
+        for i in 0..<5_000 {
+            time = time + .milliseconds(1 + (i * 7919) % 4_000)
+            let before = process.blocked
+            #expect(stored.isBlocked(at: time, spec: spec) == process.isBlocked(at: time))
+            #expect(stored.nextChange == process.nextChange)
+            if process.blocked != before { flips += 1 }
+        }
+        // Samples about 2 s apart, against a correlation time of 1 / (0.5 + 1 / 0.6) = 0.46 s, are
+        // nearly independent: the state differs between two with probability 2 · 0.23 · 0.77 =
+        // 0.36, about 1 800 of 5 000 (so the comparison saw both states many times).
+        #expect(flips > 1_000)
+    }
+
     @Test func ricianFadingHasUnitMeanPower() {
         for k in [0.0, 1, 10] {
             var s = RandomStream(seed: 3, name: "test/fading")
