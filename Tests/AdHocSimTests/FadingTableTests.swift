@@ -59,6 +59,34 @@ struct FadingTableTests {
         #expect(abs(Double(below) / 1e6 - 1e-3) < 4 * se, "\(below) deep fades in 10⁶")
     }
 
+    /// The medium's draw from the hash's integer bits (`power(bits:body:)`) is the draw from the
+    /// uniform (`power(u:body:)` of `uniform(bits:)`), bit for bit: on random hashes, and on
+    /// every 53-bit m (= bits >> 11) within 40 of the places where the double computation
+    /// rounds or switches (the body's two ends 2⁴⁶ and 2⁵³ − 2⁴⁶, the tie-to-even change at
+    /// 2⁵², the clamped last interval, both extremes), for K = 0 and 10.
+    @Test(arguments: [0.0, 10])
+    func theIntegerDrawIsTheUniformDraw(k: Double) {
+        let table = RicianPowerTable.shared(k: k)
+        let body = table.storage.body
+        var stream = RandomStream(seed: 5, name: "test/bits")
+        var cases: [UInt64] = (0..<200_000).map { _ in stream.next() }
+        let edges: [UInt64] = [0, 1 << 46, 1 << 52, (1 << 53) - (1 << 46), (1 << 53) - (1 << 47), (1 << 53) - 1]
+        for e in edges {
+            for d in -40...40 {
+                let m = Int64(bitPattern: e) + Int64(d)
+                guard m >= 0 && m < 1 << 53 else { continue }
+                cases.append(UInt64(m) << 11 | (stream.next() & 0x7FF))
+            }
+        }
+        var mismatches = 0
+        for bits in cases {
+            let viaBits = table.power(bits: bits, body: body)
+            let viaUniform = table.power(u: RicianPowerTable.uniform(bits: bits), body: body)
+            if viaBits.bitPattern != viaUniform.bitPattern { mismatches += 1 }
+        }
+        #expect(mismatches == 0)
+    }
+
     /// A draw depends only on its counters, not on what was drawn before.
     @Test func drawsAreOrderIndependent() {
         let a = RicianPowerTable.uniform(key: 42, 7, 3)

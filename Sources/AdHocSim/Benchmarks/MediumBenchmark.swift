@@ -77,6 +77,7 @@ public struct MediumBenchmark {
             // Each frame on the air keeps the powers it added, as the medium's touch list does.
             var added = [[Double]](repeating: [], count: onAir)
             let fading = variant == .draw ? channel.fading : nil
+            let body = fading?.storage.body ?? UnsafeMutableBufferPointer(start: nil, count: 0)
             let key = channel.fadingKey
             for k in 0..<(frames + onAir) {
                 let slot = k % onAir
@@ -100,7 +101,9 @@ public struct MediumBenchmark {
                                 let r = Int(nodes[j])
                                 var mw = Double(staticMw[j])
                                 if let fading {
-                                    mw *= fading.power(u: RicianPowerTable.uniform(row: fadingRow, UInt64(r)))
+                                    mw *= fading.power(
+                                        bits: RicianPowerTable.uniformBits(row: fadingRow, UInt64(r)),
+                                        body: body)
                                 }
                                 out[j] = mw
                                 s[r] += mw

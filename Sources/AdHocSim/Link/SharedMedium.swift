@@ -51,8 +51,9 @@ public struct SharedMedium<Frame: Sendable>: Sendable {
     /// The channel: who hears whom, at what power.
     public internal(set) var channel: WirelessChannel
     var transmissions: [Transmission] = []
-    /// `begin`'s fading uniforms, one per receiver (storage reused; moved out while in use).
-    var uniformScratch: [Double] = []
+    /// `begin`'s fading draws' hashed bits, one per receiver (storage reused; moved out while
+    /// in use).
+    var uniformScratch: [UInt64] = []
     var freeTransmissions: [Int] = []
     /// Transmissions begun so far: the next one's number (its fading draws' counter).
     var transmissionsBegun: UInt64 = 0
@@ -288,13 +289,13 @@ public struct SharedMedium<Frame: Sendable>: Sendable {
                             var mw = Double(pw[k])
                             if blockage { mw *= channel.blockageGainInLoop(i, r, at: now) }
                             out[count] = Touch(node: Int32(truncatingIfNeeded: r), busy: false, powerMw: mw)
-                            us[count] = RicianPowerTable.uniform(row: fadingRow, UInt64(r))
+                            us[count] = RicianPowerTable.uniformBits(row: fadingRow, UInt64(r))
                             count &+= 1
                         }
                         // Pass 1b: the fading gains through the table.
                         if let fading {
                             for j in 0..<count {
-                                out[j].powerMw *= fading.power(u: us[j], body: fadingBody)
+                                out[j].powerMw *= fading.power(bits: us[j], body: fadingBody)
                             }
                         }
                         for j in 0..<count { out[j].busy = out[j].powerMw >= preamble }

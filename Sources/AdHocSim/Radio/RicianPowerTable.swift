@@ -173,6 +173,34 @@ public struct RicianPowerTable: Sendable {
         return tailPower(u: u)
     }
 
+    /// `power(u:body:)` for the uniform `uniform(bits:)` makes of the hash `bits`
+    /// (`uniformBits(row:_:)`), computed from the integer bits in the body: the same value, bit
+    /// for bit, without converting the uniform to a double and its position back to an index.
+    ///
+    /// Why it is the same: with m = bits >> 11, the uniform is u = U·2⁻⁵³ where U is m + ½
+    /// correctly rounded (exact below 2⁵²; from 2⁵² up the tie goes to the even neighbour, m or
+    /// m + 1). So 2U is the integer 2m + 1 below 2⁵², 2(m + (m mod 2)) above. In the body
+    /// (2⁻⁷ ≤ u ≤ 1 − 2⁻⁷, that is 2⁴⁷ ≤ 2U ≤ 2⁵⁴ − 2⁴⁷), u − 2⁻⁷ = (2U − 2⁴⁷)·2⁻⁵⁴ is exact
+    /// (an integer below 2⁵⁴ that is even above 2⁵³, so at most 53 significant bits), and so is
+    /// its product by 8 192, the position v·2⁻⁴¹ with v = 2U − 2⁴⁷. The index is then
+    /// ⌊v / 2⁴¹⌋ (clamped to the last interval as `interpolate` clamps it) and the fraction
+    /// (v − index·2⁴¹)·2⁻⁴¹, both exact, so the interpolation adds and multiplies the very same
+    /// numbers. Outside the body the uniform is formed as before and `tailPower` applies.
+    @inline(__always)
+    func power(bits: UInt64, body: UnsafeMutableBufferPointer<Double>) -> Double {
+        let m = bits >> 11
+        let high = m >> 52  // 1 from 2⁵² up (half the draws: computed, not branched on)
+        let twiceU = m &<< 1 &+ (1 ^ high) &+ ((high & m) &<< 1)
+        if twiceU >= 1 << 47 && twiceU <= (1 << 54) - (1 << 47) {
+            let v = twiceU &- (1 << 47)
+            let i = Swift.min(Int(truncatingIfNeeded: v >> 41), body.count &- 2)
+            let f = Double(Int64(bitPattern: v &- UInt64(truncatingIfNeeded: i) &<< 41)) * 0x1p-41  // < 2⁴²
+            let a = body[i]
+            return a + f * (body[i &+ 1] - a)
+        }
+        return tailPower(u: Self.uniform(bits: bits))
+    }
+
     /// `power(u:)` in the two tails.
     @inline(never)
     func tailPower(u: Double) -> Double {
@@ -213,8 +241,16 @@ public struct RicianPowerTable: Sendable {
 
     /// `uniform(key:a:b)` from `row(key:a)`.
     @inlinable @inline(__always)
-    public static func uniform(row: UInt64, _ b: UInt64) -> Double {
-        let h = SplitMix64.mix(row ^ (b &* 0xD1B5_4A32_D192_ED03))
-        return (Double(h >> 11) + 0.5) * 0x1.0p-53
+    public static func uniform(row: UInt64, _ b: UInt64) -> Double { uniform(bits: uniformBits(row: row, b)) }
+
+    /// The 64 hashed bits `uniform(row:_:)` makes its uniform of (`power(bits:body:)` reads
+    /// them directly).
+    @inlinable @inline(__always)
+    public static func uniformBits(row: UInt64, _ b: UInt64) -> UInt64 {
+        SplitMix64.mix(row ^ (b &* 0xD1B5_4A32_D192_ED03))
     }
+
+    /// The uniform on (0, 1) of the hashed bits `bits`: the top 53, plus one half, times 2⁻⁵³.
+    @inlinable @inline(__always)
+    public static func uniform(bits: UInt64) -> Double { (Double(bits >> 11) + 0.5) * 0x1.0p-53 }
 }
