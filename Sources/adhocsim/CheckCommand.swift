@@ -20,13 +20,7 @@ enum CheckCommand {
         }
         var failed = 0
         for file in a.positionals {
-            let scenario: Scenario
-            do {
-                scenario = try ScenarioDecoder.load(path: file, overrides: a.all("--set"))
-            } catch let e as ScenarioError {
-                printError(e.description)
-                return ExitStatus.badInput
-            }
+            guard let scenario = loadScenario(file, overrides: a.all("--set")) else { return ExitStatus.badInput }
             var outcomes: [Checker.Outcome]
             let snapshots: String?
             do {

@@ -195,13 +195,7 @@ extension BenchCommand {
         let onAir = try a.integer("--on-air", default: 8, in: 1...1_000)
         let repeats = try a.integer("--repeat", default: 3, in: 1...100)
         let file = a.positionals[0]
-        let scenario: Scenario
-        do {
-            scenario = try ScenarioDecoder.load(path: file, overrides: a.all("--set"))
-        } catch let e as ScenarioError {
-            printError(e.description)
-            return ExitStatus.badInput
-        }
+        guard let scenario = loadScenario(file, overrides: a.all("--set")) else { return ExitStatus.badInput }
         guard scenario.radio.technology != .ideal, scenario.nodes.count >= 2 else {
             printError("adhocsim bench medium: \(file) needs two or more Wi-Fi or AWDL phones")
             return ExitStatus.badInput
@@ -226,20 +220,32 @@ extension BenchCommand {
     }
 }
 
+/// What `read` makes of `file`, or `nil` after printing the file's problems (the caller exits
+/// with status 2).
+func reading<T>(_ file: String, _ read: () throws -> T) -> T? {
+    do {
+        return try read()
+    } catch let e as ScenarioError {
+        printError(e.description)
+        return nil
+    } catch {
+        printError("\(file): \(error)")
+        return nil
+    }
+}
+
+/// The scenario in `file` with `overrides`, or `nil` after printing its problems.
+func loadScenario(_ file: String, overrides: [String]) -> Scenario? {
+    reading(file) { try ScenarioDecoder.load(path: file, overrides: overrides) }
+}
+
 /// `--overrides FILE` (a calibrated overrides file, applied first) and then every `--set`;
 /// `nil` after printing the file's problems.
 func overrideArguments(_ a: Arguments) -> [String]? {
     var list: [String] = []
     if let file = a.value("--overrides") {
-        do {
-            list = try OverrideFile.read(file)
-        } catch let e as ScenarioError {
-            printError(e.description)
-            return nil
-        } catch {
-            printError("\(file): \(error)")
-            return nil
-        }
+        guard let read = reading(file, { try OverrideFile.read(file) }) else { return nil }
+        list = read
     }
     return list + a.all("--set")
 }
