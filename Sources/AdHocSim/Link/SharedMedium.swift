@@ -103,9 +103,11 @@ public struct SharedMedium<Frame: Sendable>: Sendable {
     @inline(__always) func isTransmitting(_ i: Int) -> Bool { columns.transmitting[i] }
     /// Whether `i`'s radio is off.
     @inline(__always) func isOff(_ i: Int) -> Bool { columns.off[i] }
-    /// When carrier sense at `i` last turned busy (or `i` last began to transmit from idle).
+    /// When carrier sense at `i` last turned busy (or the MAC stamped it: `i` began to transmit
+    /// from idle).
     @inline(__always) func busySince(_ i: Int) -> SimTime { SimTime(nanoseconds: columns.busySince[i]) }
-    /// When carrier sense at `i` last turned idle (or its radio came back).
+    /// When carrier sense at `i` last turned idle (or the MAC stamped it: its own frame ended,
+    /// its radio came back).
     @inline(__always) func idleSince(_ i: Int) -> SimTime { SimTime(nanoseconds: columns.idleSince[i]) }
 
     /// Whether `i`'s MAC wants `busy` and `idle` indications (every node at first). A MAC that
