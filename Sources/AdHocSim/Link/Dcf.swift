@@ -17,6 +17,14 @@ extension WirelessLink {
         medium.setListening(i, state != .idle)
     }
 
+    /// Station `i` is to answer a received data frame after SIFS (`response`), or no longer is:
+    /// the response itself with the rest of the station, whether there is one with its access
+    /// state (`scheduleAccess` reads it for every idle transition).
+    mutating func setPendingResponse(_ i: Int, _ response: (to: Int, bitmap: UInt64, mpdus: Int, dataRate: Double)?) {
+        stations[i].pendingResponse = response
+        access[i].responding = response != nil
+    }
+
     /// Arms the access timer for the remaining back-off, if the medium is idle.
     mutating func scheduleAccess(_ i: Int, sim: inout Simulation) {
         WirelessLink.scheduleAccess(

@@ -40,8 +40,7 @@ extension WirelessLink {
             }
             access[r].useEifs = bitmap == 0
             if frame.kind == .data && bitmap != 0 {
-                stations[r].pendingResponse = (sender, bitmap, frame.mpdus, phy.rateBitsPerSecond(frame.mcs))
-                access[r].responding = true
+                setPendingResponse(r, (sender, bitmap, frame.mpdus, phy.rateBitsPerSecond(frame.mcs)))
                 sim.cancel(access[r].accessTimer)
                 sim.schedule(after: mac.sifs, target: UInt32(r), kind: .macRespond)
             }
@@ -134,8 +133,7 @@ extension WirelessLink {
     /// SIFS after a data frame: send its ACK or block ACK.
     mutating func respond(_ r: Int, sim: inout Simulation) {
         guard let response = stations[r].pendingResponse, !medium.isOff(r) else { return }
-        stations[r].pendingResponse = nil
-        access[r].responding = false
+        setPendingResponse(r, nil)
         let rate = ControlFrame.basicRate(forDataRate: response.dataRate)
         let blockAck = response.mpdus > 1
         let airtime = ControlFrame.airtime(

@@ -96,9 +96,9 @@ public struct SharedMedium<Frame: Sendable>: Sendable {
     }
 
     /// Whether carrier sense at `i` reports busy.
-    @inline(__always) func sensesBusy(_ i: Int) -> Bool { columns.busyCount[i] > 0 || columns.energyBusy[i] }
+    @inline(__always) func sensesBusy(_ i: Int) -> Bool { columns.sensesBusy(i) }
     /// Whether `i` may count down its back-off: nothing sensed and not transmitting.
-    @inline(__always) func mediumIdle(_ i: Int) -> Bool { !sensesBusy(i) && !columns.transmitting[i] }
+    @inline(__always) func mediumIdle(_ i: Int) -> Bool { columns.mediumIdle(i) }
     /// Whether `i` is transmitting.
     @inline(__always) func isTransmitting(_ i: Int) -> Bool { columns.transmitting[i] }
     /// Whether `i`'s radio is off.
@@ -141,9 +141,7 @@ public struct SharedMedium<Frame: Sendable>: Sendable {
 
         /// `SharedMedium.mediumIdle(_:)`.
         @inline(__always)
-        func mediumIdle(_ i: Int) -> Bool {
-            !(columns.busyCount[i] > 0 || columns.energyBusy[i]) && !columns.transmitting[i]
-        }
+        func mediumIdle(_ i: Int) -> Bool { columns.mediumIdle(i) }
 
         /// `SharedMedium.idleSince(_:)`.
         @inline(__always)
@@ -171,29 +169,62 @@ public struct SharedMedium<Frame: Sendable>: Sendable {
         meanDuty = Swift.min(1, Double(airtimeBegun) / elapsed)
     }
 
-    /// Applies a change of receiver `r`'s carrier-sense inputs (`busyDelta` frames at or above
-    /// the preamble threshold, and its interference as it now stands); a busy/idle transition
-    /// (of a node not transmitting) is stamped at `now` and, if its MAC listens, recorded in
-    /// `changes`.
-    @inline(__always)
-    static func updateCarrierSense(
-        _ c: ReceiverColumns, _ r: Int, busyDelta: Int32, energyDetectionMw: Double, now: SimTime,
-        into changes: PhyIndicationLog
-    ) {
-        let before = c.busyCount[r] > 0 || c.energyBusy[r]
-        c.busyCount[r] &+= busyDelta
-        c.energyBusy[r] = c.interferenceMw[r] >= energyDetectionMw
-        let after = c.busyCount[r] > 0 || c.energyBusy[r]
-        guard before != after, !c.transmitting[r] else { return }
-        transition(c, r, busy: after, now: now, into: changes)
-    }
+    /// The columns carrier sense reads and writes, taken once per `begin` or `end` so the
+    /// receiver loops hold the pointers in registers: the one definition of how a receiver's
+    /// carrier sense changes.
+    struct CarrierSense {
+        let busyCount: UnsafeMutablePointer<Int32>
+        let energyBusy: UnsafeMutablePointer<Bool>
+        let interferenceMw: UnsafeMutablePointer<Double>
+        let transmitting: UnsafeMutablePointer<Bool>
+        let listening: UnsafeMutablePointer<Bool>
+        let busySince: UnsafeMutablePointer<Int64>
+        let idleSince: UnsafeMutablePointer<Int64>
+        let energyDetectionMw: Double
 
-    /// Carrier sense at `r` (not transmitting) turned busy or idle at `now`: stamped, and
-    /// recorded if `r`'s MAC listens.
-    @inline(__always)
-    static func transition(_ c: ReceiverColumns, _ r: Int, busy: Bool, now: SimTime, into changes: PhyIndicationLog) {
-        if busy { c.busySince[r] = now.nanoseconds } else { c.idleSince[r] = now.nanoseconds }
-        if c.listening[r] { changes.append(busy ? .busy(node: r) : .idle(node: r)) }
+        /// Carrier sense over `c`'s columns, energy detection at `energyDetectionMw`.
+        init(_ c: ReceiverColumns, energyDetectionMw: Double) {
+            busyCount = c.busyCount
+            energyBusy = c.energyBusy
+            interferenceMw = c.interferenceMw
+            transmitting = c.transmitting
+            listening = c.listening
+            busySince = c.busySince
+            idleSince = c.idleSince
+            self.energyDetectionMw = energyDetectionMw
+        }
+
+        /// Applies a change of receiver `r`'s inputs (`busyDelta` frames at or above the
+        /// preamble threshold, and its interference as it now stands, `interferenceMw`, which
+        /// the caller has just computed). A busy/idle transition
+        /// of a node not transmitting is stamped at `now` and, if its MAC listens, recorded in
+        /// `changes`, into room the caller reserved (`begin` and `end` reserve one entry per
+        /// receiver they visit).
+        @inline(__always)
+        func update(
+            _ r: Int, busyDelta: Int32, interferenceMw total: Double, now: SimTime, into changes: PhyIndicationLog
+        ) {
+            let before = busyCount[r] > 0 || energyBusy[r]
+            busyCount[r] &+= busyDelta
+            energyBusy[r] = total >= energyDetectionMw
+            let after = busyCount[r] > 0 || energyBusy[r]
+            guard before != after, !transmitting[r] else { return }
+            if after { busySince[r] = now.nanoseconds } else { idleSince[r] = now.nanoseconds }
+            if listening[r] { changes.appendReserved(after ? .busy(node: r) : .idle(node: r)) }
+        }
+
+        /// `update(r, busyDelta: 1, …)`, for the common case of a crowd locking onto a frame:
+        /// with one more frame at the preamble threshold the receiver is busy whatever its
+        /// energy, so only one that was idle turns busy.
+        @inline(__always)
+        func addPreambleFrame(_ r: Int, now: SimTime, into changes: PhyIndicationLog) {
+            let wasBusy = busyCount[r] > 0 || energyBusy[r]
+            busyCount[r] &+= 1
+            energyBusy[r] = interferenceMw[r] >= energyDetectionMw
+            guard !wasBusy, !transmitting[r] else { return }
+            busySince[r] = now.nanoseconds
+            if listening[r] { changes.appendReserved(.busy(node: r)) }
+        }
     }
 
     /// A node that starts transmitting drops the frame it was receiving (half duplex).
@@ -274,8 +305,8 @@ public struct SharedMedium<Frame: Sendable>: Sendable {
         let lockSlot = Int32(truncatingIfNeeded: slot)
         // The columns' storage, read once: stores through them cannot move it.
         let deaf = c.deaf, locked = c.locked, energyBusy = c.energyBusy, transmitting = c.transmitting
-        let interference = c.interferenceMw, lockedMax = c.lockedMaxInterferenceMw, busyCount = c.busyCount
-        let listening = c.listening, busySince = c.busySince
+        let interference = c.interferenceMw, lockedMax = c.lockedMaxInterferenceMw
+        let sense = CarrierSense(c, energyDetectionMw: ed)
         changes.reserve(n)  // at most one transition per receiver
         var count = 0
         touched.withUnsafeMutableBufferPointer { out in
@@ -315,7 +346,7 @@ public struct SharedMedium<Frame: Sendable>: Sendable {
                     interference[r] = total
                     lockedMax[r] = Swift.max(lockedMax[r], total)
                     if (total >= ed) != energyBusy[r] {
-                        Self.updateCarrierSense(c, r, busyDelta: 0, energyDetectionMw: ed, now: now, into: changes)
+                        sense.update(r, busyDelta: 0, interferenceMw: total, now: now, into: changes)
                     }
                     continue
                 }
@@ -328,15 +359,7 @@ public struct SharedMedium<Frame: Sendable>: Sendable {
                     interference[r] = total
                     if locked[r] >= 0 { lockedMax[r] = Swift.max(lockedMax[r], total) }
                 }
-                // `updateCarrierSense` with one more frame at the preamble threshold: busy
-                // afterwards whatever the energy, so only an idle receiver turns busy.
-                let wasBusy = busyCount[r] > 0 || energyBusy[r]
-                busyCount[r] &+= 1
-                energyBusy[r] = interference[r] >= ed
-                if !wasBusy && !transmitting[r] {
-                    busySince[r] = now.nanoseconds
-                    if listening[r] { changes.appendReserved(.busy(node: r)) }
-                }
+                sense.addPreambleFrame(r, now: now, into: changes)
             }
         }
         touched.removeLast(touched.count - count)
@@ -362,8 +385,7 @@ public struct SharedMedium<Frame: Sendable>: Sendable {
         let transitions = carrierScratch
         let lockSlot = Int32(truncatingIfNeeded: slot)
         let locked = c.locked, energyBusy = c.energyBusy, interference = c.interferenceMw
-        let busyCount = c.busyCount, transmitting = c.transmitting
-        let listening = c.listening, busySince = c.busySince, idleSince = c.idleSince
+        let sense = CarrierSense(c, energyDetectionMw: ed)
         changes.reserve(tx.touched.count)
         transitions.reserve(tx.touched.count)
         tx.touched.withUnsafeBufferPointer { tb in
@@ -378,18 +400,8 @@ public struct SharedMedium<Frame: Sendable>: Sendable {
                     remaining = Swift.max(0, interference[r] - t.powerMw)
                     interference[r] = remaining
                 }
-                let energy = remaining >= ed
-                if !t.busy && energy == energyBusy[r] { continue }  // no change
-                // `updateCarrierSense` with one frame at the preamble threshold fewer (if the
-                // frame reached it).
-                let before = busyCount[r] > 0 || energyBusy[r]
-                busyCount[r] &-= t.busy ? 1 : 0
-                energyBusy[r] = energy
-                let after = busyCount[r] > 0 || energy
-                if before != after && !transmitting[r] {
-                    if after { busySince[r] = now.nanoseconds } else { idleSince[r] = now.nanoseconds }
-                    if listening[r] { transitions.appendReserved(after ? .busy(node: r) : .idle(node: r)) }
-                }
+                if !t.busy && (remaining >= ed) == energyBusy[r] { continue }  // no change
+                sense.update(r, busyDelta: t.busy ? -1 : 0, interferenceMw: remaining, now: now, into: transitions)
             }
         }
         // Busy → idle transitions after every reception was settled.
@@ -460,6 +472,12 @@ final class ReceiverColumns: @unchecked Sendable {
         busySince.initialize(repeating: -1_000_000_000, count: count)
         idleSince.initialize(repeating: 0, count: count)
     }
+
+    /// Whether carrier sense at `i` reports busy: a frame at the preamble threshold on the air,
+    /// or the rest reaching the energy-detection threshold.
+    @inline(__always) func sensesBusy(_ i: Int) -> Bool { busyCount[i] > 0 || energyBusy[i] }
+    /// Whether `i` may count down its back-off: nothing sensed and not transmitting.
+    @inline(__always) func mediumIdle(_ i: Int) -> Bool { !sensesBusy(i) && !transmitting[i] }
 
     /// An independent copy.
     func copy() -> ReceiverColumns {

@@ -59,12 +59,15 @@ public struct WirelessLink: LinkTechnology, Sendable {
         var accessTimer: TimerID
         var state: MacState = .idle
         var useEifs = false
-        /// `Station.pendingResponse != nil`: a received data frame is to be answered after SIFS.
+        /// `Station.pendingResponse != nil`: a received data frame is to be answered after SIFS
+        /// (both set by `setPendingResponse`).
         var responding = false
     }
 
     /// The rest of one node's MAC.
     struct Station: Sendable {
+        /// The node's counters, except the reception counts, which `StationAccess` keeps
+        /// (`counters(of:)` puts them together).
         var counters = LinkCounters()
         /// The radio failed while this station's frame was on the air (`setDown`).
         var frameCutShort = false
@@ -249,8 +252,7 @@ public struct WirelessLink: LinkTechnology, Sendable {
         if medium.isTransmitting(node) { stations[node].frameCutShort = true }
         sim.cancel(access[node].accessTimer)
         sim.cancel(stations[node].ackTimer)
-        stations[node].pendingResponse = nil
-        access[node].responding = false
+        setPendingResponse(node, nil)
         while !stations[node].queue.isEmpty {
             let e = stations[node].queue.removeFirst()
             stations[node].counters.retryDrops += 1

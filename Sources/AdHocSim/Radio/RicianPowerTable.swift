@@ -156,12 +156,7 @@ public struct RicianPowerTable: Sendable {
     /// multiplication and one interpolation in the body (98.4 % of draws), a logarithm in the
     /// tails.
     @inline(__always)
-    public func power(u: Double) -> Double {
-        if u >= Self.bodyStart && u <= 1 - Self.bodyStart {
-            return Self.interpolate(storage.body, (u - Self.bodyStart) * (1 / Self.bodyStep))
-        }
-        return tailPower(u: u)
-    }
+    public func power(u: Double) -> Double { power(u: u, body: storage.body) }
 
     /// `power(u:)` with the body table passed in (`storage.body`, read once by a caller that
     /// draws for many receivers, so the loop does not reload it from the shared storage).

@@ -36,8 +36,6 @@ public struct LinkTraffic: Sendable {
     public let specs: [TrafficSpec]
     /// Their counters.
     public private(set) var counters: [TrafficCounters]
-    /// The last delivery's packet, time and delay in seconds.
-    private var lastDelay: (tag: UInt64, now: SimTime, seconds: Double) = (.max, .zero, 0)
     var phaseStreams: [RandomStream]
     var sequence: UInt64 = 0
     /// Packets a saturated sender keeps queued: two full A-MPDUs (assumption: enough that the
@@ -108,11 +106,8 @@ public struct LinkTraffic: Sendable {
     public mutating func delivered(_ packet: LinkPacket, count: Int, now: SimTime) {
         let k = LinkTraffic.generator(of: packet.tag)
         guard k < specs.count, count > 0 else { return }
-        if lastDelay.tag != packet.tag || lastDelay.now != now {
-            lastDelay = (packet.tag, now, (now - packet.enqueued).inSeconds)
-        }
         var c = counters[k]
-        let seconds = lastDelay.seconds
+        let seconds = (now - packet.enqueued).inSeconds
         for _ in 0..<count {
             // One addition per receiver, as the receivers were counted one by one before (a
             // product would round differently).
@@ -129,15 +124,7 @@ public struct LinkTraffic: Sendable {
         guard k < specs.count else { return }
         switch notice.kind {
         case .delivered:
-            // A broadcast reaches many receivers at once: its delay is computed once.
-            if lastDelay.tag != notice.packet.tag || lastDelay.now != now {
-                lastDelay = (notice.packet.tag, now, (now - notice.packet.enqueued).inSeconds)
-            }
-            var c = counters[k]
-            c.received += 1
-            c.receivedBytes += UInt64(notice.packet.bytes)
-            c.delaySum += lastDelay.seconds
-            counters[k] = c
+            delivered(notice.packet, count: 1, now: now)
         case .senderDone, .dropped:
             if case .saturated(let from, let to, let bytes, _) = specs[k] {
                 outbox.append(makePacket(k, from: from, to: UInt32(to), bytes: bytes, now: now))
