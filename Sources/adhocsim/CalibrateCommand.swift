@@ -72,7 +72,7 @@ enum CalibrateCommand {
         let report: Calibration.Report
         do {
             report = try Calibration.run(
-                problem, measured: measured, holdout: holdout, workers: workers, maxEvaluations: maxEvals)
+                problem, measured: problem.measured, holdout: holdout, workers: workers, maxEvaluations: maxEvals)
         } catch let e as CalibrationError {
             printError(e.description)
             return ExitStatus.badInput
@@ -91,9 +91,13 @@ enum CalibrateCommand {
 
     static func text(_ r: Calibration.Report, problem: CalibrationProblem, out: String) -> String {
         func f(_ v: Double, _ d: Int = 4) -> String { NumberText.fixed(v, decimals: d) }
+        let median = r.fitted.first?.aggregation == .groupMedian
+        let what = median ? "groups (medians over tests)" : "cells"
+        let runs = Set(r.fitted.flatMap { $0.runs.map { "\($0.place)/\($0.transport)/\($0.distance)/\($0.packets)/\($0.size)" } }).count
         var s =
-            "calibrate \(problem.base.name): \(r.fitted.count) measured cells fitted, \(r.heldOut.count) held out; "
-            + "\(r.evaluations) evaluations × \(r.fitted.count * problem.repeats) runs\n"
+            "calibrate \(problem.base.name): \(r.fitted.count) measured \(what) fitted, \(r.heldOut.count) held out; "
+            + "\(r.evaluations) evaluations × \(runs * problem.repeats) runs\n"
+        for note in r.notes { s += "note: \(note)\n" }
         s += "fitted values:\n"
         for (p, v) in r.values {
             s +=
@@ -117,11 +121,10 @@ enum CalibrateCommand {
             }
             return t
         }
-        s += residualLines(
-            "residuals on the fitted cells (measured mean → simulated mean)", r.fitted, r.simulatedFitted)
+        let arrow = median ? "measured median → simulated median" : "measured mean → simulated mean"
+        s += residualLines("residuals on the fitted \(what) (\(arrow))", r.fitted, r.simulatedFitted)
         if !r.heldOut.isEmpty {
-            s += residualLines(
-                "prediction of the held-out cells (measured mean → simulated mean)", r.heldOut, r.simulatedHeldOut)
+            s += residualLines("prediction of the held-out \(what) (\(arrow))", r.heldOut, r.simulatedHeldOut)
         }
         s += "calibrated overrides: \(out) (use with run --overrides or sweep --overrides)\n"
         return s

@@ -11,7 +11,7 @@ enum ExitStatus {
 }
 
 enum CommandLineTool {
-    static let commands = ["run", "view", "schema", "validate", "range", "sweep", "merge", "plot", "check", "calibrate", "bench", "help"]
+    static let commands = ["run", "view", "schema", "validate", "range", "sweep", "merge", "plot", "check", "calibrate", "compare", "bench", "help"]
 
     static func main(_ args: [String]) -> Int32 {
         guard let command = args.first else {
@@ -55,6 +55,7 @@ enum CommandLineTool {
             case "plot": return try PlotCommand.main(rest)
             case "check": return try CheckCommand.main(rest)
             case "calibrate": return try CalibrateCommand.main(rest)
+            case "compare": return try CompareCommand.main(rest)
             default:
                 var message = "adhocsim: unknown command \"\(Diagnostic.excerpt(command, limit: 40))\""
                 if let s = commands.min(by: { editDistance($0, command) < editDistance($1, command) }),

@@ -13,6 +13,7 @@ enum Help {
           adhocsim plot DIR
           adhocsim check FILE... [--golden DIR [--update-golden]] [--set PATH=VALUE]...
           adhocsim calibrate FILE --measured CSV --fit PATH=LOW:HIGH... [--holdout PLACES] [--out FILE]
+          adhocsim compare DIR --measured CSV [--out DIR]
           adhocsim bench core [--population P] [--events E] [--repeat R] [--compare] [--no-baseline]
           adhocsim bench medium FILE [--frames F] [--on-air K] [--repeat R]
           adhocsim --version
@@ -28,9 +29,14 @@ enum Help {
 
         Fits scenario parameters to field measurements. Each row of CSV is one measured thesis
         test: columns place, protocol, distance_m, packets, size_bytes and any of rtt_mean_ms,
-        rtt_sd_ms, data_rate_mbps, loss_pct (empty: not measured); rows of the same cell are
-        averaged. For a point in the --fit bounds, every cell runs FILE R times (the same seeds
-        for every point) and the means are compared: the loss is the mean of
+        rtt_sd_ms, rtt_sd_sample_ms, data_rate_mbps, loss_pct (empty: not measured); rows of the
+        same cell are averaged. For a point in the --fit bounds, every cell runs FILE R times (the
+        same seeds for every point) and the means are compared. A CSV in the per-test layout of
+        the published field data (columns side, protocol, place, distance_m, N, S, rtt_mean_ms,
+        rtt_sd_sample_ms, rate_mbps, loss_pct, failed, source_file; field-data/README.md) is read
+        as it is and compared by medians: per place and protocol for probe tests, per place,
+        protocol, S and N for transfers, all distances together, groups of at least 2 tests;
+        failed tests and places without a preset are skipped and said so. The loss is the mean of
         (ln((sim+0.01)/(measured+0.01)))² per RTT, jitter and rate value and
         ((sim−measured)/10)² per loss value (4 when no run produced it). A deterministic
         Nelder–Mead search in the bounds minimises it.
@@ -47,6 +53,22 @@ enum Help {
           --repeat R           runs (seeds) per measured cell (default 4)
           --max-evals N        the most loss evaluations (default 40 + 30 per parameter)
           --set PATH=VALUE     override FILE before fitting
+        """
+
+    static let compare = """
+        adhocsim compare DIR --measured CSV [--out DIR] [--quiet]
+
+        Sets a sweep's simulated tests (DIR/cells.csv) against measured ones and writes a
+        validation report to --out (default DIR/compare): compare.md (the summary and a table per
+        metric), compare.csv (one line per group and metric) and box plots of the measured and
+        simulated distributions (compare-*.svg). CSV is read as calibrate reads it: the per-test
+        layout of the published field data (medians per place and protocol for probe tests, per
+        place, protocol, S and N for transfers, every distance together, groups of at least 2
+        tests), or the per-cell layout (means per cell). A group agrees when the simulated value
+        is within 1.5x (RTT, jitter), 2x (data rate) or 10 percentage points (loss).
+
+          --measured CSV   the measured tests
+          --out DIR        the report folder (missing, empty, or an earlier adhocsim folder)
         """
 
     static let run = """
@@ -204,6 +226,7 @@ enum Help {
         case "plot": return plot
         case "check": return check
         case "calibrate": return calibrate
+        case "compare": return compare
         default: return nil
         }
     }

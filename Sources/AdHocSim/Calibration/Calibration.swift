@@ -14,6 +14,8 @@ public enum Calibration {
         public var fitted: [MeasuredCell], heldOut: [MeasuredCell]
         /// The simulation at the fit, cell by cell.
         public var simulatedFitted: [[Double?]], simulatedHeldOut: [[Double?]]
+        /// What the measured table skipped (`MeasuredTable.notes`).
+        public var notes: [String] = []
 
         /// The calibrated overrides as a JSON object (`{"path": value, ...}` in `--fit` order),
         /// which `run --overrides` and `sweep --overrides` read.
@@ -34,8 +36,8 @@ public enum Calibration {
             throw CalibrationError(
                 description: "--holdout \(place.rawValue): \(measured.file) has no row of that place")
         }
-        let fitted = MeasuredCell.group(measured.rows.filter { !holdout.contains($0.place) })
-        let heldOut = MeasuredCell.group(measured.rows.filter { holdout.contains($0.place) })
+        let fitted = MeasuredCell.group(measured.rows.filter { !holdout.contains($0.place) }, measured.aggregation)
+        let heldOut = MeasuredCell.group(measured.rows.filter { holdout.contains($0.place) }, measured.aggregation)
         guard !fitted.isEmpty else {
             throw CalibrationError(
                 description: "--holdout: every row of \(measured.file) is held out; nothing left to fit")
@@ -48,7 +50,8 @@ public enum Calibration {
             values: zip(problem.parameters, result.point).map { ($0, $0.value(at: $1)) },
             startLoss: result.startValue, loss: result.value, evaluations: result.evaluations, fitted: fitted,
             heldOut: heldOut, simulatedFitted: problem.simulate(fitted, at: result.point, workers: workers),
-            simulatedHeldOut: heldOut.isEmpty ? [] : problem.simulate(heldOut, at: result.point, workers: workers))
+            simulatedHeldOut: heldOut.isEmpty ? [] : problem.simulate(heldOut, at: result.point, workers: workers),
+            notes: measured.notes)
     }
 }
 

@@ -39,13 +39,15 @@ public struct FitParameter: Sendable, Equatable {
 /// parameters set by `--set`, and `repeats` seeds, repeat k's derived from the scenario seed
 /// and the cell (SplitMix64 of seed + FNV-1a("calibrate:PLACE/PROTOCOL/DISTANCE/PACKETS/SIZE:k")).
 /// The same seeds serve every point (common random numbers), so the objective does not jitter
-/// between neighbouring points. Both sides are averaged before they are compared: the mean of
-/// the cell's measured rows against the mean of its simulated repeats, because single rounds
-/// of a phone test scatter widely (the AWDL phase a test starts at moves the RTT by hundreds of
-/// milliseconds) and a mean of logs would be biased.
+/// between neighbouring points. Both sides are put together before they are compared, because
+/// single rounds of a phone test scatter widely (the AWDL phase a test starts at moves the RTT
+/// by hundreds of milliseconds) and a mean of logs would be biased: per cell, the mean of the
+/// measured rows against the mean of the simulated repeats (`MeasuredAggregation.cellMean`);
+/// for per-test field data, per group the median over the tests against the median over every
+/// simulated run of the group's distances (`groupMedian`).
 ///
 /// The loss is the mean, over every measured value (a cell's term counts once per row that
-/// measured it), of one term per cell and metric:
+/// measured it; a group's median once), of one term per cell and metric:
 /// - RTT mean, RTT SD, data rate: (ln((sim + 0.01) / (measured + 0.01)))², a squared relative
 ///   error that treats a factor 2 too high and too low alike (the 0.01 keeps zeros finite);
 /// - loss %: ((sim − measured) / 10)², ten percentage points counting like a factor e;
@@ -64,6 +66,10 @@ public struct CalibrationProblem: Sendable {
     public let parameters: [FitParameter]
     /// Runs per measured row.
     public let repeats: Int
+    /// The measured rows the problem compares: all of them for a per-cell table (a row off the
+    /// matrix is an error there); for per-test field data the rows on the scenario's matrix,
+    /// the others skipped with a note (the pilot's counts of 2 000, 3 000 and 8 000 writes).
+    public let measured: MeasuredTable
 
     /// The matrix paths of the five key columns, in `MeasuredTable.keyColumns` order.
     static let keyPaths = [
@@ -106,7 +112,17 @@ public struct CalibrationProblem: Sendable {
                 }
             }
         }
-        for row in measured.rows {
+        var usable = measured
+        if measured.aggregation == .groupMedian, let matrix = base.matrix {
+            let on = measured.rows.filter { (try? CalibrationProblem.checkOnMatrix($0, matrix, file: "")) != nil }
+            let off = measured.rows.count - on.count
+            usable = MeasuredTable(
+                file: measured.file, rows: on, aggregation: measured.aggregation,
+                notes: measured.notes
+                    + (off > 0 ? ["\(off) test\(off == 1 ? "" : "s") off the scenario's matrix skipped"] : []))
+        }
+        self.measured = usable
+        for row in usable.rows {
             if let matrix = base.matrix { try CalibrationProblem.checkOnMatrix(row, matrix, file: measured.file) }
             do {
                 _ = try ScenarioDecoder.decode(
@@ -119,17 +135,18 @@ public struct CalibrationProblem: Sendable {
         }
     }
 
-    /// The `--set` arguments that make `row`'s cell.
+    /// The `--set` arguments that make `row`'s cell (a probe test keeps the scenario's packets
+    /// and size).
     static func rowOverrides(_ row: MeasuredRow) -> [String] {
         let distance = row.distance == "max" ? "\"max\"" : row.distance
         let values = [row.place.rawValue, row.transport.rawValue, distance, "\(row.packets)", "\(row.size)"]
-        return zip(keyPaths, values).map { "\($0)=\($1)" }
+        return zip(keyPaths, values).enumerated().filter { k, _ in k < 3 || row.packets > 0 }.map { "\($1.0)=\($1.1)" }
     }
 
     /// A row must name a value of every matrix axis among the five key paths.
     static func checkOnMatrix(_ row: MeasuredRow, _ matrix: Matrix, file: String) throws {
         let texts = [row.place.rawValue, row.transport.rawValue, row.distance, "\(row.packets)", "\(row.size)"]
-        for (k, keyPath) in keyPaths.enumerated() {
+        for (k, keyPath) in keyPaths.enumerated() where k < 3 || row.packets > 0 {
             guard let axis = matrix.axes.first(where: { $0.path == keyPath }) else { continue }
             let hit = axis.values.contains { v in
                 switch v {
@@ -163,11 +180,26 @@ public struct CalibrationProblem: Sendable {
     }
 
     /// The simulated metrics of `cells` at `point`: per cell, per `CalibrationMetric`, the mean
-    /// over the repeats that produced it. Runs on `workers` threads; the result does not depend
-    /// on their number.
+    /// over its repeats (`cellMean`), or the median over every repeat of every run of the group
+    /// (`groupMedian`). A run shared by several cells is simulated once. Runs on `workers`
+    /// threads; the result does not depend on their number.
     public func simulate(_ cells: [MeasuredCell], at point: [Double], workers: Int) -> [[Double?]] {
         let params = parameterOverrides(point)
-        let total = cells.count * repeats
+        var runs: [MeasuredRow] = []
+        var runIndex: [String: Int] = [:]  // lookup only; the order is the cells'
+        @Sendable func name(_ r: MeasuredRow) -> String {
+            "\(r.place.rawValue)/\(r.transport.rawValue)/\(r.distance)/\(r.packets)/\(r.size)"
+        }
+        let cellRuns: [[Int]] = cells.map { cell in
+            cell.runs.map { r in
+                if let i = runIndex[name(r)] { return i }
+                runIndex[name(r)] = runs.count
+                runs.append(r)
+                return runs.count - 1
+            }
+        }
+        let allRuns = runs
+        let total = allRuns.count * repeats
         let results = Results(count: total)
         DispatchQueue.concurrentPerform(iterations: Swift.max(1, Swift.min(workers, total))) { _ in
             while true {
@@ -176,14 +208,12 @@ public struct CalibrationProblem: Sendable {
                 results.next += 1
                 results.lock.unlock()
                 guard t < total else { return }
-                let cell = cells[t / repeats].key, k = t % repeats
-                let name =
-                    "\(cell.place.rawValue)/\(cell.transport.rawValue)/\(cell.distance)/\(cell.packets)/\(cell.size)"
-                let seed = SplitMix64.mix(base.seed &+ StableHash.fnv1a("calibrate:\(name):\(k)"))
+                let run = allRuns[t / repeats], k = t % repeats
+                let seed = SplitMix64.mix(base.seed &+ StableHash.fnv1a("calibrate:\(name(run)):\(k)"))
                 let m = try? ScenarioRunner.run(
                     ScenarioDecoder.decode(
                         bytes: bytes, file: path,
-                        overrides: overrides + CalibrationProblem.rowOverrides(cell) + params + ["seed=\(seed)"])
+                        overrides: overrides + CalibrationProblem.rowOverrides(run) + params + ["seed=\(seed)"])
                 ).flows.first
                 results.lock.lock()
                 results.metrics[t] = m
@@ -192,8 +222,14 @@ public struct CalibrationProblem: Sendable {
         }
         return cells.indices.map { c in
             CalibrationMetric.allCases.map { metric in
-                let vs = (0..<repeats).compactMap { results.metrics[c * repeats + $0].flatMap(metric.value(of:)) }
-                return vs.isEmpty ? nil : vs.reduce(0, +) / Double(vs.count)
+                let vs = cellRuns[c].flatMap { r in
+                    (0..<repeats).compactMap { results.metrics[r * repeats + $0].flatMap(metric.value(of:)) }
+                }
+                guard !vs.isEmpty else { return nil }
+                switch cells[c].aggregation {
+                case .cellMean: return vs.reduce(0, +) / Double(vs.count)
+                case .groupMedian: return MeasuredCell.median(vs)
+                }
             }
         }
     }

@@ -14,6 +14,8 @@ public enum CalibrationMetric: String, Sendable, CaseIterable {
     case rttMean = "rtt_mean_ms"
     /// SD of the probe RTTs (the thesis's jitter), ms.
     case rttSd = "rtt_sd_ms"
+    /// Sample SD (n − 1) of the probe RTTs, as the measuring app stores it, ms.
+    case rttSdSample = "rtt_sd_sample_ms"
     /// Data rate at the receiver, Mbit/s.
     case dataRate = "data_rate_mbps"
     /// Loss, %.
@@ -24,6 +26,7 @@ public enum CalibrationMetric: String, Sendable, CaseIterable {
         switch self {
         case .rttMean: return m.rttMean
         case .rttSd: return m.rttSd
+        case .rttSdSample: return m.rttSdSample
         case .dataRate: return m.dataRateMbps
         case .loss: return m.lossPct
         }
@@ -40,60 +43,110 @@ public struct MeasuredRow: Sendable, Equatable {
     public var transport: TransportProtocol
     /// `distance_m`: metres in canonical JSON form (`5`, `2.5`), or `max`.
     public var distance: String
-    /// Writes (`flows[0].workload.packets`).
+    /// Writes (`flows[0].workload.packets`); 0: the scenario's own (a probe test).
     public var packets: Int
-    /// Bytes per write (`flows[0].workload.size`).
+    /// Bytes per write (`flows[0].workload.size`); 0: the scenario's own (a probe test).
     public var size: Int
     /// Per `CalibrationMetric.allCases`: the measured value, `nil` where the cell is empty.
     public var values: [Double?]
 }
 
-/// The measured rows of one cell (place, protocol, distance, packets, size): the rounds of
-/// the same test, averaged per metric.
+/// How the measured rows of a table are put together before they are compared.
+public enum MeasuredAggregation: Sendable, Equatable {
+    /// The rows of one cell (place, protocol, distance, packets, size) are rounds of one test:
+    /// their mean against the mean of the cell's simulated repeats (the per-cell layout).
+    case cellMean
+    /// Per-test rows (`FieldTestTable`): per group, the median over the tests against the
+    /// median over the group's simulated runs, a group being a place and protocol for probe
+    /// tests and a place, protocol, size and count for transfers, every distance together; a
+    /// metric with fewer than two tests in its group is left out. A single phone test scatters
+    /// too much (the probe RTT from ~40 to ~400 ms with the start phase) for a mean of a few
+    /// rounds to pin anything (issue #26).
+    case groupMedian
+}
+
+/// The measured rows compared as one value per metric: a cell (`cellMean`) or a group of cells
+/// (`groupMedian`).
 public struct MeasuredCell: Sendable, Equatable {
-    /// The cell's first row (its key fields).
+    /// The first row (its key fields).
     public var key: MeasuredRow
+    /// The distinct runs (place, protocol, distance, packets, size) the comparison simulates,
+    /// in the order they first appear.
+    public var runs: [MeasuredRow]
     /// Lines of its rows in the CSV file.
     public var lines: [Int]
-    /// Per `CalibrationMetric.allCases`: the mean of the measured values, `nil` if none.
+    /// Per `CalibrationMetric.allCases`: the measured value (mean or median), `nil` if none.
     public var means: [Double?]
-    /// Per `CalibrationMetric.allCases`: how many rows measured it.
+    /// Per `CalibrationMetric.allCases`: the weight of its term in the loss (rows measured for
+    /// `cellMean`; 1 for `groupMedian`, each group median counting once).
     public var counts: [Int]
+    /// How its rows were put together.
+    public var aggregation: MeasuredAggregation
 
-    /// A short name: `city udp 5 m, 1000 × 128 B`.
+    /// A short name: `city udp 5 m, 1000 × 128 B`, or for a group `field udp probes` /
+    /// `field udp 1000 × 128 B`.
     public var label: String {
-        "\(key.place.rawValue) \(key.transport.rawValue) \(key.distance) m, \(key.packets) × \(key.size) B"
+        switch aggregation {
+        case .cellMean:
+            return "\(key.place.rawValue) \(key.transport.rawValue) \(key.distance) m, \(key.packets) × \(key.size) B"
+        case .groupMedian:
+            let what = key.packets == 0 ? "probes" : "\(key.packets) × \(key.size) B"
+            return "\(key.place.rawValue) \(key.transport.rawValue) \(what)"
+        }
     }
 
-    /// Groups `rows` by cell, in the order cells first appear.
-    public static func group(_ rows: [MeasuredRow]) -> [MeasuredCell] {
+    /// Groups `rows` by cell (`cellMean`) or by group (`groupMedian`), in the order they first appear.
+    public static func group(_ rows: [MeasuredRow], _ aggregation: MeasuredAggregation = .cellMean) -> [MeasuredCell] {
         var cells: [MeasuredCell] = []
-        var sums: [[Double]] = []
+        var members: [[MeasuredRow]] = []
         var index: [String: Int] = [:]  // lookup only; the order is the rows'
         for row in rows {
-            let name = "\(row.place.rawValue)/\(row.transport.rawValue)/\(row.distance)/\(row.packets)/\(row.size)"
-            let c: Int
-            if let found = index[name] {
-                c = found
+            let name: String
+            switch aggregation {
+            case .cellMean:
+                name = "\(row.place.rawValue)/\(row.transport.rawValue)/\(row.distance)/\(row.packets)/\(row.size)"
+            case .groupMedian:
+                name = "\(row.place.rawValue)/\(row.transport.rawValue)/\(row.packets)/\(row.size)"
+            }
+            if let c = index[name] {
+                members[c].append(row)
             } else {
-                c = cells.count
-                index[name] = c
+                index[name] = cells.count
                 let n = CalibrationMetric.allCases.count
                 cells.append(
                     MeasuredCell(
-                        key: row, lines: [], means: Array(repeating: nil, count: n),
-                        counts: Array(repeating: 0, count: n)))
-                sums.append(Array(repeating: 0, count: n))
-            }
-            cells[c].lines.append(row.line)
-            for (k, v) in row.values.enumerated() {
-                guard let v else { continue }
-                sums[c][k] += v
-                cells[c].counts[k] += 1
-                cells[c].means[k] = sums[c][k] / Double(cells[c].counts[k])
+                        key: row, runs: [], lines: [], means: Array(repeating: nil, count: n),
+                        counts: Array(repeating: 0, count: n), aggregation: aggregation))
+                members.append([row])
             }
         }
-        return cells
+        for c in cells.indices {
+            var seen: Set<String> = []
+            for row in members[c] {
+                cells[c].lines.append(row.line)
+                if seen.insert(row.distance).inserted { cells[c].runs.append(row) }
+            }
+            for k in CalibrationMetric.allCases.indices {
+                let vs = members[c].compactMap { $0.values[k] }
+                switch aggregation {
+                case .cellMean:
+                    guard !vs.isEmpty else { continue }
+                    cells[c].means[k] = vs.reduce(0, +) / Double(vs.count)
+                    cells[c].counts[k] = vs.count
+                case .groupMedian:
+                    guard vs.count >= 2 else { continue }
+                    cells[c].means[k] = MeasuredCell.median(vs)
+                    cells[c].counts[k] = 1
+                }
+            }
+        }
+        return cells.filter { $0.counts.contains { $0 > 0 } }
+    }
+
+    /// The median of `values` (the mean of the middle two for an even count). - Precondition: not empty.
+    public static func median(_ values: [Double]) -> Double {
+        let s = values.sorted()
+        return s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2
     }
 }
 
@@ -110,10 +163,14 @@ public struct CalibrationError: Error, CustomStringConvertible {
 ///
 /// Columns (header on line 1, any order): `place` (underground, city, field, forest, custom),
 /// `protocol` (tcp, udp, quic), `distance_m` (metres or `max`), `packets`, `size_bytes`, and at
-/// least one of `rtt_mean_ms`, `rtt_sd_ms`, `data_rate_mbps`, `loss_pct`. An empty metric cell
-/// was not measured; every row needs at least one metric. Rows may repeat a cell (rounds of the
-/// same test): each row counts. Any other column is an error, so a misspelt metric is never
-/// silently ignored.
+/// least one of `rtt_mean_ms`, `rtt_sd_ms`, `rtt_sd_sample_ms`, `data_rate_mbps`, `loss_pct`. An
+/// empty metric cell was not measured; every row needs at least one metric. Rows may repeat a
+/// cell (rounds of the same test): each row counts. Any other column is an error, so a misspelt
+/// metric is never silently ignored.
+///
+/// A table in the per-test layout of the published field data (`FieldTestTable`: columns
+/// `side`, `protocol`, `place`, `distance_m`, `source_file`, ...) is read as it is and compared
+/// group by group with medians (`MeasuredAggregation.groupMedian`).
 public struct MeasuredTable: Sendable {
     /// The columns that say which cell a row measured.
     public static let keyColumns = ["place", "protocol", "distance_m", "packets", "size_bytes"]
@@ -121,6 +178,18 @@ public struct MeasuredTable: Sendable {
     public let file: String
     /// The rows, in file order.
     public let rows: [MeasuredRow]
+    /// How the rows are compared: per cell (the per-cell layout) or per group (per-test rows).
+    public let aggregation: MeasuredAggregation
+    /// What was skipped while reading, one line each (per-test rows only).
+    public let notes: [String]
+
+    /// The same table with other rows and notes.
+    init(file: String, rows: [MeasuredRow], aggregation: MeasuredAggregation, notes: [String]) {
+        self.file = file
+        self.rows = rows
+        self.aggregation = aggregation
+        self.notes = notes
+    }
 
     /// Parses `text` (the contents of `file`). - Throws: `CalibrationError` naming the line and
     /// column of the first problem.
@@ -135,6 +204,16 @@ public struct MeasuredTable: Sendable {
             throw fail(
                 1, "empty table; the header needs \(MeasuredTable.keyColumns.joined(separator: ", ")) and a metric")
         }
+        if FieldTestTable.matches(header.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }) {
+            let (rows, notes) = try FieldTestTable.rows(records, file: file)
+            guard !rows.isEmpty else { throw fail(1, "no usable test in the table") }
+            self.rows = rows
+            self.notes = notes
+            aggregation = .groupMedian
+            return
+        }
+        aggregation = .cellMean
+        notes = []
         let metricNames = CalibrationMetric.allCases.map(\.rawValue)
         let known = MeasuredTable.keyColumns + metricNames
         var index: [String: Int] = [:]

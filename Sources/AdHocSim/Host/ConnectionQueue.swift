@@ -1,3 +1,5 @@
+import Foundation
+
 /// One side of a connection as the phone's software processes it: Network.framework runs a
 /// connection's send and receive completions on the app's serial dispatch queue and does
 /// per-message work in its user-space stack (framing, copying, the completion hop), which is
@@ -9,10 +11,40 @@
 /// completion fires then, if the send buffer takes it: DTS, thread 773326, says a send
 /// completes at once while the buffer is below its high-water mark).
 ///
-/// Defaults (`host.sendUs`, `host.receiveUs`): 50 µs each. Assumption: no public measurement
-/// of Network.framework's per-message cost on an iPhone was found; 50 µs is the order of a
-/// dispatch-queue hop plus one pass through a user-space stack. `adhocsim calibrate` fits it.
-/// Zero turns the model off (writes reach the transport at the instant they are made).
+/// **The cost is a distribution** (`host.spread`): each job's service time is the mean cost
+/// times an independent log-normal factor of mean 1 and coefficient of variation `spread`
+/// (σ² = ln(1 + spread²), μ = −σ²/2), drawn from the side's own stream
+/// (`"flow:K/host/client"`, `.../server`). A phone's per-message work varies with scheduling,
+/// CPU frequency and the other work of the main queue; so does the app's jitter. Zero spread
+/// gives the fixed cost.
+///
+/// **A cold phone is slower** (`host.coldFactor`, `host.warmUpMs`): a phone's cores run at
+/// several performance states, raised by the OS's performance controller while work keeps them
+/// busy and lowered when they idle (dynamic voltage and frequency scaling; Apple silicon's
+/// states are driven by OpenBSD's `aplcpu.c`, Apple's own controller is not public). The queue
+/// keeps a warmth w in [0, 1]: a job's mean service time is its warm cost × (1 + (coldFactor −
+/// 1)·(1 − w)); busy time warms it, w ← 1 − (1 − w)·e^(−busy/τ), idle time cools it,
+/// w ← w·e^(−idle/τ), with τ = `warmUpMs`. A probe burst after seconds of idleness meets a cold
+/// phone (the probes queue behind slow jobs: the app's jitter); a long transfer runs warm (its
+/// data rate). Both parameters are fitted (see the defaults); `coldFactor` 1 turns it off.
+///
+/// **The app reads a message in two completions** (measurement.md: a 4-byte length, then the
+/// rest; PtPPrototype `ConnectionMetricsServer.swift`), so every received message costs two
+/// receive completions, probes, echoes and transfer messages alike.
+///
+/// **A datagram socket's receive buffer** (`host.udpReceiveBufferBytes`): Darwin queues a
+/// received UDP datagram in the socket's receive buffer (payload plus its 28-byte source
+/// address, `sockaddr_in6`) until the app reads it, and drops it when it does not fit
+/// (`udp_usrreq.c`: `sbappendaddr` fails, `udps_fullsock`; transport.md, "Darwin buffers").
+/// Default `udp_recvspace` = 187 × (1024 + 28) = 196 724 bytes. A datagram leaves the buffer
+/// when the app's first read of it begins (assumption: Network.framework takes the whole
+/// datagram off the socket at once). A reader slower than the arrivals fills it, and later
+/// datagrams are lost: more of them the longer the transfer and the larger the datagram.
+///
+/// Defaults (`host.sendUs`, `host.receiveUs`, `host.spread`): fitted to
+/// MatthiasBart/evaluation_notebook (Field, Forest, Home) with `adhocsim calibrate`
+/// (BENCHMARKS.md, "Issue #26"); no public figure of Network.framework's per-message cost on an
+/// iPhone exists. Zero costs turn the model off (writes reach the transport at once).
 public struct ConnectionQueue: Sendable {
     /// A send waiting for the server or for send-buffer room.
     public struct PendingWrite: Sendable, Equatable {
@@ -26,15 +58,54 @@ public struct ConnectionQueue: Sendable {
         public var awaited: Bool
     }
 
-    /// Default service time of a send (assumption, see the type's comment).
-    public static let defaultSendCost = SimTime.microseconds(50)
-    /// Default service time of a receive completion (assumption, see the type's comment).
-    public static let defaultReceiveCost = SimTime.microseconds(50)
+    /// Default mean service time of a send (fitted, see the type's comment).
+    public static let defaultSendCost = SimTime.microseconds(100)
+    /// Default mean service time of a receive completion (fitted, see the type's comment).
+    public static let defaultReceiveCost = SimTime.microseconds(100)
+    /// Default coefficient of variation of a job's service time (fitted, see the type's comment).
+    public static let defaultSpread = 1.0
+    /// Default slow-down of a cold phone (fitted, see the type's comment).
+    public static let defaultColdFactor = 8.0
+    /// Default warm-up time constant (fitted, see the type's comment).
+    public static let defaultWarmUp = SimTime.milliseconds(50)
+    /// Darwin's `udp_recvspace`: 187 × (1024 + 28) bytes (xnu `bsd/netinet/udp_usrreq.c`).
+    public static let defaultUdpReceiveBuffer: Int64 = 187 * (1024 + 28)
+    /// Bytes a queued datagram takes in the receive buffer beyond its payload: its source
+    /// address, a `sockaddr_in6` (28 bytes; the 28 of `udp_recvspace`'s formula).
+    public static let datagramAddressBytes: Int64 = 28
+    /// Receive completions per received message: a 4-byte length, then the rest (measurement.md).
+    public static let readsPerMessage = 2
 
-    /// Service time of one send.
+    /// Mean service time of one send.
     public let sendCost: SimTime
-    /// Service time of one receive completion.
+    /// Mean service time of one receive completion.
     public let receiveCost: SimTime
+    /// Coefficient of variation of a job's service time (0: fixed).
+    public let spread: Double
+    /// Slow-down of a cold phone (1: none).
+    public let coldFactor: Double
+    /// Warm-up and cool-down time constant, seconds.
+    let warmUpSeconds: Double
+    /// How warm the phone is, 0 (cold) … 1 (warm), as of `freeAt`.
+    public private(set) var warmth = 0.0
+    /// The log-normal factor's σ and μ (μ = −σ²/2, so its mean is 1).
+    let sigma: Double, mu: Double
+    /// The side's service-time stream.
+    var stream: RandomStream
+    /// The datagram socket's receive buffer, bytes.
+    public let udpReceiveBuffer: Int64
+    /// Bytes in the receive buffer (datagrams whose first read has not begun).
+    public private(set) var bufferedBytes: Int64 = 0
+    /// When each buffered datagram leaves, and what it takes.
+    var buffered = FifoBuffer<BufferedDatagram>()
+    /// Datagrams dropped because the receive buffer was full (`udps_fullsock`).
+    public private(set) var receiveBufferDrops: Int64 = 0
+
+    /// A datagram in the receive buffer.
+    struct BufferedDatagram: Sendable, Equatable {
+        var leavesAt: SimTime
+        var bytes: Int64
+    }
     /// When the server finishes the last job submitted.
     public private(set) var freeAt = SimTime.zero
     /// Sends not yet handed to the transport, in order.
@@ -42,29 +113,90 @@ public struct ConnectionQueue: Sendable {
     /// When a wake-up event for this side is scheduled, if one is.
     var wakeAt: SimTime?
 
-    /// A queue with the given service times.
-    public init(sendCost: SimTime, receiveCost: SimTime) {
+    /// A queue with the given mean service times, spread and receive buffer.
+    public init(
+        sendCost: SimTime, receiveCost: SimTime, spread: Double = 0, coldFactor: Double = 1,
+        warmUp: SimTime = ConnectionQueue.defaultWarmUp,
+        udpReceiveBuffer: Int64 = ConnectionQueue.defaultUdpReceiveBuffer,
+        stream: RandomStream = RandomStream(seed: 0, name: "host")
+    ) {
         self.sendCost = sendCost
         self.receiveCost = receiveCost
+        self.spread = spread
+        self.coldFactor = coldFactor
+        warmUpSeconds = Swift.max(warmUp.inSeconds, 1e-9)
+        let s2 = spread > 0 ? log(1 + spread * spread) : 0
+        sigma = s2.squareRoot()
+        mu = -s2 / 2
+        self.udpReceiveBuffer = udpReceiveBuffer
+        self.stream = stream
     }
 
-    /// The costs of `spec` (defaults where it has none).
-    public init(_ spec: HostSpec) {
+    /// The costs of `spec` (defaults where it has none), drawing from `stream`.
+    public init(_ spec: HostSpec, stream: RandomStream) {
         self.init(
             sendCost: spec.sendUs.map { SimTime.seconds($0 / 1e6) } ?? ConnectionQueue.defaultSendCost,
-            receiveCost: spec.receiveUs.map { SimTime.seconds($0 / 1e6) } ?? ConnectionQueue.defaultReceiveCost)
+            receiveCost: spec.receiveUs.map { SimTime.seconds($0 / 1e6) } ?? ConnectionQueue.defaultReceiveCost,
+            spread: spec.spread ?? ConnectionQueue.defaultSpread,
+            coldFactor: spec.coldFactor ?? ConnectionQueue.defaultColdFactor,
+            warmUp: spec.warmUpMs.map { SimTime.milliseconds($0) } ?? ConnectionQueue.defaultWarmUp,
+            udpReceiveBuffer: spec.udpReceiveBufferBytes.map { Int64($0) } ?? ConnectionQueue.defaultUdpReceiveBuffer,
+            stream: stream)
+    }
+
+    /// Serves one job of warm mean cost `mean` submitted at `t`: it starts when the server is
+    /// free (cooling the phone over any idle time before), takes the warm cost times the cold
+    /// slow-down times the log-normal factor (no draw when the spread is 0), and warms the phone
+    /// over its busy time. Returns when it ends.
+    @inline(__always) mutating func serve(_ mean: SimTime, at t: SimTime) -> SimTime {
+        let start = Swift.max(t, freeAt)
+        var cost = Double(mean.nanoseconds)
+        if coldFactor != 1 {
+            if start > freeAt { warmth *= exp(-(start - freeAt).inSeconds / warmUpSeconds) }
+            cost *= 1 + (coldFactor - 1) * (1 - warmth)
+        }
+        if sigma > 0 && mean > .zero { cost *= exp(mu + sigma * stream.normal()) }
+        let d = SimTime.nanoseconds(Int64(cost.rounded()))
+        if coldFactor != 1 { warmth = 1 - (1 - warmth) * exp(-d.inSeconds / warmUpSeconds) }
+        freeAt = start + d
+        return freeAt
     }
 
     /// Submits a send at `t`: it is served after every earlier job.
     public mutating func submit(message: Int, bytes: Int64, awaited: Bool, at t: SimTime) {
-        freeAt = Swift.max(t, freeAt) + sendCost
-        pending.append(PendingWrite(readyAt: freeAt, message: message, bytes: bytes, awaited: awaited))
+        let ready = serve(sendCost, at: t)
+        pending.append(PendingWrite(readyAt: ready, message: message, bytes: bytes, awaited: awaited))
     }
 
-    /// A message (or `reads` reads of one) arrived at `t`: when its receive completion runs.
-    public mutating func receiveCompletion(arrivedAt t: SimTime, reads: Int = 1) -> SimTime {
-        freeAt = Swift.max(t, freeAt) + receiveCost * Int64(reads)
-        return freeAt
+    /// A message arrived at `t`: when the last of its `reads` receive completions ends.
+    public mutating func receiveCompletion(
+        arrivedAt t: SimTime, reads: Int = ConnectionQueue.readsPerMessage
+    ) -> SimTime {
+        for _ in 0..<reads { _ = serve(receiveCost, at: t) }
+        return Swift.max(freeAt, t)
+    }
+
+    /// A datagram of `bytes` payload arrived at `t`: `nil` when the receive buffer has no room
+    /// for it (dropped), else when its last receive completion ends. Datagrams whose first read
+    /// began by `t` have left the buffer.
+    public mutating func receiveDatagram(
+        bytes: Int64, arrivedAt t: SimTime, reads: Int = ConnectionQueue.readsPerMessage
+    ) -> SimTime? {
+        while let b = buffered.first, b.leavesAt <= t {
+            bufferedBytes -= b.bytes
+            buffered.removeFirst()
+        }
+        let size = bytes + ConnectionQueue.datagramAddressBytes
+        guard bufferedBytes + size <= udpReceiveBuffer else {
+            receiveBufferDrops += 1
+            return nil
+        }
+        let readStart = Swift.max(t, freeAt)
+        if readStart > t {
+            bufferedBytes += size
+            buffered.append(BufferedDatagram(leavesAt: readStart, bytes: size))
+        }
+        return receiveCompletion(arrivedAt: t, reads: reads)
     }
 
     /// The first send not yet handed over.

@@ -161,8 +161,11 @@ public struct HostStack: Sendable {
                 FlowRuntime(
                     app: FlowApplication(spec: spec, index: k), socket: socket, clientNode: UInt32(spec.from),
                     serverNode: UInt32(spec.to), phase: phaseStream.uniform()))
-            for node in [spec.from, spec.to] {
-                queues.append(ConnectionQueue(scenario.host.overridden(by: scenario.nodes[node].host)))
+            for (node, side) in [(spec.from, "client"), (spec.to, "server")] {
+                queues.append(
+                    ConnectionQueue(
+                        scenario.host.overridden(by: scenario.nodes[node].host),
+                        stream: sim.randomStream(named: "flow:\(k)/host/\(side)")))
             }
             sim.schedule(at: spec.start, target: UInt32(k), kind: .flowStart)
         }
@@ -297,6 +300,10 @@ public struct HostStack: Sendable {
         guard let at = flows[k].app.opened(now: sim.now, phase: flows[k].phase) else {
             if flows[k].app.opened && flows[k].app.transferring { pump(k, link: &link, router: router, sim: &sim) }
             return
+        }
+        if flows[k].app.spec.startPhase == .random {
+            // The app's previous test on this connection (FlowApplication.idleBeforeTest).
+            link.noteUnsimulatedTraffic(Int(flows[k].clientNode), Int(flows[k].serverNode), now: sim.now)
         }
         sim.schedule(at: at, target: UInt32(k), kind: .testStart)
     }

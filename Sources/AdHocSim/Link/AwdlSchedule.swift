@@ -8,18 +8,25 @@
 /// synchronised sequence starting at time zero (master election is not modelled).
 ///
 /// **Presence follows traffic** (`radio.awdlPresence: "adaptive"`, the default). AWDL adapts
-/// the sequence a node advertises to its load: owl's issue logs show sparse sequences of
-/// idle peers (about 4 of 16 slots on the AWDL channel, slot 8 on channel 6) and longer ones
-/// of busy peers (9/16, 10/16); radio.md and measurement.md summarise them. The model:
-/// - idle sequence: slots {0, 1, 2, 3} plus slot 8 (4/16 on a 5 GHz data channel);
-/// - active sequence: the idle slots plus {4, 5, 9, 10, 11, 12} (10/16 on 5 GHz);
+/// the sequence a node advertises to its load. The two sequences are the ones logged from real
+/// devices (radio.md, "AWDL channel sequences as logged from real devices"):
+/// - idle sequence: channel 149 in slots 0, 9 and 10 and channel 6 in slot 8 (seemoo-lab/owl
+///   at da255a70, `awdl_chanseq_init_idle`; an idle MacBook logged
+///   `149,0,0,0,0,0,0,0,6,149,149,0,0,0,0,0`, owl issue 3): usable 5 GHz slots 8 and 5 slots
+///   apart (524 and 328 ms gaps);
+/// - active sequence: channel 149 in slots 0–5 and 9–13 (11/16), as an iPhone logged
+///   `149×6,157,157,6,149×5,157,157` (owl issue 3). Its four 157 slots are read as the access
+///   point's channel: they are off the AWDL channel here, whether or not the phone is associated
+///   (what a phone without an access point does in them is not public; assumption);
 /// - a node with unicast traffic queued for a peer switches both of them to the active
-///   sequence from the start of the next slot they share (the new sequence is advertised in
-///   that slot's availability window, and the peer follows it);
+///   sequence from the start of the first slot they share that begins at least `switchUp`
+///   after the traffic was queued (`radio.awdlSwitchUpMs`; the new sequence is advertised in a
+///   shared slot's availability window and the peer follows it);
 /// - every queued or transmitted unicast frame of the pair keeps both active for `hold`
 ///   after it (`radio.awdlHoldMs`); then they return to the idle sequence.
-/// The counts come from the owl logs; which slots, and the hold of one channel sequence
-/// (1.048576 s), are assumptions (no public source gives them). Presence is decided per slot:
+/// How fast a sequence switches up and back is not public (the logs only show a change within
+/// about 6 s): `switchUp` and `hold` are fitted to MatthiasBart/evaluation_notebook (Field,
+/// Forest, Home) with `adhocsim calibrate` (see their defaults). Presence is decided per slot:
 /// a slot that began while a node was active is wholly active.
 ///
 /// **Fixed presence** (`radio.awdlPresence: "fixed"`, or any `awdlSlots`): each node keeps one
@@ -40,12 +47,19 @@ public struct AwdlSchedule: Sendable, Equatable {
     public static let channel6Slot = 8
     /// The fixed occupancy mask: {0, 1, 2, 9, 10, 11}.
     public static let defaultOccupancy: UInt16 = 0b0000_1110_0000_0111
-    /// The idle sequence: {0, 1, 2, 3} and slot 8 (channel 6).
-    public static let idleOccupancy: UInt16 = 0b0000_0001_0000_1111
-    /// The active sequence: the idle slots and {4, 5, 9, 10, 11, 12}.
-    public static let activeOccupancy: UInt16 = 0b0001_1111_0011_1111
-    /// How long a pair stays active after its last unicast frame (assumption: one sequence).
-    public static let defaultHold = sequenceDuration
+    /// The idle sequence: channel 149 in slots {0, 9, 10}, channel 6 in slot 8 (owl
+    /// `awdl_chanseq_init_idle`; owl issue 3).
+    public static let idleOccupancy: UInt16 = 0b0000_0111_0000_0001
+    /// The active sequence: channel 149 in slots {0…5, 9…13} (the iPhone of owl issue 3), plus
+    /// slot 8 on channel 6.
+    public static let activeOccupancy: UInt16 = 0b0011_1111_0011_1111
+    /// How long a pair stays active after its last unicast frame. Fitted to
+    /// MatthiasBart/evaluation_notebook (Field, Forest, Home) with `adhocsim calibrate`
+    /// (BENCHMARKS.md, "Issue #26"); no public source gives it.
+    public static let defaultHold = SimTime.milliseconds(5500)
+    /// How long after traffic is queued the pair's active sequence can begin (the next shared
+    /// slot starting at least this late). Fitted like `defaultHold`.
+    public static let defaultSwitchUp = SimTime.milliseconds(0)
 
     /// Per node: the idle sequence (bit s set when the node is on the data channel in slot s).
     public let idle: [UInt16]
@@ -53,6 +67,8 @@ public struct AwdlSchedule: Sendable, Equatable {
     public let active: [UInt16]
     /// How long traffic keeps a pair active.
     public let hold: SimTime
+    /// How long after traffic is queued the active sequence can take over.
+    public let switchUp: SimTime
     /// Per node: the active sequence applies to slots starting in [activeFrom, activeUntil).
     public private(set) var activeFrom: [SimTime]
     /// See `activeFrom`.
@@ -70,16 +86,17 @@ public struct AwdlSchedule: Sendable, Equatable {
     /// A fixed schedule; `dataChannelIs6` keeps slot 8 usable (data on channel 6), otherwise
     /// slot 8 is removed from every node's occupancy.
     public init(occupancy: [UInt16], dataChannelIs6: Bool) {
-        self.init(idle: occupancy, active: occupancy, hold: .zero, dataChannelIs6: dataChannelIs6)
+        self.init(idle: occupancy, active: occupancy, hold: .zero, switchUp: .zero, dataChannelIs6: dataChannelIs6)
     }
 
     /// A schedule whose nodes switch between `idle` and `active` sequences with traffic (a node
     /// whose two sequences are equal has fixed presence).
-    public init(idle: [UInt16], active: [UInt16], hold: SimTime, dataChannelIs6: Bool) {
+    public init(idle: [UInt16], active: [UInt16], hold: SimTime, switchUp: SimTime = .zero, dataChannelIs6: Bool) {
         let mask: UInt16 = dataChannelIs6 ? 0xFFFF : ~(1 << UInt16(AwdlSchedule.channel6Slot))
         self.idle = idle.map { $0 & mask }
         self.active = zip(idle, active).map { ($0 | $1) & mask }
         self.hold = hold
+        self.switchUp = switchUp
         adaptive = self.idle != self.active
         activeFrom = Array(repeating: .zero, count: idle.count)
         activeUntil = Array(repeating: .zero, count: idle.count)
@@ -130,16 +147,16 @@ public struct AwdlSchedule: Sendable, Equatable {
     }
 
     /// Unicast traffic between `a` and `b` is queued or on the air at `now`: both switch to the
-    /// active sequence from the next slot they share (at once if they are active already), and
-    /// stay active until `hold` after now.
+    /// active sequence from the first slot they share that starts at or after `now + switchUp`
+    /// (at once if they are active already), and stay active until `hold` after now.
     public mutating func trafficQueued(_ a: Int, _ b: Int, now: SimTime) {
         guard adaptive else { return }
         let both = activeFrom[a] <= now && now < activeUntil[a] && activeFrom[b] <= now && now < activeUntil[b]
         var from = now
         if !both {
             // The next slot both occupy as things stand: where the new sequence is advertised.
-            var (index, start) = AwdlSchedule.slot(at: now)
-            if start < now {
+            var (index, start) = AwdlSchedule.slot(at: now + switchUp)
+            if start < now + switchUp {
                 index = (index + 1) % AwdlSchedule.slotsPerSequence
                 start = start + AwdlSchedule.slotDuration
             }

@@ -123,6 +123,15 @@ public protocol LinkTechnology {
     /// Calls `body` with every node `j` of `forEachNeighbour(of: node)`, in that order, whose
     /// `medianRxDbm(from: j, to: node)` reaches `floorDbm`, and that power.
     mutating func forEachNeighbour(of node: Int, reachingDbm floorDbm: Double, _ body: (Int, Double) -> Void)
+    /// `a` and `b` exchanged traffic that this run does not simulate, ending now (the thesis
+    /// app's previous test on the connection): a link whose schedule follows traffic updates it
+    /// as for a unicast frame; the others ignore it.
+    mutating func noteUnsimulatedTraffic(_ a: Int, _ b: Int, now: SimTime)
+}
+
+extension LinkTechnology {
+    /// No schedule to update (every link but AWDL's).
+    public mutating func noteUnsimulatedTraffic(_ a: Int, _ b: Int, now: SimTime) {}
 }
 
 /// Per-node link counters, for results.

@@ -176,13 +176,20 @@ public struct WirelessLink: LinkTechnology, Sendable {
             let idle = scenario.nodes.map { $0.awdlSlots ?? (fixed ? fallback : AwdlSchedule.idleOccupancy) }
             let active = scenario.nodes.map { $0.awdlSlots ?? (fixed ? fallback : AwdlSchedule.activeOccupancy) }
             let hold = scenario.radio.awdlHoldMs.map { SimTime.milliseconds($0) } ?? AwdlSchedule.defaultHold
-            schedule = AwdlSchedule(idle: idle, active: active, hold: hold, dataChannelIs6: radio.channel == .ch6)
+            let switchUp = scenario.radio.awdlSwitchUpMs.map { SimTime.milliseconds($0) } ?? AwdlSchedule.defaultSwitchUp
+            schedule = AwdlSchedule(
+                idle: idle, active: active, hold: hold, switchUp: switchUp, dataChannelIs6: radio.channel == .ch6)
         }
         self.init(channel: channel, mac: mac, awdl: schedule, sim: &sim)
     }
 
     /// An 802.11 radio.
     public static var hasRadio: Bool { true }
+
+    /// AWDL presence follows the unsimulated traffic as it follows a queued unicast frame.
+    public mutating func noteUnsimulatedTraffic(_ a: Int, _ b: Int, now: SimTime) {
+        if awdl?.adaptive == true { awdl!.trafficQueued(a, b, now: now) }
+    }
 
     /// The link MTU: AWDL 1484 bytes (radio.md), 1500 for plain ad-hoc Wi-Fi.
     public var mtu: Int { awdl != nil ? 1484 : 1500 }

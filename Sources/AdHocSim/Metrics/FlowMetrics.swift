@@ -4,7 +4,9 @@ import Foundation
 ///
 /// - RTT: mean of the probe RTTs, (1/P)·Σ RTTᵢ, over the probes whose echo came back.
 /// - Jitter as the thesis defines it: the population standard deviation of the probe RTTs,
-///   √((1/P)·Σ(RTTᵢ − mean)²) (`rtt_sd_ms`).
+///   √((1/P)·Σ(RTTᵢ − mean)²) (`rtt_sd_ms`); beside it the sample standard deviation
+///   √(Σ(RTTᵢ − mean)²/(P − 1)) (`rtt_sd_sample_ms`), which the measuring app stores (its
+///   `std()`; field-data/README.md).
 /// - Interarrival jitter (RFC 3550 §6.4.1), beside it: J ← J + (|D| − J)/16 over consecutive
 ///   echoed probes in send order, D = (Rⱼ − Rᵢ) − (Sⱼ − Sᵢ).
 /// - Percentiles by nearest rank on the sorted RTTs (p-th: the ⌈p/100·n⌉-th smallest).
@@ -22,6 +24,8 @@ public struct FlowMetrics: Sendable, Equatable {
     public var rttsMs: [Double]
     public var rttMean: Double?
     public var rttSd: Double?
+    /// The sample SD (n − 1) of the probe RTTs, as the app reports its jitter.
+    public var rttSdSample: Double?
     public var rttMin: Double?
     public var rttP50: Double?
     public var rttP95: Double?
@@ -75,7 +79,9 @@ public struct FlowMetrics: Sendable, Equatable {
             let n = Double(rttsMs.count)
             let mean = rttsMs.reduce(0, +) / n
             rttMean = mean
-            rttSd = (rttsMs.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / n).squareRoot()
+            let squares = rttsMs.reduce(0) { $0 + ($1 - mean) * ($1 - mean) }
+            rttSd = (squares / n).squareRoot()
+            if rttsMs.count > 1 { rttSdSample = (squares / (n - 1)).squareRoot() }
             let sorted = rttsMs.sorted()
             rttMin = sorted.first
             rttMax = sorted.last
@@ -130,6 +136,9 @@ public struct FlowMetrics: Sendable, Equatable {
             status = "incomplete"
         } else if f.transport != .udp && app.bytesDelivered < app.bytesSent {
             status = "incomplete"
+        } else if app.bytesSent > 0 && app.bytesDelivered == 0 {
+            // Every write was made but nothing reached the server (UDP: every datagram lost).
+            status = "failed:nothing-delivered"
         } else {
             status = "ok"
         }

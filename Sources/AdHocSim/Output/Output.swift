@@ -61,7 +61,8 @@ public struct CSVTable: Sendable {
     }
 
     /// Parses RFC 4180 CSV text into rows of fields; `closed` is false when the text ends inside
-    /// a quoted field.
+    /// a quoted field. Lines end with LF or CRLF (RFC 4180's own line break; a Swift `Character`
+    /// holds CRLF as one grapheme, so it is matched as such).
     public static func records(_ text: String) -> (rows: [[String]], closed: Bool) {
         var rows: [[String]] = []
         var row: [String] = []
@@ -86,7 +87,7 @@ public struct CSVTable: Sendable {
             switch c {
             case "\"": quoted = true
             case ",": row.append(field); field = ""
-            case "\n": row.append(field); rows.append(row); row = []; field = ""
+            case "\n", "\r\n": row.append(field); rows.append(row); row = []; field = ""
             default: field.append(c)
             }
         }

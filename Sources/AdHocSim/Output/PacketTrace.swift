@@ -64,7 +64,7 @@ public struct PacketTrace: Sendable {
             var flags: UInt8 = 0
             if d.flags & TcpFlags.fin != 0 { flags |= 0x01 }
             if syn { flags |= 0x02 }
-            if d.payload > 0 { flags |= 0x08 }
+            if d.flags & TcpFlags.push != 0 { flags |= 0x08 }
             if hasAck { flags |= 0x10 }
             b.append(flags)
             b.be16(syn ? 65_535 : UInt16(Swift.min(65_535, d.window >> 6)))  // window scale 6 on the SYN

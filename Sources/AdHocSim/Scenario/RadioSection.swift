@@ -48,6 +48,8 @@ public struct RadioSpec: Sendable, Equatable {
     public var awdlPresence: AwdlPresence?
     /// How long unicast traffic keeps a pair on the active sequence, ms (`radio.awdlHoldMs`).
     public var awdlHoldMs: Double?
+    /// How long after traffic is queued the active sequence can begin, ms (`radio.awdlSwitchUpMs`).
+    public var awdlSwitchUpMs: Double?
     /// The per-pair interaction cutoff (`radio.interactionMarginDb`); `nil`: off.
     public var interactionMargin: InteractionMargin?
 
@@ -125,6 +127,12 @@ extension ScenarioDecoder {
             spec.awdlHoldMs = track(
                 values.number(
                     v, path.appending("awdlHoldMs"), "a hold time in milliseconds in 0...60000", in: 0...60_000))
+        }
+        if let v = r.value("awdlSwitchUpMs") {
+            spec.awdlSwitchUpMs = track(
+                values.number(
+                    v, path.appending("awdlSwitchUpMs"), "a switch-up delay in milliseconds in 0...60000",
+                    in: 0...60_000))
         }
         if let v = r.value("interactionMarginDb") {
             let what = "a margin in dB in 0...100, \"safe\" (6σ of shadowing and fading), or null (off)"

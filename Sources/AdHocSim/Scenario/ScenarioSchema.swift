@@ -278,7 +278,13 @@ public enum ScenarioSchema {
         },
         "awdlHoldMs": {
           "type": "number",
-          "minimum": 0
+          "minimum": 0,
+          "maximum": 60000
+        },
+        "awdlSwitchUpMs": {
+          "type": "number",
+          "minimum": 0,
+          "maximum": 60000
         },
         "interactionMarginDb": {
           "anyOf": [
@@ -385,6 +391,26 @@ public enum ScenarioSchema {
           "type": "number",
           "minimum": 0
         },
+        "spread": {
+          "type": "number",
+          "minimum": 0,
+          "maximum": 10
+        },
+        "coldFactor": {
+          "type": "number",
+          "minimum": 1,
+          "maximum": 100
+        },
+        "warmUpMs": {
+          "type": "number",
+          "minimum": 0.001,
+          "maximum": 60000
+        },
+        "udpReceiveBufferBytes": {
+          "type": "number",
+          "minimum": 0,
+          "maximum": 8388608
+        },
         "interfaceQueue": {
           "enum": [
             "fqCodel",
@@ -478,6 +504,26 @@ public enum ScenarioSchema {
                   "receiveUs": {
                     "type": "number",
                     "minimum": 0
+                  },
+                  "spread": {
+                    "type": "number",
+                    "minimum": 0,
+                    "maximum": 10
+                  },
+                  "coldFactor": {
+                    "type": "number",
+                    "minimum": 1,
+                    "maximum": 100
+                  },
+                  "warmUpMs": {
+                    "type": "number",
+                    "minimum": 0.001,
+                    "maximum": 60000
+                  },
+                  "udpReceiveBufferBytes": {
+                    "type": "number",
+                    "minimum": 0,
+                    "maximum": 8388608
                   }
                 },
                 "additionalProperties": false
@@ -698,7 +744,11 @@ public enum ScenarioSchema {
             },
             "delayedAckMs": {
               "type": "number",
-              "minimum": 0
+              "minimum": 0,
+              "maximum": 500
+            },
+            "ackOnPush": {
+              "type": "boolean"
             },
             "minRtoMs": {
               "type": "number",

@@ -21,6 +21,8 @@ public struct TransportSpec: Sendable, Equatable {
     public var congestionControl: CongestionControl?
     public var noDelay: Bool?
     public var delayedAckMs: Double?
+    /// ACK PUSH segments at once (`transport.tcp.ackOnPush`).
+    public var ackOnPush: Bool?
     public var minRtoMs: Double?
     public var sendBufferBytes: Int?
     public var receiveBufferBytes: Int?
@@ -78,6 +80,9 @@ extension ScenarioDecoder {
                         values.duration(
                             v, tp.appending("delayedAckMs"), "a delayed-ACK timer in ms in 0...500 (RFC 1122 limit)",
                             unit: 0.001, upTo: 500, allowZero: true))
+                }
+                if let v = tr.value("ackOnPush") {
+                    spec.ackOnPush = track(values.bool(v, tp.appending("ackOnPush"), "true or false"))
                 }
                 if let v = tr.value("minRtoMs") {
                     spec.minRtoMs = track(

@@ -294,13 +294,13 @@ public struct TcpEndpoint: Sendable {
             // Nagle (RFC 896; RFC 1122 §4.2.3.4): while data is unacknowledged, hold a segment
             // smaller than a full one.
             if len < segmentBytes && inFlight > 0 && !config.noDelay { return }
-            sendData(seq: sndNxt, len: len, sim: &sim)
+            sendData(seq: sndNxt, len: len, push: len == available, sim: &sim)
             sndNxt += len
             sndMax = Swift.max(sndMax, sndNxt)
         }
     }
 
-    mutating func sendData(seq: Int64, len: Int64, sim: inout Simulation) {
+    mutating func sendData(seq: Int64, len: Int64, push: Bool = false, sim: inout Simulation) {
         let retransmission = seq < sndMax
         if retransmission {
             retransmissions += 1
@@ -309,7 +309,7 @@ public struct TcpEndpoint: Sendable {
             timedSeq = seq + len
             timedAt = sim.now
         }
-        outbox.append(segment(flags: TcpFlags.ack, seq: seq, payload: len))
+        outbox.append(segment(flags: push ? TcpFlags.ack | TcpFlags.push : TcpFlags.ack, seq: seq, payload: len))
         noteActivity(sim: &sim)
         // Data carries the ACK: the delayed ACK is no longer needed.
         fullSegmentsUnacked = 0
@@ -539,9 +539,11 @@ public struct TcpEndpoint: Sendable {
             return
         }
         // Delayed ACK (RFC 1122 §4.2.3.2, RFC 5681 §4.2): at least every second full-sized
-        // segment, otherwise when the timer (XNU: 100 ms) fires.
+        // segment, otherwise when the timer (XNU: 100 ms) fires; XNU ACKs a PUSH segment at once
+        // (`TcpConfig.ackOnPush`).
         if Int64(d.payload) >= segmentBytes { fullSegmentsUnacked += 1 }
-        if fullSegmentsUnacked >= 2 || config.delayedAck == .zero {
+        let pushed = config.ackOnPush && d.flags & TcpFlags.push != 0
+        if fullSegmentsUnacked >= 2 || config.delayedAck == .zero || pushed {
             sendAck(sim: &sim)
         } else if !sim.isArmed(delayedAckTimer) {
             sim.arm(delayedAckTimer, after: config.delayedAck)

@@ -15,6 +15,9 @@ public enum TcpFlags {
     /// Marks a keepalive probe (on the wire: an ACK whose sequence number is one below the
     /// next expected, RFC 1122 §4.2.3.6); the simulator labels it so the peer answers it.
     public static let keepalive: UInt8 = 8
+    /// PSH: set on a data segment that empties the sender's send buffer (RFC 9293 §3.9.1.2; the
+    /// BSD `tcp_output` rule).
+    public static let push: UInt8 = 16
 }
 
 /// TCP settings of a run, with defaults and sources (transport.md unless said otherwise).
@@ -25,6 +28,12 @@ public struct TcpConfig: Sendable, Equatable {
     public var noDelay = false
     /// Delayed-ACK timer: XNU's 100 ms.
     public var delayedAck = SimTime.milliseconds(100)
+    /// ACK a segment that carries PSH at once instead of delaying it (`transport.tcp.ackOnPush`,
+    /// default on): XNU's `tcp_cc_delay_ack` (apple/darwin-xnu, `bsd/netinet/tcp_cc.c`) never
+    /// delays the ACK of a PUSH segment, "a clue that we need to ACK with no delay" for
+    /// protocols that wait for their last segment to be acknowledged (radar 3649245) — exactly
+    /// the Nagle sender of small echoes. Off: RFC 1122's plain delayed ACK.
+    public var ackOnPush = true
     /// Initial RTO: 1 s (RFC 6298 §2.1).
     public var initialRto = SimTime.seconds(1)
     /// Minimum RTO: 200 ms, as Linux uses (RFC 6298 §2.4's 1 s is a SHOULD); an assumption for
@@ -58,6 +67,7 @@ public struct TcpConfig: Sendable, Equatable {
         if let v = spec.congestionControl { congestionControl = v }
         if let v = spec.noDelay { noDelay = v }
         if let v = spec.delayedAckMs { delayedAck = .milliseconds(v) }
+        if let v = spec.ackOnPush { ackOnPush = v }
         if let v = spec.minRtoMs { minRto = .milliseconds(v) }
         if let v = spec.sendBufferBytes { sendBuffer = Int64(v) }
         if let v = spec.receiveBufferBytes { receiveBuffer = Int64(v) }
