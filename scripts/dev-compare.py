@@ -3,7 +3,7 @@
 
 Usage: dev-compare.py SWEEP_DIR/cells.csv [FIELD_DATA_CSV] [--places Field,Forest] [--cells]
 
-FIELD_DATA_CSV defaults to ../shared/reference/field-data/dev-tests.csv (MatthiasBart/
+FIELD_DATA_CSV defaults to topologies/field-data/dev-tests.csv (MatthiasBart/
 evaluation_notebook, Field and Forest of 1 May 2025 and the Home/Forest pilot; see that
 folder's README). Prints the figures issue #26 checks, computed as its text defines them:
 
@@ -35,7 +35,7 @@ if not args:
     sys.exit(__doc__)
 sim_path = args[0]
 here = os.path.dirname(os.path.abspath(__file__))
-real_path = args[1] if len(args) > 1 else os.path.join(here, "../../shared/reference/field-data/dev-tests.csv")
+real_path = args[1] if len(args) > 1 else os.path.join(here, "../topologies/field-data/dev-tests.csv")
 
 real = list(csv.DictReader(open(real_path)))
 sim = list(csv.DictReader(open(sim_path)))

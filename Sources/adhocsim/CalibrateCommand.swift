@@ -5,7 +5,8 @@ enum CalibrateCommand {
     static func main(_ args: [String]) throws -> Int32 {
         if args.contains("--help") || args.contains("-h") { print(Help.calibrate); return ExitStatus.success }
         let a = try Arguments(
-            args, options: ["--measured", "--fit", "--holdout", "--out", "-j", "--repeat", "--max-evals", "--set"],
+            args,
+            options: ["--measured", "--fit", "--holdout", "--out", "-j", "--repeat", "--max-evals", "--set", "--metrics"],
             switches: ["--quiet"])
         guard a.positionals.count == 1 else {
             throw Arguments.UsageError(message: "expects one scenario FILE (a single run or a matrix)")
@@ -32,6 +33,19 @@ enum CalibrateCommand {
             }
             holdout.append(p)
         }
+        var metrics = CalibrationMetric.allCases
+        if let list = a.value("--metrics") {
+            metrics = []
+            for name in list.split(separator: ",", omittingEmptySubsequences: false) {
+                guard let m = CalibrationMetric(rawValue: String(name)) else {
+                    throw Arguments.UsageError(
+                        message:
+                            "--metrics expects metric names separated by commas (\(CalibrationMetric.allCases.map(\.rawValue).joined(separator: ", "))), found \"\(Diagnostic.excerpt(String(name)))\""
+                    )
+                }
+                metrics.append(m)
+            }
+        }
         let problem: CalibrationProblem
         let measured: MeasuredTable
         do {
@@ -42,7 +56,11 @@ enum CalibrateCommand {
                 throw CalibrationError(
                     description: "\(Diagnostic.escaped(measuredPath)): error: cannot be read as UTF-8 text")
             }
-            measured = try MeasuredTable(text: text, file: measuredPath)
+            measured = try MeasuredTable(text: text, file: measuredPath).keeping(metrics)
+            guard !measured.rows.isEmpty else {
+                throw CalibrationError(
+                    description: "\(Diagnostic.escaped(measuredPath)): error: no measured value of the --metrics given")
+            }
             problem = try CalibrationProblem(
                 scenarioPath: a.positionals[0], overrides: a.all("--set"), parameters: parameters, measured: measured,
                 repeats: repeats)

@@ -25,7 +25,8 @@ enum Help {
 
     static let calibrate = """
         adhocsim calibrate FILE --measured CSV --fit PATH=LOW:HIGH... [--holdout PLACES]
-                           [--out FILE] [-j N] [--repeat R] [--max-evals N] [--set PATH=VALUE]... [--quiet]
+                           [--metrics LIST] [--out FILE] [-j N] [--repeat R] [--max-evals N]
+                           [--set PATH=VALUE]... [--quiet]
 
         Fits scenario parameters to field measurements. Each row of CSV is one measured thesis
         test: columns place, protocol, distance_m, packets, size_bytes and any of rtt_mean_ms,
@@ -43,6 +44,8 @@ enum Help {
 
           --measured CSV       the measured metrics (rows of a matrix FILE must be its cells)
           --fit PATH=LOW:HIGH  a parameter and its bounds, e.g. host.receiveUs=0:200 (repeatable)
+          --metrics LIST       fit only these metrics (comma separated names, e.g.
+                               rtt_mean_ms,rtt_sd_sample_ms,data_rate_mbps; default: all)
           --holdout PLACES     fit without these places (comma separated) and report how well
                                the fit predicts their rows
           --out FILE           the calibrated overrides, a JSON object (default:

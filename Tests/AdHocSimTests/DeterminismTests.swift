@@ -90,7 +90,7 @@ struct FullRunDeterminismTests {
 struct FingerprintTests {
     @Test func theFingerprintIsStableAndSensitive() throws {
         let text = """
-            {"name": "fp", "seed": 5, "duration_s": 5, "environment": {"preset": "city"}, "radio": {"technology": "wifi"},
+            {"name": "fp", "seed": 5, "duration_s": 10, "environment": {"preset": "city"}, "radio": {"technology": "wifi"},
              "nodes": [{"id": "a", "position": [0, 0, 1.2]}, {"id": "b", "position": [20, 0, 1.2]}],
              "flows": [{"id": "f", "from": "a", "to": "b", "protocol": "tcp", "workload": {"kind": "thesis", "probes": 10, "packets": 50, "size": 1000}}]}
             """

@@ -9,34 +9,70 @@ import Testing
 struct FidelityTests {
     static let slot = AwdlSchedule.slotDuration  // 65.536 ms
 
-    /// AWDL presence follows traffic: on an idle pair (slots 0–3 on channel 149) a frame queued
-    /// in slot 5 waits for slot 0 of the next sequence; from that slot on both peers advertise
-    /// the active sequence, so slot 4 of that sequence is shared too; one hold after the last
-    /// frame they are idle again.
+    /// AWDL presence follows traffic, with the logged sequences: idle, channel 149 in slots 0,
+    /// 9, 10 (slot 8 is channel 6); active, slots 0–5 and 9–13. A frame queued in slot 1 waits
+    /// for slot 9 (8 slots, 524 ms, after the end of slot 0); from that slot on both peers
+    /// advertise the active sequence, so slots 11–13 are shared too but 14 is not; one hold
+    /// after the activation they are idle again.
     @Test func aQueuedFrameWaitsForTheNextSharedSlotThenPresenceExtends() {
+        let slot = FidelityTests.slot
         var s = AwdlSchedule(
             idle: [AwdlSchedule.idleOccupancy, AwdlSchedule.idleOccupancy],
             active: [AwdlSchedule.activeOccupancy, AwdlSchedule.activeOccupancy],
             hold: AwdlSchedule.sequenceDuration, dataChannelIs6: false)
-        let now = FidelityTests.slot * 5 + .milliseconds(1)
-        let nextSequence = AwdlSchedule.sequenceDuration  // slot 16 = slot 0 of the next sequence
-        #expect(s.nextWindow(0, 1, from: now, lasting: .microseconds(100)) == nextSequence)
-        #expect(!s.isPresent(0, at: nextSequence + FidelityTests.slot * 4))  // idle: slot 4 is off
+        let now = slot * 1 + .milliseconds(1)
+        #expect(s.nextWindow(0, 1, from: now, lasting: .microseconds(100)) == slot * 9)
+        #expect(!s.isPresent(0, at: slot * 11))  // idle: slot 11 is off
         s.trafficQueued(0, 1, now: now)
         // The queued frame still leaves at the next shared slot ...
-        #expect(s.nextWindow(0, 1, from: now, lasting: .microseconds(100)) == nextSequence)
-        // ... but from there on both are on the active sequence: slot 4 and slot 9 are shared.
-        #expect(s.isPresent(0, at: nextSequence + FidelityTests.slot * 4))
-        #expect(s.isPresent(1, at: nextSequence + FidelityTests.slot * 9))
-        #expect(
-            s.nextWindow(0, 1, from: nextSequence + FidelityTests.slot * 6, lasting: .microseconds(100))
-                == nextSequence + FidelityTests.slot * 9)
+        #expect(s.nextWindow(0, 1, from: now, lasting: .microseconds(100)) == slot * 9)
+        // ... but from there on both are on the active sequence: 11 and 13 are shared, 14 not.
+        #expect(s.isPresent(0, at: slot * 11))
+        #expect(s.isPresent(1, at: slot * 13))
+        #expect(!s.isPresent(0, at: slot * 14))
+        #expect(s.nextWindow(0, 1, from: slot * 14, lasting: .microseconds(100)) == slot * 16)
         // Slot 8 (channel 6) never carries data on channel 149.
-        #expect(!s.isPresent(0, at: nextSequence + FidelityTests.slot * 8))
-        // Active for one hold (1.048576 s) counted from the activation at 1.048576 s: slots
-        // starting before 2.097152 s are active, later ones idle again.
-        #expect(s.isPresent(0, at: nextSequence + FidelityTests.slot * 12))
-        #expect(!s.isPresent(0, at: nextSequence * 2 + FidelityTests.slot * 4))
+        #expect(!s.isPresent(0, at: slot * 8))
+        // Active for one hold (1.048576 s = 16 slots) from the activation at slot 9: slots
+        // starting before slot 25 are active (slot 18 = slot 2 of the next sequence is on),
+        // later ones idle again (slot 27 = slot 11 is off).
+        #expect(s.isPresent(0, at: slot * 18))
+        #expect(!s.isPresent(0, at: slot * 27))
+    }
+
+    /// The idle sequence's wait from a given phase, by hand: a frame queued 1 ms into slot 1
+    /// waits until slot 9 begins, 8 × 65.536 − 1 = 523.288 ms; one queued 1 ms into slot 11
+    /// waits for slot 0 of the next sequence, 5 × 65.536 − 1 = 326.68 ms.
+    @Test func theIdleSequenceWaitsEightOrFiveSlots() {
+        let slot = FidelityTests.slot
+        let s = AwdlSchedule(
+            idle: [AwdlSchedule.idleOccupancy, AwdlSchedule.idleOccupancy],
+            active: [AwdlSchedule.activeOccupancy, AwdlSchedule.activeOccupancy],
+            hold: AwdlSchedule.sequenceDuration, dataChannelIs6: false)
+        for (from, wait) in [(slot * 1, SimTime.microseconds(523_288)), (slot * 11, .microseconds(326_680))] {
+            let t = from + .milliseconds(1)
+            #expect(s.nextWindow(0, 1, from: t, lasting: .microseconds(100))! - t == wait)
+        }
+    }
+
+    /// The switch-up delay: traffic queued 1 ms into shared slot 9. Without delay the pair is
+    /// active from slot 10 (the next shared slot), so slot 11 is on; with 200 ms the first
+    /// slot starting after 9·65.536 + 1 + 200 = 790.8 ms is 13 (851.968 ms), the first shared
+    /// idle slot from there is slot 16, so slot 11 stays off and slot 17 (slot 1) is on.
+    @Test func theSwitchUpDelaysTheActiveSequence() {
+        let slot = FidelityTests.slot
+        func schedule(_ switchUp: SimTime) -> AwdlSchedule {
+            var s = AwdlSchedule(
+                idle: [AwdlSchedule.idleOccupancy, AwdlSchedule.idleOccupancy],
+                active: [AwdlSchedule.activeOccupancy, AwdlSchedule.activeOccupancy],
+                hold: .seconds(5), switchUp: switchUp, dataChannelIs6: false)
+            s.trafficQueued(0, 1, now: slot * 9 + .milliseconds(1))
+            return s
+        }
+        let quick = schedule(.zero), slow = schedule(.milliseconds(200))
+        #expect(quick.isPresent(0, at: slot * 11))
+        #expect(!slow.isPresent(0, at: slot * 11))
+        #expect(slow.isPresent(0, at: slot * 17) && slow.isPresent(1, at: slot * 17))
     }
 
     /// Fixed presence (the ablation switch, or `awdlSlots`) never changes with traffic.
@@ -55,7 +91,7 @@ struct FidelityTests {
     @Test func theHostQueueRaisesTheKthProbeRttByKTimesC() throws {
         let text = """
             {"name": "h", "seed": 1, "duration_s": 10, "environment": {"preset": "field"}, "radio": {"technology": "ideal"},
-             "link": {"rateMbps": 1000, "delayMs": 5}, "host": {"sendUs": 200, "receiveUs": 0},
+             "link": {"rateMbps": 1000, "delayMs": 5}, "host": {"sendUs": 200, "receiveUs": 0, "spread": 0, "coldFactor": 1},
              "nodes": [{"id": "c", "position": [0, 0, 1.2]}, {"id": "s", "position": [10, 0, 1.2]}],
              "flows": [{"id": "f", "from": "c", "to": "s", "protocol": "udp",
                         "workload": {"kind": "thesis", "probes": 20, "packets": 1, "size": 100}}]}

@@ -193,8 +193,9 @@ struct SeamTests {
         var q = ConnectionQueue(sendCost: .microseconds(40), receiveCost: .microseconds(15))
         app.startProbes(&q, now: .milliseconds(1))
         #expect(q.pending.elements.map(\.readyAt) == (1...5).map { .milliseconds(1) + .microseconds(40) * Int64($0) })
-        // A receive completion queues behind the sends: it runs after the fifth one.
-        #expect(q.receiveCompletion(arrivedAt: .milliseconds(1)) == .milliseconds(1) + .microseconds(215))
+        // A received message queues behind the sends and takes two reads (length, then the
+        // rest): 5 × 40 + 2 × 15 = 230 µs.
+        #expect(q.receiveCompletion(arrivedAt: .milliseconds(1)) == .milliseconds(1) + .microseconds(230))
     }
 
     /// The start phase: after the idle time, at the asked position in the AWDL sequence.
@@ -206,13 +207,17 @@ struct SeamTests {
         }
         let period = FlowApplication.phasePeriod  // 1.048576 s
         var a = app(.offset(.milliseconds(100)))
-        // Connected at 0.5 s: idle until 0.5 + 2.097152 s, then the next instant ≡ 0.1 s mod period.
+        // Connected at 0.5 s: idle until 0.5 + 5 s, then the next instant ≡ 0.1 s mod period.
         let t = a.opened(now: .milliseconds(500), phase: 0)!
         #expect(t.nanoseconds % period.nanoseconds == 100_000_000)
         #expect(t >= .milliseconds(500) + FlowApplication.idleBeforeTest)
         #expect(t < .milliseconds(500) + FlowApplication.idleBeforeTest + period)
+        // Random: idle uniform over 5…7 s (the development set's spacing of tests); phase 0.5
+        // is the middle, 6 s.
         var r = app(.random)
-        #expect(r.opened(now: .zero, phase: 0.5)! == period * 2 + .nanoseconds(period.nanoseconds / 2))
+        #expect(r.opened(now: .zero, phase: 0.5)! == .seconds(6))
+        var r0 = app(.random)
+        #expect(r0.opened(now: .milliseconds(2), phase: 0)! == .milliseconds(5_002))
         var c = app(.connect)
         #expect(c.opened(now: .milliseconds(3), phase: 0.9) == .milliseconds(3))
     }

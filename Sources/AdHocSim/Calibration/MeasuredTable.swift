@@ -183,6 +183,17 @@ public struct MeasuredTable: Sendable {
     /// What was skipped while reading, one line each (per-test rows only).
     public let notes: [String]
 
+    /// The table with only `metrics` measured (`calibrate --metrics`): other values are
+    /// dropped, and rows left without a value.
+    public func keeping(_ metrics: [CalibrationMetric]) -> MeasuredTable {
+        let kept = rows.compactMap { row -> MeasuredRow? in
+            var r = row
+            for (k, metric) in CalibrationMetric.allCases.enumerated() where !metrics.contains(metric) { r.values[k] = nil }
+            return r.values.contains { $0 != nil } ? r : nil
+        }
+        return MeasuredTable(file: file, rows: kept, aggregation: aggregation, notes: notes)
+    }
+
     /// The same table with other rows and notes.
     init(file: String, rows: [MeasuredRow], aggregation: MeasuredAggregation, notes: [String]) {
         self.file = file

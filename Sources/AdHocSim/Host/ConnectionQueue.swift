@@ -28,6 +28,15 @@ import Foundation
 /// phone (the probes queue behind slow jobs: the app's jitter); a long transfer runs warm (its
 /// data rate). Both parameters are fitted (see the defaults); `coldFactor` 1 turns it off.
 ///
+/// **Packets cost too** (`host.packetUs`): Network.framework runs its protocol stack in user
+/// space, in the connection's context (WWDC 2018 session 715, "Introducing Network.framework":
+/// the user-space networking stack), so every transport packet the connection sends or
+/// receives (a TCP segment, a QUIC packet, a UDP datagram; not its IP fragments) takes its own
+/// service time on the queue. A received packet is processed before the app's reads of what it
+/// carried; a sent packet leaves at once and its processing delays the queue's next job (a
+/// simplification: the packet itself is not held back). Nagle's coalescing and QUIC's packing
+/// therefore save the phone work that UDP's one datagram per message does not.
+///
 /// **The app reads a message in two completions** (measurement.md: a 4-byte length, then the
 /// rest; PtPPrototype `ConnectionMetricsServer.swift`), so every received message costs two
 /// receive completions, probes, echoes and transfer messages alike.
@@ -41,10 +50,12 @@ import Foundation
 /// datagram off the socket at once). A reader slower than the arrivals fills it, and later
 /// datagrams are lost: more of them the longer the transfer and the larger the datagram.
 ///
-/// Defaults (`host.sendUs`, `host.receiveUs`, `host.spread`): fitted to
-/// MatthiasBart/evaluation_notebook (Field, Forest, Home) with `adhocsim calibrate`
-/// (BENCHMARKS.md, "Issue #26"); no public figure of Network.framework's per-message cost on an
-/// iPhone exists. Zero costs turn the model off (writes reach the transport at once).
+/// Defaults (`host.sendUs` 23.3 µs, `host.receiveUs` 13.3 µs, `host.packetUs` 12.2 µs,
+/// `host.spread` 0.61, `host.coldFactor` 11.3, `host.warmUpMs` 32.4 ms): fitted to
+/// MatthiasBart/evaluation_notebook (Field, Forest, Home) with `adhocsim calibrate` (the
+/// README's "Fidelity" gives the command; Home has no place preset, so its tests are skipped);
+/// no public figure of Network.framework's per-message cost on an iPhone exists. The buffer
+/// size is xnu's, not fitted. Zero costs turn the model off (writes reach the transport at once).
 public struct ConnectionQueue: Sendable {
     /// A send waiting for the server or for send-buffer room.
     public struct PendingWrite: Sendable, Equatable {
@@ -59,15 +70,17 @@ public struct ConnectionQueue: Sendable {
     }
 
     /// Default mean service time of a send (fitted, see the type's comment).
-    public static let defaultSendCost = SimTime.microseconds(100)
+    public static let defaultSendCost = SimTime.nanoseconds(23_300)
     /// Default mean service time of a receive completion (fitted, see the type's comment).
-    public static let defaultReceiveCost = SimTime.microseconds(100)
+    public static let defaultReceiveCost = SimTime.nanoseconds(13_300)
     /// Default coefficient of variation of a job's service time (fitted, see the type's comment).
-    public static let defaultSpread = 1.0
+    public static let defaultSpread = 0.61
+    /// Default mean service time of a transport packet (fitted, see the type's comment).
+    public static let defaultPacketCost = SimTime.nanoseconds(12_200)
     /// Default slow-down of a cold phone (fitted, see the type's comment).
-    public static let defaultColdFactor = 8.0
+    public static let defaultColdFactor = 11.3
     /// Default warm-up time constant (fitted, see the type's comment).
-    public static let defaultWarmUp = SimTime.milliseconds(50)
+    public static let defaultWarmUp = SimTime.microseconds(32_400)
     /// Darwin's `udp_recvspace`: 187 × (1024 + 28) bytes (xnu `bsd/netinet/udp_usrreq.c`).
     public static let defaultUdpReceiveBuffer: Int64 = 187 * (1024 + 28)
     /// Bytes a queued datagram takes in the receive buffer beyond its payload: its source
@@ -84,6 +97,8 @@ public struct ConnectionQueue: Sendable {
     public let spread: Double
     /// Slow-down of a cold phone (1: none).
     public let coldFactor: Double
+    /// Mean service time of one transport packet sent or received.
+    public let packetCost: SimTime
     /// Warm-up and cool-down time constant, seconds.
     let warmUpSeconds: Double
     /// How warm the phone is, 0 (cold) … 1 (warm), as of `freeAt`.
@@ -115,7 +130,7 @@ public struct ConnectionQueue: Sendable {
 
     /// A queue with the given mean service times, spread and receive buffer.
     public init(
-        sendCost: SimTime, receiveCost: SimTime, spread: Double = 0, coldFactor: Double = 1,
+        sendCost: SimTime, receiveCost: SimTime, packetCost: SimTime = .zero, spread: Double = 0, coldFactor: Double = 1,
         warmUp: SimTime = ConnectionQueue.defaultWarmUp,
         udpReceiveBuffer: Int64 = ConnectionQueue.defaultUdpReceiveBuffer,
         stream: RandomStream = RandomStream(seed: 0, name: "host")
@@ -124,6 +139,7 @@ public struct ConnectionQueue: Sendable {
         self.receiveCost = receiveCost
         self.spread = spread
         self.coldFactor = coldFactor
+        self.packetCost = packetCost
         warmUpSeconds = Swift.max(warmUp.inSeconds, 1e-9)
         let s2 = spread > 0 ? log(1 + spread * spread) : 0
         sigma = s2.squareRoot()
@@ -137,6 +153,7 @@ public struct ConnectionQueue: Sendable {
         self.init(
             sendCost: spec.sendUs.map { SimTime.seconds($0 / 1e6) } ?? ConnectionQueue.defaultSendCost,
             receiveCost: spec.receiveUs.map { SimTime.seconds($0 / 1e6) } ?? ConnectionQueue.defaultReceiveCost,
+            packetCost: spec.packetUs.map { SimTime.seconds($0 / 1e6) } ?? ConnectionQueue.defaultPacketCost,
             spread: spec.spread ?? ConnectionQueue.defaultSpread,
             coldFactor: spec.coldFactor ?? ConnectionQueue.defaultColdFactor,
             warmUp: spec.warmUpMs.map { SimTime.milliseconds($0) } ?? ConnectionQueue.defaultWarmUp,
@@ -160,6 +177,12 @@ public struct ConnectionQueue: Sendable {
         if coldFactor != 1 { warmth = 1 - (1 - warmth) * exp(-d.inSeconds / warmUpSeconds) }
         freeAt = start + d
         return freeAt
+    }
+
+    /// A transport packet of the connection was sent or arrived at `t`: its processing takes
+    /// the queue's time (nothing when the packet cost is 0).
+    @inline(__always) public mutating func processPacket(at t: SimTime) {
+        if packetCost > .zero { _ = serve(packetCost, at: t) }
     }
 
     /// Submits a send at `t`: it is served after every earlier job.

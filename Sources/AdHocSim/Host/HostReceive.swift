@@ -9,6 +9,8 @@ extension HostStack {
     mutating func deliverUp<L: LinkTechnology, R: IpRouting>(
         _ d: Datagram, link: inout L, router: R, sim: inout Simulation
     ) {
+        // The user-space stack processes the packet on the connection's queue first.
+        queues[FlowSide.sender(of: d).peer.index].processPacket(at: sim.now)
         switch d.kind {
         case .quic: deliverQuic(d, link: &link, router: router, sim: &sim)
         case .udp: deliverUdp(d, link: &link, router: router, sim: &sim)

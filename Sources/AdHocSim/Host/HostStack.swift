@@ -391,6 +391,7 @@ public struct HostStack: Sendable {
             else { break }
             // FQ-CoDel may pause the sender: the packet is queued, the ones behind it wait.
             _ = interface.admit(Int(from), flowControlled: true)
+            queues[s].processPacket(at: sim.now)
             sendDown(d, from: from, to: to, link: &link, router: router, sim: &sim)
             backlog[s].removeFirst()
         }
@@ -405,7 +406,10 @@ public struct HostStack: Sendable {
         var out = udp[i].outbox
         udp[i].outbox = []
         let from = flows[side.flow].node(of: side), to = flows[side.flow].node(of: side.peer)
-        for d in out { sendDown(d, from: from, to: to, link: &link, router: router, sim: &sim) }
+        for d in out {
+            queues[side.index].processPacket(at: sim.now)
+            sendDown(d, from: from, to: to, link: &link, router: router, sim: &sim)
+        }
         out.removeAll(keepingCapacity: true)
         udp[i].outbox = out
     }

@@ -130,18 +130,21 @@ extension WirelessLink {
         let broadcast = head.destination == LinkPacket.broadcast
         let destination = broadcast ? -1 : Int(head.destination)
         var mcs = planner.lowestMcs
+        stations[i].inFlightMinstrel = -1
         if !broadcast {
             if let fixed = planner.fixedMcs {
                 mcs = fixed
+            } else if rateControl == .minstrel {
+                let c = minstrelController(i, for: destination, now: sim.now)
+                let attempt = Int(stations[i].queue[0].attempts) + 1
+                var stream = stations[i].minstrelStream
+                let k = stations[i].minstrel[c].control.choose(attempt: attempt, stream: &stream)
+                stations[i].minstrelStream = stream
+                mcs = minstrelRates[k]
+                stations[i].inFlightMinstrel = c
+                stations[i].inFlightRate = k
             } else {
-                let snr = medium.channel.medianSnrDb(i, destination)
-                let bytes = AmpduPlanner.mpduBytes(head.bytes)
-                mcs = stations[i].rate.select(snrDb: snr + secondStreamGainDb, bytes: bytes)
-                // A two-stream PHY whose second stream is weak may be faster with one stream.
-                if stations[i].rateOneStream != nil {
-                    let one = stations[i].rateOneStream!.select(snrDb: snr, bytes: bytes)
-                    if phy.rateBitsPerSecond(one) > phy.rateBitsPerSecond(mcs) { mcs = one }
-                }
+                mcs = medianSnrMcs(i, destination)
             }
         }
         let plan = planner.plan(stations[i].queue, destination: destination, mcs: mcs)
@@ -173,6 +176,44 @@ extension WirelessLink {
                 bitmap: 0), from: i, airtime: airtime, sim: &sim)
     }
 
+    /// The median-SNR rule (`RateSelection`): the fastest MCS the link's median SNR supports
+    /// with margin; a two-stream PHY whose second stream is weak may be faster with one stream.
+    mutating func medianSnrMcs(_ i: Int, _ destination: Int) -> Mcs {
+        let snr = medium.channel.medianSnrDb(i, destination)
+        let bytes = AmpduPlanner.mpduBytes(stations[i].queue[0].packet.bytes)
+        var mcs = stations[i].rate.select(snrDb: snr + secondStreamGainDb, bytes: bytes)
+        if stations[i].rateOneStream != nil {
+            let one = stations[i].rateOneStream!.select(snrDb: snr, bytes: bytes)
+            if phy.rateBitsPerSecond(one) > phy.rateBitsPerSecond(mcs) { mcs = one }
+        }
+        return mcs
+    }
+
+    /// Station `i`'s Minstrel controller for `peer` (its index in `minstrel`), made on first
+    /// contact and seeded with the median-SNR rule's rate (`MinstrelRateControl`, "Start").
+    mutating func minstrelController(_ i: Int, for peer: Int, now: SimTime) -> Int {
+        if let c = stations[i].minstrel.firstIndex(where: { $0.peer == Int32(peer) }) { return c }
+        let seed = medianSnrMcs(i, peer)
+        let seedBps = phy.rateBitsPerSecond(seed)
+        let start = minstrelRates.firstIndex(of: seed) ?? (minstrelBitsPerSecond.lastIndex { $0 <= seedBps } ?? 0)
+        stations[i].minstrel.append(
+            (
+                Int32(peer),
+                MinstrelRateControl(
+                    rates: minstrelRates, bitsPerSecond: minstrelBitsPerSecond, start: start, now: now)
+            ))
+        return stations[i].minstrel.count - 1
+    }
+
+    /// Tells the exchange's Minstrel controller, if it has one, how many of its `sent` MPDUs
+    /// were acknowledged.
+    mutating func reportExchange(_ i: Int, sent: Int, delivered: Int, now: SimTime) {
+        let c = stations[i].inFlightMinstrel
+        guard c >= 0 else { return }
+        stations[i].minstrel[c].control.report(rate: stations[i].inFlightRate, sent: sent, delivered: delivered, now: now)
+        stations[i].inFlightMinstrel = -1
+    }
+
     /// The airtime of the ACK or block ACK answering `mpdus` MPDUs sent at `mcs`.
     func responseAirtime(mpdus: Int, mcs: Mcs) -> SimTime {
         let rate = ControlFrame.basicRate(forDataRate: phy.rateBitsPerSecond(mcs))
@@ -183,6 +224,7 @@ extension WirelessLink {
 
     mutating func ackTimedOut(_ i: Int, sim: inout Simulation) {
         guard access[i].state == .awaitingResponse else { return }
+        reportExchange(i, sent: stations[i].inFlight, delivered: 0, now: sim.now)
         dropExhausted(i, upTo: stations[i].inFlight)
         finishExchange(i, success: false, sim: &sim)
     }

@@ -148,6 +148,8 @@ extension WirelessLink {
     /// The ACK or block ACK arrived: acknowledged MPDUs leave the queue, the rest are retried.
     mutating func acknowledged(_ i: Int, bitmap: UInt64, sim: inout Simulation) {
         let n = stations[i].inFlight
+        let sentMask: UInt64 = n >= 64 ? .max : (1 << UInt64(n)) - 1
+        reportExchange(i, sent: n, delivered: (bitmap & sentMask).nonzeroBitCount, now: sim.now)
         var kept = keptScratch
         keptScratch = []
         kept.removeAll(keepingCapacity: true)

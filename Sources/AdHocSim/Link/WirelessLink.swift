@@ -81,6 +81,13 @@ public struct WirelessLink: LinkTechnology, Sendable {
         var rate: RateSelection
         /// One-stream rate selection, when a two-stream PHY may fall back to one stream.
         var rateOneStream: RateSelection?
+        /// Minstrel controllers, one per peer this station has sent unicast frames to
+        /// (`radio.rateControl: "minstrel"`), in the order the peers were first met.
+        var minstrel: [(peer: Int32, control: MinstrelRateControl)] = []
+        /// The sampling stream of those controllers (`"node:I/mac/minstrel"`).
+        var minstrelStream: RandomStream
+        /// The exchange on the air: its controller (index into `minstrel`) and rate, or −1.
+        var inFlightMinstrel = -1, inFlightRate = -1
         /// Next MAC sequence number per receiver (unicast).
         var nextSeqTo = PeerCounters()
         var reorder = ReorderBuffer()
@@ -120,9 +127,18 @@ public struct WirelessLink: LinkTechnology, Sendable {
     let decoder: FrameDecoder
     /// The second stream's SNR relative to the link's, in dB (`decoder.secondStreamGain`).
     let secondStreamGainDb: Double
+    /// How unicast rates are chosen.
+    let rateControl: RateControl
+    /// Minstrel's candidate rates, slowest first, and their PHY rates (bit/s): the PHY's MCSs,
+    /// and their one-stream forms when the second stream is weak.
+    let minstrelRates: [Mcs], minstrelBitsPerSecond: [Double]
 
     /// The MAC of every node. Creates each node's timers in `sim`.
-    public init(channel: WirelessChannel, mac: MacParameters, awdl: AwdlSchedule?, sim: inout Simulation) {
+    public init(
+        channel: WirelessChannel, mac: MacParameters, awdl: AwdlSchedule?, rateControl: RateControl = .minstrel,
+        sim: inout Simulation
+    ) {
+        self.rateControl = rateControl
         medium = SharedMedium(channel: channel)
         self.mac = mac
         self.awdl = awdl
@@ -137,6 +153,14 @@ public struct WirelessLink: LinkTechnology, Sendable {
         var access: [StationAccess] = []
         let onePhy = OfdmPhy(widthMHz: phy.widthMHz, spatialStreams: 1, is24GHz: phy.is24GHz)
         let oneStream: RateSelection? = gain < 1 ? RateSelection(phy: onePhy, explicitStreams: true) : nil
+        var candidates = channel.radio.phy.validMcs
+        if gain < 1 { candidates += onePhy.validMcs.map { Mcs(index: $0.index, streams: 1) } }
+        let ranked = candidates.enumerated().sorted {
+            (channel.radio.phy.rateBitsPerSecond($0.element), $0.offset)
+                < (channel.radio.phy.rateBitsPerSecond($1.element), $1.offset)
+        }
+        minstrelRates = ranked.map(\.element)
+        minstrelBitsPerSecond = minstrelRates.map { channel.radio.phy.rateBitsPerSecond($0) }
         for i in 0..<channel.positions.count {
             // Timers and streams are made in this order (their numbers depend on it).
             let accessTimer = sim.makeTimer(kind: .macAccess, target: UInt32(i))
@@ -148,6 +172,7 @@ public struct WirelessLink: LinkTechnology, Sendable {
                     receiveStream: receiveStream,
                     queue: TransmitQueue(limit: mac.queueLimit), cw: mac.cwMin, ackTimer: ackTimer,
                     rate: RateSelection(phy: channel.radio.phy), rateOneStream: oneStream,
+                    minstrelStream: RandomStream(seed: sim.seed, name: "node:\(i)/mac/minstrel"),
                     backoffStream: backoffStream))
             access.append(StationAccess(accessTimer: accessTimer))
         }
@@ -180,7 +205,8 @@ public struct WirelessLink: LinkTechnology, Sendable {
             schedule = AwdlSchedule(
                 idle: idle, active: active, hold: hold, switchUp: switchUp, dataChannelIs6: radio.channel == .ch6)
         }
-        self.init(channel: channel, mac: mac, awdl: schedule, sim: &sim)
+        self.init(
+            channel: channel, mac: mac, awdl: schedule, rateControl: scenario.radio.rateControl ?? .minstrel, sim: &sim)
     }
 
     /// An 802.11 radio.

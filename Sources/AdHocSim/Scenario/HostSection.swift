@@ -8,6 +8,8 @@ public struct HostSpec: Sendable, Equatable {
     public var receiveUs: Double?
     /// Coefficient of variation of a job's service time (`host.spread`).
     public var spread: Double?
+    /// Service time of one transport packet, µs (`host.packetUs`).
+    public var packetUs: Double?
     /// Slow-down of a cold phone (`host.coldFactor`).
     public var coldFactor: Double?
     /// Warm-up time constant, ms (`host.warmUpMs`).
@@ -28,6 +30,7 @@ public struct HostSpec: Sendable, Equatable {
         var spec = HostSpec(sendUs: other?.sendUs ?? sendUs, receiveUs: other?.receiveUs ?? receiveUs)
         spec.spread = other?.spread ?? spread
         spec.coldFactor = other?.coldFactor ?? coldFactor
+        spec.packetUs = other?.packetUs ?? packetUs
         spec.warmUpMs = other?.warmUpMs ?? warmUpMs
         spec.udpReceiveBufferBytes = other?.udpReceiveBufferBytes ?? udpReceiveBufferBytes
         spec.interfaceQueue = interfaceQueue
@@ -36,14 +39,14 @@ public struct HostSpec: Sendable, Equatable {
 }
 
 extension ScenarioDecoder {
-    /// Decodes a `host` object: `{"sendUs", "receiveUs"}`, each 0…1 000 000 µs, `"spread"`
+    /// Decodes a `host` object: `{"sendUs", "receiveUs", "packetUs"}`, each 0…1 000 000 µs, `"spread"`
     /// 0…10, `"coldFactor"` 1…100, `"warmUpMs"` 0.001…60 000, `"udpReceiveBufferBytes"` 0…8 388 608 (Darwin's socket buffer cap, `sb_max`), and for
     /// the scenario-wide one `"interfaceQueue"`: `"fqCodel"` or `"blocking"`.
     func decodeHost(_ node: JSONNode, _ path: JSONPath, perNode: Bool = false) -> HostSpec? {
         let expected =
             perNode
-            ? "an object {\"sendUs\", \"receiveUs\", \"spread\", \"coldFactor\", \"warmUpMs\", \"udpReceiveBufferBytes\"}"
-            : "an object {\"sendUs\", \"receiveUs\", \"spread\", \"coldFactor\", \"warmUpMs\", \"udpReceiveBufferBytes\", \"interfaceQueue\"}"
+            ? "an object {\"sendUs\", \"receiveUs\", \"packetUs\", \"spread\", \"coldFactor\", \"warmUpMs\", \"udpReceiveBufferBytes\"}"
+            : "an object {\"sendUs\", \"receiveUs\", \"packetUs\", \"spread\", \"coldFactor\", \"warmUpMs\", \"udpReceiveBufferBytes\", \"interfaceQueue\"}"
         guard let r = ObjectReader(node, path: path, sink: sink, expected: expected) else { return nil }
         defer { r.finish() }
         var spec = HostSpec()
@@ -54,13 +57,17 @@ extension ScenarioDecoder {
             )
             if spec.interfaceQueue == nil { ok = false }
         }
-        for key in ["sendUs", "receiveUs"] {
+        for key in ["sendUs", "receiveUs", "packetUs"] {
             guard let v = r.value(key) else { continue }
             let us = values.number(
                 v, path.appending(key), "a per-message processing time in microseconds, 0...1000000",
                 in: 0...1_000_000)
             if us == nil { ok = false }
-            if key == "sendUs" { spec.sendUs = us } else { spec.receiveUs = us }
+            switch key {
+            case "sendUs": spec.sendUs = us
+            case "receiveUs": spec.receiveUs = us
+            default: spec.packetUs = us
+            }
         }
         if let v = r.value("spread") {
             spec.spread = values.number(

@@ -16,6 +16,14 @@ public enum AwdlPresence: String, Sendable, CaseIterable {
     case fixed
 }
 
+/// `radio.rateControl`: how a transmitter picks the MCS of a unicast frame (`radio.mcs: "auto"`).
+public enum RateControl: String, Sendable, CaseIterable {
+    /// Learns from acknowledged and lost MPDUs, per peer (`MinstrelRateControl`; the default).
+    case minstrel
+    /// The median SNR of the link, with hysteresis (`RateSelection`; the model before).
+    case medianSnr = "median-snr"
+}
+
 /// `radio.interactionMarginDb`: the optional per-pair interaction cutoff (`WirelessChannel`).
 public enum InteractionMargin: Sendable, Equatable {
     /// A receiver is dropped when its mean power plus this many dB is below the noise floor.
@@ -46,6 +54,8 @@ public struct RadioSpec: Sendable, Equatable {
     public var awdlSlots: UInt16?
     /// Whether AWDL presence follows traffic (`radio.awdlPresence`).
     public var awdlPresence: AwdlPresence?
+    /// How unicast rates are chosen (`radio.rateControl`).
+    public var rateControl: RateControl?
     /// How long unicast traffic keeps a pair on the active sequence, ms (`radio.awdlHoldMs`).
     public var awdlHoldMs: Double?
     /// How long after traffic is queued the active sequence can begin, ms (`radio.awdlSwitchUpMs`).
@@ -122,6 +132,10 @@ extension ScenarioDecoder {
         if let v = r.value("awdlPresence") {
             spec.awdlPresence = track(
                 values.choice(v, path.appending("awdlPresence"), "an AWDL presence model", of: AwdlPresence.self))
+        }
+        if let v = r.value("rateControl") {
+            spec.rateControl = track(
+                values.choice(v, path.appending("rateControl"), "a rate control", of: RateControl.self))
         }
         if let v = r.value("awdlHoldMs") {
             spec.awdlHoldMs = track(

@@ -276,6 +276,12 @@ public enum ScenarioSchema {
             "fixed"
           ]
         },
+        "rateControl": {
+          "enum": [
+            "minstrel",
+            "median-snr"
+          ]
+        },
         "awdlHoldMs": {
           "type": "number",
           "minimum": 0,
@@ -391,6 +397,10 @@ public enum ScenarioSchema {
           "type": "number",
           "minimum": 0
         },
+        "packetUs": {
+          "type": "number",
+          "minimum": 0
+        },
         "spread": {
           "type": "number",
           "minimum": 0,
@@ -502,6 +512,10 @@ public enum ScenarioSchema {
                     "minimum": 0
                   },
                   "receiveUs": {
+                    "type": "number",
+                    "minimum": 0
+                  },
+                  "packetUs": {
                     "type": "number",
                     "minimum": 0
                   },

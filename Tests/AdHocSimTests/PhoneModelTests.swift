@@ -1,0 +1,274 @@
+import Foundation
+import Testing
+
+@testable import AdHocSim
+
+/// The phone mechanisms of issue #26, each against a hand calculation.
+@Suite("Phone model (issue #26)")
+struct PhoneModelTests {
+    /// The receive buffer drops exactly the datagrams that do not fit. Reader: two reads of
+    /// 100 µs per datagram (200 µs); 100-byte datagrams arrive every 50 µs; the buffer holds
+    /// 3 × (100 + 28) = 384 bytes. By hand: d0 (t = 0) is read at once; d1, d2, d3 wait (128,
+    /// 256, 384 bytes); d4 (200 µs) finds d1 gone (its read began at 200) and fits; d5–d7 find
+    /// the buffer full; d8 (400 µs, d2 gone) fits; d9–d11 are dropped; d12 (600 µs) fits. Once
+    /// full, one datagram in four is kept: the reader's rate.
+    @Test func theReceiveBufferDropsWhatDoesNotFit() {
+        var q = ConnectionQueue(
+            sendCost: .zero, receiveCost: .microseconds(100), udpReceiveBuffer: 3 * (100 + 28))
+        var kept: [Int] = []
+        var done: [SimTime] = []
+        for k in 0...12 {
+            if let t = q.receiveDatagram(bytes: 100, arrivedAt: .microseconds(50) * Int64(k)) {
+                kept.append(k)
+                done.append(t)
+            }
+        }
+        #expect(kept == [0, 1, 2, 3, 4, 8, 12])
+        #expect(q.receiveBufferDrops == 6)
+        // Each kept datagram is read 200 µs after the one before.
+        #expect(done == (1...7).map { .microseconds(200) * Int64($0) })
+    }
+
+    /// A buffer of zero bytes keeps nothing (every datagram passes through the socket buffer),
+    /// and a transfer that delivered nothing is reported failed, not ok.
+    @Test func aTransferThatDeliveredNothingFails() throws {
+        let text = """
+            {"name": "z", "seed": 1, "duration_s": 20, "environment": {"preset": "field"}, "radio": {"technology": "ideal"},
+             "link": {"rateMbps": 100, "delayMs": 2}, "host": {"udpReceiveBufferBytes": 0},
+             "nodes": [{"id": "c", "position": [0, 0, 1.2]}, {"id": "s", "position": [10, 0, 1.2]}],
+             "flows": [{"id": "f", "from": "c", "to": "s", "protocol": "udp",
+                        "workload": {"kind": "thesis", "probes": 5, "packets": 20, "size": 100}}]}
+            """
+        let r = try ScenarioRunner.run(try ScenarioDecoder.decode(bytes: Array(text.utf8), file: "z.json"))
+        #expect(r.flows[0].status == "failed:nothing-delivered")
+        #expect(r.flows[0].lossPct == 100)
+        #expect(r.flows[0].rttsMs.isEmpty)
+    }
+
+    /// A cold phone: warm cost 10 µs, cold factor 5, τ = 1 ms, no spread. Job 1 from cold
+    /// (w = 0) takes 50 µs and warms w to 1 − e^(−0.05) = 0.048771; job 2 right after takes
+    /// 10 × (1 + 4 × 0.951229) = 48.049 µs. After 10 ms idle the warmth has decayed by e^(−10):
+    /// the next job is as slow as from cold to within 0.01 µs.
+    @Test func aColdPhoneWarmsWithWorkAndCoolsWhenIdle() {
+        var q = ConnectionQueue(
+            sendCost: .microseconds(10), receiveCost: .zero, coldFactor: 5, warmUp: .milliseconds(1))
+        q.submit(message: 0, bytes: 1, awaited: false, at: .zero)
+        q.submit(message: 1, bytes: 1, awaited: false, at: .zero)
+        let ready = q.pending.elements.map(\.readyAt)
+        #expect(ready[0] == .microseconds(50))
+        let second = 10_000 * (1 + 4 * exp(-0.05))
+        #expect(abs(Double((ready[1] - ready[0]).nanoseconds) - second) <= 1)
+        let idleStart = ready[1]
+        q.submit(message: 2, bytes: 1, awaited: false, at: idleStart + .milliseconds(10))
+        let third = q.pending.elements.last!.readyAt - idleStart - .milliseconds(10)
+        #expect(abs(Double(third.nanoseconds) - 50_000) < 10)
+    }
+
+    /// The log-normal factor has mean 1 (σ² = ln(1 + CV²), μ = −σ²/2): 20 000 jobs of 100 µs
+    /// with CV 1 take 2 s ± 3 % (the sum's relative SD is 1/√20000 = 0.7 %).
+    @Test func theSpreadKeepsTheMeanCost() {
+        var q = ConnectionQueue(
+            sendCost: .microseconds(100), receiveCost: .zero, spread: 1,
+            stream: RandomStream(seed: 9, name: "test/host"))
+        for k in 0..<20_000 { q.submit(message: k, bytes: 1, awaited: false, at: .zero) }
+        let total = q.pending.elements.last!.readyAt.inSeconds
+        #expect(abs(total - 2) < 0.06, "total \(total) s")
+    }
+
+    /// XNU ACKs a PUSH segment at once. Ten TCP probes on an ideal 5 ms link with no host cost:
+    /// Nagle holds probes 1–9 until probe 0 is acknowledged and the server's echoes behind its
+    /// first one; with the ACK on PUSH every exchange is one 10 ms round trip, so no probe waits
+    /// near the 100 ms delayed-ACK timer. Without it (RFC 1122's plain delayed ACK) the client
+    /// delays the ACK of the first echo and the server's Nagle waits for it: ≥ 100 ms.
+    @Test func theAckOfAPushSegmentIsNotDelayed() throws {
+        let text = """
+            {"name": "p", "seed": 1, "duration_s": 20, "environment": {"preset": "field"}, "radio": {"technology": "ideal"},
+             "link": {"rateMbps": 100, "delayMs": 5}, "host": {"sendUs": 0, "receiveUs": 0},
+             "nodes": [{"id": "c", "position": [0, 0, 1.2]}, {"id": "s", "position": [10, 0, 1.2]}],
+             "flows": [{"id": "f", "from": "c", "to": "s", "protocol": "tcp",
+                        "workload": {"kind": "thesis", "probes": 10, "packets": 1, "size": 100}}]}
+            """
+        func maxRtt(_ extra: [String]) throws -> Double {
+            let r = try ScenarioRunner.run(
+                try ScenarioDecoder.decode(bytes: Array(text.utf8), file: "p.json", overrides: extra))
+            #expect(r.flows[0].rttsMs.count == 10)
+            return r.flows[0].rttsMs.max() ?? 0
+        }
+        #expect(try maxRtt([]) < 50)
+        #expect(try maxRtt(["transport.tcp.ackOnPush=false"]) >= 100)
+    }
+
+    /// The sample SD is the population SD × √(n/(n − 1)).
+    @Test func theAppsJitterIsTheSampleSd() throws {
+        let text = """
+            {"name": "s", "seed": 4, "duration_s": 20, "environment": {"preset": "field"}, "radio": {"technology": "ideal"},
+             "link": {"rateMbps": 100, "delayMs": 2}, "host": {"sendUs": 100, "receiveUs": 10},
+             "nodes": [{"id": "c", "position": [0, 0, 1.2]}, {"id": "s", "position": [10, 0, 1.2]}],
+             "flows": [{"id": "f", "from": "c", "to": "s", "protocol": "udp",
+                        "workload": {"kind": "thesis", "probes": 100, "packets": 1, "size": 100}}]}
+            """
+        let m = try ScenarioRunner.run(try ScenarioDecoder.decode(bytes: Array(text.utf8), file: "s.json")).flows[0]
+        let n = Double(m.rttsMs.count)
+        #expect(n == 100)
+        #expect(abs(m.rttSdSample! - m.rttSd! * (n / (n - 1)).squareRoot()) < 1e-9)
+    }
+}
+
+/// Per-test field data: reading it as it is, grouping by medians, and the comparison report.
+@Suite("Field data (issue #26)")
+struct FieldDataTests {
+    static let header =
+        "dataset,side,protocol,place,distance_label,distance_m,date,time,probes_count,probes_design,rtt_mean_ms,rtt_sd_sample_ms,rtt_sd_pop_ms_derived,rtt_min_ms,rtt_p50_ms,rtt_max_ms,N,S,recv_packets_derived,bytes_received_derived,duration_s_derived,rate_mbps,loss_pct,failed,source_file"
+
+    /// A row of the layout: probe tests give RTT and SD, transfers rate and loss.
+    static func row(
+        side: String, proto: String, place: String, d: Int, rtt: String = "", sd: String = "", n: String = "",
+        s: String = "", rate: String = "", loss: String = "", failed: String = "0"
+    ) -> String {
+        "study,\(side),\(proto),\(place),\(d),\(d),1.5.2025,11:00:00,,100,\(rtt),\(sd),,,,,\(n),\(s),,,,\(rate),\(loss),\(failed),x.csv"
+    }
+
+    static let table: String = {
+        var lines = [header]
+        // Field UDP probes: RTT 40, 300, 320 (median 300), SD 10, 20, 30 (median 20).
+        for (d, rtt, sd) in [(1, "40", "10"), (5, "300", "20"), (10, "320", "30")] {
+            lines.append(row(side: "client", proto: "UDP", place: "Field", d: d, rtt: rtt, sd: sd))
+        }
+        // Field UDP 1000 × 128: rates 10 and 20 (median 15), loss 0 and 10 (median 5).
+        lines.append(row(side: "server", proto: "UDP", place: "Field", d: 1, n: "1000", s: "128", rate: "10", loss: "0"))
+        lines.append(row(side: "server", proto: "UDP", place: "Field", d: 5, n: "1000", s: "128", rate: "20", loss: "10"))
+        // A single TCP transfer: a group of one test is left out.
+        lines.append(row(side: "server", proto: "TCP", place: "Field", d: 1, n: "100", s: "128", rate: "5", loss: "0"))
+        // Skipped: a failed test, and a place with no preset.
+        lines.append(row(side: "server", proto: "QUIC", place: "Forest", d: 1, failed: "1"))
+        lines.append(row(side: "client", proto: "TCP", place: "Home", d: 1, rtt: "45", sd: "13"))
+        return lines.joined(separator: "\r\n") + "\r\n"  // the published file ends lines with CRLF
+    }()
+
+    @Test func theLayoutIsReadAsItIsAndGroupedByMedians() throws {
+        let t = try MeasuredTable(text: FieldDataTests.table, file: "dev.csv")
+        #expect(t.aggregation == .groupMedian)
+        #expect(t.rows.count == 6)
+        #expect(t.notes == ["1 failed test skipped (failed=1: no figures)", "1 test of place \"Home\" skipped (no place preset)"])
+        let groups = MeasuredCell.group(t.rows, t.aggregation)
+        #expect(groups.map(\.label) == ["field udp probes", "field udp 1000 × 128 B"])
+        let k = { (m: CalibrationMetric) in CalibrationMetric.allCases.firstIndex(of: m)! }
+        #expect(groups[0].means[k(.rttMean)] == 300 && groups[0].means[k(.rttSdSample)] == 20)
+        #expect(groups[0].runs.map(\.distance) == ["1", "5", "10"])
+        #expect(groups[1].means[k(.dataRate)] == 15 && groups[1].means[k(.loss)] == 5)
+        #expect(groups[1].counts[k(.dataRate)] == 1)
+    }
+
+    /// The comparison takes the sweep rows of each group's place, protocol and distances (and
+    /// size and count for transfers) and their median: RTT 300 against a median of 200 and 250
+    /// (225: within 1.5×, 0.75), SD 20 against 50 (2.5×: not), rate 15 against 40 (2.67×: not),
+    /// loss 5 against 12 (7 points: within 10).
+    @Test func theComparisonCountsWhatAgrees() throws {
+        let cells = """
+            environment,protocol,distance_m,packets,size_bytes,rtt_mean_ms,rtt_sd_sample_ms,data_rate_mbps,loss_pct
+            field,udp,1.00,1000,128,200,50,40,12
+            field,udp,5.00,100,128,250,50,,
+            field,udp,30.00,1000,128,999,999,999,99
+            forest,udp,1.00,1000,128,1,1,1,1
+
+            """
+        let t = try MeasuredTable(text: FieldDataTests.table, file: "dev.csv")
+        let c = try FieldComparison(cellsCSV: cells, file: "cells.csv", measured: t)
+        let byMetric = Dictionary(uniqueKeysWithValues: c.rows.map { ($0.metric, $0) })
+        #expect(byMetric[.rttMean]?.simulated == 225 && byMetric[.rttMean]?.agrees == true)
+        #expect(byMetric[.rttSdSample]?.simulated == 50 && byMetric[.rttSdSample]?.agrees == false)
+        #expect(byMetric[.dataRate]?.simulated == 40 && byMetric[.dataRate]?.agrees == false)
+        #expect(byMetric[.loss]?.simulated == 12 && byMetric[.loss]?.agrees == true)
+        #expect(c.tally.map(\.agree) == [1, 0, 1] && c.tally.map(\.total) == [2, 1, 1])
+        #expect(c.charts.map(\.name) == ["compare-rtt.svg", "compare-jitter.svg", "compare-rate-field.svg", "compare-loss-field.svg"])
+    }
+
+    /// calibrate recovers a known parameter from per-test data the simulator made itself, by
+    /// medians over seeds: probe tests and transfers of a UDP flow on the ideal link made with
+    /// sendUs = 80 µs and a per-message spread of 0.5 (so single tests scatter), six tests per
+    /// group; fitting sendUs in 0…200 µs with six repeats finds it within 8 µs.
+    @Test func calibrateRecoversAKnownCostFromMediansOverSeeds() throws {
+        let dir = try temporaryFolder()
+        let scenario = """
+            {"name": "cal", "seed": 5, "duration_s": 60, "environment": {"preset": "field"}, "radio": {"technology": "ideal"},
+             "link": {"rateMbps": 1000, "delayMs": 5}, "host": {"sendUs": 50, "receiveUs": 0, "spread": 0.5, "coldFactor": 1},
+             "nodes": [{"id": "c", "position": [0, 0, 1.2]}, {"id": "s", "position": [10, 0, 1.2]}],
+             "flows": [{"id": "f", "from": "c", "to": "s", "protocol": "udp",
+                        "workload": {"kind": "thesis", "probes": 20, "packets": 200, "size": 1000}}],
+             "matrix": {"distance_m": [5, 10]}}
+            """
+        let file = dir.appendingPathComponent("cal.json").path
+        try scenario.write(toFile: file, atomically: true, encoding: .utf8)
+        var lines = [FieldDataTests.header]
+        for d in [5, 10] {
+            for seed in 0..<3 {
+                let r = try ScenarioRunner.run(
+                    try ScenarioDecoder.load(
+                        path: file, overrides: ["host.sendUs=80", "distance_m=\(d)", "seed=\(1000 + seed * 7 + d)"]))
+                let m = r.flows[0]
+                lines.append(
+                    FieldDataTests.row(
+                        side: "client", proto: "UDP", place: "Field", d: d, rtt: "\(m.rttMean!)", sd: "\(m.rttSdSample!)"))
+                lines.append(
+                    FieldDataTests.row(
+                        side: "server", proto: "UDP", place: "Field", d: d, n: "200", s: "1000", rate: "\(m.dataRateMbps!)",
+                        loss: "\(m.lossPct!)"))
+            }
+        }
+        let table = try MeasuredTable(text: lines.joined(separator: "\n") + "\n", file: "own.csv")
+        let problem = try CalibrationProblem(
+            scenarioPath: file, overrides: [], parameters: [FitParameter(argument: "host.sendUs=0:200")],
+            measured: table, repeats: 6)
+        let r = try Calibration.run(problem, measured: problem.measured, holdout: [], workers: 2, maxEvaluations: 40)
+        #expect(r.fitted.count == 2)
+        #expect(abs(r.values[0].value - 80) < 8, "sendUs \(r.values[0].value)")
+    }
+}
+
+/// Minstrel-like rate control (`MinstrelRateControl`), by hand.
+@Suite("Minstrel rate control (issue #26)")
+struct MinstrelTests {
+    static func controller() -> MinstrelRateControl {
+        // Four rates of 10, 20, 40 and 80 Mbit/s; the SNR rule seeded the fastest.
+        MinstrelRateControl(
+            rates: (0..<4).map { Mcs(index: $0) }, bitsPerSecond: [10e6, 20e6, 40e6, 80e6], start: 3, now: .zero)
+    }
+
+    /// A step change in SNR: the fastest rate delivers everything in the first 50 ms, then
+    /// nothing, while the chain's second rate (attempts 3–4) delivers everything. Its EWMA
+    /// (75 % old) falls 1 → 0.75 → 0.5625 → 0.421875, so its throughput 80 → 60 → 45 → 33.75
+    /// Mbit/s stays above the second rate's 40 for two updates and drops below it at the third
+    /// (150 ms after the change); meanwhile no frame is lost, the chain retries at 40 Mbit/s.
+    @Test func aStepChangeMovesTheBestRateDownAtTheThirdUpdate() {
+        var m = MinstrelTests.controller()
+        #expect(m.chain(attempt: 1) == 3 && m.chain(attempt: 3) == 2 && m.chain(attempt: 7) == 0)
+        m.report(rate: 3, sent: 10, delivered: 10, now: .milliseconds(10))
+        var bests: [Int] = []
+        for k in 0..<4 {
+            let t = SimTime.milliseconds(60 + 50 * k)
+            m.report(rate: 3, sent: k < 3 ? 10 : 0, delivered: 0, now: t)  // folds the interval before
+            bests.append(m.best)
+            m.report(rate: 2, sent: 10, delivered: 10, now: t + .milliseconds(10))
+        }
+        #expect(bests == [3, 3, 3, 2])
+        #expect(m.probability[3]! == 0.421875 && m.probability[2]! == 1)
+        #expect(abs(m.throughput(3) - 33.75e6) < 1e-3 && m.throughput(2) == 40e6)
+        #expect(m.second == 3 && m.mostProbable == 2)
+    }
+
+    /// Every 10th first attempt samples a rate whose PHY rate beats the best rate's throughput;
+    /// the other first attempts, and every retry, follow the chain.
+    @Test func oneFirstAttemptInTenIsASample() {
+        var m = MinstrelTests.controller()
+        m.report(rate: 1, sent: 10, delivered: 10, now: .milliseconds(10))
+        m.report(rate: 1, sent: 0, delivered: 0, now: .milliseconds(60))  // best: 20 Mbit/s, known
+        #expect(m.best == 1)
+        var stream = RandomStream(seed: 3, name: "test/minstrel")
+        var picks: [Int] = []
+        for _ in 0..<30 { picks.append(m.choose(attempt: 1, stream: &stream)) }
+        for (n, k) in picks.enumerated() {
+            if (n + 1) % 10 == 0 { #expect(k == 2 || k == 3, "sample \(n): \(k)") } else { #expect(k == 1) }
+        }
+        #expect(m.choose(attempt: 2, stream: &stream) == 1 && m.choose(attempt: 5, stream: &stream) == 1)
+    }
+}
