@@ -42,10 +42,10 @@ enum CompareCommand {
             JSONText.render(
                 JSONNode(
                     .object([
-                        member("tool", "adhocsim"), member("command", "compare"), member("sweep", sweep.path),
+                        member("tool", "adhocsim"), member("command", "compare"), member("sweep", a.positionals[0]),
                         member("measured", measuredPath)
                     ]))) + "\n"
-        let markdown = comparison.markdown(sweep: sweep.path, measuredFile: measuredPath)
+        let markdown = comparison.markdown(sweep: a.positionals[0], measuredFile: measuredPath)
         do {
             try ResultDirectory.commit(
                 [

@@ -12,7 +12,7 @@ struct CalibrationTests {
     /// serialisation), so RTT and rate together pin both parameters.
     static let scenario = """
         {"name": "cal", "seed": 5, "duration_s": 60, "environment": {"preset": "city"}, "radio": {"technology": "ideal"},
-         "link": {"rateMbps": 1000, "delayMs": 5}, "host": {"sendUs": 50, "receiveUs": 0, "spread": 0, "coldFactor": 1},
+         "link": {"rateMbps": 1000, "delayMs": 5}, "host": {"sendUs": 50, "receiveUs": 0, "packetUs": 0, "spread": 0, "coldFactor": 1},
          "nodes": [{"id": "c", "position": [0, 0, 1.2]}, {"id": "s", "position": [10, 0, 1.2]}],
          "flows": [{"id": "f", "from": "c", "to": "s", "protocol": "udp",
                     "workload": {"kind": "thesis", "probes": 20, "packets": 200, "size": 1000}}]}

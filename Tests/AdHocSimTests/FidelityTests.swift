@@ -91,7 +91,7 @@ struct FidelityTests {
     @Test func theHostQueueRaisesTheKthProbeRttByKTimesC() throws {
         let text = """
             {"name": "h", "seed": 1, "duration_s": 10, "environment": {"preset": "field"}, "radio": {"technology": "ideal"},
-             "link": {"rateMbps": 1000, "delayMs": 5}, "host": {"sendUs": 200, "receiveUs": 0, "spread": 0, "coldFactor": 1},
+             "link": {"rateMbps": 1000, "delayMs": 5}, "host": {"sendUs": 200, "receiveUs": 0, "packetUs": 0, "spread": 0, "coldFactor": 1},
              "nodes": [{"id": "c", "position": [0, 0, 1.2]}, {"id": "s", "position": [10, 0, 1.2]}],
              "flows": [{"id": "f", "from": "c", "to": "s", "protocol": "udp",
                         "workload": {"kind": "thesis", "probes": 20, "packets": 1, "size": 100}}]}

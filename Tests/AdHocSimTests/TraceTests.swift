@@ -20,7 +20,7 @@ func tshark(_ args: [String]) throws -> [String] {
 @Suite("Packet traces")
 struct TraceTests {
     static let scenario = """
-        {"name": "pc", "seed": 1, "duration_s": 10, "environment": {"preset": "field"}, "radio": {"technology": "ideal"},
+        {"name": "pc", "seed": 1, "duration_s": 25, "environment": {"preset": "field"}, "radio": {"technology": "ideal"},
          "link": {"rateMbps": 100, "delayMs": 5, "lossProbability": 0.02},
          "nodes": [{"id": "client", "position": [0,0,1.2]}, {"id": "server", "position": [10,0,1.2]}],
          "flows": [{"id": "t", "from": "client", "to": "server", "protocol": "tcp", "workload": {"kind": "thesis", "probes": 10, "packets": 300, "size": 4096}},

@@ -14,12 +14,12 @@ public enum CalibrationMetric: String, Sendable, CaseIterable {
     case rttMean = "rtt_mean_ms"
     /// SD of the probe RTTs (the thesis's jitter), ms.
     case rttSd = "rtt_sd_ms"
-    /// Sample SD (n − 1) of the probe RTTs, as the measuring app stores it, ms.
-    case rttSdSample = "rtt_sd_sample_ms"
     /// Data rate at the receiver, Mbit/s.
     case dataRate = "data_rate_mbps"
     /// Loss, %.
     case loss = "loss_pct"
+    /// Sample SD (n − 1) of the probe RTTs, as the measuring app stores it, ms.
+    case rttSdSample = "rtt_sd_sample_ms"
 
     /// The metric of a run's first flow.
     func value(of m: FlowMetrics) -> Double? {
