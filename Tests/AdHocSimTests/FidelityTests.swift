@@ -9,6 +9,14 @@ import Testing
 struct FidelityTests {
     static let slot = AwdlSchedule.slotDuration  // 65.536 ms
 
+    /// Two phones on the logged idle and active sequences, channel 149.
+    static func loggedSchedule(hold: SimTime = AwdlSchedule.sequenceDuration, switchUp: SimTime = .zero) -> AwdlSchedule {
+        AwdlSchedule(
+            idle: [AwdlSchedule.idleOccupancy, AwdlSchedule.idleOccupancy],
+            active: [AwdlSchedule.activeOccupancy, AwdlSchedule.activeOccupancy],
+            hold: hold, switchUp: switchUp, dataChannelIs6: false)
+    }
+
     /// AWDL presence follows traffic, with the logged sequences: idle, channel 149 in slots 0,
     /// 9, 10 (slot 8 is channel 6); active, slots 0–5 and 9–13. A frame queued in slot 1 waits
     /// for slot 9 (8 slots, 524 ms, after the end of slot 0); from that slot on both peers
@@ -16,10 +24,7 @@ struct FidelityTests {
     /// after the activation they are idle again.
     @Test func aQueuedFrameWaitsForTheNextSharedSlotThenPresenceExtends() {
         let slot = FidelityTests.slot
-        var s = AwdlSchedule(
-            idle: [AwdlSchedule.idleOccupancy, AwdlSchedule.idleOccupancy],
-            active: [AwdlSchedule.activeOccupancy, AwdlSchedule.activeOccupancy],
-            hold: AwdlSchedule.sequenceDuration, dataChannelIs6: false)
+        var s = FidelityTests.loggedSchedule()
         let now = slot * 1 + .milliseconds(1)
         #expect(s.nextWindow(0, 1, from: now, lasting: .microseconds(100)) == slot * 9)
         #expect(!s.isPresent(0, at: slot * 11))  // idle: slot 11 is off
@@ -45,10 +50,7 @@ struct FidelityTests {
     /// waits for slot 0 of the next sequence, 5 × 65.536 − 1 = 326.68 ms.
     @Test func theIdleSequenceWaitsEightOrFiveSlots() {
         let slot = FidelityTests.slot
-        let s = AwdlSchedule(
-            idle: [AwdlSchedule.idleOccupancy, AwdlSchedule.idleOccupancy],
-            active: [AwdlSchedule.activeOccupancy, AwdlSchedule.activeOccupancy],
-            hold: AwdlSchedule.sequenceDuration, dataChannelIs6: false)
+        let s = FidelityTests.loggedSchedule()
         for (from, wait) in [(slot * 1, SimTime.microseconds(523_288)), (slot * 11, .microseconds(326_680))] {
             let t = from + .milliseconds(1)
             #expect(s.nextWindow(0, 1, from: t, lasting: .microseconds(100))! - t == wait)
@@ -62,10 +64,7 @@ struct FidelityTests {
     @Test func theSwitchUpDelaysTheActiveSequence() {
         let slot = FidelityTests.slot
         func schedule(_ switchUp: SimTime) -> AwdlSchedule {
-            var s = AwdlSchedule(
-                idle: [AwdlSchedule.idleOccupancy, AwdlSchedule.idleOccupancy],
-                active: [AwdlSchedule.activeOccupancy, AwdlSchedule.activeOccupancy],
-                hold: .seconds(5), switchUp: switchUp, dataChannelIs6: false)
+            var s = FidelityTests.loggedSchedule(hold: .seconds(5), switchUp: switchUp)
             s.trafficQueued(0, 1, now: slot * 9 + .milliseconds(1))
             return s
         }

@@ -6,6 +6,23 @@ import Testing
 /// The phone mechanisms of issue #26, each against a hand calculation.
 @Suite("Phone model (issue #26)")
 struct PhoneModelTests {
+    /// One thesis flow between two phones 10 m apart on the ideal link.
+    static func idealRun(
+        seed: Int = 1, delayMs: Double, host: String, protocol proto: String, probes: Int, packets: Int,
+        extra: [String] = []
+    ) throws -> FlowMetrics {
+        let text = """
+            {"name": "p", "seed": \(seed), "duration_s": 20, "environment": {"preset": "field"}, "radio": {"technology": "ideal"},
+             "link": {"rateMbps": 100, "delayMs": \(delayMs)}, "host": \(host),
+             "nodes": [{"id": "c", "position": [0, 0, 1.2]}, {"id": "s", "position": [10, 0, 1.2]}],
+             "flows": [{"id": "f", "from": "c", "to": "s", "protocol": "\(proto)",
+                        "workload": {"kind": "thesis", "probes": \(probes), "packets": \(packets), "size": 100}}]}
+            """
+        return try ScenarioRunner.run(
+            try ScenarioDecoder.decode(bytes: Array(text.utf8), file: "p.json", overrides: extra)
+        ).flows[0]
+    }
+
     /// The receive buffer drops exactly the datagrams that do not fit. Reader: two reads of
     /// 100 µs per datagram (200 µs); 100-byte datagrams arrive every 50 µs; the buffer holds
     /// 3 × (100 + 28) = 384 bytes. By hand: d0 (t = 0) is read at once; d1, d2, d3 wait (128,
@@ -32,17 +49,11 @@ struct PhoneModelTests {
     /// A buffer of zero bytes keeps nothing (every datagram passes through the socket buffer),
     /// and a transfer that delivered nothing is reported failed, not ok.
     @Test func aTransferThatDeliveredNothingFails() throws {
-        let text = """
-            {"name": "z", "seed": 1, "duration_s": 20, "environment": {"preset": "field"}, "radio": {"technology": "ideal"},
-             "link": {"rateMbps": 100, "delayMs": 2}, "host": {"udpReceiveBufferBytes": 0},
-             "nodes": [{"id": "c", "position": [0, 0, 1.2]}, {"id": "s", "position": [10, 0, 1.2]}],
-             "flows": [{"id": "f", "from": "c", "to": "s", "protocol": "udp",
-                        "workload": {"kind": "thesis", "probes": 5, "packets": 20, "size": 100}}]}
-            """
-        let r = try ScenarioRunner.run(try ScenarioDecoder.decode(bytes: Array(text.utf8), file: "z.json"))
-        #expect(r.flows[0].status == "failed:nothing-delivered")
-        #expect(r.flows[0].lossPct == 100)
-        #expect(r.flows[0].rttsMs.isEmpty)
+        let m = try PhoneModelTests.idealRun(
+            delayMs: 2, host: "{\"udpReceiveBufferBytes\": 0}", protocol: "udp", probes: 5, packets: 20)
+        #expect(m.status == "failed:nothing-delivered")
+        #expect(m.lossPct == 100)
+        #expect(m.rttsMs.isEmpty)
     }
 
     /// A cold phone: warm cost 10 µs, cold factor 5, τ = 1 ms, no spread. Job 1 from cold
@@ -81,18 +92,12 @@ struct PhoneModelTests {
     /// near the 100 ms delayed-ACK timer. Without it (RFC 1122's plain delayed ACK) the client
     /// delays the ACK of the first echo and the server's Nagle waits for it: ≥ 100 ms.
     @Test func theAckOfAPushSegmentIsNotDelayed() throws {
-        let text = """
-            {"name": "p", "seed": 1, "duration_s": 20, "environment": {"preset": "field"}, "radio": {"technology": "ideal"},
-             "link": {"rateMbps": 100, "delayMs": 5}, "host": {"sendUs": 0, "receiveUs": 0},
-             "nodes": [{"id": "c", "position": [0, 0, 1.2]}, {"id": "s", "position": [10, 0, 1.2]}],
-             "flows": [{"id": "f", "from": "c", "to": "s", "protocol": "tcp",
-                        "workload": {"kind": "thesis", "probes": 10, "packets": 1, "size": 100}}]}
-            """
         func maxRtt(_ extra: [String]) throws -> Double {
-            let r = try ScenarioRunner.run(
-                try ScenarioDecoder.decode(bytes: Array(text.utf8), file: "p.json", overrides: extra))
-            #expect(r.flows[0].rttsMs.count == 10)
-            return r.flows[0].rttsMs.max() ?? 0
+            let m = try PhoneModelTests.idealRun(
+                delayMs: 5, host: "{\"sendUs\": 0, \"receiveUs\": 0}", protocol: "tcp", probes: 10, packets: 1,
+                extra: extra)
+            #expect(m.rttsMs.count == 10)
+            return m.rttsMs.max() ?? 0
         }
         #expect(try maxRtt([]) < 50)
         #expect(try maxRtt(["transport.tcp.ackOnPush=false"]) >= 100)
@@ -100,14 +105,8 @@ struct PhoneModelTests {
 
     /// The sample SD is the population SD × √(n/(n − 1)).
     @Test func theAppsJitterIsTheSampleSd() throws {
-        let text = """
-            {"name": "s", "seed": 4, "duration_s": 20, "environment": {"preset": "field"}, "radio": {"technology": "ideal"},
-             "link": {"rateMbps": 100, "delayMs": 2}, "host": {"sendUs": 100, "receiveUs": 10},
-             "nodes": [{"id": "c", "position": [0, 0, 1.2]}, {"id": "s", "position": [10, 0, 1.2]}],
-             "flows": [{"id": "f", "from": "c", "to": "s", "protocol": "udp",
-                        "workload": {"kind": "thesis", "probes": 100, "packets": 1, "size": 100}}]}
-            """
-        let m = try ScenarioRunner.run(try ScenarioDecoder.decode(bytes: Array(text.utf8), file: "s.json")).flows[0]
+        let m = try PhoneModelTests.idealRun(
+            seed: 4, delayMs: 2, host: "{\"sendUs\": 100, \"receiveUs\": 10}", protocol: "udp", probes: 100, packets: 1)
         let n = Double(m.rttsMs.count)
         #expect(n == 100)
         #expect(abs(m.rttSdSample! - m.rttSd! * (n / (n - 1)).squareRoot()) < 1e-9)
