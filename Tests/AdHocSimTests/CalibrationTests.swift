@@ -161,6 +161,26 @@ struct CalibrationTests {
         #expect(r.stderr.contains("m.csv:2: error: column distance_m: 30 matches no cell of the matrix"), "\(r.stderr)")
     }
 
+    /// `--metrics` names metrics; a wrong one is bad usage (exit 2, naming what it found), and
+    /// a table left without any value of the metrics given is refused; compare refuses a folder
+    /// without a sweep table.
+    @Test func badMetricsAndFoldersAreRefused() throws {
+        let dir = try temporaryFolder()
+        let file = try CalibrationTests.scenarioFile(dir)
+        let csv = "place,protocol,distance_m,packets,size_bytes,rtt_mean_ms\ncity,udp,10,200,500,15\n"
+        try csv.write(to: dir.appendingPathComponent("m.csv"), atomically: true, encoding: .utf8)
+        let bad = try CLI.run(
+            ["calibrate", file, "--measured", "m.csv", "--fit", "host.sendUs=0:200", "--metrics", "rtt_mean_ms,jitter"],
+            in: dir)
+        #expect(bad.status == 2 && bad.stderr.contains("found \"jitter\""), "\(bad.stderr)")
+        let none = try CLI.run(
+            ["calibrate", file, "--measured", "m.csv", "--fit", "host.sendUs=0:200", "--metrics", "loss_pct"], in: dir)
+        #expect(none.status == 2 && none.stderr.contains("no measured value"), "\(none.stderr)")
+        let compare = try CLI.run(["compare", dir.path, "--measured", "m.csv"], in: dir)
+        #expect(compare.status == 2 && compare.stderr.contains("cells.csv"), "\(compare.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("compare").path))
+    }
+
     /// The calibrated overrides file is what `run --overrides` applies, before any `--set`.
     @Test func runAppliesTheCalibratedOverrides() throws {
         let dir = try temporaryFolder()

@@ -235,7 +235,15 @@ struct FidelityKeyTests {
         ("radio.awdlPresence=\"sometimes\"", "radio.awdlPresence"),
         ("radio.awdlHoldMs=60001", "radio.awdlHoldMs"),
         ("radio.spatialStreamModel=3", "radio.spatialStreamModel"),
-        ("transport.quic.coalesce=1", "transport.quic.coalesce")
+        ("transport.quic.coalesce=1", "transport.quic.coalesce"),
+        ("host.packetUs=-0.5", "host.packetUs"),
+        ("host.spread=11", "host.spread"),
+        ("host.coldFactor=0.5", "host.coldFactor"),
+        ("nodes[1].host.warmUpMs=0", "nodes[1].host.warmUpMs"),
+        ("host.udpReceiveBufferBytes=8388609", "host.udpReceiveBufferBytes"),
+        ("radio.awdlSwitchUpMs=-1", "radio.awdlSwitchUpMs"),
+        ("radio.rateControl=\"arf\"", "radio.rateControl"),
+        ("transport.tcp.ackOnPush=\"yes\"", "transport.tcp.ackOnPush")
     ])
     func aBadValueIsReportedAtItsPath(_ override: String, _ path: String) {
         let d = diagnostics(FidelityKeyTests.base, overrides: [override])
