@@ -53,7 +53,7 @@ struct CLITests {
         let out = dir.appendingPathComponent("out/run1")
         #expect(
             try listing(out) == [
-                "links.csv", "metadata.json", "nodes.csv", "rtt_samples.csv", "scenario.json", "summary.csv",
+                ResultDirectory.manifestName, "links.csv", "metadata.json", "nodes.csv", "rtt_samples.csv", "scenario.json", "summary.csv",
                 "summary.json", "traffic.csv"
             ])
         #expect(try listing(dir.appendingPathComponent("out")) == ["run1"])  // no staging left over

@@ -27,14 +27,16 @@ struct OutputTests {
         #expect(CSVTable.records(u.text).rows == [["x"], ["two\r\nlines"], ["one\nbreak"]])
     }
 
-    @Test func commitReplacesTheWholeFolderOfAnEarlierRun() throws {
+    /// The files adhocsim wrote (its manifest names them) are replaced whole; b.txt, written
+    /// by the first commit only, is gone.
+    @Test func commitReplacesItsOwnFilesOfAnEarlierRun() throws {
         let dir = try temporaryFolder()
         let target = dir.appendingPathComponent("run")
         let meta = ResultFile(name: "metadata.json", contents: "{\"tool\": \"adhocsim\"}\n")
         try ResultDirectory.commit(
             [meta, ResultFile(name: "a.txt", contents: "1"), ResultFile(name: "b.txt", contents: "2")], to: target)
         try ResultDirectory.commit([meta, ResultFile(name: "a.txt", contents: "3")], to: target)
-        #expect(try listing(target) == ["a.txt", "metadata.json"])
+        #expect(try listing(target) == [ResultDirectory.manifestName, "a.txt", "metadata.json"])
         #expect(try String(contentsOf: target.appendingPathComponent("a.txt"), encoding: .utf8) == "3")
         #expect(try listing(dir) == ["run"])
         // A folder without adhocsim's metadata.json is not replaced (the --out rule).

@@ -59,6 +59,23 @@ public enum OutputFolder {
         }
     }
 
+    /// Throws `Refusal` when any of `names` inside `directory` is a symbolic link (checked with
+    /// `lstat`, never following it): adhocsim never writes through a link inside a result
+    /// folder, since emptying `cells/` through a link would empty the link's target (issue #27,
+    /// class 1). A missing name is fine.
+    public static func refuseLinks(in directory: URL, names: [String]) throws {
+        for name in names {
+            let path = directory.appendingPathComponent(name).path
+            guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
+                attributes[.type] as? FileAttributeType == .typeSymbolicLink
+            else { continue }
+            throw Refusal(
+                description: "\(path) is a symbolic link; adhocsim never writes through a link inside a result folder "
+                    + "(it could change or empty what the link points to). Replace it with a folder or file, or "
+                    + "choose another --out.")
+        }
+    }
+
     /// Whether `directory` holds a `metadata.json` written by adhocsim.
     public static func isResultFolder(_ directory: URL) -> Bool {
         let url = directory.appendingPathComponent("metadata.json")

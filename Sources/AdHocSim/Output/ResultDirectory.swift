@@ -28,11 +28,32 @@ public struct ResultFile: Sendable {
 /// The files are written into a hidden staging folder beside the target
 /// (`.<name>.partial-<pid>`), then the staging folder replaces the target by rename. A run that
 /// is killed halfway leaves at most a hidden staging folder, never a half-written result.
+///
+/// Never deleting what adhocsim did not write (issue #27, class 2): a result folder records the
+/// names it wrote in a hidden manifest (`.adhocsim-files`). When an earlier result folder is
+/// replaced, every entry of it that the manifest does not name (a notebook, a `figures/` folder
+/// a user added) is moved into the staging folder first, so it is still there afterwards; a
+/// folder written before manifests existed keeps every entry the new results do not replace.
 public enum ResultDirectory {
     /// Why results could not be written.
     public struct WriteError: Error, CustomStringConvertible {
         /// What went wrong, naming the path.
         public var description: String
+    }
+
+    /// The hidden manifest of the names adhocsim wrote into a result folder.
+    public static let manifestName = ".adhocsim-files"
+
+    /// The entries of the existing folder `target` that adhocsim did not write and `names` does
+    /// not replace (see the type's comment).
+    static func foreignEntries(of target: URL, replacing names: Set<String>) -> [String] {
+        let fm = FileManager.default
+        guard let entries = try? fm.contentsOfDirectory(atPath: target.path) else { return [] }
+        let manifest = (try? String(contentsOf: target.appendingPathComponent(manifestName), encoding: .utf8))
+            .map { Set($0.split(separator: "\n").map(String.init)) }
+        return entries.sorted().filter { e in
+            e != manifestName && !names.contains(e) && !(manifest?.contains(e) ?? false)
+        }
     }
 
     /// Whether `name` is a plain file name that stays inside its folder.
@@ -76,29 +97,53 @@ public enum ResultDirectory {
         let retired = parent.appendingPathComponent(".\(base).old-\(pid)")
         try? fm.removeItem(at: staging)
         try? fm.removeItem(at: retired)
+        // Entries of the user's carried over into the staging folder (moved back on failure).
+        var carried: [String] = []
+        func restoreCarried() {
+            guard fm.fileExists(atPath: target.path) else { return }
+            carried = carried.filter { e in
+                (try? fm.moveItem(at: staging.appendingPathComponent(e), to: target.appendingPathComponent(e))) == nil
+            }
+        }
+        /// The staging folder goes unless it still holds an entry of the user's.
+        func dropStaging() { if carried.isEmpty { try? fm.removeItem(at: staging) } }
         do {
             try fm.createDirectory(at: staging, withIntermediateDirectories: false)
             for f in files {
                 try (f.bytes.map { Data($0) } ?? Data(f.contents.utf8)).write(
                     to: staging.appendingPathComponent(f.name))
             }
+            if owner == .resultFolder {
+                try (files.map(\.name).joined(separator: "\n") + "\n").write(
+                    to: staging.appendingPathComponent(manifestName), atomically: false, encoding: .utf8)
+            }
             var isDirectory: ObjCBool = false
             if fm.fileExists(atPath: target.path, isDirectory: &isDirectory) {
                 guard isDirectory.boolValue else {
                     throw WriteError(description: "\(target.path) exists and is not a folder")
+                }
+                if owner == .resultFolder {
+                    for e in foreignEntries(of: target, replacing: Set(files.map(\.name))) {
+                        try fm.moveItem(at: target.appendingPathComponent(e), to: staging.appendingPathComponent(e))
+                        carried.append(e)
+                    }
                 }
                 try fm.moveItem(at: target, to: retired)
             }
             try fm.moveItem(at: staging, to: target)
             try? fm.removeItem(at: retired)
         } catch let e as WriteError {
-            try? fm.removeItem(at: staging)
+            restoreCarried()
+            dropStaging()
             throw e
         } catch {
-            try? fm.removeItem(at: staging)
+            // The earlier folder back first, then the user's entries into it, then the staging
+            // folder away: a failed write loses nothing.
             if fm.fileExists(atPath: retired.path) && !fm.fileExists(atPath: target.path) {
                 try? fm.moveItem(at: retired, to: target)
             }
+            restoreCarried()
+            dropStaging()
             throw WriteError(description: "\(target.path): cannot write results (\(ErrorText.reason(error)))")
         }
     }

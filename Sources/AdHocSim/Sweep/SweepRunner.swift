@@ -60,8 +60,10 @@ public enum SweepRunner {
             throw OutputError(description: "\(out.path): the sweep folder is not writable")
         }
         if !resume {
-            // A fresh sweep starts from an empty cells/ folder.
-            for f in (try? fm.contentsOfDirectory(atPath: cellsDir.path)) ?? [] {
+            // A fresh sweep starts without earlier cells: it removes the cell files a sweep
+            // writes (<stem>.csv, <stem>.jsonl and hidden temporaries), never anything else.
+            for f in (try? fm.contentsOfDirectory(atPath: cellsDir.path)) ?? []
+            where f.hasSuffix(".csv") || f.hasSuffix(".jsonl") || (f.hasPrefix(".") && f.contains(".tmp-")) {
                 try? fm.removeItem(at: cellsDir.appendingPathComponent(f))
             }
         } else {
@@ -144,6 +146,8 @@ public enum SweepRunner {
     static func claim(_ out: URL) throws {
         do {
             try OutputFolder.checkWritable(out, owner: .resultFolder)
+            try OutputFolder.refuseLinks(
+                in: out, names: ["cells", "cells.csv", "cells.jsonl", "metadata.json", "plots"])
         } catch let refusal as OutputFolder.Refusal {
             throw OutputError(description: refusal.description)
         }

@@ -1,0 +1,66 @@
+import Foundation
+import Testing
+
+@testable import AdHocSim
+
+/// Issue #27's data-loss classes: adhocsim never writes through a link inside a result folder,
+/// and never deletes what it did not write.
+@Suite("Result folder safety (issue #27)")
+struct ResultFolderSafetyTests {
+    static let scenario = """
+        {"name": "s", "seed": 1, "duration_s": 10, "environment": {"preset": "field"}, "radio": {"technology": "ideal"},
+         "nodes": [{"id": "c", "position": [0, 0, 1.2]}, {"id": "s", "position": [10, 0, 1.2]}],
+         "flows": [{"id": "f", "from": "c", "to": "s", "protocol": "udp", "start_s": 0,
+                    "workload": {"kind": "thesis", "probes": 2, "packets": 2, "size": 100, "startPhase": "connect"}}],
+         "matrix": {"distance_m": [5, 10]}}
+        """
+
+    /// A sweep folder whose `cells/` was replaced by a link to another folder: a fresh sweep and
+    /// a resumed one refuse with exit 2, and the link's target keeps every file, dot files and
+    /// subfolders included.
+    @Test func aSweepNeverWritesThroughALinkedCellsFolder() throws {
+        let dir = try temporaryFolder(["m.json": ResultFolderSafetyTests.scenario])
+        let first = try CLI.run(["sweep", "m.json", "--out", "res", "-j", "1", "--quiet"], in: dir)
+        #expect(first.status == 0, "\(first.stderr)")
+        let fm = FileManager.default
+        let elsewhere = dir.appendingPathComponent("elsewhere")
+        try fm.createDirectory(at: elsewhere.appendingPathComponent("sub"), withIntermediateDirectories: true)
+        for name in ["keep.csv", ".hidden", "sub/deep.jsonl"] {
+            try "mine".write(to: elsewhere.appendingPathComponent(name), atomically: true, encoding: .utf8)
+        }
+        let cells = dir.appendingPathComponent("res/cells")
+        try fm.removeItem(at: cells)
+        try fm.createSymbolicLink(at: cells, withDestinationURL: elsewhere)
+        for extra in [[], ["--resume"]] {
+            let r = try CLI.run(["sweep", "m.json", "--out", "res", "-j", "1", "--quiet"] + extra, in: dir)
+            #expect(r.status == 2 && r.stderr.contains("symbolic link"), "\(extra): \(r.stderr)")
+        }
+        for name in ["keep.csv", ".hidden", "sub/deep.jsonl"] {
+            #expect(try String(contentsOf: elsewhere.appendingPathComponent(name), encoding: .utf8) == "mine")
+        }
+        #expect(try fm.contentsOfDirectory(atPath: elsewhere.path).sorted() == [".hidden", "keep.csv", "sub"])
+    }
+
+    /// `run --out res` a second time replaces adhocsim's own files and keeps the user's: a
+    /// notebook and a `figures/` folder added to the result folder survive; a file the first run
+    /// wrote (a pcap) and the second does not is gone.
+    @Test func aRerunKeepsTheUsersFiles() throws {
+        let dir = try temporaryFolder(["m.json": ResultFolderSafetyTests.scenario])
+        let fm = FileManager.default
+        let once = try CLI.run(["run", "m.json", "--out", "res", "--pcap", "--quiet"], in: dir)
+        #expect(once.status == 0, "\(once.stderr)")
+        let res = dir.appendingPathComponent("res")
+        #expect(fm.fileExists(atPath: res.appendingPathComponent("c.pcap").path))
+        try "notes".write(to: res.appendingPathComponent("notebook.ipynb"), atomically: true, encoding: .utf8)
+        try fm.createDirectory(at: res.appendingPathComponent("figures"), withIntermediateDirectories: true)
+        try "svg".write(to: res.appendingPathComponent("figures/a.svg"), atomically: true, encoding: .utf8)
+        let twice = try CLI.run(["run", "m.json", "--out", "res", "--quiet"], in: dir)
+        #expect(twice.status == 0, "\(twice.stderr)")
+        #expect(try String(contentsOf: res.appendingPathComponent("notebook.ipynb"), encoding: .utf8) == "notes")
+        #expect(try String(contentsOf: res.appendingPathComponent("figures/a.svg"), encoding: .utf8) == "svg")
+        #expect(!fm.fileExists(atPath: res.appendingPathComponent("c.pcap").path))
+        #expect(fm.fileExists(atPath: res.appendingPathComponent("summary.csv").path))
+        // Nothing hidden is left beside the folder.
+        #expect(try fm.contentsOfDirectory(atPath: dir.path).filter { $0.hasPrefix(".") }.isEmpty)
+    }
+}
