@@ -50,11 +50,16 @@ enum CalibrateCommand {
         let measured: MeasuredTable
         do {
             let parameters = try fits.map(FitParameter.init(argument:))
-            guard let data = FileManager.default.contents(atPath: measuredPath),
-                let text = String(data: data, encoding: .utf8)
-            else {
-                throw CalibrationError(
-                    description: "\(Diagnostic.escaped(measuredPath)): error: cannot be read as UTF-8 text")
+            let text: String
+            switch ScenarioFile.read(measuredPath) {
+            case .success(let bytes):
+                guard let t = String(validating: bytes, as: UTF8.self) else {
+                    throw CalibrationError(
+                        description: "\(Diagnostic.escaped(measuredPath)): error: cannot be read as UTF-8 text")
+                }
+                text = t
+            case .failure(let f):
+                throw CalibrationError(description: "\(Diagnostic.escaped(measuredPath)): error: \(f.message)")
             }
             measured = try MeasuredTable(text: text, file: measuredPath).keeping(metrics)
             guard !measured.rows.isEmpty else {

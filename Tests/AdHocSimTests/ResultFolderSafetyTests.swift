@@ -64,3 +64,28 @@ struct ResultFolderSafetyTests {
         #expect(try fm.contentsOfDirectory(atPath: dir.path).filter { $0.hasPrefix(".") }.isEmpty)
     }
 }
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Issue #27, class 6: a FIFO given as a scenario, an overrides file or calibrate's measured
+/// table is refused at once with exit 2 (opening it would block forever).
+@Suite("Non-regular files (issue #27)")
+struct NonRegularFileTests {
+    @Test func aFifoIsRefusedNotOpened() throws {
+        let dir = try temporaryFolder(["m.json": ResultFolderSafetyTests.scenario])
+        let fifo = dir.appendingPathComponent("pipe").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        for args in [
+            ["run", "pipe", "--out", "r"], ["run", "m.json", "--overrides", "pipe", "--out", "r"],
+            ["calibrate", "m.json", "--measured", "pipe", "--fit", "host.sendUs=0:100"]
+        ] {
+            let r = try CLI.run(args, in: dir)
+            #expect(r.status == 2 && r.stderr.contains("not a regular file"), "\(args): \(r.stderr)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("r").path))
+    }
+}

@@ -398,6 +398,15 @@ public enum ScenarioFile {
             return .failure(Failure(message: "no such file"))
         }
         if isDirectory.boolValue { return .failure(Failure(message: "is a directory, not a scenario file")) }
+        // A FIFO, socket or device would block or never end (issue #27, class 6): regular files
+        // only, checked before opening (opening a FIFO already blocks).
+        let resolved = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+        if let type = (try? FileManager.default.attributesOfItem(atPath: resolved))?[.type] as? FileAttributeType,
+            type != .typeRegular
+        {
+            return .failure(
+                Failure(message: "is not a regular file (a FIFO, socket or device); give a file"))
+        }
         guard let handle = FileHandle(forReadingAtPath: path) else {
             let reason = FileManager.default.isReadableFile(atPath: path) ? "cannot be opened" : "permission denied"
             return .failure(Failure(message: "cannot be read (\(reason))"))
