@@ -89,3 +89,20 @@ struct NonRegularFileTests {
         #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("r").path))
     }
 }
+
+/// Issue #27, class 3: every value the viewer reads back from a timeline and puts into markup
+/// goes through its escaping function; none is concatenated into HTML raw.
+@Suite("Viewer escaping (issue #27)")
+struct ViewerEscapingTests {
+    @Test func timelineValuesReachMarkupEscapedOnly() {
+        let page = ViewerPage.html(timeline: "")
+        for raw in ["+ f.protocol +", "+ m.hops +", "+ m.m +", "+ m.attempts +", "+ m.id +", "+ f.id +"] {
+            #expect(!page.contains(raw), "\(raw) reaches the page unescaped")
+        }
+        for escaped in ["escapeText(f.protocol)", "escapeText(m.hops)", "escapeText(m.m)", "escapeText(m.attempts)"] {
+            #expect(page.contains(escaped))
+        }
+        // The escaping function covers what can open markup or leave an attribute.
+        #expect(page.contains("/[&<>\"']/g"))
+    }
+}

@@ -199,10 +199,12 @@ public enum ViewerPage {
           document.getElementById('msgpanel').style.display = '';
           var list = document.getElementById('msgs'), shown = by.msg.slice(0, 400), html = [];
           shown.forEach(function (m, i) {
-            var fate = m.delivered === null ? 'not delivered' : 'delivered in ' + ((m.delivered - m.t) / 1e6).toFixed(1) + ' ms, ' + m.hops + ' hops';
-            html.push('<div data-i="' + i + '">' + (m.t / NS).toFixed(2) + ' s · ' + escapeText(m.id) + ' #' + m.m + ' ' +
+            // Every value read back from the timeline is escaped: a tampered timeline shows text,
+            // never markup (issue #27, class 3).
+            var fate = m.delivered === null ? 'not delivered' : 'delivered in ' + ((m.delivered - m.t) / 1e6).toFixed(1) + ' ms, ' + escapeText(m.hops) + ' hops';
+            html.push('<div data-i="' + i + '">' + (m.t / NS).toFixed(2) + ' s · ' + escapeText(m.id) + ' #' + escapeText(m.m) + ' ' +
               escapeText(H.nodes[m.from].id) + '→' + escapeText(H.nodes[m.to].id) + ': ' + fate +
-              (m.attempts > 1 ? ' (' + m.attempts + ' attempts)' : '') + '</div>');
+              (m.attempts > 1 ? ' (' + escapeText(m.attempts) + ' attempts)' : '') + '</div>');
           });
           if (by.msg.length > shown.length) html.push('<div>… ' + (by.msg.length - shown.length) + ' more</div>');
           list.innerHTML = html.join('');
@@ -212,7 +214,7 @@ public enum ViewerPage {
             d.classList.add('sel'); selectedMsg = shown[Number(d.dataset.i)]; seek(selectedMsg.t);
           });
         }
-        function escapeText(s) { return String(s).replace(/[&<>"]/g, function (c) { return '&#' + c.charCodeAt(0) + ';'; }); }
+        function escapeText(s) { return String(s).replace(/[&<>"']/g, function (c) { return '&#' + c.charCodeAt(0) + ';'; }); }
 
         var charts = [];
         if (H.flows.length && (by.rtt.length || by.progress.length)) {
@@ -223,7 +225,7 @@ public enum ViewerPage {
             var rtts = by.rtt.filter(function (r) { return r.f === fi; })
               .map(function (r) { return [r.t + r.ms * 1e6, r.ms]; }).sort(function (a, b) { return a[0] - b[0]; });
             var prog = by.progress.filter(function (r) { return r.f === fi; }).map(function (r) { return [r.t, r.bytes]; });
-            box.insertAdjacentHTML('beforeend', '<div>' + escapeText(f.id) + ' (' + f.protocol + ', ' +
+            box.insertAdjacentHTML('beforeend', '<div>' + escapeText(f.id) + ' (' + escapeText(f.protocol) + ', ' +
               escapeText(H.nodes[f.from].id) + '→' + escapeText(H.nodes[f.to].id) + ')</div>');
             if (rtts.length) charts.push(chart(box, rtts, 'probe RTT (ms) at its echo', true));
             if (prog.length) charts.push(chart(box, prog, 'bytes delivered', false));
