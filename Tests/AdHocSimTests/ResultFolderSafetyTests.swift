@@ -106,3 +106,24 @@ struct ViewerEscapingTests {
         #expect(page.contains("/[&<>\"']/g"))
     }
 }
+
+/// Issue #27, class 9: one strict decimal grammar for the measured tables.
+@Suite("Decimal text (issue #27)")
+struct DecimalTextTests {
+    @Test func onlyPlainDecimalsAreNumbers() {
+        for (text, value) in [("14.921", 14.921), ("-3", -3.0), (".5", 0.5), ("5.", 5.0), ("1e3", 1000.0), ("2.5E-2", 0.025)] {
+            #expect(DecimalText.parse(text) == value, "\(text)")
+        }
+        for text in ["", "-", ".", "1e", "0x1.dd7p3", "inf", "nan", "14.921\u{0}GARBAGE", " 1", "1 ", "+1", "1e400", "1,5"] {
+            #expect(DecimalText.parse(text) == nil, "\(text.debugDescription)")
+        }
+    }
+
+    /// The measured table refuses a value with a NUL and garbage after it, naming the column.
+    @Test func aTableValueWithGarbageIsRefused() {
+        let csv = "place,protocol,distance_m,packets,size_bytes,rtt_mean_ms\ncity,udp,10,100,128,14.921\u{0}GARBAGE\n"
+        #expect(throws: CalibrationError.self) { try MeasuredTable(text: csv, file: "m.csv") }
+        let hex = "place,protocol,distance_m,packets,size_bytes,rtt_mean_ms\ncity,udp,0x1p3,100,128,3\n"
+        #expect(throws: CalibrationError.self) { try MeasuredTable(text: hex, file: "m.csv") }
+    }
+}

@@ -76,7 +76,7 @@ public struct FieldComparison: Sendable {
             let matching = body.filter { r in
                 guard field(r, "environment") == cell.key.place.rawValue,
                     field(r, "protocol") == cell.key.transport.rawValue,
-                    let d = Double(field(r, "distance_m")), distances.contains(where: { abs($0 - d) < 0.005 })
+                    let d = DecimalText.parse(field(r, "distance_m")), distances.contains(where: { abs($0 - d) < 0.005 })
                 else { return false }
                 if cell.key.packets == 0 { return true }
                 return Int(field(r, "packets")) == cell.key.packets && Int(field(r, "size_bytes")) == cell.key.size
@@ -86,7 +86,7 @@ public struct FieldComparison: Sendable {
                     cell.lines.contains(row.line)
                 }.compactMap { $0.values[k] }
                 let simulated = matching.compactMap { r -> Double? in
-                    guard let v = Double(field(r, metric.rawValue)), v.isFinite else { return nil }
+                    guard let v = DecimalText.parse(field(r, metric.rawValue)) else { return nil }
                     return v
                 }
                 let aggregated: Double? =

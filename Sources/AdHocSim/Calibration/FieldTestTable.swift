@@ -67,7 +67,7 @@ enum FieldTestTable {
             func number(_ name: String, upTo upper: Double = .greatestFiniteMagnitude) throws -> Double? {
                 let text = field(name)
                 if text.isEmpty { return nil }
-                guard let v = Double(text), v.isFinite, v >= 0, v <= upper else {
+                guard let v = DecimalText.parse(text), v >= 0, v <= upper else {
                     throw bad(name, upper == 100 ? "a percentage in 0...100" : "a number ≥ 0")
                 }
                 return v
@@ -85,7 +85,7 @@ enum FieldTestTable {
                 noPreset[label, default: 0] += 1
                 continue
             }
-            guard let d = Double(field("distance_m")), d.isFinite, d > 0 else {
+            guard let d = DecimalText.parse(field("distance_m")), d > 0 else {
                 throw bad("distance_m", "a distance in metres > 0")
             }
             var values = [Double?](repeating: nil, count: CalibrationMetric.allCases.count)

@@ -263,7 +263,7 @@ public struct MeasuredTable: Sendable {
             }
             var distance = field("distance_m")
             if distance != "max" {
-                guard let d = Double(distance), d.isFinite, d > 0 else {
+                guard let d = DecimalText.parse(distance), d > 0 else {
                     throw bad("distance_m", "a distance in metres > 0, or max")
                 }
                 distance = JSONNumber(d).literal
@@ -277,7 +277,7 @@ public struct MeasuredTable: Sendable {
                     continue
                 }
                 let upper = metric == .loss ? 100.0 : Double.greatestFiniteMagnitude
-                guard let v = Double(field(metric.rawValue)), v.isFinite, v >= 0, v <= upper else {
+                guard let v = DecimalText.parse(field(metric.rawValue)), v >= 0, v <= upper else {
                     throw bad(metric.rawValue, metric == .loss ? "a percentage in 0...100" : "a number ≥ 0")
                 }
                 values.append(v)
