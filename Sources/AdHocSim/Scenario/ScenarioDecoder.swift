@@ -398,14 +398,14 @@ public enum ScenarioFile {
             return .failure(Failure(message: "no such file"))
         }
         if isDirectory.boolValue { return .failure(Failure(message: "is a directory, not a scenario file")) }
-        // A FIFO, socket or device would block or never end (issue #27, class 6): regular files
-        // only, checked before opening (opening a FIFO already blocks).
+        // A FIFO or socket would block forever (issue #27, class 6): refused before opening
+        // (opening a FIFO already blocks). Foundation reports a FIFO as `typeUnknown`. Devices
+        // stay readable: /dev/null reads as empty, /dev/zero stops at `maxBytes`.
         let resolved = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
         if let type = (try? FileManager.default.attributesOfItem(atPath: resolved))?[.type] as? FileAttributeType,
-            type != .typeRegular
+            type == .typeSocket || type == .typeUnknown
         {
-            return .failure(
-                Failure(message: "is not a regular file (a FIFO, socket or device); give a file"))
+            return .failure(Failure(message: "is not a regular file (a FIFO or socket); give a file"))
         }
         guard let handle = FileHandle(forReadingAtPath: path) else {
             let reason = FileManager.default.isReadableFile(atPath: path) ? "cannot be opened" : "permission denied"
