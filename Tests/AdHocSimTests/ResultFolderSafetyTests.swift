@@ -127,3 +127,27 @@ struct DecimalTextTests {
         #expect(throws: CalibrationError.self) { try MeasuredTable(text: hex, file: "m.csv") }
     }
 }
+
+/// Issue #27, class 8: a user's value in a message is excerpted and its bidirectional controls
+/// are escaped, so a 5 000-character id prints as 120 characters and a U+202E cannot reorder
+/// the line a terminal shows.
+@Suite("Messages (issue #27)")
+struct MessageExcerptTests {
+    @Test func longIdsAreCutAndBidiControlsEscaped() {
+        let long = String(repeating: "x", count: 5_000)
+        let text = """
+            {"name": "m", "seed": 1, "duration_s": 5, "environment": {"preset": "field"},
+             "nodes": [{"id": "a", "position": [0, 0, 1.2]}, {"id": "b", "position": [5, 0, 1.2]}],
+             "traffic": [{"kind": "saturated", "from": "\(long)", "to": "b\u{202E}cba", "bytes": 100}]}
+            """
+        var message = ""
+        do {
+            _ = try ScenarioDecoder.decode(bytes: Array(text.utf8), file: "m.json")
+        } catch let e as ScenarioError {
+            message = e.description
+        } catch {}
+        #expect(message.contains("(5000 characters)"), "\(message.prefix(300))")
+        #expect(!message.contains(String(repeating: "x", count: 121)))
+        #expect(!message.unicodeScalars.contains("\u{202E}") && message.contains("\\u{202E}"))
+    }
+}

@@ -233,7 +233,7 @@ extension ScenarioDecoder {
         guard let v = node else { return required ? nil : .some(nil) }
         guard let name = values.string(v, p.appending(key), "a node id") else { return nil }
         guard let k = ctx.nodeIndex[name] else {
-            sink.report("no node has the id \"\(name)\"", path: p.appending(key), at: v.origin)
+            sink.report("no node has the id \"\(Diagnostic.excerpt(name))\"", path: p.appending(key), at: v.origin)
             return nil
         }
         return .some(k)

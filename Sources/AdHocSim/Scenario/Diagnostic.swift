@@ -54,8 +54,13 @@ public struct Diagnostic: Sendable, Equatable, CustomStringConvertible {
         return String(e.prefix(limit)) + "… (\(text.count) characters)"
     }
 
+    /// C0 and C1 controls, the line and paragraph separators, and Unicode's bidirectional
+    /// formatting characters (U+061C, U+200E–U+200F, U+202A–U+202E, U+2066–U+2069), which can
+    /// reorder what a terminal shows (issue #27, class 8).
     static func isControl(_ s: Unicode.Scalar) -> Bool {
         s.value < 0x20 || (0x7F...0x9F).contains(s.value) || s.value == 0x2028 || s.value == 0x2029
+            || s.value == 0x061C || (0x200E...0x200F).contains(s.value) || (0x202A...0x202E).contains(s.value)
+            || (0x2066...0x2069).contains(s.value)
     }
 }
 

@@ -37,7 +37,7 @@ extension ScenarioDecoder {
             func nodeRef(_ v: JSONNode, _ at: JSONPath) -> Int? {
                 guard let name = values.string(v, at, "a node id") else { return nil }
                 guard let k = nodeIndex[name] else {
-                    sink.report("no node has the id \"\(name)\"", path: at, at: v.origin); return nil
+                    sink.report("no node has the id \"\(Diagnostic.excerpt(name))\"", path: at, at: v.origin); return nil
                 }
                 return k
             }

@@ -88,7 +88,7 @@ extension ScenarioDecoder {
             guard let v = r.required(key, "a node id") else { return nil }
             guard let name = values.string(v, path.appending(key), "a node id") else { return nil }
             guard let index = nodeIndex[name] else {
-                var message = "no node has the id \"\(name)\""
+                var message = "no node has the id \"\(Diagnostic.excerpt(name))\""
                 if let s = nodeIds.closest(to: name) {
                     message += "; did you mean \"\(s)\"?"
                 }

@@ -270,7 +270,7 @@ extension ScenarioDecoder {
             func resolve(_ v: JSONNode, _ at: JSONPath) -> (index: Int, name: String)? {
                 guard let name = values.string(v, at, "a node id") else { return nil }
                 guard let k = nodeIndex[name] else {
-                    sink.report("no node has the id \"\(name)\"", path: at, at: v.origin)
+                    sink.report("no node has the id \"\(Diagnostic.excerpt(name))\"", path: at, at: v.origin)
                     return nil
                 }
                 return (k, name)

@@ -174,7 +174,7 @@ extension ScenarioDecoder {
                 if let k = nodeIndex[name] {
                     index = k
                 } else {
-                    sink.report("no node has the id \"\(name)\"", path: p.appending("node"), at: n.origin)
+                    sink.report("no node has the id \"\(Diagnostic.excerpt(name))\"", path: p.appending("node"), at: n.origin)
                 }
             }
             let action = r.required("action", "fail, recover, join or move").flatMap {

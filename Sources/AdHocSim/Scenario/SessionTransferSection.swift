@@ -85,7 +85,7 @@ extension ScenarioDecoder {
             for (k, m) in members.enumerated() {
                 guard let name = values.string(m, p.appending(k), "a node id") else { ok = false; continue }
                 guard let n = nodeIndex[name] else {
-                    sink.report("no node has the id \"\(name)\"", path: p.appending(k), at: m.origin)
+                    sink.report("no node has the id \"\(Diagnostic.excerpt(name))\"", path: p.appending(k), at: m.origin)
                     ok = false
                     continue
                 }
@@ -122,7 +122,7 @@ extension ScenarioDecoder {
             guard let v = r.required(key, "a node id"), let name = values.string(v, p.appending(key), "a node id")
             else { return nil }
             guard let k = nodeIndex[name] else {
-                sink.report("no node has the id \"\(name)\"", path: p.appending(key), at: v.origin)
+                sink.report("no node has the id \"\(Diagnostic.excerpt(name))\"", path: p.appending(key), at: v.origin)
                 return nil
             }
             return k

@@ -38,7 +38,7 @@ extension ScenarioDecoder {
             func nodeRef(_ key: String, _ v: JSONNode, _ at: JSONPath) -> Int? {
                 guard let name = values.string(v, at, "a node id") else { return nil }
                 guard let index = nodeIndex[name] else {
-                    sink.report("no node has the id \"\(name)\"", path: at, at: v.origin)
+                    sink.report("no node has the id \"\(Diagnostic.excerpt(name))\"", path: at, at: v.origin)
                     return nil
                 }
                 return index
