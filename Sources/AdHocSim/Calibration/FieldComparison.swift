@@ -82,9 +82,7 @@ public struct FieldComparison: Sendable {
                 return Int(field(r, "packets")) == cell.key.packets && Int(field(r, "size_bytes")) == cell.key.size
             }
             for (k, metric) in CalibrationMetric.allCases.enumerated() where cell.means[k] != nil {
-                let measuredValues = measured.rows.filter { row in
-                    cell.lines.contains(row.line)
-                }.compactMap { $0.values[k] }
+                let measuredValues = cell.samples[k]
                 let simulated = matching.compactMap { r -> Double? in
                     guard let v = DecimalText.parse(field(r, metric.rawValue)) else { return nil }
                     return v

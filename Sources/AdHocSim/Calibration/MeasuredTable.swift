@@ -75,6 +75,8 @@ public struct MeasuredCell: Sendable, Equatable {
     public var runs: [MeasuredRow]
     /// Lines of its rows in the CSV file.
     public var lines: [Int]
+    /// Per `CalibrationMetric.allCases`: the measured values of its rows, in row order.
+    public var samples: [[Double]]
     /// Per `CalibrationMetric.allCases`: the measured value (mean or median), `nil` if none.
     public var means: [Double?]
     /// Per `CalibrationMetric.allCases`: the weight of its term in the loss (rows measured for
@@ -115,7 +117,8 @@ public struct MeasuredCell: Sendable, Equatable {
                 let n = CalibrationMetric.allCases.count
                 cells.append(
                     MeasuredCell(
-                        key: row, runs: [], lines: [], means: Array(repeating: nil, count: n),
+                        key: row, runs: [], lines: [], samples: Array(repeating: [], count: n),
+                        means: Array(repeating: nil, count: n),
                         counts: Array(repeating: 0, count: n), aggregation: aggregation))
                 members.append([row])
             }
@@ -128,6 +131,7 @@ public struct MeasuredCell: Sendable, Equatable {
             }
             for k in CalibrationMetric.allCases.indices {
                 let vs = members[c].compactMap { $0.values[k] }
+                cells[c].samples[k] = vs
                 switch aggregation {
                 case .cellMean:
                     guard !vs.isEmpty else { continue }

@@ -301,8 +301,9 @@ public struct HostStack: Sendable {
             if flows[k].app.opened && flows[k].app.transferring { pump(k, link: &link, router: router, sim: &sim) }
             return
         }
-        if flows[k].app.spec.startPhase == .random {
-            // The app's previous test on this connection (FlowApplication.idleBeforeTest).
+        if flows[k].app.spec.startPhase != .connect {
+            // The app's previous test on this connection, the idle time before this one
+            // (FlowApplication.idleBeforeTest).
             link.noteUnsimulatedTraffic(Int(flows[k].clientNode), Int(flows[k].serverNode), now: sim.now)
         }
         sim.schedule(at: at, target: UInt32(k), kind: .testStart)

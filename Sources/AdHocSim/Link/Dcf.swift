@@ -163,6 +163,10 @@ extension WirelessLink {
             }
         }
         access[i].backoffSlots = -1
+        if stations[i].inFlightMinstrel >= 0 {
+            let c = stations[i].inFlightMinstrel
+            stations[i].minstrel[c].control.transmitted(attempt: Int(stations[i].queue[0].attempts) + 1)
+        }
         stations[i].inFlight = plan.mpdus
         stations[i].inFlightMcs = plan.mcs
         for k in 0..<plan.mpdus {
@@ -192,7 +196,7 @@ extension WirelessLink {
     /// Station `i`'s Minstrel controller for `peer` (its index in `minstrel`), made on first
     /// contact and seeded with the median-SNR rule's rate (`MinstrelRateControl`, "Start").
     mutating func minstrelController(_ i: Int, for peer: Int, now: SimTime) -> Int {
-        if let c = stations[i].minstrel.firstIndex(where: { $0.peer == Int32(peer) }) { return c }
+        for c in stations[i].minstrel.indices where stations[i].minstrel[c].peer == Int32(peer) { return c }
         let seed = medianSnrMcs(i, peer)
         let seedBps = phy.rateBitsPerSecond(seed)
         let start = minstrelRates.firstIndex(of: seed) ?? (minstrelBitsPerSecond.lastIndex { $0 <= seedBps } ?? 0)

@@ -47,8 +47,11 @@ public struct MinstrelRateControl: Sendable {
     var nextUpdate: SimTime
     /// Indices into `rates`: the best and second-best throughput, the most probable.
     public private(set) var best: Int, second: Int, mostProbable: Int
-    /// First attempts so far (for sampling).
+    /// First attempts transmitted so far (for sampling).
     var firstAttempts = 0
+    /// The sample drawn for the next first attempt, kept while its transmission waits (an AWDL
+    /// window, a busy medium), so a deferred frame neither draws again nor counts twice.
+    var pendingSample: Int?
 
     /// A controller over `rates` (slowest first, with their PHY rates), starting from `start`.
     public init(rates: [Mcs], bitsPerSecond: [Double], start: Int, now: SimTime) {
@@ -80,16 +83,33 @@ public struct MinstrelRateControl: Sendable {
         }
     }
 
-    /// The rate for attempt `attempt` of the head frame: the chain's, or on every
-    /// `sampleEvery`-th first attempt a sample drawn from `stream`.
+    /// The rate for attempt `attempt` of the head frame: the chain's, or for every
+    /// `sampleEvery`-th first attempt transmitted a sample drawn from `stream` (once, however
+    /// often the frame's access is deferred).
     public mutating func choose(attempt: Int, stream: inout RandomStream) -> Int {
         guard attempt == 1 else { return chain(attempt: attempt) }
-        firstAttempts += 1
-        guard firstAttempts % MinstrelRateControl.sampleEvery == 0 else { return best }
+        guard (firstAttempts + 1) % MinstrelRateControl.sampleEvery == 0 else { return best }
+        if let k = pendingSample { return k }
         let floor = throughput(best)
-        let faster = rates.indices.filter { $0 != best && bitsPerSecond[$0] > floor }
-        guard !faster.isEmpty else { return best }
-        return faster[Int(stream.uniformInt(below: UInt64(faster.count)))]
+        var faster = 0
+        for k in rates.indices where k != best && bitsPerSecond[k] > floor { faster += 1 }
+        guard faster > 0 else { return best }
+        var pick = Int(stream.uniformInt(below: UInt64(faster)))
+        for k in rates.indices where k != best && bitsPerSecond[k] > floor {
+            if pick == 0 {
+                pendingSample = k
+                return k
+            }
+            pick -= 1
+        }
+        return best
+    }
+
+    /// Attempt `attempt` of a frame went on the air: a first attempt counts toward sampling.
+    public mutating func transmitted(attempt: Int) {
+        guard attempt == 1 else { return }
+        firstAttempts += 1
+        pendingSample = nil
     }
 
     /// An exchange at rate `k` ended at `now`: `sent` MPDUs, `delivered` of them acknowledged.

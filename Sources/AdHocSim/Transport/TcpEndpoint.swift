@@ -294,13 +294,16 @@ public struct TcpEndpoint: Sendable {
             // Nagle (RFC 896; RFC 1122 §4.2.3.4): while data is unacknowledged, hold a segment
             // smaller than a full one.
             if len < segmentBytes && inFlight > 0 && !config.noDelay { return }
-            sendData(seq: sndNxt, len: len, push: len == available, sim: &sim)
+            sendData(seq: sndNxt, len: len, sim: &sim)
             sndNxt += len
             sndMax = Swift.max(sndMax, sndNxt)
         }
     }
 
-    mutating func sendData(seq: Int64, len: Int64, push: Bool = false, sim: inout Simulation) {
+    /// Sends (or resends) `len` bytes from `seq`. PSH is set when the segment reaches the end of
+    /// what the application has written, new or resent alike (the BSD `tcp_output` rule).
+    mutating func sendData(seq: Int64, len: Int64, sim: inout Simulation) {
+        let push = seq + len >= writeEnd
         let retransmission = seq < sndMax
         if retransmission {
             retransmissions += 1

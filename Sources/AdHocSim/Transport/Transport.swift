@@ -15,8 +15,8 @@ public enum TcpFlags {
     /// Marks a keepalive probe (on the wire: an ACK whose sequence number is one below the
     /// next expected, RFC 1122 §4.2.3.6); the simulator labels it so the peer answers it.
     public static let keepalive: UInt8 = 8
-    /// PSH: set on a data segment that empties the sender's send buffer (RFC 9293 §3.9.1.2; the
-    /// BSD `tcp_output` rule).
+    /// PSH: set on a data segment that reaches the end of the data written so far (RFC 9293
+    /// §3.9.1.2; the BSD `tcp_output` rule).
     public static let push: UInt8 = 16
 }
 

@@ -47,8 +47,6 @@ public struct FlowApplication: Sendable {
     /// Probe message size: a 4-byte length and an 8-byte `mach_absolute_time` stamp
     /// (measurement.md).
     public static let probeBytes = 12
-    /// Receive completions the server spends per probe: it reads 4, then 8 bytes (measurement.md).
-    public static let serverReadsPerProbe = 2
     /// The thesis app's fixed sleep between the probe loop and the transfer (measurement.md).
     public static let pauseAfterProbes = SimTime.seconds(1)
     /// How long the connection has been idle when the person taps start, at least: 5 s. The app
@@ -256,7 +254,7 @@ public struct FlowApplication: Sendable {
         switch arrival {
         case .stream(let upTo):
             while serverEchoes < probes && upTo >= Int64(serverEchoes + 1) * probeBytes {
-                let read = queue.receiveCompletion(arrivedAt: now, reads: FlowApplication.serverReadsPerProbe)
+                let read = queue.receiveCompletion(arrivedAt: now)
                 queue.submit(message: serverEchoes, bytes: probeBytes, awaited: false, at: read)
                 serverEchoes += 1
             }
@@ -281,7 +279,7 @@ public struct FlowApplication: Sendable {
                     guard let t = queue.receiveDatagram(bytes: probeBytes, arrivedAt: now) else { return }
                     read = t
                 } else {
-                    read = queue.receiveCompletion(arrivedAt: now, reads: FlowApplication.serverReadsPerProbe)
+                    read = queue.receiveCompletion(arrivedAt: now)
                 }
                 queue.submit(message: index, bytes: probeBytes, awaited: false, at: read)
                 serverEchoes += 1
