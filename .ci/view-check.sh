@@ -25,5 +25,29 @@ browse --screenshot="$OUT/chat-85.png" "file://$OUT/chat/view.html#t=85" >/dev/n
 if cmp -s "$OUT/chat-0.png" "$OUT/chat-85.png"; then echo "view-check: the view at 85 s looks the same as at 0 s"; exit 1; fi
 "$BIN" run topologies/two-phones.json --view --quiet --out "$OUT/thesis"
 check "$OUT/thesis" 2
-echo "view-check: mesh-chat and two-phones views load without errors, one element per phone, time moves the picture"
+# A tampered timeline (issue #27): a message's id and a phone's id carry markup and an inline
+# event handler. They are well-typed strings, so `view` accepts the file; the page must show
+# them as text: no element they describe exists, and the handler never runs (the page's
+# Content-Security-Policy forbids inline handlers in any case).
+python3 - "$OUT/chat/timeline.jsonl" <<'PY'
+import sys
+path = sys.argv[1]
+text = open(path, encoding="utf-8").read()
+payload = '<b id=\\"pwned\\">x</b><img src=x onerror=\\"document.body.dataset.pwned=1\\">'
+for old in ('"id":"chat"', '"id":"p00"'):
+    text = text.replace(old, '"id":"' + payload + '"', 1)
+open(path, "w", encoding="utf-8").write(text)
+PY
+grep -q 'pwned' "$OUT/chat/timeline.jsonl" || { echo "view-check: the tampering did not apply"; exit 1; }
+"$BIN" view "$OUT/chat" >/dev/null
+dom=$(browse --dump-dom "file://$OUT/chat/view.html#t=30&msg=0")
+grep -q 'data-ready="yes"' <<<"$dom" || { echo "view-check: the tampered view did not finish loading"; exit 1; }
+if grep -q '<b id="pwned">\|data-pwned="1"' <<<"$dom"; then echo "view-check: tampered timeline values became markup"; exit 1; fi
+grep -q '&lt;b id="pwned"&gt;\|&lt;b id=&quot;pwned&quot;&gt;' <<<"$dom" || { echo "view-check: the tampered value is not shown as text"; exit 1; }
+# A timeline cut short is refused (exit 2) and no page is written.
+head -c 2000 "$OUT/thesis/timeline.jsonl" > "$OUT/thesis/cut" && mv "$OUT/thesis/cut" "$OUT/thesis/timeline.jsonl"
+rm -f "$OUT/thesis/view.html"
+set +e; "$BIN" view "$OUT/thesis" 2>/dev/null; status=$?; set -e
+[ "$status" -eq 2 ] && [ ! -e "$OUT/thesis/view.html" ] || { echo "view-check: a cut timeline gave exit $status"; exit 1; }
+echo "view-check: mesh-chat and two-phones views load without errors, one element per phone, time moves the picture; tampered values show as text; a cut timeline is refused"
 rm -rf "$OUT"

@@ -24,7 +24,7 @@ enum RunCommand {
         } catch let e as ScenarioError {
             printError(e.description)
             printError(
-                "\(e.diagnostics.count) problem\(e.diagnostics.count == 1 ? "" : "s") in \(Diagnostic.excerpt(file.isEmpty ? "\"\"" : file)); nothing was run or written."
+                "\(e.count) problem\(e.count == 1 ? "" : "s") in \(Diagnostic.excerpt(file.isEmpty ? "\"\"" : file)); nothing was run or written."
             )
             return ExitStatus.badInput
         }
@@ -65,6 +65,13 @@ enum RunCommand {
             )
             print(RunFiles.summaryText(report), terminator: "")
             print("results: \(a.value("--out") ?? "results/\(scenario.name)")")
+        }
+        if let t = report.timeline, t.hasSuffix("}\n"), let last = t.dropLast().split(separator: "\n").last,
+            last.hasPrefix("{\"e\":\"truncated\"")
+        {
+            printError(
+                "note: the timeline kept its first \(TimelineRecorder.recordLimit) records and ends with a "
+                    + "\"truncated\" record counting the rest; the viewer says so")
         }
         if !report.completed {
             printError(
@@ -107,7 +114,7 @@ enum ValidateCommand {
                 failed += 1
                 printError(e.description)
                 printError(
-                    "\(e.diagnostics.count) problem\(e.diagnostics.count == 1 ? "" : "s") in \(Diagnostic.excerpt(file.isEmpty ? "\"\"" : file))"
+                    "\(e.count) problem\(e.count == 1 ? "" : "s") in \(Diagnostic.excerpt(file.isEmpty ? "\"\"" : file))"
                 )
             }
         }

@@ -9,9 +9,7 @@ enum ViewCommand {
         guard a.positionals.count == 1 else { throw Arguments.UsageError(message: "expects one run folder DIR") }
         let dir = URL(fileURLWithPath: a.positionals[0])
         // The `--out` rule: write only into a folder adhocsim wrote (its metadata.json says so).
-        let meta = FileManager.default.contents(atPath: dir.appendingPathComponent("metadata.json").path)
-            .map { String(decoding: $0, as: UTF8.self) }
-        guard let meta, meta.contains("\"tool\": \"adhocsim\"") else {
+        guard OutputFolder.isResultFolder(dir) else {
             printError(
                 "adhocsim view: \(Diagnostic.excerpt(dir.path)) is not a run folder adhocsim wrote (no metadata.json "
                     + "from adhocsim); run the scenario with `adhocsim run FILE --view --out DIR` first")
@@ -26,9 +24,10 @@ enum ViewCommand {
                     + "`adhocsim run FILE --view` (or --timeline) first")
             return ExitStatus.badInput
         }
-        guard text.hasPrefix("{\"e\":\"header\",\"version\":1,") else {
+        if let problem = TimelineCheck.problem(in: text) {
             printError(
-                "adhocsim view: \(Diagnostic.excerpt(source.path)) does not start with a version 1 timeline header")
+                "adhocsim view: \(Diagnostic.excerpt(source.path)): \(problem); nothing was written "
+                    + "(run the scenario again with --view to record a whole timeline)")
             return ExitStatus.badInput
         }
         do {

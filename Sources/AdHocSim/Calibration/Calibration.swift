@@ -72,12 +72,12 @@ public enum OverrideFile {
         }
         let sink = DiagnosticSink(file: path, lineMap: LineMap(bytes))
         var parser = JSONParser(bytes: bytes, sink: sink)
-        guard let root = parser.parseDocument() else { throw ScenarioError(diagnostics: sink.diagnostics) }
+        guard let root = parser.parseDocument() else { throw sink.error }
         guard case .object(let members) = root.value else {
             sink.report(
                 "expected an object of overrides {\"json.path\": value, ...}, found \(root.value.summary)", path: .root,
                 at: root.origin)
-            throw ScenarioError(diagnostics: sink.diagnostics)
+            throw sink.error
         }
         var out: [String] = []
         for m in members {
@@ -91,7 +91,7 @@ public enum OverrideFile {
                 out.append("\(m.key)=\(Matrix.text(m.value.value))")
             }
         }
-        if sink.hasErrors { throw ScenarioError(diagnostics: sink.diagnostics) }
+        if sink.hasErrors { throw sink.error }
         return out
     }
 }

@@ -86,6 +86,17 @@ public enum ResultDirectory {
         } catch let refusal as OutputFolder.Refusal {
             throw WriteError(description: refusal.description)
         }
+        // An earlier folder is replaced by renaming it aside and removing it: both need write
+        // access to it. Refused before anything moves, so a read-only earlier result stays as it
+        // was and no hidden `.<name>.old-<pid>` is left behind (issue #27, class 10).
+        var isFolder: ObjCBool = false
+        if fm.fileExists(atPath: target.path, isDirectory: &isFolder), isFolder.boolValue,
+            access(target.path, W_OK | X_OK) != 0
+        {
+            throw WriteError(
+                description: "\(target.path): the earlier result folder is read-only; adhocsim cannot replace it. "
+                    + "Make it writable or choose another --out.")
+        }
         do {
             try fm.createDirectory(at: parent, withIntermediateDirectories: true)
         } catch {

@@ -18,7 +18,21 @@ public enum ViewerPage {
         // in the data can close the element.
         let data = "[" + lines.joined(separator: ",\n") + "]"
         let safe = data.replacingOccurrences(of: "<", with: "\\u003c")
-        return head + "<script type=\"application/json\" id=\"timeline\">" + safe + "</script>\n" + script + tail
+        // The page's own two scripts carry a nonce; the Content-Security-Policy runs only
+        // scripts with it, so no inline event handler (`onerror=` in a tampered value) ever
+        // runs, and forbids every network access (`default-src 'none'`). The nonce is derived
+        // from the timeline, so the same run gives the same page bytes.
+        var hash = StableHash()
+        hash.combine(timeline)
+        let nonce = hash.hex
+        let policy =
+            "default-src 'none'; script-src 'nonce-\(nonce)'; style-src 'unsafe-inline'; img-src data:; "
+            + "base-uri 'none'; form-action 'none'"
+        let page = head.replacingOccurrences(
+            of: "<meta charset=\"utf-8\">",
+            with: "<meta charset=\"utf-8\">\n<meta http-equiv=\"Content-Security-Policy\" content=\"\(policy)\">")
+        return (page + "<script type=\"application/json\" id=\"timeline\">" + safe + "</script>\n" + script + tail)
+            .replacingOccurrences(of: "<script>", with: "<script nonce=\"\(nonce)\">")
     }
 
     static let head = #"""
@@ -84,7 +98,7 @@ public enum ViewerPage {
         var T = JSON.parse(document.getElementById('timeline').textContent);
         var H = T[0];
         var N = H.nodes.length;
-        var by = { pos: [], session: [], hb: [], hop: [], route: [], progress: [], rtt: [], msg: [] };
+        var by = { pos: [], session: [], hb: [], hop: [], route: [], progress: [], rtt: [], msg: [], truncated: [] };
         for (var i = 1; i < T.length; i++) { var r = T[i]; if (by[r.e]) by[r.e].push(r); }
         function byTime(a, b) { return a.t - b.t; }
         for (var k in by) by[k].sort(byTime);
@@ -146,7 +160,9 @@ public enum ViewerPage {
         // Title, legend.
         document.getElementById('title').textContent = H.scenario;
         document.getElementById('subtitle').textContent = ' · ' + H.place + ' · ' + H.technology + ' · ' + N +
-          ' phones · ' + (duration / NS).toFixed(1) + ' s simulated';
+          ' phones · ' + (duration / NS).toFixed(1) + ' s simulated' +
+          (by.truncated.length ? ' · recording stopped after ' + by.truncated[0].kept + ' records (' +
+            by.truncated[0].dropped + ' not recorded)' : '');
         var legend = [['up', 'up'], ['failed', 'failed'], ['late', 'joined late'], ['absent', 'not yet joined']]
           .map(function (p) { return '<span><i class="sw" style="background:' + COLORS[p[0]] + '"></i>' + p[1] + '</span>'; }).join('');
         if (H.mesh) legend += '<span><i class="sw" style="background:' + COLORS.session + ';border-radius:0;height:3px"></i>session</span>' +

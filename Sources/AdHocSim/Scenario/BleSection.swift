@@ -191,28 +191,27 @@ extension ScenarioDecoder {
             sink.report("a ble section needs at least one advertiser or scanner", path: bp, at: node.origin)
             return nil
         }
+        // Both checks are linear in the number of advertisers and scanners (issue #27, class 5:
+        // a pairwise search took minutes at 300 000 advertisers).
+        var advertiserOf: [Int: Int] = [:]
         for (i, a) in spec.advertisers.enumerated() {
-            if let j = spec.advertisers[..<i].firstIndex(where: { $0.node == a.node }) {
+            if let j = advertiserOf[a.node] {
                 sink.report(
                     "this node already advertises (ble.advertisers[\(j)]); one advertising set per node",
                     path: bp.appending("advertisers").appending(i).appending("node"), at: node.origin)
                 ok = false
+            } else {
+                advertiserOf[a.node] = i
             }
         }
         // A phone runs one scan at a time: scanners of one node must not overlap in time
         // (several scanning sessions of one phone are several scanners with startS and durationS).
-        for (i, s) in spec.scanners.enumerated() {
-            let end = s.duration.map { s.start + $0 } ?? .max
-            for (j, o) in spec.scanners[..<i].enumerated() where o.node == s.node {
-                let oEnd = o.duration.map { o.start + $0 } ?? .max
-                if s.start < oEnd && o.start < end {
-                    sink.report(
-                        "this node already scans then (ble.scanners[\(j)]); a phone runs one scan at a time, "
-                            + "so scanners of one node need startS and durationS that do not overlap",
-                        path: bp.appending("scanners").appending(i).appending("node"), at: node.origin)
-                    ok = false
-                }
-            }
+        for (i, j) in BleSpec.overlappingScanners(spec.scanners) {
+            sink.report(
+                "this node already scans then (ble.scanners[\(j)]); a phone runs one scan at a time, "
+                    + "so scanners of one node need startS and durationS that do not overlap",
+                path: bp.appending("scanners").appending(i).appending("node"), at: node.origin)
+            ok = false
         }
         return ok ? spec : nil
     }
@@ -549,5 +548,30 @@ extension ScenarioDecoder {
         guard let nodeRef, let node = nodeRef else { return nil }
         spec.node = node
         return ok ? spec : nil
+    }
+}
+
+extension BleSpec {
+    /// Scanners of one node whose scanning times overlap, as `(i, j)` with `j < i`: scanner `i`
+    /// overlaps scanner `j`, which started no later. In scanner order, each scanner at most
+    /// once. Sorted by start per node and swept once: O(n log n), not one check per pair.
+    static func overlappingScanners(_ scanners: [BleScannerSpec]) -> [(Int, Int)] {
+        var byNode: [Int: [Int]] = [:]
+        for (i, s) in scanners.enumerated() { byNode[s.node, default: []].append(i) }
+        var found: [(Int, Int)] = []
+        for (_, list) in byNode {
+            let order = list.sorted { (scanners[$0].start, $0) < (scanners[$1].start, $1) }
+            var latest: (index: Int, end: SimTime)?
+            for i in order {
+                let s = scanners[i]
+                let end = s.duration.map { s.start + $0 } ?? .max
+                if let l = latest, s.start < l.end {
+                    found.append((Swift.max(i, l.index), Swift.min(i, l.index)))
+                }
+                if latest.map({ end > $0.end }) ?? true { latest = (i, end) }
+            }
+        }
+        var reported = Set<Int>()
+        return found.sorted { ($0.0, $0.1) < ($1.0, $1.1) }.filter { reported.insert($0.0).inserted }
     }
 }

@@ -66,11 +66,27 @@ public struct Diagnostic: Sendable, Equatable, CustomStringConvertible {
 
 /// Everything wrong with a scenario, all at once.
 public struct ScenarioError: Error, Sendable, CustomStringConvertible {
-    /// The problems, in the order they were found (file order within a section).
+    /// The problems kept, in the order they were found (file order within a section): at most
+    /// `DiagnosticSink.keptLimit`.
     public var diagnostics: [Diagnostic]
+    /// Problems found beyond the kept ones (counted, not kept).
+    public var omitted: Int = 0
 
-    /// One line per problem.
-    public var description: String { diagnostics.map(\.description).joined(separator: "\n") }
+    /// A scenario error of these problems.
+    public init(diagnostics: [Diagnostic], omitted: Int = 0) {
+        self.diagnostics = diagnostics
+        self.omitted = omitted
+    }
+
+    /// Every problem found, kept or not.
+    public var count: Int { diagnostics.count + omitted }
+
+    /// One line per kept problem, then one line counting the rest.
+    public var description: String {
+        let lines = diagnostics.map(\.description).joined(separator: "\n")
+        guard omitted > 0 else { return lines }
+        return lines + "\n… and \(omitted) more problem\(omitted == 1 ? "" : "s") (only the first \(diagnostics.count) are shown)"
+    }
 }
 
 /// Maps byte offsets of a UTF-8 text to 1-based lines and columns. The line index is built once;
@@ -116,6 +132,12 @@ final class DiagnosticSink {
     let file: String
     let lineMap: LineMap
     private(set) var diagnostics: [Diagnostic] = []
+    /// Problems reported after `keptLimit` were kept: counted only.
+    private(set) var omitted = 0
+    /// The most problems kept: 100 (issue #27, class 4: an input with millions of faults, or a
+    /// check that finds one per pair, must not hold or print them all; the first hundred show
+    /// what is wrong, the count says how much).
+    static let keptLimit = 100
     /// When set, every key the readers ask for, by the path of its object with array indices
     /// written `[]` (`ScenarioDecoder.keyCensus`).
     var census: [String: Set<String>]?
@@ -127,6 +149,10 @@ final class DiagnosticSink {
 
     /// Records a problem at `origin`.
     func report(_ message: String, path: JSONPath, at origin: ValueOrigin) {
+        guard diagnostics.count < DiagnosticSink.keptLimit else {
+            omitted += 1
+            return
+        }
         var d = Diagnostic(
             file: file, line: nil, column: nil, override: nil, path: path.description,
             message: message)
@@ -144,4 +170,7 @@ final class DiagnosticSink {
     }
 
     var hasErrors: Bool { !diagnostics.isEmpty }
+
+    /// The problems as an error.
+    var error: ScenarioError { ScenarioError(diagnostics: diagnostics, omitted: omitted) }
 }

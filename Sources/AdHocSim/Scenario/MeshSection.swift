@@ -194,6 +194,7 @@ extension ScenarioDecoder {
             }
         }
         ok = decodeSessionTransfers(mr, mp, into: &spec, nodeIndex: nodeIndex, duration: duration) && ok
+        ok = checkBudgets(spec, mp, at: node.origin) && ok
         return ok ? spec : nil
     }
 
@@ -244,6 +245,32 @@ extension ScenarioDecoder {
             } else {
                 ok = false
             }
+        }
+        return ok
+    }
+
+    /// The run-wide budgets of what the senders hold and do (issue #27, class 4), derived from
+    /// the input before anything runs: a message's bytes are held by its sender from the moment
+    /// the app hands them over, so a thousand 64 MiB messages at 1 ns intervals are 64 GiB held
+    /// at once; each per-item limit alone does not bound the sum.
+    func checkBudgets(_ spec: MeshSpec, _ mp: JSONPath, at origin: ValueOrigin) -> Bool {
+        var ok = true
+        var held = 0.0
+        for m in spec.messages { held += Double(m.sizeBytes) * Double(m.count) }
+        for r in spec.resources { held += Double(r.sizeBytes) }
+        if held > Double(MeshBounds.maxHeldBytes) {
+            sink.report(
+                "the message workloads and resources hand the senders \(NumberText.fixed(held / 1_073_741_824, decimals: 1)) GiB "
+                    + "in all (size_bytes × count, summed); at most \(MeshBounds.maxHeldBytes >> 30) GiB per run",
+                path: mp, at: origin)
+            ok = false
+        }
+        let writes = spec.streams.reduce(0.0) { $0 + Double($1.writes) }
+        if writes > Double(SessionTransferBounds.maxWrites) {
+            sink.report(
+                "the streams make \(Int(writes)) writes in all; at most \(SessionTransferBounds.maxWrites) over every "
+                    + "stream of a run (use larger write_bytes)", path: mp.appending("streams"), at: origin)
+            ok = false
         }
         return ok
     }
@@ -362,4 +389,8 @@ public enum MeshBounds {
     /// duplicate suppression, first-route times), about 40 bytes per pair: 2.7 GB at this size
     /// (assumption: the largest mesh benchmark, `mesh-city-5000.json`, needs 1.0 GB of them).
     public static let maxNodes = 8192
+    /// The most bytes all message workloads and resources of a run may hand their senders:
+    /// 4 GiB (assumption: a sender holds a message's fragments until they leave, about a tenth
+    /// of their size in records; the largest shipped workload hands over a few megabytes).
+    public static let maxHeldBytes: Int64 = 1 << 32
 }

@@ -39,13 +39,11 @@ public struct ScenarioDecoder {
     public static func decode(bytes: [UInt8], file: String, overrides: [String] = []) throws -> Scenario {
         let sink = DiagnosticSink(file: file, lineMap: LineMap(bytes))
         var parser = JSONParser(bytes: bytes, sink: sink)
-        guard var root = parser.parseDocument() else { throw ScenarioError(diagnostics: sink.diagnostics) }
-        for text in overrides {
-            Override.apply(text, to: &root, sink: sink)
-        }
+        guard var root = parser.parseDocument() else { throw sink.error }
+        Override.apply(overrides, to: &root, sink: sink)
         let decoder = ScenarioDecoder(sink: sink)
         let scenario = decoder.decodeRoot(root, file: file)
-        guard let scenario, !sink.hasErrors else { throw ScenarioError(diagnostics: sink.diagnostics) }
+        guard let scenario, !sink.hasErrors else { throw sink.error }
         return scenario
     }
 

@@ -42,7 +42,7 @@ public enum SweepRunner {
         let fm = FileManager.default
         let cellsDir = out.appendingPathComponent("cells")
         try claim(out)
-        if resume { try checkSameSweep(plan, out: out) }
+        if resume { try checkSameSweep(plan, out: out, shard: shard) }
         do {
             try fm.createDirectory(at: out, withIntermediateDirectories: true)
         } catch {
@@ -73,7 +73,15 @@ public enum SweepRunner {
                 try? fm.removeItem(at: cellsDir.appendingPathComponent(f))
             }
         }
-        let todo = mine.filter { !fm.fileExists(atPath: cellsDir.appendingPathComponent($0.stem + ".csv").path) }
+        // A resumed unit counts as done only when both its files are whole (issue #27, class 7:
+        // a cell whose .jsonl was missing was not rerun, a garbage .csv was copied into
+        // cells.csv); any other is removed and run again.
+        let todo = mine.filter { unit in
+            guard fm.fileExists(atPath: cellsDir.appendingPathComponent(unit.stem + ".csv").path) else { return true }
+            guard malformedCell(cellsDir, stem: unit.stem, columns: plan.header.count) != nil else { return false }
+            for ext in [".csv", ".jsonl"] { try? fm.removeItem(at: cellsDir.appendingPathComponent(unit.stem + ext)) }
+            return true
+        }
         let shared = Shared()
         let started = ContinuousClock().now
         let total = todo.count
@@ -231,7 +239,7 @@ public enum SweepRunner {
     /// A resumed sweep must be the same sweep.
     /// A folder without `metadata.json` holds no sweep yet; one whose metadata cannot be read is
     /// refused rather than resumed blindly.
-    static func checkSameSweep(_ plan: SweepPlan, out: URL) throws {
+    static func checkSameSweep(_ plan: SweepPlan, out: URL, shard: (k: Int, n: Int)?) throws {
         guard FileManager.default.fileExists(atPath: out.appendingPathComponent("metadata.json").path) else { return }
         let meta: FolderMetadata
         do {
@@ -244,6 +252,13 @@ public enum SweepRunner {
             throw OutputError(
                 description:
                     "\(out.path): holds a different sweep (input \(meta.hash), version \(meta.version)); this one is \(id.hash), version \(id.version). Use another --out or drop --resume."
+            )
+        }
+        func text(_ s: (k: Int, n: Int)?) -> String { s.map { "shard \($0.k)/\($0.n)" } ?? "the whole sweep" }
+        if meta.shard?.k != shard?.k || meta.shard?.n != shard?.n {
+            throw OutputError(
+                description:
+                    "\(out.path): holds \(text(meta.shard)), not \(text(shard)); resume it with the same --shard, or use another --out."
             )
         }
     }

@@ -25,13 +25,25 @@
 /// - `{"e": "rtt", "t", "f", "ms"}`: a probe of flow `f` sent at `t` came back after `ms`;
 /// - `{"e": "msg", "t", "w", "id", "m", "from", "to", "delivered", "confirmed", "attempts",
 ///   "hops"}`: message `m` of workload `w` (`id`) created at `t`, delivered and confirmed at
-///   those times (null: never).
+///   those times (null: never);
+/// - `{"e": "truncated", "kept", "dropped"}`: the last line when the run made more than
+///   `recordLimit` records: how many were kept and how many were not.
 public final class TimelineRecorder: @unchecked Sendable {
     /// Route tables are recorded only up to this many phones (a 1 000-phone mesh holds a
     /// million routes; the viewer says so instead).
     public static let maxRouteNodes = 200
     /// Lines so far.
     public private(set) var lines: [String] = []
+    /// The most records kept after the header: 1 000 000 (assumption: about 100 MB of text,
+    /// which the page embeds whole; the viewer draws a few thousand items a frame). A run that
+    /// would record more keeps the first ones and ends with a `truncated` record saying how
+    /// many it did not keep (issue #27, class 4: 10⁶ one-byte messages recorded without bound
+    /// took ten times the run's memory).
+    public static let recordLimit = 1_000_000
+    /// This recorder's record limit (`recordLimit` unless a test asks for fewer).
+    public let maxRecords: Int
+    /// Records not kept because `maxRecords` was reached.
+    public private(set) var dropped = 0
     /// Simulated time between samples.
     public let slice: SimTime
     var lastPositions: [Position] = []
@@ -42,7 +54,10 @@ public final class TimelineRecorder: @unchecked Sendable {
     var lastHeartbeat: [Int: UInt64] = [:]
 
     /// A recorder sampling every `slice` of simulated time.
-    public init(slice: SimTime) { self.slice = slice }
+    public init(slice: SimTime, maxRecords: Int = TimelineRecorder.recordLimit) {
+        self.slice = slice
+        self.maxRecords = maxRecords
+    }
 
     /// The slice a scenario is sampled at: 100 ms (the mobility sampling interval), 10 ms for
     /// runs without a mesh (two-phone tests, where probes come milliseconds apart).
@@ -86,6 +101,15 @@ public final class TimelineRecorder: @unchecked Sendable {
         lastProgress = Array(repeating: 0, count: scenario.flows.count)
     }
 
+    /// Keeps one record, or counts it as dropped once `maxRecords` are kept.
+    func record(_ line: String) {
+        guard lines.count <= maxRecords else {
+            dropped += 1
+            return
+        }
+        lines.append(line)
+    }
+
     /// A number with 3 decimals (positions in metres, milliseconds to the microsecond).
     static func number(_ v: Double) -> String { NumberText.fixed(v, decimals: 3) }
 
@@ -95,11 +119,11 @@ public final class TimelineRecorder: @unchecked Sendable {
         case .heartbeat, .routeRequest:
             guard f.origin == Int(packet.source), lastHeartbeat[f.origin] != f.seq else { return }
             lastHeartbeat[f.origin] = f.seq
-            lines.append("{\"e\":\"hb\",\"t\":\(now.nanoseconds),\"n\":\(f.origin)}")
+            record("{\"e\":\"hb\",\"t\":\(now.nanoseconds),\"n\":\(f.origin)}")
         case .message, .routeReturn:
             guard f.fragment == 0 || f.fragment == f.fragments - 1 else { return }
             let k = f.kind == .message ? "msg" : "ret"
-            lines.append(
+            record(
                 "{\"e\":\"hop\",\"t\":\(now.nanoseconds),\"a\":\(packet.source),\"b\":\(packet.destination),"
                     + "\"k\":\"\(k)\",\"w\":\(f.workload),\"m\":\(f.message),\"try\":\(f.attempt)}")
         default: return
@@ -115,7 +139,7 @@ public final class TimelineRecorder: @unchecked Sendable {
                 let p = world.nodes.position(of: i, at: now)
                 if p != lastPositions[i] {
                     lastPositions[i] = p
-                    lines.append(
+                    record(
                         "{\"e\":\"pos\",\"t\":\(t),\"n\":\(i),\"x\":\(Self.number(p.x)),\"y\":\(Self.number(p.y))}")
                 }
             }
@@ -124,10 +148,10 @@ public final class TimelineRecorder: @unchecked Sendable {
             let peers = mesh.peers
             for a in 0..<peers.count where peers[a] != lastPeers[a] {
                 for b in peers[a] where b > a && !lastPeers[a].contains(b) {
-                    lines.append("{\"e\":\"session\",\"t\":\(t),\"a\":\(a),\"b\":\(b),\"up\":true}")
+                    record("{\"e\":\"session\",\"t\":\(t),\"a\":\(a),\"b\":\(b),\"up\":true}")
                 }
                 for b in lastPeers[a] where b > a && !peers[a].contains(b) {
-                    lines.append("{\"e\":\"session\",\"t\":\(t),\"a\":\(a),\"b\":\(b),\"up\":false}")
+                    record("{\"e\":\"session\",\"t\":\(t),\"a\":\(a),\"b\":\(b),\"up\":false}")
                 }
                 lastPeers[a] = peers[a]
             }
@@ -138,7 +162,7 @@ public final class TimelineRecorder: @unchecked Sendable {
                     for r in mesh.routeTable(of: n, at: now) { table[r.to] = r.path }
                     for to in 0..<lastRoutes.count where table[to] != lastRoutes[n][to] {
                         let path = (table[to] ?? []).map(String.init).joined(separator: ",")
-                        lines.append("{\"e\":\"route\",\"t\":\(t),\"n\":\(n),\"to\":\(to),\"path\":[\(path)]}")
+                        record("{\"e\":\"route\",\"t\":\(t),\"n\":\(n),\"to\":\(to),\"path\":[\(path)]}")
                     }
                     lastRoutes[n] = table
                 }
@@ -146,7 +170,7 @@ public final class TimelineRecorder: @unchecked Sendable {
         }
         for (k, f) in world.hosts.flows.enumerated() where f.app.bytesDelivered != lastProgress[k] {
             lastProgress[k] = f.app.bytesDelivered
-            lines.append("{\"e\":\"progress\",\"t\":\(t),\"f\":\(k),\"bytes\":\(f.app.bytesDelivered)}")
+            record("{\"e\":\"progress\",\"t\":\(t),\"f\":\(k),\"bytes\":\(f.app.bytesDelivered)}")
         }
     }
 
@@ -157,7 +181,7 @@ public final class TimelineRecorder: @unchecked Sendable {
                 guard let echo else { continue }
                 let sent = f.app.probeSent[i]
                 let ms = NumberText.fixed((echo - sent).inSeconds * 1000, decimals: 6)
-                lines.append("{\"e\":\"rtt\",\"t\":\(sent.nanoseconds),\"f\":\(k),\"ms\":\(ms)}")
+                record("{\"e\":\"rtt\",\"t\":\(sent.nanoseconds),\"f\":\(k),\"ms\":\(ms)}")
             }
         }
         guard let mesh = world.mesh else { return }
@@ -165,7 +189,7 @@ public final class TimelineRecorder: @unchecked Sendable {
         for (w, records) in mesh.ledger.records.enumerated() {
             let spec = mesh.ledger.workloads[w]
             for (m, r) in records.enumerated() {
-                lines.append(
+                record(
                     "{\"e\":\"msg\",\"t\":\(r.created.nanoseconds),\"w\":\(w),\"id\":\(Self.json(spec.id)),\"m\":\(m),"
                         + "\"from\":\(spec.from),\"to\":\(spec.to),\"delivered\":\(time(r.delivered)),"
                         + "\"confirmed\":\(time(r.confirmed)),\"attempts\":\(r.attempts),\"hops\":\(r.hops)}")
@@ -173,6 +197,10 @@ public final class TimelineRecorder: @unchecked Sendable {
         }
     }
 
-    /// The file's text: one line per record, each ending in a newline.
-    public var text: String { lines.joined(separator: "\n") + "\n" }
+    /// The file's text: one line per record, each ending in a newline, and the `truncated`
+    /// record when some were not kept.
+    public var text: String {
+        let tail = dropped > 0 ? "\n{\"e\":\"truncated\",\"kept\":\(lines.count - 1),\"dropped\":\(dropped)}" : ""
+        return lines.joined(separator: "\n") + tail + "\n"
+    }
 }

@@ -1,0 +1,193 @@
+import Foundation
+import Testing
+
+@testable import AdHocSim
+
+/// Issue #27, classes 4, 5, 7 and 10, and the viewer's checks: bounded diagnostics, linear
+/// validation, run-wide budgets, a resume that checks what it finds, a read-only earlier result,
+/// a timeline checked before a page is built from it.
+@Suite("Hardening: budgets, resume, viewer (issue #27)")
+struct HardeningBudgetTests {
+    static let twoPhones = """
+        {"name": "s", "seed": 1, "duration_s": 10, "environment": {"preset": "field"}, "radio": {"technology": "ideal"},
+         "nodes": [{"id": "c", "position": [0, 0, 1.2]}, {"id": "s", "position": [10, 0, 1.2]}],
+         "flows": [{"id": "f", "from": "c", "to": "s", "protocol": "udp", "start_s": 0,
+                    "workload": {"kind": "thesis", "probes": 2, "packets": 2, "size": 100, "startPhase": "connect"}}]
+        """
+
+    /// 150 bad scripted events: the first 100 problems are kept, the other 50 counted, and the
+    /// message says so.
+    @Test func diagnosticsKeepTheFirstHundredAndCountTheRest() {
+        let events = Array(repeating: "{}", count: 150).joined(separator: ", ")
+        let text = Self.twoPhones + ", \"events\": [\(events)]}"
+        guard case .failure(let e) = decode(text) else {
+            Issue.record("150 empty events were accepted")
+            return
+        }
+        #expect(e.diagnostics.count == 100)
+        #expect(e.omitted >= 50)
+        #expect(e.count == 100 + e.omitted)
+        #expect(e.description.hasSuffix("… and \(e.omitted) more problems (only the first 100 are shown)"))
+    }
+
+    /// Scanners of one phone: 0 scans 0–2 s, 1 from 1 s on, 2 from 5 s on, 3 is another phone's.
+    /// By hand: 1 overlaps 0 (1 < 2), 2 overlaps 1 (1 never ends), 3 overlaps nothing of its own
+    /// phone. Each overlapping scanner is named once, with the earlier one it overlaps.
+    @Test func overlappingScannersAreFoundBySortingNotByPairs() {
+        func scanner(_ node: Int, _ start: Double, _ duration: Double?) -> BleScannerSpec {
+            BleScannerSpec(
+                node: node, intervalMs: 100, windowMs: 30, active: false, duplicateFilter: true, channels: [37, 38, 39],
+                serviceFilter: nil, start: SimTime.seconds(start), duration: duration.map { SimTime.seconds($0) })
+        }
+        let found = BleSpec.overlappingScanners([
+            scanner(0, 0, 2), scanner(0, 1, nil), scanner(0, 5, nil), scanner(1, 0, nil)
+        ])
+        #expect(found.map { [$0.0, $0.1] } == [[1, 0], [2, 1]])
+        // Back to back is not overlapping.
+        #expect(BleSpec.overlappingScanners([scanner(0, 0, 2), scanner(0, 2, 1), scanner(0, 3, nil)]).isEmpty)
+    }
+
+    /// `--set` arguments gathered into one tree: a later value for the same path wins, new
+    /// objects are made on the way, a value and a member inside it conflict, an index outside
+    /// the array is refused.
+    @Test func overridesApplyInOnePassWithTheSameRules() throws {
+        let base = Self.twoPhones + "}"
+        let later = try decode(base, overrides: ["seed=5", "seed=9"]).get()
+        #expect(later.seed == 9)
+        let moved = try decode(base, overrides: ["nodes[1].position[0]=25", "nodes[1].position[1]=3"]).get()
+        #expect(moved.nodes[1].position.x == 25 && moved.nodes[1].position.y == 3)
+        let conflict = diagnostics(base, overrides: ["limits=3", "limits.maxEvents=100"])
+        #expect(conflict.first?.path == "limits")
+        let outside = diagnostics(base, overrides: ["nodes[7].position[0]=1"])
+        #expect(outside.first?.message.contains("out of range") == true)
+    }
+
+    /// A thousand 64 MiB messages (62.5 GiB handed over) and 50 streams of 10⁷ writes each are
+    /// refused before the run, naming the section and the budget.
+    @Test func runWideBudgetsAreCheckedBeforeTheRun() {
+        let mesh = """
+            {"name": "m", "seed": 1, "duration_s": 100, "environment": {"preset": "field"},
+             "nodes": [{"id": "a", "position": [0, 0, 1.2]}, {"id": "b", "position": [5, 0, 1.2]}],
+             "mesh": {MESH}}
+            """
+        let messages = mesh.replacingOccurrences(
+            of: "{MESH}",
+            with: "{\"messages\": [{\"id\": \"m\", \"from\": \"a\", \"to\": \"b\", \"size_bytes\": 67108864, "
+                + "\"count\": 1000, \"interval_s\": 1e-9}]}")
+        let m = diagnostics(messages)
+        #expect(m.first?.path == "mesh" && m.first?.message.contains("62.5 GiB") == true, "\(m)")
+        let streams = (0..<50).map {
+            "{\"id\": \"s\($0)\", \"from\": \"a\", \"to\": \"b\", \"bytes_per_s\": 1000000, \"duration_s\": 10, \"write_bytes\": 1}"
+        }
+        let s = diagnostics(
+            mesh.replacingOccurrences(of: "{MESH}", with: "{\"streams\": [\(streams.joined(separator: ", "))]}"))
+        // 50 streams × 10 s × 10⁶ writes/s = 5 × 10⁸ writes.
+        #expect(s.contains { $0.path == "mesh.streams" && $0.message.contains("500000000 writes") }, "\(s)")
+    }
+
+    /// A resumed sweep reruns a cell whose `.jsonl` is missing and one whose `.csv` is garbage,
+    /// and ends with the same bytes as a fresh sweep; a folder of another shard is refused.
+    @Test func resumeChecksWhatItFinds() throws {
+        let sweep = Self.twoPhones + ", \"matrix\": {\"distance_m\": [5, 10, 20]}}"
+        let dir = try temporaryFolder(["m.json": sweep])
+        let fm = FileManager.default
+        #expect(try CLI.run(["sweep", "m.json", "--out", "fresh", "-j", "1", "--quiet"], in: dir).status == 0)
+        #expect(try CLI.run(["sweep", "m.json", "--out", "res", "-j", "1", "--quiet"], in: dir).status == 0)
+        let cells = dir.appendingPathComponent("res/cells")
+        let stems = try fm.contentsOfDirectory(atPath: cells.path).filter { $0.hasSuffix(".csv") }.sorted()
+            .map { String($0.dropLast(4)) }
+        #expect(stems.count == 3)
+        try fm.removeItem(at: cells.appendingPathComponent(stems[0] + ".jsonl"))
+        try "garbage\n".write(to: cells.appendingPathComponent(stems[1] + ".csv"), atomically: true, encoding: .utf8)
+        let resumed = try CLI.run(["sweep", "m.json", "--out", "res", "-j", "1", "--resume", "--quiet"], in: dir)
+        #expect(resumed.status == 0, "\(resumed.stderr)")
+        for name in ["cells.csv", "cells.jsonl"] {
+            let a = try String(contentsOf: dir.appendingPathComponent("fresh/\(name)"), encoding: .utf8)
+            let b = try String(contentsOf: dir.appendingPathComponent("res/\(name)"), encoding: .utf8)
+            #expect(a == b, "\(name) differs from a fresh sweep after resuming")
+        }
+        #expect(try CLI.run(["sweep", "m.json", "--out", "half", "--shard", "1/2", "--quiet"], in: dir).status == 0)
+        let other = try CLI.run(["sweep", "m.json", "--out", "half", "--shard", "2/2", "--resume", "--quiet"], in: dir)
+        #expect(other.status == 2 && other.stderr.contains("holds shard 1/2, not shard 2/2"), "\(other.stderr)")
+    }
+
+    /// A rerun into a read-only earlier result folder is refused before anything moves (for a
+    /// user without the right to change it; root may), and never leaves a hidden folder behind.
+    @Test func aReadOnlyEarlierResultIsRefusedCleanly() throws {
+        let dir = try temporaryFolder(["m.json": Self.twoPhones + "}"])
+        let fm = FileManager.default
+        #expect(try CLI.run(["run", "m.json", "--out", "res", "--quiet"], in: dir).status == 0)
+        let res = dir.appendingPathComponent("res")
+        try fm.setAttributes([.posixPermissions: 0o555], ofItemAtPath: res.path)
+        defer { try? fm.setAttributes([.posixPermissions: 0o755], ofItemAtPath: res.path) }
+        let again = try CLI.run(["run", "m.json", "--out", "res", "--quiet"], in: dir)
+        if access(res.path, W_OK) != 0 {
+            #expect(again.status == 2 && again.stderr.contains("read-only"), "\(again.stderr)")
+            #expect(fm.fileExists(atPath: res.appendingPathComponent("summary.csv").path))
+        }
+        let hidden = try fm.contentsOfDirectory(atPath: dir.path).filter { $0.hasPrefix(".res.") }
+        #expect(hidden.isEmpty, "left behind: \(hidden)")
+    }
+
+    /// The recorder keeps its first records and ends the file with one saying how many it did
+    /// not keep; the result is still a timeline the viewer takes.
+    @Test func aTimelineBeyondItsLimitSaysWhatItDropped() {
+        let r = TimelineRecorder(slice: .milliseconds(10), maxRecords: 3)
+        r.record(
+            "{\"e\":\"header\",\"version\":1,\"scenario\":\"s\",\"place\":\"field\",\"technology\":\"ideal\","
+                + "\"duration_ns\":1,\"range_m\":1,\"slice_ns\":1,\"nodes\":[{\"id\":\"a\",\"x\":0,\"y\":0}],"
+                + "\"events\":[],\"mesh\":false,\"heartbeat_ns\":0,\"flows\":[],\"routes_recorded\":false}")
+        for t in 0..<5 { r.record("{\"e\":\"hb\",\"t\":\(t),\"n\":0}") }
+        // The header and 3 records kept, 2 dropped.
+        #expect(r.lines.count == 4 && r.dropped == 2)
+        #expect(r.text.hasSuffix("{\"e\":\"truncated\",\"kept\":3,\"dropped\":2}\n"))
+        #expect(TimelineCheck.problem(in: r.text) == nil)
+    }
+
+    /// A whole timeline passes; cut short, of the wrong type, out of range or of an unknown
+    /// record it is refused, naming the line; `view` then exits 2 and writes no page.
+    @Test func theViewerChecksTheTimelineFirst() throws {
+        let dir = try temporaryFolder(["m.json": Self.twoPhones + "}"])
+        #expect(try CLI.run(["run", "m.json", "--out", "res", "--timeline", "--quiet"], in: dir).status == 0)
+        let url = dir.appendingPathComponent("res/timeline.jsonl")
+        let whole = try String(contentsOf: url, encoding: .utf8)
+        #expect(TimelineCheck.problem(in: whole) == nil, "\(TimelineCheck.problem(in: whole) ?? "")")
+        let lines = whole.split(separator: "\n").map(String.init)
+        let header = lines[0]
+        let tampered: [(String, String)] = [
+            (String(whole.dropLast(5)), "line"),
+            (header.replacingOccurrences(of: "\"protocol\":\"udp\"", with: "\"protocol\":\"<img src=x>\"") + "\n", "protocol"),
+            (header + "\n{\"e\":\"hop\",\"t\":0,\"a\":\"x\",\"b\":1,\"k\":\"msg\",\"w\":0,\"m\":0,\"try\":1}\n", "\"a\""),
+            (header + "\n{\"e\":\"pos\",\"t\":0,\"n\":7,\"x\":0,\"y\":0}\n", "node number below 2"),
+            (header + "\n{\"e\":\"script\",\"t\":0}\n", "unknown record type")
+        ]
+        for (text, says) in tampered {
+            let problem = TimelineCheck.problem(in: text)
+            #expect(problem?.contains(says) == true, "\(says): \(problem ?? "accepted")")
+        }
+        try tampered[0].0.write(to: url, atomically: true, encoding: .utf8)
+        let view = try CLI.run(["view", "res"], in: dir)
+        #expect(view.status == 2 && view.stderr.contains("timeline.jsonl"), "\(view.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("res/view.html").path))
+    }
+
+    /// The page runs only its own scripts (a nonce, no 'unsafe-inline' scripts, so no inline
+    /// event handler) and may reach no network.
+    @Test func thePageCarriesAContentSecurityPolicy() {
+        let page = ViewerPage.html(timeline: "{\"e\":\"header\"}\n")
+        guard let meta = page.range(of: "<meta http-equiv=\"Content-Security-Policy\" content=\"") else {
+            Issue.record("no Content-Security-Policy")
+            return
+        }
+        let policy = String(page[meta.upperBound...].prefix { $0 != "\"" })
+        #expect(policy.contains("default-src 'none'"))
+        #expect(policy.contains("script-src 'nonce-") && !policy.contains("script-src 'unsafe-inline'"))
+        let nonce = policy.components(separatedBy: "'nonce-")[1].prefix { $0 != "'" }
+        // Every executable script element carries the nonce; the data element is not executable.
+        let scripts = page.components(separatedBy: "<script").dropFirst()
+        #expect(scripts.count == 3)
+        for s in scripts {
+            #expect(s.hasPrefix(" nonce=\"\(nonce)\">") || s.hasPrefix(" type=\"application/json\""), "\(s.prefix(40))")
+        }
+    }
+}
