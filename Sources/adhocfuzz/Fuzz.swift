@@ -321,10 +321,157 @@ func listing(_ dir: URL) -> [String] {
     ((FileManager.default.enumerator(atPath: dir.path)?.allObjects as? [String]) ?? []).sorted()
 }
 
+/// Every file under `dir` except those under `skip` (names relative to `dir`), with an FNV-1a
+/// hash of its bytes (a link as its target's path, never followed; a FIFO or other special file
+/// by its kind): what a case may not change.
+func fingerprint(_ dir: URL, skipping skip: [String]) -> [String: UInt64] {
+    var out: [String: UInt64] = [:]
+    for f in listing(dir) where !skip.contains(where: { f == $0 || f.hasPrefix($0 + "/") }) {
+        let path = dir.appendingPathComponent(f).path
+        let attributes = try? FileManager.default.attributesOfItem(atPath: path)
+        var h = StableHash()
+        switch attributes?[.type] as? FileAttributeType {
+        case .typeRegular?: h.combine(bytes: (FileManager.default.contents(atPath: path).map { Array($0) }) ?? [])
+        case .typeSymbolicLink?: h.combine("link:" + ((try? FileManager.default.destinationOfSymbolicLink(atPath: path)) ?? ""))
+        case .typeDirectory?: h.combine("folder")
+        default: h.combine("special")
+        }
+        out[f] = h.value
+    }
+    return out
+}
+
+/// A result-folder case (issue #27): a sweep or run folder is made from the unmutated input,
+/// then changed as a user, a colleague or an attacker might (a link for `cells/`, truncated,
+/// garbage or missing files, a FIFO, a foreign file, another shard's metadata), and `view`,
+/// `plot`, `merge`, `sweep --resume` or a rerun is pointed at it. Besides the usual checks:
+/// nothing outside `out/` (and `merged/`) changed, the link's target included, and the user's
+/// files inside `out/` are still there.
+func runFolderCase(
+    _ k: Int, options o: Options, corpus: [(name: String, bytes: [UInt8])], binary: String, work: URL,
+    mutator m: inout Mutator
+) -> Verdict {
+    let source = m.pick(corpus)
+    let dir = work.appendingPathComponent("case-\(k)")
+    let fm = FileManager.default
+    try? fm.removeItem(at: dir)
+    try? fm.createDirectory(at: dir, withIntermediateDirectories: true)
+    try? Data(source.bytes).write(to: dir.appendingPathComponent("in.json"))
+    let isSweep = m.chance(0.5)
+    let make =
+        isSweep
+        ? ["sweep", "in.json", "--out", "out", "--quiet", "-j", "1", "--shard", "1/400", "--set", "limits.maxEvents=20000"]
+        : ["run", "in.json", "--out", "out", "--quiet", "--timeline", "--set", "limits.maxEvents=20000"]
+    _ = execute(binary, make, in: dir, timeout: o.timeout, memoryMiB: o.memoryMiB)
+    let out = dir.appendingPathComponent("out")
+    // The user's own files: beside the folder (a link target) and inside it.
+    let elsewhere = dir.appendingPathComponent("elsewhere")
+    try? fm.createDirectory(at: elsewhere.appendingPathComponent("sub"), withIntermediateDirectories: true)
+    try? Data("mine".utf8).write(to: elsewhere.appendingPathComponent("keep.csv"))
+    try? Data("mine".utf8).write(to: elsewhere.appendingPathComponent(".hidden"))
+    try? Data("mine".utf8).write(to: elsewhere.appendingPathComponent("sub/deep.jsonl"))
+    var userFiles: [String] = []
+    if m.chance(0.5), fm.fileExists(atPath: out.path) {
+        try? fm.createDirectory(at: out.appendingPathComponent("figures"), withIntermediateDirectories: true)
+        try? Data("notes".utf8).write(to: out.appendingPathComponent("notebook.ipynb"))
+        try? Data("<svg/>".utf8).write(to: out.appendingPathComponent("figures/a.svg"))
+        userFiles = ["notebook.ipynb", "figures/a.svg"]
+    }
+    let cells = out.appendingPathComponent("cells")
+    let cellFiles = ((try? fm.contentsOfDirectory(atPath: cells.path)) ?? []).sorted()
+    func someFile() -> URL? {
+        var names = ["metadata.json", "cells.csv", "cells.jsonl", "timeline.jsonl", "summary.csv"]
+            .filter { fm.fileExists(atPath: out.appendingPathComponent($0).path) }
+        names += cellFiles.map { "cells/" + $0 }
+        return names.isEmpty ? nil : out.appendingPathComponent(m.pick(names))
+    }
+    var what = ""
+    switch m.rng.uniformInt(below: 7) {
+    case 0:
+        what = "cells/ is a link to elsewhere/"
+        try? fm.removeItem(at: cells)
+        try? fm.createSymbolicLink(at: cells, withDestinationURL: elsewhere)
+    case 1:
+        if let f = someFile(), let data = fm.contents(atPath: f.path) {
+            what = "\(f.lastPathComponent) cut short"
+            try? data.prefix(Int(m.rng.uniformInt(below: UInt64(max(1, data.count))))).write(to: f)
+        }
+    case 2:
+        if let f = someFile() {
+            what = "\(f.lastPathComponent) holds garbage"
+            try? Data(m.raw(Array("x,1e308,<script>\n".utf8))).write(to: f)
+        }
+    case 3:
+        if let f = someFile() {
+            what = "\(f.lastPathComponent) missing"
+            try? fm.removeItem(at: f)
+        }
+    case 4:
+        if let f = someFile() {
+            what = "\(f.lastPathComponent) is a FIFO"
+            try? fm.removeItem(at: f)
+            mkfifo(f.path, 0o644)
+        }
+    case 5:
+        let meta = out.appendingPathComponent("metadata.json")
+        if let text = try? String(contentsOf: meta, encoding: .utf8) {
+            what = "metadata.json of another shard or sweep"
+            let changed = text.replacingOccurrences(of: "\"1/400\"", with: "\"2/400\"")
+                .replacingOccurrences(of: "fnv1a64:", with: "fnv1a64:0")
+            try? Data(changed.utf8).write(to: meta)
+        }
+    default:
+        what = "a foreign file in cells/"
+        try? fm.createDirectory(at: cells, withIntermediateDirectories: true)
+        try? Data("x".utf8).write(to: cells.appendingPathComponent("notes.txt"))
+    }
+    let command: [String]
+    switch m.rng.uniformInt(below: 5) {
+    case 0: command = ["view", "out"]
+    case 1: command = ["plot", "out"]
+    case 2: command = ["merge", "out", "--out", "merged", "--allow-partial"]
+    case 3:
+        command = ["sweep", "in.json", "--out", "out", "--quiet", "-j", "1", "--shard", "1/400", "--resume",
+                   "--set", "limits.maxEvents=20000"]
+    default: command = ["run", "in.json", "--out", "out", "--quiet", "--set", "limits.maxEvents=20000"]
+    }
+    let before = fingerprint(dir, skipping: ["out", "merged"])
+    let userBefore = userFiles.map { fm.contents(atPath: out.appendingPathComponent($0).path) }
+    var v = Verdict(index: k, command: command + ["(folder: \(what))"], input: source.bytes)
+    let (status, signal, seconds, timedOut) = execute(binary, command, in: dir, timeout: o.timeout, memoryMiB: o.memoryMiB)
+    v.status = status
+    v.signal = signal
+    v.seconds = seconds
+    if timedOut { v.problems.append("no answer within \(o.timeout) s (killed)") }
+    if let signal {
+        v.problems.append("killed by signal \(signal)")
+    } else if !(0...2).contains(status) {
+        v.problems.append("exit status \(status)")
+    }
+    let after = fingerprint(dir, skipping: ["out", "merged"])
+    for f in Set(before.keys).union(after.keys).sorted() where before[f] != after[f] {
+        v.problems.append(after[f] == nil ? "deleted \(f) outside the result folder" : "changed \(f) outside the result folder")
+    }
+    for (f, old) in zip(userFiles, userBefore) where fm.contents(atPath: out.appendingPathComponent(f).path) != old {
+        v.problems.append("lost the user's out/\(f)")
+    }
+    for f in listing(dir) where f.contains(".partial-") || f.contains(".tmp-") || f.contains(".old-") {
+        if !timedOut { v.problems.append("left \(f) behind") }
+    }
+    try? fm.removeItem(at: dir)
+    return v
+}
+
 func runCase(
     _ k: Int, options o: Options, corpus: [(name: String, bytes: [UInt8])], binary: String, work: URL
 ) -> Verdict {
     var m = Mutator(rng: RandomStream(seed: o.seed, name: "fuzz-case:\(k)"))
+    // One case in ten is a result-folder case (issue #27's classes), decided by its own stream
+    // so the other cases stay the ones earlier versions drew.
+    var folderDraw = RandomStream(seed: o.seed, name: "fuzz-folder-case:\(k)")
+    if !o.tweaksOnly && folderDraw.uniformInt(below: 10) == 0 {
+        return runFolderCase(k, options: o, corpus: corpus, binary: binary, work: work, mutator: &m)
+    }
     let source = m.pick(corpus)
     var input = source.bytes
     var extra: [String] = []

@@ -92,6 +92,17 @@ enum CalibrateCommand {
                 return ExitStatus.badInput
             }
         }
+        // The folder it goes in must be a folder or not exist yet (it is made): a file on the
+        // way is refused now, before the search, with the path named (issue #27, class 8).
+        var ancestor = out.deletingLastPathComponent()
+        while !FileManager.default.fileExists(atPath: ancestor.path, isDirectory: &isDirectory) && ancestor.path != "/" {
+            ancestor = ancestor.deletingLastPathComponent()
+        }
+        if !isDirectory.boolValue {
+            printError(
+                "adhocsim calibrate: --out \(out.path): \(ancestor.path) is a file, not a folder; choose another --out")
+            return ExitStatus.badInput
+        }
         let report: Calibration.Report
         do {
             report = try Calibration.run(
@@ -105,7 +116,7 @@ enum CalibrateCommand {
                 at: out.deletingLastPathComponent(), withIntermediateDirectories: true)
             try SweepRunner.commitFile(report.overridesJSON, to: out)
         } catch {
-            printError("adhocsim calibrate: \(out.path): cannot write the calibrated overrides (\(error))")
+            printError("adhocsim calibrate: \(out.path): cannot write the calibrated overrides (\(ErrorText.reason(error)))")
             return ExitStatus.badInput
         }
         if !a.has("--quiet") { print(text(report, problem: problem, out: out.path), terminator: "") }

@@ -74,7 +74,7 @@ enum CommandLineTool {
             printError("adhocsim \(name): \(e.message)\nRun \(hint).")
             return ExitStatus.badInput
         } catch {
-            printError("adhocsim \(command): \(error)")
+            printError("adhocsim \(command): \(ErrorText.describe(error))")
             return ExitStatus.badInput
         }
     }

@@ -55,7 +55,7 @@ enum RunCommand {
             }
             try ResultDirectory.commit(files, to: out)
         } catch {
-            printError("adhocsim run: \(error)")
+            printError("adhocsim run: \(ErrorText.describe(error))")
             return ExitStatus.badInput
         }
         let quiet = a.has("--quiet")

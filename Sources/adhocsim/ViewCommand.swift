@@ -16,11 +16,9 @@ enum ViewCommand {
             return ExitStatus.badInput
         }
         let source = dir.appendingPathComponent("timeline.jsonl")
-        guard let data = FileManager.default.contents(atPath: source.path),
-            let text = String(data: data, encoding: .utf8)
-        else {
+        guard let text = OutputFolder.readRegularText(source) else {
             printError(
-                "adhocsim view: \(Diagnostic.excerpt(source.path)) not found or not UTF-8: run the scenario with "
+                "adhocsim view: \(Diagnostic.excerpt(source.path)) not found, not a regular file or not UTF-8: run the scenario with "
                     + "`adhocsim run FILE --view` (or --timeline) first")
             return ExitStatus.badInput
         }
@@ -33,7 +31,7 @@ enum ViewCommand {
         do {
             try write(ViewerPage.html(timeline: text), to: dir.appendingPathComponent("view.html"))
         } catch {
-            printError("adhocsim view: cannot write view.html: \(error)")
+            printError("adhocsim view: cannot write view.html (\(ErrorText.reason(error)))")
             return ExitStatus.badInput
         }
         print("wrote \(dir.appendingPathComponent("view.html").path)")

@@ -190,4 +190,70 @@ struct HardeningBudgetTests {
             #expect(s.hasPrefix(" nonce=\"\(nonce)\">") || s.hasPrefix(" type=\"application/json\""), "\(s.prefix(40))")
         }
     }
+
+    /// A cells.csv value of 1e308 (or junk) is refused with its line and column instead of
+    /// drawing a point at -inf; an empty value (a failed figure) is skipped as before.
+    @Test func plotRefusesNumbersNoChartCanDraw() throws {
+        let header = "environment,protocol,status,rtt_mean_ms,rtt_sd_ms,data_rate_mbps,goodput_mbps,distance_m,loss_pct,packets"
+        let good = "field,udp,ok,12.5,1.0,10,9,5,0,100"
+        #expect(try SweepPlots.charts(cellsCSV: header + "\n" + good + "\n").count > 0)
+        for bad in ["1e308", "inf", "0x1p3", "12abc"] {
+            let text = header + "\n" + good + "\n" + good.replacingOccurrences(of: "12.5", with: bad) + "\n"
+            #expect {
+                _ = try SweepPlots.charts(cellsCSV: text)
+            } throws: { error in
+                "\(error)".contains("line 3, column rtt_mean_ms")
+            }
+        }
+        let failed = header + "\n" + good + "\nfield,udp,ok,,,,,5,,100\n"
+        #expect(try SweepPlots.charts(cellsCSV: failed).count > 0)
+    }
+
+    /// A group message `m` to [b] makes the workload `m/b`; an explicit workload of that name
+    /// would be merged with it in the results, so the pair is refused (in either order).
+    @Test func aGroupsWorkloadNameCannotBeTakenTwice() {
+        let base = """
+            {"name": "m", "seed": 1, "duration_s": 100, "environment": {"preset": "field"},
+             "nodes": [{"id": "a", "position": [0, 0, 1.2]}, {"id": "b", "position": [5, 0, 1.2]}],
+             "mesh": {"messages": [LIST]}}
+            """
+        let group = "{\"id\": \"m\", \"from\": \"a\", \"to\": [\"b\"], \"size_bytes\": 10, \"count\": 1, \"interval_s\": 1}"
+        let plain = "{\"id\": \"m/b\", \"from\": \"a\", \"to\": \"b\", \"size_bytes\": 10, \"count\": 1, \"interval_s\": 1}"
+        for (list, at) in [([group, plain], "mesh.messages[1].id"), ([plain, group], "mesh.messages[1].id")] {
+            let d = diagnostics(base.replacingOccurrences(of: "LIST", with: list.joined(separator: ", ")))
+            #expect(d.count == 1 && d.first?.path == at && d.first?.message.contains("\"m/b\"") == true, "\(d)")
+        }
+        #expect(diagnostics(base.replacingOccurrences(of: "LIST", with: group)).isEmpty)
+    }
+
+    /// One writer at a time: a second lock on a locked folder is refused with a plain message,
+    /// and the folder is free again once the first is released.
+    @Test func aResultFolderHasOneWriterAtATime() throws {
+        let dir = try temporaryFolder()
+        var first: FolderLock? = try FolderLock(dir)
+        #expect(first != nil)
+        #expect {
+            _ = try FolderLock(dir)
+        } throws: { error in
+            "\(error)".contains("another adhocsim is writing into this folder")
+        }
+        first = nil
+        #expect(throws: Never.self) { _ = try FolderLock(dir) }
+    }
+
+    /// Files read back from a result folder must be regular: a FIFO in place of metadata.json
+    /// (which blocked `view` and a rerun forever) or a link is not read; a regular file is,
+    /// up to its limit.
+    @Test func onlyRegularFilesAreReadBackFromAResultFolder() throws {
+        let dir = try temporaryFolder(["plain.txt": "abc"])
+        let fifo = dir.appendingPathComponent("metadata.json")
+        #expect(mkfifo(fifo.path, 0o644) == 0)
+        #expect(OutputFolder.readRegularFile(fifo) == nil)
+        #expect(!OutputFolder.isResultFolder(dir))
+        let link = dir.appendingPathComponent("link.txt")
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: dir.appendingPathComponent("plain.txt"))
+        #expect(OutputFolder.readRegularFile(link) == nil)
+        #expect(OutputFolder.readRegularText(dir.appendingPathComponent("plain.txt")) == "abc")
+        #expect(OutputFolder.readRegularFile(dir.appendingPathComponent("plain.txt"), limit: 2) == nil)
+    }
 }

@@ -76,14 +76,35 @@ public enum OutputFolder {
         }
     }
 
+    /// The largest file read back from a result folder: 1 GiB (assumption: a cells.csv of the
+    /// 10⁶-unit matrix limit is a few hundred megabytes).
+    public static let readByteLimit = 1 << 30
+
+    /// The bytes of the regular file at `url`, at most `limit` of them; `nil` when it is
+    /// missing, a link, a FIFO, a socket or a device, or larger. Every file adhocsim reads back
+    /// from a result folder goes through here, so a FIFO put in place of `metadata.json` or
+    /// `timeline.jsonl` is refused instead of blocking forever (issue #27, class 6, found by
+    /// adhocfuzz's result-folder cases).
+    public static func readRegularFile(_ url: URL, limit: Int = readByteLimit) -> Data? {
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: url.path),
+            attributes[.type] as? FileAttributeType == .typeRegular
+        else { return nil }
+        let fd = open(url.path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
+        guard let data = try? handle.read(upToCount: limit + 1), data.count <= limit else { return nil }
+        return data
+    }
+
+    /// The text of the regular UTF-8 file at `url` (see `readRegularFile`).
+    public static func readRegularText(_ url: URL, limit: Int = readByteLimit) -> String? {
+        readRegularFile(url, limit: limit).flatMap { String(data: $0, encoding: .utf8) }
+    }
+
     /// Whether `directory` holds a `metadata.json` written by adhocsim.
     public static func isResultFolder(_ directory: URL) -> Bool {
         let url = directory.appendingPathComponent("metadata.json")
-        guard let handle = FileHandle(forReadingAtPath: url.path) else { return false }
-        defer { try? handle.close() }
-        guard let data = try? handle.read(upToCount: metadataByteLimit + 1), data.count <= metadataByteLimit else {
-            return false
-        }
+        guard let data = readRegularFile(url, limit: metadataByteLimit) else { return false }
         let bytes = Array(data)
         let sink = DiagnosticSink(file: url.path, lineMap: LineMap(bytes))
         var parser = JSONParser(bytes: bytes, sink: sink)
@@ -92,9 +113,42 @@ public enum OutputFolder {
     }
 }
 
+/// A result folder held by one writer: an exclusive `flock` on its hidden `.adhocsim-lock`
+/// for as long as this value lives (issue #27, class 8: two sweeps into one `--out` at once
+/// interleaved their files and one died with a raw Foundation error). The lock goes with the
+/// process, so a killed writer never leaves the folder locked.
+public final class FolderLock {
+    private let fd: Int32
+
+    /// Locks `directory` (which must exist), or throws `OutputFolder.Refusal` naming it when
+    /// another process holds it.
+    public init(_ directory: URL) throws {
+        let path = directory.appendingPathComponent(".adhocsim-lock").path
+        fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644)
+        guard fd >= 0 else {
+            throw OutputFolder.Refusal(
+                description: "\(directory.path): cannot open its lock file (\(String(cString: strerror(errno))))")
+        }
+        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
+            close(fd)
+            throw OutputFolder.Refusal(
+                description: "\(directory.path): another adhocsim is writing into this folder now; wait for it to "
+                    + "finish or choose another --out")
+        }
+    }
+
+    deinit { close(fd) }
+}
+
 /// Short, single-line reasons for file-system errors, instead of Foundation's
 /// `Error Domain=… UserInfo={…}` dumps.
 public enum ErrorText {
+    /// The most specific human-readable reason `error` carries.
+    public static func describe(_ error: Error) -> String {
+        let ns = error as NSError
+        return ns.domain == NSCocoaErrorDomain || ns.domain == NSPOSIXErrorDomain ? reason(error) : "\(error)"
+    }
+
     /// The most specific human-readable reason `error` carries.
     public static func reason(_ error: Error) -> String {
         let ns = error as NSError

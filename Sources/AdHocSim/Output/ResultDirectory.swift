@@ -49,7 +49,7 @@ public enum ResultDirectory {
     static func foreignEntries(of target: URL, replacing names: Set<String>) -> [String] {
         let fm = FileManager.default
         guard let entries = try? fm.contentsOfDirectory(atPath: target.path) else { return [] }
-        let manifest = (try? String(contentsOf: target.appendingPathComponent(manifestName), encoding: .utf8))
+        let manifest = OutputFolder.readRegularText(target.appendingPathComponent(manifestName))
             .map { Set($0.split(separator: "\n").map(String.init)) }
         return entries.sorted().filter { e in
             e != manifestName && !names.contains(e) && !(manifest?.contains(e) ?? false)

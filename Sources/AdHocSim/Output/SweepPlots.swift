@@ -12,6 +12,17 @@ public enum SweepPlots {
         public var description: String
     }
 
+    /// The numeric columns the charts read.
+    static let plottedColumns = [
+        "ble_discovery_s", "ble_interval_ms", "ble_window_ms", "data_rate_mbps", "distance_m", "goodput_mbps",
+        "link_failed_per_frame", "link_queue_refusals", "link_received_per_frame", "loss_pct",
+        "mesh_control_bytes_per_node_per_s", "mesh_delivery_ratio", "mesh_flow_hops", "mesh_latency_mean_ms",
+        "mesh_nodes", "mesh_pairs", "mesh_pairs_routed", "packets", "rtt_mean_ms", "rtt_sd_ms"
+    ]
+    /// The largest magnitude plotted: 10¹⁵ (assumption: far above any figure a run gives, far
+    /// below where a sum of a few values overflows).
+    static let largestPlotted = 1e15
+
     /// The charts, by file name, in display order.
     public static func charts(cellsCSV text: String) throws -> [(file: String, chart: SvgChart)] {
         let rows = parseCSV(text)
@@ -27,6 +38,19 @@ public enum SweepPlots {
         }
         let paramDistance = col("param.distance_m")
         let data = rows.dropFirst().filter { $0.count == header.count && $0[status] == "ok" }
+        // Every value a chart may draw is a plain decimal in ±10¹⁵ or empty (a failed figure):
+        // a tampered `1e308`, `inf` or junk is refused, naming where it is, instead of drawing
+        // a point at -inf (issue #27, class 9).
+        let plotted = Self.plottedColumns.compactMap { name in col(name).map { (name, $0) } }
+        for (line, row) in rows.enumerated().dropFirst() where row.count == header.count {
+            for (name, c) in plotted where !row[c].isEmpty {
+                guard let v = DecimalText.parse(row[c]), abs(v) <= Self.largestPlotted else {
+                    throw PlotError(
+                        description: "cells.csv line \(line + 1), column \(name): \"\(Diagnostic.excerpt(row[c]))\" "
+                            + "is not a decimal number within ±1e15")
+                }
+            }
+        }
         let places = ["underground", "city", "field", "forest"].filter { p in data.contains { $0[place] == p } }
         let protocols = ["tcp", "udp", "quic"].filter { p in data.contains { $0[proto] == p } }
         /// Only finite numbers are plotted: `inf`, `nan` or junk in a cell file is skipped.
@@ -276,7 +300,7 @@ public enum SweepPlots {
 
     /// Writes `plots/*.svg` and `plots/index.html` under `dir`.
     public static func write(dir: URL) throws -> [String] {
-        guard let text = try? String(contentsOf: dir.appendingPathComponent("cells.csv"), encoding: .utf8) else {
+        guard let text = OutputFolder.readRegularText(dir.appendingPathComponent("cells.csv")) else {
             throw PlotError(description: "\(dir.path): no cells.csv (run adhocsim sweep first)")
         }
         let list = try charts(cellsCSV: text)

@@ -282,6 +282,7 @@ extension ScenarioDecoder {
         var out: [MessageWorkloadSpec] = []
         var ok = true
         var names: Set<String> = []
+        var resultNames: [String: String] = [:]
         let upper = duration ?? ScenarioBounds.maxDurationSeconds
         for (i, item) in items.enumerated() {
             let p = path.appending(i)
@@ -305,9 +306,11 @@ extension ScenarioDecoder {
             let id = r.required("id", "a workload name").flatMap {
                 values.string($0, p.appending("id"), "a workload name")
             }
+            var sameId = false
             if let id, !names.insert(id).inserted {
+                sameId = true
                 sink.report(
-                    "another message workload is already named \"\(id)\"", path: p.appending("id"),
+                    "another message workload is already named \"\(Diagnostic.excerpt(id))\"", path: p.appending("id"),
                     at: r.value("id")!.origin)
                 ok = false
             }
@@ -372,6 +375,18 @@ extension ScenarioDecoder {
             }
             guard let id, let from, let recipients, let size, let count, let interval else { ok = false; continue }
             for to in recipients {
+                // A group's workloads are named `<id>/<node>`: that name must not be another
+                // workload's too, or the two would be counted as one in the results (issue #27,
+                // class 9).
+                let name = isGroup ? "\(id)/\(to.name)" : id
+                if let other = resultNames[name], isGroup || !sameId {
+                    sink.report(
+                        "this makes a workload named \"\(Diagnostic.excerpt(name))\", as \(other) does; rename one",
+                        path: p.appending("id"), at: r.value("id")!.origin)
+                    ok = false
+                } else {
+                    resultNames[name] = p.description
+                }
                 out.append(
                     MessageWorkloadSpec(
                         id: isGroup ? "\(id)/\(to.name)" : id, from: from, to: to.index, sizeBytes: Int(size),

@@ -48,6 +48,9 @@ public enum SweepRunner {
         } catch {
             throw OutputError(description: "\(out.path): cannot create the sweep folder (\(ErrorText.reason(error)))")
         }
+        let lock: FolderLock
+        do { lock = try FolderLock(out) } catch let r as OutputFolder.Refusal { throw OutputError(description: r.description) }
+        defer { withExtendedLifetime(lock) {} }
         let mine = plan.units(shard: shard)
         // metadata.json first: from here on the folder is recognisably ours (`OutputFolder`).
         try writeMetadata(plan, out: out, shard: shard, units: mine.count, wall: nil)
@@ -197,10 +200,8 @@ public enum SweepRunner {
         var jsonl = ""
         for stem in order {
             guard let url = files[stem] else { continue }
-            csv += (try? String(contentsOf: url, encoding: .utf8)) ?? ""
-            jsonl +=
-                (try? String(contentsOf: url.deletingPathExtension().appendingPathExtension("jsonl"), encoding: .utf8))
-                ?? ""
+            csv += OutputFolder.readRegularText(url) ?? ""
+            jsonl += OutputFolder.readRegularText(url.deletingPathExtension().appendingPathExtension("jsonl")) ?? ""
         }
         try commit(csv, to: out.appendingPathComponent("cells.csv"))
         try commit(jsonl, to: out.appendingPathComponent("cells.jsonl"))
@@ -283,7 +284,7 @@ public enum SweepRunner {
     /// a whole number in range makes the folder unreadable instead of trapping.
     public static func readMetadata(_ dir: URL) throws -> FolderMetadata {
         let url = dir.appendingPathComponent("metadata.json")
-        guard let data = FileManager.default.contents(atPath: url.path) else {
+        guard let data = OutputFolder.readRegularFile(url, limit: OutputFolder.metadataByteLimit) else {
             throw OutputError(description: "\(dir.path): no metadata.json: not a sweep folder")
         }
         let sink = DiagnosticSink(file: url.path, lineMap: LineMap(Array(data)))
@@ -390,7 +391,10 @@ public enum SweepRunner {
         }
         try claim(out)
         try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
-        var text = (try? String(contentsOf: first.appendingPathComponent("metadata.json"), encoding: .utf8)) ?? ""
+        let lock: FolderLock
+        do { lock = try FolderLock(out) } catch let r as OutputFolder.Refusal { throw OutputError(description: r.description) }
+        defer { withExtendedLifetime(lock) {} }
+        var text = OutputFolder.readRegularText(first.appendingPathComponent("metadata.json")) ?? ""
         text = text.replacingOccurrences(of: "\"shard\": ", with: "\"merged_from_shard\": ")
         try commit(text, to: out.appendingPathComponent("metadata.json"))
         try assemble(header: reference.header, stems: nil, from: dirs, out: out)
@@ -400,7 +404,7 @@ public enum SweepRunner {
     /// Why a finished unit's files are not whole, or `nil`: the CSV must end with a newline and
     /// hold rows of `columns` fields, the JSON lines file must exist and end with a newline.
     static func malformedCell(_ cells: URL, stem: String, columns: Int) -> String? {
-        guard let csv = try? String(contentsOf: cells.appendingPathComponent(stem + ".csv"), encoding: .utf8) else {
+        guard let csv = OutputFolder.readRegularText(cells.appendingPathComponent(stem + ".csv")) else {
             return "unreadable"
         }
         guard !csv.isEmpty, csv.hasSuffix("\n") else { return "empty or cut short" }
@@ -409,7 +413,7 @@ public enum SweepRunner {
         if let bad = parsed.rows.first(where: { $0.count != columns }) {
             return "a row has \(bad.count) fields, not \(columns)"
         }
-        guard let jsonl = try? String(contentsOf: cells.appendingPathComponent(stem + ".jsonl"), encoding: .utf8),
+        guard let jsonl = OutputFolder.readRegularText(cells.appendingPathComponent(stem + ".jsonl")),
             jsonl.hasSuffix("\n")
         else { return "its .jsonl is missing or cut short" }
         return nil
