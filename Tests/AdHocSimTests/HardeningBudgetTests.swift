@@ -62,27 +62,34 @@ struct HardeningBudgetTests {
         #expect(outside.first?.message.contains("out of range") == true)
     }
 
-    /// A thousand 64 MiB messages (62.5 GiB handed over) and 50 streams of 10⁷ writes each are
-    /// refused before the run, naming the section and the budget.
+    /// At the limits: 64 messages of 64 MiB hand over exactly 4 GiB and pass, 65 do not; ten
+    /// streams of 10⁶ writes each (10 s at 10⁵ one-byte writes a second) make exactly 10⁷ writes
+    /// and pass, eleven do not. Refused before the run, naming the section and the budget.
     @Test func runWideBudgetsAreCheckedBeforeTheRun() {
         let mesh = """
             {"name": "m", "seed": 1, "duration_s": 100, "environment": {"preset": "field"},
              "nodes": [{"id": "a", "position": [0, 0, 1.2]}, {"id": "b", "position": [5, 0, 1.2]}],
              "mesh": {MESH}}
             """
-        let messages = mesh.replacingOccurrences(
-            of: "{MESH}",
-            with: "{\"messages\": [{\"id\": \"m\", \"from\": \"a\", \"to\": \"b\", \"size_bytes\": 67108864, "
-                + "\"count\": 1000, \"interval_s\": 1e-9}]}")
-        let m = diagnostics(messages)
-        #expect(m.first?.path == "mesh" && m.first?.message.contains("62.5 GiB") == true, "\(m)")
-        let streams = (0..<50).map {
-            "{\"id\": \"s\($0)\", \"from\": \"a\", \"to\": \"b\", \"bytes_per_s\": 1000000, \"duration_s\": 10, \"write_bytes\": 1}"
+        func messages(_ count: Int) -> [Diagnostic] {
+            diagnostics(
+                mesh.replacingOccurrences(
+                    of: "{MESH}",
+                    with: "{\"messages\": [{\"id\": \"m\", \"from\": \"a\", \"to\": \"b\", \"size_bytes\": 67108864, "
+                        + "\"count\": \(count), \"interval_s\": 1e-9}]}"))
         }
-        let s = diagnostics(
-            mesh.replacingOccurrences(of: "{MESH}", with: "{\"streams\": [\(streams.joined(separator: ", "))]}"))
-        // 50 streams × 10 s × 10⁶ writes/s = 5 × 10⁸ writes.
-        #expect(s.contains { $0.path == "mesh.streams" && $0.message.contains("500000000 writes") }, "\(s)")
+        #expect(messages(64).isEmpty, "\(messages(64))")
+        let over = messages(65)
+        #expect(over.first?.path == "mesh" && over.first?.message.contains("4.1 GiB") == true, "\(over)")
+        func streams(_ n: Int) -> [Diagnostic] {
+            let list = (0..<n).map {
+                "{\"id\": \"s\($0)\", \"from\": \"a\", \"to\": \"b\", \"bytes_per_s\": 100000, \"duration_s\": 10, \"write_bytes\": 1}"
+            }
+            return diagnostics(
+                mesh.replacingOccurrences(of: "{MESH}", with: "{\"streams\": [\(list.joined(separator: ", "))]}"))
+        }
+        #expect(streams(10).isEmpty, "\(streams(10))")
+        #expect(streams(11).contains { $0.path == "mesh.streams" && $0.message.contains("11000000 writes") })
     }
 
     /// A resumed sweep reruns a cell whose `.jsonl` is missing and one whose `.csv` is garbage,
