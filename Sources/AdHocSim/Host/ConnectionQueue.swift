@@ -53,7 +53,7 @@ import Foundation
 /// Defaults (`host.sendUs` 23.3 µs, `host.receiveUs` 13.3 µs, `host.packetUs` 12.2 µs,
 /// `host.spread` 0.61, `host.coldFactor` 11.3, `host.warmUpMs` 32.4 ms): fitted to
 /// MatthiasBart/evaluation_notebook (Field, Forest, Home) with `adhocsim calibrate` (the
-/// README's "Fidelity" gives the command; Home has no place preset, so its tests are skipped);
+/// docs/fidelity.md gives the command; Home has no place preset, so its tests are skipped);
 /// no public figure of Network.framework's per-message cost on an iPhone exists. The buffer
 /// size is xnu's, not fitted. Zero costs turn the model off (writes reach the transport at once).
 public struct ConnectionQueue: Sendable {

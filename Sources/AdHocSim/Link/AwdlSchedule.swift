@@ -55,7 +55,7 @@ public struct AwdlSchedule: Sendable, Equatable {
     public static let activeOccupancy: UInt16 = 0b0011_1111_0011_1111
     /// How long a pair stays active after its last unicast frame: 5.4 s, fitted to
     /// MatthiasBart/evaluation_notebook (Field, Forest, Home) by a grid over hold and switch-up
-    /// with the fitted phone (README, "Fidelity"); no public source gives it (the logs show a
+    /// with the fitted phone (docs/fidelity.md); no public source gives it (the logs show a
     /// change within about 6 s).
     public static let defaultHold = SimTime.milliseconds(5400)
     /// How long after traffic is queued the pair's active sequence can begin (the next shared

@@ -1,6 +1,6 @@
 /// What the mesh measured (issue #6 metrics), computed once when the run ends.
 ///
-/// Definitions (also in the README's output section):
+/// Definitions (also in docs/guide.md, the output section):
 /// - delivery ratio = messages whose first copy reached the receiver / messages created;
 ///   messages still in flight at the end count as not delivered (as ns-3's FlowMonitor counts
 ///   queued packets as lost);
