@@ -13,7 +13,7 @@ let package = Package(
     targets: [
         .target(name: "AdHocSim"),
         .executableTarget(name: "adhocsim", dependencies: ["AdHocSim"]),
-        // A seeded subprocess mutation fuzzer of the adhocsim command (README, "Hardening").
+        // A seeded subprocess mutation fuzzer of the adhocsim command (docs/hardening.md).
         .executableTarget(name: "adhocfuzz", dependencies: ["AdHocSim"]),
         .testTarget(name: "AdHocSimTests", dependencies: ["AdHocSim"]),
     ],

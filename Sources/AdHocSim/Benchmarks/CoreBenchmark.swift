@@ -1,12 +1,4 @@
-// Benchmarks: workloads that measure the simulator itself rather than a network.
-//
-// This folder owns the classic "hold model" of event-queue benchmarking (Vaucher & Duval,
-// CACM 1975; the model ns-3 and OMNeT++ scheduler comparisons use): P pending events; every
-// executed event schedules one new event at now + Exp(mean 1 ms), drawn from a named random
-// stream; stop after E events. It runs the full `Simulation` loop (timers, dispatch through
-// `EventHandler`) and, for comparison in the same process, bare heap loops without dispatch
-// for each candidate queue shape. Figures are reported as events per second and as a ratio to
-// the bare-heap baseline measured in the same run, because machines here are noisy.
+// Benchmarks: what this folder owns is in its README.md.
 
 extension EventKind {
     /// The hold model's only event.

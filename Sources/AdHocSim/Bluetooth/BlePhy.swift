@@ -1,17 +1,4 @@
-// Bluetooth layer: Bluetooth LE advertising, scanning and discovery on the same core and places.
-//
-// This folder owns the LE physical layer (the 1M, 2M and Coded PHYs: bit rates, packet
-// airtimes, typical sensitivities and a GFSK bit-error model), the legacy advertising PDUs and
-// their lengths, the 40 RF channels and their overlap with 2.4 GHz Wi-Fi, device addresses and
-// their rotation, the advertising-event and scanning state machines of the Core Specification
-// (random advertising delay, scan interval and window with channel rotation, active scanning
-// with SCAN_REQ/SCAN_RSP and the scan backoff), and the shared medium where advertisements
-// collide, are captured or are spoiled by Wi-Fi. Propagation comes from the radio layer's place
-// models (median loss, shadowing, people, Rician fading). Numbers cite
-// `../shared/reference/radio.md` ("Bluetooth Low Energy"), the Core Specification v5.4
-// (Vol 6, Part A radio, Part B link layer) or Apple's documentation, or are labelled as
-// assumptions. The world runs it beside Wi-Fi (`BleNetwork` is one event block); the metrics
-// layer reads its per-scanner and per-pair records when the run ends.
+// Bluetooth layer: what this folder owns is in its README.md.
 
 import Foundation
 

@@ -1,12 +1,6 @@
 import Foundation
 
-// Calibration layer: fitting a scenario's parameters to a user's field measurements.
-//
-// This folder owns `adhocsim calibrate`: the table of measured thesis metrics a user brings
-// (`MeasuredTable`), the objective that runs the scenario once per measured cell and compares
-// the thesis metrics (`CalibrationProblem`), and the deterministic derivative-free search that
-// minimises it (`NelderMead`). Like `Sweep/`, it drives the public scenario → run → metrics
-// path and never reaches into the simulator; nothing below it knows it exists.
+// Calibration layer: what this folder owns is in its README.md.
 
 /// The thesis metrics a measured table can carry, in their fixed order (`summary.csv` names).
 public enum CalibrationMetric: String, Sendable, CaseIterable {

@@ -1,14 +1,4 @@
-// Host layer: what runs on each phone between its applications and its link.
-//
-// This folder owns the hosts of a run: each flow side's socket (a TCP or QUIC endpoint, or a
-// UDP socket), its send backlog (packets the link's transmit queue has no room for yet, held
-// back as Darwin's interface flow advisory holds them), the IP layer with its packet counts and
-// the optional packet trace. Every outgoing datagram passes `sendDown` and every arriving one
-// `deliverUp`: the two places where a host processing model (scheduling, interrupt and stack
-// latency of a phone; the "Fidelity" issue) plugs in. The applications themselves live in
-// `Workload/`; the link below is reached only through `LinkTechnology`, and a flow across the
-// mesh reads the mesh's routes only through `IpRouting` (relays forward here, `MeshCarriage`
-// holds the send buffer and what the mesh must be told).
+// Host layer: what this folder owns is in its README.md.
 
 /// A flow while it runs: its application, where its sockets are, and what the app's report
 /// froze.

@@ -1,14 +1,4 @@
-// Link layer: getting a packet from one phone to a neighbour.
-//
-// This folder owns the shared wireless channel (who hears a transmission, at what power,
-// with which interference, found through a spatial grid so a transmission costs what its
-// neighbourhood costs), the 802.11 DCF MAC (carrier sense, binary exponential back-off, ACKs and
-// retries, A-MPDU aggregation with block ACKs, a bounded transmit queue with drop counting),
-// AWDL's availability-window schedule that gates when two peers can exchange frames, and an
-// ideal point-to-point link for transport validation. Every technology conforms to
-// `LinkTechnology` (send, notices, room, counters, node up/down, neighbourhood): upper layers
-// hand it `LinkPacket`s and read its `LinkNotice`s, never its internals; the radio layer
-// answers its questions about power, noise and frame errors.
+// Link layer: what this folder owns is in its README.md.
 
 /// Which layer above the link a packet belongs to, as an EtherType or LLC/SNAP header says on
 /// the air; the world hands each notice to that layer.

@@ -1,18 +1,4 @@
-// Mesh layer: MAdHoc's routing over Multipeer Connectivity sessions (seeds 002 and 003,
-// mesh.md).
-//
-// This folder owns the neighbour sessions (Multipeer's set-up as frames: Bonjour discovery,
-// invitation and a DTLS handshake, or the instant signal-strength rule; at most 8 peers in a
-// session including the node itself; a lost peer leaving after a timeout), the DSR-with-
-// heartbeats route table with its route cache (every node floods a heartbeat carrying the path
-// it travelled, to each session peer; receivers keep the shortest path per origin and the
-// freshest through each other peer, suppress duplicates by (origin, sequence) and drop routes
-// whose heartbeats stop), classic DSR, source-routed messages (split into fragments when long,
-// sent to groups, reliable or unreliable per hop, encrypted with path-derived keys) with
-// route returns and retries, Multipeer's streams and resources to a session peer, the message
-// ledger the metrics read, and the answers IP asks (`IpRouting`) to carry flows across the
-// mesh. It sends over the link layer (`LinkPacket`s the world hands to the MAC), every session
-// frame a unicast to one peer inside a DTLS record when the session is encrypted.
+// Mesh layer: what this folder owns is in its README.md.
 
 extension EventKind {
     /// A node's heartbeat is due (target: node).

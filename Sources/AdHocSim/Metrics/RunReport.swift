@@ -1,9 +1,4 @@
-// Metrics layer: what a run measured, as plain values the output layer can write.
-//
-// Recorders here read the world when (or while) a run ends and keep only numbers and sorted
-// tables: counters, per-probe RTT samples, per-flow summaries (later issues). They never
-// format text and never touch files; the output layer does. Every table is ordered by a stable
-// key (node index, flow order), never by a Dictionary's iteration order.
+// Metrics layer: what this folder owns is in its README.md.
 
 /// The outcome of one run.
 public struct RunReport: Sendable {

@@ -1,10 +1,4 @@
-// Network layer: IP between the transports and the link.
-//
-// This folder owns IP addressing overhead (IPv6 link-local as on AWDL, IPv4 selectable),
-// fragmentation of datagrams larger than the link MTU into IP packets and their reassembly
-// (losing one fragment loses the datagram), and the count of IP packets each flow sends and
-// receives, as Network.framework's DataTransferReport reports them. Datagrams are values
-// describing their transport header; no bytes are carried.
+// Network layer: what this folder owns is in its README.md.
 
 /// A transport datagram: a TCP segment or a UDP datagram, described by its fields.
 public struct Datagram: Sendable, Equatable {

@@ -1,11 +1,4 @@
-// Output layer: turns run reports into files people use, written so that a crash or a bad
-// input never leaves half a result behind.
-//
-// This folder owns the text formats (CSV per RFC 4180, JSON through `JSONText`, fixed-point
-// numbers printed with integer arithmetic so every platform writes the same bytes) and the
-// `ResultDirectory` that stages every file of a run in a hidden sibling folder and renames it
-// into place in one step. File names are checked to be plain names: nothing a scenario says
-// can make AdHocSim write outside the output folder. It reads metrics; nothing reads it back.
+// Output layer: what this folder owns is in its README.md.
 
 /// Number formatting that is identical on every platform and locale.
 public enum NumberText {

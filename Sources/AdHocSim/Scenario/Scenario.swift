@@ -1,13 +1,4 @@
-// Scenario layer: the topology file, its strict decoding, `--set` overrides and the errors.
-//
-// This folder owns everything between a user's JSON file and a validated `Scenario` value:
-// a JSON parser that remembers where every value came from (file line and column, or the
-// `--set` argument that put it there), a decoder that walks the schema section by section and
-// collects every problem in the file before giving up, "did you mean" suggestions for unknown
-// keys, and the canonical form of the effective input whose hash goes into metadata.json.
-// Nothing here simulates; a `Scenario` is plain validated data that the world builder reads.
-// Later layers add their sections (radio, link, transport, mesh, matrix) as new decoder
-// functions in their own files.
+// Scenario layer: what this folder owns is in its README.md.
 
 /// A validated simulation scenario: the effective input of one run.
 public struct Scenario: Sendable {

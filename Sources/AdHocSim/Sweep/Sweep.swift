@@ -1,11 +1,4 @@
-// Sweep layer: running a scenario's parameter matrix, in parallel, resumably, in shards.
-//
-// This folder owns the expansion of a matrix into run units (cell × repeat), the derivation of
-// each unit's seed from the sweep seed and the cell's stable id (so a result never depends on
-// order, parallelism or sharding), running units on worker threads, committing each finished
-// unit atomically under `cells/`, and assembling `cells.csv` and `cells.jsonl` sorted by cell
-// id, so the output is byte-identical for any `-j`, any sharding and any resume. It sits
-// beside the world builder: every unit runs the ordinary Scenario → World → Metrics path.
+// Sweep layer: what this folder owns is in its README.md.
 
 import Foundation
 

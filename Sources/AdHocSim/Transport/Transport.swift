@@ -1,11 +1,4 @@
-// Transport layer: UDP, TCP and (later) QUIC-like flows between two nodes.
-//
-// This folder owns the transports as explicit state machines in the style of smoltcp: each
-// rule cites the RFC section it implements. Endpoints consume and produce `Datagram` values
-// and arm timers in the simulation; they know nothing about radios, files or CSV. Sequence
-// numbers are 64-bit stream offsets (no wrap-around; SYN and FIN do not consume sequence
-// space), a simplification that changes no timing. The workload layer writes into endpoints
-// and reads what they deliver.
+// Transport layer: what this folder owns is in its README.md.
 
 /// TCP header flags.
 public enum TcpFlags {

@@ -1,10 +1,4 @@
-// Workload layer: what the applications on the phones do.
-//
-// This folder owns traffic sources and sinks. For now: link-layer generators that hand packets
-// straight to the link (a saturated sender, periodic broadcasts), used to study the radio and
-// MAC on their own; the thesis test, bulk and CBR workloads over transports join them with the
-// transport layer. Generators only talk to the layer below through `LinkLayer`-style sends
-// made by the world, and keep their own counters for the metrics layer.
+// Workload layer: what this folder owns is in its README.md.
 
 extension EventKind {
     /// A traffic generator starts (target: generator index).

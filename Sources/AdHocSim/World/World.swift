@@ -1,12 +1,4 @@
-// World layer: builds one run from a `Scenario` and owns its state while it runs.
-//
-// The world holds every node in dense arrays indexed by node number (names are resolved once,
-// here), builds each layer's model, and is the `EventHandler` the core's loop calls: it routes
-// each event by its kind's block (`EventBlock`) to the layer that owns it, and carries what one
-// layer reports (link notices) to the layer that owns the packet. It depends on the scenario's
-// validated values and on the layers; the metrics recorders read it when the run ends, and a
-// `TimelineRecorder`, when a run asks for one, samples it between slices of simulated time for
-// the viewer.
+// World layer: what this folder owns is in its README.md.
 
 extension EventKind {
     /// Moving nodes' positions are sampled into the channel (target: unused).
