@@ -123,7 +123,7 @@ public struct BlockageProcess: Sendable {
 /// its state and when it next changes, 48 bytes instead of 80. The spec is the place's, the same
 /// for every link, and the stream's spare normal variate is never set: a blockage process
 /// draws only uniforms and exponentials. At 1 000 phones the 499 500 processes then take 24 MB
-/// instead of 40 MB, which the flips' random reads feel (BENCHMARKS.md, "Issue #11, fourth part").
+/// instead of 40 MB, which the flips' random reads feel (docs/benchmark-log.md, "Issue #11, fourth part").
 struct StoredBlockage: Sendable {
     var s0, s1, s2, s3: UInt64
     var nextChange: SimTime
