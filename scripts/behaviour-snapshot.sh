@@ -5,7 +5,7 @@
 # included). Used to show that a refactor is byte-identical:
 #   scripts/behaviour-snapshot.sh BINARY > before.txt   (old build)
 #   scripts/behaviour-snapshot.sh BINARY > after.txt    (new build); diff before.txt after.txt
-# The heavy mesh benchmarks (mesh-500/1000/2000) are left out: minutes each.
+# The heavy mesh benchmarks (mesh-500/1000/2000, mesh-city-*, mesh-forest-*) are left out: minutes each.
 set -euo pipefail
 BIN=${1:?usage: scripts/behaviour-snapshot.sh path/to/adhocsim}
 BIN=$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN")
@@ -13,6 +13,7 @@ cd "$(dirname "$0")/.."
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 digest() { # folder label
+  [ -d "$1" ] || { echo "no result folder  $2"; return; }
   (cd "$1" && find . -type f ! -path './plots/*' | LC_ALL=C sort | while read -r f; do
      if [ "$(basename "$f")" = metadata.json ]; then
        grep -v '"wall_time_s"' "$f" | sha256sum | sed "s|-\$|$2/${f#./}|"
@@ -23,8 +24,8 @@ digest() { # folder label
 }
 for f in topologies/*.json topologies/*/*.json; do
   case "$f" in
-    topologies/thesis-*.json|topologies/mesh-compare.json) continue ;;
-    */mesh-500.json|*/mesh-1000.json|*/mesh-2000.json) continue ;;
+    topologies/thesis-*.json|topologies/mesh-compare.json|topologies/scenario.schema.json) continue ;;
+    */mesh-500.json|*/mesh-1000.json|*/mesh-2000.json|*/mesh-city-*.json|*/mesh-forest-*.json) continue ;;
   esac
   label=${f#topologies/}; label=${label%.json}
   "$BIN" run "$f" --quiet --pcap --out "$WORK/run" >/dev/null 2>&1 || true

@@ -291,6 +291,25 @@ struct Verdict {
     var input: [UInt8] = []
 }
 
+extension Verdict {
+    /// Runs the case's command and records what every case checks: an answer in time, an exit
+    /// status of 0, 1 or 2 and no signal. Returns whether it timed out.
+    mutating func run(_ binary: String, _ command: [String], in dir: URL, options o: Options) -> Bool {
+        let (status, signal, seconds, timedOut) = execute(
+            binary, command, in: dir, timeout: o.timeout, memoryMiB: o.memoryMiB)
+        self.status = status
+        self.signal = signal
+        self.seconds = seconds
+        if timedOut { problems.append("no answer within \(o.timeout) s (killed)") }
+        if let signal {
+            problems.append("killed by signal \(signal)")
+        } else if !(0...2).contains(status) {
+            problems.append("exit status \(status)")
+        }
+        return timedOut
+    }
+}
+
 /// Runs `binary` with `args` in `dir` under the memory limit; kills it after `timeout`.
 func execute(
     _ binary: String, _ args: [String], in dir: URL, timeout: Double, memoryMiB: Int
@@ -438,16 +457,7 @@ func runFolderCase(
     let before = fingerprint(dir, skipping: ["out", "merged"])
     let userBefore = userFiles.map { fm.contents(atPath: out.appendingPathComponent($0).path) }
     var v = Verdict(index: k, command: command + ["(folder: \(what))"], input: source.bytes)
-    let (status, signal, seconds, timedOut) = execute(binary, command, in: dir, timeout: o.timeout, memoryMiB: o.memoryMiB)
-    v.status = status
-    v.signal = signal
-    v.seconds = seconds
-    if timedOut { v.problems.append("no answer within \(o.timeout) s (killed)") }
-    if let signal {
-        v.problems.append("killed by signal \(signal)")
-    } else if !(0...2).contains(status) {
-        v.problems.append("exit status \(status)")
-    }
+    let timedOut = v.run(binary, command, in: dir, options: o)
     let after = fingerprint(dir, skipping: ["out", "merged"])
     for f in Set(before.keys).union(after.keys).sorted() where before[f] != after[f] {
         v.problems.append(after[f] == nil ? "deleted \(f) outside the result folder" : "changed \(f) outside the result folder")
@@ -493,17 +503,8 @@ func runCase(
     try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
     try? Data(input).write(to: dir.appendingPathComponent("in.json"))
     var v = Verdict(index: k, command: command, input: input)
-    let (status, signal, seconds, timedOut) = execute(
-        binary, command, in: dir, timeout: o.timeout, memoryMiB: o.memoryMiB)
-    v.status = status
-    v.signal = signal
-    v.seconds = seconds
-    if timedOut { v.problems.append("no answer within \(o.timeout) s (killed)") }
-    if let signal {
-        v.problems.append("killed by signal \(signal)")
-    } else if !(0...2).contains(status) {
-        v.problems.append("exit status \(status)")
-    }
+    let timedOut = v.run(binary, command, in: dir, options: o)
+    let status = v.status
     // Nothing outside the result folder; a result folder is whole (metadata.json) and leaves no
     // staging or temporary files behind.
     let files = listing(dir)

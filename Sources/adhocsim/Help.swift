@@ -114,13 +114,17 @@ enum Help {
         """
 
     static let schema = """
-        adhocsim schema
+        adhocsim schema [--table SECTION]
 
         Prints the JSON Schema (draft 2020-12) of the scenario format, the same as
         topologies/scenario.schema.json. Point a scenario's "$schema" at it (the shipped
         topologies do: "$schema": "../scenario.schema.json") and editors complete and check
         its keys, types and choices. The decoder stays the judge: it also checks node ids,
         ranges that depend on other keys and sizes (adhocsim validate).
+
+        --table SECTION   prints the Markdown parameter table of a section declared once
+                          (key, range, default, meaning, source), as docs/models/SECTION.md
+                          holds it; declared so far: host
         """
 
     static let validate = """

@@ -5,9 +5,18 @@ import Foundation
 enum SchemaCommand {
     static func main(_ args: [String]) throws -> Int32 {
         if args.contains("--help") || args.contains("-h") { print(Help.schema); return ExitStatus.success }
-        let a = try Arguments(args, options: [], switches: [])
+        let a = try Arguments(args, options: ["--table"], switches: [])
         guard a.positionals.isEmpty else {
             throw Arguments.UsageError(message: "takes no arguments, found \(a.positionals.count)")
+        }
+        if let name = a.value("--table") {
+            // The docs' parameter table of a declared section (docs/models/<section>.md).
+            guard name == HostParameters.section.name else {
+                throw Arguments.UsageError(
+                    message: "--table: \"\(Diagnostic.excerpt(name))\" is not a declared section (declared: host)")
+            }
+            print(HostParameters.section.markdownTable, terminator: "")
+            return ExitStatus.success
         }
         print(ScenarioSchema.text, terminator: "")
         return ExitStatus.success

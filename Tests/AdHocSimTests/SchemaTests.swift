@@ -116,3 +116,74 @@ import Testing
             ).map(\.path) == ["$schema"])
     }
 }
+
+/// Issue #28: a key declared once gives the decoder's check, the schema's entry and the docs'
+/// table; the committed table and schema are what the declarations generate now.
+@Suite("Parameter declarations (issue #28)")
+struct ParameterDeclarationTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    /// docs/models/host.md holds exactly `adhocsim schema --table host` between its markers.
+    @Test func theHostPageHoldsTheGeneratedTable() throws {
+        let page = try String(contentsOf: Self.root.appendingPathComponent("docs/models/host.md"), encoding: .utf8)
+        let start = "<!-- generated: adhocsim schema --table host -->\n"
+        guard let a = page.range(of: start), let b = page.range(of: "<!-- end generated -->") else {
+            Issue.record("docs/models/host.md lacks the generated-table markers")
+            return
+        }
+        #expect(
+            String(page[a.upperBound..<b.lowerBound]) == HostParameters.section.markdownTable,
+            "docs/models/host.md is stale: paste `adhocsim schema --table host` between its markers")
+    }
+
+    /// The schema's host objects say what the decoder checks: every declared number's range,
+    /// the choices; the per-node object lacks the scenario-wide key.
+    @Test func theSchemaCarriesTheDeclaredRanges() throws {
+        let bytes = Array(ScenarioSchema.text.utf8)
+        let sink = DiagnosticSink(file: "schema", lineMap: LineMap(bytes))
+        var parser = JSONParser(bytes: bytes, sink: sink)
+        let parsed = parser.parseDocument()
+        let root = try #require(parsed)
+        let found = root["properties"]?["host"]?["properties"]
+        let host = try #require(found)
+        guard case .number(let max)? = host["warmUpMs"]?["maximum"]?.value else {
+            Issue.record("host.warmUpMs has no maximum")
+            return
+        }
+        #expect(max.value == 60_000)
+        guard case .number(let sendMax)? = host["sendUs"]?["maximum"]?.value else {
+            Issue.record("host.sendUs has no maximum")
+            return
+        }
+        #expect(sendMax.value == 1_000_000)
+        #expect(host["interfaceQueue"]?["enum"] != nil)
+        guard case .array(let nodes)? = root["properties"]?["nodes"]?["anyOf"]?.value else {
+            Issue.record("nodes.anyOf missing")
+            return
+        }
+        let perNodeFound = nodes.first?["items"]?["properties"]?["host"]?["properties"]
+        let perNode = try #require(perNodeFound)
+        #expect(perNode["interfaceQueue"] == nil && perNode["sendUs"] != nil)
+    }
+
+    /// The decoder checks a declared key against its declaration: a value out of the declared
+    /// range is refused at its path with the declared phrase and range; per node, the
+    /// scenario-wide key is unknown.
+    @Test func theDecoderChecksTheDeclarations() {
+        let base = """
+            {"name": "s", "seed": 1, "duration_s": 1, "environment": {"preset": "field"},
+             "nodes": [{"id": "a", "position": [0, 0, 1.2]}, {"id": "b", "position": [5, 0, 1.2]}]}
+            """
+        let d = diagnostics(base, overrides: ["host.warmUpMs=70000"])
+        #expect(d.first?.path == "host.warmUpMs")
+        #expect(d.first?.message.contains("a warm-up time constant in milliseconds, 0.001...60000") == true)
+        #expect(diagnostics(base, overrides: ["host.warmUpMs=60000"]).isEmpty)
+        #expect(diagnostics(base, overrides: ["nodes[0].host.interfaceQueue=blocking"]).first?.path
+            == "nodes[0].host.interfaceQueue")
+        // The model's defaults are the declared ones.
+        #expect(ConnectionQueue.defaultSendCost == .nanoseconds(23_300))
+        #expect(ConnectionQueue.defaultWarmUp == .microseconds(32_400))
+        #expect(ConnectionQueue.defaultUdpReceiveBuffer == 196_724)
+    }
+}

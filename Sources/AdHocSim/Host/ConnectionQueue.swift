@@ -70,19 +70,19 @@ public struct ConnectionQueue: Sendable {
     }
 
     /// Default mean service time of a send (fitted, see the type's comment).
-    public static let defaultSendCost = SimTime.nanoseconds(23_300)
+    public static let defaultSendCost = SimTime.nanoseconds(Int64((HostParameters.sendUs * 1000).rounded()))
     /// Default mean service time of a receive completion (fitted, see the type's comment).
-    public static let defaultReceiveCost = SimTime.nanoseconds(13_300)
+    public static let defaultReceiveCost = SimTime.nanoseconds(Int64((HostParameters.receiveUs * 1000).rounded()))
     /// Default coefficient of variation of a job's service time (fitted, see the type's comment).
-    public static let defaultSpread = 0.61
+    public static let defaultSpread = HostParameters.spread
     /// Default mean service time of a transport packet (fitted, see the type's comment).
-    public static let defaultPacketCost = SimTime.nanoseconds(12_200)
+    public static let defaultPacketCost = SimTime.nanoseconds(Int64((HostParameters.packetUs * 1000).rounded()))
     /// Default slow-down of a cold phone (fitted, see the type's comment).
-    public static let defaultColdFactor = 11.3
+    public static let defaultColdFactor = HostParameters.coldFactor
     /// Default warm-up time constant (fitted, see the type's comment).
-    public static let defaultWarmUp = SimTime.microseconds(32_400)
+    public static let defaultWarmUp = SimTime.nanoseconds(Int64((HostParameters.warmUpMs * 1_000_000).rounded()))
     /// Darwin's `udp_recvspace`: 187 × (1024 + 28) bytes (xnu `bsd/netinet/udp_usrreq.c`).
-    public static let defaultUdpReceiveBuffer: Int64 = 187 * (1024 + 28)
+    public static let defaultUdpReceiveBuffer = Int64(HostParameters.udpReceiveBufferBytes)
     /// Bytes a queued datagram takes in the receive buffer beyond its payload: its source
     /// address, a `sockaddr_in6` (28 bytes; the 28 of `udp_recvspace`'s formula).
     public static let datagramAddressBytes: Int64 = 28

@@ -109,7 +109,7 @@ public struct HostStack: Sendable {
             flowMtu: overMesh.map { $0 ? mtu - meshReserve : mtu })
         udpLimit = scenario.transport.maxDatagramBytes ?? 9216
         backlog = Array(repeating: FifoBuffer(), count: 2 * scenario.flows.count)
-        interface = InterfaceQueue(nodes: scenario.nodes.count, discipline: scenario.host.interfaceQueue ?? .fqCodel)
+        interface = InterfaceQueue(nodes: scenario.nodes.count, discipline: scenario.host.interfaceQueue ?? HostParameters.defaultInterfaceQueue)
         let config = TcpConfig(scenario.transport)
         var quicConfig = QuicConfig()
         if let v = scenario.transport.sendBufferBytes { quicConfig.sendBuffer = Int64(v) }

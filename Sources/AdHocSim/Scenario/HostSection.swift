@@ -39,58 +39,9 @@ public struct HostSpec: Sendable, Equatable {
 }
 
 extension ScenarioDecoder {
-    /// Decodes a `host` object: `{"sendUs", "receiveUs", "packetUs"}`, each 0…1 000 000 µs, `"spread"`
-    /// 0…10, `"coldFactor"` 1…100, `"warmUpMs"` 0.001…60 000, `"udpReceiveBufferBytes"` 0…8 388 608 (Darwin's socket buffer cap, `sb_max`), and for
-    /// the scenario-wide one `"interfaceQueue"`: `"fqCodel"` or `"blocking"`.
+    /// Decodes a `host` object by its declarations (`HostParameters.section`); per node, the
+    /// scenario-wide keys (`interfaceQueue`) are not allowed.
     func decodeHost(_ node: JSONNode, _ path: JSONPath, perNode: Bool = false) -> HostSpec? {
-        let expected =
-            perNode
-            ? "an object {\"sendUs\", \"receiveUs\", \"packetUs\", \"spread\", \"coldFactor\", \"warmUpMs\", \"udpReceiveBufferBytes\"}"
-            : "an object {\"sendUs\", \"receiveUs\", \"packetUs\", \"spread\", \"coldFactor\", \"warmUpMs\", \"udpReceiveBufferBytes\", \"interfaceQueue\"}"
-        guard let r = ObjectReader(node, path: path, sink: sink, expected: expected) else { return nil }
-        defer { r.finish() }
-        var spec = HostSpec()
-        var ok = true
-        if !perNode, let v = r.value("interfaceQueue") {
-            spec.interfaceQueue = values.choice(
-                v, path.appending("interfaceQueue"), "an interface queue discipline", of: InterfaceQueue.Discipline.self
-            )
-            if spec.interfaceQueue == nil { ok = false }
-        }
-        for key in ["sendUs", "receiveUs", "packetUs"] {
-            guard let v = r.value(key) else { continue }
-            let us = values.number(
-                v, path.appending(key), "a per-message processing time in microseconds, 0...1000000",
-                in: 0...1_000_000)
-            if us == nil { ok = false }
-            switch key {
-            case "sendUs": spec.sendUs = us
-            case "receiveUs": spec.receiveUs = us
-            default: spec.packetUs = us
-            }
-        }
-        if let v = r.value("spread") {
-            spec.spread = values.number(
-                v, path.appending("spread"), "a coefficient of variation of the per-message cost, 0...10", in: 0...10)
-            if spec.spread == nil { ok = false }
-        }
-        if let v = r.value("coldFactor") {
-            spec.coldFactor = values.number(
-                v, path.appending("coldFactor"), "a cold phone's slow-down factor, 1...100", in: 1...100)
-            if spec.coldFactor == nil { ok = false }
-        }
-        if let v = r.value("warmUpMs") {
-            spec.warmUpMs = values.number(
-                v, path.appending("warmUpMs"), "a warm-up time constant in milliseconds, 0.001...60000",
-                in: 0.001...60_000)
-            if spec.warmUpMs == nil { ok = false }
-        }
-        if let v = r.value("udpReceiveBufferBytes") {
-            spec.udpReceiveBufferBytes = values.number(
-                v, path.appending("udpReceiveBufferBytes"), "a receive buffer in bytes, 0...8388608",
-                in: 0...8_388_608)
-            if spec.udpReceiveBufferBytes == nil { ok = false }
-        }
-        return ok ? spec : nil
+        decode(HostParameters.section, node, path, into: HostSpec(), perNode: perNode)
     }
 }

@@ -5,8 +5,48 @@
 /// the keys every object of the schema lists must be exactly the keys the decoder asks for
 /// there (`ScenarioDecoder.keyCensus`), and every shipped topology must validate.
 public enum ScenarioSchema {
-    /// The schema's text (pretty-printed JSON, ending in a newline).
-    public static let text = #"""
+    /// The schema's text (pretty-printed JSON, ending in a newline): the template below with
+    /// every section declared by a `ParameterSection` generated from its declarations (`host`,
+    /// scenario-wide and per node), so the schema says what the decoder checks there.
+    public static let text: String = {
+        let bytes = Array(template.utf8)
+        let sink = DiagnosticSink(file: "scenario.schema.json", lineMap: LineMap(bytes))
+        var parser = JSONParser(bytes: bytes, sink: sink)
+        guard var root = parser.parseDocument() else { return template }
+        var wide = HostParameters.section.schema(perNode: false)
+        if case .object(var members) = wide.value {
+            members.append(
+                JSONMember(key: "description", value: JSONNode(.string("the phone's per-message costs and interface queue"))))
+            wide.value = .object(members)
+        }
+        replace(&root, at: ["properties", "host"], with: wide)
+        replace(
+            &root, at: ["properties", "nodes", "anyOf", "0", "items", "properties", "host"],
+            with: HostParameters.section.schema(perNode: true))
+        return JSONText.render(root)
+    }()
+
+    /// Replaces the node at `path` (object keys, or array indices as digits) when it exists.
+    static func replace(_ node: inout JSONNode, at path: ArraySlice<String>, with new: JSONNode) {
+        guard let step = path.first else {
+            node = new
+            return
+        }
+        switch node.value {
+        case .object(var members):
+            guard let i = members.firstIndex(where: { $0.key == step }) else { return }
+            replace(&members[i].value, at: path.dropFirst(), with: new)
+            node.value = .object(members)
+        case .array(var elements):
+            guard let i = Int(step), i < elements.count else { return }
+            replace(&elements[i], at: path.dropFirst(), with: new)
+            node.value = .array(elements)
+        default: return
+        }
+    }
+
+    /// The hand-written part of the schema; `text` generates the declared sections into it.
+    static let template = #"""
 {
   "$schema": "https://json-schema.org/draft/2020-12/schema",
   "$id": "https://adhocsim.invalid/scenario.schema.json",

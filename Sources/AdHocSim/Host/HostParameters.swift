@@ -1,0 +1,71 @@
+/// The `host` section's keys, each declared once (issue #28): the decoder's checks and messages,
+/// the schema's `host` objects and the table in `docs/models/host.md` come from here, and the
+/// host's defaults (`ConnectionQueue`, `InterfaceQueue`) are these values.
+public enum HostParameters {
+    /// `host.sendUs`: mean service time of a send, µs.
+    public static let sendUs = 23.3
+    /// `host.receiveUs`: mean service time of a receive completion, µs.
+    public static let receiveUs = 13.3
+    /// `host.packetUs`: mean service time of a transport packet, µs.
+    public static let packetUs = 12.2
+    /// `host.spread`: coefficient of variation of a job's service time.
+    public static let spread = 0.61
+    /// `host.coldFactor`: slow-down of a cold phone.
+    public static let coldFactor = 11.3
+    /// `host.warmUpMs`: warm-up time constant, ms.
+    public static let warmUpMs = 32.4
+    /// `host.udpReceiveBufferBytes`: xnu's `udp_recvspace`, 187 × (1024 + 28) bytes.
+    public static let udpReceiveBufferBytes = 187.0 * (1024 + 28)
+    /// `host.interfaceQueue`: XNU's FQ-CoDel.
+    public static let defaultInterfaceQueue = InterfaceQueue.Discipline.fqCodel
+
+    /// The declarations, in the order the docs and the schema list them.
+    public static let section = ParameterSection<HostSpec>(
+        "host",
+        [
+            Parameter(
+                "sendUs", number: 0...1_000_000, unit: "µs", default: JSONNumber(sendUs).literal,
+                help: "mean service time of one send, from the `send` call to its `.contentProcessed` completion",
+                expected: "a per-message processing time in microseconds", source: .fitted
+            ) { $0.sendUs = $1 },
+            Parameter(
+                "receiveUs", number: 0...1_000_000, unit: "µs", default: JSONNumber(receiveUs).literal,
+                help: "mean service time of one receive completion (the app reads each message in two)",
+                expected: "a per-message processing time in microseconds", source: .fitted
+            ) { $0.receiveUs = $1 },
+            Parameter(
+                "packetUs", number: 0...1_000_000, unit: "µs", default: JSONNumber(packetUs).literal,
+                help: "mean service time of one transport packet sent or received",
+                expected: "a per-message processing time in microseconds", source: .fitted
+            ) { $0.packetUs = $1 },
+            Parameter(
+                "spread", number: 0...10, unit: "", default: JSONNumber(spread).literal,
+                help: "coefficient of variation of a job's service time (log-normal; 0: fixed)",
+                expected: "a coefficient of variation of the per-message cost", source: .fitted
+            ) { $0.spread = $1 },
+            Parameter(
+                "coldFactor", number: 1...100, unit: "×", default: JSONNumber(coldFactor).literal,
+                help: "a fully cold phone's job costs this many times the warm cost (1: never cold)",
+                expected: "a cold phone's slow-down factor", source: .fitted
+            ) { $0.coldFactor = $1 },
+            Parameter(
+                "warmUpMs", number: 0.001...60_000, unit: "ms", default: JSONNumber(warmUpMs).literal,
+                help: "time constant τ: busy time warms the phone, idle time cools it, both as e^(−t/τ)",
+                expected: "a warm-up time constant in milliseconds", source: .fitted
+            ) { $0.warmUpMs = $1 },
+            Parameter(
+                "udpReceiveBufferBytes", number: 0...8_388_608, unit: "bytes",
+                default: JSONNumber(udpReceiveBufferBytes).literal,
+                help: "a datagram socket's receive buffer; a datagram that does not fit is dropped (up to `sb_max`)",
+                expected: "a receive buffer in bytes",
+                source: .cited("xnu `bsd/netinet/udp_usrreq.c` (`udp_recvspace`), `sb_max`; transport.md, \"Darwin buffers\"")
+            ) { $0.udpReceiveBufferBytes = $1 },
+            Parameter(
+                "interfaceQueue", choices: InterfaceQueue.Discipline.allCases.map(\.rawValue),
+                default: "\"\(defaultInterfaceQueue.rawValue)\"",
+                help: "Darwin's interface queue: FQ-CoDel's flow control and UDP drops, or only a full queue holding senders",
+                expected: "an interface queue discipline",
+                source: .cited("xnu `bsd/net/classq/classq_fq_codel.c`"), perNode: false
+            ) { spec, word in spec.interfaceQueue = InterfaceQueue.Discipline(rawValue: word) }
+        ])
+}
