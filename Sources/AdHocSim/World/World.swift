@@ -66,11 +66,12 @@ public struct World<Link: LinkTechnology>: EventHandler {
             sim.schedule(at: NodeTable.samplingInterval, target: 0, kind: .mobilityTick)
         }
         if let b = scenario.ble {
-            ble = BleNetwork(
+            var network = BleNetwork(
                 b, nodes: nodes,
                 place: PlaceParameters.resolve(scenario.environment, frequencyHz: BleMedium.bandCentreHz),
                 sim: &sim)
-            for e in scenario.events where e.action == .join { ble!.setDown(e.node, true, now: .zero) }
+            for e in scenario.events where e.action == .join { network.setDown(e.node, true, now: .zero) }
+            ble = network
         }
         if let m = scenario.mesh, Link.hasRadio {
             mesh = MeshNetwork(
@@ -86,8 +87,9 @@ public struct World<Link: LinkTechnology>: EventHandler {
         case .link: link.handle(event, in: &sim)
         case .linkTraffic: traffic.handle(event, in: &sim)
         case .application, .transport: hosts.handle(event, link: &link, router: mesh, sim: &sim)
-        case .mesh: mesh!.handle(event, link: &link, sim: &sim)
-        case .bluetooth: ble!.handle(event, in: &sim)
+        // Only the mesh and Bluetooth LE schedule their blocks' events, so they exist then.
+        case .mesh: mesh?.handle(event, link: &link, sim: &sim)
+        case .bluetooth: ble?.handle(event, in: &sim)
         case .world: handleWorldEvent(event, sim: &sim)
         case .unassigned: preconditionFailure("no layer owns event kind \(event.kind.rawValue)")
         }
@@ -116,8 +118,10 @@ public struct World<Link: LinkTechnology>: EventHandler {
                 // A joining phone's app starts: Multipeer discovery begins then.
                 if e.action == .join { mesh?.appStarted(e.node, sim: &sim) }
             case .move:
-                nodes.teleport(e.node, to: e.position!, at: sim.now)
-                link.setPosition(e.node, e.position!)
+                // The decoder gives every move a position.
+                guard let to = e.position else { break }
+                nodes.teleport(e.node, to: to, at: sim.now)
+                link.setPosition(e.node, to)
                 ble?.nodesMoved(nodes)
             }
         default:
@@ -130,10 +134,11 @@ public struct World<Link: LinkTechnology>: EventHandler {
     mutating func carryIpAcrossMesh(sim: inout Simulation) {
         if hosts.hasMeshReports {
             let (wanted, broken) = hosts.takeMeshReports()
-            for w in wanted { mesh!.ipRouteWanted(from: w.from, to: w.to, sim: &sim) }
-            for b in broken { mesh!.ipLinkBroke(route: b.route, at: b.at, next: b.next, now: sim.now) }
+            for w in wanted { mesh?.ipRouteWanted(from: w.from, to: w.to, sim: &sim) }
+            for b in broken { mesh?.ipLinkBroke(route: b.route, at: b.at, next: b.next, now: sim.now) }
         }
-        hosts.routesLearned(mesh!.routesLearned, link: &link, router: mesh, sim: &sim)
+        guard let learned = mesh?.routesLearned else { return }
+        hosts.routesLearned(learned, link: &link, router: mesh, sim: &sim)
     }
 
     /// Carries link notices up and traffic packets down until neither has anything left
@@ -180,20 +185,20 @@ public struct World<Link: LinkTechnology>: EventHandler {
             if mesh != nil {
                 carryIpAcrossMesh(sim: &sim)
                 // Room freed: held message frames go first, oldest first.
-                if mesh!.isHolding { mesh!.sendHeld(link: &link, sim: &sim) }
+                if mesh?.isHolding == true { mesh?.sendHeld(link: &link, sim: &sim) }
             }
-            if mesh != nil && !mesh!.outbox.isEmpty {
+            if mesh?.outbox.isEmpty == false {
                 var out = meshScratch
                 meshScratch = []
-                mesh!.takeOutbox(swappingWith: &out)
+                mesh?.takeOutbox(swappingWith: &out)
                 for p in out {
-                    if let timeline, let f = mesh!.core.inFlight[Int(p.tag)] {
+                    if let timeline, let f = mesh?.core.inFlight[Int(p.tag)] {
                         timeline.frame(f, packet: p, now: sim.now)
                     }
-                    if mesh!.mustHold(p, room: link.queueRoom(of: Int(p.source))) {
-                        mesh!.hold(p)
+                    if mesh?.mustHold(p, room: link.queueRoom(of: Int(p.source))) == true {
+                        mesh?.hold(p)
                     } else if !link.send(p, sim: &sim) {
-                        mesh!.released(p, dropped: true, refused: true, sim: &sim)
+                        mesh?.released(p, dropped: true, refused: true, sim: &sim)
                     }
                 }
                 out.removeAll(keepingCapacity: true)
