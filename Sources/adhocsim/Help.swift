@@ -124,7 +124,7 @@ enum Help {
 
         --table SECTION   prints the Markdown parameter table of a section declared once
                           (key, range, default, meaning, source), as docs/models/SECTION.md
-                          holds it; declared so far: host
+                          holds it; declared so far: host, transport
         """
 
     static let validate = """

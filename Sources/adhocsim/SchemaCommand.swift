@@ -11,11 +11,15 @@ enum SchemaCommand {
         }
         if let name = a.value("--table") {
             // The docs' parameter table of a declared section (docs/models/<section>.md).
-            guard name == HostParameters.section.name else {
+            let tables = [
+                HostParameters.section.name: HostParameters.section.markdownTable,
+                TransportParameters.section.name: TransportParameters.section.markdownTable
+            ]
+            guard let table = tables[name] else {
                 throw Arguments.UsageError(
-                    message: "--table: \"\(Diagnostic.excerpt(name))\" is not a declared section (declared: host)")
+                    message: "--table: \"\(Diagnostic.excerpt(name))\" is not a declared section (declared: host, transport)")
             }
-            print(HostParameters.section.markdownTable, terminator: "")
+            print(table, terminator: "")
             return ExitStatus.success
         }
         print(ScenarioSchema.text, terminator: "")

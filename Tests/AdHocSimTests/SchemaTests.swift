@@ -124,17 +124,38 @@ struct ParameterDeclarationTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
 
-    /// docs/models/host.md holds exactly `adhocsim schema --table host` between its markers.
-    @Test func theHostPageHoldsTheGeneratedTable() throws {
-        let page = try String(contentsOf: Self.root.appendingPathComponent("docs/models/host.md"), encoding: .utf8)
-        let start = "<!-- generated: adhocsim schema --table host -->\n"
+    /// docs/models/host.md and transport.md hold exactly `adhocsim schema --table SECTION`
+    /// between their markers.
+    @Test(arguments: [
+        ("host", HostParameters.section.markdownTable), ("transport", TransportParameters.section.markdownTable)
+    ])
+    func theModelPagesHoldTheGeneratedTables(_ name: String, _ table: String) throws {
+        let page = try String(contentsOf: Self.root.appendingPathComponent("docs/models/\(name).md"), encoding: .utf8)
+        let start = "<!-- generated: adhocsim schema --table \(name) -->\n"
         guard let a = page.range(of: start), let b = page.range(of: "<!-- end generated -->") else {
-            Issue.record("docs/models/host.md lacks the generated-table markers")
+            Issue.record("docs/models/\(name).md lacks the generated-table markers")
             return
         }
         #expect(
-            String(page[a.upperBound..<b.lowerBound]) == HostParameters.section.markdownTable,
-            "docs/models/host.md is stale: paste `adhocsim schema --table host` between its markers")
+            String(page[a.upperBound..<b.lowerBound]) == table,
+            "docs/models/\(name).md is stale: paste `adhocsim schema --table \(name)` between its markers")
+    }
+
+    /// The transport's nested objects: a QUIC certificate of 0 bytes is valid for the decoder
+    /// and now for the schema too (it said minimum 1); a TCP keepalive of null turns it off.
+    @Test func theTransportDeclarationsDecodeAsBefore() throws {
+        let base = """
+            {"name": "s", "seed": 1, "duration_s": 1, "environment": {"preset": "field"},
+             "nodes": [{"id": "a", "position": [0, 0, 1.2]}, {"id": "b", "position": [5, 0, 1.2]}]}
+            """
+        let s = try decode(base, overrides: ["transport.quic.certificateBytes=0", "transport.tcp.keepaliveIdleS=null"]).get()
+        #expect(s.transport.quicCertificateBytes == 0 && s.transport.keepaliveIdleS == .off)
+        let bad = diagnostics(base, overrides: ["transport.tcp.delayedAckMs=501"])
+        #expect(bad.first?.path == "transport.tcp.delayedAckMs")
+        #expect(bad.first?.message.contains("a delayed-ACK timer in ms in 0...500 (RFC 1122 limit)") == true)
+        let keep = diagnostics(base, overrides: ["transport.tcp.keepaliveIdleS=0"])
+        #expect(keep.first?.message.contains("a keepalive idle time in seconds, > 0 and ≤ 7200, or null") == true)
+        #expect(TcpConfig(s.transport).keepaliveIdle == nil)
     }
 
     /// The schema's host objects say what the decoder checks: every declared number's range,

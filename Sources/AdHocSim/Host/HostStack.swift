@@ -105,9 +105,9 @@ public struct HostStack: Sendable {
         overMesh = scenario.flows.indices.map { scenario.carrier(of: $0) == .mesh }
         meshCarriage = MeshCarriage(flows: scenario.flows.count)
         ip = IpLayer(
-            version: scenario.transport.ipVersion ?? .ipv6, mtu: mtu,
+            version: scenario.transport.ipVersion ?? TransportParameters.defaultIpVersion, mtu: mtu,
             flowMtu: overMesh.map { $0 ? mtu - meshReserve : mtu })
-        udpLimit = scenario.transport.maxDatagramBytes ?? 9216
+        udpLimit = scenario.transport.maxDatagramBytes ?? TransportParameters.defaultMaxDatagramBytes
         backlog = Array(repeating: FifoBuffer(), count: 2 * scenario.flows.count)
         interface = InterfaceQueue(nodes: scenario.nodes.count, discipline: scenario.host.interfaceQueue ?? HostParameters.defaultInterfaceQueue)
         let config = TcpConfig(scenario.transport)

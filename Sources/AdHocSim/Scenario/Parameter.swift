@@ -10,8 +10,25 @@ public struct Parameter<Spec>: Sendable {
     public enum Kind: Sendable {
         /// A JSON number in `range`, in `unit`.
         case number(ClosedRange<Double>, unit: String)
+        /// A whole number in `range`, in `unit`.
+        case integer(ClosedRange<UInt64>, unit: String)
+        /// A time of at most `upTo` in `unit` (`scale` seconds each), above zero (or zero when
+        /// `allowZero`), never rounding to 0 ns; `null` too when `nullable` (the effect off).
+        case duration(upTo: Double, unit: String, scale: Double, allowZero: Bool, nullable: Bool)
+        /// `true` or `false`.
+        case bool
         /// One of these strings.
         case choice([String])
+    }
+
+    /// How a decoded value is stored into the section's `Spec`.
+    public enum Store: Sendable {
+        case number(@Sendable (inout Spec, Double) -> Void)
+        case integer(@Sendable (inout Spec, Int) -> Void)
+        /// A duration; `nil` for `null` (nullable keys).
+        case duration(@Sendable (inout Spec, Double?) -> Void)
+        case bool(@Sendable (inout Spec, Bool) -> Void)
+        case word(@Sendable (inout Spec, String) -> Void)
     }
 
     /// Where a default comes from (issue #26's rule: a source, "fitted", or "assumption").
@@ -37,86 +54,104 @@ public struct Parameter<Spec>: Sendable {
     public let key: String
     /// What it holds.
     public let kind: Kind
-    /// The default, as a JSON literal (a number or a quoted word), or `nil` for "none".
-    public let defaultValue: String?
+    /// The default, as a JSON literal (a number, `true`, a quoted word, `null`).
+    public let defaultValue: String
     /// One line of help: what the value means.
     public let help: String
-    /// What a message calls the expected value ("a per-message processing time in
-    /// microseconds"); the range or the choices are added to it.
+    /// What a message calls the expected value; `{range}` stands for the range as the kind
+    /// writes it ("0...500", "> 0 and ≤ 7200").
     public let expected: String
     /// Where the default comes from.
     public let source: Source
     /// Whether the key may also appear per node (`nodes[i].<section>`).
     public let perNode: Bool
-    /// Stores a decoded number (`.number` keys).
-    let setNumber: (@Sendable (inout Spec, Double) -> Void)?
-    /// Stores a decoded word (`.choice` keys).
-    let setChoice: (@Sendable (inout Spec, String) -> Void)?
+    /// Stores a decoded value.
+    let store: Store
 
-    private init(
-        key: String, kind: Kind, defaultValue: String?, help: String, expected: String, source: Source, perNode: Bool,
-        setNumber: (@Sendable (inout Spec, Double) -> Void)?, setChoice: (@Sendable (inout Spec, String) -> Void)?
-    ) {
-        (self.key, self.kind, self.defaultValue, self.help) = (key, kind, defaultValue, help)
-        (self.expected, self.source, self.perNode) = (expected, source, perNode)
-        (self.setNumber, self.setChoice) = (setNumber, setChoice)
-    }
-
-    /// A number key.
+    /// A declaration.
     public init(
-        _ key: String, number range: ClosedRange<Double>, unit: String, default value: String?, help: String,
-        expected: String, source: Source, perNode: Bool = true, set: @escaping @Sendable (inout Spec, Double) -> Void
+        _ key: String, _ kind: Kind, default value: String, help: String, expected: String, source: Source,
+        perNode: Bool = false, store: Store
     ) {
-        self.init(
-            key: key, kind: .number(range, unit: unit), defaultValue: value, help: help, expected: expected,
-            source: source, perNode: perNode, setNumber: set, setChoice: nil)
+        (self.key, self.kind, defaultValue, self.help) = (key, kind, value, help)
+        (self.expected, self.source, self.perNode, self.store) = (expected, source, perNode, store)
     }
 
-    /// A choice key.
-    public init(
-        _ key: String, choices: [String], default value: String?, help: String, expected: String, source: Source,
-        perNode: Bool = true, set: @escaping @Sendable (inout Spec, String) -> Void
-    ) {
-        self.init(
-            key: key, kind: .choice(choices), defaultValue: value, help: help, expected: expected, source: source,
-            perNode: perNode, setNumber: nil, setChoice: set)
-    }
-
-    /// The message phrase with its range: "a warm-up time constant in milliseconds, 0.001...60000".
+    /// The message phrase with its range.
     var expectedWithRange: String {
+        let range: String
         switch kind {
-        case .number(let r, _): return "\(expected), \(JSONNumber(r.lowerBound).literal)...\(JSONNumber(r.upperBound).literal)"
-        case .choice: return expected
+        case .number(let r, _): range = "\(JSONNumber(r.lowerBound).literal)...\(JSONNumber(r.upperBound).literal)"
+        case .integer(let r, _): range = "\(r.lowerBound)...\(r.upperBound)"
+        case .duration(let upTo, _, _, let zero, _):
+            range = zero ? "0...\(JSONNumber(upTo).literal)" : "> 0 and ≤ \(JSONNumber(upTo).literal)"
+        case .bool, .choice: range = ""
+        }
+        return expected.replacingOccurrences(of: "{range}", with: range)
+    }
+
+    /// The key's JSON Schema.
+    public var schema: JSONNode {
+        func object(_ members: [(String, JSONValue)]) -> JSONNode {
+            JSONNode(.object(members.map { JSONMember(key: $0.0, value: JSONNode($0.1)) }))
+        }
+        func number(_ v: Double) -> JSONValue { .number(JSONNumber(v)) }
+        switch kind {
+        case .number(let r, _):
+            return object([("type", .string("number")), ("minimum", number(r.lowerBound)), ("maximum", number(r.upperBound))])
+        case .integer(let r, _):
+            return object([
+                ("type", .string("integer")), ("minimum", .number(JSONNumber(integer: Int(r.lowerBound)))),
+                ("maximum", .number(JSONNumber(integer: Int(r.upperBound))))
+            ])
+        case .duration(let upTo, _, _, let zero, let nullable):
+            let time = object([
+                ("type", .string("number")), (zero ? "minimum" : "exclusiveMinimum", number(0)), ("maximum", number(upTo))
+            ])
+            guard nullable else { return time }
+            return object([("anyOf", .array([time, object([("type", .string("null"))])]))])
+        case .bool:
+            return object([("type", .string("boolean"))])
+        case .choice(let words):
+            return object([("enum", .array(words.map { JSONNode(.string($0)) }))])
         }
     }
 
-    /// The key's JSON Schema: `{"type": "number", "minimum", "maximum"}` or `{"enum": [...]}`.
-    public var schema: JSONNode {
+    /// The value column of the docs' table.
+    var valueText: String {
+        func unit(_ u: String) -> String { u.isEmpty ? "" : " \(u)" }
         switch kind {
-        case .number(let r, _):
-            return JSONNode(
-                .object([
-                    JSONMember(key: "type", value: JSONNode(.string("number"))),
-                    JSONMember(key: "minimum", value: JSONNode(.number(JSONNumber(r.lowerBound)))),
-                    JSONMember(key: "maximum", value: JSONNode(.number(JSONNumber(r.upperBound))))
-                ]))
-        case .choice(let words):
-            return JSONNode(.object([JSONMember(key: "enum", value: JSONNode(.array(words.map { JSONNode(.string($0)) })))]))
+        case .number(let r, let u): return "\(JSONNumber(r.lowerBound).literal) … \(JSONNumber(r.upperBound).literal)" + unit(u)
+        case .integer(let r, let u): return "\(r.lowerBound) … \(r.upperBound)" + unit(u)
+        case .duration(let upTo, let u, _, let zero, let nullable):
+            return (zero ? "0 … " : "> 0 … ") + JSONNumber(upTo).literal + unit(u) + (nullable ? ", or `null` (off)" : "")
+        case .bool: return "`true`, `false`"
+        case .choice(let words): return words.map { "`\"\($0)\"`" }.joined(separator: ", ")
         }
     }
 }
 
-/// A section's declarations: the decoder, the schema and the docs table of one object.
+/// A section's declarations: the decoder, the schema and the docs table of one object, with
+/// the objects nested in it (`transport.tcp`).
 public struct ParameterSection<Spec>: Sendable {
-    /// The section's JSON key (`host`).
+    /// The section's JSON key (`host`, `tcp`).
     public let name: String
     /// Its declarations, in the order the docs and the schema list them.
     public let parameters: [Parameter<Spec>]
+    /// Objects inside it, each a section of the same `Spec`.
+    public let subsections: [ParameterSection<Spec>]
+    /// What a message calls the object when it is not one (default: its keys listed).
+    public let objectExpected: String?
+    /// The schema's description of the object.
+    public let description: String?
 
     /// A section of these declarations.
-    public init(_ name: String, _ parameters: [Parameter<Spec>]) {
-        self.name = name
-        self.parameters = parameters
+    public init(
+        _ name: String, _ parameters: [Parameter<Spec>], subsections: [ParameterSection<Spec>] = [],
+        objectExpected: String? = nil, description: String? = nil
+    ) {
+        (self.name, self.parameters, self.subsections) = (name, parameters, subsections)
+        (self.objectExpected, self.description) = (objectExpected, description)
     }
 
     /// The declarations allowed where `perNode` says (per node: only those marked so).
@@ -124,59 +159,75 @@ public struct ParameterSection<Spec>: Sendable {
 
     /// The JSON Schema of the section's object, scenario-wide or per node.
     public func schema(perNode: Bool) -> JSONNode {
-        let properties = allowed(perNode: perNode).map { JSONMember(key: $0.key, value: $0.schema) }
-        return JSONNode(
-            .object([
-                JSONMember(key: "type", value: JSONNode(.string("object"))),
-                JSONMember(key: "properties", value: JSONNode(.object(properties))),
-                JSONMember(key: "additionalProperties", value: JSONNode(.bool(false)))
-            ]))
+        var properties = allowed(perNode: perNode).map { JSONMember(key: $0.key, value: $0.schema) }
+        if !perNode { properties += subsections.map { JSONMember(key: $0.name, value: $0.schema(perNode: false)) } }
+        var members = [
+            JSONMember(key: "type", value: JSONNode(.string("object"))),
+            JSONMember(key: "properties", value: JSONNode(.object(properties))),
+            JSONMember(key: "additionalProperties", value: JSONNode(.bool(false)))
+        ]
+        if let description, !perNode { members.append(JSONMember(key: "description", value: JSONNode(.string(description)))) }
+        return JSONNode(.object(members))
     }
 
     /// The docs' parameter table (Markdown): key, value, default, meaning, source.
     public var markdownTable: String {
-        var s = "| key | value | default | meaning | source |\n|---|---|---|---|---|\n"
+        "| key | value | default | meaning | source |\n|---|---|---|---|---|\n" + rows(prefix: name)
+    }
+
+    func rows(prefix: String) -> String {
+        var s = ""
         for p in parameters {
-            let value: String
-            switch p.kind {
-            case .number(let r, let unit):
-                value = "\(JSONNumber(r.lowerBound).literal) … \(JSONNumber(r.upperBound).literal)" + (unit.isEmpty ? "" : " \(unit)")
-            case .choice(let words): value = words.map { "`\"\($0)\"`" }.joined(separator: ", ")
-            }
-            let where_ = p.perNode ? "`\(name).\(p.key)`, `nodes[i].\(name).\(p.key)`" : "`\(name).\(p.key)`"
-            s += "| \(where_) | \(value) | \(p.defaultValue.map { "`\($0)`" } ?? "none") | \(p.help) | \(p.source.text) |\n"
+            let key = p.perNode ? "`\(prefix).\(p.key)`, `nodes[i].\(prefix).\(p.key)`" : "`\(prefix).\(p.key)`"
+            s += "| \(key) | \(p.valueText) | `\(p.defaultValue)` | \(p.help) | \(p.source.text) |\n"
         }
+        for sub in subsections { s += sub.rows(prefix: prefix + "." + sub.name) }
         return s
     }
 }
 
 extension ScenarioDecoder {
-    /// Decodes an object of `section`'s keys into a `Spec` starting from `spec`: each present
-    /// key checked against its declaration (a number in range, or one of the words), every
-    /// problem reported at its path. `nil` after a problem.
+    /// Decodes an object of `section`'s keys (and its nested sections) into a `Spec` starting
+    /// from `spec`: each present key checked against its declaration, every problem reported at
+    /// its path. `nil` after a problem.
     func decode<Spec>(
         _ section: ParameterSection<Spec>, _ node: JSONNode, _ path: JSONPath, into spec: Spec, perNode: Bool
     ) -> Spec? {
-        let keys = section.allowed(perNode: perNode).map { "\"\($0.key)\"" }.joined(separator: ", ")
-        guard let r = ObjectReader(node, path: path, sink: sink, expected: "an object {\(keys)}") else { return nil }
+        let names = section.allowed(perNode: perNode).map(\.key) + (perNode ? [] : section.subsections.map(\.name))
+        let expected = section.objectExpected ?? "an object {\(names.map { "\"\($0)\"" }.joined(separator: ", "))}"
+        guard let r = ObjectReader(node, path: path, sink: sink, expected: expected) else { return nil }
         defer { r.finish() }
         var spec = spec
         var ok = true
         for p in section.allowed(perNode: perNode) {
             guard let v = r.value(p.key) else { continue }
-            switch p.kind {
-            case .number(let range, _):
-                if let x = values.number(v, path.appending(p.key), p.expectedWithRange, in: range) {
-                    p.setNumber?(&spec, x)
+            let at = path.appending(p.key)
+            let what = p.expectedWithRange
+            switch (p.kind, p.store) {
+            case (.number(let range, _), .number(let set)):
+                if let x = values.number(v, at, what, in: range) { set(&spec, x) } else { ok = false }
+            case (.integer(let range, _), .integer(let set)):
+                if let x = values.integer(v, at, what, in: range) { set(&spec, Int(x)) } else { ok = false }
+            case (.duration(let upTo, _, let scale, let zero, let nullable), .duration(let set)):
+                if nullable && v.value == .null {
+                    set(&spec, nil)
+                } else if let x = values.duration(v, at, what, unit: scale, upTo: upTo, allowZero: zero) {
+                    set(&spec, x)
                 } else {
                     ok = false
                 }
-            case .choice(let words):
-                if let w = values.choice(v, path.appending(p.key), p.expected, from: words) {
-                    p.setChoice?(&spec, w)
-                } else {
-                    ok = false
-                }
+            case (.bool, .bool(let set)):
+                if let x = values.bool(v, at, what) { set(&spec, x) } else { ok = false }
+            case (.choice(let words), .word(let set)):
+                if let w = values.choice(v, at, what, from: words) { set(&spec, w) } else { ok = false }
+            default:
+                preconditionFailure("\(p.key): its kind and its store differ")
+            }
+        }
+        if !perNode {
+            for sub in section.subsections {
+                guard let v = r.value(sub.name) else { continue }
+                if let s = decode(sub, v, path.appending(sub.name), into: spec, perNode: false) { spec = s } else { ok = false }
             }
         }
         return ok ? spec : nil

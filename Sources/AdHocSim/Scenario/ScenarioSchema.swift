@@ -13,13 +13,8 @@ public enum ScenarioSchema {
         let sink = DiagnosticSink(file: "scenario.schema.json", lineMap: LineMap(bytes))
         var parser = JSONParser(bytes: bytes, sink: sink)
         guard var root = parser.parseDocument() else { return template }
-        var wide = HostParameters.section.schema(perNode: false)
-        if case .object(var members) = wide.value {
-            members.append(
-                JSONMember(key: "description", value: JSONNode(.string("the phone's per-message costs and interface queue"))))
-            wide.value = .object(members)
-        }
-        replace(&root, at: ["properties", "host"], with: wide)
+        replace(&root, at: ["properties", "host"], with: HostParameters.section.schema(perNode: false))
+        replace(&root, at: ["properties", "transport"], with: TransportParameters.section.schema(perNode: false))
         replace(
             &root, at: ["properties", "nodes", "anyOf", "0", "items", "properties", "host"],
             with: HostParameters.section.schema(perNode: true))
