@@ -40,7 +40,8 @@ public enum ScenarioSchema {
         }
     }
 
-    /// The hand-written part of the schema; `text` generates the declared sections into it.
+    /// The hand-written part of the schema; `text` generates the declared sections into it
+    /// (the empty objects of `host`, `nodes[].host` and `transport` below).
     static let template = #"""
 {
   "$schema": "https://json-schema.org/draft/2020-12/schema",
@@ -421,51 +422,7 @@ public enum ScenarioSchema {
       },
       "additionalProperties": false
     },
-    "host": {
-      "type": "object",
-      "properties": {
-        "sendUs": {
-          "type": "number",
-          "minimum": 0
-        },
-        "receiveUs": {
-          "type": "number",
-          "minimum": 0
-        },
-        "packetUs": {
-          "type": "number",
-          "minimum": 0
-        },
-        "spread": {
-          "type": "number",
-          "minimum": 0,
-          "maximum": 10
-        },
-        "coldFactor": {
-          "type": "number",
-          "minimum": 1,
-          "maximum": 100
-        },
-        "warmUpMs": {
-          "type": "number",
-          "minimum": 0.001,
-          "maximum": 60000
-        },
-        "udpReceiveBufferBytes": {
-          "type": "number",
-          "minimum": 0,
-          "maximum": 8388608
-        },
-        "interfaceQueue": {
-          "enum": [
-            "fqCodel",
-            "blocking"
-          ]
-        }
-      },
-      "additionalProperties": false,
-      "description": "the phone's per-message costs and interface queue"
-    },
+    "host": {},
     "nodes": {
       "anyOf": [
         {
@@ -539,44 +496,7 @@ public enum ScenarioSchema {
               "awdlSlots": {
                 "$ref": "#/$defs/awdlSlots"
               },
-              "host": {
-                "type": "object",
-                "properties": {
-                  "sendUs": {
-                    "type": "number",
-                    "minimum": 0
-                  },
-                  "receiveUs": {
-                    "type": "number",
-                    "minimum": 0
-                  },
-                  "packetUs": {
-                    "type": "number",
-                    "minimum": 0
-                  },
-                  "spread": {
-                    "type": "number",
-                    "minimum": 0,
-                    "maximum": 10
-                  },
-                  "coldFactor": {
-                    "type": "number",
-                    "minimum": 1,
-                    "maximum": 100
-                  },
-                  "warmUpMs": {
-                    "type": "number",
-                    "minimum": 0.001,
-                    "maximum": 60000
-                  },
-                  "udpReceiveBufferBytes": {
-                    "type": "number",
-                    "minimum": 0,
-                    "maximum": 8388608
-                  }
-                },
-                "additionalProperties": false
-              }
+              "host": {}
             },
             "additionalProperties": false,
             "required": [
@@ -766,90 +686,7 @@ public enum ScenarioSchema {
         ]
       }
     },
-    "transport": {
-      "type": "object",
-      "properties": {
-        "ipVersion": {
-          "enum": [
-            "ipv6",
-            "ipv4"
-          ]
-        },
-        "maxDatagramBytes": {
-          "type": "integer",
-          "minimum": 1
-        },
-        "tcp": {
-          "type": "object",
-          "properties": {
-            "congestionControl": {
-              "enum": [
-                "cubic",
-                "newreno"
-              ]
-            },
-            "noDelay": {
-              "type": "boolean"
-            },
-            "delayedAckMs": {
-              "type": "number",
-              "minimum": 0,
-              "maximum": 500
-            },
-            "ackOnPush": {
-              "type": "boolean"
-            },
-            "minRtoMs": {
-              "type": "number",
-              "exclusiveMinimum": 0
-            },
-            "sendBufferBytes": {
-              "type": "integer",
-              "minimum": 1
-            },
-            "receiveBufferBytes": {
-              "type": "integer",
-              "minimum": 1
-            },
-            "sack": {
-              "type": "boolean"
-            },
-            "keepaliveIdleS": {
-              "anyOf": [
-                {
-                  "type": "number",
-                  "exclusiveMinimum": 0
-                },
-                {
-                  "type": "null"
-                }
-              ]
-            }
-          },
-          "additionalProperties": false
-        },
-        "quic": {
-          "type": "object",
-          "properties": {
-            "coalesce": {
-              "type": "boolean"
-            },
-            "zeroRtt": {
-              "type": "boolean"
-            },
-            "streamPerWrite": {
-              "type": "boolean"
-            },
-            "certificateBytes": {
-              "type": "integer",
-              "minimum": 1
-            }
-          },
-          "additionalProperties": false
-        }
-      },
-      "additionalProperties": false
-    },
+    "transport": {},
     "mesh": {
       "type": "object",
       "properties": {
