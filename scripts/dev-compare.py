@@ -56,10 +56,15 @@ def ratio_ok(s, r, k):
     return s is not None and r is not None and s > 0 and r > 0 and max(s / r, r / s) <= k
 
 
+def header(*columns):
+    """A Markdown table's header and rule."""
+    print("| " + " | ".join(columns) + " |")
+    print("|" + "---|" * len(columns))
+
+
 logs = []
 print("Probe medians (mean RTT ms and app SD ms; real: median over tests; sim: over runs)")
-print("| place | protocol | real RTT | sim RTT | real SD | sim SD | within 1.5x |")
-print("|---|---|---|---|---|---|---|")
+header("place", "protocol", "real RTT", "sim RTT", "real SD", "sim SD", "within 1.5x")
 probe_ok = probe_n = 0
 for place in places:
     for proto in PROTOS:
@@ -105,14 +110,12 @@ for place in places:
                                   + ("—" if sim_m is None else f"{sim_m:.1f}") + f" | {'yes' if ok else 'no'} |")
 if show_cells:
     print("Rate medians (Mbit/s, server as the app)")
-    print("| place | protocol | S | N | real | sim | within 2x |")
-    print("|---|---|---|---|---|---|---|")
+    header("place", "protocol", "S", "N", "real", "sim", "within 2x")
     print("\n".join(rate_lines))
     print()
 
 print("UDP loss medians by S x N (percent; both places)")
-print("| S | N | real | sim | within 10 pp |")
-print("|---|---|---|---|---|")
+header("S", "N", "real", "sim", "within 10 pp")
 loss_ok = loss_n = 0
 for size in SIZES:
     for count in COUNTS:

@@ -1,3 +1,5 @@
+import AdHocSim
+
 enum Help {
     static let overview = """
         adhocsim: a deterministic simulator of phone-to-phone networks.
@@ -124,7 +126,7 @@ enum Help {
 
         --table SECTION   prints the Markdown parameter table of a section declared once
                           (key, range, default, meaning, source), as docs/models/SECTION.md
-                          holds it; declared so far: host, transport
+                          holds it; declared so far: \(DeclaredSection.all.map(\.name).joined(separator: ", "))
         """
 
     static let validate = """

@@ -11,13 +11,10 @@ enum SchemaCommand {
         }
         if let name = a.value("--table") {
             // The docs' parameter table of a declared section (docs/models/<section>.md).
-            let tables = [
-                HostParameters.section.name: HostParameters.section.markdownTable,
-                TransportParameters.section.name: TransportParameters.section.markdownTable
-            ]
-            guard let table = tables[name] else {
+            guard let table = DeclaredSection.all.first(where: { $0.name == name })?.markdownTable else {
+                let names = DeclaredSection.all.map(\.name).joined(separator: ", ")
                 throw Arguments.UsageError(
-                    message: "--table: \"\(Diagnostic.excerpt(name))\" is not a declared section (declared: host, transport)")
+                    message: "--table: \"\(Diagnostic.excerpt(name))\" is not a declared section (declared: \(names))")
             }
             print(table, terminator: "")
             return ExitStatus.success

@@ -8,12 +8,8 @@ import Testing
 /// a timeline checked before a page is built from it.
 @Suite("Hardening: budgets, resume, viewer (issue #27)")
 struct HardeningBudgetTests {
-    static let twoPhones = """
-        {"name": "s", "seed": 1, "duration_s": 10, "environment": {"preset": "field"}, "radio": {"technology": "ideal"},
-         "nodes": [{"id": "c", "position": [0, 0, 1.2]}, {"id": "s", "position": [10, 0, 1.2]}],
-         "flows": [{"id": "f", "from": "c", "to": "s", "protocol": "udp", "start_s": 0,
-                    "workload": {"kind": "thesis", "probes": 2, "packets": 2, "size": 100, "startPhase": "connect"}}]
-        """
+    /// The two-phone UDP test, unclosed so a test can add keys (`ResultFolderSafetyTests`).
+    static let twoPhones = ResultFolderSafetyTests.twoPhones
 
     /// 150 bad scripted events: the first 100 problems are kept, the other 50 counted, and the
     /// message says so.

@@ -7,13 +7,16 @@ import Testing
 /// and never deletes what it did not write.
 @Suite("Result folder safety (issue #27)")
 struct ResultFolderSafetyTests {
-    static let scenario = """
+    /// Two phones 10 m apart on an ideal link, a short UDP thesis test, without the closing
+    /// brace so tests can add keys.
+    static let twoPhones = """
         {"name": "s", "seed": 1, "duration_s": 10, "environment": {"preset": "field"}, "radio": {"technology": "ideal"},
          "nodes": [{"id": "c", "position": [0, 0, 1.2]}, {"id": "s", "position": [10, 0, 1.2]}],
          "flows": [{"id": "f", "from": "c", "to": "s", "protocol": "udp", "start_s": 0,
-                    "workload": {"kind": "thesis", "probes": 2, "packets": 2, "size": 100, "startPhase": "connect"}}],
-         "matrix": {"distance_m": [5, 10]}}
+                    "workload": {"kind": "thesis", "probes": 2, "packets": 2, "size": 100, "startPhase": "connect"}}]
         """
+    /// The same with a matrix of two distances.
+    static let scenario = twoPhones + ",\n \"matrix\": {\"distance_m\": [5, 10]}}"
 
     /// A sweep folder whose `cells/` was replaced by a link to another folder: a fresh sweep and
     /// a resumed one refuse with exit 2, and the link's target keeps every file, dot files and

@@ -124,11 +124,9 @@ struct ParameterDeclarationTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
 
-    /// docs/models/host.md and transport.md hold exactly `adhocsim schema --table SECTION`
-    /// between their markers.
-    @Test(arguments: [
-        ("host", HostParameters.section.markdownTable), ("transport", TransportParameters.section.markdownTable)
-    ])
+    /// Every declared section's page, docs/models/SECTION.md, holds exactly `adhocsim schema
+    /// --table SECTION` between its markers.
+    @Test(arguments: DeclaredSection.all.map { ($0.name, $0.markdownTable) })
     func theModelPagesHoldTheGeneratedTables(_ name: String, _ table: String) throws {
         let page = try String(contentsOf: Self.root.appendingPathComponent("docs/models/\(name).md"), encoding: .utf8)
         let start = "<!-- generated: adhocsim schema --table \(name) -->\n"

@@ -24,48 +24,41 @@ public enum HostParameters {
         "host",
         [
             Parameter(
-                "sendUs", .number(0...1_000_000, unit: "µs"), default: JSONNumber(sendUs).literal,
+                "sendUs", .number(0...1_000_000, unit: "µs", set: { $0.sendUs = $1 }), default: JSONNumber(sendUs).literal,
                 help: "mean service time of one send, from the `send` call to its `.contentProcessed` completion",
-                expected: "a per-message processing time in microseconds, {range}", source: .fitted, perNode: true,
-                store: .number { $0.sendUs = $1 }),
+                expected: "a per-message processing time in microseconds, {range}", source: .fitted, perNode: true),
             Parameter(
-                "receiveUs", .number(0...1_000_000, unit: "µs"), default: JSONNumber(receiveUs).literal,
+                "receiveUs", .number(0...1_000_000, unit: "µs", set: { $0.receiveUs = $1 }), default: JSONNumber(receiveUs).literal,
                 help: "mean service time of one receive completion (the app reads each message in two)",
-                expected: "a per-message processing time in microseconds, {range}", source: .fitted, perNode: true,
-                store: .number { $0.receiveUs = $1 }),
+                expected: "a per-message processing time in microseconds, {range}", source: .fitted, perNode: true),
             Parameter(
-                "packetUs", .number(0...1_000_000, unit: "µs"), default: JSONNumber(packetUs).literal,
+                "packetUs", .number(0...1_000_000, unit: "µs", set: { $0.packetUs = $1 }), default: JSONNumber(packetUs).literal,
                 help: "mean service time of one transport packet sent or received",
-                expected: "a per-message processing time in microseconds, {range}", source: .fitted, perNode: true,
-                store: .number { $0.packetUs = $1 }),
+                expected: "a per-message processing time in microseconds, {range}", source: .fitted, perNode: true),
             Parameter(
-                "spread", .number(0...10, unit: ""), default: JSONNumber(spread).literal,
+                "spread", .number(0...10, unit: "", set: { $0.spread = $1 }), default: JSONNumber(spread).literal,
                 help: "coefficient of variation of a job's service time (log-normal; 0: fixed)",
-                expected: "a coefficient of variation of the per-message cost, {range}", source: .fitted, perNode: true,
-                store: .number { $0.spread = $1 }),
+                expected: "a coefficient of variation of the per-message cost, {range}", source: .fitted, perNode: true),
             Parameter(
-                "coldFactor", .number(1...100, unit: "×"), default: JSONNumber(coldFactor).literal,
+                "coldFactor", .number(1...100, unit: "×", set: { $0.coldFactor = $1 }), default: JSONNumber(coldFactor).literal,
                 help: "a fully cold phone's job costs this many times the warm cost (1: never cold)",
-                expected: "a cold phone's slow-down factor, {range}", source: .fitted, perNode: true,
-                store: .number { $0.coldFactor = $1 }),
+                expected: "a cold phone's slow-down factor, {range}", source: .fitted, perNode: true),
             Parameter(
-                "warmUpMs", .number(0.001...60_000, unit: "ms"), default: JSONNumber(warmUpMs).literal,
+                "warmUpMs", .number(0.001...60_000, unit: "ms", set: { $0.warmUpMs = $1 }), default: JSONNumber(warmUpMs).literal,
                 help: "time constant τ: busy time warms the phone, idle time cools it, both as e^(−t/τ)",
-                expected: "a warm-up time constant in milliseconds, {range}", source: .fitted, perNode: true,
-                store: .number { $0.warmUpMs = $1 }),
+                expected: "a warm-up time constant in milliseconds, {range}", source: .fitted, perNode: true),
             Parameter(
-                "udpReceiveBufferBytes", .number(0...8_388_608, unit: "bytes"),
+                "udpReceiveBufferBytes", .number(0...8_388_608, unit: "bytes", set: { $0.udpReceiveBufferBytes = $1 }),
                 default: JSONNumber(udpReceiveBufferBytes).literal,
                 help: "a datagram socket's receive buffer; a datagram that does not fit is dropped (up to `sb_max`)",
                 expected: "a receive buffer in bytes, {range}",
                 source: .cited("xnu `bsd/netinet/udp_usrreq.c` (`udp_recvspace`), `sb_max`; transport.md, \"Darwin buffers\""),
-                perNode: true, store: .number { $0.udpReceiveBufferBytes = $1 }),
+                perNode: true),
             Parameter(
-                "interfaceQueue", .choice(InterfaceQueue.Discipline.allCases.map(\.rawValue)),
+                "interfaceQueue", .choice(InterfaceQueue.Discipline.allCases.map(\.rawValue), set: { spec, word in spec.interfaceQueue = InterfaceQueue.Discipline(rawValue: word) }),
                 default: "\"\(defaultInterfaceQueue.rawValue)\"",
                 help: "Darwin's interface queue: FQ-CoDel's flow control and UDP drops, or only a full queue holding senders",
                 expected: "an interface queue discipline",
-                source: .cited("xnu `bsd/net/classq/classq_fq_codel.c`"),
-                store: .word { spec, word in spec.interfaceQueue = InterfaceQueue.Discipline(rawValue: word) })
+                source: .cited("xnu `bsd/net/classq/classq_fq_codel.c`"))
         ], description: "the phone's per-message costs and interface queue")
 }

@@ -134,9 +134,9 @@ final class DiagnosticSink {
     private(set) var diagnostics: [Diagnostic] = []
     /// Problems reported after `keptLimit` were kept: counted only.
     private(set) var omitted = 0
-    /// The most problems kept: 100 (issue #27, class 4: an input with millions of faults, or a
-    /// check that finds one per pair, must not hold or print them all; the first hundred show
-    /// what is wrong, the count says how much).
+    /// The most problems kept: 100 (assumption: enough to show what is wrong with a file; issue
+    /// #27, class 4: an input with millions of faults, or a check that finds one per pair, must
+    /// not hold or print them all, so the rest are counted).
     static let keptLimit = 100
     /// When set, every key the readers ask for, by the path of its object with array indices
     /// written `[]` (`ScenarioDecoder.keyCensus`).

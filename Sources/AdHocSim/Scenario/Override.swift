@@ -104,7 +104,7 @@ enum Override {
     /// Applies the subtree `step` to `node`, reached by `walked`.
     private static func apply(_ step: Step, to node: inout JSONNode, walked: JSONPath, sink: DiagnosticSink) {
         if let newValue = step.value {
-            set(newValue, at: [][...], in: &node, walked: walked, sink: sink)
+            setLeaf(newValue, in: &node, walked: walked, sink: sink)
             return
         }
         guard let first = step.children.first else { return }
@@ -169,57 +169,14 @@ enum Override {
         }
     }
 
-    private static func set(
-        _ newValue: JSONNode, at rest: ArraySlice<JSONPath.Component>, in node: inout JSONNode,
-        walked: JSONPath, sink: DiagnosticSink
-    ) {
-        guard let step = rest.first else {
-            switch node.value {
-            case .array, .object:
-                sink.report(
-                    "--set replaces single values only; this is \(node.value.summary)", path: walked,
-                    at: newValue.origin)
-            default:
-                node = newValue
-            }
-            return
-        }
-        let remaining = rest.dropFirst()
-        switch step {
-        case .key(let key):
-            guard case .object(var members) = node.value else {
-                sink.report("cannot set \"\(key)\" inside \(node.value.summary)", path: walked, at: newValue.origin)
-                return
-            }
-            let here = walked.appending(key)
-            if let i = members.firstIndex(where: { $0.key == key }) {
-                set(newValue, at: remaining, in: &members[i].value, walked: here, sink: sink)
-            } else {
-                var child: JSONNode
-                switch remaining.first {
-                case nil: child = newValue
-                case .key?: child = JSONNode(.object([]), origin: newValue.origin)
-                case .index?:
-                    sink.report("there is no array here to index", path: here, at: newValue.origin)
-                    return
-                }
-                if !remaining.isEmpty { set(newValue, at: remaining, in: &child, walked: here, sink: sink) }
-                members.append(JSONMember(key: key, keyOrigin: newValue.origin, value: child))
-            }
-            node.value = .object(members)
-        case .index(let index):
-            guard case .array(var elements) = node.value else {
-                sink.report("cannot index [\(index)] into \(node.value.summary)", path: walked, at: newValue.origin)
-                return
-            }
-            guard index < elements.count else {
-                sink.report(
-                    "index [\(index)] is out of range (the array has \(elements.count) element\(elements.count == 1 ? "" : "s"))",
-                    path: walked, at: newValue.origin)
-                return
-            }
-            set(newValue, at: remaining, in: &elements[index], walked: walked.appending(index), sink: sink)
-            node.value = .array(elements)
+    /// Puts `newValue` where `node` stands, unless `node` is an array or an object.
+    private static func setLeaf(_ newValue: JSONNode, in node: inout JSONNode, walked: JSONPath, sink: DiagnosticSink) {
+        switch node.value {
+        case .array, .object:
+            sink.report(
+                "--set replaces single values only; this is \(node.value.summary)", path: walked, at: newValue.origin)
+        default:
+            node = newValue
         }
     }
 }

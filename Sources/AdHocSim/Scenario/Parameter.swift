@@ -6,29 +6,23 @@
 /// Declared by the layer that owns the setting (`HostParameters` in `Host/`); `Spec` is the
 /// section's value type the decoder fills.
 public struct Parameter<Spec>: Sendable {
-    /// What the key holds.
+    /// What the key holds, and how a decoded value is stored into the section's `Spec` (one
+    /// case per kind, so a kind cannot meet the wrong setter).
     public enum Kind: Sendable {
         /// A JSON number in `range`, in `unit`.
-        case number(ClosedRange<Double>, unit: String)
+        case number(ClosedRange<Double>, unit: String, set: @Sendable (inout Spec, Double) -> Void)
         /// A whole number in `range`, in `unit`.
-        case integer(ClosedRange<UInt64>, unit: String)
+        case integer(ClosedRange<UInt64>, unit: String, set: @Sendable (inout Spec, Int) -> Void)
         /// A time of at most `upTo` in `unit` (`scale` seconds each), above zero (or zero when
-        /// `allowZero`), never rounding to 0 ns; `null` too when `nullable` (the effect off).
-        case duration(upTo: Double, unit: String, scale: Double, allowZero: Bool, nullable: Bool)
+        /// `allowZero`), never rounding to 0 ns; `null` too when `nullable` (stored as `nil`: the
+        /// effect off).
+        case duration(
+            upTo: Double, unit: String, scale: Double, allowZero: Bool, nullable: Bool,
+            set: @Sendable (inout Spec, Double?) -> Void)
         /// `true` or `false`.
-        case bool
+        case bool(set: @Sendable (inout Spec, Bool) -> Void)
         /// One of these strings.
-        case choice([String])
-    }
-
-    /// How a decoded value is stored into the section's `Spec`.
-    public enum Store: Sendable {
-        case number(@Sendable (inout Spec, Double) -> Void)
-        case integer(@Sendable (inout Spec, Int) -> Void)
-        /// A duration; `nil` for `null` (nullable keys).
-        case duration(@Sendable (inout Spec, Double?) -> Void)
-        case bool(@Sendable (inout Spec, Bool) -> Void)
-        case word(@Sendable (inout Spec, String) -> Void)
+        case choice([String], set: @Sendable (inout Spec, String) -> Void)
     }
 
     /// Where a default comes from (issue #26's rule: a source, "fitted", or "assumption").
@@ -65,25 +59,22 @@ public struct Parameter<Spec>: Sendable {
     public let source: Source
     /// Whether the key may also appear per node (`nodes[i].<section>`).
     public let perNode: Bool
-    /// Stores a decoded value.
-    let store: Store
-
     /// A declaration.
     public init(
         _ key: String, _ kind: Kind, default value: String, help: String, expected: String, source: Source,
-        perNode: Bool = false, store: Store
+        perNode: Bool = false
     ) {
         (self.key, self.kind, defaultValue, self.help) = (key, kind, value, help)
-        (self.expected, self.source, self.perNode, self.store) = (expected, source, perNode, store)
+        (self.expected, self.source, self.perNode) = (expected, source, perNode)
     }
 
     /// The message phrase with its range.
     var expectedWithRange: String {
         let range: String
         switch kind {
-        case .number(let r, _): range = "\(JSONNumber(r.lowerBound).literal)...\(JSONNumber(r.upperBound).literal)"
-        case .integer(let r, _): range = "\(r.lowerBound)...\(r.upperBound)"
-        case .duration(let upTo, _, _, let zero, _):
+        case .number(let r, _, _): range = "\(JSONNumber(r.lowerBound).literal)...\(JSONNumber(r.upperBound).literal)"
+        case .integer(let r, _, _): range = "\(r.lowerBound)...\(r.upperBound)"
+        case .duration(let upTo, _, _, let zero, _, _):
             range = zero ? "0...\(JSONNumber(upTo).literal)" : "> 0 and ≤ \(JSONNumber(upTo).literal)"
         case .bool, .choice: range = ""
         }
@@ -97,14 +88,14 @@ public struct Parameter<Spec>: Sendable {
         }
         func number(_ v: Double) -> JSONValue { .number(JSONNumber(v)) }
         switch kind {
-        case .number(let r, _):
+        case .number(let r, _, _):
             return object([("type", .string("number")), ("minimum", number(r.lowerBound)), ("maximum", number(r.upperBound))])
-        case .integer(let r, _):
+        case .integer(let r, _, _):
             return object([
                 ("type", .string("integer")), ("minimum", .number(JSONNumber(integer: Int(r.lowerBound)))),
                 ("maximum", .number(JSONNumber(integer: Int(r.upperBound))))
             ])
-        case .duration(let upTo, _, _, let zero, let nullable):
+        case .duration(let upTo, _, _, let zero, let nullable, _):
             let time = object([
                 ("type", .string("number")), (zero ? "minimum" : "exclusiveMinimum", number(0)), ("maximum", number(upTo))
             ])
@@ -112,7 +103,7 @@ public struct Parameter<Spec>: Sendable {
             return object([("anyOf", .array([time, object([("type", .string("null"))])]))])
         case .bool:
             return object([("type", .string("boolean"))])
-        case .choice(let words):
+        case .choice(let words, _):
             return object([("enum", .array(words.map { JSONNode(.string($0)) }))])
         }
     }
@@ -121,12 +112,12 @@ public struct Parameter<Spec>: Sendable {
     var valueText: String {
         func unit(_ u: String) -> String { u.isEmpty ? "" : " \(u)" }
         switch kind {
-        case .number(let r, let u): return "\(JSONNumber(r.lowerBound).literal) … \(JSONNumber(r.upperBound).literal)" + unit(u)
-        case .integer(let r, let u): return "\(r.lowerBound) … \(r.upperBound)" + unit(u)
-        case .duration(let upTo, let u, _, let zero, let nullable):
+        case .number(let r, let u, _): return "\(JSONNumber(r.lowerBound).literal) … \(JSONNumber(r.upperBound).literal)" + unit(u)
+        case .integer(let r, let u, _): return "\(r.lowerBound) … \(r.upperBound)" + unit(u)
+        case .duration(let upTo, let u, _, let zero, let nullable, _):
             return (zero ? "0 … " : "> 0 … ") + JSONNumber(upTo).literal + unit(u) + (nullable ? ", or `null` (off)" : "")
         case .bool: return "`true`, `false`"
-        case .choice(let words): return words.map { "`\"\($0)\"`" }.joined(separator: ", ")
+        case .choice(let words, _): return words.map { "`\"\($0)\"`" }.joined(separator: ", ")
         }
     }
 }
@@ -186,6 +177,32 @@ public struct ParameterSection<Spec>: Sendable {
     }
 }
 
+/// One declared section as the schema and the docs need it, whatever its `Spec`.
+public struct DeclaredSection: Sendable {
+    /// The section's key (`host`).
+    public let name: String
+    /// Its docs table (`adhocsim schema --table NAME`, `docs/models/NAME.md`).
+    public let markdownTable: String
+    /// Where its objects stand in the schema (object keys, array indices as digits) and what
+    /// they are.
+    public let schemaObjects: [(path: [String], object: JSONNode)]
+
+    /// The declared sections, in the order `adhocsim schema --table` lists them: the one list
+    /// that registers a section with the schema, the command and the docs test.
+    public static let all: [DeclaredSection] = [
+        DeclaredSection(
+            name: HostParameters.section.name, markdownTable: HostParameters.section.markdownTable,
+            schemaObjects: [
+                (["properties", "host"], HostParameters.section.schema(perNode: false)),
+                (["properties", "nodes", "anyOf", "0", "items", "properties", "host"],
+                 HostParameters.section.schema(perNode: true))
+            ]),
+        DeclaredSection(
+            name: TransportParameters.section.name, markdownTable: TransportParameters.section.markdownTable,
+            schemaObjects: [(["properties", "transport"], TransportParameters.section.schema(perNode: false))])
+    ]
+}
+
 extension ScenarioDecoder {
     /// Decodes an object of `section`'s keys (and its nested sections) into a `Spec` starting
     /// from `spec`: each present key checked against its declaration, every problem reported at
@@ -203,12 +220,12 @@ extension ScenarioDecoder {
             guard let v = r.value(p.key) else { continue }
             let at = path.appending(p.key)
             let what = p.expectedWithRange
-            switch (p.kind, p.store) {
-            case (.number(let range, _), .number(let set)):
+            switch p.kind {
+            case .number(let range, _, let set):
                 if let x = values.number(v, at, what, in: range) { set(&spec, x) } else { ok = false }
-            case (.integer(let range, _), .integer(let set)):
+            case .integer(let range, _, let set):
                 if let x = values.integer(v, at, what, in: range) { set(&spec, Int(x)) } else { ok = false }
-            case (.duration(let upTo, _, let scale, let zero, let nullable), .duration(let set)):
+            case .duration(let upTo, _, let scale, let zero, let nullable, let set):
                 if nullable && v.value == .null {
                     set(&spec, nil)
                 } else if let x = values.duration(v, at, what, unit: scale, upTo: upTo, allowZero: zero) {
@@ -216,12 +233,10 @@ extension ScenarioDecoder {
                 } else {
                     ok = false
                 }
-            case (.bool, .bool(let set)):
+            case .bool(let set):
                 if let x = values.bool(v, at, what) { set(&spec, x) } else { ok = false }
-            case (.choice(let words), .word(let set)):
+            case .choice(let words, let set):
                 if let w = values.choice(v, at, what, from: words) { set(&spec, w) } else { ok = false }
-            default:
-                preconditionFailure("\(p.key): its kind and its store differ")
             }
         }
         if !perNode {

@@ -6,18 +6,16 @@
 /// there (`ScenarioDecoder.keyCensus`), and every shipped topology must validate.
 public enum ScenarioSchema {
     /// The schema's text (pretty-printed JSON, ending in a newline): the template below with
-    /// every section declared by a `ParameterSection` generated from its declarations (`host`,
-    /// scenario-wide and per node), so the schema says what the decoder checks there.
+    /// every declared section's objects generated into it (`DeclaredSection.all`), so the
+    /// schema says what the decoder checks there.
     public static let text: String = {
         let bytes = Array(template.utf8)
         let sink = DiagnosticSink(file: "scenario.schema.json", lineMap: LineMap(bytes))
         var parser = JSONParser(bytes: bytes, sink: sink)
         guard var root = parser.parseDocument() else { return template }
-        replace(&root, at: ["properties", "host"], with: HostParameters.section.schema(perNode: false))
-        replace(&root, at: ["properties", "transport"], with: TransportParameters.section.schema(perNode: false))
-        replace(
-            &root, at: ["properties", "nodes", "anyOf", "0", "items", "properties", "host"],
-            with: HostParameters.section.schema(perNode: true))
+        for section in DeclaredSection.all {
+            for (path, object) in section.schemaObjects { replace(&root, at: path[...], with: object) }
+        }
         return JSONText.render(root)
     }()
 

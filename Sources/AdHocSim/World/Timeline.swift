@@ -101,9 +101,12 @@ public final class TimelineRecorder: @unchecked Sendable {
         lastProgress = Array(repeating: 0, count: scenario.flows.count)
     }
 
+    /// Whether `maxRecords` records are kept: the next one is dropped.
+    var isFull: Bool { lines.count > maxRecords }
+
     /// Keeps one record, or counts it as dropped once `maxRecords` are kept.
     func record(_ line: String) {
-        guard lines.count <= maxRecords else {
+        guard !isFull else {
             dropped += 1
             return
         }
@@ -179,6 +182,7 @@ public final class TimelineRecorder: @unchecked Sendable {
         for (k, f) in world.hosts.flows.enumerated() {
             for (i, echo) in f.app.probeEcho.enumerated() {
                 guard let echo else { continue }
+                guard !isFull else { dropped += 1; continue }  // no line built only to be dropped
                 let sent = f.app.probeSent[i]
                 let ms = NumberText.fixed((echo - sent).inSeconds * 1000, decimals: 6)
                 record("{\"e\":\"rtt\",\"t\":\(sent.nanoseconds),\"f\":\(k),\"ms\":\(ms)}")
@@ -189,6 +193,7 @@ public final class TimelineRecorder: @unchecked Sendable {
         for (w, records) in mesh.ledger.records.enumerated() {
             let spec = mesh.ledger.workloads[w]
             for (m, r) in records.enumerated() {
+                guard !isFull else { dropped += 1; continue }
                 record(
                     "{\"e\":\"msg\",\"t\":\(r.created.nanoseconds),\"w\":\(w),\"id\":\(Self.json(spec.id)),\"m\":\(m),"
                         + "\"from\":\(spec.from),\"to\":\(spec.to),\"delivered\":\(time(r.delivered)),"
