@@ -233,14 +233,13 @@ struct HardeningBudgetTests {
     /// and the folder is free again once the first is released.
     @Test func aResultFolderHasOneWriterAtATime() throws {
         let dir = try temporaryFolder()
-        var first: FolderLock? = try FolderLock(dir)
-        #expect(first != nil)
+        let first = try FolderLock(dir)
         #expect {
             _ = try FolderLock(dir)
         } throws: { error in
             "\(error)".contains("another adhocsim is writing into this folder")
         }
-        first = nil
+        first.release()
         #expect(throws: Never.self) { _ = try FolderLock(dir) }
     }
 

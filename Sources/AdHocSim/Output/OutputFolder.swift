@@ -118,7 +118,7 @@ public enum OutputFolder {
 /// interleaved their files and one died with a raw Foundation error). The lock goes with the
 /// process, so a killed writer never leaves the folder locked.
 public final class FolderLock {
-    private let fd: Int32
+    private var fd: Int32
 
     /// Locks `directory` (which must exist), or throws `OutputFolder.Refusal` naming it when
     /// another process holds it.
@@ -137,7 +137,14 @@ public final class FolderLock {
         }
     }
 
-    deinit { close(fd) }
+    /// Lets the folder go (closing the lock file drops the lock); a second call does nothing.
+    public func release() {
+        guard fd >= 0 else { return }
+        close(fd)
+        fd = -1
+    }
+
+    deinit { release() }
 }
 
 /// Short, single-line reasons for file-system errors, instead of Foundation's

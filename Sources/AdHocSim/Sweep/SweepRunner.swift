@@ -50,7 +50,7 @@ public enum SweepRunner {
         }
         let lock: FolderLock
         do { lock = try FolderLock(out) } catch let r as OutputFolder.Refusal { throw OutputError(description: r.description) }
-        defer { withExtendedLifetime(lock) {} }
+        defer { lock.release() }
         let mine = plan.units(shard: shard)
         // metadata.json first: from here on the folder is recognisably ours (`OutputFolder`).
         try writeMetadata(plan, out: out, shard: shard, units: mine.count, wall: nil)
@@ -393,7 +393,7 @@ public enum SweepRunner {
         try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
         let lock: FolderLock
         do { lock = try FolderLock(out) } catch let r as OutputFolder.Refusal { throw OutputError(description: r.description) }
-        defer { withExtendedLifetime(lock) {} }
+        defer { lock.release() }
         var text = OutputFolder.readRegularText(first.appendingPathComponent("metadata.json")) ?? ""
         text = text.replacingOccurrences(of: "\"shard\": ", with: "\"merged_from_shard\": ")
         try commit(text, to: out.appendingPathComponent("metadata.json"))
