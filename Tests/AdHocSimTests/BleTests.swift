@@ -141,7 +141,7 @@ struct BleDiscoveryTests {
         return (sum / Double(n) / 1000, worst / 1000)
     }
 
-    @Test(arguments: [(100.0, 60.0, 30.0), (152.5, 100.0, 50.0), (211.25, 30.0, 30.0)])
+    @Test(ScaleCheck.trait, arguments: [(100.0, 60.0, 30.0), (152.5, 100.0, 50.0), (211.25, 30.0, 30.0)])
     func discoveryLatencyMatchesTheAnalyticModel(_ c: (Double, Double, Double)) throws {
         let (ta, ts, ds) = c
         let expected = Self.analyticLatency(ta: ta, ts: ts, ds: ds)

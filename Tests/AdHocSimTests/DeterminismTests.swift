@@ -79,7 +79,7 @@ struct FullRunDeterminismTests {
         #expect(files.contains { $0.hasPrefix("summary.csv") && $0.contains(",ok,") })
     }
 
-    @Test func theMeshExampleGivesTheSameBytesTwiceAndInParallel() throws {
+    @Test(ScaleCheck.trait) func theMeshExampleGivesTheSameBytesTwiceAndInParallel() throws {
         let files = try stableFiles("topologies/examples/mesh-chat.json", parallel: 2)
         #expect(files.contains { $0.hasPrefix("mesh_messages.csv") })
         #expect(files.contains { $0.hasPrefix("mesh_keys.csv") })

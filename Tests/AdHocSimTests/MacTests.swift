@@ -23,7 +23,7 @@ func bianchiThroughput(n: Int, w: Double, m: Int, payloadBits: Double, slot: Dou
 
 @Suite("802.11 MAC")
 struct MacTests {
-    @Test(arguments: [2, 5, 10])
+    @Test(ScaleCheck.trait, arguments: [2, 5, 10])
     func saturationThroughputMatchesBianchi(stations: Int) throws {
         // Stations on a 5 m circle around a sink that only acknowledges: everyone hears everyone,
         // equal powers (so a collision destroys both frames), fixed MCS 4 at 20 MHz, one stream,

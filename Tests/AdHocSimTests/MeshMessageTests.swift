@@ -269,7 +269,7 @@ struct MeshMessageTests {
 
 @Suite("Mesh sweeps")
 struct MeshSweepTests {
-    @Test func aMeshSweepReportsEveryWorkloadWithMeshColumns() throws {
+    @Test(ScaleCheck.trait) func aMeshSweepReportsEveryWorkloadWithMeshColumns() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
         let plan = try SweepPlan(

@@ -42,7 +42,7 @@ struct MeshTests {
         #expect(!w.mesh!.peers[0].contains(1))
     }
 
-    @Test func noNodeHoldsMoreThanEightInItsSession() throws {
+    @Test(ScaleCheck.trait) func noNodeHoldsMoreThanEightInItsSession() throws {
         // 30 phones within a few metres of each other: everyone is in range of everyone.
         var nodes: [(String, Double, Double)] = []
         for k in 0..<30 { nodes.append(("n\(k)", Double(k % 6), Double(k / 6))) }
@@ -75,7 +75,7 @@ struct CheckTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
 
-    @Test func theShippedRegressionChecksPass() throws {
+    @Test(ScaleCheck.trait) func theShippedRegressionChecksPass() throws {
         let files = try FileManager.default.contentsOfDirectory(
             atPath: CheckTests.root.appendingPathComponent("topologies/regression").path
         )

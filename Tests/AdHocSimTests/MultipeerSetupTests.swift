@@ -61,7 +61,7 @@ import Testing
             d.first { $0.path == "mesh.encryption" }?.message.contains("\"none\", \"optional\", \"required\"") == true)
     }
 
-    @Test func madhocsEightNeighboursNeedTwoMultipeerSessions() throws {
+    @Test(ScaleCheck.trait) func madhocsEightNeighboursNeedTwoMultipeerSessions() throws {
         // Seed 002: "each node can connect to up to 8 other nodes"; one Multipeer session holds
         // 8 peers including the phone itself, so one session gives 7 neighbours and a second
         // session the design's 8.

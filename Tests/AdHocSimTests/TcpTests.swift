@@ -173,7 +173,7 @@ struct TcpValidationTests {
         #expect(close(try #require(r.flows[0].handshakeMs), 50 + 2 * 0.0048, 1e-6))
     }
 
-    @Test func losslessBulkFillsTheLink() throws {
+    @Test(ScaleCheck.trait) func losslessBulkFillsTheLink() throws {
         let r = try ScenarioRunner.run(try decode(tcpValidation, overrides: ["link.lossProbability=0"]).get())
         // Goodput counts payload; on the wire each 1448-byte payload is a 1500-byte IP packet.
         let wire = try #require(r.flows[0].goodputMbps) * 1500 / 1448
