@@ -124,19 +124,19 @@ struct ParameterDeclarationTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
 
-    /// Every declared section's page, docs/models/SECTION.md, holds exactly `adhocsim schema
+    /// Every declared section's model page, docs/models/PAGE.md, holds exactly `adhocsim schema
     /// --table SECTION` between its markers.
-    @Test(arguments: DeclaredSection.all.map { ($0.name, $0.markdownTable) })
-    func theModelPagesHoldTheGeneratedTables(_ name: String, _ table: String) throws {
-        let page = try String(contentsOf: Self.root.appendingPathComponent("docs/models/\(name).md"), encoding: .utf8)
+    @Test(arguments: DeclaredSection.all.map { ($0.name, $0.page, $0.markdownTable) })
+    func theModelPagesHoldTheGeneratedTables(_ name: String, _ pageName: String, _ table: String) throws {
+        let page = try String(contentsOf: Self.root.appendingPathComponent("docs/models/\(pageName).md"), encoding: .utf8)
         let start = "<!-- generated: adhocsim schema --table \(name) -->\n"
         guard let a = page.range(of: start), let b = page.range(of: "<!-- end generated -->") else {
-            Issue.record("docs/models/\(name).md lacks the generated-table markers")
+            Issue.record("docs/models/\(pageName).md lacks the generated-table markers for \(name)")
             return
         }
         #expect(
             String(page[a.upperBound..<b.lowerBound]) == table,
-            "docs/models/\(name).md is stale: paste `adhocsim schema --table \(name)` between its markers")
+            "docs/models/\(pageName).md is stale: paste `adhocsim schema --table \(name)` between its markers")
     }
 
     /// The transport's nested objects: a QUIC certificate of 0 bytes is valid for the decoder

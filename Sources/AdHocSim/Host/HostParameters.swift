@@ -20,7 +20,7 @@ public enum HostParameters {
     public static let defaultInterfaceQueue = InterfaceQueue.Discipline.fqCodel
 
     /// The declarations, in the order the docs and the schema list them.
-    public static let section = ParameterSection<HostSpec>(
+    static let section = ParameterSection<HostSpec>(
         "host",
         [
             Parameter(

@@ -5,10 +5,10 @@
 ///
 /// Declared by the layer that owns the setting (`HostParameters` in `Host/`); `Spec` is the
 /// section's value type the decoder fills.
-public struct Parameter<Spec>: Sendable {
+struct Parameter<Spec>: Sendable {
     /// What the key holds, and how a decoded value is stored into the section's `Spec` (one
     /// case per kind, so a kind cannot meet the wrong setter).
-    public enum Kind: Sendable {
+    enum Kind: Sendable {
         /// A JSON number in `range`, in `unit`.
         case number(ClosedRange<Double>, unit: String, set: @Sendable (inout Spec, Double) -> Void)
         /// A whole number in `range`, in `unit`.
@@ -23,6 +23,15 @@ public struct Parameter<Spec>: Sendable {
         case bool(set: @Sendable (inout Spec, Bool) -> Void)
         /// One of these strings.
         case choice([String], set: @Sendable (inout Spec, String) -> Void)
+        /// One of these whole numbers, in `unit`.
+        case oneOf([Int], unit: String, set: @Sendable (inout Spec, Int) -> Void)
+        /// A value of another shape (`"auto"` or a number, a list of slots, an object or `null`):
+        /// `schema` is its JSON Schema as JSON text, `value` the docs' value column, and `decode`
+        /// reads it (reporting through the reader's sink, the message phrase given) into the
+        /// spec, `false` after a problem.
+        case custom(
+            schema: String, value: String,
+            decode: @Sendable (ValueReader, JSONNode, JSONPath, String, inout Spec) -> Bool)
     }
 
     /// Where a default comes from (issue #26's rule: a source, "fitted", or "assumption").
@@ -59,13 +68,15 @@ public struct Parameter<Spec>: Sendable {
     public let source: Source
     /// Whether the key may also appear per node (`nodes[i].<section>`).
     public let perNode: Bool
+    /// When the key must be present: what the "missing required key" message calls it.
+    public let required: String?
     /// A declaration.
-    public init(
+    init(
         _ key: String, _ kind: Kind, default value: String, help: String, expected: String, source: Source,
-        perNode: Bool = false
+        perNode: Bool = false, required: String? = nil
     ) {
         (self.key, self.kind, defaultValue, self.help) = (key, kind, value, help)
-        (self.expected, self.source, self.perNode) = (expected, source, perNode)
+        (self.expected, self.source, self.perNode, self.required) = (expected, source, perNode, required)
     }
 
     /// The message phrase with its range.
@@ -76,7 +87,7 @@ public struct Parameter<Spec>: Sendable {
         case .integer(let r, _, _): range = "\(r.lowerBound)...\(r.upperBound)"
         case .duration(let upTo, _, _, let zero, _, _):
             range = zero ? "0...\(JSONNumber(upTo).literal)" : "> 0 and ≤ \(JSONNumber(upTo).literal)"
-        case .bool, .choice: range = ""
+        case .bool, .choice, .oneOf, .custom: range = ""
         }
         return expected.replacingOccurrences(of: "{range}", with: range)
     }
@@ -105,7 +116,18 @@ public struct Parameter<Spec>: Sendable {
             return object([("type", .string("boolean"))])
         case .choice(let words, _):
             return object([("enum", .array(words.map { JSONNode(.string($0)) }))])
+        case .oneOf(let numbers, _, _):
+            return object([("enum", .array(numbers.map { JSONNode(.number(JSONNumber(integer: $0))) }))])
+        case .custom(let schema, _, _):
+            return JSONNode.literal(schema)
         }
+    }
+
+    /// The default column of the docs' table: a JSON literal as code, words ("per place") as
+    /// they are.
+    var defaultText: String {
+        let literal = JSONNode.isLiteral(defaultValue)
+        return literal ? "`\(defaultValue)`" : defaultValue
     }
 
     /// The value column of the docs' table.
@@ -118,13 +140,15 @@ public struct Parameter<Spec>: Sendable {
             return (zero ? "0 … " : "> 0 … ") + JSONNumber(upTo).literal + unit(u) + (nullable ? ", or `null` (off)" : "")
         case .bool: return "`true`, `false`"
         case .choice(let words, _): return words.map { "`\"\($0)\"`" }.joined(separator: ", ")
+        case .oneOf(let numbers, let u, _): return numbers.map { "`\($0)`" }.joined(separator: ", ") + unit(u)
+        case .custom(_, let value, _): return value
         }
     }
 }
 
 /// A section's declarations: the decoder, the schema and the docs table of one object, with
 /// the objects nested in it (`transport.tcp`).
-public struct ParameterSection<Spec>: Sendable {
+struct ParameterSection<Spec>: Sendable {
     /// The section's JSON key (`host`, `tcp`).
     public let name: String
     /// Its declarations, in the order the docs and the schema list them.
@@ -137,7 +161,7 @@ public struct ParameterSection<Spec>: Sendable {
     public let description: String?
 
     /// A section of these declarations.
-    public init(
+    init(
         _ name: String, _ parameters: [Parameter<Spec>], subsections: [ParameterSection<Spec>] = [],
         objectExpected: String? = nil, description: String? = nil
     ) {
@@ -157,6 +181,8 @@ public struct ParameterSection<Spec>: Sendable {
             JSONMember(key: "properties", value: JSONNode(.object(properties))),
             JSONMember(key: "additionalProperties", value: JSONNode(.bool(false)))
         ]
+        let required = allowed(perNode: perNode).filter { $0.required != nil }.map { JSONNode(.string($0.key)) }
+        if !required.isEmpty { members.append(JSONMember(key: "required", value: JSONNode(.array(required)))) }
         if let description, !perNode { members.append(JSONMember(key: "description", value: JSONNode(.string(description)))) }
         return JSONNode(.object(members))
     }
@@ -170,7 +196,7 @@ public struct ParameterSection<Spec>: Sendable {
         var s = ""
         for p in parameters {
             let key = p.perNode ? "`\(prefix).\(p.key)`, `nodes[i].\(prefix).\(p.key)`" : "`\(prefix).\(p.key)`"
-            s += "| \(key) | \(p.valueText) | `\(p.defaultValue)` | \(p.help) | \(p.source.text) |\n"
+            s += "| \(key) | \(p.valueText) | \(p.defaultText) | \(p.help) | \(p.source.text) |\n"
         }
         for sub in subsections { s += sub.rows(prefix: prefix + "." + sub.name) }
         return s
@@ -181,6 +207,8 @@ public struct ParameterSection<Spec>: Sendable {
 public struct DeclaredSection: Sendable {
     /// The section's key (`host`).
     public let name: String
+    /// The model page that holds its table (`docs/models/PAGE.md`).
+    public let page: String
     /// Its docs table (`adhocsim schema --table NAME`, `docs/models/NAME.md`).
     public let markdownTable: String
     /// Where its objects stand in the schema (object keys, array indices as digits) and what
@@ -191,15 +219,27 @@ public struct DeclaredSection: Sendable {
     /// that registers a section with the schema, the command and the docs test.
     public static let all: [DeclaredSection] = [
         DeclaredSection(
-            name: HostParameters.section.name, markdownTable: HostParameters.section.markdownTable,
+            name: HostParameters.section.name, page: "host", markdownTable: HostParameters.section.markdownTable,
             schemaObjects: [
                 (["properties", "host"], HostParameters.section.schema(perNode: false)),
                 (["properties", "nodes", "anyOf", "0", "items", "properties", "host"],
                  HostParameters.section.schema(perNode: true))
             ]),
         DeclaredSection(
-            name: TransportParameters.section.name, markdownTable: TransportParameters.section.markdownTable,
-            schemaObjects: [(["properties", "transport"], TransportParameters.section.schema(perNode: false))])
+            name: TransportParameters.section.name, page: "transport", markdownTable: TransportParameters.section.markdownTable,
+            schemaObjects: [(["properties", "transport"], TransportParameters.section.schema(perNode: false))]),
+        DeclaredSection(
+            name: EnvironmentParameters.section.name, page: "radio", markdownTable: EnvironmentParameters.section.markdownTable,
+            schemaObjects: [(["properties", "environment"], EnvironmentParameters.section.schema(perNode: false))]),
+        DeclaredSection(
+            name: RadioParameters.section.name, page: "radio", markdownTable: RadioParameters.section.markdownTable,
+            schemaObjects: [(["properties", "radio"], RadioParameters.section.schema(perNode: false))]),
+        DeclaredSection(
+            name: LinkParameters.ideal.name, page: "link", markdownTable: LinkParameters.ideal.markdownTable,
+            schemaObjects: [(["properties", "link"], LinkParameters.ideal.schema(perNode: false))]),
+        DeclaredSection(
+            name: LinkParameters.mac.name, page: "link", markdownTable: LinkParameters.mac.markdownTable,
+            schemaObjects: [(["properties", "mac"], LinkParameters.mac.schema(perNode: false))])
     ]
 }
 
@@ -217,7 +257,14 @@ extension ScenarioDecoder {
         var spec = spec
         var ok = true
         for p in section.allowed(perNode: perNode) {
-            guard let v = r.value(p.key) else { continue }
+            let present: JSONNode?
+            if let what = p.required {
+                present = r.required(p.key, what)
+                if present == nil { ok = false }
+            } else {
+                present = r.value(p.key)
+            }
+            guard let v = present else { continue }
             let at = path.appending(p.key)
             let what = p.expectedWithRange
             switch p.kind {
@@ -237,6 +284,10 @@ extension ScenarioDecoder {
                 if let x = values.bool(v, at, what) { set(&spec, x) } else { ok = false }
             case .choice(let words, let set):
                 if let w = values.choice(v, at, what, from: words) { set(&spec, w) } else { ok = false }
+            case .oneOf(let numbers, _, let set):
+                if let x = values.oneOf(v, at, what, numbers) { set(&spec, x) } else { ok = false }
+            case .custom(_, _, let decode):
+                if !decode(values, v, at, what, &spec) { ok = false }
             }
         }
         if !perNode {
@@ -246,5 +297,22 @@ extension ScenarioDecoder {
             }
         }
         return ok ? spec : nil
+    }
+}
+
+extension JSONNode {
+    /// The node of a JSON text written in the source (a declaration's schema); the text is the
+    /// program's own, so a syntax error in it is a programming error.
+    static func isLiteral(_ text: String) -> Bool {
+        let bytes = Array(text.utf8)
+        var parser = JSONParser(bytes: bytes, sink: DiagnosticSink(file: "declaration", lineMap: LineMap(bytes)))
+        return parser.parseDocument() != nil
+    }
+
+    static func literal(_ text: String) -> JSONNode {
+        let bytes = Array(text.utf8)
+        var parser = JSONParser(bytes: bytes, sink: DiagnosticSink(file: "declaration", lineMap: LineMap(bytes)))
+        guard let node = parser.parseDocument() else { preconditionFailure("a declared schema is not JSON: \(text)") }
+        return node
     }
 }

@@ -285,7 +285,7 @@ public struct ScenarioDecoder {
             var slots: UInt16?
             var slotsOK = true
             if let v = r.value("awdlSlots") {
-                slots = decodeSlots(v, p.appending("awdlSlots"))
+                slots = values.slots(v, p.appending("awdlSlots"))
                 slotsOK = slots != nil
             }
             var host: HostSpec?

@@ -162,6 +162,21 @@ struct ValueReader {
         return v
     }
 
+    /// AWDL occupancy: an array of slot indices 0...15, at least one (bit s = slot s).
+    func slots(_ node: JSONNode, _ path: JSONPath) -> UInt16? {
+        guard let items = array(node, path, "an array of AWDL slot indices 0...15") else { return nil }
+        var mask: UInt16 = 0
+        for (j, item) in items.enumerated() {
+            guard let s = integer(item, path.appending(j), "a slot index in 0...15", in: 0...15) else { return nil }
+            mask |= 1 << UInt16(s)
+        }
+        if mask == 0 {
+            sink.report("expected at least one slot", path: path, at: node.origin)
+            return nil
+        }
+        return mask
+    }
+
     /// One of `allowed`, with a suggestion when it is close to one.
     func choice(_ node: JSONNode, _ path: JSONPath, _ what: String, from allowed: [String]) -> String? {
         guard let s = string(node, path, "\(what) (one of \(allowed.map { "\"\($0)\"" }.joined(separator: ", ")))")

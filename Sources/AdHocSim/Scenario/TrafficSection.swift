@@ -7,16 +7,6 @@ public enum TrafficSpec: Sendable, Equatable {
     case broadcast(nodes: [Int], bytes: Int, interval: SimTime, start: SimTime)
 }
 
-/// The `mac` section.
-public struct MacSpec: Sendable, Equatable {
-    /// A-MPDU aggregation on or off (`mac.aggregation`).
-    public var aggregation: Bool?
-    /// Transmit queue limit, packets (`mac.queuePackets`).
-    public var queuePackets: Int?
-    /// Nothing set.
-    public init() {}
-}
-
 extension ScenarioDecoder {
     func decodeTraffic(
         _ node: JSONNode, _ path: JSONPath, nodeIndex: [String: Int], nodeCount: Int, duration: Double?
@@ -103,43 +93,5 @@ extension ScenarioDecoder {
             }
         }
         return ok ? result : nil
-    }
-
-    func decodeMac(_ node: JSONNode, _ path: JSONPath) -> MacSpec? {
-        guard
-            let r = ObjectReader(
-                node, path: path, sink: sink, expected: "an object {\"aggregation\", \"queuePackets\"}")
-        else { return nil }
-        defer { r.finish() }
-        var spec = MacSpec()
-        var ok = true
-        if let v = r.value("aggregation") {
-            spec.aggregation = values.bool(v, path.appending("aggregation"), "true or false")
-            if spec.aggregation == nil { ok = false }
-        }
-        if let v = r.value("queuePackets") {
-            spec.queuePackets = values.integer(
-                v, path.appending("queuePackets"), "a queue limit in packets in 1...100000", in: 1...100_000
-            ).map(Int.init)
-            if spec.queuePackets == nil { ok = false }
-        }
-        return ok ? spec : nil
-    }
-
-    /// AWDL occupancy: an array of distinct slot indices 0...15.
-    func decodeSlots(_ node: JSONNode, _ path: JSONPath) -> UInt16? {
-        guard let items = values.array(node, path, "an array of AWDL slot indices 0...15") else { return nil }
-        var mask: UInt16 = 0
-        for (j, item) in items.enumerated() {
-            guard let s = values.integer(item, path.appending(j), "a slot index in 0...15", in: 0...15) else {
-                return nil
-            }
-            mask |= 1 << UInt16(s)
-        }
-        if mask == 0 {
-            sink.report("expected at least one slot", path: path, at: node.origin)
-            return nil
-        }
-        return mask
     }
 }

@@ -87,7 +87,7 @@ public enum TransportParameters {
     }()
 
     /// The declarations, in the order the docs and the schema list them.
-    public static let section = ParameterSection<TransportSpec>(
+    static let section = ParameterSection<TransportSpec>(
         "transport",
         [
             Parameter(
