@@ -130,7 +130,8 @@ struct ParameterDeclarationTests {
     func theModelPagesHoldTheGeneratedTables(_ name: String, _ pageName: String, _ table: String) throws {
         let page = try String(contentsOf: Self.root.appendingPathComponent("docs/models/\(pageName).md"), encoding: .utf8)
         let start = "<!-- generated: adhocsim schema --table \(name) -->\n"
-        guard let a = page.range(of: start), let b = page.range(of: "<!-- end generated -->") else {
+        guard let a = page.range(of: start), let b = page.range(of: "<!-- end generated -->", range: a.upperBound..<page.endIndex)
+        else {
             Issue.record("docs/models/\(pageName).md lacks the generated-table markers for \(name)")
             return
         }

@@ -92,8 +92,15 @@ struct Parameter<Spec>: Sendable {
         return expected.replacingOccurrences(of: "{range}", with: range)
     }
 
-    /// The key's JSON Schema.
+    /// The key's JSON Schema, with its help line as the description editors show.
     public var schema: JSONNode {
+        guard case .object(var members) = typeSchema.value else { return typeSchema }
+        members.append(JSONMember(key: "description", value: JSONNode(.string(help))))
+        return JSONNode(.object(members))
+    }
+
+    /// The key's JSON Schema without a description.
+    var typeSchema: JSONNode {
         func object(_ members: [(String, JSONValue)]) -> JSONNode {
             JSONNode(.object(members.map { JSONMember(key: $0.0, value: JSONNode($0.1)) }))
         }
@@ -239,16 +246,22 @@ public struct DeclaredSection: Sendable {
             schemaObjects: [(["properties", "link"], LinkParameters.ideal.schema(perNode: false))]),
         DeclaredSection(
             name: LinkParameters.mac.name, page: "link", markdownTable: LinkParameters.mac.markdownTable,
-            schemaObjects: [(["properties", "mac"], LinkParameters.mac.schema(perNode: false))])
+            schemaObjects: [(["properties", "mac"], LinkParameters.mac.schema(perNode: false))]),
+        DeclaredSection(
+            name: MeshParameters.section.name, page: "mesh", markdownTable: MeshParameters.section.markdownTable,
+            schemaObjects: [(["properties", "mesh"], MeshParameters.section.schema(perNode: false))])
     ]
 }
 
 extension ScenarioDecoder {
     /// Decodes an object of `section`'s keys (and its nested sections) into a `Spec` starting
     /// from `spec`: each present key checked against its declaration, every problem reported at
-    /// its path. `nil` after a problem.
+    /// its path. `rest` then reads the object's undeclared keys (lists that refer to nodes, in
+    /// the section's own code) from the same reader, so unknown keys are judged against both.
+    /// `nil` after a problem.
     func decode<Spec>(
-        _ section: ParameterSection<Spec>, _ node: JSONNode, _ path: JSONPath, into spec: Spec, perNode: Bool
+        _ section: ParameterSection<Spec>, _ node: JSONNode, _ path: JSONPath, into spec: Spec, perNode: Bool,
+        then rest: ((ObjectReader, inout Spec) -> Bool)? = nil
     ) -> Spec? {
         let names = section.allowed(perNode: perNode).map(\.key) + (perNode ? [] : section.subsections.map(\.name))
         let expected = section.objectExpected ?? "an object {\(names.map { "\"\($0)\"" }.joined(separator: ", "))}"
@@ -296,6 +309,7 @@ extension ScenarioDecoder {
                 if let s = decode(sub, v, path.appending(sub.name), into: spec, perNode: false) { spec = s } else { ok = false }
             }
         }
+        if let rest, !rest(r, &spec) { ok = false }
         return ok ? spec : nil
     }
 }

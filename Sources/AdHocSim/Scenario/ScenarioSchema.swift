@@ -14,28 +14,52 @@ public enum ScenarioSchema {
         var parser = JSONParser(bytes: bytes, sink: sink)
         guard var root = parser.parseDocument() else { return template }
         for section in DeclaredSection.all {
-            for (path, object) in section.schemaObjects { replace(&root, at: path[...], with: object) }
+            for (path, object) in section.schemaObjects {
+                replace(&root, at: path[...], with: object, keepingUndeclared: true)
+            }
         }
         return JSONText.render(root)
     }()
 
-    /// Replaces the node at `path` (object keys, or array indices as digits) when it exists.
-    static func replace(_ node: inout JSONNode, at path: ArraySlice<String>, with new: JSONNode) {
+    /// Replaces the node at `path` (object keys, or array indices as digits) when it exists;
+    /// `keepingUndeclared` keeps the template's properties the new object lacks (a section's
+    /// lists written by hand beside its declared settings, such as `mesh.messages`), after the
+    /// declared ones.
+    static func replace(
+        _ node: inout JSONNode, at path: ArraySlice<String>, with new: JSONNode, keepingUndeclared: Bool = false
+    ) {
         guard let step = path.first else {
-            node = new
+            node = keepingUndeclared ? merged(new, keeping: node) : new
             return
         }
         switch node.value {
         case .object(var members):
             guard let i = members.firstIndex(where: { $0.key == step }) else { return }
-            replace(&members[i].value, at: path.dropFirst(), with: new)
+            replace(&members[i].value, at: path.dropFirst(), with: new, keepingUndeclared: keepingUndeclared)
             node.value = .object(members)
         case .array(var elements):
             guard let i = Int(step), i < elements.count else { return }
-            replace(&elements[i], at: path.dropFirst(), with: new)
+            replace(&elements[i], at: path.dropFirst(), with: new, keepingUndeclared: keepingUndeclared)
             node.value = .array(elements)
         default: return
         }
+    }
+
+    /// `new` with the `properties` of `old` that `new` does not declare appended to its own.
+    static func merged(_ new: JSONNode, keeping old: JSONNode) -> JSONNode {
+        func properties(_ n: JSONNode) -> [JSONMember] {
+            guard case .object(let m) = n.value, let p = m.first(where: { $0.key == "properties" }),
+                case .object(let list) = p.value.value
+            else { return [] }
+            return list
+        }
+        let declared = properties(new)
+        let kept = properties(old).filter { o in !declared.contains { $0.key == o.key } }
+        guard !kept.isEmpty, case .object(var members) = new.value,
+            let i = members.firstIndex(where: { $0.key == "properties" })
+        else { return new }
+        members[i].value = JSONNode(.object(declared + kept))
+        return JSONNode(.object(members))
     }
 
     /// The hand-written part of the schema; `text` generates the declared sections into it
@@ -401,105 +425,6 @@ public enum ScenarioSchema {
     "mesh": {
       "type": "object",
       "properties": {
-        "routing": {
-          "enum": [
-            "dsr-heartbeat",
-            "dsr"
-          ]
-        },
-        "heartbeatIntervalS": {
-          "type": "number",
-          "exclusiveMinimum": 0,
-          "maximum": 3600,
-          "description": "heartbeat period"
-        },
-        "routeTimeoutS": {
-          "type": "number",
-          "exclusiveMinimum": 0,
-          "maximum": 36000,
-          "description": "route timeout"
-        },
-        "peerTimeoutS": {
-          "type": "number",
-          "exclusiveMinimum": 0,
-          "maximum": 3600,
-          "description": "lost-peer timeout"
-        },
-        "confirmTimeoutS": {
-          "type": "number",
-          "exclusiveMinimum": 0,
-          "maximum": 3600,
-          "description": "confirmation timeout"
-        },
-        "maxPeers": {
-          "type": "integer",
-          "minimum": 2,
-          "maximum": 64
-        },
-        "maxNeighbours": {
-          "type": "integer",
-          "minimum": 1,
-          "maximum": 64
-        },
-        "sessionsPerPhone": {
-          "type": "integer",
-          "minimum": 1,
-          "maximum": 8
-        },
-        "retries": {
-          "type": "integer",
-          "minimum": 0,
-          "maximum": 100
-        },
-        "keyPaths": {
-          "anyOf": [
-            {
-              "type": "integer",
-              "minimum": 1,
-              "maximum": 16
-            },
-            {
-              "type": "null"
-            }
-          ]
-        },
-        "heartbeatOnStart": {
-          "type": "boolean"
-        },
-        "heartbeatOnNewSession": {
-          "type": "boolean"
-        },
-        "routeCache": {
-          "type": "boolean"
-        },
-        "handshakeRetransmission": {
-          "type": "boolean",
-          "description": "resend lost connection flights on DTLS's timer"
-        },
-        "sessionSetup": {
-          "enum": [
-            "multipeer",
-            "instant"
-          ]
-        },
-        "encryption": {
-          "enum": [
-            "none",
-            "optional",
-            "required"
-          ]
-        },
-        "floodSend": {
-          "enum": [
-            "sessionPeers",
-            "broadcast"
-          ]
-        },
-        "maxResourceBytes": {
-          "type": "integer",
-          "minimum": 1,
-          "maximum": 4294967296
-        },
         "messages": {
           "type": "array",
           "items": {
