@@ -137,7 +137,7 @@ struct ParameterDeclarationTests {
         }
         #expect(
             String(page[a.upperBound..<b.lowerBound]) == table,
-            "docs/models/\(pageName).md is stale: paste `adhocsim schema --table \(name)` between its markers")
+            "docs/models/\(pageName).md is stale: run scripts/refresh-model-tables.py")
     }
 
     /// The transport's nested objects: a QUIC certificate of 0 bytes is valid for the decoder

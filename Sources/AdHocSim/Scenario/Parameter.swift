@@ -42,6 +42,8 @@ struct Parameter<Spec>: Sendable {
         case fitted
         /// No source; the reason for the value.
         case assumption(String)
+        /// No default to source: the key is required.
+        case required
 
         /// The label the docs print.
         public var text: String {
@@ -49,6 +51,7 @@ struct Parameter<Spec>: Sendable {
             case .cited(let s): return s
             case .fitted: return "fitted to MatthiasBart/evaluation_notebook (Field, Forest, Home)"
             case .assumption(let s): return "assumption: " + s
+            case .required: return "—"
             }
         }
     }
@@ -249,7 +252,21 @@ public struct DeclaredSection: Sendable {
             schemaObjects: [(["properties", "mac"], LinkParameters.mac.schema(perNode: false))]),
         DeclaredSection(
             name: MeshParameters.section.name, page: "mesh", markdownTable: MeshParameters.section.markdownTable,
-            schemaObjects: [(["properties", "mesh"], MeshParameters.section.schema(perNode: false))])
+            schemaObjects: [(["properties", "mesh"], MeshParameters.section.schema(perNode: false))]),
+        DeclaredSection(
+            name: BleParameters.section.name, page: "bluetooth-le", markdownTable: BleParameters.section.markdownTable,
+            schemaObjects: [(["properties", "ble"], BleParameters.section.schema(perNode: false))]),
+        DeclaredSection(
+            name: "ble.advertisers", page: "bluetooth-le", markdownTable: BleParameters.advertiser.markdownTable,
+            schemaObjects: [
+                (["properties", "ble", "properties", "advertisers", "items"], BleParameters.advertiser.schema(perNode: false))
+            ]),
+        DeclaredSection(
+            name: "ble.scanners", page: "bluetooth-le", markdownTable: BleParameters.scanner.markdownTable,
+            schemaObjects: [(["properties", "ble", "properties", "scanners", "items"], BleParameters.scanner.schema(perNode: false))]),
+        DeclaredSection(
+            name: "ble.wifi", page: "bluetooth-le", markdownTable: BleParameters.wifi.markdownTable,
+            schemaObjects: [(["properties", "ble", "properties", "wifi", "items"], BleParameters.wifi.schema(perNode: false))])
     ]
 }
 

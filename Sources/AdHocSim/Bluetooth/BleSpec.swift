@@ -1,0 +1,143 @@
+/// The `ble` section: Bluetooth LE advertisers, scanners and 2.4 GHz Wi-Fi interferers.
+public struct BleSpec: Sendable, Equatable {
+    /// `ble.advertisers`, in file order.
+    public var advertisers: [BleAdvertiserSpec] = []
+    /// `ble.scanners`, in file order.
+    public var scanners: [BleScannerSpec] = []
+    /// `ble.wifi`: Wi-Fi transmitters on the 2.4 GHz band, in file order.
+    public var wifi: [BleWifiSpec] = []
+    /// `ble.addressRotationS`: how often private addresses change; default 900 s (radio.md).
+    public var addressRotationS: Double = 900
+    /// `ble.estimator.exponent`: the path-loss exponent a scanner app assumes when it turns RSSI
+    /// into distance; default 2 (free space: what an app that knows nothing about the place uses).
+    public var estimatorExponent: Double = 2
+    /// `ble.estimator.assumedTxPowerDbm`: the TX power the app assumes when the advertiser
+    /// does not advertise its own (assumption: 0 dBm).
+    public var estimatorTxPowerDbm: Double = 0
+    /// `ble.wifiInterference`: whether the `wifi` transmitters reach LE receivers (the switch of
+    /// the coexistence mechanism, for ablations; default true).
+    public var wifiInterference: Bool = true
+    /// `ble.recordRssi`: write every RSSI sample an app sees to `ble_rssi.csv`.
+    public var recordRssi: Bool = false
+    /// Nothing set.
+    public init() {}
+
+    /// The most scanner–advertiser pairs a run records: 1 000 000 (assumption: a thousand
+    /// phones scanning a thousand advertisers, about 100 MB of records).
+    public static let maxPairs = 1_000_000
+}
+
+/// What iOS gives an app that advertises or scans, per app state (`profile`).
+public enum BleAppProfile: String, Sendable, CaseIterable {
+    /// The app is in the foreground.
+    case iosForeground = "ios-foreground"
+    /// The app is in the background (`bluetooth-central` / `bluetooth-peripheral` mode).
+    case iosBackground = "ios-background"
+}
+
+/// One advertiser (`ble.advertisers[i]`).
+public struct BleAdvertiserSpec: Sendable, Equatable {
+    /// The advertising node.
+    public var node: Int
+    /// The PDU type it advertises with.
+    public var pdu: BlePduType
+    /// advInterval, ms (a multiple of 0.625 ms, 20 … 10 240).
+    public var intervalMs: Double
+    /// Upper end of the random advDelay added to every event, ms (0 … 10; the Core
+    /// Specification mandates 10; 0 only for validation against delay-free analyses).
+    public var randomDelayMs: Double
+    /// AdvData bytes (0 … 31).
+    public var payloadBytes: Int
+    /// ScanRspData bytes (0 … 31).
+    public var scanResponseBytes: Int
+    /// Transmit power, dBm (−20 … 20).
+    public var txPowerDbm: Double
+    /// Whether the advertising data carries the TX Power Level AD type (an estimator uses it).
+    public var advertisesTxPower: Bool
+    /// The PHY of its primary advertising channel PDUs.
+    public var phy: BlePhy
+    /// Its address type.
+    public var address: BleAddressType
+    /// A service UUID it advertises, if any (scanners may filter on it).
+    public var service: String?
+    /// The advertising channels it uses, in order (a subset of 37, 38, 39).
+    public var channels: [Int]
+    /// For ADV_DIRECT_IND: the node it is directed to.
+    public var target: Int?
+    /// When it starts advertising.
+    public var start: SimTime
+    /// Its own private-address rotation interval, s (`nil`: `ble.addressRotationS`).
+    public var addressRotationS: Double? = nil
+}
+
+/// One scanner (`ble.scanners[i]`).
+public struct BleScannerSpec: Sendable, Equatable {
+    /// The scanning node.
+    public var node: Int
+    /// scanInterval, ms (a multiple of 0.625 ms, 2.5 … 10 240).
+    public var intervalMs: Double
+    /// scanWindow, ms (≤ the interval).
+    public var windowMs: Double
+    /// Active scanning: SCAN_REQ to scannable advertisers.
+    public var active: Bool
+    /// The app sees one report per peripheral (CoreBluetooth's default) instead of one per
+    /// advertisement.
+    public var duplicateFilter: Bool
+    /// The channels it rotates through (a subset of 37, 38, 39, in order).
+    public var channels: [Int]
+    /// Services the app scans for (`nil`: every advertiser).
+    public var serviceFilter: [String]?
+    /// When it starts scanning.
+    public var start: SimTime
+    /// How long it scans (`nil`: to the end of the run), as an app that scans for a while.
+    public var duration: SimTime? = nil
+}
+
+/// One Wi-Fi transmitter on the 2.4 GHz band (`ble.wifi[i]`).
+public struct BleWifiSpec: Sendable, Equatable {
+    /// When it transmits.
+    public enum Pattern: String, Sendable, CaseIterable {
+        /// Always eligible: an infrastructure or hotspot link.
+        case continuous
+        /// AWDL: only during slot 8 of every 16-slot channel sequence, which is always on
+        /// channel 6 (`AwdlSchedule`; owl).
+        case awdl
+    }
+    /// The transmitting node.
+    public var node: Int
+    /// The 2.4 GHz channel, 1 … 13 (AWDL's is 6).
+    public var channel: Int
+    /// Transmit power, dBm.
+    public var txPowerDbm: Double
+    /// When it may transmit.
+    public var pattern: Pattern
+    /// Fraction of its eligible time on air (0 … 1).
+    public var load: Double
+    /// Airtime of one frame, µs.
+    public var frameUs: Double
+}
+
+extension BleSpec {
+    /// Scanners of one node whose scanning times overlap, as `(i, j)` with `j < i`: scanner `i`
+    /// overlaps scanner `j`, which started no later. In scanner order, each scanner at most
+    /// once. Sorted by start per node and swept once: O(n log n), not one check per pair.
+    static func overlappingScanners(_ scanners: [BleScannerSpec]) -> [(Int, Int)] {
+        var byNode: [Int: [Int]] = [:]
+        for (i, s) in scanners.enumerated() { byNode[s.node, default: []].append(i) }
+        var found: [(Int, Int)] = []
+        for (_, list) in byNode {
+            let order = list.sorted { (scanners[$0].start, $0) < (scanners[$1].start, $1) }
+            var latest: (index: Int, end: SimTime)?
+            for i in order {
+                let s = scanners[i]
+                let end = s.duration.map { s.start + $0 } ?? .max
+                if let l = latest, s.start < l.end {
+                    found.append((Swift.max(i, l.index), Swift.min(i, l.index)))
+                }
+                if latest.map({ end > $0.end }) ?? true { latest = (i, end) }
+            }
+        }
+        var reported = Set<Int>()
+        return found.sorted { ($0.0, $0.1) < ($1.0, $1.1) }.filter { reported.insert($0.0).inserted }
+    }
+}
