@@ -1,5 +1,3 @@
-// Bluetooth layer: what this folder owns is in its README.md.
-
 import Foundation
 
 /// An LE physical layer (Core Specification v5.4, Vol 6, Part A §2 and Part B §2.1–2.2).

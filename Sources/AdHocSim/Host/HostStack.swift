@@ -1,4 +1,5 @@
-// Host layer: what this folder owns is in its README.md.
+// The hosts of every flow: sockets, send backlogs, IP and the packet trace, between the
+// applications and the link.
 
 /// A flow while it runs: its application, where its sockets are, and what the app's report
 /// froze.

@@ -1,3 +1,5 @@
+// The `ideal` technology: a point-to-point link with a fixed rate, delay and loss per packet.
+
 extension EventKind {
     /// The ideal link finished serialising a node's head packet.
     public static let idealTxEnd = EventKind(rawValue: 110)

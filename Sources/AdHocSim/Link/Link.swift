@@ -1,5 +1,3 @@
-// Link layer: what this folder owns is in its README.md.
-
 /// Which layer above the link a packet belongs to, as an EtherType or LLC/SNAP header says on
 /// the air; the world hands each notice to that layer.
 public enum LinkProtocol: UInt8, Sendable {

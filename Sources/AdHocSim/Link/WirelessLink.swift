@@ -1,3 +1,6 @@
+// The `awdl` and `wifi` technologies: 802.11 DCF over the shared wireless channel, with AWDL's
+// availability windows when the technology is `awdl`.
+
 import Foundation
 
 extension EventKind {

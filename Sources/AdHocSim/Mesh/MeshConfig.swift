@@ -1,4 +1,5 @@
-// Mesh layer: what this folder owns is in its README.md.
+// The mesh's settings with every default resolved and sourced (`MeshConfig`), and its
+// routing, flooding, session and encryption choices.
 
 extension EventKind {
     /// A node's heartbeat is due (target: node).

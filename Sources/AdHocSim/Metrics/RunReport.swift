@@ -1,5 +1,3 @@
-// Metrics layer: what this folder owns is in its README.md.
-
 /// The outcome of one run.
 public struct RunReport: Sendable {
     /// The effective scenario.

@@ -1,4 +1,4 @@
-// Network layer: what this folder owns is in its README.md.
+// IP on every node: datagrams, fragmentation and reassembly (IPv6 link-local or IPv4).
 
 /// A transport datagram: a TCP segment or a UDP datagram, described by its fields.
 public struct Datagram: Sendable, Equatable {

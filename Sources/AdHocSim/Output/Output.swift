@@ -1,5 +1,3 @@
-// Output layer: what this folder owns is in its README.md.
-
 /// Number formatting that is identical on every platform and locale.
 public enum NumberText {
     /// `value` with exactly `decimals` digits after the point, rounded half away from zero.

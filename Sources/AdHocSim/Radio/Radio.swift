@@ -1,5 +1,3 @@
-// Radio layer: what this folder owns is in its README.md.
-
 import Foundation
 
 /// Conversions between decibel and linear units.

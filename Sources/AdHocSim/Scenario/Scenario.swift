@@ -1,5 +1,3 @@
-// Scenario layer: what this folder owns is in its README.md.
-
 /// A validated simulation scenario: the effective input of one run.
 public struct Scenario: Sendable {
     /// The scenario's name; results go to `results/<name>/` by default.

@@ -1,3 +1,6 @@
+// The top level of a scenario file: its keys, the node list, and the hand-over of each section
+// to the layer that declares it.
+
 import Foundation
 
 /// Bounds of top-level values. They keep every valid scenario inside what the simulator can

@@ -1,4 +1,4 @@
-// Sweep layer: what this folder owns is in its README.md.
+// A sweep's plan: the matrix's cells times the repeats, as units a runner can share out.
 
 import Foundation
 

@@ -1,4 +1,5 @@
-// Transport layer: what this folder owns is in its README.md.
+// What the three transports share: TCP's header flags, segment and packet sizes, and the
+// events and notices a transport endpoint raises.
 
 /// TCP header flags.
 public enum TcpFlags {

@@ -1,5 +1,3 @@
-// Workload layer: what this folder owns is in its README.md.
-
 extension EventKind {
     /// A traffic generator starts (target: generator index).
     public static let trafficStart = EventKind(rawValue: 200)

@@ -1,4 +1,5 @@
-// World layer: what this folder owns is in its README.md.
+// The simulated world of one run: the nodes, their link, hosts, mesh and Bluetooth LE, and the
+// one `switch` that routes every event to the layer that owns it.
 
 extension EventKind {
     /// Moving nodes' positions are sampled into the channel (target: unused).

@@ -1,3 +1,5 @@
+// The `transport` section as the file gave it: IP version, datagram limit, TCP's and QUIC's settings.
+
 /// IP version of the flows (`transport.ipVersion`).
 public enum IpVersion: String, Sendable, CaseIterable {
     /// IPv6 link-local, as AWDL uses (radio.md: "data frames are IPv6 link-local").

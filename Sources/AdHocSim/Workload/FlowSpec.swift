@@ -1,3 +1,5 @@
+// The `flows` section: each flow's ends, transport, workload and start, and their decoding.
+
 /// The transports a flow can use.
 public enum TransportProtocol: String, Sendable, CaseIterable {
     case tcp, udp, quic

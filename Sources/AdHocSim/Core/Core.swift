@@ -1,1 +1,0 @@
-// Core layer: what this folder owns is in its README.md.
