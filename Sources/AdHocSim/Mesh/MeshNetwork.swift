@@ -17,6 +17,8 @@ public struct MeshNetwork: Sendable {
     var setup: MultipeerSetup?
     /// Multipeer streams and resources.
     var transferTable: SessionTransfers
+    /// The buffer the outbox is swapped into when it goes to the link (reused).
+    var outboxScratch: [LinkPacket] = []
 
     /// A mesh over `nodes` nodes; schedules the first session round, heartbeats and messages.
     /// `sessions`, when given, fixes who is in a session with whom (a test harness's table).
@@ -110,6 +112,46 @@ public struct MeshNetwork: Sendable {
     public mutating func nodeFailed(_ node: Int, now: SimTime, isDown: (Int) -> Bool) {
         let down = (0..<nodeCount).map(isDown)
         core.recorder.nodeFailed(node, now: now, routes: core.routes, down: down)
+    }
+
+    // MARK: Frames to and from the link
+
+    /// A link notice about one of the mesh's packets: delivered to a session peer, done with
+    /// at its sender, or given up on.
+    public mutating func notice<L: LinkTechnology>(_ n: LinkNotice, link: inout L, sim: inout Simulation) {
+        switch n.kind {
+        case .delivered:
+            delivered(n.packet, at: Int(n.node), link: &link, sim: &sim)
+        case .senderDone: released(n.packet, sim: &sim)
+        case .dropped:
+            linkDropped(n.packet, sim: &sim)
+            released(n.packet, dropped: true, sim: &sim)
+        }
+    }
+
+    /// Hands the outbox to `link`, oldest first: a message frame that must wait goes to its
+    /// sender's session buffer (`mustHold`), one the link refuses is released as lost; each
+    /// frame is recorded in `timeline` first. Returns whether there was anything to send (the
+    /// link may then have new notices). The outbox and the scratch buffer are swapped, so no
+    /// array is copied or reallocated.
+    public mutating func sendOutbox<L: LinkTechnology>(
+        link: inout L, timeline: TimelineRecorder?, sim: inout Simulation
+    ) -> Bool {
+        guard !core.outbox.isEmpty else { return false }
+        var out = outboxScratch
+        outboxScratch = []
+        swap(&out, &core.outbox)
+        for p in out {
+            if let timeline, let f = core.inFlight[Int(p.tag)] { timeline.frame(f, packet: p, now: sim.now) }
+            if mustHold(p, room: link.queueRoom(of: Int(p.source))) {
+                hold(p)
+            } else if !link.send(p, sim: &sim) {
+                released(p, dropped: true, refused: true, sim: &sim)
+            }
+        }
+        out.removeAll(keepingCapacity: true)
+        outboxScratch = out
+        return true
     }
 
     // MARK: Frames from the link

@@ -239,6 +239,9 @@ public struct DeclaredSection: Sendable {
             name: TransportParameters.section.name, page: "transport", markdownTable: TransportParameters.section.markdownTable,
             schemaObjects: [(["properties", "transport"], TransportParameters.section.schema(perNode: false))]),
         DeclaredSection(
+            name: RunLimitParameters.section.name, page: "core", markdownTable: RunLimitParameters.section.markdownTable,
+            schemaObjects: [(["properties", "limits"], RunLimitParameters.section.schema(perNode: false))]),
+        DeclaredSection(
             name: EnvironmentParameters.section.name, page: "radio", markdownTable: EnvironmentParameters.section.markdownTable,
             schemaObjects: [(["properties", "environment"], EnvironmentParameters.section.schema(perNode: false))]),
         DeclaredSection(

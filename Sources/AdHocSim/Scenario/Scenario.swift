@@ -92,14 +92,6 @@ public struct Position: Sendable, Equatable {
     }
 }
 
-/// Run guards.
-public struct RunLimits: Sendable, Equatable {
-    /// The most handler calls a run may make before it is stopped (`limits.maxEvents`).
-    /// Default 10^10: about ten minutes of a saturated core on the development machine
-    /// (assumption, chosen so that no sensible scenario meets it).
-    public var maxEvents: UInt64 = 10_000_000_000
-}
-
 /// `distance_m` of a two-node scenario: metres, or `"max"` for the place's maximum range.
 public enum DistanceSpec: Sendable, Equatable {
     /// A distance in metres.

@@ -332,25 +332,6 @@ public struct ScenarioDecoder {
         guard coordinates.count == 3 else { return nil }
         return Position(x: coordinates[0], y: coordinates[1], z: coordinates[2])
     }
-
-    func decodeLimits(_ node: JSONNode, _ path: JSONPath) -> RunLimits? {
-        guard let r = ObjectReader(node, path: path, sink: sink, expected: "an object {\"maxEvents\"}") else {
-            return nil
-        }
-        defer { r.finish() }
-        var limits = RunLimits()
-        if let v = r.value("maxEvents") {
-            guard
-                let n = values.integer(
-                    v, path.appending("maxEvents"), "an event budget, a whole number in 1...1000000000000000",
-                    in: 1...1_000_000_000_000_000)
-            else {
-                return nil
-            }
-            limits.maxEvents = n
-        }
-        return limits
-    }
 }
 
 /// Rules for names and ids.

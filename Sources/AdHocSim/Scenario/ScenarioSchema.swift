@@ -696,16 +696,7 @@ public enum ScenarioSchema {
         ]
       }
     },
-    "limits": {
-      "type": "object",
-      "properties": {
-        "maxEvents": {
-          "type": "integer",
-          "minimum": 1
-        }
-      },
-      "additionalProperties": false
-    },
+    "limits": {},
     "matrix": {
       "type": "object",
       "description": "the sweep's axes: JSON paths to lists of values, and repeat",

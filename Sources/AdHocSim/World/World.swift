@@ -37,8 +37,6 @@ public struct World<Link: LinkTechnology>: EventHandler {
     /// What `adhocsim view` plays back, when the run records it (`nil`: one branch per mesh
     /// packet, nothing else).
     public var timeline: TimelineRecorder?
-    /// The buffer the mesh's outbox is swapped into (reused).
-    var meshScratch: [LinkPacket] = []
 
     /// Builds the world of `scenario` and schedules its initial events into `sim`.
     public init(_ scenario: Scenario, sim: inout Simulation) {
@@ -154,15 +152,7 @@ public struct World<Link: LinkTechnology>: EventHandler {
                 let n = batch[k]
                 k += 1
                 switch n.packet.owner {
-                case .mesh:
-                    switch n.kind {
-                    case .delivered:
-                        mesh?.delivered(n.packet, at: Int(n.node), link: &link, sim: &sim)
-                    case .senderDone: mesh?.released(n.packet, sim: &sim)
-                    case .dropped:
-                        mesh?.linkDropped(n.packet, sim: &sim)
-                        mesh?.released(n.packet, dropped: true, sim: &sim)
-                    }
+                case .mesh: mesh?.notice(n, link: &link, sim: &sim)
                 case .ip:
                     if hosts.notice(n, link: &link, router: mesh, sim: &sim) { unblock = true }
                 case .linkTraffic:
@@ -188,24 +178,7 @@ public struct World<Link: LinkTechnology>: EventHandler {
                 // Room freed: held message frames go first, oldest first.
                 if mesh?.isHolding == true { mesh?.sendHeld(link: &link, sim: &sim) }
             }
-            if mesh?.outbox.isEmpty == false {
-                var out = meshScratch
-                meshScratch = []
-                mesh?.takeOutbox(swappingWith: &out)
-                for p in out {
-                    if let timeline, let f = mesh?.core.inFlight[Int(p.tag)] {
-                        timeline.frame(f, packet: p, now: sim.now)
-                    }
-                    if mesh?.mustHold(p, room: link.queueRoom(of: Int(p.source))) == true {
-                        mesh?.hold(p)
-                    } else if !link.send(p, sim: &sim) {
-                        mesh?.released(p, dropped: true, refused: true, sim: &sim)
-                    }
-                }
-                out.removeAll(keepingCapacity: true)
-                meshScratch = out
-                continue
-            }
+            if mesh?.sendOutbox(link: &link, timeline: timeline, sim: &sim) == true { continue }
             if traffic.outbox.isEmpty { return }
             var out = traffic.outbox
             traffic.outbox = []
