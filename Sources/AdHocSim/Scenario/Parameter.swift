@@ -242,6 +242,12 @@ public struct DeclaredSection: Sendable {
             name: RunLimitParameters.section.name, page: "core", markdownTable: RunLimitParameters.section.markdownTable,
             schemaObjects: [(["properties", "limits"], RunLimitParameters.section.schema(perNode: false))]),
         DeclaredSection(
+            name: "flows", page: "workload", markdownTable: FlowParameters.flow.markdownTable,
+            schemaObjects: [(["properties", "flows", "items"], FlowParameters.flow.schema(perNode: false))])
+    ] + FlowParameters.kinds.map {
+        DeclaredSection(name: "flows.workload.\($0.name)", page: "workload", markdownTable: $0.section.markdownTable, schemaObjects: [])
+    } + [
+        DeclaredSection(
             name: EnvironmentParameters.section.name, page: "radio", markdownTable: EnvironmentParameters.section.markdownTable,
             schemaObjects: [(["properties", "environment"], EnvironmentParameters.section.schema(perNode: false))]),
         DeclaredSection(
@@ -283,11 +289,32 @@ extension ScenarioDecoder {
         _ section: ParameterSection<Spec>, _ node: JSONNode, _ path: JSONPath, into spec: Spec, perNode: Bool,
         then rest: ((ObjectReader, inout Spec) -> Bool)? = nil
     ) -> Spec? {
+        values.decode(section, node, path, into: spec, perNode: perNode, then: rest)
+    }
+}
+
+extension ValueReader {
+    /// `ScenarioDecoder.decode(_:…)`, for declarations whose own values are objects of
+    /// declared keys (a flow's `workload`).
+    func decode<Spec>(
+        _ section: ParameterSection<Spec>, _ node: JSONNode, _ path: JSONPath, into spec: Spec, perNode: Bool,
+        then rest: ((ObjectReader, inout Spec) -> Bool)? = nil
+    ) -> Spec? {
         let names = section.allowed(perNode: perNode).map(\.key) + (perNode ? [] : section.subsections.map(\.name))
         let expected = section.objectExpected ?? "an object {\(names.map { "\"\($0)\"" }.joined(separator: ", "))}"
         guard let r = ObjectReader(node, path: path, sink: sink, expected: expected) else { return nil }
         defer { r.finish() }
         var spec = spec
+        var ok = read(section, from: r, path, into: &spec, perNode: perNode)
+        if let rest, !rest(r, &spec) { ok = false }
+        return ok ? spec : nil
+    }
+
+    /// Reads `section`'s keys from an object already being read (`r`), in declaration order,
+    /// into `spec`; false after a problem.
+    func read<Spec>(
+        _ section: ParameterSection<Spec>, from r: ObjectReader, _ path: JSONPath, into spec: inout Spec, perNode: Bool
+    ) -> Bool {
         var ok = true
         for p in section.allowed(perNode: perNode) {
             let present: JSONNode?
@@ -302,25 +329,25 @@ extension ScenarioDecoder {
             let what = p.expectedWithRange
             switch p.kind {
             case .number(let range, _, let set):
-                if let x = values.number(v, at, what, in: range) { set(&spec, x) } else { ok = false }
+                if let x = number(v, at, what, in: range) { set(&spec, x) } else { ok = false }
             case .integer(let range, _, let set):
-                if let x = values.integer(v, at, what, in: range) { set(&spec, Int(x)) } else { ok = false }
+                if let x = integer(v, at, what, in: range) { set(&spec, Int(x)) } else { ok = false }
             case .duration(let upTo, _, let scale, let zero, let nullable, let set):
                 if nullable && v.value == .null {
                     set(&spec, nil)
-                } else if let x = values.duration(v, at, what, unit: scale, upTo: upTo, allowZero: zero) {
+                } else if let x = duration(v, at, what, unit: scale, upTo: upTo, allowZero: zero) {
                     set(&spec, x)
                 } else {
                     ok = false
                 }
             case .bool(let set):
-                if let x = values.bool(v, at, what) { set(&spec, x) } else { ok = false }
+                if let x = bool(v, at, what) { set(&spec, x) } else { ok = false }
             case .choice(let words, let set):
-                if let w = values.choice(v, at, what, from: words) { set(&spec, w) } else { ok = false }
+                if let w = choice(v, at, what, from: words) { set(&spec, w) } else { ok = false }
             case .oneOf(let numbers, _, let set):
-                if let x = values.oneOf(v, at, what, numbers) { set(&spec, x) } else { ok = false }
+                if let x = oneOf(v, at, what, numbers) { set(&spec, x) } else { ok = false }
             case .custom(_, _, let decode):
-                if !decode(values, v, at, what, &spec) { ok = false }
+                if !decode(self, v, at, what, &spec) { ok = false }
             }
         }
         if !perNode {
@@ -329,8 +356,7 @@ extension ScenarioDecoder {
                 if let s = decode(sub, v, path.appending(sub.name), into: spec, perNode: false) { spec = s } else { ok = false }
             }
         }
-        if let rest, !rest(r, &spec) { ok = false }
-        return ok ? spec : nil
+        return ok
     }
 }
 

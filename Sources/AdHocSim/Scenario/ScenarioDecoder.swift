@@ -237,14 +237,7 @@ public struct ScenarioDecoder {
 
     /// Node and flow ids appear in CSV files and on plots.
     func decodeIdentifier(_ node: JSONNode, _ path: JSONPath, _ what: String) -> String? {
-        guard let s = values.string(node, path, what) else { return nil }
-        guard Identifier.isValidID(s) else {
-            sink.report(
-                "expected \(what) of 1 to 64 letters, digits, '.', '_', ':' or '-'; found \"\(s)\"", path: path,
-                at: node.origin)
-            return nil
-        }
-        return s
+        values.identifier(node, path, what)
     }
 
     func decodeNodes(_ node: JSONNode, _ path: JSONPath, ids: inout [String]) -> [NodeSpec]? {

@@ -162,6 +162,18 @@ struct ValueReader {
         return v
     }
 
+    /// An id: 1 to 64 letters, digits, '.', '_', ':' or '-'.
+    func identifier(_ node: JSONNode, _ path: JSONPath, _ what: String) -> String? {
+        guard let s = string(node, path, what) else { return nil }
+        guard Identifier.isValidID(s) else {
+            sink.report(
+                "expected \(what) of 1 to 64 letters, digits, '.', '_', ':' or '-'; found \"\(s)\"", path: path,
+                at: node.origin)
+            return nil
+        }
+        return s
+    }
+
     /// AWDL occupancy: an array of slot indices 0...15, at least one (bit s = slot s).
     func slots(_ node: JSONNode, _ path: JSONPath) -> UInt16? {
         guard let items = array(node, path, "an array of AWDL slot indices 0...15") else { return nil }

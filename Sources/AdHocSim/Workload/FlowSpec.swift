@@ -77,134 +77,24 @@ extension ScenarioDecoder {
     private func decodeFlow(
         _ node: JSONNode, _ path: JSONPath, nodeIndex: [String: Int], nodeIds: SuggestionIndex, duration: Double?
     ) -> FlowSpec? {
-        guard
-            let r = ObjectReader(
-                node, path: path, sink: sink,
-                expected: "a flow object {\"id\", \"from\", \"to\", \"protocol\", \"workload\"}")
-        else {
-            return nil
-        }
-        defer { r.finish() }
-        let id = r.required("id", "the flow's name").flatMap { decodeIdentifier($0, path.appending("id"), "a flow id") }
-        func endpoint(_ key: String) -> Int? {
-            guard let v = r.required(key, "a node id") else { return nil }
-            guard let name = values.string(v, path.appending(key), "a node id") else { return nil }
-            guard let index = nodeIndex[name] else {
-                var message = "no node has the id \"\(Diagnostic.excerpt(name))\""
-                if let s = nodeIds.closest(to: name) {
-                    message += "; did you mean \"\(s)\"?"
-                }
-                sink.report(message, path: path.appending(key), at: v.origin)
-                return nil
-            }
-            return index
-        }
-        let from = endpoint("from")
-        let to = endpoint("to")
-        let transport = r.required("protocol", "tcp, udp or quic").flatMap {
-            values.choice($0, path.appending("protocol"), "a transport", of: TransportProtocol.self)
-        }
-        var phase = StartPhase.random
-        let workload = r.required("workload", "what the client does").flatMap {
-            decodeWorkload($0, path.appending("workload"), phase: &phase)
-        }
-        var start = SimTime.zero
-        var startOK = true
-        if let s = r.value("start_s") {
-            let upper = duration ?? ScenarioBounds.maxDurationSeconds
-            if let v = values.number(
-                s, path.appending("start_s"),
-                "a start time in seconds, ≥ 0 and before the end of the run (\(JSONNumber(upper).literal) s)",
-                in: 0...upper)
-            {
-                start = .seconds(v)
-            } else {
-                startOK = false
-            }
-        }
-        var via: FlowCarrier?
-        var viaOK = true
-        if let v = r.value("via") {
-            via = values.choice(v, path.appending("via"), "how the flow travels", of: FlowCarrier.self)
-            viaOK = via != nil
-        }
-        guard let id, let from, let to, let transport, let workload, startOK, viaOK else { return nil }
-        if from == to {
+        let start = FlowParameters.Item(nodeIndex: nodeIndex, nodeIds: nodeIds, runDuration: duration)
+        guard let f = decode(FlowParameters.flow, node, path, into: start, perNode: false) else { return nil }
+        if f.from == f.to {
             sink.report(
                 "a flow needs two different nodes; \"from\" and \"to\" are the same", path: path.appending("to"),
-                at: r.value("to")!.origin)
+                at: node["to"]?.origin ?? node.origin)
             return nil
         }
         return FlowSpec(
-            id: id, from: from, to: to, transport: transport, workload: workload, start: start, startPhase: phase,
-            via: via)
-    }
-
-    private func decodeWorkload(_ node: JSONNode, _ path: JSONPath, phase: inout StartPhase) -> WorkloadSpec? {
-        guard let r = ObjectReader(node, path: path, sink: sink, expected: "a workload object with a \"kind\"") else {
-            return nil
-        }
-        defer { r.finish() }
-        guard let kindNode = r.required("kind", "thesis, bulk or cbr"),
-            let kind = values.choice(
-                kindNode, path.appending("kind"), "a workload kind", from: ["thesis", "bulk", "cbr"])
-        else {
-            // Still mark the other keys known so the user sees only the real problem.
-            for key in ["probes", "packets", "size", "bytes", "rateMbps", "startPhase"] { _ = r.value(key) }
-            return nil
-        }
-        func count(_ key: String, _ what: String, _ range: ClosedRange<UInt64>, default value: UInt64? = nil) -> Int? {
-            guard let v = value == nil ? r.required(key, what) : r.value(key) else { return value.map(Int.init) }
-            return values.integer(
-                v, path.appending(key), "\(what), a whole number in \(range.lowerBound)...\(range.upperBound)",
-                in: range
-            ).map(Int.init)
-        }
-        switch kind {
-        case "thesis":
-            // Default of 100 probes: the seed thesis's plan (measurement.md, "Procedure").
-            let probes = count("probes", "the number of echoed probes", 0...1_000_000, default: 100)
-            let packets = count("packets", "the number of application writes", 1...10_000_000)
-            let size = count("size", "the bytes per write", 1...WorkloadBounds.maxWriteBytes)
-            var phaseOK = true
-            if let v = r.value("startPhase") {
-                if let p = decodeStartPhase(v, path.appending("startPhase")) { phase = p } else { phaseOK = false }
-            }
-            guard let probes, let packets, let size, phaseOK else { return nil }
-            return .thesis(probes: probes, packets: packets, size: size)
-        case "bulk":
-            guard let v = r.required("bytes", "the bytes to send"),
-                let bytes = values.integer(
-                    v, path.appending("bytes"), "a byte count in 1...1000000000000", in: 1...1_000_000_000_000)
-            else { return nil }
-            return .bulk(bytes: bytes)
-        default:
-            let rate = r.required("rateMbps", "the sending rate in Mbit/s").flatMap {
-                // At least 1 bit/s, so the interval between writes stays within the clock's range.
-                values.number(
-                    $0, path.appending("rateMbps"), "a rate in Mbit/s in 0.000001...100000", in: 0.000_001...100_000)
-            }
-            let size = count("size", "the bytes per write", 1...WorkloadBounds.maxWriteBytes)
-            guard let rate, let size else { return nil }
-            // One write every size·8 / rate seconds: it must be at least the clock's 1 ns, or the
-            // writes would all fall on one instant.
-            let interval = Double(size) * 8 / (rate * 1e6)
-            guard (interval * 1e9).rounded() >= 1 else {
-                sink.report(
-                    "a CBR of \(JSONNumber(rate).literal) Mbit/s in \(size)-byte writes is one write every "
-                        + "\(JSONNumber(interval).literal) s, below the clock's 1 ns; lower the rate or raise the size",
-                    path: path.appending("rateMbps"), at: r.value("rateMbps")?.origin ?? node.origin)
-                return nil
-            }
-            return .cbr(rateMbps: rate, size: size)
-        }
+            id: f.id, from: f.from, to: f.to, transport: f.transport, workload: f.workload, start: f.start,
+            startPhase: f.phase, via: f.via)
     }
 }
 
-extension ScenarioDecoder {
+extension ValueReader {
     /// `workload.startPhase`: `"random"`, `"connect"`, or seconds into the AWDL channel
     /// sequence, 0 ≤ s < 1.048576.
-    func decodeStartPhase(_ node: JSONNode, _ path: JSONPath) -> StartPhase? {
+    func startPhase(_ node: JSONNode, _ path: JSONPath) -> StartPhase? {
         let what = "\"random\", \"connect\" or seconds into the AWDL channel sequence, 0 ≤ s < 1.048576"
         if case .string(let s) = node.value {
             switch s {
@@ -216,7 +106,7 @@ extension ScenarioDecoder {
             }
         }
         let period = FlowApplication.phasePeriod
-        guard let v = values.number(node, path, what, in: 0...period.inSeconds) else { return nil }
+        guard let v = number(node, path, what, in: 0...period.inSeconds) else { return nil }
         let t = SimTime.seconds(v)
         guard t < period else {
             sink.report("expected \(what), found \(JSONNumber(v).literal)", path: path, at: node.origin)

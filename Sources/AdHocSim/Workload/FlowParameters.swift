@@ -1,0 +1,202 @@
+/// A flow's keys (`flows[i]`) and its workload's, each declared once (issue #28): the decoder's
+/// checks and messages, the schema's flow objects and the tables in `docs/models/workload.md`
+/// come from here. A workload's keys depend on its `kind`, so each kind is a section of its own,
+/// read after `kind` from the same object. Rules between keys stay in code after them
+/// (`decodeFlow`: two different nodes; a CBR write at least every nanosecond).
+enum FlowParameters {
+    /// One flow being read, with what its keys refer to.
+    struct Item {
+        /// Node ids to indices, and their "did you mean" index.
+        let nodeIndex: [String: Int]
+        let nodeIds: SuggestionIndex
+        /// The run's duration, s (`start_s` must fall before its end).
+        let runDuration: Double?
+        var id = ""
+        var from = 0
+        var to = 0
+        var transport = TransportProtocol.tcp
+        var workload = WorkloadSpec.bulk(bytes: 0)
+        var phase = StartPhase.random
+        var start = SimTime.zero
+        var via: FlowCarrier?
+    }
+
+    static let flow = ParameterSection<Item>(
+        "flows[i]",
+        [
+            Parameter(
+                "id",
+                .custom(
+                    schema: #"{"type": "string"}"#, value: "1 to 64 letters, digits, `.`, `_`, `:` or `-`",
+                    decode: { values, v, at, what, item in
+                        guard let id = values.identifier(v, at, what) else { return false }
+                        item.id = id
+                        return true
+                    }),
+                default: "required", help: "the flow's name, unique among flows", expected: "a flow id", source: .required,
+                required: "the flow's name"),
+            end("from", help: "the client's node", set: { $0.from = $1 }),
+            end("to", help: "the server's node", set: { $0.to = $1 }),
+            Parameter(
+                "protocol", .choice(TransportProtocol.allCases.map(\.rawValue), set: { if let t = TransportProtocol(rawValue: $1) { $0.transport = t } }),
+                default: "required", help: "the transport ([transports](transport.md))", expected: "a transport",
+                source: .required, required: "tcp, udp or quic"),
+            Parameter(
+                "workload",
+                .custom(
+                    schema: workloadSchema, value: "an object with a `kind` (tables below)",
+                    decode: { values, v, at, _, item in
+                        guard let (w, phase) = decodeWorkload(values, v, at) else { return false }
+                        (item.workload, item.phase) = (w, phase)
+                        return true
+                    }),
+                default: "required", help: "what the client does", expected: "a workload", source: .required,
+                required: "what the client does"),
+            Parameter(
+                "start_s",
+                .custom(
+                    schema: #"{"type": "number", "minimum": 0}"#, value: "0 … the run's duration, s",
+                    decode: { values, v, at, _, item in
+                        let upper = item.runDuration ?? ScenarioBounds.maxDurationSeconds
+                        let what = "a start time in seconds, ≥ 0 and before the end of the run (\(JSONNumber(upper).literal) s)"
+                        guard let s = values.number(v, at, what, in: 0...upper) else { return false }
+                        item.start = .seconds(s)
+                        return true
+                    }),
+                default: "0", help: "when the client opens its connection", expected: "a start time in seconds",
+                source: .assumption("from the start")),
+            Parameter(
+                "via", .choice(FlowCarrier.allCases.map(\.rawValue), set: { $0.via = FlowCarrier(rawValue: $1) }),
+                default: "the mesh when the scenario has one, else the link",
+                help: "straight over the link (one hop) or IP across the mesh", expected: "how the flow travels",
+                source: .assumption("a scenario with a mesh means its flows to cross it"))
+        ], objectExpected: "a flow object {\"id\", \"from\", \"to\", \"protocol\", \"workload\"}")
+
+    /// `from` or `to`: a node id, with a suggestion when it is close to one.
+    static func end(_ key: String, help: String, set: @escaping @Sendable (inout Item, Int) -> Void) -> Parameter<Item> {
+        Parameter(
+            key,
+            .custom(
+                schema: ##"{"$ref": "#/$defs/nodeId"}"##, value: "a node id",
+                decode: { values, v, at, _, item in
+                    guard let name = values.string(v, at, "a node id") else { return false }
+                    guard let index = item.nodeIndex[name] else {
+                        var message = "no node has the id \"\(Diagnostic.excerpt(name))\""
+                        if let s = item.nodeIds.closest(to: name) { message += "; did you mean \"\(s)\"?" }
+                        values.sink.report(message, path: at, at: v.origin)
+                        return false
+                    }
+                    set(&item, index)
+                    return true
+                }),
+            default: "required", help: help, expected: "a node id", source: .required, required: "a node id")
+    }
+
+    /// A workload's keys as read, before they become a `WorkloadSpec`.
+    struct WorkloadKeys {
+        var probes = 100
+        var packets = 0
+        var size = 0
+        var bytes: UInt64 = 0
+        var rateMbps = 0.0
+        var phase = StartPhase.random
+    }
+
+    /// The workload kinds and their keys, in the order the decoder reads them.
+    static let kinds: [(name: String, section: ParameterSection<WorkloadKeys>)] = [
+        ("thesis", ParameterSection("flows[i].workload", [
+            Parameter(
+                "probes", .integer(0...1_000_000, unit: "", set: { $0.probes = $1 }), default: "100",
+                help: "echoed probes before the transfer", expected: "the number of echoed probes, a whole number in {range}",
+                source: .cited("measurement.md, \"Procedure\"; the app's `for _ in 1...100`")),
+            Parameter(
+                "packets", .integer(1...10_000_000, unit: "", set: { $0.packets = $1 }), default: "required",
+                help: "application writes of the transfer", expected: "the number of application writes, a whole number in {range}",
+                source: .required, required: "the number of application writes"),
+            size,
+            Parameter(
+                "startPhase",
+                .custom(
+                    schema: #"{"anyOf": [{"enum": ["random", "connect"]}, {"type": "number", "minimum": 0, "exclusiveMaximum": 1.048576}]}"#,
+                    value: "`\"random\"`, `\"connect\"`, or 0 ≤ s < 1.048576",
+                    decode: { values, v, at, _, keys in
+                        guard let p = values.startPhase(v, at) else { return false }
+                        keys.phase = p
+                        return true
+                    }),
+                default: "\"random\"",
+                help: "when the probe burst begins: a random phase of the AWDL sequence, at once, or this many seconds into it",
+                expected: "a start phase", source: .assumption("a person taps start at no particular moment"))
+        ])),
+        ("bulk", ParameterSection("flows[i].workload", [
+            Parameter(
+                "bytes", .integer(1...1_000_000_000_000, unit: "bytes", set: { $0.bytes = UInt64($1) }), default: "required",
+                help: "bytes to send as fast as the transport allows", expected: "a byte count in {range}", source: .required,
+                required: "the bytes to send")
+        ])),
+        ("cbr", ParameterSection("flows[i].workload", [
+            // At least 1 bit/s, so the interval between writes stays within the clock's range.
+            Parameter(
+                "rateMbps", .number(0.000_001...100_000, unit: "Mbit/s", set: { $0.rateMbps = $1 }), default: "required",
+                help: "the sending rate", expected: "a rate in Mbit/s in 0.000001...100000", source: .required,
+                required: "the sending rate in Mbit/s"),
+            size
+        ]))
+    ]
+
+    /// `size`: bytes per write, up to `WorkloadBounds.maxWriteBytes`.
+    static let size = Parameter<WorkloadKeys>(
+        "size", .integer(1...WorkloadBounds.maxWriteBytes, unit: "bytes", set: { $0.size = $1 }), default: "required",
+        help: "bytes per application write", expected: "the bytes per write, a whole number in {range}", source: .required,
+        required: "the bytes per write")
+
+    /// The workload's schema: one branch per kind, each with its `kind` and its own keys.
+    static var workloadSchema: String {
+        let branches = kinds.map { kind -> JSONNode in
+            guard case .object(var members) = kind.section.schema(perNode: false).value else { return JSONNode(.null) }
+            if let i = members.firstIndex(where: { $0.key == "properties" }), case .object(let keys) = members[i].value.value {
+                let own = JSONNode(.object([JSONMember(key: "const", value: JSONNode(.string(kind.name)))]))
+                members[i].value = JSONNode(.object([JSONMember(key: "kind", value: own)] + keys))
+            }
+            let required = ["kind"] + kind.section.parameters.filter { $0.required != nil }.map(\.key)
+            members.removeAll { $0.key == "required" }
+            members.append(JSONMember(key: "required", value: JSONNode(.array(required.map { JSONNode(.string($0)) }))))
+            return JSONNode(.object(members))
+        }
+        return JSONText.render(JSONNode(.object([JSONMember(key: "anyOf", value: JSONNode(.array(branches)))])))
+    }
+
+    /// A `workload` object: `kind` first, then that kind's keys; `nil` after a problem.
+    static func decodeWorkload(_ values: ValueReader, _ node: JSONNode, _ path: JSONPath) -> (WorkloadSpec, StartPhase)? {
+        guard let r = ObjectReader(node, path: path, sink: values.sink, expected: "a workload object with a \"kind\"") else {
+            return nil
+        }
+        defer { r.finish() }
+        guard let kindNode = r.required("kind", "thesis, bulk or cbr"),
+            let name = values.choice(kindNode, path.appending("kind"), "a workload kind", from: kinds.map(\.name)),
+            let kind = kinds.first(where: { $0.name == name })
+        else {
+            // Still mark the other keys known so the user sees only the real problem.
+            for key in ["probes", "packets", "size", "bytes", "rateMbps", "startPhase"] { _ = r.value(key) }
+            return nil
+        }
+        var keys = WorkloadKeys()
+        guard values.read(kind.section, from: r, path, into: &keys, perNode: false) else { return nil }
+        switch name {
+        case "thesis": return (.thesis(probes: keys.probes, packets: keys.packets, size: keys.size), keys.phase)
+        case "bulk": return (.bulk(bytes: keys.bytes), keys.phase)
+        default:
+            // One write every size·8 / rate seconds: it must be at least the clock's 1 ns, or the
+            // writes would all fall on one instant.
+            let interval = Double(keys.size) * 8 / (keys.rateMbps * 1e6)
+            guard (interval * 1e9).rounded() >= 1 else {
+                values.sink.report(
+                    "a CBR of \(JSONNumber(keys.rateMbps).literal) Mbit/s in \(keys.size)-byte writes is one write every "
+                        + "\(JSONNumber(interval).literal) s, below the clock's 1 ns; lower the rate or raise the size",
+                    path: path.appending("rateMbps"), at: r.value("rateMbps")?.origin ?? node.origin)
+                return nil
+            }
+            return (.cbr(rateMbps: keys.rateMbps, size: keys.size), keys.phase)
+        }
+    }
+}
