@@ -36,7 +36,14 @@ import Testing
         let schema = try #require(
             try JSONSerialization.jsonObject(with: Data(ScenarioSchema.text.utf8)) as? [String: Any])
         var keys: [String: Set<String>] = [:]
+        let defs = schema["$defs"] as? [String: Any] ?? [:]
         func walk(_ node: [String: Any], _ pattern: String) {
+            // A reference to a shared definition stands for that definition.
+            if let ref = node["$ref"] as? String, ref.hasPrefix("#/$defs/"),
+                let def = defs[String(ref.dropFirst("#/$defs/".count))] as? [String: Any]
+            {
+                walk(def, pattern)
+            }
             if let properties = node["properties"] as? [String: Any] {
                 keys[pattern, default: []].formUnion(properties.keys)
                 for (key, child) in properties where !(pattern.isEmpty && key == "matrix") {

@@ -230,17 +230,16 @@ public struct DeclaredSection: Sendable {
     public static let all: [DeclaredSection] = [
         DeclaredSection(
             name: HostParameters.section.name, page: "host", markdownTable: HostParameters.section.markdownTable,
-            schemaObjects: [
-                (["properties", "host"], HostParameters.section.schema(perNode: false)),
-                (["properties", "nodes", "anyOf", "0", "items", "properties", "host"],
-                 HostParameters.section.schema(perNode: true))
-            ]),
+            schemaObjects: [(["properties", "host"], HostParameters.section.schema(perNode: false))]),
         DeclaredSection(
             name: TransportParameters.section.name, page: "transport", markdownTable: TransportParameters.section.markdownTable,
             schemaObjects: [(["properties", "transport"], TransportParameters.section.schema(perNode: false))]),
         DeclaredSection(
             name: RunLimitParameters.section.name, page: "core", markdownTable: RunLimitParameters.section.markdownTable,
             schemaObjects: [(["properties", "limits"], RunLimitParameters.section.schema(perNode: false))]),
+        DeclaredSection(
+            name: "nodes", page: "core", markdownTable: NodeParameters.section.markdownTable,
+            schemaObjects: [(["properties", "nodes", "anyOf", "0", "items"], NodeParameters.section.schema(perNode: false))]),
         DeclaredSection(
             name: "flows", page: "workload", markdownTable: FlowParameters.flow.markdownTable,
             schemaObjects: [(["properties", "flows", "items"], FlowParameters.flow.schema(perNode: false))])
@@ -300,6 +299,17 @@ extension ValueReader {
         _ section: ParameterSection<Spec>, _ node: JSONNode, _ path: JSONPath, into spec: Spec, perNode: Bool,
         then rest: ((ObjectReader, inout Spec) -> Bool)? = nil
     ) -> Spec? {
+        guard let (spec, ok) = decodeAll(section, node, path, into: spec, perNode: perNode, then: rest), ok else { return nil }
+        return spec
+    }
+
+    /// `decode`, keeping what was read when a key was wrong (`ok` false): `nil` only when the
+    /// node is not an object. (A node's id still names it for references when its position is
+    /// wrong.)
+    func decodeAll<Spec>(
+        _ section: ParameterSection<Spec>, _ node: JSONNode, _ path: JSONPath, into spec: Spec, perNode: Bool,
+        then rest: ((ObjectReader, inout Spec) -> Bool)? = nil
+    ) -> (Spec, ok: Bool)? {
         let names = section.allowed(perNode: perNode).map(\.key) + (perNode ? [] : section.subsections.map(\.name))
         let expected = section.objectExpected ?? "an object {\(names.map { "\"\($0)\"" }.joined(separator: ", "))}"
         guard let r = ObjectReader(node, path: path, sink: sink, expected: expected) else { return nil }
@@ -307,7 +317,7 @@ extension ValueReader {
         var spec = spec
         var ok = read(section, from: r, path, into: &spec, perNode: perNode)
         if let rest, !rest(r, &spec) { ok = false }
-        return ok ? spec : nil
+        return (spec, ok)
     }
 
     /// Reads `section`'s keys from an object already being read (`r`), in declaration order,

@@ -257,50 +257,23 @@ public struct ScenarioDecoder {
         var seen: [String: Int] = [:]
         for (i, element) in elements.enumerated() {
             let p = path.appending(i)
-            guard
-                let r = ObjectReader(
-                    element, path: p, sink: sink, expected: "a node object {\"id\", \"position\": [x, y, z]}")
+            guard let (item, itemOK) = values.decodeAll(NodeParameters.section, element, p, into: NodeParameters.Item(), perNode: false)
             else {
                 ids.append("")
                 ok = false
                 continue
             }
-            let id = r.required("id", "the node's name").flatMap {
-                decodeIdentifier($0, p.appending("id"), "a node id")
-            }
-            ids.append(id ?? "")
-            let position = r.required("position", "[x, y, z] in metres").flatMap {
-                decodePosition($0, p.appending("position"))
-            }
-            var mobility: MobilitySpec?
-            var mobilityOK = true
-            if let m = r.value("mobility") {
-                mobility = decodeMobility(m, p.appending("mobility"))
-                mobilityOK = mobility != nil
-            }
-            var slots: UInt16?
-            var slotsOK = true
-            if let v = r.value("awdlSlots") {
-                slots = values.slots(v, p.appending("awdlSlots"))
-                slotsOK = slots != nil
-            }
-            var host: HostSpec?
-            var hostOK = true
-            if let h = r.value("host") {
-                host = decodeHost(h, p.appending("host"), perNode: true)
-                hostOK = host != nil
-            }
-            r.finish()
-            guard let id, let position, slotsOK, mobilityOK, hostOK else { ok = false; continue }
+            ids.append(item.id ?? "")
+            guard itemOK, let id = item.id else { ok = false; continue }
             if let first = seen[id] {
                 sink.report(
                     "duplicate node id \"\(id)\" (also nodes[\(first)])", path: p.appending("id"),
-                    at: element["id"]!.origin)
+                    at: element["id"]?.origin ?? element.origin)
                 ok = false
                 continue
             }
             seen[id] = i
-            result.append(NodeSpec(id: id, position: position, awdlSlots: slots, mobility: mobility, host: host))
+            result.append(NodeSpec(id: id, position: item.position, awdlSlots: item.awdlSlots, mobility: item.mobility, host: item.host))
         }
         return ok ? result : nil
     }

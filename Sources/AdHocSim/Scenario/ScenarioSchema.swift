@@ -102,6 +102,62 @@ public enum ScenarioSchema {
       },
       "description": "AWDL slots (0…15)"
     },
+    "mobility": {
+      "type": "object",
+      "properties": {
+        "waypoints": {
+          "type": "array",
+          "items": {
+            "type": "array",
+            "items": {
+              "type": "number"
+            },
+            "minItems": 4,
+            "maxItems": 4
+          },
+          "minItems": 1,
+          "description": "[[t, x, y, z], ...]"
+        },
+        "model": {
+          "enum": [
+            "random-waypoint"
+          ]
+        },
+        "speedMps": {
+          "type": "array",
+          "items": {
+            "type": "number",
+            "minimum": 0
+          },
+          "minItems": 2,
+          "maxItems": 2
+        },
+        "pauseS": {
+          "type": "array",
+          "items": {
+            "type": "number",
+            "minimum": 0
+          },
+          "minItems": 2,
+          "maxItems": 2
+        },
+        "area": {
+          "type": "array",
+          "items": {
+            "type": "array",
+            "items": {
+              "type": "number"
+            },
+            "minItems": 2,
+            "maxItems": 2
+          },
+          "minItems": 2,
+          "maxItems": 2
+        }
+      },
+      "additionalProperties": false,
+      "description": "waypoints, or the random-waypoint model"
+    },
     "bleChannels": {
       "type": "array",
       "items": {
@@ -162,83 +218,7 @@ public enum ScenarioSchema {
       "anyOf": [
         {
           "type": "array",
-          "items": {
-            "type": "object",
-            "properties": {
-              "id": {
-                "type": "string",
-                "description": "unique node id"
-              },
-              "position": {
-                "$ref": "#/$defs/position"
-              },
-              "mobility": {
-                "type": "object",
-                "properties": {
-                  "waypoints": {
-                    "type": "array",
-                    "items": {
-                      "type": "array",
-                      "items": {
-                        "type": "number"
-                      },
-                      "minItems": 4,
-                      "maxItems": 4
-                    },
-                    "minItems": 1,
-                    "description": "[[t, x, y, z], ...]"
-                  },
-                  "model": {
-                    "enum": [
-                      "random-waypoint"
-                    ]
-                  },
-                  "speedMps": {
-                    "type": "array",
-                    "items": {
-                      "type": "number",
-                      "minimum": 0
-                    },
-                    "minItems": 2,
-                    "maxItems": 2
-                  },
-                  "pauseS": {
-                    "type": "array",
-                    "items": {
-                      "type": "number",
-                      "minimum": 0
-                    },
-                    "minItems": 2,
-                    "maxItems": 2
-                  },
-                  "area": {
-                    "type": "array",
-                    "items": {
-                      "type": "array",
-                      "items": {
-                        "type": "number"
-                      },
-                      "minItems": 2,
-                      "maxItems": 2
-                    },
-                    "minItems": 2,
-                    "maxItems": 2
-                  }
-                },
-                "additionalProperties": false,
-                "description": "waypoints, or the random-waypoint model"
-              },
-              "awdlSlots": {
-                "$ref": "#/$defs/awdlSlots"
-              },
-              "host": {}
-            },
-            "additionalProperties": false,
-            "required": [
-              "id",
-              "position"
-            ]
-          },
+          "items": {},
           "minItems": 1
         },
         {
