@@ -18,13 +18,15 @@ extension MeshNetwork {
             // Both concern the event's target node (heartbeat origin, request initiator).
             routingHandle(event, targetDown: link.isDown(Int(event.target)), sim: &sim)
         case .meshQuery:
-            queryDue(Int(event.target), generation: event.arg, down: link.isDown(Int(event.target)), sim: &sim)
+            guard var s = setup.take() else { break }
+            s.queryDue(Int(event.target), generation: event.arg, down: link.isDown(Int(event.target)), core: &core, sim: &sim)
+            setup = s
         case .meshAnswer:
-            answerDue(Int(event.target), down: link.isDown(Int(event.target)), now: sim.now)
+            MultipeerSetup.answerDue(Int(event.target), down: link.isDown(Int(event.target)), core: &core, now: sim.now)
         case .meshResend:
             resendDue(Int(event.arg), sim: &sim)
         case .meshInviteTimeout:
-            inviteTimedOut(Int(event.target), Int(event.arg & 0xFFFF_FFFF), id: Int(event.arg >> 32))
+            setup?.inviteTimedOut(Int(event.target), Int(event.arg & 0xFFFF_FFFF), id: Int(event.arg >> 32))
         case .meshMessage:
             let w = Int(event.target)
             messageDue(w, Int(event.arg), senderDown: link.isDown(ledger.workloads[w].from), sim: &sim)
@@ -40,9 +42,11 @@ extension MeshNetwork {
             streamWrote(t, Int(event.arg), senderDown: link.isDown(transfers[t].from), sim: &sim)
         case .meshHandshakeTimer:
             let from = Int(event.target)
-            handshakeTimerRanOut(
+            guard var s = setup.take() else { break }
+            s.handshakeTimerRanOut(
                 from, Int((event.arg >> 8) & 0xFF_FFFF), id: Int(event.arg >> 32), flight: Int(event.arg & 0xFF),
-                down: link.isDown(from), sim: &sim)
+                down: link.isDown(from), core: &core, sim: &sim)
+            setup = s
         case .meshTransferCancel:
             transferCancelled(Int(event.target), now: sim.now)
         default:

@@ -37,7 +37,7 @@ public struct MeshNetwork: Sendable {
         }
         sim.schedule(at: .zero, target: 0, kind: .meshSessions)
         routingStart(sim: &sim)
-        startDiscovery(sim: &sim)
+        setup?.startDiscovery(nodes: nodes, sim: &sim)
         for (w, spec) in workloads.enumerated() {
             sim.schedule(at: spec.start, target: UInt32(w), kind: .meshMessage, arg: 0)
         }
@@ -167,7 +167,7 @@ public struct MeshNetwork: Sendable {
         defer { if packet.destination != LinkPacket.broadcast { core.noticed(slot) } }
         guard !link.isDown(r) else { return }
         if f.isSessionSetup {
-            if setup != nil { setupArrived(f, at: r, from: Int(packet.source), link: &link, sim: &sim) }
+            setupArrived(f, at: r, from: Int(packet.source), link: &link, sim: &sim)
             return
         }
         guard core.sessions.peers[r].contains(Int(packet.source)) else { return }

@@ -111,37 +111,38 @@ struct MultipeerSetup: Sendable {
     static func key(_ a: Int, _ b: Int) -> UInt64 { UInt64(min(a, b)) << 32 | UInt64(max(a, b)) }
 }
 
-extension MeshNetwork {
+/// The set-up's own logic: what Multipeer does between two phones until they share a session.
+/// It reads and changes the mesh's shared state (`MeshCore`: sessions, frames to the link)
+/// passed in, and returns the pairs it connected, which the mesh's routing then learns of.
+extension MultipeerSetup {
     /// Schedules every node's first query and its two announcements.
-    mutating func startDiscovery(sim: inout Simulation) {
-        guard setup != nil else { return }
-        for i in 0..<core.nodeCount { discover(i, sim: &sim) }
+    mutating func startDiscovery(nodes: Int, sim: inout Simulation) {
+        for i in 0..<nodes { discover(i, sim: &sim) }
     }
 
     /// Node `i`'s app starts browsing and advertising: a query after 20–120 ms, then the
     /// doubling intervals from 1 s, and two announcements 1 s apart.
     mutating func discover(_ i: Int, sim: inout Simulation) {
-        let q = setup!.mdnsDelay(i), a = setup!.mdnsDelay(i)
-        setup!.queryInterval[i] = .seconds(1)
-        sim.schedule(after: q, target: UInt32(i), kind: .meshQuery, arg: setup!.generation[i])
+        let q = mdnsDelay(i), a = mdnsDelay(i)
+        queryInterval[i] = .seconds(1)
+        sim.schedule(after: q, target: UInt32(i), kind: .meshQuery, arg: generation[i])
         sim.schedule(after: a, target: UInt32(i), kind: .meshAnswer)
         sim.schedule(after: a + .seconds(1), target: UInt32(i), kind: .meshAnswer)
     }
 
-    /// Node `i`'s app started again (it joined): discovery starts over (`"multipeer"` only).
-    public mutating func appStarted(_ i: Int, sim: inout Simulation) {
-        guard setup != nil else { return }
-        setup!.generation[i] &+= 1
+    /// Node `i`'s app started again (it joined): discovery starts over.
+    mutating func appStarted(_ i: Int, sim: inout Simulation) {
+        generation[i] &+= 1
         discover(i, sim: &sim)
     }
 
     /// Node `i`'s query of app start `generation` is due: it broadcasts one (when up) and
     /// doubles its interval.
-    mutating func queryDue(_ i: Int, generation: UInt64, down: Bool, sim: inout Simulation) {
-        guard generation == setup!.generation[i] else { return }
-        let interval = setup!.queryInterval[i]
-        setup!.queryInterval[i] = min(interval + interval, .seconds(3600))
-        sim.schedule(after: interval, target: UInt32(i), kind: .meshQuery, arg: generation)
+    mutating func queryDue(_ i: Int, generation g: UInt64, down: Bool, core: inout MeshCore, sim: inout Simulation) {
+        guard g == generation[i] else { return }
+        let interval = queryInterval[i]
+        queryInterval[i] = min(interval + interval, .seconds(3600))
+        sim.schedule(after: interval, target: UInt32(i), kind: .meshQuery, arg: g)
         guard !down else { return }
         core.hand(
             MeshFrame(kind: .mdnsQuery, origin: i, seq: 0, path: [i]), from: i, to: LinkPacket.broadcast,
@@ -149,7 +150,7 @@ extension MeshNetwork {
     }
 
     /// Node `i` answers (or announces): one multicast answer every browser in range may hear.
-    mutating func answerDue(_ i: Int, down: Bool, now: SimTime) {
+    static func answerDue(_ i: Int, down: Bool, core: inout MeshCore, now: SimTime) {
         guard !down else { return }
         core.hand(
             MeshFrame(kind: .mdnsAnswer, origin: i, seq: 0, path: [i]), from: i, to: LinkPacket.broadcast,
@@ -157,40 +158,42 @@ extension MeshNetwork {
     }
 
     /// Whether node `i`'s session has room for one more peer, set-ups under way counted.
-    func hasRoom(_ i: Int) -> Bool {
-        core.sessions.peers[i].count + setup!.connecting[i] < config.neighbourLimit
+    func hasRoom(_ i: Int, core: MeshCore) -> Bool {
+        core.sessions.peers[i].count + connecting[i] < core.config.neighbourLimit
     }
 
-    /// A session set-up frame reached node `r` from `from`.
-    mutating func setupArrived<L: LinkTechnology>(
-        _ f: MeshFrame, at r: Int, from: Int, link: inout L, sim: inout Simulation
-    ) {
+    /// A session set-up frame reached node `r` from `from`. Returns the pair it connected, if
+    /// it did.
+    mutating func arrived<L: LinkTechnology>(
+        _ f: MeshFrame, at r: Int, from: Int, link: inout L, core: inout MeshCore, sim: inout Simulation
+    ) -> (Int, Int)? {
         let key = MultipeerSetup.key(r, from)
+        let config = core.config
         switch f.kind {
         case .mdnsQuery:
             // An advertiser answers what it hears, after its random delay.
-            sim.schedule(after: setup!.mdnsDelay(r), target: UInt32(r), kind: .meshAnswer)
+            sim.schedule(after: mdnsDelay(r), target: UInt32(r), kind: .meshAnswer)
         case .mdnsAnswer:
             // Found: the signal-strength rule decides, then an invitation if both have room.
-            guard setup!.attempts[key] == nil, !core.sessions.peers[r].contains(from),
-                link.medianRxDbm(from: from, to: r) >= config.discoverDbm, hasRoom(r)
-            else { return }
-            let id = setup!.nextId
-            setup!.nextId += 1
-            setup!.attempts[key] = MultipeerSetup.Attempt(id: id, inviter: r, invited: from, since: sim.now, flights: 0)
-            setup!.connecting[r] += 1
+            guard attempts[key] == nil, !core.sessions.peers[r].contains(from),
+                link.medianRxDbm(from: from, to: r) >= config.discoverDbm, hasRoom(r, core: core)
+            else { return nil }
+            let id = nextId
+            nextId += 1
+            attempts[key] = Attempt(id: id, inviter: r, invited: from, since: sim.now, flights: 0)
+            connecting[r] += 1
             sim.schedule(
                 after: MultipeerSetup.inviteTimeout, target: UInt32(r), kind: .meshInviteTimeout,
                 arg: UInt64(id) << 32 | UInt64(from))
-            sendSetup(.invitation, id: id, from: r, to: from, bytes: MultipeerSetup.invitationBytes, now: sim.now)
+            MultipeerSetup.send(.invitation, id: id, from: r, to: from, bytes: MultipeerSetup.invitationBytes, core: &core, now: sim.now)
         case .invitation:
             // Only the invitation of the set-up under way, once.
-            guard let a = setup!.attempts[key], a.id == f.attempt, a.invited == r, !a.accepted, a.flights == 0
-            else { return }
-            let accept = hasRoom(r) && !core.sessions.peers[r].contains(from)
+            guard let a = attempts[key], a.id == f.attempt, a.invited == r, !a.accepted, a.flights == 0
+            else { return nil }
+            let accept = hasRoom(r, core: core) && !core.sessions.peers[r].contains(from)
             if accept {
-                setup!.connecting[r] += 1
-                setup!.attempts[key]!.accepted = true
+                connecting[r] += 1
+                attempts[key]!.accepted = true
             }
             var reply = MeshFrame(kind: .invitationReply, origin: r, seq: accept ? 1 : 0, path: [r])
             reply.target = from
@@ -198,71 +201,70 @@ extension MeshNetwork {
             core.hand(reply, from: r, to: UInt32(from), bytes: MultipeerSetup.replyBytes, now: sim.now)
             if !accept { abandon(key) }
         case .invitationReply:
-            guard let a = setup!.attempts[key], a.id == f.attempt, a.inviter == r, a.flights == 0 else { return }
+            guard let a = attempts[key], a.id == f.attempt, a.inviter == r, a.flights == 0 else { return nil }
             guard f.seq == 1 else {
                 abandon(key)
-                return
+                return nil
             }
             // The connection frames, inviter first; each frame's `seq` is its number.
-            setup!.attempts[key]!.flights = 1
-            sendFlight(0, of: key, from: r, to: from, sim: &sim)
+            attempts[key]!.flights = 1
+            sendFlight(0, of: key, from: r, to: from, core: &core, sim: &sim)
         case .handshake:
-            guard let a = setup!.attempts[key], a.id == f.attempt else { return }
+            guard let a = attempts[key], a.id == f.attempt else { return nil }
             if config.handshakeRetransmission && a.flights >= 2 && f.seq == UInt64(a.flights - 2) {
                 // The flight before ours came again: ours was lost; send it again.
-                resendFlight(a.flights - 1, of: key, from: r, to: from, now: sim.now)
-                return
+                resendFlight(a.flights - 1, of: key, from: r, to: from, core: &core, now: sim.now)
+                return nil
             }
             // Otherwise only the frame the set-up waits for: the last one sent.
-            guard f.seq == UInt64(a.flights - 1) else { return }
-            setup!.attempts[key]!.received = Int(f.seq)
+            guard f.seq == UInt64(a.flights - 1) else { return nil }
+            attempts[key]!.received = Int(f.seq)
             let sent = a.flights
-            if sent == setup!.flightBytes.count {
-                connected(a, sim: &sim)
-                return
-            }
-            setup!.attempts[key]!.flights = sent + 1
-            sendFlight(sent, of: key, from: r, to: from, sim: &sim)
+            if sent == flightBytes.count { return connected(a, core: &core, now: sim.now) }
+            attempts[key]!.flights = sent + 1
+            sendFlight(sent, of: key, from: r, to: from, core: &core, sim: &sim)
         default: break
         }
+        return nil
     }
 
     /// Sends connection flight `k` of the set-up of `key` from `from` to `to`, and, unless it is
     /// the last flight (which expects no answer), arms its retransmission timer.
-    mutating func sendFlight(_ k: Int, of key: UInt64, from: Int, to: Int, sim: inout Simulation) {
-        let id = setup!.attempts[key]!.id
-        sendSetup(.handshake, id: id, seq: UInt64(k), from: from, to: to, bytes: setup!.flightBytes[k], now: sim.now)
-        guard config.handshakeRetransmission, k + 1 < setup!.flightBytes.count else { return }
-        setup!.attempts[key]!.timer = MultipeerSetup.initialTimer
+    mutating func sendFlight(_ k: Int, of key: UInt64, from: Int, to: Int, core: inout MeshCore, sim: inout Simulation) {
+        let id = attempts[key]!.id
+        MultipeerSetup.send(.handshake, id: id, seq: UInt64(k), from: from, to: to, bytes: flightBytes[k], core: &core, now: sim.now)
+        guard core.config.handshakeRetransmission, k + 1 < flightBytes.count else { return }
+        attempts[key]!.timer = MultipeerSetup.initialTimer
         sim.schedule(
             after: MultipeerSetup.initialTimer, target: UInt32(from), kind: .meshHandshakeTimer,
             arg: UInt64(id) << 32 | UInt64(to) << 8 | UInt64(k))
     }
 
     /// Sends flight `k` of the set-up of `key` again (a retransmission).
-    mutating func resendFlight(_ k: Int, of key: UInt64, from: Int, to: Int, now: SimTime) {
-        let id = setup!.attempts[key]!.id
-        sendSetup(.handshake, id: id, seq: UInt64(k), from: from, to: to, bytes: setup!.flightBytes[k], now: now)
+    func resendFlight(_ k: Int, of key: UInt64, from: Int, to: Int, core: inout MeshCore, now: SimTime) {
+        let id = attempts[key]!.id
+        MultipeerSetup.send(.handshake, id: id, seq: UInt64(k), from: from, to: to, bytes: flightBytes[k], core: &core, now: now)
     }
 
     /// The retransmission timer of flight `k` of set-up `id`, sent by `from` to `to`, ran out:
     /// with no answer yet, the flight goes again and the timer doubles (RFC 6347 §4.2.4.1).
     mutating func handshakeTimerRanOut(
-        _ from: Int, _ to: Int, id: Int, flight k: Int, down: Bool, sim: inout Simulation
+        _ from: Int, _ to: Int, id: Int, flight k: Int, down: Bool, core: inout MeshCore, sim: inout Simulation
     ) {
         let key = MultipeerSetup.key(from, to)
-        guard let a = setup!.attempts[key], a.id == id, a.received < k + 1 else { return }
+        guard let a = attempts[key], a.id == id, a.received < k + 1 else { return }
         let timer = min(a.timer + a.timer, MultipeerSetup.maxTimer)
-        setup!.attempts[key]!.timer = timer
+        attempts[key]!.timer = timer
         sim.schedule(
             after: timer, target: UInt32(from), kind: .meshHandshakeTimer,
             arg: UInt64(id) << 32 | UInt64(to) << 8 | UInt64(k))
-        if !down { resendFlight(k, of: key, from: from, to: to, now: sim.now) }
+        if !down { resendFlight(k, of: key, from: from, to: to, core: &core, now: sim.now) }
     }
 
     /// Sends a unicast frame of set-up `id`.
-    mutating func sendSetup(
-        _ kind: MeshFrame.Kind, id: Int, seq: UInt64 = 0, from: Int, to: Int, bytes: Int32, now: SimTime
+    static func send(
+        _ kind: MeshFrame.Kind, id: Int, seq: UInt64 = 0, from: Int, to: Int, bytes: Int32, core: inout MeshCore,
+        now: SimTime
     ) {
         var f = MeshFrame(kind: kind, origin: from, seq: seq, path: [from])
         f.target = to
@@ -270,27 +272,49 @@ extension MeshNetwork {
         core.hand(f, from: from, to: UInt32(to), bytes: bytes, now: now)
     }
 
-    /// The pair of `a` is connected: both join each other's session.
-    mutating func connected(_ a: MultipeerSetup.Attempt, sim: inout Simulation) {
+    /// The pair of `a` is connected: both join each other's session. Returns the pair, lower
+    /// index first.
+    mutating func connected(_ a: Attempt, core: inout MeshCore, now: SimTime) -> (Int, Int) {
         abandon(MultipeerSetup.key(a.inviter, a.invited))
         core.sessions.connect(a.inviter, a.invited)
-        for n in [a.inviter, a.invited] where setup!.firstConnected[n] == nil { setup!.firstConnected[n] = sim.now }
-        routingSessionsFormed([(min(a.inviter, a.invited), max(a.inviter, a.invited))], sim: &sim)
+        for n in [a.inviter, a.invited] where firstConnected[n] == nil { firstConnected[n] = now }
+        return (min(a.inviter, a.invited), max(a.inviter, a.invited))
     }
 
     /// Forgets the set-up of `key` (connected, declined or timed out).
     mutating func abandon(_ key: UInt64) {
-        guard let a = setup!.attempts.removeValue(forKey: key) else { return }
-        setup!.connecting[a.inviter] -= 1
-        if a.accepted { setup!.connecting[a.invited] -= 1 }
+        guard let a = attempts.removeValue(forKey: key) else { return }
+        connecting[a.inviter] -= 1
+        if a.accepted { connecting[a.invited] -= 1 }
     }
 
     /// Set-up `id`'s invitation from `inviter` to `invited` timed out, unless it connected
     /// (or was abandoned) since.
     mutating func inviteTimedOut(_ inviter: Int, _ invited: Int, id: Int) {
         let key = MultipeerSetup.key(inviter, invited)
-        guard let a = setup!.attempts[key], a.id == id else { return }
+        guard let a = attempts[key], a.id == id else { return }
         abandon(key)
+    }
+}
+
+extension MeshNetwork {
+    /// Node `i`'s app started again (it joined): Multipeer discovery starts over (`"multipeer"`
+    /// set-up only).
+    public mutating func appStarted(_ i: Int, sim: inout Simulation) {
+        guard var s = setup.take() else { return }
+        s.appStarted(i, sim: &sim)
+        setup = s
+    }
+
+    /// A session set-up frame reached node `r`: Multipeer handles it; a pair it connected is
+    /// handed to the routing.
+    mutating func setupArrived<L: LinkTechnology>(
+        _ f: MeshFrame, at r: Int, from: Int, link: inout L, sim: inout Simulation
+    ) {
+        guard var s = setup.take() else { return }
+        let formed = s.arrived(f, at: r, from: from, link: &link, core: &core, sim: &sim)
+        setup = s
+        if let formed { routingSessionsFormed([formed], sim: &sim) }
     }
 }
 
