@@ -243,7 +243,13 @@ public struct DeclaredSection: Sendable {
         DeclaredSection(
             name: "flows", page: "workload", markdownTable: FlowParameters.flow.markdownTable,
             schemaObjects: [(["properties", "flows", "items"], FlowParameters.flow.schema(perNode: false))])
-    ] + FlowParameters.kinds.map {
+    ] + [
+        DeclaredSection(
+            name: "traffic", page: "link", markdownTable: TrafficParameters.common.markdownTable,
+            schemaObjects: [(["properties", "traffic", "items"], TrafficParameters.schema)])
+    ] + TrafficParameters.kinds.map {
+        DeclaredSection(name: "traffic.\($0.name)", page: "link", markdownTable: $0.section.markdownTable, schemaObjects: [])
+    } + FlowParameters.kinds.map {
         DeclaredSection(name: "flows.workload.\($0.name)", page: "workload", markdownTable: $0.section.markdownTable, schemaObjects: [])
     } + [
         DeclaredSection(

@@ -271,47 +271,7 @@ public enum ScenarioSchema {
     },
     "traffic": {
       "type": "array",
-      "items": {
-        "type": "object",
-        "properties": {
-          "kind": {
-            "enum": [
-              "saturated",
-              "broadcast"
-            ]
-          },
-          "from": {
-            "$ref": "#/$defs/nodeId"
-          },
-          "to": {
-            "$ref": "#/$defs/nodeId"
-          },
-          "bytes": {
-            "type": "integer",
-            "minimum": 1
-          },
-          "intervalS": {
-            "type": "number",
-            "exclusiveMinimum": 0,
-            "description": "seconds between broadcasts"
-          },
-          "nodes": {
-            "type": "array",
-            "items": {
-              "$ref": "#/$defs/nodeId"
-            }
-          },
-          "start_s": {
-            "type": "number",
-            "minimum": 0
-          }
-        },
-        "additionalProperties": false,
-        "required": [
-          "kind",
-          "bytes"
-        ]
-      }
+      "items": {}
     },
     "transport": {},
     "mesh": {

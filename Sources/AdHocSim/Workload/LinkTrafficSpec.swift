@@ -7,6 +7,128 @@ public enum TrafficSpec: Sendable, Equatable {
     case broadcast(nodes: [Int], bytes: Int, interval: SimTime, start: SimTime)
 }
 
+/// A traffic generator's keys (`traffic[i]`), each declared once (issue #28): the keys every
+/// generator has, then `kind`, then that kind's keys, all from the same object; the tables are
+/// in `docs/models/link.md`.
+enum TrafficParameters {
+    /// One generator being read, with what its keys refer to.
+    struct Item {
+        let nodeIndex: [String: Int]
+        let nodeCount: Int
+        let runDuration: Double?
+        var bytes = 0
+        var start = SimTime.zero
+        var from = 0
+        var to = 0
+        var interval = 0.0
+        var members: [Int] = []
+    }
+
+    /// The keys of every generator.
+    static let common = ParameterSection<Item>(
+        "traffic[i]",
+        [
+            Parameter(
+                "bytes", .integer(1...65_535, unit: "bytes", set: { $0.bytes = $1 }), default: "required",
+                help: "the packet size handed to the link", expected: "a packet size in bytes in {range}", source: .required,
+                required: "the packet size in bytes"),
+            Parameter(
+                "start_s",
+                .custom(
+                    schema: #"{"type": "number", "minimum": 0}"#, value: "0 … the run's duration, s",
+                    decode: { values, v, at, _, item in
+                        let upper = item.runDuration ?? ScenarioBounds.maxDurationSeconds
+                        guard
+                            let s = values.number(
+                                v, at, "a start time in seconds in 0...\(JSONNumber(upper).literal)", in: 0...upper)
+                        else { return false }
+                        item.start = .seconds(s)
+                        return true
+                    }),
+                default: "0", help: "when the generator starts", expected: "a start time in seconds",
+                source: .assumption("from the start"))
+        ], objectExpected: "a traffic object with a \"kind\" (\"saturated\" or \"broadcast\")")
+
+    /// The kinds and their own keys.
+    static let kinds: [(name: String, section: ParameterSection<Item>)] = [
+        ("saturated", ParameterSection("traffic[i]", [
+            node("from", "the sending node") { $0.from = $1 },
+            node("to", "the receiving node") { $0.to = $1 }
+        ])),
+        ("broadcast", ParameterSection("traffic[i]", [
+            Parameter(
+                "intervalS", .duration(upTo: 3600, unit: "s", scale: 1, allowZero: false, nullable: false, set: { if let x = $1 { $0.interval = x } }),
+                default: "required", help: "time between a node's broadcasts (each node at a random phase)",
+                expected: "an interval in seconds, {range}", source: .required, required: "seconds between broadcasts"),
+            Parameter(
+                "nodes",
+                .custom(
+                    schema: ##"{"type": "array", "items": {"$ref": "#/$defs/nodeId"}}"##, value: "an array of node ids",
+                    decode: { values, v, at, _, item in
+                        guard let items = values.array(v, at, "an array of node ids") else { return false }
+                        var picked: [Int] = []
+                        var ok = true
+                        for (j, element) in items.enumerated() {
+                            if let n = values.trafficNode(element, at.appending(j), item.nodeIndex) { picked.append(n) } else { ok = false }
+                        }
+                        item.members = picked
+                        return ok
+                    }),
+                default: "every node", help: "the broadcasting nodes", expected: "an array of node ids",
+                source: .assumption("everyone broadcasts"))
+        ]))
+    ]
+
+    /// A generator's schema: one branch per kind, each with the common keys, its `kind` and its
+    /// own keys.
+    static var schema: JSONNode {
+        func properties(_ section: ParameterSection<Item>) -> [JSONMember] {
+            guard case .object(let m) = section.schema(perNode: false).value,
+                let p = m.first(where: { $0.key == "properties" }), case .object(let list) = p.value.value
+            else { return [] }
+            return list
+        }
+        let branches = kinds.map { kind -> JSONNode in
+            let own = JSONNode(.object([JSONMember(key: "const", value: JSONNode(.string(kind.name)))]))
+            let keys = properties(common) + [JSONMember(key: "kind", value: own)] + properties(kind.section)
+            let required = (common.parameters + kind.section.parameters).filter { $0.required != nil }.map(\.key) + ["kind"]
+            return JSONNode(.object([
+                JSONMember(key: "type", value: JSONNode(.string("object"))),
+                JSONMember(key: "properties", value: JSONNode(.object(keys))),
+                JSONMember(key: "additionalProperties", value: JSONNode(.bool(false))),
+                JSONMember(key: "required", value: JSONNode(.array(required.map { JSONNode(.string($0)) })))
+            ]))
+        }
+        return JSONNode(.object([JSONMember(key: "anyOf", value: JSONNode(.array(branches)))]))
+    }
+
+    /// A required node reference.
+    static func node(_ key: String, _ what: String, _ set: @escaping @Sendable (inout Item, Int) -> Void) -> Parameter<Item> {
+        Parameter(
+            key,
+            .custom(
+                schema: ##"{"$ref": "#/$defs/nodeId"}"##, value: "a node id",
+                decode: { values, v, at, _, item in
+                    guard let n = values.trafficNode(v, at, item.nodeIndex) else { return false }
+                    set(&item, n)
+                    return true
+                }),
+            default: "required", help: what, expected: "a node id", source: .required, required: what)
+    }
+}
+
+extension ValueReader {
+    /// A node id that names a node, as its index.
+    func trafficNode(_ v: JSONNode, _ at: JSONPath, _ nodeIndex: [String: Int]) -> Int? {
+        guard let name = string(v, at, "a node id") else { return nil }
+        guard let index = nodeIndex[name] else {
+            sink.report("no node has the id \"\(Diagnostic.excerpt(name))\"", path: at, at: v.origin)
+            return nil
+        }
+        return index
+    }
+}
+
 extension ScenarioDecoder {
     func decodeTraffic(
         _ node: JSONNode, _ path: JSONPath, nodeIndex: [String: Int], nodeCount: Int, duration: Double?
@@ -18,78 +140,43 @@ extension ScenarioDecoder {
             let p = path.appending(k)
             guard
                 let r = ObjectReader(
-                    element, path: p, sink: sink,
-                    expected: "a traffic object with a \"kind\" (\"saturated\" or \"broadcast\")")
+                    element, path: p, sink: sink, expected: TrafficParameters.common.objectExpected ?? "")
             else {
                 ok = false
                 continue
             }
             defer { r.finish() }
-            func nodeRef(_ key: String, _ v: JSONNode, _ at: JSONPath) -> Int? {
-                guard let name = values.string(v, at, "a node id") else { return nil }
-                guard let index = nodeIndex[name] else {
-                    sink.report("no node has the id \"\(Diagnostic.excerpt(name))\"", path: at, at: v.origin)
-                    return nil
-                }
-                return index
-            }
-            let bytes = r.required("bytes", "the packet size in bytes").flatMap {
-                values.integer($0, p.appending("bytes"), "a packet size in bytes in 1...65535", in: 1...65_535).map(
-                    Int.init)
-            }
-            var start = SimTime.zero
-            if let s = r.value("start_s") {
-                if let v = values.number(
-                    s, p.appending("start_s"),
-                    "a start time in seconds in 0...\(JSONNumber(duration ?? ScenarioBounds.maxDurationSeconds).literal)",
-                    in: 0...(duration ?? ScenarioBounds.maxDurationSeconds))
-                {
-                    start = .seconds(v)
-                } else {
-                    ok = false
-                }
-            }
+            var item = TrafficParameters.Item(nodeIndex: nodeIndex, nodeCount: nodeCount, runDuration: duration)
+            item.members = Array(0..<nodeCount)
+            let commonOK = values.read(TrafficParameters.common, from: r, p, into: &item, perNode: false)
             guard let kindNode = r.required("kind", "saturated or broadcast"),
-                let kind = values.choice(
-                    kindNode, p.appending("kind"), "a traffic kind", from: ["saturated", "broadcast"])
+                let name = values.choice(kindNode, p.appending("kind"), "a traffic kind", from: TrafficParameters.kinds.map(\.name)),
+                let kind = TrafficParameters.kinds.first(where: { $0.name == name })
             else {
                 for key in ["from", "to", "intervalS", "nodes"] { _ = r.value(key) }
                 ok = false
                 continue
             }
-            if kind == "saturated" {
-                let from = r.required("from", "the sending node").flatMap { nodeRef("from", $0, p.appending("from")) }
-                let to = r.required("to", "the receiving node").flatMap { nodeRef("to", $0, p.appending("to")) }
-                guard let from, let to, let bytes else { ok = false; continue }
-                if from == to {
+            let kindOK = values.read(kind.section, from: r, p, into: &item, perNode: false)
+            if !commonOK { ok = false }
+            // A wrong start time does not hide the rule between `from` and `to`; a wrong size
+            // (never 0 once read) or a wrong kind key does.
+            guard kindOK, item.bytes > 0 else {
+                ok = false
+                continue
+            }
+            if name == "saturated" {
+                if item.from == item.to {
                     sink.report(
                         "\"from\" and \"to\" must be different nodes", path: p.appending("to"),
-                        at: r.value("to")!.origin)
+                        at: r.value("to")?.origin ?? element.origin)
                     ok = false
                     continue
                 }
-                result.append(.saturated(from: from, to: to, bytes: bytes, start: start))
+                result.append(.saturated(from: item.from, to: item.to, bytes: item.bytes, start: item.start))
             } else {
-                let interval = r.required("intervalS", "seconds between broadcasts").flatMap {
-                    values.duration($0, p.appending("intervalS"), "an interval in seconds, > 0 and ≤ 3600", upTo: 3600)
-                }
-                var members = Array(0..<nodeCount)
-                if let list = r.value("nodes") {
-                    guard let items = values.array(list, p.appending("nodes"), "an array of node ids") else {
-                        ok = false; continue
-                    }
-                    var picked: [Int] = []
-                    for (j, item) in items.enumerated() {
-                        if let n = nodeRef("nodes", item, p.appending("nodes").appending(j)) {
-                            picked.append(n)
-                        } else {
-                            ok = false
-                        }
-                    }
-                    members = picked
-                }
-                guard let interval, let bytes else { ok = false; continue }
-                result.append(.broadcast(nodes: members, bytes: bytes, interval: .seconds(interval), start: start))
+                result.append(
+                    .broadcast(nodes: item.members, bytes: item.bytes, interval: .seconds(item.interval), start: item.start))
             }
         }
         return ok ? result : nil
