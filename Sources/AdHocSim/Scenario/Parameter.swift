@@ -241,6 +241,9 @@ public struct DeclaredSection: Sendable {
             name: "nodes", page: "core", markdownTable: NodeParameters.section.markdownTable,
             schemaObjects: [(["properties", "nodes", "anyOf", "0", "items"], NodeParameters.section.schema(perNode: false))]),
         DeclaredSection(
+            name: "events", page: "core", markdownTable: NodeEventParameters.section.markdownTable,
+            schemaObjects: [(["properties", "events", "items"], NodeEventParameters.section.schema(perNode: false))]),
+        DeclaredSection(
             name: "flows", page: "workload", markdownTable: FlowParameters.flow.markdownTable,
             schemaObjects: [(["properties", "flows", "items"], FlowParameters.flow.schema(perNode: false))])
     ] + [

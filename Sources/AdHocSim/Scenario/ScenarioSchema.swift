@@ -518,35 +518,7 @@ public enum ScenarioSchema {
     },
     "events": {
       "type": "array",
-      "items": {
-        "type": "object",
-        "properties": {
-          "at_s": {
-            "type": "number",
-            "minimum": 0
-          },
-          "node": {
-            "$ref": "#/$defs/nodeId"
-          },
-          "action": {
-            "enum": [
-              "fail",
-              "recover",
-              "join",
-              "move"
-            ]
-          },
-          "position": {
-            "$ref": "#/$defs/position"
-          }
-        },
-        "additionalProperties": false,
-        "required": [
-          "at_s",
-          "node",
-          "action"
-        ]
-      }
+      "items": {}
     },
     "limits": {},
     "matrix": {

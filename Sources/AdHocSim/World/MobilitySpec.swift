@@ -160,37 +160,15 @@ extension ScenarioDecoder {
         var ok = true
         for (i, item) in items.enumerated() {
             let p = path.appending(i)
-            guard let r = ObjectReader(item, path: p, sink: sink, expected: "an event {\"at_s\", \"node\", \"action\"}")
-            else { ok = false; continue }
-            defer { r.finish() }
-            let upper = duration ?? ScenarioBounds.maxDurationSeconds
-            let at = r.required("at_s", "when, in seconds").flatMap {
-                values.number(
-                    $0, p.appending("at_s"),
-                    "a time in seconds in 0...\(JSONNumber(upper).literal) (the run's duration)", in: 0...upper)
+            let start = NodeEventParameters.Item(nodeIndex: nodeIndex, runDuration: duration)
+            let read = values.decodeAll(NodeEventParameters.section, item, p, into: start, perNode: false) { r, e in
+                // `position` belongs to a move, which needs one.
+                guard e.action == .move, e.position == nil, item["position"] == nil else { return true }
+                _ = r.required("position", "where the node moves")
+                return false
             }
-            var index: Int?
-            if let n = r.required("node", "a node id"), let name = values.string(n, p.appending("node"), "a node id") {
-                if let k = nodeIndex[name] {
-                    index = k
-                } else {
-                    sink.report("no node has the id \"\(Diagnostic.excerpt(name))\"", path: p.appending("node"), at: n.origin)
-                }
-            }
-            let action = r.required("action", "fail, recover, join or move").flatMap {
-                values.choice($0, p.appending("action"), "an event action", of: NodeEvent.Action.self)
-            }
-            var position: Position?
-            if action == .move {
-                position = r.required("position", "where the node moves").flatMap {
-                    decodePosition($0, p.appending("position"))
-                }
-                if position == nil { ok = false }
-            } else {
-                _ = r.value("position")
-            }
-            guard let at, let index, let action else { ok = false; continue }
-            result.append(NodeEvent(time: .seconds(at), node: index, action: action, position: position))
+            guard let (e, eventOK) = read, eventOK, let action = e.action else { ok = false; continue }
+            result.append(NodeEvent(time: .seconds(e.at), node: e.node, action: action, position: e.position))
         }
         return ok ? result : nil
     }
@@ -232,4 +210,67 @@ extension ScenarioDecoder {
         }
         return ok
     }
+}
+
+/// A scripted event's keys (`events[i]`), each declared once (issue #28); the table is in
+/// `docs/models/core.md`.
+enum NodeEventParameters {
+    /// One event being read.
+    struct Item {
+        let nodeIndex: [String: Int]
+        let runDuration: Double?
+        var at = 0.0
+        var node = 0
+        var action: NodeEvent.Action?
+        var position: Position?
+    }
+
+    static let section = ParameterSection<Item>(
+        "events[i]",
+        [
+            Parameter(
+                "at_s",
+                .custom(
+                    schema: #"{"type": "number", "minimum": 0}"#, value: "0 … the run's duration, s",
+                    decode: { values, v, at, _, item in
+                        let upper = item.runDuration ?? ScenarioBounds.maxDurationSeconds
+                        guard
+                            let t = values.number(
+                                v, at, "a time in seconds in 0...\(JSONNumber(upper).literal) (the run's duration)", in: 0...upper)
+                        else { return false }
+                        item.at = t
+                        return true
+                    }),
+                default: "required", help: "when it happens", expected: "a time in seconds", source: .required,
+                required: "when, in seconds"),
+            Parameter(
+                "node",
+                .custom(
+                    schema: ##"{"$ref": "#/$defs/nodeId"}"##, value: "a node id",
+                    decode: { values, v, at, _, item in
+                        guard let n = values.trafficNode(v, at, item.nodeIndex) else { return false }
+                        item.node = n
+                        return true
+                    }),
+                default: "required", help: "the node it happens to", expected: "a node id", source: .required,
+                required: "a node id"),
+            Parameter(
+                "action", .choice(NodeEvent.Action.allCases.map(\.rawValue), set: { $0.action = NodeEvent.Action(rawValue: $1) }),
+                default: "required",
+                help: "`fail` (silent: sends and receives nothing, loses its queue), `recover`, `join` (absent until then), `move` (teleports)",
+                expected: "an event action", source: .required, required: "fail, recover, join or move"),
+            Parameter(
+                "position",
+                .custom(
+                    schema: ##"{"$ref": "#/$defs/position"}"##, value: "`[x, y, z]`, metres",
+                    decode: { values, v, at, _, item in
+                        // Read only for a move; any other action ignores it.
+                        guard item.action == .move else { return true }
+                        guard let p = ScenarioDecoder(sink: values.sink).decodePosition(v, at) else { return false }
+                        item.position = p
+                        return true
+                    }),
+                default: "required for `move`", help: "where a moving node goes", expected: "a position",
+                source: .required)
+        ], objectExpected: "an event {\"at_s\", \"node\", \"action\"}")
 }
