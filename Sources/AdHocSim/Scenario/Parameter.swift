@@ -205,7 +205,8 @@ struct ParameterSection<Spec>: Sendable {
     func rows(prefix: String) -> String {
         var s = ""
         for p in parameters {
-            let key = p.perNode ? "`\(prefix).\(p.key)`, `nodes[i].\(prefix).\(p.key)`" : "`\(prefix).\(p.key)`"
+            let full = prefix.isEmpty ? p.key : prefix + "." + p.key
+            let key = p.perNode ? "`\(full)`, `nodes[i].\(full)`" : "`\(full)`"
             s += "| \(key) | \(p.valueText) | \(p.defaultText) | \(p.help) | \(p.source.text) |\n"
         }
         for sub in subsections { s += sub.rows(prefix: prefix + "." + sub.name) }
@@ -237,6 +238,9 @@ public struct DeclaredSection: Sendable {
         DeclaredSection(
             name: RunLimitParameters.section.name, page: "core", markdownTable: RunLimitParameters.section.markdownTable,
             schemaObjects: [(["properties", "limits"], RunLimitParameters.section.schema(perNode: false))]),
+        DeclaredSection(
+            name: "top", page: "core", markdownTable: ScenarioParameters.section.markdownTable,
+            schemaObjects: ScenarioParameters.section.parameters.map { (["properties", $0.key], $0.schema) }),
         DeclaredSection(
             name: "nodes", page: "core", markdownTable: NodeParameters.section.markdownTable,
             schemaObjects: [(["properties", "nodes", "anyOf", "0", "items"], NodeParameters.section.schema(perNode: false))]),

@@ -72,24 +72,10 @@ public struct ScenarioDecoder {
             return nil
         }
         defer { r.finish() }
-        // The address of the file's JSON Schema, for editors (`adhocsim schema`); not used here.
-        if let v = r.value("$schema") { _ = values.string(v, JSONPath.root.appending("$schema"), "a schema address") }
-        if let v = r.value("version") {
-            _ = values.integer(
-                v, JSONPath.root.appending("version"), "a scenario format version (this build reads version 1)",
-                in: 1...1)
-        }
-        let name = r.required("name", "the scenario's name").flatMap { decodeName($0, JSONPath.root.appending("name")) }
-        let seed = r.required("seed", "the run seed, a whole number").flatMap {
-            values.integer(
-                $0, JSONPath.root.appending("seed"), "a seed, a whole number in 0...18446744073709551615",
-                in: 0...UInt64.max)
-        }
-        let duration = r.required("duration_s", "simulated seconds").flatMap {
-            values.duration(
-                $0, JSONPath.root.appending("duration_s"), "a duration in seconds, > 0 and ≤ 1000000",
-                upTo: ScenarioBounds.maxDurationSeconds)
-        }
+        // The top level's own keys; `$schema` (the file's JSON Schema, for editors) is not used here.
+        var top = ScenarioParameters.Item()
+        _ = values.read(ScenarioParameters.section, from: r, .root, into: &top, perNode: false)
+        let (name, seed, duration) = (top.name, top.seed, top.duration)
         let environment = r.required("environment", "the place").flatMap {
             decodeEnvironment($0, JSONPath.root.appending("environment"))
         }

@@ -184,31 +184,11 @@ public enum ScenarioSchema {
     }
   },
   "properties": {
-    "$schema": {
-      "type": "string",
-      "description": "this schema's address, for editors"
-    },
-    "version": {
-      "enum": [
-        1
-      ]
-    },
-    "name": {
-      "type": "string",
-      "pattern": "^[A-Za-z0-9._-]+$",
-      "description": "letters, digits, '.', '_', '-'"
-    },
-    "seed": {
-      "type": "integer",
-      "minimum": 0,
-      "description": "the root of every random stream"
-    },
-    "duration_s": {
-      "type": "number",
-      "exclusiveMinimum": 0,
-      "maximum": 1000000,
-      "description": "simulated seconds"
-    },
+    "$schema": {},
+    "version": {},
+    "name": {},
+    "seed": {},
+    "duration_s": {},
     "environment": {},
     "radio": {},
     "link": {},
