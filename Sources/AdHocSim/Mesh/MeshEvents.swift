@@ -36,10 +36,10 @@ extension MeshNetwork {
             confirmTimedOut(w, message, number: attempt, senderDown: link.isDown(ledger.workloads[w].from), sim: &sim)
         case .meshTransferStart:
             let t = Int(event.target)
-            transferStarted(t, senderDown: link.isDown(transfers[t].from), sim: &sim)
+            transferTable.transferStarted(t, senderDown: link.isDown(transfers[t].from), core: &core, sim: &sim)
         case .meshStreamWrite:
             let t = Int(event.target)
-            streamWrote(t, Int(event.arg), senderDown: link.isDown(transfers[t].from), sim: &sim)
+            transferTable.streamWrote(t, Int(event.arg), senderDown: link.isDown(transfers[t].from), core: &core, sim: &sim)
         case .meshHandshakeTimer:
             let from = Int(event.target)
             guard var s = setup.take() else { break }
@@ -48,7 +48,7 @@ extension MeshNetwork {
                 down: link.isDown(from), core: &core, sim: &sim)
             setup = s
         case .meshTransferCancel:
-            transferCancelled(Int(event.target), now: sim.now)
+            transferTable.transferCancelled(Int(event.target), now: sim.now)
         default:
             preconditionFailure("not a mesh event")
         }

@@ -41,7 +41,7 @@ public struct MeshNetwork: Sendable {
         for (w, spec) in workloads.enumerated() {
             sim.schedule(at: spec.start, target: UInt32(w), kind: .meshMessage, arg: 0)
         }
-        scheduleTransfers(sim: &sim)
+        transferTable.scheduleTransfers(sim: &sim)
     }
 
     /// Per node, when it first joined a session (Multipeer set-up only; `nil`: never, or
@@ -204,7 +204,7 @@ public struct MeshNetwork: Sendable {
             default: break
             }
         case .sessionData:
-            pieceArrived(f, now: now)  // always reliable: `delivered` checked it is addressed here
+            transferTable.pieceArrived(f, now: now)  // always reliable: `delivered` checked it is addressed here
         case .mdnsQuery, .mdnsAnswer, .invitation, .invitationReply, .handshake: break
         }
     }
@@ -223,7 +223,7 @@ public struct MeshNetwork: Sendable {
         // above (MAdHoc) never sees the link give up: it fails over only when the peer leaves
         // the session (`MeshCore.send`) or its confirmation times out.
         if f.kind == .sessionData && !core.sessions.peers[from].contains(to) {
-            pieceLost(f.workload, now: sim.now)
+            transferTable.pieceLost(f.workload, now: sim.now)
             return
         }
         if core.isReliable(f) && core.sessions.peers[from].contains(to) {
@@ -239,7 +239,7 @@ public struct MeshNetwork: Sendable {
     mutating func resendDue(_ id: Int, sim: inout Simulation) {
         guard let r = core.resends.removeValue(forKey: id) else { return }
         guard core.sessions.peers[r.from].contains(r.to) else {
-            if r.frame.kind == .sessionData { pieceLost(r.frame.workload, now: sim.now) }
+            if r.frame.kind == .sessionData { transferTable.pieceLost(r.frame.workload, now: sim.now) }
             return
         }
         let bytes = core.frameBytes(r.frame)
@@ -264,7 +264,7 @@ public struct MeshNetwork: Sendable {
         core.noticed(slot, all: dropped || refused)
         // A transfer's window has room again (after the slot is free, so the next piece may take it).
         if let f, f.kind == .sessionData {
-            pieceReleased(f.workload, dropped: dropped || refused, refused: refused, now: sim.now)
+            transferTable.pieceReleased(f.workload, dropped: dropped || refused, refused: refused, core: &core, now: sim.now)
         }
     }
 

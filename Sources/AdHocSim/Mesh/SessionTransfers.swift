@@ -171,96 +171,100 @@ extension MeshNetwork {
 
     /// Keeps every transfer's pieces as the receiver takes them (`SessionTransfer.pieces`).
     public mutating func logTransferPieces() { transferTable.logPieces = true }
+}
 
+/// The transfers' own logic: Multipeer's streams and resources between session peers, over
+/// the mesh's shared state (`MeshCore`: sessions, frames to the link) passed in.
+extension SessionTransfers {
     /// Schedules every transfer's start and cancel.
     mutating func scheduleTransfers(sim: inout Simulation) {
-        for (t, x) in transferTable.list.enumerated() {
+        for (t, x) in list.enumerated() {
             sim.schedule(at: x.start, target: UInt32(t), kind: .meshTransferStart)
             if let c = x.cancelAt { sim.schedule(at: c, target: UInt32(t), kind: .meshTransferCancel) }
         }
     }
 
     /// Transfer `t` starts: it fails at once unless its receiver is in the sender's session.
-    mutating func transferStarted(_ t: Int, senderDown: Bool, sim: inout Simulation) {
-        let x = transferTable.list[t]
+    mutating func transferStarted(_ t: Int, senderDown: Bool, core: inout MeshCore, sim: inout Simulation) {
+        let x = list[t]
         guard !senderDown else {
-            transferTable.list[t].end(.senderDown, at: sim.now)
+            list[t].end(.senderDown, at: sim.now)
             return
         }
         guard core.sessions.peers[x.from].contains(x.to) else {
-            transferTable.list[t].end(.notConnected, at: sim.now)
+            list[t].end(.notConnected, at: sim.now)
             return
         }
-        transferTable.list[t].state = .sending
+        list[t].state = .sending
         switch x.kind {
         case .resource:
-            transferTable.list[t].written = x.size
-            pump(t, now: sim.now)
+            list[t].written = x.size
+            pump(t, core: &core, now: sim.now)
         case .stream:
-            streamWrote(t, 0, senderDown: false, sim: &sim)
+            streamWrote(t, 0, senderDown: false, core: &core, sim: &sim)
         }
     }
 
     /// Write `k` of stream `t`: its bytes join the stream, and the next write is scheduled.
-    mutating func streamWrote(_ t: Int, _ k: Int, senderDown: Bool, sim: inout Simulation) {
-        guard transferTable.list[t].state == .sending else { return }
+    mutating func streamWrote(_ t: Int, _ k: Int, senderDown: Bool, core: inout MeshCore, sim: inout Simulation) {
+        guard list[t].state == .sending else { return }
         guard !senderDown else {
-            transferTable.list[t].end(.senderDown, at: sim.now)
+            list[t].end(.senderDown, at: sim.now)
             return
         }
-        let x = transferTable.list[t]
-        transferTable.list[t].written += x.writeBytes
-        if transferTable.list[t].written < x.size {
+        let x = list[t]
+        list[t].written += x.writeBytes
+        if list[t].written < x.size {
             sim.schedule(after: x.writeInterval, target: UInt32(t), kind: .meshStreamWrite, arg: UInt64(k + 1))
         }
-        pump(t, now: sim.now)
+        pump(t, core: &core, now: sim.now)
     }
 
     /// The app cancels resource `t`: nothing more is sent (pieces already with the link still go).
     mutating func transferCancelled(_ t: Int, now: SimTime) {
-        guard transferTable.list[t].state == .sending else { return }
-        transferTable.list[t].end(.cancelled, at: now)
+        guard list[t].state == .sending else { return }
+        list[t].end(.cancelled, at: now)
     }
 
     /// Hands transfer `t`'s next pieces to the session while its window has room.
-    mutating func pump(_ t: Int, now: SimTime) {
-        let (from, to) = (transferTable.list[t].from, transferTable.list[t].to)
-        while transferTable.list[t].state == .sending, transferTable.list[t].outstanding < config.transferWindow,
-            transferTable.list[t].sent < transferTable.list[t].written
+    mutating func pump(_ t: Int, core: inout MeshCore, now: SimTime) {
+        let (from, to) = (list[t].from, list[t].to)
+        while list[t].state == .sending, list[t].outstanding < core.config.transferWindow,
+            list[t].sent < list[t].written
         {
             guard core.sessions.peers[from].contains(to) else {
-                transferTable.list[t].end(.peerLeft, at: now)
+                list[t].end(.peerLeft, at: now)
                 return
             }
-            let offset = transferTable.list[t].sent
-            let length = min(MeshConfig.fragmentPayload, transferTable.list[t].written - offset)
+            let offset = list[t].sent
+            let length = min(MeshConfig.fragmentPayload, list[t].written - offset)
             var f = MeshFrame(
-                kind: .sessionData, origin: from, seq: UInt64(offset), path: transferTable.list[t].hop, workload: t)
+                kind: .sessionData, origin: from, seq: UInt64(offset), path: list[t].hop, workload: t)
             f.message = length
             f.sentAt = now
-            transferTable.list[t].sent += length
-            transferTable.list[t].handed(bytes: core.frameBytes(f), resend: false)
+            list[t].sent += length
+            list[t].handed(bytes: core.frameBytes(f), resend: false)
             core.send(f, from: from, now: now)
         }
     }
 
     /// A piece of transfer `f.workload` reached its receiver, in its session's order.
     mutating func pieceArrived(_ f: MeshFrame, now: SimTime) {
-        transferTable.list[f.workload].arrived(
-            offset: Int(f.seq), length: f.message, now: now, log: transferTable.logPieces)
+        list[f.workload].arrived(
+            offset: Int(f.seq), length: f.message, now: now, log: logPieces)
     }
 
     /// The sender is done with a piece of transfer `t`: the window has room again. After a
     /// successful send the next pieces go; a piece the link gave up on is resent by its session
     /// (`linkDropped`), and one the sender's link refused (the sender is down) ends the transfer.
-    mutating func pieceReleased(_ t: Int, dropped: Bool, refused: Bool, now: SimTime) {
-        transferTable.list[t].outstanding -= 1
-        if refused { transferTable.list[t].end(.senderDown, at: now) }
-        if !dropped { pump(t, now: now) }
+    mutating func pieceReleased(_ t: Int, dropped: Bool, refused: Bool, core: inout MeshCore, now: SimTime) {
+        list[t].outstanding -= 1
+        if refused { list[t].end(.senderDown, at: now) }
+        if !dropped { pump(t, core: &core, now: now) }
     }
 
     /// A piece of transfer `t` is lost for good (its receiver left the session).
     mutating func pieceLost(_ t: Int, now: SimTime) {
-        transferTable.list[t].end(.peerLeft, at: now)
+        list[t].end(.peerLeft, at: now)
     }
 }
