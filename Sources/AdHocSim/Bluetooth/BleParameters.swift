@@ -172,7 +172,7 @@ enum BleParameters {
                 .custom(
                     schema: ##"{"$ref": "#/$defs/nodeId"}"##, value: "a node id",
                     decode: { values, v, at, _, item in
-                        guard let n = values.bleNode(v, at, item.nodeIndex) else { return false }
+                        guard let n = values.node(v, at, in: item.nodeIndex) else { return false }
                         item.value.target = n
                         return true
                     }),
@@ -277,7 +277,7 @@ enum BleParameters {
             .custom(
                 schema: ##"{"$ref": "#/$defs/nodeId"}"##, value: "a node id",
                 decode: { values, v, at, _, item in
-                    guard let n = values.bleNode(v, at, item.nodeIndex) else { return false }
+                    guard let n = values.node(v, at, in: item.nodeIndex) else { return false }
                     item.value.node = n
                     return true
                 }),
@@ -371,16 +371,6 @@ extension BleScannerSpec: BleNodeOwner {}
 extension BleWifiSpec: BleNodeOwner {}
 
 extension ValueReader {
-    /// A node id that names a node of the scenario, as its index.
-    func bleNode(_ v: JSONNode, _ at: JSONPath, _ nodeIndex: [String: Int]) -> Int? {
-        guard let name = string(v, at, "a node id") else { return nil }
-        guard let k = nodeIndex[name] else {
-            sink.report("no node has the id \"\(Diagnostic.excerpt(name))\"", path: at, at: v.origin)
-            return nil
-        }
-        return k
-    }
-
     /// A value in ms on the 0.625 ms grid within `range`.
     func bleGridMs(_ v: JSONNode, _ p: JSONPath, _ what: String, _ range: ClosedRange<Double>) -> Double? {
         let text =

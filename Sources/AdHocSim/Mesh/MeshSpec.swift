@@ -127,11 +127,7 @@ extension ScenarioDecoder {
             defer { r.finish() }
             /// The node a JSON value names, with its name, or `nil` after reporting why not.
             func resolve(_ v: JSONNode, _ at: JSONPath) -> (index: Int, name: String)? {
-                guard let name = values.string(v, at, "a node id") else { return nil }
-                guard let k = nodeIndex[name] else {
-                    sink.report("no node has the id \"\(Diagnostic.excerpt(name))\"", path: at, at: v.origin)
-                    return nil
-                }
+                guard let k = values.node(v, at, in: nodeIndex), case .string(let name) = v.value else { return nil }
                 return (k, name)
             }
             let id = r.required("id", "a workload name").flatMap {

@@ -83,9 +83,7 @@ extension ScenarioDecoder {
             }
             var group: [Int] = []
             for (k, m) in members.enumerated() {
-                guard let name = values.string(m, p.appending(k), "a node id") else { ok = false; continue }
-                guard let n = nodeIndex[name] else {
-                    sink.report("no node has the id \"\(Diagnostic.excerpt(name))\"", path: p.appending(k), at: m.origin)
+                guard let n = values.node(m, p.appending(k), in: nodeIndex), case .string(let name) = m.value else {
                     ok = false
                     continue
                 }
@@ -119,13 +117,7 @@ extension ScenarioDecoder {
     ) -> (id: String, from: Int, to: Int, start: Double)? {
         var ok = true
         func resolve(_ key: String) -> Int? {
-            guard let v = r.required(key, "a node id"), let name = values.string(v, p.appending(key), "a node id")
-            else { return nil }
-            guard let k = nodeIndex[name] else {
-                sink.report("no node has the id \"\(Diagnostic.excerpt(name))\"", path: p.appending(key), at: v.origin)
-                return nil
-            }
-            return k
+            r.required(key, "a node id").flatMap { values.node($0, p.appending(key), in: nodeIndex) }
         }
         let id = r.required("id", "a \(what) name").flatMap { values.string($0, p.appending("id"), "a \(what) name") }
         if let id, !names.insert(id).inserted {

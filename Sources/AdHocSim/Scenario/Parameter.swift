@@ -214,6 +214,33 @@ struct ParameterSection<Spec>: Sendable {
     }
 }
 
+extension ParameterSection {
+    /// The schema of an object whose `kind` chooses its keys (a flow's workload, a traffic
+    /// generator): one `anyOf` branch per kind, each with `common`'s keys, its `kind` and its
+    /// own keys, closed to others, with its required keys.
+    static func kindSchema(common: ParameterSection<Spec>? = nil, kinds: [(name: String, section: ParameterSection<Spec>)]) -> JSONNode {
+        func properties(_ section: ParameterSection<Spec>?) -> [JSONMember] {
+            guard let section, case .object(let m) = section.schema(perNode: false).value,
+                let p = m.first(where: { $0.key == "properties" }), case .object(let list) = p.value.value
+            else { return [] }
+            return list
+        }
+        let branches = kinds.map { kind -> JSONNode in
+            let own = JSONNode(.object([JSONMember(key: "const", value: JSONNode(.string(kind.name)))]))
+            let keys = properties(common) + [JSONMember(key: "kind", value: own)] + properties(kind.section)
+            let declared = (common?.parameters ?? []) + kind.section.parameters
+            let required = ["kind"] + declared.filter { $0.required != nil }.map(\.key)
+            return JSONNode(.object([
+                JSONMember(key: "type", value: JSONNode(.string("object"))),
+                JSONMember(key: "properties", value: JSONNode(.object(keys))),
+                JSONMember(key: "additionalProperties", value: JSONNode(.bool(false))),
+                JSONMember(key: "required", value: JSONNode(.array(required.map { JSONNode(.string($0)) })))
+            ]))
+        }
+        return JSONNode(.object([JSONMember(key: "anyOf", value: JSONNode(.array(branches)))]))
+    }
+}
+
 /// One declared section as the schema and the docs need it, whatever its `Spec`.
 public struct DeclaredSection: Sendable {
     /// The section's key (`host`).

@@ -162,6 +162,20 @@ struct ValueReader {
         return v
     }
 
+    /// The node a node id names, as its index; reports a string that names no node (with the
+    /// closest id when `suggestions` are given). Every reference to a node in a scenario
+    /// resolves here.
+    func node(_ v: JSONNode, _ at: JSONPath, in nodeIndex: [String: Int], suggestions: SuggestionIndex? = nil) -> Int? {
+        guard let name = string(v, at, "a node id") else { return nil }
+        guard let index = nodeIndex[name] else {
+            var message = "no node has the id \"\(Diagnostic.excerpt(name))\""
+            if let s = suggestions?.closest(to: name) { message += "; did you mean \"\(s)\"?" }
+            sink.report(message, path: at, at: v.origin)
+            return nil
+        }
+        return index
+    }
+
     /// An id: 1 to 64 letters, digits, '.', '_', ':' or '-'.
     func identifier(_ node: JSONNode, _ path: JSONPath, _ what: String) -> String? {
         guard let s = string(node, path, what) else { return nil }

@@ -79,13 +79,7 @@ enum FlowParameters {
             .custom(
                 schema: ##"{"$ref": "#/$defs/nodeId"}"##, value: "a node id",
                 decode: { values, v, at, _, item in
-                    guard let name = values.string(v, at, "a node id") else { return false }
-                    guard let index = item.nodeIndex[name] else {
-                        var message = "no node has the id \"\(Diagnostic.excerpt(name))\""
-                        if let s = item.nodeIds.closest(to: name) { message += "; did you mean \"\(s)\"?" }
-                        values.sink.report(message, path: at, at: v.origin)
-                        return false
-                    }
+                    guard let index = values.node(v, at, in: item.nodeIndex, suggestions: item.nodeIds) else { return false }
                     set(&item, index)
                     return true
                 }),
@@ -150,21 +144,8 @@ enum FlowParameters {
         help: "bytes per application write", expected: "the bytes per write, a whole number in {range}", source: .required,
         required: "the bytes per write")
 
-    /// The workload's schema: one branch per kind, each with its `kind` and its own keys.
-    static var workloadSchema: String {
-        let branches = kinds.map { kind -> JSONNode in
-            guard case .object(var members) = kind.section.schema(perNode: false).value else { return JSONNode(.null) }
-            if let i = members.firstIndex(where: { $0.key == "properties" }), case .object(let keys) = members[i].value.value {
-                let own = JSONNode(.object([JSONMember(key: "const", value: JSONNode(.string(kind.name)))]))
-                members[i].value = JSONNode(.object([JSONMember(key: "kind", value: own)] + keys))
-            }
-            let required = ["kind"] + kind.section.parameters.filter { $0.required != nil }.map(\.key)
-            members.removeAll { $0.key == "required" }
-            members.append(JSONMember(key: "required", value: JSONNode(.array(required.map { JSONNode(.string($0)) }))))
-            return JSONNode(.object(members))
-        }
-        return JSONText.render(JSONNode(.object([JSONMember(key: "anyOf", value: JSONNode(.array(branches)))])))
-    }
+    /// The workload's schema: one branch per kind.
+    static var workloadSchema: String { JSONText.render(ParameterSection.kindSchema(kinds: kinds)) }
 
     /// A `workload` object: `kind` first, then that kind's keys; `nil` after a problem.
     static func decodeWorkload(_ values: ValueReader, _ node: JSONNode, _ path: JSONPath) -> (WorkloadSpec, StartPhase)? {

@@ -69,7 +69,7 @@ enum TrafficParameters {
                         var picked: [Int] = []
                         var ok = true
                         for (j, element) in items.enumerated() {
-                            if let n = values.trafficNode(element, at.appending(j), item.nodeIndex) { picked.append(n) } else { ok = false }
+                            if let n = values.node(element, at.appending(j), in: item.nodeIndex) { picked.append(n) } else { ok = false }
                         }
                         item.members = picked
                         return ok
@@ -79,28 +79,8 @@ enum TrafficParameters {
         ]))
     ]
 
-    /// A generator's schema: one branch per kind, each with the common keys, its `kind` and its
-    /// own keys.
-    static var schema: JSONNode {
-        func properties(_ section: ParameterSection<Item>) -> [JSONMember] {
-            guard case .object(let m) = section.schema(perNode: false).value,
-                let p = m.first(where: { $0.key == "properties" }), case .object(let list) = p.value.value
-            else { return [] }
-            return list
-        }
-        let branches = kinds.map { kind -> JSONNode in
-            let own = JSONNode(.object([JSONMember(key: "const", value: JSONNode(.string(kind.name)))]))
-            let keys = properties(common) + [JSONMember(key: "kind", value: own)] + properties(kind.section)
-            let required = (common.parameters + kind.section.parameters).filter { $0.required != nil }.map(\.key) + ["kind"]
-            return JSONNode(.object([
-                JSONMember(key: "type", value: JSONNode(.string("object"))),
-                JSONMember(key: "properties", value: JSONNode(.object(keys))),
-                JSONMember(key: "additionalProperties", value: JSONNode(.bool(false))),
-                JSONMember(key: "required", value: JSONNode(.array(required.map { JSONNode(.string($0)) })))
-            ]))
-        }
-        return JSONNode(.object([JSONMember(key: "anyOf", value: JSONNode(.array(branches)))]))
-    }
+    /// A generator's schema: one branch per kind, with the common keys.
+    static var schema: JSONNode { ParameterSection.kindSchema(common: common, kinds: kinds) }
 
     /// A required node reference.
     static func node(_ key: String, _ what: String, _ set: @escaping @Sendable (inout Item, Int) -> Void) -> Parameter<Item> {
@@ -109,23 +89,11 @@ enum TrafficParameters {
             .custom(
                 schema: ##"{"$ref": "#/$defs/nodeId"}"##, value: "a node id",
                 decode: { values, v, at, _, item in
-                    guard let n = values.trafficNode(v, at, item.nodeIndex) else { return false }
+                    guard let n = values.node(v, at, in: item.nodeIndex) else { return false }
                     set(&item, n)
                     return true
                 }),
             default: "required", help: what, expected: "a node id", source: .required, required: what)
-    }
-}
-
-extension ValueReader {
-    /// A node id that names a node, as its index.
-    func trafficNode(_ v: JSONNode, _ at: JSONPath, _ nodeIndex: [String: Int]) -> Int? {
-        guard let name = string(v, at, "a node id") else { return nil }
-        guard let index = nodeIndex[name] else {
-            sink.report("no node has the id \"\(Diagnostic.excerpt(name))\"", path: at, at: v.origin)
-            return nil
-        }
-        return index
     }
 }
 

@@ -34,13 +34,7 @@ extension ScenarioDecoder {
                 ok = false; continue
             }
             defer { r.finish() }
-            func nodeRef(_ v: JSONNode, _ at: JSONPath) -> Int? {
-                guard let name = values.string(v, at, "a node id") else { return nil }
-                guard let k = nodeIndex[name] else {
-                    sink.report("no node has the id \"\(Diagnostic.excerpt(name))\"", path: at, at: v.origin); return nil
-                }
-                return k
-            }
+            func nodeRef(_ v: JSONNode, _ at: JSONPath) -> Int? { values.node(v, at, in: nodeIndex) }
             let upper = duration ?? ScenarioBounds.maxDurationSeconds
             if let f = r.value("fingerprint") {
                 for key in ["by_s", "at_s", "route", "metric", "max"] { _ = r.value(key) }

@@ -248,7 +248,7 @@ enum NodeEventParameters {
                 .custom(
                     schema: ##"{"$ref": "#/$defs/nodeId"}"##, value: "a node id",
                     decode: { values, v, at, _, item in
-                        guard let n = values.trafficNode(v, at, item.nodeIndex) else { return false }
+                        guard let n = values.node(v, at, in: item.nodeIndex) else { return false }
                         item.node = n
                         return true
                     }),
