@@ -241,6 +241,10 @@ struct FidelityKeyTests {
         ("host.coldFactor=0.5", "host.coldFactor"),
         ("nodes[1].host.warmUpMs=0", "nodes[1].host.warmUpMs"),
         ("host.udpReceiveBufferBytes=8388609", "host.udpReceiveBufferBytes"),
+        ("host.udpReceiveBufferDatagrams=0", "host.udpReceiveBufferDatagrams"),
+        ("nodes[0].host.udpReceiveBufferDatagrams=2.5", "nodes[0].host.udpReceiveBufferDatagrams"),
+        ("host.udpSendBufferBytes=-1", "host.udpSendBufferBytes"),
+        ("host.udpSendBufferBytes=\"5MB\"", "host.udpSendBufferBytes"),
         ("radio.awdlSwitchUpMs=-1", "radio.awdlSwitchUpMs"),
         ("radio.rateControl=\"arf\"", "radio.rateControl"),
         ("transport.tcp.ackOnPush=\"yes\"", "transport.tcp.ackOnPush")

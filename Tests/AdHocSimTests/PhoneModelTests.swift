@@ -46,6 +46,42 @@ struct PhoneModelTests {
         #expect(done == (1...7).map { .microseconds(200) * Int64($0) })
     }
 
+    /// The receive buffer's datagram limit works as its byte limit does, whatever the
+    /// datagrams' size: the same arrivals as above into a buffer of 3 datagrams and 8 MiB keep
+    /// the same datagrams, by the same reasoning (d1–d3 wait; d4 fits once d1's read began).
+    @Test func theReceiveBufferHoldsAtMostItsDatagramCount() {
+        var q = ConnectionQueue(
+            sendCost: .zero, receiveCost: .microseconds(100), udpReceiveBuffer: 8_388_608, udpReceiveDatagrams: 3)
+        var kept: [Int] = []
+        for k in 0...12 where q.receiveDatagram(bytes: 4_000, arrivedAt: .microseconds(50) * Int64(k)) != nil {
+            kept.append(k)
+        }
+        #expect(kept == [0, 1, 2, 3, 4, 8, 12])
+        #expect(q.receiveBufferDrops == 6)
+    }
+
+    /// The send buffer keeps what fits and loses the rest, and the app is never held back.
+    /// Ideal link of one packet's queue at 0.1 Mbit/s: a 100-byte message with its UDP and IP
+    /// headers takes about 10 ms on the air, while the app writes one every 10 µs (send cost 10 µs,
+    /// no other cost), so all 20 writes are made before the first datagram has left. By hand:
+    /// w1 enters the buffer and goes straight to the link's empty queue; w2–w6 fill the 500-byte
+    /// buffer (5 × 100); w7–w20 do not fit and are lost: 6 of 20 delivered, 70 % loss. With no
+    /// send buffer the sender waits for the link instead and nothing is lost.
+    @Test func theSendBufferLosesWhatDoesNotFit() throws {
+        let host = """
+            {"sendUs": 10, "receiveUs": 0, "packetUs": 0, "spread": 0, "coldFactor": 1, "interfaceQueue": "blocking",
+             "udpSendBufferBytes": 500}
+            """
+        let link = ["link.rateMbps=0.1", "link.queuePackets=1"]
+        let lossy = try PhoneModelTests.idealRun(
+            delayMs: 1, host: host, protocol: "udp", probes: 1, packets: 20, extra: link)
+        #expect(lossy.lossPct == 70)
+        let waiting = try PhoneModelTests.idealRun(
+            delayMs: 1, host: host, protocol: "udp", probes: 1, packets: 20,
+            extra: link + ["host.udpSendBufferBytes=0"])
+        #expect(waiting.lossPct == 0)
+    }
+
     /// A buffer of zero bytes keeps nothing (every datagram passes through the socket buffer),
     /// and a transfer that delivered nothing is reported failed, not ok.
     @Test func aTransferThatDeliveredNothingFails() throws {

@@ -41,21 +41,42 @@ import Foundation
 /// rest; PtPPrototype `ConnectionMetricsServer.swift`), so every received message costs two
 /// receive completions, probes, echoes and transfer messages alike.
 ///
-/// **A datagram socket's receive buffer** (`host.udpReceiveBufferBytes`): Darwin queues a
-/// received UDP datagram in the socket's receive buffer (payload plus its 28-byte source
-/// address, `sockaddr_in6`) until the app reads it, and drops it when it does not fit
-/// (`udp_usrreq.c`: `sbappendaddr` fails, `udps_fullsock`; transport.md, "Darwin buffers").
-/// Default `udp_recvspace` = 187 × (1024 + 28) = 196 724 bytes. A datagram leaves the buffer
-/// when the app's first read of it begins (assumption: Network.framework takes the whole
-/// datagram off the socket at once). A reader slower than the arrivals fills it, and later
-/// datagrams are lost: more of them the longer the transfer and the larger the datagram.
+/// **A datagram connection's receive buffer** (`host.udpReceiveBufferBytes`,
+/// `host.udpReceiveBufferDatagrams`): a received UDP datagram waits (payload plus its 28-byte
+/// source address, `sockaddr_in6`) until the app's first read of it begins, and is dropped
+/// when it does not fit, as Darwin's socket layer drops it (`udp_usrreq.c`: `sbappendaddr`
+/// fails, `udps_fullsock`; transport.md, "Darwin buffers"). Two limits: bytes, at most
+/// `sb_max` = 8 MiB as any Darwin socket buffer (`bsd/sys/socketvar.h`), and a number of
+/// datagrams whatever their size (assumption: Network.framework's user-space stack receives
+/// packets into a pool of fixed-size packet buffers, WWDC 2018 session 715, so small
+/// datagrams fill it as fast as large ones; the count is fitted). A datagram leaves the buffer
+/// when the app's first read of it begins (assumption: the whole datagram is taken at once).
+/// A reader slower than the arrivals fills it, and later datagrams are lost: more of them the
+/// longer the transfer (the development set: 23 % of 10 000 × 128 B, none at N ≤ 1000).
+///
+/// **A datagram connection's send buffer** (`host.udpSendBufferBytes`): Network.framework's
+/// user-space stack takes a UDP send into its own buffer and fires `.contentProcessed` at once
+/// while the buffer is below its high-water mark (DTS, thread 773326; WWDC 2018 session 715),
+/// and hands datagrams to the interface as the interface takes them, holding them while the
+/// interface's flow advisory pauses the flow (`InterfaceQueue`; assumption). A datagram that
+/// does not fit is lost and its send completes at once: UDP gives the app no back-pressure,
+/// as xnu's `udp_output` refuses a flow-controlled socket's sends with ENOBUFS "until the inp
+/// is not flow controlled" (`bsd/netinet/udp_usrreq.c`; transport.md, "Darwin buffers"). A
+/// sender faster than the air therefore loses what the buffer cannot hold: nothing in a short
+/// transfer, most of a long one of large datagrams (the development set: none at N ≤ 1000 but
+/// 9216 B, 69 % of 10 000 × 4096 B). 0 turns it off (the sender then waits for interface room,
+/// the model before). The buffer counts UDP payload bytes.
 ///
 /// Defaults (`host.sendUs` 23.3 µs, `host.receiveUs` 13.3 µs, `host.packetUs` 12.2 µs,
 /// `host.spread` 0.61, `host.coldFactor` 11.3, `host.warmUpMs` 32.4 ms): fitted to
 /// MatthiasBart/evaluation_notebook (Field, Forest, Home) with `adhocsim calibrate` (the
 /// docs/fidelity.md gives the command; Home has no place preset, so its tests are skipped);
-/// no public figure of Network.framework's per-message cost on an iPhone exists. The buffer
-/// size is xnu's, not fitted. Zero costs turn the model off (writes reach the transport at once).
+/// no public figure of Network.framework's per-message cost on an iPhone exists. The UDP
+/// send buffer (5 000 000 bytes) and the receive buffer's datagram count (3 200) are fitted
+/// too, with a grid scored by `scripts/dev-compare.py` (docs/fidelity.md): xnu's socket
+/// buffers (`udp_recvspace` = 187 × (1024 + 28) = 196 724 bytes) are the kernel's, and the
+/// sizes Network.framework's user-space stack uses on a phone are not public.
+/// Zero costs turn the model off (writes reach the transport at once).
 public struct ConnectionQueue: Sendable {
     /// A send waiting for the server or for send-buffer room.
     public struct PendingWrite: Sendable, Equatable {
@@ -81,8 +102,12 @@ public struct ConnectionQueue: Sendable {
     public static let defaultColdFactor = HostParameters.coldFactor
     /// Default warm-up time constant (fitted, see the type's comment).
     public static let defaultWarmUp = SimTime.nanoseconds(Int64((HostParameters.warmUpMs * 1_000_000).rounded()))
-    /// Darwin's `udp_recvspace`: 187 × (1024 + 28) bytes (xnu `bsd/netinet/udp_usrreq.c`).
+    /// Default receive buffer of a datagram connection, bytes: `sb_max` (see the type's comment).
     public static let defaultUdpReceiveBuffer = Int64(HostParameters.udpReceiveBufferBytes)
+    /// Default receive buffer of a datagram connection, datagrams (fitted, see the type's comment).
+    public static let defaultUdpReceiveDatagrams = HostParameters.udpReceiveBufferDatagrams
+    /// Default send buffer of a datagram connection (fitted, see the type's comment).
+    public static let defaultUdpSendBuffer = Int64(HostParameters.udpSendBufferBytes)
     /// Bytes a queued datagram takes in the receive buffer beyond its payload: its source
     /// address, a `sockaddr_in6` (28 bytes; the 28 of `udp_recvspace`'s formula).
     public static let datagramAddressBytes: Int64 = 28
@@ -107,14 +132,22 @@ public struct ConnectionQueue: Sendable {
     let sigma: Double, mu: Double
     /// The side's service-time stream.
     var stream: RandomStream
-    /// The datagram socket's receive buffer, bytes.
+    /// The datagram connection's receive buffer, bytes.
     public let udpReceiveBuffer: Int64
+    /// The datagram connection's receive buffer, datagrams.
+    public let udpReceiveDatagrams: Int
     /// Bytes in the receive buffer (datagrams whose first read has not begun).
     public private(set) var bufferedBytes: Int64 = 0
     /// When each buffered datagram leaves, and what it takes.
     var buffered = FifoBuffer<BufferedDatagram>()
     /// Datagrams dropped because the receive buffer was full (`udps_fullsock`).
     public private(set) var receiveBufferDrops: Int64 = 0
+    /// The datagram connection's send buffer, bytes (0: none, the sender waits for the interface).
+    public let udpSendBuffer: Int64
+    /// UDP payload bytes in the send buffer.
+    public private(set) var sendBufferedBytes: Int64 = 0
+    /// Datagrams the app sent that did not fit in the send buffer (lost).
+    public private(set) var sendBufferDrops: Int64 = 0
 
     /// A datagram in the receive buffer.
     struct BufferedDatagram: Sendable, Equatable {
@@ -133,6 +166,8 @@ public struct ConnectionQueue: Sendable {
         sendCost: SimTime, receiveCost: SimTime, packetCost: SimTime = .zero, spread: Double = 0, coldFactor: Double = 1,
         warmUp: SimTime = ConnectionQueue.defaultWarmUp,
         udpReceiveBuffer: Int64 = ConnectionQueue.defaultUdpReceiveBuffer,
+        udpReceiveDatagrams: Int = ConnectionQueue.defaultUdpReceiveDatagrams,
+        udpSendBuffer: Int64 = 0,
         stream: RandomStream = RandomStream(seed: 0, name: "host")
     ) {
         self.sendCost = sendCost
@@ -145,6 +180,8 @@ public struct ConnectionQueue: Sendable {
         sigma = s2.squareRoot()
         mu = -s2 / 2
         self.udpReceiveBuffer = udpReceiveBuffer
+        self.udpReceiveDatagrams = udpReceiveDatagrams
+        self.udpSendBuffer = udpSendBuffer
         self.stream = stream
     }
 
@@ -158,6 +195,8 @@ public struct ConnectionQueue: Sendable {
             coldFactor: spec.coldFactor ?? ConnectionQueue.defaultColdFactor,
             warmUp: spec.warmUpMs.map { SimTime.milliseconds($0) } ?? ConnectionQueue.defaultWarmUp,
             udpReceiveBuffer: spec.udpReceiveBufferBytes.map { Int64($0) } ?? ConnectionQueue.defaultUdpReceiveBuffer,
+            udpReceiveDatagrams: spec.udpReceiveBufferDatagrams ?? ConnectionQueue.defaultUdpReceiveDatagrams,
+            udpSendBuffer: spec.udpSendBufferBytes.map { Int64($0) } ?? ConnectionQueue.defaultUdpSendBuffer,
             stream: stream)
     }
 
@@ -210,7 +249,7 @@ public struct ConnectionQueue: Sendable {
             buffered.removeFirst()
         }
         let size = bytes + ConnectionQueue.datagramAddressBytes
-        guard bufferedBytes + size <= udpReceiveBuffer else {
+        guard bufferedBytes + size <= udpReceiveBuffer, buffered.count < udpReceiveDatagrams else {
             receiveBufferDrops += 1
             return nil
         }
@@ -221,6 +260,20 @@ public struct ConnectionQueue: Sendable {
         }
         return receiveCompletion(arrivedAt: t, reads: reads)
     }
+
+    /// A datagram of `bytes` UDP payload enters the send buffer if it fits: whether it did
+    /// (else it is counted lost).
+    public mutating func bufferDatagram(bytes: Int64) -> Bool {
+        guard sendBufferedBytes + bytes <= udpSendBuffer else {
+            sendBufferDrops += 1
+            return false
+        }
+        sendBufferedBytes += bytes
+        return true
+    }
+
+    /// A datagram of `bytes` UDP payload left the send buffer for the interface.
+    public mutating func datagramLeftSendBuffer(bytes: Int64) { sendBufferedBytes -= bytes }
 
     /// The first send not yet handed over.
     public var first: PendingWrite? { pending.first }

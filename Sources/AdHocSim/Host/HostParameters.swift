@@ -14,8 +14,13 @@ public enum HostParameters {
     public static let coldFactor = 11.3
     /// `host.warmUpMs`: warm-up time constant, ms.
     public static let warmUpMs = 32.4
-    /// `host.udpReceiveBufferBytes`: xnu's `udp_recvspace`, 187 × (1024 + 28) bytes.
-    public static let udpReceiveBufferBytes = 187.0 * (1024 + 28)
+    /// `host.udpReceiveBufferBytes`: a datagram connection's receive buffer, bytes: Darwin's
+    /// `sb_max`, 8 MiB.
+    public static let udpReceiveBufferBytes = 8_388_608.0
+    /// `host.udpReceiveBufferDatagrams`: a datagram connection's receive buffer, datagrams (fitted).
+    public static let udpReceiveBufferDatagrams = 3_200
+    /// `host.udpSendBufferBytes`: a datagram connection's send buffer, bytes (fitted).
+    public static let udpSendBufferBytes = 5_000_000.0
     /// `host.interfaceQueue`: XNU's FQ-CoDel.
     public static let defaultInterfaceQueue = InterfaceQueue.Discipline.fqCodel
 
@@ -50,10 +55,20 @@ public enum HostParameters {
             Parameter(
                 "udpReceiveBufferBytes", .number(0...8_388_608, unit: "bytes", set: { $0.udpReceiveBufferBytes = $1 }),
                 default: JSONNumber(udpReceiveBufferBytes).literal,
-                help: "a datagram socket's receive buffer; a datagram that does not fit is dropped (up to `sb_max`)",
+                help: "a datagram connection's receive buffer ahead of the app's reads, bytes; a datagram that does not fit is dropped (xnu's kernel socket: `udp_recvspace` 196 724)",
                 expected: "a receive buffer in bytes, {range}",
-                source: .cited("xnu `bsd/netinet/udp_usrreq.c` (`udp_recvspace`), `sb_max`; transport.md, \"Darwin buffers\""),
+                source: .cited("xnu `bsd/sys/socketvar.h` (`sb_max`), `bsd/netinet/udp_usrreq.c` (`udps_fullsock`); transport.md, \"Darwin buffers\""),
                 perNode: true),
+            Parameter(
+                "udpReceiveBufferDatagrams", .integer(1...1_000_000, unit: "datagrams", set: { $0.udpReceiveBufferDatagrams = $1 }),
+                default: "\(udpReceiveBufferDatagrams)",
+                help: "the same buffer's limit in datagrams, whatever their size (the user-space stack's packet buffers)",
+                expected: "a number of datagrams, {range}", source: .fitted, perNode: true),
+            Parameter(
+                "udpSendBufferBytes", .number(0...67_108_864, unit: "bytes", set: { $0.udpSendBufferBytes = $1 }),
+                default: JSONNumber(udpSendBufferBytes).literal,
+                help: "a datagram connection's send buffer: a send completes at once, a datagram that does not fit is lost (0: the sender waits for the interface)",
+                expected: "a send buffer in bytes, {range}", source: .fitted, perNode: true),
             Parameter(
                 "interfaceQueue", .choice(InterfaceQueue.Discipline.allCases.map(\.rawValue), set: { spec, word in spec.interfaceQueue = InterfaceQueue.Discipline(rawValue: word) }),
                 default: "\"\(defaultInterfaceQueue.rawValue)\"",

@@ -14,8 +14,12 @@ public struct HostSpec: Sendable, Equatable {
     public var coldFactor: Double?
     /// Warm-up time constant, ms (`host.warmUpMs`).
     public var warmUpMs: Double?
-    /// A datagram socket's receive buffer, bytes (`host.udpReceiveBufferBytes`).
+    /// A datagram connection's receive buffer, bytes (`host.udpReceiveBufferBytes`).
     public var udpReceiveBufferBytes: Double?
+    /// A datagram connection's receive buffer, datagrams (`host.udpReceiveBufferDatagrams`).
+    public var udpReceiveBufferDatagrams: Int?
+    /// A datagram connection's send buffer, bytes (`host.udpSendBufferBytes`).
+    public var udpSendBufferBytes: Double?
     /// The interface queue discipline (scenario-wide `host` only).
     public var interfaceQueue: InterfaceQueue.Discipline?
 
@@ -33,6 +37,8 @@ public struct HostSpec: Sendable, Equatable {
         spec.packetUs = other?.packetUs ?? packetUs
         spec.warmUpMs = other?.warmUpMs ?? warmUpMs
         spec.udpReceiveBufferBytes = other?.udpReceiveBufferBytes ?? udpReceiveBufferBytes
+        spec.udpSendBufferBytes = other?.udpSendBufferBytes ?? udpSendBufferBytes
+        spec.udpReceiveBufferDatagrams = other?.udpReceiveBufferDatagrams ?? udpReceiveBufferDatagrams
         spec.interfaceQueue = interfaceQueue
         return spec
     }

@@ -384,6 +384,7 @@ public struct HostStack: Sendable {
             // FQ-CoDel may pause the sender: the packet is queued, the ones behind it wait.
             _ = interface.admit(Int(from), flowControlled: true)
             queues[s].processPacket(at: sim.now)
+            if d.kind == .udp { queues[s].datagramLeftSendBuffer(bytes: Int64(d.payload)) }
             sendDown(d, from: from, to: to, link: &link, router: router, sim: &sim)
             backlog[s].removeFirst()
         }
@@ -414,9 +415,10 @@ public struct HostStack: Sendable {
     }
 
     /// Hands every send of `side` whose service ended to its socket, in order, while the
-    /// transport takes it: TCP and QUIC while the send buffer has room, UDP (a blocking sender)
-    /// while the interface queue has room for the datagram's fragments (an assumption:
-    /// Network.framework's UDP send completes when the datagram is handed to the interface).
+    /// transport takes it: TCP and QUIC while the send buffer has room; UDP at once into the
+    /// connection's send buffer, which keeps the datagram if it fits and loses it otherwise
+    /// (`ConnectionQueue`, "send buffer"), or, with no send buffer (`host.udpSendBufferBytes`
+    /// 0), while the interface queue has room for the datagram's fragments (the sender waits).
     /// A completed transfer write lets the client submit the next one. Then sends what the
     /// socket produced and arranges to wake when the next send's service ends.
     mutating func release<L: LinkTechnology, R: IpRouting>(
@@ -440,6 +442,22 @@ public struct HostStack: Sendable {
                     break
                 }
                 let from = Int(flows[k].node(of: side))
+                if queues[s].udpSendBuffer > 0 {
+                    // Into Network.framework's send buffer if it fits, else lost; the send
+                    // completes either way (ConnectionQueue, "send buffer").
+                    if queues[s].bufferDatagram(bytes: w.bytes) {
+                        udp[i].write(message: w.message, bytes: w.bytes, sim: &sim)
+                        backlog[s].append(contentsOf: udp[i].outbox)
+                        udp[i].outbox.removeAll(keepingCapacity: true)
+                        drainBacklog(side, link: &link, router: router, sim: &sim)
+                    }
+                    queues[s].removeFirst()
+                    if w.awaited {
+                        flows[k].app.wrote(w.bytes, now: sim.now, datagram: true)
+                        flows[k].app.submitNext(&queues[s], now: sim.now)
+                    }
+                    continue
+                }
                 guard !interface.paused[from],
                     link.queueRoom(of: from) >= ip.fragmentCount(flow: k, transportBytes: Int(w.bytes) + 8)
                 else { break }
