@@ -67,8 +67,8 @@ extension QuicEndpoint: FlowSocket {
 }
 
 /// A UDP socket of a flow side: each write becomes one datagram in `outbox`, which the host
-/// hands to IP at once (UDP keeps no send buffer; a write blocks until the interface queue has
-/// room, which the host checks). Probe and echo datagrams carry their probe number and a mark
+/// takes at once into the connection's send buffer (`ConnectionQueue`, "send buffer": what does
+/// not fit is lost) or, with none, hands to IP once the interface queue has room. Probe and echo datagrams carry their probe number and a mark
 /// in their 8-byte application header (`UdpMarks`).
 public struct UdpSocket: FlowSocket, Sendable {
     /// The flow.
@@ -91,7 +91,7 @@ public struct UdpSocket: FlowSocket, Sendable {
     public static var isDatagram: Bool { true }
     /// UDP has no connection.
     public var acceptsWrites: Bool { true }
-    /// UDP has no send buffer (the host checks the datagram limit and interface room).
+    /// Always: the host checks the datagram limit, the send buffer and interface room.
     public func hasRoom(for bytes: Int64) -> Bool { true }
     /// One datagram: 8-byte UDP header plus `bytes`.
     public mutating func write(message index: Int, bytes: Int64, sim: inout Simulation) {
