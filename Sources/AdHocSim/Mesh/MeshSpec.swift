@@ -106,6 +106,8 @@ extension ScenarioDecoder {
         return ok
     }
 
+    /// Decodes `mesh.messages`: each item by its declarations (`MessageParameters`), then the
+    /// names a group's workloads take (`<id>/<node>`), which must not be another workload's.
     func decodeMessages(
         _ node: JSONNode, _ path: JSONPath, nodeIndex: [String: Int], duration: Double?
     ) -> [MessageWorkloadSpec]? {
@@ -114,112 +116,39 @@ extension ScenarioDecoder {
         var ok = true
         var names: Set<String> = []
         var resultNames: [String: String] = [:]
-        let upper = duration ?? ScenarioBounds.maxDurationSeconds
-        for (i, item) in items.enumerated() {
+        for (i, itemNode) in items.enumerated() {
             let p = path.appending(i)
-            guard
-                let r = ObjectReader(
-                    item, path: p, sink: sink,
-                    expected:
-                        "a message workload {\"id\", \"from\", \"to\", \"size_bytes\", \"count\", \"interval_s\", \"start_s\"?, \"reliable\"?}"
-                )
-            else { ok = false; continue }
-            defer { r.finish() }
-            /// The node a JSON value names, with its name, or `nil` after reporting why not.
-            func resolve(_ v: JSONNode, _ at: JSONPath) -> (index: Int, name: String)? {
-                guard let k = values.node(v, at, in: nodeIndex), case .string(let name) = v.value else { return nil }
-                return (k, name)
-            }
-            let id = r.required("id", "a workload name").flatMap {
-                values.string($0, p.appending("id"), "a workload name")
-            }
-            var sameId = false
-            if let id, !names.insert(id).inserted {
-                sameId = true
-                sink.report(
-                    "another message workload is already named \"\(Diagnostic.excerpt(id))\"", path: p.appending("id"),
-                    at: r.value("id")!.origin)
-                ok = false
-            }
-            let from = r.required("from", "a node id").flatMap { resolve($0, p.appending("from")) }?.index
-            // "to": one node, or a group of nodes (each its own workload, `<id>/<node>`).
-            var recipients: [(index: Int, name: String)]? = nil
-            var isGroup = false
-            if let v = r.value("to"), case .array(let list) = v.value {
-                isGroup = true
-                var found: [(index: Int, name: String)] = []
-                for (k, e) in list.enumerated() {
-                    let at = p.appending("to").appending(k)
-                    guard let n = resolve(e, at) else { continue }
-                    if found.contains(where: { $0.index == n.index }) {
-                        sink.report("\"\(n.name)\" is already in this group", path: at, at: e.origin)
-                        continue
+            let blank = MessageParameters.Item(nodeIndex: nodeIndex, runDuration: duration, names: names)
+            // The workloads it makes, checked while the object is still being read (its unknown
+            // keys are reported after them).
+            let read = values.decodeAll(MessageParameters.section, itemNode, p, into: blank, perNode: false) { r, item in
+                guard let id = item.id, let from = item.from, let recipients = item.recipients, let size = item.size,
+                    let count = item.count, let interval = item.interval
+                else { return false }
+                var fine = true
+                for to in recipients {
+                    // A group's workloads are named `<id>/<node>`: that name must not be another
+                    // workload's too, or the two would be counted as one in the results (issue
+                    // #27, class 9).
+                    let name = item.isGroup ? "\(id)/\(to.name)" : id
+                    if let other = resultNames[name], item.isGroup || !item.sameId {
+                        self.sink.report(
+                            "this makes a workload named \"\(Diagnostic.excerpt(name))\", as \(other) does; rename one",
+                            path: p.appending("id"), at: r.value("id")!.origin)
+                        fine = false
+                    } else {
+                        resultNames[name] = p.description
                     }
-                    if n.index == from {
-                        sink.report("the sender cannot be in its own group", path: at, at: e.origin)
-                        continue
-                    }
-                    found.append(n)
+                    out.append(
+                        MessageWorkloadSpec(
+                            id: name, from: from, to: to.index, sizeBytes: size, count: count, interval: .seconds(interval),
+                            start: .seconds(item.start), reliable: item.reliable, group: item.isGroup ? id : nil))
                 }
-                if list.isEmpty {
-                    sink.report("a group needs at least one recipient", path: p.appending("to"), at: v.origin)
-                }
-                if found.count == list.count && !list.isEmpty { recipients = found } else { ok = false }
-            } else if let to = r.required("to", "a node id").flatMap({ resolve($0, p.appending("to")) }) {
-                recipients = [to]
+                return fine
             }
-            if !isGroup, let from, let to = recipients?.first, from == to.index {
-                sink.report(
-                    "a message workload needs two different nodes", path: p.appending("to"), at: r.value("to")!.origin)
-                ok = false
-            }
-            let size = r.required("size_bytes", "a message size").flatMap {
-                values.integer(
-                    $0, p.appending("size_bytes"),
-                    "a message size in 1...67108864 bytes (more than 1200 is split into 1200-byte fragments that follow the same route)",
-                    in: 1...67_108_864)
-            }
-            let count = r.required("count", "a message count").flatMap {
-                values.integer($0, p.appending("count"), "a message count in 1...1000000", in: 1...1_000_000)
-            }
-            let interval = r.required("interval_s", "seconds between messages").flatMap {
-                values.duration($0, p.appending("interval_s"), "seconds between messages, > 0 and ≤ 3600", upTo: 3600)
-            }
-            var start = 0.0
-            if let v = r.value("start_s") {
-                if let s = values.number(
-                    v, p.appending("start_s"), "a start time in seconds in 0...\(JSONNumber(upper).literal)",
-                    in: 0...upper)
-                {
-                    start = s
-                } else {
-                    ok = false
-                }
-            }
-            var reliable = true
-            if let v = r.value("reliable") {
-                if let b = values.bool(v, p.appending("reliable"), "true or false") { reliable = b } else { ok = false }
-            }
-            guard let id, let from, let recipients, let size, let count, let interval else { ok = false; continue }
-            for to in recipients {
-                // A group's workloads are named `<id>/<node>`: that name must not be another
-                // workload's too, or the two would be counted as one in the results (issue #27,
-                // class 9).
-                let name = isGroup ? "\(id)/\(to.name)" : id
-                if let other = resultNames[name], isGroup || !sameId {
-                    sink.report(
-                        "this makes a workload named \"\(Diagnostic.excerpt(name))\", as \(other) does; rename one",
-                        path: p.appending("id"), at: r.value("id")!.origin)
-                    ok = false
-                } else {
-                    resultNames[name] = p.description
-                }
-                out.append(
-                    MessageWorkloadSpec(
-                        id: isGroup ? "\(id)/\(to.name)" : id, from: from, to: to.index, sizeBytes: Int(size),
-                        count: Int(count), interval: .seconds(interval), start: .seconds(start), reliable: reliable,
-                        group: isGroup ? id : nil))
-            }
+            guard let (item, itemOK) = read else { ok = false; continue }
+            names = item.names
+            if !itemOK { ok = false }
         }
         return ok ? out : nil
     }

@@ -302,6 +302,11 @@ public struct DeclaredSection: Sendable {
             name: MeshParameters.section.name, page: "mesh", markdownTable: MeshParameters.section.markdownTable,
             schemaObjects: [(["properties", "mesh"], MeshParameters.section.schema(perNode: false))]),
         DeclaredSection(
+            name: "mesh.messages", page: "mesh", markdownTable: MessageParameters.section.markdownTable,
+            schemaObjects: [
+                (["properties", "mesh", "properties", "messages", "items"], MessageParameters.section.schema(perNode: false))
+            ]),
+        DeclaredSection(
             name: BleParameters.section.name, page: "bluetooth-le", markdownTable: BleParameters.section.markdownTable,
             schemaObjects: [(["properties", "ble"], BleParameters.section.schema(perNode: false))]),
         DeclaredSection(

@@ -259,63 +259,7 @@ public enum ScenarioSchema {
       "properties": {
         "messages": {
           "type": "array",
-          "items": {
-            "type": "object",
-            "properties": {
-              "id": {
-                "type": "string"
-              },
-              "from": {
-                "$ref": "#/$defs/nodeId"
-              },
-              "to": {
-                "anyOf": [
-                  {
-                    "$ref": "#/$defs/nodeId"
-                  },
-                  {
-                    "type": "array",
-                    "items": {
-                      "$ref": "#/$defs/nodeId"
-                    },
-                    "minItems": 1
-                  }
-                ]
-              },
-              "size_bytes": {
-                "type": "integer",
-                "minimum": 1,
-                "maximum": 67108864
-              },
-              "count": {
-                "type": "integer",
-                "minimum": 1,
-                "maximum": 1000000
-              },
-              "interval_s": {
-                "type": "number",
-                "exclusiveMinimum": 0,
-                "maximum": 3600,
-                "description": "seconds between messages"
-              },
-              "start_s": {
-                "type": "number",
-                "minimum": 0
-              },
-              "reliable": {
-                "type": "boolean"
-              }
-            },
-            "additionalProperties": false,
-            "required": [
-              "id",
-              "from",
-              "to",
-              "size_bytes",
-              "count",
-              "interval_s"
-            ]
-          }
+          "items": {}
         },
         "resources": {
           "type": "array",
