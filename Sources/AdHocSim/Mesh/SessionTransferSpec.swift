@@ -109,79 +109,30 @@ extension ScenarioDecoder {
         return ok ? groups : nil
     }
 
-    /// The sender, receiver, id and start every transfer has, checked: two different nodes, and
-    /// with fixed sessions (`groups`) the receiver in a session with the sender.
-    private func decodeTransferEnds(
-        _ r: ObjectReader, _ p: JSONPath, what: String, nodeIndex: [String: Int], groups: [[Int]]?,
-        names: inout Set<String>, upper: Double
-    ) -> (id: String, from: Int, to: Int, start: Double)? {
-        var ok = true
-        func resolve(_ key: String) -> Int? {
-            r.required(key, "a node id").flatMap { values.node($0, p.appending(key), in: nodeIndex) }
-        }
-        let id = r.required("id", "a \(what) name").flatMap { values.string($0, p.appending("id"), "a \(what) name") }
-        if let id, !names.insert(id).inserted {
-            sink.report(
-                "another resource or stream is already named \"\(id)\"", path: p.appending("id"),
-                at: r.value("id")!.origin)
-            ok = false
-        }
-        let from = resolve("from")
-        let to = resolve("to")
-        if let from, let to {
-            if from == to {
-                sink.report(
-                    "a \(what) goes to another phone of the sender's session, not to the sender itself",
-                    path: p.appending("to"), at: r.value("to")!.origin)
-                ok = false
-            } else if let groups, !groups.contains(where: { $0.contains(from) && $0.contains(to) }) {
-                let nameOf = Dictionary(uniqueKeysWithValues: nodeIndex.map { ($0.value, $0.key) })
-                let mine = Set(groups.filter { $0.contains(from) }.flatMap { $0 }).subtracting([from]).sorted()
-                let listed = mine.isEmpty ? "none" : mine.map { "\"\(nameOf[$0]!)\"" }.joined(separator: ", ")
-                sink.report(
-                    "a \(what) goes to a peer in the sender's session (Multipeer sends only to connected peers), but "
-                        + "\"\(nameOf[to]!)\" is outside every session of \"\(nameOf[from]!)\" in mesh.sessions (its "
-                        + "peers: \(listed)); send a mesh message to reach a phone beyond the session",
-                    path: p.appending("to"), at: r.value("to")!.origin)
-                ok = false
-            }
-        }
-        var start = 0.0
-        if let v = r.value("at_s") {
-            if let s = values.number(
-                v, p.appending("at_s"), "a start time in seconds in 0...\(JSONNumber(upper).literal)", in: 0...upper)
-            {
-                start = s
-            } else {
-                ok = false
-            }
-        }
-        guard ok, let id, let from, let to else { return nil }
-        return (id, from, to, start)
-    }
-
-    /// The array `node` of transfers of kind `what`, each an object (`expected` says its keys)
-    /// whose ends `decodeTransferEnds` reads and whose own keys `element` reads, given the
-    /// reader, the element's path, its ends and the run's last second; `nil` after reporting.
+    /// The array `node` of transfers of `section`'s kind (`TransferParameters`), each read by
+    /// its declarations and then made into a `T` by `make` while the object is still being read
+    /// (`nil`: not made, after reporting why if there is a reason beyond the keys).
     private func decodeTransfers<T>(
-        _ node: JSONNode, _ path: JSONPath, what: String, expected: String, nodeIndex: [String: Int],
-        groups: [[Int]]?, duration: Double?, names: inout Set<String>,
-        _ element: (ObjectReader, JSONPath, (id: String, from: Int, to: Int, start: Double)?, Double) -> T?
+        _ node: JSONNode, _ path: JSONPath, _ section: ParameterSection<TransferParameters.Item>, what: String,
+        nodeIndex: [String: Int], groups: [[Int]]?, duration: Double?, limit: Int = 0, names: inout Set<String>,
+        _ make: @escaping (ObjectReader, JSONPath, TransferParameters.Item) -> T?
     ) -> [T]? {
         guard let items = values.array(node, path, "an array of \(what)s") else { return nil }
         let upper = duration ?? ScenarioBounds.maxDurationSeconds
         var out: [T] = []
         var ok = true
-        for (i, item) in items.enumerated() {
+        for (i, itemNode) in items.enumerated() {
             let p = path.appending(i)
-            guard let r = ObjectReader(item, path: p, sink: sink, expected: "a \(what) {\(expected)}") else {
-                ok = false
-                continue
+            let blank = TransferParameters.Item(
+                what: what, nodeIndex: nodeIndex, groups: groups, upper: upper, limit: limit, names: names)
+            let read = values.decodeAll(section, itemNode, p, into: blank, perNode: false) { r, item in
+                guard let t = make(r, p, item) else { return false }
+                out.append(t)
+                return true
             }
-            let ends = decodeTransferEnds(
-                r, p, what: what, nodeIndex: nodeIndex, groups: groups, names: &names, upper: upper)
-            if let t = element(r, p, ends, upper), ends != nil { out.append(t) } else { ok = false }
-            r.finish()
+            guard let (item, itemOK) = read else { ok = false; continue }
+            names = item.names
+            if !itemOK { ok = false }
         }
         return ok ? out : nil
     }
@@ -192,72 +143,34 @@ extension ScenarioDecoder {
         limit: Int, names: inout Set<String>
     ) -> [ResourceSpec]? {
         decodeTransfers(
-            node, path, what: "resource",
-            expected: "\"id\", \"from\", \"to\", \"size_bytes\", \"at_s\"?, \"cancel_at_s\"?", nodeIndex: nodeIndex,
-            groups: groups, duration: duration, names: &names
-        ) { r, p, ends, upper in
-            var size: Int?
-            if let v = r.required("size_bytes", "a resource size") {
-                if case .number(let n) = v.value, n.isIntegerLiteral, let big = UInt64(n.literal), big > UInt64(limit) {
-                    sink.report(
-                        "a resource of \(n.literal) bytes is larger than the configured limit of \(limit) bytes "
-                            + "(mesh.maxResourceBytes; raise it, up to \(SessionTransferBounds.maxResourceBytes), to "
-                            + "send larger files)", path: p.appending("size_bytes"), at: v.origin)
-                } else {
-                    size = values.integer(
-                        v, p.appending("size_bytes"), "a resource size in 1...\(limit) bytes", in: 1...UInt64(limit)
-                    ).map(Int.init)
-                }
-            }
-            var cancel: Double?
-            if let v = r.value("cancel_at_s") {
-                cancel = values.number(
-                    v, p.appending("cancel_at_s"),
-                    "a cancel time in seconds after the resource's at_s and at most \(JSONNumber(upper).literal)",
-                    in: 0...upper)
-                if let c = cancel, let e = ends, c <= e.start {
-                    sink.report(
-                        "expected a cancel time after the resource starts (at_s \(JSONNumber(e.start).literal)), "
-                            + "found \(JSONNumber(c).literal)", path: p.appending("cancel_at_s"), at: v.origin)
-                    cancel = nil
-                }
-                if cancel == nil { return nil }
-            }
-            guard let ends, let size else { return nil }
+            node, path, TransferParameters.resource, what: "resource", nodeIndex: nodeIndex, groups: groups,
+            duration: duration, limit: limit, names: &names
+        ) { _, _, item in
+            guard let ends = item.ends, let size = item.size, !item.cancelFailed else { return nil }
             return ResourceSpec(
                 id: ends.id, from: ends.from, to: ends.to, start: .seconds(ends.start), sizeBytes: size,
-                cancelAt: cancel.map { .seconds($0) })
+                cancelAt: item.cancel.map { .seconds($0) })
         }
     }
 
-    /// `mesh.streams`: byte streams to a session peer at a constant write rate.
+    /// `mesh.streams`: byte streams to a session peer at a constant write rate, at most
+    /// `SessionTransferBounds.maxWrites` writes each.
     func decodeStreams(
         _ node: JSONNode, _ path: JSONPath, nodeIndex: [String: Int], groups: [[Int]]?, duration: Double?,
         names: inout Set<String>
     ) -> [StreamSpec]? {
         decodeTransfers(
-            node, path, what: "stream",
-            expected: "\"id\", \"from\", \"to\", \"bytes_per_s\", \"duration_s\", \"write_bytes\"?, \"at_s\"?",
-            nodeIndex: nodeIndex, groups: groups, duration: duration, names: &names
-        ) { r, p, ends, _ in
-            let rate = r.required("bytes_per_s", "a write rate").flatMap {
-                values.integer(
-                    $0, p.appending("bytes_per_s"), "a write rate in 1...125000000 bytes/s", in: 1...125_000_000)
+            node, path, TransferParameters.stream, what: "stream", nodeIndex: nodeIndex, groups: groups,
+            duration: duration, names: &names
+        ) { r, p, item in
+            guard let ends = item.ends, let rate = item.rate, let write = item.write, let span = item.span else {
+                return nil
             }
-            var write: UInt64? = 1024
-            if let v = r.value("write_bytes") {
-                write = values.integer(
-                    v, p.appending("write_bytes"), "bytes per write in 1...1048576", in: 1...1_048_576)
-            }
-            let span = r.required("duration_s", "how long the app writes").flatMap {
-                values.duration($0, p.appending("duration_s"), "seconds of writing, > 0 and ≤ 86400", upTo: 86_400)
-            }
-            guard let ends, let rate, let write, let span else { return nil }
             let spec = StreamSpec(
-                id: ends.id, from: ends.from, to: ends.to, start: .seconds(ends.start), bytesPerSecond: Int(rate),
-                writeBytes: Int(write), duration: .seconds(span))
+                id: ends.id, from: ends.from, to: ends.to, start: .seconds(ends.start), bytesPerSecond: rate,
+                writeBytes: write, duration: .seconds(span))
             guard Double(spec.writes) <= Double(SessionTransferBounds.maxWrites) else {
-                sink.report(
+                self.sink.report(
                     "this stream would make \(spec.writes) writes of \(write) bytes; at most "
                         + "\(SessionTransferBounds.maxWrites) (use larger writes)", path: p, at: r.node.origin)
                 return nil

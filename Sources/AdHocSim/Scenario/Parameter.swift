@@ -307,6 +307,16 @@ public struct DeclaredSection: Sendable {
                 (["properties", "mesh", "properties", "messages", "items"], MessageParameters.section.schema(perNode: false))
             ]),
         DeclaredSection(
+            name: "mesh.resources", page: "mesh", markdownTable: TransferParameters.resource.markdownTable,
+            schemaObjects: [
+                (["properties", "mesh", "properties", "resources", "items"], TransferParameters.resource.schema(perNode: false))
+            ]),
+        DeclaredSection(
+            name: "mesh.streams", page: "mesh", markdownTable: TransferParameters.stream.markdownTable,
+            schemaObjects: [
+                (["properties", "mesh", "properties", "streams", "items"], TransferParameters.stream.schema(perNode: false))
+            ]),
+        DeclaredSection(
             name: BleParameters.section.name, page: "bluetooth-le", markdownTable: BleParameters.section.markdownTable,
             schemaObjects: [(["properties", "ble"], BleParameters.section.schema(perNode: false))]),
         DeclaredSection(

@@ -263,85 +263,11 @@ public enum ScenarioSchema {
         },
         "resources": {
           "type": "array",
-          "items": {
-            "type": "object",
-            "properties": {
-              "id": {
-                "type": "string"
-              },
-              "from": {
-                "$ref": "#/$defs/nodeId"
-              },
-              "to": {
-                "$ref": "#/$defs/nodeId"
-              },
-              "size_bytes": {
-                "type": "integer",
-                "minimum": 1,
-                "maximum": 4294967296
-              },
-              "at_s": {
-                "type": "number",
-                "minimum": 0
-              },
-              "cancel_at_s": {
-                "type": "number",
-                "minimum": 0
-              }
-            },
-            "additionalProperties": false,
-            "required": [
-              "id",
-              "from",
-              "to",
-              "size_bytes"
-            ]
-          }
+          "items": {}
         },
         "streams": {
           "type": "array",
-          "items": {
-            "type": "object",
-            "properties": {
-              "id": {
-                "type": "string"
-              },
-              "from": {
-                "$ref": "#/$defs/nodeId"
-              },
-              "to": {
-                "$ref": "#/$defs/nodeId"
-              },
-              "bytes_per_s": {
-                "type": "integer",
-                "minimum": 1,
-                "maximum": 125000000
-              },
-              "duration_s": {
-                "type": "number",
-                "exclusiveMinimum": 0,
-                "maximum": 86400,
-                "description": "seconds of writing"
-              },
-              "write_bytes": {
-                "type": "integer",
-                "minimum": 1,
-                "maximum": 1048576
-              },
-              "at_s": {
-                "type": "number",
-                "minimum": 0
-              }
-            },
-            "additionalProperties": false,
-            "required": [
-              "id",
-              "from",
-              "to",
-              "bytes_per_s",
-              "duration_s"
-            ]
-          }
+          "items": {}
         },
         "sessions": {
           "type": "array",
