@@ -240,6 +240,8 @@ struct FidelityKeyTests {
         ("host.spread=11", "host.spread"),
         ("host.coldFactor=0.5", "host.coldFactor"),
         ("nodes[1].host.warmUpMs=0", "nodes[1].host.warmUpMs"),
+        ("host.coolDownMs=0", "host.coolDownMs"),
+        ("nodes[0].host.coolDownMs=600001", "nodes[0].host.coolDownMs"),
         ("host.udpReceiveBufferBytes=8388609", "host.udpReceiveBufferBytes"),
         ("host.udpReceiveBufferDatagrams=0", "host.udpReceiveBufferDatagrams"),
         ("nodes[0].host.udpReceiveBufferDatagrams=2.5", "nodes[0].host.udpReceiveBufferDatagrams"),

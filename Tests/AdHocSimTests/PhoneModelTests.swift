@@ -46,6 +46,24 @@ struct PhoneModelTests {
         #expect(done == (1...7).map { .microseconds(200) * Int64($0) })
     }
 
+    /// Cooling slower than warming: warm cost 10 µs, cold factor 5, τ = 1 ms, τ↓ = 10 ms, no
+    /// spread. Job 1 from cold takes 50 µs and warms w to w₁ = 1 − e^(−0.05). After 10 ms idle
+    /// w is w₁·e^(−10/10) = w₁/e (with τ↓ = τ it would be w₁·e^(−10), cold again), so job 2
+    /// takes 10 × (1 + 4 × (1 − w₁/e)) µs.
+    @Test func aPhoneCoolsMoreSlowlyThanItWarms() {
+        var q = ConnectionQueue(
+            sendCost: .microseconds(10), receiveCost: .zero, coldFactor: 5, warmUp: .milliseconds(1),
+            coolDown: .milliseconds(10))
+        q.submit(message: 0, bytes: 1, awaited: false, at: .zero)
+        let first = q.pending.elements[0].readyAt
+        #expect(first == .microseconds(50))
+        q.submit(message: 1, bytes: 1, awaited: false, at: first + .milliseconds(10))
+        let second = q.pending.elements[1].readyAt - first - .milliseconds(10)
+        let w1 = 1 - exp(-0.05)
+        let expected = 10_000 * (1 + 4 * (1 - w1 / exp(1)))
+        #expect(abs(Double(second.nanoseconds) - expected) <= 1)
+    }
+
     /// The receive buffer's datagram limit works as its byte limit does, whatever the
     /// datagrams' size: the same arrivals as above into a buffer of 3 datagrams and 8 MiB keep
     /// the same datagrams, by the same reasoning (d1–d3 wait; d4 fits once d1's read began).

@@ -210,7 +210,8 @@ struct ParameterDeclarationTests {
             == "nodes[0].host.interfaceQueue")
         // The model's defaults are the declared ones.
         #expect(ConnectionQueue.defaultSendCost == .nanoseconds(23_300))
-        #expect(ConnectionQueue.defaultWarmUp == .microseconds(32_400))
+        #expect(ConnectionQueue.defaultWarmUp == .microseconds(38_000))
+        #expect(ConnectionQueue.defaultCoolDown == .milliseconds(2_000))
         #expect(ConnectionQueue.defaultUdpReceiveBuffer == 8 * 1_048_576)
         #expect(ConnectionQueue.defaultUdpReceiveDatagrams == 3_200)
         #expect(ConnectionQueue.defaultUdpSendBuffer == 5_000_000)

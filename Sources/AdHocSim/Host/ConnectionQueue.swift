@@ -24,9 +24,16 @@ import Foundation
 /// states are driven by OpenBSD's `aplcpu.c`, Apple's own controller is not public). The queue
 /// keeps a warmth w in [0, 1]: a job's mean service time is its warm cost × (1 + (coldFactor −
 /// 1)·(1 − w)); busy time warms it, w ← 1 − (1 − w)·e^(−busy/τ), idle time cools it,
-/// w ← w·e^(−idle/τ), with τ = `warmUpMs`. A probe burst after seconds of idleness meets a cold
-/// phone (the probes queue behind slow jobs: the app's jitter); a long transfer runs warm (its
-/// data rate). Both parameters are fitted (see the defaults); `coldFactor` 1 turns it off.
+/// w ← w·e^(−idle/τ↓), with τ = `warmUpMs` and τ↓ = `coolDownMs`. A probe burst after seconds of
+/// idleness meets a cold phone (the probes queue behind slow jobs: the app's jitter); a long
+/// transfer runs warm (its data rate). **Cooling is slower than warming**: frequency governors
+/// raise the clock as soon as work arrives and hold it for a while after (Linux's `ondemand`
+/// governor keeps a busy CPU at its top speed longer with `sampling_down_factor`, commit
+/// 3f78a9f7fcee, "helping the CPU stay at its top speed when truly busy"; Apple's controller
+/// is not public), so a transfer one second after the probes starts still warm while a test
+/// five seconds after the previous one starts cold. The three parameters are fitted (see the
+/// defaults); `coldFactor` 1 turns it off, `coolDownMs` equal to `warmUpMs` makes it symmetric
+/// (the model before).
 ///
 /// **Packets cost too** (`host.packetUs`): Network.framework runs its protocol stack in user
 /// space, in the connection's context (WWDC 2018 session 715, "Introducing Network.framework":
@@ -68,7 +75,8 @@ import Foundation
 /// the model before). The buffer counts UDP payload bytes.
 ///
 /// Defaults (`host.sendUs` 23.3 µs, `host.receiveUs` 13.3 µs, `host.packetUs` 12.2 µs,
-/// `host.spread` 0.61, `host.coldFactor` 11.3, `host.warmUpMs` 32.4 ms): fitted to
+/// `host.spread` 0.61, `host.coldFactor` 15, `host.warmUpMs` 38 ms, `host.coolDownMs` 2 000 ms):
+/// fitted to
 /// MatthiasBart/evaluation_notebook (Field, Forest, Home) with `adhocsim calibrate` (the
 /// docs/fidelity.md gives the command; Home has no place preset, so its tests are skipped);
 /// no public figure of Network.framework's per-message cost on an iPhone exists. The UDP
@@ -102,6 +110,8 @@ public struct ConnectionQueue: Sendable {
     public static let defaultColdFactor = HostParameters.coldFactor
     /// Default warm-up time constant (fitted, see the type's comment).
     public static let defaultWarmUp = SimTime.nanoseconds(Int64((HostParameters.warmUpMs * 1_000_000).rounded()))
+    /// Default cool-down time constant (fitted, see the type's comment).
+    public static let defaultCoolDown = SimTime.nanoseconds(Int64((HostParameters.coolDownMs * 1_000_000).rounded()))
     /// Default receive buffer of a datagram connection, bytes: `sb_max` (see the type's comment).
     public static let defaultUdpReceiveBuffer = Int64(HostParameters.udpReceiveBufferBytes)
     /// Default receive buffer of a datagram connection, datagrams (fitted, see the type's comment).
@@ -124,8 +134,10 @@ public struct ConnectionQueue: Sendable {
     public let coldFactor: Double
     /// Mean service time of one transport packet sent or received.
     public let packetCost: SimTime
-    /// Warm-up and cool-down time constant, seconds.
+    /// Warm-up time constant, seconds.
     let warmUpSeconds: Double
+    /// Cool-down time constant, seconds.
+    let coolDownSeconds: Double
     /// How warm the phone is, 0 (cold) … 1 (warm), as of `freeAt`.
     public private(set) var warmth = 0.0
     /// The log-normal factor's σ and μ (μ = −σ²/2, so its mean is 1).
@@ -164,7 +176,7 @@ public struct ConnectionQueue: Sendable {
     /// A queue with the given mean service times, spread and receive buffer.
     public init(
         sendCost: SimTime, receiveCost: SimTime, packetCost: SimTime = .zero, spread: Double = 0, coldFactor: Double = 1,
-        warmUp: SimTime = ConnectionQueue.defaultWarmUp,
+        warmUp: SimTime = ConnectionQueue.defaultWarmUp, coolDown: SimTime? = nil,
         udpReceiveBuffer: Int64 = ConnectionQueue.defaultUdpReceiveBuffer,
         udpReceiveDatagrams: Int = ConnectionQueue.defaultUdpReceiveDatagrams,
         udpSendBuffer: Int64 = 0,
@@ -176,6 +188,7 @@ public struct ConnectionQueue: Sendable {
         self.coldFactor = coldFactor
         self.packetCost = packetCost
         warmUpSeconds = Swift.max(warmUp.inSeconds, 1e-9)
+        coolDownSeconds = Swift.max((coolDown ?? warmUp).inSeconds, 1e-9)
         let s2 = spread > 0 ? log(1 + spread * spread) : 0
         sigma = s2.squareRoot()
         mu = -s2 / 2
@@ -194,6 +207,7 @@ public struct ConnectionQueue: Sendable {
             spread: spec.spread ?? ConnectionQueue.defaultSpread,
             coldFactor: spec.coldFactor ?? ConnectionQueue.defaultColdFactor,
             warmUp: spec.warmUpMs.map { SimTime.milliseconds($0) } ?? ConnectionQueue.defaultWarmUp,
+            coolDown: spec.coolDownMs.map { SimTime.milliseconds($0) } ?? ConnectionQueue.defaultCoolDown,
             udpReceiveBuffer: spec.udpReceiveBufferBytes.map { Int64($0) } ?? ConnectionQueue.defaultUdpReceiveBuffer,
             udpReceiveDatagrams: spec.udpReceiveBufferDatagrams ?? ConnectionQueue.defaultUdpReceiveDatagrams,
             udpSendBuffer: spec.udpSendBufferBytes.map { Int64($0) } ?? ConnectionQueue.defaultUdpSendBuffer,
@@ -208,7 +222,7 @@ public struct ConnectionQueue: Sendable {
         let start = Swift.max(t, freeAt)
         var cost = Double(mean.nanoseconds)
         if coldFactor != 1 {
-            if start > freeAt { warmth *= exp(-(start - freeAt).inSeconds / warmUpSeconds) }
+            if start > freeAt { warmth *= exp(-(start - freeAt).inSeconds / coolDownSeconds) }
             cost *= 1 + (coldFactor - 1) * (1 - warmth)
         }
         if sigma > 0 && mean > .zero { cost *= exp(mu + sigma * stream.normal()) }

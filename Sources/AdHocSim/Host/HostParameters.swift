@@ -11,9 +11,11 @@ public enum HostParameters {
     /// `host.spread`: coefficient of variation of a job's service time.
     public static let spread = 0.61
     /// `host.coldFactor`: slow-down of a cold phone.
-    public static let coldFactor = 11.3
+    public static let coldFactor = 15.0
     /// `host.warmUpMs`: warm-up time constant, ms.
-    public static let warmUpMs = 32.4
+    public static let warmUpMs = 38.0
+    /// `host.coolDownMs`: cool-down time constant, ms.
+    public static let coolDownMs = 2_000.0
     /// `host.udpReceiveBufferBytes`: a datagram connection's receive buffer, bytes: Darwin's
     /// `sb_max`, 8 MiB.
     public static let udpReceiveBufferBytes = 8_388_608.0
@@ -50,8 +52,12 @@ public enum HostParameters {
                 expected: "a cold phone's slow-down factor, {range}", source: .fitted, perNode: true),
             Parameter(
                 "warmUpMs", .number(0.001...60_000, unit: "ms", set: { $0.warmUpMs = $1 }), default: JSONNumber(warmUpMs).literal,
-                help: "time constant τ: busy time warms the phone, idle time cools it, both as e^(−t/τ)",
+                help: "time constant τ: busy time warms the phone as e^(−t/τ)",
                 expected: "a warm-up time constant in milliseconds, {range}", source: .fitted, perNode: true),
+            Parameter(
+                "coolDownMs", .number(0.001...600_000, unit: "ms", set: { $0.coolDownMs = $1 }), default: JSONNumber(coolDownMs).literal,
+                help: "time constant τ↓: idle time cools the phone as e^(−t/τ↓); frequency governors lower the clock more slowly than they raise it",
+                expected: "a cool-down time constant in milliseconds, {range}", source: .fitted, perNode: true),
             Parameter(
                 "udpReceiveBufferBytes", .number(0...8_388_608, unit: "bytes", set: { $0.udpReceiveBufferBytes = $1 }),
                 default: JSONNumber(udpReceiveBufferBytes).literal,

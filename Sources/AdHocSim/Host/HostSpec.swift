@@ -14,6 +14,8 @@ public struct HostSpec: Sendable, Equatable {
     public var coldFactor: Double?
     /// Warm-up time constant, ms (`host.warmUpMs`).
     public var warmUpMs: Double?
+    /// Cool-down time constant, ms (`host.coolDownMs`).
+    public var coolDownMs: Double?
     /// A datagram connection's receive buffer, bytes (`host.udpReceiveBufferBytes`).
     public var udpReceiveBufferBytes: Double?
     /// A datagram connection's receive buffer, datagrams (`host.udpReceiveBufferDatagrams`).
@@ -36,6 +38,7 @@ public struct HostSpec: Sendable, Equatable {
         spec.coldFactor = other?.coldFactor ?? coldFactor
         spec.packetUs = other?.packetUs ?? packetUs
         spec.warmUpMs = other?.warmUpMs ?? warmUpMs
+        spec.coolDownMs = other?.coolDownMs ?? coolDownMs
         spec.udpReceiveBufferBytes = other?.udpReceiveBufferBytes ?? udpReceiveBufferBytes
         spec.udpSendBufferBytes = other?.udpSendBufferBytes ?? udpSendBufferBytes
         spec.udpReceiveBufferDatagrams = other?.udpReceiveBufferDatagrams ?? udpReceiveBufferDatagrams
