@@ -44,8 +44,8 @@ struct ClassicDsr: MeshRoutingProtocol {
 
     mutating func handle(_ event: Event, core: inout MeshCore, targetDown: Bool, sim: inout Simulation) {
         guard event.kind == .meshRequestTimeout else { preconditionFailure("not a route request event") }
-        let (sought, retries) = MeshNetwork.unpackArgument(event.arg)
-        requestTimedOut(from: Int(event.target), to: sought, retries: retries, down: targetDown, core: &core, sim: &sim)
+        let a = RequestRetry(event.arg)
+        requestTimedOut(from: Int(event.target), to: a.sought, retries: a.retries, down: targetDown, core: &core, sim: &sim)
     }
 
     /// An attempt found no route: it waits in the send buffer while a discovery runs (one entry
@@ -80,7 +80,7 @@ struct ClassicDsr: MeshRoutingProtocol {
         for _ in 0..<retries where wait < core.config.maxRequestPeriod { wait = wait + wait }
         sim.schedule(
             after: min(wait, core.config.maxRequestPeriod), target: UInt32(from), kind: .meshRequestTimeout,
-            arg: MeshNetwork.packArgument(to, retries))
+            arg: RequestRetry(sought: to, retries: retries).argument)
         core.send(
             MeshFrame(kind: .routeRequest, origin: from, seq: id, path: [from], target: to), from: from, now: sim.now)
     }

@@ -1,12 +1,7 @@
-/// The mesh's events (`EventBlock.mesh`): the mesh schedules them, packs their arguments and
-/// decodes them here, so the world only routes by block.
+/// The mesh's events (`EventBlock.mesh`): the mesh schedules them with typed arguments (below),
+/// each packed into and read from the event's 64-bit argument in one place, and decodes them
+/// here, so the world only routes by block.
 extension MeshNetwork {
-    /// Two 16-bit-or-wider numbers in one event argument: `high << 16 | low`, `low < 65 536`.
-    /// Used for (message, attempt) and (sought node, retries).
-    static func packArgument(_ high: Int, _ low: Int) -> UInt64 { UInt64(high) << 16 | UInt64(low) }
-    /// The two numbers `packArgument` packed.
-    static func unpackArgument(_ arg: UInt64) -> (high: Int, low: Int) { (Int(arg >> 16), Int(arg & 0xFFFF)) }
-
     /// Handles one of the mesh's events over `link` (which says which nodes are down and, for
     /// sessions, what each node hears).
     public mutating func handle<L: LinkTechnology>(_ event: Event, link: inout L, sim: inout Simulation) {
@@ -26,14 +21,15 @@ extension MeshNetwork {
         case .meshResend:
             resendDue(Int(event.arg), sim: &sim)
         case .meshInviteTimeout:
-            setup?.inviteTimedOut(Int(event.target), Int(event.arg & 0xFFFF_FFFF), id: Int(event.arg >> 32))
+            let a = InviteTimeout(event.arg)
+            setup?.inviteTimedOut(Int(event.target), a.invited, id: a.id)
         case .meshMessage:
             let w = Int(event.target)
             messageDue(w, Int(event.arg), senderDown: link.isDown(ledger.workloads[w].from), sim: &sim)
         case .meshConfirmTimeout:
             let w = Int(event.target)
-            let (message, attempt) = MeshNetwork.unpackArgument(event.arg)
-            confirmTimedOut(w, message, number: attempt, senderDown: link.isDown(ledger.workloads[w].from), sim: &sim)
+            let a = MessageAttempt(event.arg)
+            confirmTimedOut(w, a.message, number: a.attempt, senderDown: link.isDown(ledger.workloads[w].from), sim: &sim)
         case .meshTransferStart:
             let t = Int(event.target)
             transferTable.transferStarted(t, senderDown: link.isDown(transfers[t].from), core: &core, sim: &sim)
@@ -43,9 +39,8 @@ extension MeshNetwork {
         case .meshHandshakeTimer:
             let from = Int(event.target)
             guard var s = setup.take() else { break }
-            s.handshakeTimerRanOut(
-                from, Int((event.arg >> 8) & 0xFF_FFFF), id: Int(event.arg >> 32), flight: Int(event.arg & 0xFF),
-                down: link.isDown(from), core: &core, sim: &sim)
+            let a = HandshakeFlight(event.arg)
+            s.handshakeTimerRanOut(from, a.peer, id: a.id, flight: a.flight, down: link.isDown(from), core: &core, sim: &sim)
             setup = s
         case .meshTransferCancel:
             transferTable.transferCancelled(Int(event.target), now: sim.now)
@@ -54,3 +49,53 @@ extension MeshNetwork {
         }
     }
 }
+
+/// What a mesh event's argument holds, as a value: built where the event is scheduled
+/// (`argument`) and read back where it is handled (`init(_:)`); the packing lives only here.
+protocol MeshEventArgument {
+    /// The value read from an event's argument.
+    init(_ argument: UInt64)
+    /// The value as an event's argument.
+    var argument: UInt64 { get }
+}
+
+/// `meshConfirmTimeout`: the message and the attempt whose route return is awaited (message
+/// in the high bits, attempt below 65 536).
+struct MessageAttempt: MeshEventArgument, Equatable {
+    var message: Int
+    var attempt: Int
+    init(message: Int, attempt: Int) { (self.message, self.attempt) = (message, attempt) }
+    init(_ a: UInt64) { (message, attempt) = (Int(a >> 16), Int(a & 0xFFFF)) }
+    var argument: UInt64 { UInt64(message) << 16 | UInt64(attempt) }
+}
+
+/// `meshRequestTimeout` (classic DSR): the node sought and the retries so far (sought in the
+/// high bits, retries below 65 536).
+struct RequestRetry: MeshEventArgument, Equatable {
+    var sought: Int
+    var retries: Int
+    init(sought: Int, retries: Int) { (self.sought, self.retries) = (sought, retries) }
+    init(_ a: UInt64) { (sought, retries) = (Int(a >> 16), Int(a & 0xFFFF)) }
+    var argument: UInt64 { UInt64(sought) << 16 | UInt64(retries) }
+}
+
+/// `meshInviteTimeout`: the invited phone and the set-up's id (id in the high 32 bits).
+struct InviteTimeout: MeshEventArgument, Equatable {
+    var invited: Int
+    var id: Int
+    init(invited: Int, id: Int) { (self.invited, self.id) = (invited, id) }
+    init(_ a: UInt64) { (invited, id) = (Int(a & 0xFFFF_FFFF), Int(a >> 32)) }
+    var argument: UInt64 { UInt64(id) << 32 | UInt64(invited) }
+}
+
+/// `meshHandshakeTimer`: the peer a DTLS flight went to, the set-up's id and the flight's
+/// number (id in the high 32 bits, peer in the next 24, flight in the low 8).
+struct HandshakeFlight: MeshEventArgument, Equatable {
+    var peer: Int
+    var id: Int
+    var flight: Int
+    init(peer: Int, id: Int, flight: Int) { (self.peer, self.id, self.flight) = (peer, id, flight) }
+    init(_ a: UInt64) { (peer, id, flight) = (Int((a >> 8) & 0xFF_FFFF), Int(a >> 32), Int(a & 0xFF)) }
+    var argument: UInt64 { UInt64(id) << 32 | UInt64(peer) << 8 | UInt64(flight) }
+}
+

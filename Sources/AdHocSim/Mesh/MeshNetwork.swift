@@ -258,7 +258,7 @@ public struct MeshNetwork: Sendable {
         if let f, f.kind == .message, f.fragments > 1, f.hop == 0, f.fragment == f.fragments - 1 {
             sim.schedule(
                 after: config.confirmTimeout, target: UInt32(f.workload), kind: .meshConfirmTimeout,
-                arg: MeshNetwork.packArgument(f.message, f.attempt))
+                arg: MessageAttempt(message: f.message, attempt: f.attempt).argument)
         }
         // A frame the link gave up on, or never took, is not delivered either.
         core.noticed(slot, all: dropped || refused)
@@ -355,7 +355,7 @@ public struct MeshNetwork: Sendable {
         if fragments == 1 || r == nil {
             sim.schedule(
                 after: config.confirmTimeout, target: UInt32(w), kind: .meshConfirmTimeout,
-                arg: MeshNetwork.packArgument(m, number))
+                arg: MessageAttempt(message: m, attempt: number).argument)
         }
         guard !senderDown else {
             core.ledger.records[w][m].attemptsWithoutRoute += 1

@@ -184,7 +184,7 @@ extension MultipeerSetup {
             connecting[r] += 1
             sim.schedule(
                 after: MultipeerSetup.inviteTimeout, target: UInt32(r), kind: .meshInviteTimeout,
-                arg: UInt64(id) << 32 | UInt64(from))
+                arg: InviteTimeout(invited: from, id: id).argument)
             MultipeerSetup.send(.invitation, id: id, from: r, to: from, bytes: MultipeerSetup.invitationBytes, core: &core, now: sim.now)
         case .invitation:
             // Only the invitation of the set-up under way, once.
@@ -237,7 +237,7 @@ extension MultipeerSetup {
         attempts[key]!.timer = MultipeerSetup.initialTimer
         sim.schedule(
             after: MultipeerSetup.initialTimer, target: UInt32(from), kind: .meshHandshakeTimer,
-            arg: UInt64(id) << 32 | UInt64(to) << 8 | UInt64(k))
+            arg: HandshakeFlight(peer: to, id: id, flight: k).argument)
     }
 
     /// Sends flight `k` of the set-up of `key` again (a retransmission).
@@ -257,7 +257,7 @@ extension MultipeerSetup {
         attempts[key]!.timer = timer
         sim.schedule(
             after: timer, target: UInt32(from), kind: .meshHandshakeTimer,
-            arg: UInt64(id) << 32 | UInt64(to) << 8 | UInt64(k))
+            arg: HandshakeFlight(peer: to, id: id, flight: k).argument)
         if !down { resendFlight(k, of: key, from: from, to: to, core: &core, now: sim.now) }
     }
 
