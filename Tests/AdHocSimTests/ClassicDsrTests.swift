@@ -17,7 +17,7 @@ struct ClassicDsrTests {
         var sim = Simulation(seed: s.seed)
         var w = World<WirelessLink>(s, sim: &sim)
         _ = sim.run(&w, until: s.duration)
-        return (w, MeshMetrics(w.mesh!, end: sim.now))
+        return (w, MeshMetrics(w.layers.mesh!, end: sim.now))
     }
 
     @Test func oneDiscoveryFindsTheLineAndCostsExactlyItsFrames() throws {
@@ -39,9 +39,9 @@ struct ClassicDsrTests {
         let r: UInt64 = 37
         let bytes: [UInt64] = [40 + r, 2 * (48 + r) + 64 + r, 2 * (56 + r) + 64 + r, 64 + r]
         #expect(m.nodes.map(\.controlBytes) == bytes)
-        #expect(w.mesh!.route(from: 0, to: 3, at: .seconds(10))?.path == [0, 1, 2, 3])
+        #expect(w.layers.mesh!.route(from: 0, to: 3, at: .seconds(10))?.path == [0, 1, 2, 3])
         // The target caches the reversed route; nobody else learned anything.
-        #expect(w.mesh!.route(from: 3, to: 0, at: .seconds(10))?.path == [3, 2, 1, 0])
+        #expect(w.layers.mesh!.route(from: 3, to: 0, at: .seconds(10))?.path == [3, 2, 1, 0])
         #expect(m.pairsRouted == 2)
         #expect(m.workloads[0].delivered == 5 && m.workloads[0].meanHops == 3)
         // The first message waited for the discovery; the others found the cached route.
@@ -54,7 +54,7 @@ struct ClassicDsrTests {
         let messages =
             "[{\"id\": \"m\", \"from\": \"A\", \"to\": \"D\", \"size_bytes\": 100, \"count\": 30, \"interval_s\": 1, \"start_s\": 1}]"
         let (probe, _) = run(try scenario(nodes, messages: messages, duration: 5))
-        let relay = try #require(probe.mesh!.route(from: 0, to: 4, at: .seconds(5))).path[2]
+        let relay = try #require(probe.layers.mesh!.route(from: 0, to: 4, at: .seconds(5))).path[2]
         let other = relay == 2 ? 3 : 2
         let (w, m) = run(
             try scenario(
@@ -62,8 +62,8 @@ struct ClassicDsrTests {
                 events: "[{\"at_s\": 10, \"node\": \"\(relay == 2 ? "C1" : "C2")\", \"action\": \"fail\"}]"))
         // B's unicast to the failed relay exhausts its retries (or the peer leaves B's
         // session): B sends a route error to A, which forgets the route and rediscovers.
-        #expect(w.mesh!.recorder.routeErrors >= 1)
-        #expect(w.mesh!.route(from: 0, to: 4, at: .seconds(40))?.path == [0, 1, other, 4])
+        #expect(w.layers.mesh!.recorder.routeErrors >= 1)
+        #expect(w.layers.mesh!.route(from: 0, to: 4, at: .seconds(40))?.path == [0, 1, other, 4])
         #expect(m.nodes[0].controlFrames >= 2)  // at least two requests from A
         #expect(m.workloads[0].delivered == 30)
         let repair = try #require(m.repairs.first)

@@ -29,19 +29,19 @@ struct MeshMessageTests {
                 {"messages": [{"id": "chat", "from": "A", "to": "D", "size_bytes": 200, "count": 10, "interval_s": 1, "start_s": 12}]}
                 """, duration: 30)
         let (w, end) = run(s)
-        let m = MeshMetrics(w.mesh!, end: end)
+        let m = MeshMetrics(w.layers.mesh!, end: end)
         let chat = m.workloads[0]
         #expect(chat.created == 10 && chat.delivered == 10 && chat.confirmed == 10)
         #expect(chat.attempts == 10)
         #expect(chat.meanHops == 3)
-        #expect(w.mesh!.ledger.records[0].allSatisfy { $0.hops == 3 })
+        #expect(w.layers.mesh!.ledger.records[0].allSatisfy { $0.hops == 3 })
         // Per message: A sends it, B and C forward it and the return, D sends the return.
         // Frame bytes: 32 + 8·4 + 37 + 200 = 301 for the message, 32 + 8·4 + 37 = 101 for the
         // return (37: the session's DTLS record, `MeshConfig.dtlsRecordBytes`).
         #expect(m.nodes.map(\.messageFrames) == [10, 20, 20, 10])
         #expect(m.nodes.map(\.messageBytes) == [3010, 3010 + 1010, 3010 + 1010, 1010])
         // The route return leaves the destination after the message arrived.
-        for r in w.mesh!.ledger.records[0] { #expect(r.confirmed! > r.delivered!) }
+        for r in w.layers.mesh!.ledger.records[0] { #expect(r.confirmed! > r.delivered!) }
         #expect(chat.confirmRtt.count == 10 && chat.confirmRtt.mean > 0)
     }
 
@@ -52,7 +52,7 @@ struct MeshMessageTests {
                 {"messages": [{"id": "u", "from": "A", "to": "C", "size_bytes": 100, "count": 20, "interval_s": 0.5, "start_s": 12, "reliable": false}]}
                 """, duration: 30)
         let (w, end) = run(s)
-        let m = MeshMetrics(w.mesh!, end: end)
+        let m = MeshMetrics(w.layers.mesh!, end: end)
         // A's unreliable frames are broadcast: both B1 and B2 hear every one, but each frame
         // names one relay and only that one forwards it (and likewise the route returns from
         // C). If both relays forwarded what they heard, they would send twice what A and C sent.
@@ -60,13 +60,13 @@ struct MeshMessageTests {
         #expect(relayed > 0)
         #expect(relayed <= m.nodes[0].messageFrames + m.nodes[3].messageFrames)
         #expect(m.workloads[0].delivered >= 18)
-        #expect(w.mesh!.ledger.records[0].allSatisfy { $0.delivered == nil || $0.hops == 2 })
+        #expect(w.layers.mesh!.ledger.records[0].allSatisfy { $0.delivered == nil || $0.hops == 2 })
     }
 
     /// The relay A uses to reach C at 11 s.
     func relay() throws -> Int {
         let (w, end) = run(try scenario(Self.diamond, mesh: "{}"), until: .seconds(11))
-        return try #require(w.mesh!.route(from: 0, to: 3, at: end)).path[1]
+        return try #require(w.layers.mesh!.route(from: 0, to: 3, at: end)).path[1]
     }
 
     @Test func aLostPeerLeavesTheSessionAfterThePeerTimeout() throws {
@@ -76,8 +76,8 @@ struct MeshMessageTests {
             events: "[{\"at_s\": 12, \"node\": \"\(b == 1 ? "B1" : "B2")\", \"action\": \"fail\"}]")
         // Sessions are evaluated every second; the round at 12 s (after the failure, which was
         // scheduled first) notes the loss, and the peer goes when 3 s have passed: at 15 s.
-        #expect(run(s, until: .milliseconds(14_900)).0.mesh!.peers[0].contains(b))
-        #expect(!run(s, until: .milliseconds(15_100)).0.mesh!.peers[0].contains(b))
+        #expect(run(s, until: .milliseconds(14_900)).0.layers.mesh!.peers[0].contains(b))
+        #expect(!run(s, until: .milliseconds(15_100)).0.layers.mesh!.peers[0].contains(b))
     }
 
     @Test func aSenderRetriesWithTheRepairedRouteAfterARelayFails() throws {
@@ -91,13 +91,13 @@ struct MeshMessageTests {
                 """, events: "[{\"at_s\": 15.5, \"node\": \"\(b == 1 ? "B1" : "B2")\", \"action\": \"fail\"}]",
             duration: 50)
         let (w, end) = run(s)
-        let m = MeshMetrics(w.mesh!, end: end)
+        let m = MeshMetrics(w.layers.mesh!, end: end)
         let chat = m.workloads[0]
         // Without the route cache (`RouteCacheTests` has it fail over at once), three retries
         // 4 s apart outlast the repair (one heartbeat period at most, below).
         #expect(chat.delivered == 20)
-        #expect(w.mesh!.ledger.records[0].contains { $0.attempts >= 2 })
-        #expect(w.mesh!.route(from: 0, to: 3, at: end)?.path == [0, other, 3])
+        #expect(w.layers.mesh!.ledger.records[0].contains { $0.attempts >= 2 })
+        #expect(w.layers.mesh!.route(from: 0, to: 3, at: end)?.path == [0, other, 3])
         // Repair: every route relayed through the failed node (counted here from the tables
         // just before the failure) is repaired by its destination's next heartbeat, which
         // arrives through the other relay within one period (5 s + ≤ 100 ms jitter) plus two
@@ -106,7 +106,7 @@ struct MeshMessageTests {
         var through = 0
         for a in 0..<4 where a != b {
             for c in 0..<4 where c != a && c != b {
-                if before.mesh!.route(from: a, to: c, at: t)?.path.contains(b) == true { through += 1 }
+                if before.layers.mesh!.route(from: a, to: c, at: t)?.path.contains(b) == true { through += 1 }
             }
         }
         let repair = try #require(m.repairs.first)
@@ -126,17 +126,17 @@ struct MeshMessageTests {
         let (w, _) = run(
             try scenario(
                 Self.diamond, mesh: "{\"floodSend\": \"broadcast\", \"sessionSetup\": \"instant\"}", duration: 32))
-        let originated = w.mesh!.originated.reduce(0, +)
+        let originated = w.layers.mesh!.originated.reduce(0, +)
         #expect(originated >= 4 * 6)
-        #expect(w.mesh!.recorder.controlFramesSent.reduce(0, +) == 4 * originated)
+        #expect(w.layers.mesh!.recorder.controlFramesSent.reduce(0, +) == 4 * originated)
         // With one unicast per session peer (the default), a node forwards each heartbeat at
         // most once, to each of its peers: at most 2 × 5 sessions = 10 frames per heartbeat. A
         // node whose first copy of a new heartbeat came the long way round while its route is
         // fresh drops it ("already known by a faster path"), so it can be fewer; never fewer
         // than the origin's own copies, to at least 2 peers each.
         let (u, _) = run(try scenario(Self.diamond, mesh: "{\"sessionSetup\": \"instant\"}", duration: 32))
-        let sent = u.mesh!.recorder.controlFramesSent.reduce(0, +)
-        let made = u.mesh!.originated.reduce(0, +)
+        let sent = u.layers.mesh!.recorder.controlFramesSent.reduce(0, +)
+        let made = u.layers.mesh!.originated.reduce(0, +)
         #expect(sent <= 10 * made)
         #expect(sent >= 2 * made)
     }
@@ -152,7 +152,7 @@ struct MeshMessageTests {
                 "[{\"at_s\": 20, \"node\": \"C\", \"action\": \"fail\"}, {\"at_s\": 20, \"node\": \"D\", \"action\": \"fail\"}]"
         )
         let (w, end) = run(s)
-        let repairs = MeshMetrics(w.mesh!, end: end).repairs
+        let repairs = MeshMetrics(w.layers.mesh!, end: end).repairs
         #expect(repairs.map(\.node) == [2, 3])
         #expect(repairs.map(\.brokenPairs) == [4, 4])
         #expect(repairs.allSatisfy { $0.repairTimes.isEmpty })
@@ -169,8 +169,8 @@ struct MeshMessageTests {
         var stream = RandomStream(seed: s.seed, name: "node:1/mesh/jitter")
         let start = stream.uniform(), session = stream.uniform()
         let offset = SimTime(nanoseconds: Int64(min(start, session) * 1e8))
-        let m = MeshMetrics(w.mesh!, end: end)
-        let established = SimTime(nanoseconds: w.mesh!.recorder.firstRoute[0 * 2 + 1])
+        let m = MeshMetrics(w.layers.mesh!, end: end)
+        let established = SimTime(nanoseconds: w.layers.mesh!.recorder.firstRoute[0 * 2 + 1])
         #expect(established > offset && established - offset < .milliseconds(2))
         #expect(m.pairsRouted == 2)
         let a = m.firstRoutes[0]

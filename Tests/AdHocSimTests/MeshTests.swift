@@ -16,10 +16,10 @@ struct MeshTests {
         // Heartbeats start within the first 5 s and repeat every 5 s (+ ≤ 100 ms jitter):
         // by 10.2 s every node has flooded twice.
         _ = sim.run(&w, until: .milliseconds(10_200))
-        #expect(w.mesh!.peers == [[1], [0, 2], [1, 3], [2]])
-        #expect(w.mesh!.route(from: 0, to: 3, at: sim.now)?.path == [0, 1, 2, 3])
-        #expect(w.mesh!.route(from: 3, to: 0, at: sim.now)?.hops == 3)
-        #expect(w.mesh!.route(from: 1, to: 2, at: sim.now)?.path == [1, 2])
+        #expect(w.layers.mesh!.peers == [[1], [0, 2], [1, 3], [2]])
+        #expect(w.layers.mesh!.route(from: 0, to: 3, at: sim.now)?.path == [0, 1, 2, 3])
+        #expect(w.layers.mesh!.route(from: 3, to: 0, at: sim.now)?.hops == 3)
+        #expect(w.layers.mesh!.route(from: 1, to: 2, at: sim.now)?.path == [1, 2])
     }
 
     @Test func routesAvoidAFailedNodeAfterRepair() throws {
@@ -30,16 +30,16 @@ struct MeshTests {
         var sim = Simulation(seed: s.seed)
         var w = World<WirelessLink>(s, sim: &sim)
         _ = sim.run(&w, until: .seconds(11))
-        let before = try #require(w.mesh!.route(from: 0, to: 3, at: sim.now))
+        let before = try #require(w.layers.mesh!.route(from: 0, to: 3, at: sim.now))
         #expect(before.hops == 2)
         _ = sim.run(&w, until: .seconds(30))
         // B1 is gone: its session drops within a session round, and the next heartbeat
         // rounds teach the path through B2.
         let now = sim.now
-        let after = try #require(w.mesh!.route(from: 0, to: 3, at: now))
+        let after = try #require(w.layers.mesh!.route(from: 0, to: 3, at: now))
         #expect(after.path == [0, 2, 3])
-        #expect(w.mesh!.route(from: 0, to: 1, at: now) == nil)  // B1's route expired
-        #expect(!w.mesh!.peers[0].contains(1))
+        #expect(w.layers.mesh!.route(from: 0, to: 1, at: now) == nil)  // B1's route expired
+        #expect(!w.layers.mesh!.peers[0].contains(1))
     }
 
     @Test(ScaleCheck.trait) func noNodeHoldsMoreThanEightInItsSession() throws {
@@ -50,11 +50,11 @@ struct MeshTests {
         var sim = Simulation(seed: s.seed)
         var w = World<WirelessLink>(s, sim: &sim)
         _ = sim.run(&w, until: .seconds(3))
-        let sizes = w.mesh!.peers.map { $0.count + 1 }
+        let sizes = w.layers.mesh!.peers.map { $0.count + 1 }
         #expect(sizes.allSatisfy { $0 <= 8 })
         #expect(sizes.contains(8))
         // Sessions are mutual.
-        for (i, p) in w.mesh!.peers.enumerated() { for j in p { #expect(w.mesh!.peers[j].contains(i)) } }
+        for (i, p) in w.layers.mesh!.peers.enumerated() { for j in p { #expect(w.layers.mesh!.peers[j].contains(i)) } }
     }
 
     @Test func meshRunsAreDeterministic() throws {

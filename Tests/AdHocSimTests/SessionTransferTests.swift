@@ -169,14 +169,14 @@ struct SessionTransferTests {
         var sim = Simulation(seed: s.seed)
         var world = World<WirelessLink>(s, sim: &sim)
         _ = sim.run(&world, until: .seconds(5.5))
-        #expect(world.mesh!.peers[0] == [1, 2])  // lost at 3 s, kept until 3 + 3 s
+        #expect(world.layers.mesh!.peers[0] == [1, 2])  // lost at 3 s, kept until 3 + 3 s
         _ = sim.run(&world, until: .seconds(6.5))
-        #expect(world.mesh!.peers[0] == [1])
-        #expect(world.mesh!.peers[2] == [])
+        #expect(world.layers.mesh!.peers[0] == [1])
+        #expect(world.layers.mesh!.peers[2] == [])
         _ = sim.run(&world, until: .seconds(9.5))
-        #expect(world.mesh!.peers[0] == [1, 2])
-        #expect(world.mesh!.peers[2] == [0, 1])
-        let x = world.mesh!.transfers[0]
+        #expect(world.layers.mesh!.peers[0] == [1, 2])
+        #expect(world.layers.mesh!.peers[2] == [0, 1])
+        let x = world.layers.mesh!.transfers[0]
         #expect(x.state == .peerLeft)
         #expect(x.finished! > .seconds(6) && x.finished! <= .seconds(7))
         #expect(x.received < x.size)

@@ -102,7 +102,7 @@ public struct HostStack: Sendable {
     /// The hosts of `scenario`'s flows over a link of `mtu` bytes; a flow across the mesh
     /// leaves `meshReserve` bytes of each link frame to the mesh's header. Creates the
     /// endpoints' timers and schedules every flow's start.
-    public init(_ scenario: Scenario, mtu: Int, meshReserve: Int = 0, sim: inout Simulation) {
+    public init(_ scenario: Scenario, mtu: Int, ipReserve meshReserve: Int = 0, sim: inout Simulation) {
         overMesh = scenario.flows.indices.map { scenario.carrier(of: $0) == .mesh }
         meshCarriage = MeshCarriage(flows: scenario.flows.count)
         ip = IpLayer(

@@ -56,7 +56,7 @@ public enum Checker {
                 }
             }
             var sampleTimes: Set<Int64> = []
-            if let mesh = world.mesh {
+            if let mesh = world.layers.mesh {
                 var s = mesh.config.heartbeatInterval
                 while s <= scenario.duration { sampleTimes.insert(s.nanoseconds); s += mesh.config.heartbeatInterval }
             }
@@ -65,17 +65,17 @@ public enum Checker {
             var snapshots = RouteSnapshots(ids: ids)
             for t in times.union(sampleTimes).sorted() {
                 _ = sim.run(&world, until: SimTime(nanoseconds: t), maxEvents: scenario.limits.maxEvents)
-                if sampleTimes.contains(t), let mesh = world.mesh { snapshots.sample(mesh, at: sim.now) }
+                if sampleTimes.contains(t), let mesh = world.layers.mesh { snapshots.sample(mesh, at: sim.now) }
                 for (k, e) in scenario.expectations.enumerated() {
                     switch e {
                     case .routeBy(let limit, let from, let to):
                         if firstSeen[k] == nil, t <= limit.nanoseconds,
-                            world.mesh?.route(from: from, to: to, at: sim.now) != nil
+                            world.layers.mesh?.route(from: from, to: to, at: sim.now) != nil
                         {
                             firstSeen[k] = sim.now
                         }
                     case .routeAt(let time, let from, let to, _, _):
-                        if time.nanoseconds == t { at[k] = .some(world.mesh?.route(from: from, to: to, at: sim.now)) }
+                        if time.nanoseconds == t { at[k] = .some(world.layers.mesh?.route(from: from, to: to, at: sim.now)) }
                     default: break
                     }
                 }
@@ -83,7 +83,7 @@ public enum Checker {
             _ = sim.run(&world, until: scenario.duration, maxEvents: scenario.limits.maxEvents)
             var fp = StableHash()
             fp.value = sim.fingerprint
-            let metrics = world.mesh.map { MeshMetrics($0, end: sim.now) }
+            let metrics = world.layers.mesh.map { MeshMetrics($0, end: sim.now) }
             var outcomes: [Outcome] = []
             for (k, e) in scenario.expectations.enumerated() {
                 switch e {
@@ -110,7 +110,7 @@ public enum Checker {
                                 ?? "no route",
                             passed: ok))
                 case .maxSessionSize(let max):
-                    let largest = (world.mesh?.peers.map { $0.count + 1 }.max()) ?? 1
+                    let largest = (world.layers.mesh?.peers.map { $0.count + 1 }.max()) ?? 1
                     outcomes.append(
                         Outcome(
                             check: "largest session", expected: "≤ \(max) nodes", observed: "\(largest) nodes",
@@ -146,7 +146,7 @@ public enum Checker {
                             passed: ok))
                 }
             }
-            return Result(outcomes: outcomes, routeSnapshots: world.mesh == nil ? nil : snapshots.text)
+            return Result(outcomes: outcomes, routeSnapshots: world.layers.mesh == nil ? nil : snapshots.text)
         }
     }
 }
@@ -162,7 +162,7 @@ extension Checker.CheckRun {
         let n = ids.count
         var joined = Array(repeating: SimTime.zero, count: n)
         for e in world.events where e.action == .join { joined[e.node] = max(joined[e.node], e.time) }
-        let first = world.mesh?.recorder.firstRoute ?? []
+        let first = world.layers.mesh?.recorder.firstRoute ?? []
         var due = 0, missing = 0, named: [String] = [], longest = SimTime.zero
         for a in 0..<n {
             for b in 0..<n where a != b {

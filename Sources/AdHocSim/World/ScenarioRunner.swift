@@ -138,7 +138,7 @@ public enum ScenarioRunner {
                 }(),
                 wallSeconds: wall.seconds, nodes: world.nodes,
                 link: link, traffic: world.traffic.counters,
-                mesh: world.mesh.map { mesh in
+                mesh: world.layers.mesh.map { mesh in
                     var start = Array(repeating: SimTime.zero, count: world.nodes.count)
                     for e in scenario.events where e.action == .join { start[e.node] = max(start[e.node], e.time) }
                     var m = MeshMetrics(mesh, end: sim.now, appStart: start)
@@ -149,7 +149,7 @@ public enum ScenarioRunner {
                     }
                     return m
                 },
-                ble: world.ble.map { BleMetrics($0) },
+                ble: world.layers.ble.map { BleMetrics($0) },
                 traces: world.hosts.trace.map { t in (0..<world.nodes.count).map { t.file(of: $0) } },
                 ipTotals: flows.indices.map { k in
                     let c = FlowSide.client(k).index

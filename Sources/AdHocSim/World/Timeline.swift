@@ -85,14 +85,14 @@ public final class TimelineRecorder: @unchecked Sendable {
         }
         let radio = RadioConfiguration(scenario.radio)
         let range = L.hasRadio ? MaximumRange(scenario).metres : 0
-        let heartbeat = world.mesh?.config.heartbeatInterval.nanoseconds ?? 0
-        let routes = world.mesh != nil && world.nodes.count <= Self.maxRouteNodes
+        let heartbeat = world.layers.mesh?.config.heartbeatInterval.nanoseconds ?? 0
+        let routes = world.layers.mesh != nil && world.nodes.count <= Self.maxRouteNodes
         lines.append(
             "{\"e\":\"header\",\"version\":1,\"scenario\":\(Self.json(scenario.name)),"
                 + "\"place\":\"\(scenario.environment.place.rawValue)\",\"technology\":\"\(radio.technology.rawValue)\","
                 + "\"duration_ns\":\(scenario.duration.nanoseconds),\"range_m\":\(Self.number(range)),"
                 + "\"slice_ns\":\(slice.nanoseconds),\"nodes\":[\(nodes.joined(separator: ","))],"
-                + "\"events\":[\(events.joined(separator: ","))],\"mesh\":\(world.mesh != nil),"
+                + "\"events\":[\(events.joined(separator: ","))],\"mesh\":\(world.layers.mesh != nil),"
                 + "\"heartbeat_ns\":\(heartbeat),\"flows\":[\(flows.joined(separator: ","))],"
                 + "\"routes_recorded\":\(routes)}")
         lastPositions = (0..<world.nodes.count).map { world.nodes.position(of: $0, at: .zero) }
@@ -147,7 +147,7 @@ public final class TimelineRecorder: @unchecked Sendable {
                 }
             }
         }
-        if let mesh = world.mesh {
+        if let mesh = world.layers.mesh {
             let peers = mesh.peers
             for a in 0..<peers.count where peers[a] != lastPeers[a] {
                 for b in peers[a] where b > a && !lastPeers[a].contains(b) {
@@ -188,7 +188,7 @@ public final class TimelineRecorder: @unchecked Sendable {
                 record("{\"e\":\"rtt\",\"t\":\(sent.nanoseconds),\"f\":\(k),\"ms\":\(ms)}")
             }
         }
-        guard let mesh = world.mesh else { return }
+        guard let mesh = world.layers.mesh else { return }
         func time(_ t: SimTime?) -> String { t.map { "\($0.nanoseconds)" } ?? "null" }
         for (w, records) in mesh.ledger.records.enumerated() {
             let spec = mesh.ledger.workloads[w]

@@ -1,5 +1,5 @@
-// The simulated world of one run: the nodes, their link, hosts, mesh and Bluetooth LE, and the
-// one `switch` that routes every event to the layer that owns it.
+// The simulated world of one run: the nodes, their link, the hosts and the optional layers
+// (`Layers`), and the one `switch` that routes every event to the layer that owns it.
 
 extension EventKind {
     /// Moving nodes' positions are sampled into the channel (target: unused).
@@ -30,12 +30,10 @@ public struct World<Link: LinkTechnology>: EventHandler {
     public var traffic: LinkTraffic
     /// The flows' hosts: IP, sockets, applications and send backlogs.
     public var hosts: HostStack
-    /// MAdHoc's mesh, when the scenario has a `mesh` section.
-    public var mesh: MeshNetwork?
-    /// Bluetooth LE advertising and scanning, when the scenario has a `ble` section.
-    public var ble: BleNetwork?
-    /// What `adhocsim view` plays back, when the run records it (`nil`: one branch per mesh
-    /// packet, nothing else).
+    /// The optional layers above the link, registered in one list (`Layers`).
+    public var layers: Layers
+    /// What `adhocsim view` plays back, when the run records it (`nil`: one branch per layer
+    /// frame, nothing else).
     public var timeline: TimelineRecorder?
 
     /// Builds the world of `scenario` and schedules its initial events into `sim`.
@@ -50,13 +48,7 @@ public struct World<Link: LinkTechnology>: EventHandler {
             positions: (0..<table.count).map { table.position(of: $0, at: .zero) },
             sim: &sim)
         traffic = LinkTraffic(scenario.traffic, sim: &sim)
-        // A flow across the mesh leaves each frame room for the mesh's header and the longest
-        // route it may carry (`MeshConfig.maxIpPathNodes`).
-        let meshReserve = scenario.mesh.map { spec -> Int in
-            let c = MeshConfig(spec)
-            return Int(c.messageBytes(pathLength: c.maxIpPathNodes, payload: 0))
-        }
-        hosts = HostStack(scenario, mtu: link.mtu, meshReserve: meshReserve ?? 0, sim: &sim)
+        hosts = HostStack(scenario, mtu: link.mtu, ipReserve: Layers.ipReserve(scenario), sim: &sim)
         for (k, e) in scenario.events.enumerated() {
             sim.schedule(at: e.time, target: UInt32(k), kind: .nodeEvent)
             if e.action == .join { link.setDown(e.node, sim: &sim) }
@@ -64,20 +56,7 @@ public struct World<Link: LinkTechnology>: EventHandler {
         if nodes.anyMobile && Link.hasRadio {
             sim.schedule(at: NodeTable.samplingInterval, target: 0, kind: .mobilityTick)
         }
-        if let b = scenario.ble {
-            var network = BleNetwork(
-                b, nodes: nodes,
-                place: PlaceParameters.resolve(scenario.environment, frequencyHz: BleMedium.bandCentreHz),
-                sim: &sim)
-            for e in scenario.events where e.action == .join { network.setDown(e.node, true, now: .zero) }
-            ble = network
-        }
-        if let m = scenario.mesh, Link.hasRadio {
-            mesh = MeshNetwork(
-                nodes: nodes.count, config: MeshConfig(m), workloads: m.messages, resources: m.resources,
-                streams: m.streams, sessions: m.sessions.map { SignalSessions(groups: $0, nodes: table.count) },
-                sim: &sim)
-        }
+        layers = Layers(scenario, nodes: table, hasRadio: Link.hasRadio, sim: &sim)
     }
 
     /// Routes an event to the layer that owns its kind, then carries the link's notices up.
@@ -85,12 +64,9 @@ public struct World<Link: LinkTechnology>: EventHandler {
         switch event.kind.block {
         case .link: link.handle(event, in: &sim)
         case .linkTraffic: traffic.handle(event, in: &sim)
-        case .application, .transport: hosts.handle(event, link: &link, router: mesh, sim: &sim)
-        // Only the mesh and Bluetooth LE schedule their blocks' events, so they exist then.
-        case .mesh: mesh?.handle(event, link: &link, sim: &sim)
-        case .bluetooth: ble?.handle(event, in: &sim)
+        case .application, .transport: layers.handleHostEvent(event, hosts: &hosts, link: &link, sim: &sim)
         case .world: handleWorldEvent(event, sim: &sim)
-        case .unassigned: preconditionFailure("no layer owns event kind \(event.kind.rawValue)")
+        default: layers.handle(event, link: &link, sim: &sim)
         }
         drainNotices(sim: &sim)
     }
@@ -108,36 +84,20 @@ public struct World<Link: LinkTechnology>: EventHandler {
             switch e.action {
             case .fail:
                 link.setDown(e.node, sim: &sim)
-                ble?.setDown(e.node, true, now: sim.now)
-                let link = self.link
-                mesh?.nodeFailed(e.node, now: sim.now, isDown: link.isDown)
+                layers.nodeFailed(e.node, link: link, now: sim.now)
             case .recover, .join:
                 link.setUp(e.node, sim: &sim)
-                ble?.setDown(e.node, false, now: sim.now)
-                // A joining phone's app starts: Multipeer discovery begins then.
-                if e.action == .join { mesh?.appStarted(e.node, sim: &sim) }
+                layers.nodeReturned(e.node, joined: e.action == .join, sim: &sim)
             case .move:
                 // The decoder gives every move a position.
                 guard let to = e.position else { break }
                 nodes.teleport(e.node, to: to, at: sim.now)
                 link.setPosition(e.node, to)
-                ble?.nodesMoved(nodes)
+                layers.nodesMoved(nodes)
             }
         default:
             preconditionFailure("not a world event")
         }
-    }
-
-    /// IP across the mesh: hands the mesh the routes the hosts asked for and the links they
-    /// found broken, then lets datagrams waiting for a route go if the mesh learned routes.
-    mutating func carryIpAcrossMesh(sim: inout Simulation) {
-        if hosts.hasMeshReports {
-            let (wanted, broken) = hosts.takeMeshReports()
-            for w in wanted { mesh?.ipRouteWanted(from: w.from, to: w.to, sim: &sim) }
-            for b in broken { mesh?.ipLinkBroke(route: b.route, at: b.at, next: b.next, now: sim.now) }
-        }
-        guard let learned = mesh?.routesLearned else { return }
-        hosts.routesLearned(learned, link: &link, router: mesh, sim: &sim)
     }
 
     /// Carries link notices up and traffic packets down until neither has anything left
@@ -152,9 +112,8 @@ public struct World<Link: LinkTechnology>: EventHandler {
                 let n = batch[k]
                 k += 1
                 switch n.packet.owner {
-                case .mesh: mesh?.notice(n, link: &link, sim: &sim)
                 case .ip:
-                    if hosts.notice(n, link: &link, router: mesh, sim: &sim) { unblock = true }
+                    if layers.ipNotice(n, hosts: &hosts, link: &link, sim: &sim) { unblock = true }
                 case .linkTraffic:
                     guard n.kind == .delivered else {
                         traffic.notice(n, now: sim.now)
@@ -167,18 +126,16 @@ public struct World<Link: LinkTechnology>: EventHandler {
                     }
                     traffic.delivered(n.packet, count: last - k + 1, now: sim.now)
                     k = last
+                default:
+                    // A frame of a layer above the link (`Layers`).
+                    layers.notice(n, link: &link, sim: &sim)
                 }
             }
             // Queue room freed: backlogged TCP/QUIC packets and blocked UDP writers may continue.
-            if unblock { hosts.queueRoomFreed(link: &link, router: mesh, sim: &sim) }
+            if unblock { layers.queueRoomFreed(hosts: &hosts, link: &link, sim: &sim) }
             batch.removeAll(keepingCapacity: true)
             link.notices = batch
-            if mesh != nil {
-                carryIpAcrossMesh(sim: &sim)
-                // Room freed: held message frames go first, oldest first.
-                if mesh?.isHolding == true { mesh?.sendHeld(link: &link, sim: &sim) }
-            }
-            if mesh?.sendOutbox(link: &link, timeline: timeline, sim: &sim) == true { continue }
+            if layers.afterNotices(hosts: &hosts, link: &link, timeline: timeline, sim: &sim) { continue }
             if traffic.outbox.isEmpty { return }
             var out = traffic.outbox
             traffic.outbox = []
