@@ -269,6 +269,9 @@ public struct DeclaredSection: Sendable {
             name: "top", page: "core", markdownTable: ScenarioParameters.section.markdownTable,
             schemaObjects: ScenarioParameters.section.parameters.map { (["properties", $0.key], $0.schema) }),
         DeclaredSection(
+            name: "distance", page: "core", markdownTable: ScenarioParameters.distance.markdownTable,
+            schemaObjects: ScenarioParameters.distance.parameters.map { (["properties", $0.key], $0.schema) }),
+        DeclaredSection(
             name: "nodes", page: "core", markdownTable: NodeParameters.section.markdownTable,
             schemaObjects: [(["properties", "nodes", "anyOf", "0", "items"], NodeParameters.section.schema(perNode: false))]),
         DeclaredSection(

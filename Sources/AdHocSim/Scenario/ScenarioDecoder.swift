@@ -104,32 +104,14 @@ public struct ScenarioDecoder {
                 t, JSONPath.root.appending("traffic"), nodeIndex: nodeIndex, nodeCount: nodes?.count ?? 0,
                 duration: duration)
         }
-        var distance: DistanceSpec?
-        var distanceOK = true
-        if let d = r.value("distance_m") {
-            let dp = JSONPath.root.appending("distance_m")
-            if case .string("max") = d.value {
-                distance = .max
-            } else if case .number = d.value,
-                let v = values.positive(
-                    d, dp, "a distance in metres, > 0 and ≤ 100000, or \"max\"", above: 0, upTo: 100_000)
-            {
-                distance = .metres(v)
-            } else {
-                if case .number = d.value {
-                } else {
-                    sink.report(
-                        "expected a distance in metres, > 0 and ≤ 100000, or \"max\", found \(d.value.summary)",
-                        path: dp, at: d.origin)
-                }
-                distanceOK = false
-            }
-            if distanceOK, let n = nodes, n.count != 2 {
-                sink.report(
-                    "distance_m places the second of exactly two nodes; this scenario has \(n.count)", path: dp,
-                    at: d.origin)
-                distanceOK = false
-            }
+        var distanceItem = ScenarioParameters.DistanceItem()
+        var distanceOK = values.read(ScenarioParameters.distance, from: r, .root, into: &distanceItem, perNode: false)
+        let distance = distanceItem.distance
+        if distanceOK, let d = r.value("distance_m"), let n = nodes, n.count != 2 {
+            sink.report(
+                "distance_m places the second of exactly two nodes; this scenario has \(n.count)",
+                path: JSONPath.root.appending("distance_m"), at: d.origin)
+            distanceOK = false
         }
         var matrix: Matrix?
         var matrixOK = true

@@ -9,6 +9,40 @@ enum ScenarioParameters {
         var duration: Double?
     }
 
+    /// What `distance_m` holds.
+    struct DistanceItem {
+        var distance: DistanceSpec?
+    }
+
+    /// `distance_m`, read after the nodes, flows and traffic (its rule needs the nodes: it
+    /// places the second of exactly two, checked right after in `decodeRoot`).
+    static let distance = ParameterSection<DistanceItem>(
+        "",
+        [
+            Parameter(
+                "distance_m",
+                .custom(
+                    schema: #"{"anyOf": [{"type": "number", "exclusiveMinimum": 0, "maximum": 100000}, {"const": "max"}]}"#,
+                    value: "> 0 … 100000 m, or `\"max\"`",
+                    decode: { values, v, at, what, item in
+                        if case .string("max") = v.value {
+                            item.distance = .max
+                            return true
+                        }
+                        guard case .number = v.value else {
+                            values.sink.report("expected \(what), found \(v.value.summary)", path: at, at: v.origin)
+                            return false
+                        }
+                        guard let m = values.positive(v, at, what, above: 0, upTo: 100_000) else { return false }
+                        item.distance = .metres(m)
+                        return true
+                    }),
+                default: "none (the file's positions)",
+                help: "moves the second of two nodes this far from the first along x; `\"max\"`: to the place's maximum range (`adhocsim range`)",
+                expected: "a distance in metres, > 0 and ≤ 100000, or \"max\"",
+                source: .assumption("the thesis's matrices vary the distance between two phones"))
+        ])
+
     static let section = ParameterSection<Item>(
         "",
         [

@@ -234,17 +234,7 @@ public enum ScenarioSchema {
         }
       ]
     },
-    "distance_m": {
-      "anyOf": [
-        {
-          "type": "number",
-          "minimum": 0
-        },
-        {
-          "const": "max"
-        }
-      ]
-    },
+    "distance_m": {},
     "flows": {
       "type": "array",
       "items": {}
