@@ -451,20 +451,16 @@ public struct HostStack: Sendable {
                         udp[i].outbox.removeAll(keepingCapacity: true)
                         drainBacklog(side, link: &link, router: router, sim: &sim)
                     }
-                    queues[s].removeFirst()
-                    if w.awaited {
-                        flows[k].app.wrote(w.bytes, now: sim.now, datagram: true)
-                        flows[k].app.submitNext(&queues[s], now: sim.now)
+                } else {
+                    // No send buffer: the sender waits for interface room.
+                    guard !interface.paused[from],
+                        link.queueRoom(of: from) >= ip.fragmentCount(flow: k, transportBytes: Int(w.bytes) + 8)
+                    else { break }
+                    // FQ-CoDel may drop the datagram at enqueue; the send completes either way.
+                    if interface.admit(from, flowControlled: false) == .accept {
+                        udp[i].write(message: w.message, bytes: w.bytes, sim: &sim)
+                        sendDatagrams(side, link: &link, router: router, sim: &sim)
                     }
-                    continue
-                }
-                guard !interface.paused[from],
-                    link.queueRoom(of: from) >= ip.fragmentCount(flow: k, transportBytes: Int(w.bytes) + 8)
-                else { break }
-                // FQ-CoDel may drop the datagram at enqueue; the send completes either way.
-                if interface.admit(from, flowControlled: false) == .accept {
-                    udp[i].write(message: w.message, bytes: w.bytes, sim: &sim)
-                    sendDatagrams(side, link: &link, router: router, sim: &sim)
                 }
                 queues[s].removeFirst()
                 if w.awaited {

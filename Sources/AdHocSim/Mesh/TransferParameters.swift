@@ -63,37 +63,15 @@ enum TransferParameters {
                     }),
                 default: "required", help: "the \(what)'s name", expected: "a \(what) name", source: .required,
                 required: "a \(what) name"),
-            Parameter(
-                "from",
-                .custom(
-                    schema: ##"{"$ref": "#/$defs/nodeId"}"##, value: "a node id",
-                    decode: { values, v, at, _, item in
-                        guard let n = values.node(v, at, in: item.nodeIndex) else {
-                            item.endsFailed = true
-                            return false
-                        }
-                        item.from = n
-                        return true
-                    }),
-                default: "required", help: "the sender", expected: "a node id", source: .required, required: "a node id"),
-            Parameter(
-                "to",
-                .custom(
-                    schema: ##"{"$ref": "#/$defs/nodeId"}"##, value: "a node id: a peer in the sender's session",
-                    decode: { values, v, at, _, item in
-                        guard let n = values.node(v, at, in: item.nodeIndex) else {
-                            item.endsFailed = true
-                            return false
-                        }
-                        item.to = n
-                        guard checkPeer(values, v, at, item) else {
-                            item.endsFailed = true
-                            return false
-                        }
-                        return true
-                    }),
-                default: "required", help: "the receiver, a peer in the sender's session (seed 003)", expected: "a node id",
-                source: .required, required: "a node id"),
+            end("from", value: "a node id", help: "the sender") { _, _, _, n, item in
+                item.from = n
+                return true
+            },
+            end("to", value: "a node id: a peer in the sender's session", help: "the receiver, a peer in the sender's session (seed 003)") {
+                values, v, at, n, item in
+                item.to = n
+                return checkPeer(values, v, at, item)
+            },
             Parameter(
                 "at_s",
                 .custom(
@@ -110,6 +88,26 @@ enum TransferParameters {
                 default: "0", help: "when the app starts the \(what)", expected: "a start time in seconds",
                 source: .assumption("from the start"))
         ]
+    }
+
+    /// `from` or `to`: a node id, resolved, then stored (and checked) by `accept`; a wrong end
+    /// marks the ends failed.
+    static func end(
+        _ key: String, value: String, help: String,
+        accept: @escaping @Sendable (ValueReader, JSONNode, JSONPath, Int, inout Item) -> Bool
+    ) -> Parameter<Item> {
+        Parameter(
+            key,
+            .custom(
+                schema: ##"{"$ref": "#/$defs/nodeId"}"##, value: value,
+                decode: { values, v, at, _, item in
+                    guard let n = values.node(v, at, in: item.nodeIndex), accept(values, v, at, n, &item) else {
+                        item.endsFailed = true
+                        return false
+                    }
+                    return true
+                }),
+            default: "required", help: help, expected: "a node id", source: .required, required: "a node id")
     }
 
     /// `to` goes to another phone, and with fixed sessions to one in a session with the sender.
