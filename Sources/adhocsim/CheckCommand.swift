@@ -4,7 +4,7 @@ import Foundation
 enum CheckCommand {
     static func main(_ args: [String]) throws -> Int32 {
         if args.contains("--help") || args.contains("-h") { print(Help.check); return ExitStatus.success }
-        let a = try Arguments(args, options: ["--set", "--golden"], switches: ["--update-golden"])
+        let a = try Arguments(args, options: ["--set", "--golden", "--seed"], switches: ["--update-golden"])
         guard !a.positionals.isEmpty else {
             throw Arguments.UsageError(message: "expects scenario FILEs with \"expectations\"")
         }
@@ -14,47 +14,51 @@ enum CheckCommand {
         if let golden, !update {
             var isDir: ObjCBool = false
             guard FileManager.default.fileExists(atPath: golden, isDirectory: &isDir), isDir.boolValue else {
-                printError("\(golden): error: --golden: no such folder (create the snapshots with --update-golden)")
+                printError("\(golden): error: --golden: no such folder (create the route change logs with --update-golden)")
                 return ExitStatus.badInput
             }
         }
+        var overrides = a.all("--set")
+        if a.value("--seed") != nil {
+            overrides.append("seed=\(try a.integer("--seed", default: 0, in: 0...UInt64.max))")
+        }
         var failed = 0
         for file in a.positionals {
-            guard let scenario = loadScenario(file, overrides: a.all("--set")) else { return ExitStatus.badInput }
+            guard let scenario = loadScenario(file, overrides: overrides) else { return ExitStatus.badInput }
             var outcomes: [Checker.Outcome]
-            let snapshots: String?
+            let changes: String?
             do {
                 let result = try Checker.run(scenario)
                 outcomes = result.outcomes
-                snapshots = result.routeSnapshots
+                changes = result.routeChanges
             } catch let e as ScenarioRunner.Unsupported {
                 printError(e.description)
                 return ExitStatus.badInput
             }
-            if let golden, let snapshots {
+            if let golden, let changes {
                 let name = URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent + ".routes"
                 let path = (golden as NSString).appendingPathComponent(name)
                 if update {
                     do {
                         try FileManager.default.createDirectory(atPath: golden, withIntermediateDirectories: true)
-                        try Data(snapshots.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+                        try Data(changes.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
                         print("\(file): wrote \(path)")
                     } catch {
-                        printError("\(path): error: cannot write the golden snapshot: \(error.localizedDescription)")
+                        printError("\(path): error: cannot write the golden route change log: \(error.localizedDescription)")
                         return ExitStatus.badInput
                     }
                 } else if let data = FileManager.default.contents(atPath: path) {
                     let old = String(decoding: data, as: UTF8.self)
-                    let difference = RouteSnapshots.firstDifference(old: old, new: snapshots)
+                    let difference = RouteChangeLog.difference(stored: old, new: changes)
                     outcomes.append(
                         Checker.Outcome(
-                            check: "route tables", expected: "as \(path)",
-                            observed: difference.map { "differ: " + $0 } ?? "identical", passed: difference == nil))
+                            check: "route changes", expected: "as \(path)",
+                            observed: difference ?? "identical", passed: difference == nil))
                 } else {
                     outcomes.append(
                         Checker.Outcome(
-                            check: "route tables", expected: "as \(path)",
-                            observed: "no snapshot there (create it with --update-golden)", passed: false))
+                            check: "route changes", expected: "as \(path)",
+                            observed: "no log there (create it with --update-golden)", passed: false))
                 }
             }
             print("\(file):")

@@ -10,10 +10,10 @@ enum Help {
           adhocsim schema
           adhocsim validate FILE... [--set PATH=VALUE]...
           adhocsim range [FILE] [--environment PRESET] [--set PATH=VALUE]...
-          adhocsim sweep FILE [--out DIR] [-j N] [--shard K/N] [--resume] [--overrides FILE] [--set PATH=VALUE]... [--quiet]
+          adhocsim sweep FILE [--out DIR] [-j N] [--shard K/N] [--resume] [--matrix FILE|JSON] [--overrides FILE] [--set PATH=VALUE]... [--quiet]
           adhocsim merge DIR... --out DIR [--allow-partial]
           adhocsim plot DIR
-          adhocsim check FILE... [--golden DIR [--update-golden]] [--set PATH=VALUE]...
+          adhocsim check FILE... [--seed N] [--golden DIR [--update-golden]] [--set PATH=VALUE]...
           adhocsim calibrate FILE --measured CSV --fit PATH=LOW:HIGH... [--holdout PLACES] [--out FILE]
           adhocsim compare DIR --measured CSV [--out DIR]
           adhocsim bench core [--population P] [--events E] [--repeat R] [--compare] [--no-baseline]
@@ -174,7 +174,8 @@ enum Help {
         """
 
     static let sweep = """
-        adhocsim sweep FILE [--out DIR] [-j N] [--shard K/N] [--resume] [--set PATH=VALUE]... [--quiet]
+        adhocsim sweep FILE [--out DIR] [-j N] [--shard K/N] [--resume] [--matrix FILE|JSON]
+                       [--overrides FILE] [--set PATH=VALUE]... [--quiet]
 
         Runs every cell of FILE's "matrix" ({"<json path>": [values...], "repeat": R}) and writes
         DIR (default results/<name>/): cells/ (one committed file per finished cell and repeat),
@@ -184,6 +185,9 @@ enum Help {
           -j N          worker threads (default: the number of cores)
           --shard K/N   run only every N-th cell starting at the K-th (for batch schedulers)
           --resume      keep finished cells in DIR and run the rest
+          --matrix FILE|JSON  sweep this matrix instead of FILE's own: a file holding the
+                        matrix object, or the object itself ('{"distance_m": [1, 10, 50]}');
+                        the same as --set matrix={...}, the one object --set may replace
           --overrides FILE  apply a file of overrides to every cell first (as adhocsim
                         calibrate writes it)
           --quiet       no progress output
@@ -206,21 +210,43 @@ enum Help {
         against distance, UDP loss against the number of writes, maximum range per place.
         """
 
-    static let check = """
-        adhocsim check FILE... [--golden DIR [--update-golden]] [--set PATH=VALUE]...
+    static var check: String {
+        let forms = ExpectationMetric.forms.map { "  " + $0.form + "\n" + wrapped($0.help, indent: 6) }
+            .joined(separator: "\n")
+        return """
+            adhocsim check FILE... [--seed N] [--golden DIR [--update-golden]] [--set PATH=VALUE]...
 
-        Runs each scenario and evaluates its "expectations": {"by_s": T, "route": {"from", "to"}},
-        {"at_s": T, "route": {"from", "to", "avoids": [...], "maxHops": N}},
-        {"metric": "max_session_size", "max": 8},
-        {"metric": "delivery_ratio", "flow": "<mesh.messages id>", "min": 0.99},
-        {"fingerprint": "<16 hex digits>"}.
-        Prints expected and observed values; exit status 1 if any check fails.
+            Runs each scenario and evaluates its "expectations", each one of:
+            \(forms)
+            Prints expected and observed values; exit status 1 if any check fails.
 
-          --golden DIR       also compare the route tables, sampled every heartbeat
-                             interval, with DIR/<file name>.routes; the first difference
-                             (time, node, destination, old and new path) is shown
-          --update-golden    write those snapshots instead of comparing them
-        """
+              --seed N           run with this seed instead of the file's
+              --golden DIR       also compare the routes with DIR/<file name>.routes: every
+                                 node's route to every destination, looked at every 100 ms
+                                 (whatever the heartbeat interval) and kept as its changes
+                                 ("t node destination path", "-" for none); a difference names
+                                 the pairs that changed, those that changed only in time (by
+                                 how much), and the first change (time, node, destination,
+                                 stored and new route)
+              --update-golden    write those logs instead of comparing them
+            """
+    }
+
+    /// `text` broken into lines of at most 92 columns, each indented by `indent` spaces.
+    static func wrapped(_ text: String, indent: Int) -> String {
+        var lines: [String] = []
+        var line = ""
+        for word in text.split(separator: " ") {
+            if !line.isEmpty && indent + line.count + 1 + word.count > 92 {
+                lines.append(line)
+                line = ""
+            }
+            line += (line.isEmpty ? "" : " ") + word
+        }
+        if !line.isEmpty { lines.append(line) }
+        let pad = String(repeating: " ", count: indent)
+        return lines.map { pad + $0 }.joined(separator: "\n")
+    }
 
     static func text(for topic: String) -> String? {
         switch topic {

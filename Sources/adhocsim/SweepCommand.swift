@@ -5,7 +5,8 @@ enum SweepCommand {
     static func main(_ args: [String]) throws -> Int32 {
         if args.contains("--help") || args.contains("-h") { print(Help.sweep); return ExitStatus.success }
         let a = try Arguments(
-            args, options: ["--out", "-j", "--shard", "--set", "--overrides"], switches: ["--resume", "--quiet"])
+            args, options: ["--out", "-j", "--shard", "--set", "--overrides", "--matrix"],
+            switches: ["--resume", "--quiet"])
         guard a.positionals.count == 1 else {
             throw Arguments.UsageError(message: "expects one scenario FILE with a \"matrix\"")
         }
@@ -21,7 +22,12 @@ enum SweepCommand {
         }
         let plan: SweepPlan
         do {
-            guard let overrides = overrideArguments(a) else { return ExitStatus.badInput }
+            guard var overrides = overrideArguments(a) else { return ExitStatus.badInput }
+            if let m = a.value("--matrix") {
+                // Inline JSON, or a file holding the matrix object.
+                overrides.append(
+                    m.first == "{" ? "matrix=" + m : try Matrix.overrideArgument(file: m))
+            }
             plan = try SweepPlan(path: a.positionals[0], overrides: overrides)
         } catch let e as ScenarioError {
             printError(e.description)

@@ -210,17 +210,33 @@ struct MeshMessageTests {
         #expect(three[0].medians == nil && three[0].exposedTo.isEmpty)
     }
 
-    @Test func snapshotDifferencesNameTheFirstChangedRoute() {
-        let old = "5.000000000 A C A B C\n10.000000000 A C A B C\n10.000000000 C A C B A\n"
-        #expect(RouteSnapshots.firstDifference(old: old, new: old) == nil)
-        let new = "5.000000000 A C A B C\n10.000000000 A C A D C\n10.000000000 C A C D A\n"
+    @Test func routeChangeLogsNameWhatChanged() {
+        let h = RouteChangeLog.header + "\n"
+        let stored = h + "0.500000000 A C A B C\n0.500000000 C A C B A\n12.000000000 A C -\n"
+        #expect(RouteChangeLog.difference(stored: stored, new: stored) == nil)
+        // Both routes learned 2 s later, the same paths, and A's lost 2 s later: two pairs,
+        // both only in time, every shift +2 s; the first difference is the stored 0.5 s change.
+        let later = h + "2.500000000 A C A B C\n2.500000000 C A C B A\n14.000000000 A C -\n"
         #expect(
-            RouteSnapshots.firstDifference(old: old, new: new)
-                == "at 10.000 s, node A, destination C: old A B C, new A D C")
-        let gone = "5.000000000 A C A B C\n10.000000000 C A C B A\n"
+            RouteChangeLog.difference(stored: stored, new: later)
+                == "2 pairs changed, 2 only in time (+2.000 s); first at 0.500 s, node A, destination C: "
+                + "stored A B C from 0.500 s, new A B C from 2.500 s")
+        // A different relay for C → A at the same time: one pair, not only in time.
+        let other = h + "0.500000000 A C A B C\n0.500000000 C A C D A\n12.000000000 A C -\n"
         #expect(
-            RouteSnapshots.firstDifference(old: old, new: gone)
-                == "at 10.000 s, node A, destination C: old A B C, new no route")
+            RouteChangeLog.difference(stored: stored, new: other)
+                == "1 pair changed; first at 0.500 s, node C, destination A: stored C B A from 0.500 s, "
+                + "new C D A from 0.500 s")
+        // The route is never lost: the stored loss at 12 s is the difference.
+        let kept = h + "0.500000000 A C A B C\n0.500000000 C A C B A\n"
+        #expect(
+            RouteChangeLog.difference(stored: stored, new: kept)
+                == "1 pair changed; first at 12.000 s, node A, destination C: stored no route from 12.000 s, "
+                + "new no further change")
+        // An old per-heartbeat snapshot is not compared as if it were a log.
+        #expect(
+            RouteChangeLog.difference(stored: "5.000000000 A C A B C\n", new: stored)?
+                .hasPrefix("the stored file is not a route change log") == true)
     }
 
     @Test func aMeshOverTheIdealLinkIsRefusedBeforeRunning() throws {

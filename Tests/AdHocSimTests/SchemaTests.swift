@@ -67,6 +67,20 @@ import Testing
         #expect(printed.stdout == ScenarioSchema.text)
     }
 
+    /// The expectation metrics are declared once (`ExpectationMetric`): the schema offers
+    /// exactly those, and `check --help` shows every one with its form.
+    @Test func theExpectationMetricsAreTheDeclaredOnes() throws {
+        let root = try #require(
+            try JSONSerialization.jsonObject(with: Data(ScenarioSchema.text.utf8)) as? [String: Any])
+        let properties = root["properties"] as? [String: Any]
+        let items = (properties?["expectations"] as? [String: Any])?["items"] as? [String: Any]
+        let metric = (items?["properties"] as? [String: Any])?["metric"] as? [String: Any]
+        #expect(metric?["enum"] as? [String] == ExpectationMetric.allCases.map(\.rawValue))
+        let help = try CLI.run(["check", "--help"], in: try temporaryFolder())
+        for m in ExpectationMetric.allCases { #expect(help.stdout.contains(m.form), "\(m.rawValue)") }
+        #expect(help.stdout.contains("--seed N"))
+    }
+
     /// The decoder asks for every key it knows whenever it reads an object, present or not, so
     /// reading every shipped topology and the corpus lists the format's keys. A key the decoder
     /// takes that the schema lacks, or one the schema lists that the decoder would call unknown,

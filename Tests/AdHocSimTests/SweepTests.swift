@@ -102,6 +102,41 @@ struct SweepTests {
         #expect(try cellsCSV(dir.appendingPathComponent("killed")) == cellsCSV(reference))
     }
 
+    @Test func aMatrixFromTheCommandLineReplacesTheFilesOwn() throws {
+        let dir = try temporaryFolder([
+            "m.json": miniSweep, "axes.json": "{\"distance_m\": [2, 3, 4], \"repeat\": 1}",
+            "bad.json": "{\n  \"distance_m\": [2, [3]],\n  \"repeat\": 0\n}"
+        ])
+        let path = dir.appendingPathComponent("m.json").path
+        // --set matrix={...}: 2 presets × 1 protocol, twice: 4 units, and only these axes.
+        let inline = try SweepPlan(
+            path: path, overrides: ["matrix={\"environment.preset\": [\"city\", \"field\"], \"repeat\": 2}"])
+        #expect(inline.matrix.axes.map(\.path) == ["environment.preset"])
+        #expect(inline.matrix.cellCount == 2 && inline.units.count == 4)
+        // From a file: 3 distances once. The argument it becomes records the matrix, so the
+        // sweep's identity (and a later merge or resume) knows it.
+        let argument = try Matrix.overrideArgument(file: dir.appendingPathComponent("axes.json").path)
+        #expect(argument == "matrix={\"distance_m\":[2,3,4],\"repeat\":1}")
+        let fromFile = try SweepPlan(path: path, overrides: [argument])
+        #expect(fromFile.units.map { Matrix.display($0.cell.assignments[0].value) }.sorted() == ["2", "3", "4"])
+        #expect(fromFile.base.inputHash != (try SweepPlan(path: path, overrides: [])).base.inputHash)
+        let r = try CLI.run(["sweep", "m.json", "--matrix", "axes.json", "--out", "o", "--quiet"], in: dir)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(try cellsCSV(dir.appendingPathComponent("o")).split(separator: "\n").count == 1 + 3)
+        // A bad matrix file is reported against itself, line and column, every problem.
+        let bad = try CLI.run(["sweep", "m.json", "--matrix", "bad.json", "--out", "o2"], in: dir)
+        #expect(bad.status == 2)
+        #expect(bad.stderr.contains("bad.json:2:21: error: distance_m[1]: matrix values must be single values"))
+        #expect(bad.stderr.contains("bad.json:3:13: error: repeat: "))
+        // Inline, its problems name the argument; only the top-level matrix may be an object.
+        let inlineBad = try CLI.run(["sweep", "m.json", "--matrix", "{\"distance_m\": 5}", "--out", "o3"], in: dir)
+        #expect(inlineBad.status == 2)
+        #expect(inlineBad.stderr.contains("--set matrix={\"distance_m\": 5}: error: matrix.distance_m: expected an array"))
+        let elsewhere = try CLI.run(["sweep", "m.json", "--set", "environment={\"preset\": \"city\"}", "--out", "o4"], in: dir)
+        #expect(elsewhere.status == 2 && elsewhere.stderr.contains("--set replaces single values only"))
+        #expect(try listing(dir).filter { $0.hasPrefix("o") } == ["o"])
+    }
+
     @Test func badSweepInputIsRefusedClearly() throws {
         let dir = try temporaryFolder([
             "empty.json": miniSweep.replacingOccurrences(

@@ -1,6 +1,7 @@
 /// `--set PATH=VALUE`: replaces or adds one scalar in the scenario before it is decoded, so an
 /// overridden value passes exactly the same validation as one written in the file, and errors
-/// about it name the `--set` argument.
+/// about it name the `--set` argument. The one exception is `matrix={...}`, which replaces a
+/// sweep's whole matrix.
 enum Override {
     /// Applies `PATH=VALUE` arguments to `root` in order (a later one for the same path wins),
     /// reporting problems to `sink`.
@@ -61,6 +62,9 @@ enum Override {
         let value: JSONValue
         if let parsed = JSONParser.parseScalar(valueText) {
             switch parsed {
+            case .object where path == wholeObjectPath:
+                // The one object `--set` may replace whole: a sweep's matrix from the command line.
+                return (path, reorigin(JSONNode(parsed, origin: origin)))
             case .array, .object:
                 sink.report("--set replaces single values only; set the members one by one", path: path, at: origin)
                 return nil
@@ -71,6 +75,27 @@ enum Override {
             value = .string(valueText)
         }
         return (path, JSONNode(value, origin: origin))
+    }
+
+    /// The one path whose value `--set` may replace with an object: the top-level `matrix`
+    /// (`adhocsim sweep --matrix`, issue #30), since an axis's values are an array that cannot
+    /// be set one member at a time without first existing.
+    static let wholeObjectPath = JSONPath.root.appending("matrix")
+
+    /// `node` with every value and key inside it marked as coming from its argument, so a
+    /// problem inside it names the argument, not a position in the scenario file.
+    private static func reorigin(_ node: JSONNode) -> JSONNode {
+        func walk(_ n: JSONNode, _ o: ValueOrigin) -> JSONNode {
+            switch n.value {
+            case .array(let items): return JSONNode(.array(items.map { walk($0, o) }), origin: o)
+            case .object(let members):
+                return JSONNode(
+                    .object(members.map { JSONMember(key: $0.key, keyOrigin: o, value: walk($0.value, o)) }),
+                    origin: o)
+            default: return JSONNode(n.value, origin: o)
+            }
+        }
+        return walk(node, node.origin)
     }
 
     /// A node of the tree of override paths: the value set here, or the steps below it in the
@@ -171,6 +196,10 @@ enum Override {
 
     /// Puts `newValue` where `node` stands, unless `node` is an array or an object.
     private static func setLeaf(_ newValue: JSONNode, in node: inout JSONNode, walked: JSONPath, sink: DiagnosticSink) {
+        if walked == wholeObjectPath, case .object = newValue.value {
+            node = newValue
+            return
+        }
         switch node.value {
         case .array, .object:
             sink.report(

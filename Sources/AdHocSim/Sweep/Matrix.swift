@@ -143,3 +143,28 @@ extension ScenarioDecoder {
         return ok ? Matrix(axes: axes, repeats: repeats) : nil
     }
 }
+
+extension Matrix {
+    /// `adhocsim sweep --matrix FILE`: reads a file holding a matrix object (what a scenario's
+    /// `"matrix"` holds) and returns the `--set matrix={...}` argument that puts it in place of
+    /// the scenario's own. The file is checked here, so its problems name it with their line,
+    /// column and JSON path (relative to the file); the scenario then checks the axes' paths.
+    /// - Throws: `ScenarioError` with every problem of the file.
+    public static func overrideArgument(file: String) throws -> String {
+        let bytes: [UInt8]
+        switch ScenarioFile.read(file) {
+        case .success(let b): bytes = b
+        case .failure(let f):
+            throw ScenarioError(diagnostics: [
+                Diagnostic(
+                    file: file.isEmpty ? "\"\"" : file, line: nil, column: nil, override: nil, path: "",
+                    message: "--matrix: " + f.message)
+            ])
+        }
+        let sink = DiagnosticSink(file: file, lineMap: LineMap(bytes))
+        var parser = JSONParser(bytes: bytes, sink: sink)
+        guard let root = parser.parseDocument() else { throw sink.error }
+        guard ScenarioDecoder(sink: sink).decodeMatrix(root, .root) != nil, !sink.hasErrors else { throw sink.error }
+        return "matrix=" + JSONText.render(root, pretty: false)
+    }
+}

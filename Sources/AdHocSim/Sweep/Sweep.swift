@@ -49,7 +49,7 @@ public struct SweepPlan: Sendable {
         guard let m = base.matrix, !m.axes.isEmpty else {
             throw PlanError(
                 description:
-                    "\(path): error: matrix: a sweep needs a \"matrix\" object with at least one axis, e.g. {\"environment.preset\": [\"city\", \"field\"]}"
+                    "\(path): error: matrix: a sweep needs a \"matrix\" object with at least one axis, e.g. {\"environment.preset\": [\"city\", \"field\"]}, in the file or given with --matrix FILE"
             )
         }
         matrix = m

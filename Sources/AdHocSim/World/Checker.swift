@@ -20,17 +20,17 @@ public enum Checker {
         }
     }
 
-    /// What a check run produced: the outcomes and, for a mesh, the route tables sampled at
-    /// every heartbeat interval (`RouteSnapshots` text, for golden comparison).
+    /// What a check run produced: the outcomes and, for a mesh, the route changes looked at
+    /// every 100 ms (`RouteChangeLog` text, for golden comparison).
     public struct Result: Sendable {
         /// One per expectation, in file order.
         public var outcomes: [Outcome]
-        /// The sampled route tables, or `nil` without a mesh.
-        public var routeSnapshots: String?
+        /// The route change log, or `nil` without a mesh.
+        public var routeChanges: String?
     }
 
-    /// Runs `scenario` (route checks sampled every 100 ms, route tables every heartbeat
-    /// interval) and evaluates every expectation.
+    /// Runs `scenario` (route checks and the route change log both looked at every 100 ms) and
+    /// evaluates every expectation.
     public static func run(_ scenario: Scenario) throws -> Result {
         try ScenarioRunner.checkSupported(scenario)
         var sim = Simulation(seed: scenario.seed)
@@ -56,16 +56,16 @@ public enum Checker {
                 }
             }
             var sampleTimes: Set<Int64> = []
-            if let mesh = world.layers.mesh {
-                var s = mesh.config.heartbeatInterval
-                while s <= scenario.duration { sampleTimes.insert(s.nanoseconds); s += mesh.config.heartbeatInterval }
+            if world.layers.mesh != nil {
+                var s = RouteChangeLog.step
+                while s <= scenario.duration { sampleTimes.insert(s.nanoseconds); s += RouteChangeLog.step }
             }
             var firstSeen: [Int: SimTime] = [:]
             var at: [Int: MeshRoute?] = [:]
-            var snapshots = RouteSnapshots(ids: ids)
+            var changes = RouteChangeLog(ids: ids)
             for t in times.union(sampleTimes).sorted() {
                 _ = sim.run(&world, until: SimTime(nanoseconds: t), maxEvents: scenario.limits.maxEvents)
-                if sampleTimes.contains(t), let mesh = world.layers.mesh { snapshots.sample(mesh, at: sim.now) }
+                if sampleTimes.contains(t), let mesh = world.layers.mesh { changes.sample(mesh, at: sim.now) }
                 for (k, e) in scenario.expectations.enumerated() {
                     switch e {
                     case .routeBy(let limit, let from, let to):
@@ -146,7 +146,7 @@ public enum Checker {
                             passed: ok))
                 }
             }
-            return Result(outcomes: outcomes, routeSnapshots: world.layers.mesh == nil ? nil : snapshots.text)
+            return Result(outcomes: outcomes, routeChanges: world.layers.mesh == nil ? nil : changes.text)
         }
     }
 }

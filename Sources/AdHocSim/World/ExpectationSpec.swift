@@ -20,6 +20,54 @@ public enum Expectation: Sendable, Equatable {
     case routesWithin(SimTime)
 }
 
+/// The `metric` expectations, each declared once: its name in the file, its form and what it
+/// checks (the decoder's choices, `adhocsim check --help` and the schema test read this list).
+public enum ExpectationMetric: String, CaseIterable, Sendable {
+    case maxSessionSize = "max_session_size"
+    case deliveryRatio = "delivery_ratio"
+    case flowDelivered = "flow_delivered"
+    case routesWithin = "routes_within_s"
+
+    /// The expectation as written in a scenario.
+    public var form: String {
+        switch self {
+        case .maxSessionSize: return "{\"metric\": \"max_session_size\", \"max\": 8}"
+        case .deliveryRatio: return "{\"metric\": \"delivery_ratio\", \"flow\": \"<mesh.messages id>\", \"min\": 0.99}"
+        case .flowDelivered: return "{\"metric\": \"flow_delivered\", \"flow\": \"<flows id>\", \"min\": 0.99}"
+        case .routesWithin: return "{\"metric\": \"routes_within_s\", \"max\": 10}"
+        }
+    }
+
+    /// What it checks.
+    public var help: String {
+        switch self {
+        case .maxSessionSize: return "at the end, no Multipeer session holds more than max nodes (the node included)"
+        case .deliveryRatio:
+            return "at the end, the share of a mesh message workload's messages delivered is within min...max "
+                + "(a group id: every recipient's share)"
+        case .flowDelivered:
+            return "at the end, the share of the bytes a flow wrote that reached its server is within min...max"
+        case .routesWithin:
+            return "every ordered pair first holds a route at most max seconds after both joined (unless the run "
+                + "ends first; seed 002: routes within 10 s of connecting)"
+        }
+    }
+
+    /// Every expectation form with what it checks, for help texts: the two route forms, the
+    /// metrics, the fingerprint.
+    public static var forms: [(form: String, help: String)] {
+        [
+            ("{\"by_s\": T, \"route\": {\"from\", \"to\"}}", "a route from → to exists at or before T s (checked every 100 ms)"),
+            (
+                "{\"at_s\": T, \"route\": {\"from\", \"to\", \"avoids\": [...], \"maxHops\": N}}",
+                "at T s the route exists, relays through none of avoids and has at most maxHops hops"
+            ),
+        ] + allCases.map { ($0.form, $0.help) } + [
+            ("{\"fingerprint\": \"<16 hex digits>\"}", "the run's event-trajectory fingerprint is this one")
+        ]
+    }
+}
+
 extension ScenarioDecoder {
     func decodeExpectations(
         _ node: JSONNode, _ path: JSONPath, nodeIndex: [String: Int], workloads: [String],
@@ -55,7 +103,7 @@ extension ScenarioDecoder {
                 guard
                     let metric = values.choice(
                         m, p.appending("metric"), "a metric",
-                        from: ["max_session_size", "delivery_ratio", "flow_delivered", "routes_within_s"])
+                        from: ExpectationMetric.allCases.map(\.rawValue))
                 else {
                     _ = r.value("max"); _ = r.value("min"); _ = r.value("flow")
                     ok = false
