@@ -45,22 +45,59 @@ struct MeshMessageTests {
         #expect(chat.confirmRtt.count == 10 && chat.confirmRtt.mean > 0)
     }
 
-    @Test func onlyTheNodeOnThePathForwardsAnOverheardBroadcast() throws {
-        let s = try scenario(
-            Self.diamond,
-            mesh: """
-                {"messages": [{"id": "u", "from": "A", "to": "C", "size_bytes": 100, "count": 20, "interval_s": 0.5, "start_s": 12, "reliable": false}]}
-                """, duration: 30)
-        let (w, end) = run(s)
-        let m = MeshMetrics(w.layers.mesh!, end: end)
-        // A's unreliable frames are broadcast: both B1 and B2 hear every one, but each frame
-        // names one relay and only that one forwards it (and likewise the route returns from
-        // C). If both relays forwarded what they heard, they would send twice what A and C sent.
-        let relayed = m.nodes[1].messageFrames + m.nodes[2].messageFrames
-        #expect(relayed > 0)
-        #expect(relayed <= m.nodes[0].messageFrames + m.nodes[3].messageFrames)
-        #expect(m.workloads[0].delivered >= 18)
-        #expect(w.layers.mesh!.ledger.records[0].allSatisfy { $0.delivered == nil || $0.hops == 2 })
+    static let line5 = [("A", 0.0, 0.0), ("B", 30, 0), ("C", 60, 0), ("D", 90, 0), ("E", 120, 0)]
+
+    /// MAdHoc's delivery as its design writes it (seed 002: "Message is broadcasted to all
+    /// peers, only peers in the given path further propagate the message"), counted by hand on
+    /// a line of 5 whose sessions are the neighbours 30 m apart (60 m is below the discovery
+    /// threshold, `MeshScenarioText`): A {B}, B {A, C}, C {B, D}, D {C, E}, E {D}.
+    @Test(arguments: [false, true]) func pathBroadcastSendsEachHopToEverySessionPeer(reliable: Bool) throws {
+        func metrics(_ forwarding: String) throws -> MeshMetrics {
+            let s = try scenario(
+                Self.line5,
+                mesh: """
+                    {"forwarding": "\(forwarding)", "messages": [{"id": "chat", "from": "A", "to": "E", "size_bytes": 200, "count": 10, "interval_s": 1, "start_s": 12, "reliable": \(reliable)}]}
+                    """, duration: 30)
+            let (w, end) = run(s)
+            #expect(w.layers.mesh!.peers == [[1], [0, 2], [1, 3], [2, 4], [3]])
+            return MeshMetrics(w.layers.mesh!, end: end)
+        }
+        let broadcast = try metrics("path-broadcast")
+        let chat = broadcast.workloads[0]
+        #expect(chat.created == 10 && chat.delivered == 10 && chat.confirmed == 10 && chat.attempts == 10)
+        // A message A → E costs the senders' session peers at each hop: A 1, B 2, C 2, D 2
+        // (7 frames); its return E → A: E 1, D 2, C 2, B 2 (7). Per node, per message: A sends
+        // 1, B, C and D 2 + 2, E 1.
+        #expect(broadcast.nodes.map(\.messageFrames) == [10, 40, 40, 40, 10])
+        // The relays pass each message and each return on once: B, C, D twice per message.
+        #expect(broadcast.nodes.map(\.relayed) == [0, 20, 20, 20, 0])
+        // The copies not for the next node are dropped: B's copy of the message to A, C's to
+        // B, D's to C; of the return, D's to E, C's to D, B's to C. 6 per message, 14 − 8.
+        #expect(broadcast.nodes.map(\.notOnPath) == [10, 10, 20, 10, 10])
+        // Next-hop delivery: 4 + 4 frames per message, the same relaying, nothing dropped.
+        let unicast = try metrics("next-hop")
+        #expect(unicast.nodes.map(\.messageFrames) == [10, 20, 20, 20, 10])
+        #expect(unicast.nodes.map(\.relayed) == [0, 20, 20, 20, 0])
+        #expect(unicast.nodes.map(\.notOnPath) == [0, 0, 0, 0, 0])
+        #expect(unicast.workloads[0].delivered == 10)
+    }
+
+    /// "Each node can connect to up to 8 other nodes" (seed 002), counted as the design counts
+    /// it. In a 3 × 3 grid 30 m apart the centre hears its four neighbours at −61.2 dBm and the
+    /// four diagonal ones (42.4 m) at −61.2 − 20·log10(√2) = −64.2 dBm, all above the −65 dBm
+    /// discovery threshold; no other phone has more than 5 candidates. By default the centre
+    /// holds all 8 in two Multipeer sessions (7 + 1 others), the largest of 8 members; one
+    /// session per phone caps it at 7 others, a session of 8 members again.
+    @Test func theCentreOfAGridHasTheDesignsEightNeighboursInTwoSessions() throws {
+        var grid: [(String, Double, Double)] = []
+        for k in 0..<9 { grid.append(("n\(k)", Double(k % 3) * 30, Double(k / 3) * 30)) }
+        for (mesh, neighbours) in [("{}", 8), ("{\"sessionsPerPhone\": 1}", 7)] {
+            let (w, end) = run(try scenario(grid, mesh: mesh, duration: 10))
+            let m = MeshMetrics(w.layers.mesh!, end: end)
+            #expect(m.nodes[4].sessionPeers == neighbours, "\(mesh)")
+            #expect(m.neighboursMax == neighbours)
+            #expect(m.largestSession == 8)
+        }
     }
 
     /// The relay A uses to reach C at 11 s.
@@ -260,6 +297,13 @@ struct MeshMessageTests {
                 "[{\"id\": \"x\", \"from\": \"A\", \"to\": \"A\", \"size_bytes\": 1, \"count\": 1, \"interval_s\": 1}]"
             )
             .contains("mesh.messages[0].to: a message workload needs two different nodes"))
+        do {
+            _ = try scenario(Self.line, mesh: "{\"forwarding\": \"flood\"}")
+            Issue.record("an unknown forwarding was accepted")
+        } catch {
+            #expect("\(error)".contains("mesh.forwarding: "), "\(error)")
+            #expect("\(error)".contains("\"path-broadcast\""), "\(error)")
+        }
         #expect(
             errors(
                 "[{\"id\": \"x\", \"from\": \"A\", \"to\": \"Q\", \"size_bytes\": 1, \"count\": 1, \"interval_s\": 1}]"

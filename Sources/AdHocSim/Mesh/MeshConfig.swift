@@ -43,6 +43,18 @@ public enum FloodSend: String, Sendable, Equatable, CaseIterable {
     case broadcast
 }
 
+/// How a message or route return travels from one hop to the next (issue #30).
+public enum MeshForwarding: String, Sendable, Equatable, CaseIterable {
+    /// To the next node on its source route only, one unicast (`MCSession.send(_:toPeers:)`
+    /// naming that peer).
+    case nextHop = "next-hop"
+    /// As MAdHoc's design writes it: "Message is broadcasted to all peers, only peers in the
+    /// given path further propagate the message" (seed 002, §3.2): each hop sends the frame to
+    /// every session peer (one unicast each, Multipeer having no broadcast); the next node on
+    /// the path takes it and sends it on, the others drop it.
+    case pathBroadcast = "path-broadcast"
+}
+
 /// How neighbour sessions form.
 public enum SessionSetup: String, Sendable, Equatable, CaseIterable {
     /// Multipeer Connectivity's discovery, invitation and connection frames (`MultipeerSetup`).
@@ -83,16 +95,24 @@ public struct MeshConfig: Sendable, Equatable {
     /// Session size including the node itself: 8 (Multipeer Connectivity, radio.md).
     public var maxPeers = 8
     /// MAdHoc's own limit: "each node can connect to up to 8 other nodes" (seed 002,
-    /// requirements). Read with Multipeer's: the design runs one Multipeer layer, so one
-    /// session per phone (`sessionsPerPhone`), and one session holds at most `maxPeers − 1` = 7
-    /// other peers; a phone's neighbours are the smaller of the two, `neighbourLimit`, 7 by
-    /// default. With `sessionsPerPhone: 2` the design's 8 is reached.
+    /// requirements), counted as the design counts it: 8 other phones. One Multipeer session
+    /// holds at most `maxPeers − 1` = 7 others, so a phone with 8 neighbours runs a second
+    /// session (`sessionsPerPhone`, 2); a phone's neighbours are at most `neighbourLimit`, the
+    /// smaller of the two limits, 8 by default (issue #30; before it, one session and 7).
     public var maxNeighbours = 8
-    /// Sessions a phone runs at once (see `maxNeighbours`; 1 by default).
-    public var sessionsPerPhone = 1
+    /// Sessions a phone runs at once: 2, the fewest that hold the design's 8 other nodes in
+    /// sessions of at most `maxPeers − 1` others each (see `maxNeighbours`).
+    public var sessionsPerPhone = 2
     /// The most session peers a phone may have: min(`maxNeighbours`, `sessionsPerPhone` ·
     /// (`maxPeers` − 1)).
     public var neighbourLimit: Int { min(maxNeighbours, sessionsPerPhone * (maxPeers - 1)) }
+    /// The members of the largest Multipeer session of a phone with `peers` session peers, the
+    /// phone included: its peers fill its sessions one after the other, at most `maxPeers − 1`
+    /// others each, so the first holds min(`peers`, `maxPeers − 1`) + 1.
+    public func largestSession(peers: Int) -> Int { min(peers, maxPeers - 1) + 1 }
+    /// How a message or route return goes from hop to hop: to the next node only (default) or
+    /// to every session peer (MAdHoc's design as written).
+    public var forwarding = MeshForwarding.nextHop
     /// Signal needed to discover a peer: −65 dBm; a known peer is kept down to −70 dBm
     /// (AWDL, radio.md).
     public var discoverDbm = -65.0
@@ -217,6 +237,7 @@ public struct MeshConfig: Sendable, Equatable {
         if let v = spec.heartbeatOnStart { heartbeatOnStart = v }
         if let v = spec.heartbeatOnNewSession { heartbeatOnNewSession = v }
         if let v = spec.floodSend { floodSend = v }
+        if let v = spec.forwarding { forwarding = v }
         if let v = spec.routeCache { routeCache = v }
         if let v = spec.sessionSetup { sessionSetup = v }
         if let v = spec.encryption { encryption = v }

@@ -73,7 +73,8 @@ struct MeshCore: Sendable {
     /// unicast per peer (`MeshConfig.floodSend`, the default) or one broadcast its peers hear;
     /// a source-routed one as a unicast to the next node on its path, which must be a session
     /// peer (Multipeer sends only to connected peers), numbered on that hop when its message
-    /// workload is reliable (`ReliableHops`).
+    /// workload is reliable (`ReliableHops`); with `forwarding: path-broadcast` a message or
+    /// route return goes to every session peer instead, the next node still required.
     mutating func send(_ frame: MeshFrame, from i: Int, now: SimTime) {
         var f = frame
         var destination = LinkPacket.broadcast
@@ -83,6 +84,17 @@ struct MeshCore: Sendable {
                 recorder.noSession(at: i)
                 if f.kind != .routeError { routeBroke(f, at: i, next: next, now: now) }
                 failOver(f, at: i, next: next, now: now)
+                return
+            }
+            if config.forwarding == .pathBroadcast && (f.kind == .message || f.kind == .routeReturn) {
+                // MAdHoc's design: the hop goes to every session peer (one unicast each, each
+                // numbered on its own session hop when reliable); only `next` passes it on.
+                let bytes = frameBytes(f)
+                for peer in sessions.peers[i] {
+                    var copy = f
+                    if isReliable(copy) { copy.hopSeq = reliable.number(from: i, to: peer) }
+                    hand(copy, from: i, to: UInt32(peer), bytes: bytes, now: now)
+                }
                 return
             }
             // Multipeer sends to a connected peer, never to all: every hop is a unicast, and a

@@ -5,8 +5,8 @@
 /// `NeighbourTable`), a `MeshRoutingProtocol` (`HeartbeatRouting` or `ClassicDsr`), the shared
 /// `MeshCore` (route table, ledger, frames to the link) and the `MeshRecorder` the metrics read.
 /// Messages are the mesh's own: a message carries its source route and is sent to the next node
-/// on it; only the node a frame names as next hop takes it (other session peers overhear a
-/// broadcast and ignore it). The destination answers with a route return along the reversed
+/// on it (`mesh.forwarding: "next-hop"`), or as MAdHoc's design writes it to every session
+/// peer, of which only the next node on the path passes it on (`"path-broadcast"`). The destination answers with a route return along the reversed
 /// path; the sender retries with its then-current route when no return arrives within
 /// `confirmTimeout`.
 public struct MeshNetwork: Sendable {
@@ -172,8 +172,10 @@ public struct MeshNetwork: Sendable {
         }
         guard core.sessions.peers[r].contains(Int(packet.source)) else { return }
         if core.isReliable(f) {
-            // Reliable mode: each frame once, in its session's order.
-            guard f.path[f.hop + 1] == r else { return }
+            // Reliable mode: each frame once, in its session's order. With path-broadcast every
+            // session peer gets a numbered copy and must take its number in turn (`take` then
+            // drops the copies of those not next on the path).
+            guard f.path[f.hop + 1] == r || config.forwarding == .pathBroadcast else { return }
             let from = Int(packet.source)
             guard core.reliable.accept(f, from: from, to: r) else { return }
             take(f, at: r, now: now)
@@ -189,11 +191,15 @@ public struct MeshNetwork: Sendable {
         case .heartbeat, .routeRequest:
             routingControlArrived(f, at: r, now: now)
         case .message, .routeReturn, .routeReply, .routeError:
-            guard f.path[f.hop + 1] == r else { return }
+            guard f.path[f.hop + 1] == r else {
+                core.recorder.notOnPath(at: r)  // a path-broadcast copy for another node
+                return
+            }
             if f.kind == .routeError { core.routes.forgetLink(f.broken, at: r) }
             if f.hop + 2 < f.path.count {
                 var next = f
                 next.hop += 1
+                core.recorder.relayed(at: r)
                 core.send(next, from: r, now: now)
                 return
             }

@@ -44,7 +44,7 @@ enum MeshParameters {
             Parameter(
                 "sessionsPerPhone", .integer(1...8, unit: "", set: { $0.sessionsPerPhone = $1 }), default: "\(config.sessionsPerPhone)",
                 help: "Multipeer sessions a phone runs at once", expected: "a number of sessions in {range}",
-                source: .cited("seed 002: the design runs one Multipeer layer")),
+                source: .cited("seed 002's 8 other nodes in sessions of at most 7 others (radio.md)")),
             Parameter(
                 "retries", .integer(0...100, unit: "", set: { $0.retries = $1 }), default: "\(config.retries)",
                 help: "a message's attempts after the first", expected: "a retry count in {range}",
@@ -76,6 +76,11 @@ enum MeshParameters {
                 "floodSend", .choice(FloodSend.allCases.map(\.rawValue), set: { $0.floodSend = FloodSend(rawValue: $1) }),
                 default: "\"\(config.floodSend.rawValue)\"", help: "heartbeats and route requests: one unicast per session peer, or one broadcast",
                 expected: "how flooded frames are sent", source: .cited("seed 003: Multipeer sends to connected peers only")),
+            Parameter(
+                "forwarding", .choice(MeshForwarding.allCases.map(\.rawValue), set: { $0.forwarding = MeshForwarding(rawValue: $1) }),
+                default: "\"\(config.forwarding.rawValue)\"", help: "messages and route returns: to the next node on the path, or to every session peer (only the next node forwards)",
+                expected: "how a message goes from hop to hop",
+                source: .cited("seed 002, §3.2: \"broadcasted to all peers, only peers in the given path further propagate\"")),
             bool("heartbeatOnStart", config.heartbeatOnStart, "the first heartbeat goes when the app starts",
                  .cited("seed 002, §3: \"When an app starts up it begins broadcasting a heartbeat\"")) { $0.heartbeatOnStart = $1 },
             bool("heartbeatOnNewSession", config.heartbeatOnNewSession, "a phone whose session gains a peer sends a heartbeat at once",

@@ -7,6 +7,11 @@ protocol MeshObserver: Sendable {
     mutating func noSession(at node: Int)
     /// A route error was originated.
     mutating func routeErrorSent()
+    /// Node `node` passed a message, route return, reply or error on as a relay.
+    mutating func relayed(at node: Int)
+    /// Node `node` received a source-routed frame whose next hop is another node (a
+    /// path-broadcast copy) and dropped it.
+    mutating func notOnPath(at node: Int)
     /// A message's source failed over to a cached route.
     mutating func failedOver()
     /// The route at flat index `index` (from · n + to) was learned or replaced at `now`.
@@ -33,6 +38,12 @@ public struct MeshRecorder: MeshObserver, Sendable {
     public private(set) var sessionFramesSent: [UInt64]
     /// See `sessionFramesSent`.
     public private(set) var sessionBytes: [UInt64]
+    /// Per node, source-routed frames it passed on as a relay (each once, however many copies
+    /// the hop then sends).
+    public private(set) var relayedFrames: [UInt64]
+    /// Per node, source-routed frames it received for another node and dropped (with
+    /// `mesh.forwarding: "path-broadcast"`; 0 otherwise).
+    public private(set) var notOnPathDrops: [UInt64]
     /// Message frames a relay could not pass on because the next hop was not in its session.
     public private(set) var noSessionDrops: UInt64 = 0
     /// Classic DSR: route errors originated (a node found its next hop unreachable).
@@ -56,7 +67,13 @@ public struct MeshRecorder: MeshObserver, Sendable {
         sessionFramesSent = Array(repeating: 0, count: nodes)
         sessionBytes = Array(repeating: 0, count: nodes)
         firstRoute = Array(repeating: -1, count: nodes * nodes)
+        relayedFrames = Array(repeating: 0, count: nodes)
+        notOnPathDrops = Array(repeating: 0, count: nodes)
     }
+
+    mutating func relayed(at node: Int) { relayedFrames[node] += 1 }
+
+    mutating func notOnPath(at node: Int) { notOnPathDrops[node] += 1 }
 
     mutating func frameSent(_ frame: MeshFrame, bytes: Int32, by node: Int) {
         if frame.kind == .sessionData { return }  // counted per transfer (`SessionTransfers`)

@@ -34,6 +34,8 @@ public struct MeshSpec: Sendable, Equatable {
     public var routeCache: Bool?
     /// `mesh.floodSend`: `"sessionPeers"` (default) or `"broadcast"`.
     public var floodSend: FloodSend?
+    /// `mesh.forwarding`: `"next-hop"` (default) or `"path-broadcast"`.
+    public var forwarding: MeshForwarding?
     /// `mesh.messages`: message workloads.
     public var messages: [MessageWorkloadSpec] = []
     /// `mesh.sessions`: sessions set up as groups, each a group of nodes all connected to each

@@ -33,6 +33,12 @@ public struct MeshMetrics: Sendable {
         /// With Multipeer set-up: when the node first joined a session (`nil`: never, or
         /// sessions formed at once).
         public var firstSession: SimTime?
+        /// Messages, route returns (and with classic DSR replies and errors) passed on as a
+        /// relay, each counted once however many copies its hop sent.
+        public var relayed: UInt64 = 0
+        /// Such frames received for another node and dropped (`mesh.forwarding:
+        /// "path-broadcast"`).
+        public var notOnPath: UInt64 = 0
     }
 
     /// Summary statistics of a set of durations, seconds.
@@ -112,6 +118,13 @@ public struct MeshMetrics: Sendable {
     /// With Multipeer set-up: join time, first session minus app start (time zero, or the
     /// node's `join` event), over the nodes that joined a session.
     public var joinTime: Spread?
+    /// The most session peers any phone has at the end (MAdHoc's neighbour count, seed 002:
+    /// "up to 8 other nodes").
+    public var neighboursMax: Int { nodes.map(\.sessionPeers).max() ?? 0 }
+    /// The members of the largest Multipeer session at the end, the phone included: a phone's
+    /// peers fill its sessions one after another, at most `mesh.maxPeers − 1` others each
+    /// (`MeshConfig.largestSession`).
+    public var largestSession: Int
     /// Mean heartbeat bytes per node per simulated second.
     public var controlBytesPerNodePerSecond: Double
     /// Flows carried across the mesh (`flows[i].via`), in flow order, with what their packets
@@ -145,8 +158,10 @@ public struct MeshMetrics: Sendable {
                 controlBytes: mesh.recorder.controlBytes[$0],
                 messageFrames: mesh.recorder.messageFramesSent[$0], messageBytes: mesh.recorder.messageBytes[$0],
                 sessionFrames: mesh.recorder.sessionFramesSent[$0], sessionBytes: mesh.recorder.sessionBytes[$0],
-                firstSession: first.isEmpty ? nil : first[$0])
+                firstSession: first.isEmpty ? nil : first[$0], relayed: mesh.recorder.relayedFrames[$0],
+                notOnPath: mesh.recorder.notOnPathDrops[$0])
         }
+        largestSession = mesh.config.largestSession(peers: nodes.map(\.sessionPeers).max() ?? 0)
         if !first.isEmpty {
             joinTime = Spread(
                 (0..<n).compactMap { i in first[i].map { $0 - (i < appStart.count ? appStart[i] : .zero) } })

@@ -1,7 +1,8 @@
 /// The mesh's result files (written when the scenario has a `mesh` section):
 ///
 /// - `mesh_nodes.csv`: per node, session peers at the end and what it sent (heartbeats and
-///   message frames, originated and forwarded, with bytes);
+///   message frames, originated and forwarded, with bytes), the messages it relayed and the
+///   path-broadcast copies it dropped, not being next on their path;
 /// - `routes.csv`: every live route at the end;
 /// - `route_establishment.csv`: per ordered pair that ever held a route, when it first did;
 /// - `mesh_messages.csv`: per message workload, delivery, latency, hops, confirmation RTT,
@@ -32,13 +33,15 @@ public enum MeshFiles {
         func path(_ p: [Int]) -> String { p.map { ids[$0] }.joined(separator: " ") }
         var nodes = CSVTable(header: [
             "node", "session_peers", "control_frames", "control_bytes", "control_bytes_per_s",
-            "message_frames_sent", "message_bytes", "session_frames", "session_bytes", "first_session_s"
+            "message_frames_sent", "message_bytes", "session_frames", "session_bytes", "first_session_s",
+            "message_frames_relayed", "message_frames_not_on_path"
         ])
         for (i, n) in m.nodes.enumerated() {
             nodes.append([
                 ids[i], "\(n.sessionPeers)", "\(n.controlFrames)", "\(n.controlBytes)",
                 f(seconds > 0 ? Double(n.controlBytes) / seconds : 0), "\(n.messageFrames)", "\(n.messageBytes)",
-                "\(n.sessionFrames)", "\(n.sessionBytes)", n.firstSession.map { f($0.inSeconds, 6) } ?? ""
+                "\(n.sessionFrames)", "\(n.sessionBytes)", n.firstSession.map { f($0.inSeconds, 6) } ?? "",
+                "\(n.relayed)", "\(n.notOnPath)"
             ])
         }
         var routes = CSVTable(header: ["from", "to", "hops", "path"])
@@ -187,7 +190,8 @@ public enum MeshFiles {
         let doc = obj([
             ("nodes", int(m.nodes.count)),
             ("session_peers_mean", num(peers.isEmpty ? 0 : Double(peers.reduce(0, +)) / Double(peers.count), 3)),
-            ("session_size_max", int((peers.max() ?? 0) + 1)),
+            ("session_size_max", int(m.largestSession)),
+            ("neighbours_max", int(m.neighboursMax)),
             ("control_bytes_per_node_per_s", num(m.controlBytesPerNodePerSecond, 3)),
             ("pairs", int(m.pairs)),
             ("pairs_routed", int(m.pairsRouted)),

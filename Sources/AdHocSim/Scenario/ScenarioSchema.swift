@@ -334,6 +334,7 @@ public enum ScenarioSchema {
           "metric": {
             "enum": [
               "max_session_size",
+              "max_neighbours",
               "delivery_ratio",
               "flow_delivered",
               "routes_within_s"

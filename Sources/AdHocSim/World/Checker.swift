@@ -110,11 +110,17 @@ public enum Checker {
                                 ?? "no route",
                             passed: ok))
                 case .maxSessionSize(let max):
-                    let largest = (world.layers.mesh?.peers.map { $0.count + 1 }.max()) ?? 1
+                    let largest = metrics?.largestSession ?? 1
                     outcomes.append(
                         Outcome(
                             check: "largest session", expected: "≤ \(max) nodes", observed: "\(largest) nodes",
                             passed: largest <= max))
+                case .maxNeighbours(let max):
+                    let most = metrics?.neighboursMax ?? 0
+                    outcomes.append(
+                        Outcome(
+                            check: "most session peers", expected: "≤ \(max) others", observed: "\(most) others",
+                            passed: most <= max))
                 case .routesWithin(let limit):
                     outcomes.append(Self.routesWithin(limit, world: world, end: sim.now, ids: ids))
                 case .fingerprint(let hex):

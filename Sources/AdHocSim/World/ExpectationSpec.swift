@@ -4,8 +4,11 @@ public enum Expectation: Sendable, Equatable {
     case routeBy(time: SimTime, from: Int, to: Int)
     /// At `time`, the route from `from` to `to` exists, avoids `avoids` and has at most `maxHops` hops.
     case routeAt(time: SimTime, from: Int, to: Int, avoids: [Int], maxHops: Int?)
-    /// At the end, no session holds more than `max` nodes (the node included).
+    /// At the end, no Multipeer session holds more than `max` nodes (the node included).
     case maxSessionSize(max: Int)
+    /// At the end, no phone has more than `max` session peers (seed 002: "each node can
+    /// connect to up to 8 other nodes").
+    case maxNeighbours(max: Int)
     /// The run's event-trajectory fingerprint equals `hex`.
     case fingerprint(String)
     /// At the end, the delivery ratio of mesh message workload `workload` (index into
@@ -24,6 +27,7 @@ public enum Expectation: Sendable, Equatable {
 /// checks (the decoder's choices, `adhocsim check --help` and the schema test read this list).
 public enum ExpectationMetric: String, CaseIterable, Sendable {
     case maxSessionSize = "max_session_size"
+    case maxNeighbours = "max_neighbours"
     case deliveryRatio = "delivery_ratio"
     case flowDelivered = "flow_delivered"
     case routesWithin = "routes_within_s"
@@ -32,6 +36,7 @@ public enum ExpectationMetric: String, CaseIterable, Sendable {
     public var form: String {
         switch self {
         case .maxSessionSize: return "{\"metric\": \"max_session_size\", \"max\": 8}"
+        case .maxNeighbours: return "{\"metric\": \"max_neighbours\", \"max\": 8}"
         case .deliveryRatio: return "{\"metric\": \"delivery_ratio\", \"flow\": \"<mesh.messages id>\", \"min\": 0.99}"
         case .flowDelivered: return "{\"metric\": \"flow_delivered\", \"flow\": \"<flows id>\", \"min\": 0.99}"
         case .routesWithin: return "{\"metric\": \"routes_within_s\", \"max\": 10}"
@@ -41,7 +46,11 @@ public enum ExpectationMetric: String, CaseIterable, Sendable {
     /// What it checks.
     public var help: String {
         switch self {
-        case .maxSessionSize: return "at the end, no Multipeer session holds more than max nodes (the node included)"
+        case .maxSessionSize:
+            return "at the end, no Multipeer session holds more than max nodes, the phone included (a phone's "
+                + "peers fill its sessions one after another, mesh.maxPeers − 1 others each)"
+        case .maxNeighbours:
+            return "at the end, no phone has more than max session peers (seed 002: up to 8 other nodes)"
         case .deliveryRatio:
             return "at the end, the share of a mesh message workload's messages delivered is within min...max "
                 + "(a group id: every recipient's share)"
@@ -164,10 +173,13 @@ extension ScenarioDecoder {
                     out.append(.routesWithin(.seconds(s)))
                     continue
                 }
+                let neighbours = metric == ExpectationMetric.maxNeighbours.rawValue
                 guard let v = r.required("max", "the largest allowed value"),
-                    let max = values.integer(v, p.appending("max"), "a session size in 1...64", in: 1...64)
+                    let max = values.integer(
+                        v, p.appending("max"), neighbours ? "a number of peers in 0...64" : "a session size in 1...64",
+                        in: neighbours ? 0...64 : 1...64)
                 else { ok = false; continue }
-                out.append(.maxSessionSize(max: Int(max)))
+                out.append(neighbours ? .maxNeighbours(max: Int(max)) : .maxSessionSize(max: Int(max)))
                 continue
             }
             let by = r.value("by_s"), at = r.value("at_s")
