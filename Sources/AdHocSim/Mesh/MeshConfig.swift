@@ -65,11 +65,13 @@ public enum SessionSetup: String, Sendable, Equatable, CaseIterable {
 
 /// The session's encryption preference (`MCEncryptionPreference`).
 public enum SessionEncryption: String, Sendable, Equatable, CaseIterable {
-    /// No encryption: no DTLS handshake.
+    /// No encryption: no DTLS handshake (Apple: "The session should not be encrypted").
     case none
-    /// Encrypt if both ends can (`MCSession`'s default): both run MAdHoc, so they do.
+    /// Encrypt when every peer chooses `optional` or `required`, else not (Apple's
+    /// documentation of `MCEncryptionPreference.optional`).
     case optional
-    /// Always encrypt.
+    /// Always encrypt (`MCSession(peer:)`'s default for apps linked on or after iOS 9): a peer
+    /// that chose `none` cannot connect (`MultipeerPhone.sessionEncrypted`).
     case required
 }
 
@@ -153,8 +155,11 @@ public struct MeshConfig: Sendable, Equatable {
     /// How sessions form: Multipeer's frames (default) or at once (`"instant"`, the earlier
     /// model; the mesh benchmarks pin it).
     public var sessionSetup = SessionSetup.multipeer
-    /// The session's encryption preference: `optional` is `MCSession(peer:)`'s default.
-    public var encryption = SessionEncryption.optional
+    /// Every phone's session encryption preference, unless `mesh.phones` gives its own:
+    /// `required`, `MCSession(peer:)`'s default for apps linked on or after iOS 9 (Apple's
+    /// documentation; before issue #30 `optional`, which between two MAdHoc phones gives the
+    /// same encrypted sessions).
+    public var encryption = SessionEncryption.required
     /// Connection flights are resent on DTLS's retransmission timer (RFC 6347 §4.2.4.1;
     /// `MultipeerSetup`). Off: a lost flight is recovered only by the 30 s set-up timeout (the
     /// model before it, kept as an ablation).

@@ -35,6 +35,10 @@ struct MeshCore: Sendable {
     /// number to send, the next the receiver expects, and the frames it holds until the ones
     /// before them arrive. Reset when the pair's session forms. Looked up by key only.
     var reliable = ReliableHops()
+    /// Per session pair whose encryption differs from the mesh's (`mesh.phones`), the bytes its
+    /// frames carry more (+37, a DTLS record) or less (−37) than `MeshConfig` counts. Empty
+    /// unless phones' preferences differ; looked up by key only.
+    var recordDelta: [UInt64: Int32] = [:]
     /// Frames waiting to be sent again (`MeshConfig.reliableResendDelay`), by id.
     var resends: [Int: (frame: MeshFrame, from: Int, to: Int)] = [:]
     var nextResend = 0
@@ -47,6 +51,14 @@ struct MeshCore: Sendable {
         routes = RouteTable(nodes: nodes, timeout: config.routeTimeout)
         ledger = MessageLedger(workloads)
         recorder = MeshRecorder(nodes: nodes)
+    }
+
+    /// The session of `a` and `b` connected, encrypted or not: its frames carry a DTLS record
+    /// when it is encrypted, whatever the mesh's own preference.
+    mutating func setRecord(encrypted: Bool, _ a: Int, _ b: Int) {
+        let key = SignalSessions.pairKey(a, b)
+        let delta = Int32(encrypted ? MeshConfig.dtlsRecordBytes : 0) - Int32(config.recordBytes)
+        if delta != 0 { recordDelta[key] = delta } else if !recordDelta.isEmpty { recordDelta[key] = nil }
     }
 
     /// Counts the routes stored so far: IP's send buffer looks again when it changed.
@@ -80,7 +92,7 @@ struct MeshCore: Sendable {
         var destination = LinkPacket.broadcast
         if f.isSourceRouted {
             let next = f.path[f.hop + 1]
-            guard sessions.peers[i].contains(next) else {
+            guard sessions.connected(i, next) else {
                 recorder.noSession(at: i)
                 if f.kind != .routeError { routeBroke(f, at: i, next: next, now: now) }
                 failOver(f, at: i, next: next, now: now)
@@ -90,7 +102,7 @@ struct MeshCore: Sendable {
                 // MAdHoc's design: the hop goes to every session peer (one unicast each, each
                 // numbered on its own session hop when reliable); only `next` passes it on.
                 let bytes = frameBytes(f)
-                for peer in sessions.peers[i] {
+                for peer in sessions.peers[i] where !sessions.hasLeft(i, peer) {
                     var copy = f
                     if isReliable(copy) { copy.hopSeq = reliable.number(from: i, to: peer) }
                     hand(copy, from: i, to: UInt32(peer), bytes: bytes, now: now)
@@ -106,7 +118,9 @@ struct MeshCore: Sendable {
         if !f.isSourceRouted && config.floodSend == .sessionPeers {
             // MCSession.send(_:toPeers:with:) to every connected peer: one unicast per peer
             // (Multipeer has no broadcast), each acknowledged and retried by the MAC.
-            for peer in sessions.peers[i] { hand(f, from: i, to: UInt32(peer), bytes: bytes, now: now) }
+            for peer in sessions.peers[i] where !sessions.hasLeft(i, peer) {
+                hand(f, from: i, to: UInt32(peer), bytes: bytes, now: now)
+            }
             return
         }
         hand(f, from: i, to: destination, bytes: bytes, now: now)
@@ -135,6 +149,12 @@ struct MeshCore: Sendable {
 
     /// Puts one copy of `f` from `i` to `destination` in the outbox and counts it.
     mutating func hand(_ f: MeshFrame, from i: Int, to destination: UInt32, bytes: Int32, now: SimTime) {
+        var bytes = bytes
+        if !recordDelta.isEmpty, destination != LinkPacket.broadcast, !f.isSessionSetup,
+            let d = recordDelta[SignalSessions.pairKey(i, Int(destination))]
+        {
+            bytes += d
+        }
         recorder.frameSent(f, bytes: bytes, by: i)
         let slot: Int
         let waits: UInt8 = destination == LinkPacket.broadcast ? 1 : 2

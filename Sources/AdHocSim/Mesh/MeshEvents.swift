@@ -17,12 +17,12 @@ extension MeshNetwork {
             s.queryDue(Int(event.target), generation: event.arg, down: link.isDown(Int(event.target)), core: &core, sim: &sim)
             setup = s
         case .meshAnswer:
-            MultipeerSetup.answerDue(Int(event.target), down: link.isDown(Int(event.target)), core: &core, now: sim.now)
+            setup?.answerDue(Int(event.target), down: link.isDown(Int(event.target)), core: &core, now: sim.now)
         case .meshResend:
             resendDue(Int(event.arg), sim: &sim)
         case .meshInviteTimeout:
             let a = InviteTimeout(event.arg)
-            setup?.inviteTimedOut(Int(event.target), a.invited, id: a.id)
+            setup?.inviteTimedOut(Int(event.target), a.invited, id: a.id, now: sim.now)
         case .meshMessage:
             let w = Int(event.target)
             messageDue(w, Int(event.arg), senderDown: link.isDown(ledger.workloads[w].from), sim: &sim)

@@ -24,7 +24,8 @@ public struct MeshNetwork: Sendable {
     /// `sessions`, when given, fixes who is in a session with whom (a test harness's table).
     public init(
         nodes: Int, config: MeshConfig, workloads: [MessageWorkloadSpec] = [], resources: [ResourceSpec] = [],
-        streams: [StreamSpec] = [], sessions: SignalSessions? = nil, sim: inout Simulation
+        streams: [StreamSpec] = [], sessions: SignalSessions? = nil, phones: [MultipeerPhone] = [],
+        sim: inout Simulation
     ) {
         core = MeshCore(nodes: nodes, config: config, workloads: workloads, sessions: sessions)
         transferTable = SessionTransfers(resources: resources, streams: streams)
@@ -33,7 +34,7 @@ public struct MeshNetwork: Sendable {
         case .dsr: routing = .dsr(ClassicDsr(nodes: nodes))
         }
         if config.sessionSetup == .multipeer && sessions == nil {
-            setup = MultipeerSetup(nodes: nodes, encrypted: config.encryption != .none, sim: sim)
+            setup = MultipeerSetup(nodes: nodes, encryption: config.encryption, phones: phones, sim: sim)
         }
         sim.schedule(at: .zero, target: 0, kind: .meshSessions)
         routingStart(sim: &sim)
@@ -47,6 +48,10 @@ public struct MeshNetwork: Sendable {
     /// Per node, when it first joined a session (Multipeer set-up only; `nil`: never, or
     /// sessions that form at once).
     public var firstConnected: [SimTime?] { setup?.firstConnected ?? [] }
+
+    /// What each phone's app heard from Multipeer, in time order (`nil` without Multipeer
+    /// set-up).
+    public var multipeerEvents: [MultipeerEvent]? { setup?.log }
 
     // MARK: Queries
 
@@ -101,7 +106,38 @@ public struct MeshNetwork: Sendable {
     /// Re-evaluates every session from what `link` says at `now`.
     public mutating func updateSessions<L: LinkTechnology>(link: inout L, sim: inout Simulation) {
         core.sessions.update(link: &link, config: core.config, now: sim.now)
+        if !core.sessions.ended.isEmpty {
+            for e in core.sessions.ended {
+                // Each side's session reports the peer not connected, except to the app that left.
+                if e.by != e.a { setup?.note(.notConnected, at: e.a, about: e.b, now: sim.now) }
+                if e.by != e.b { setup?.note(.notConnected, at: e.b, about: e.a, now: sim.now) }
+                if !transferTable.list.isEmpty { transferTable.sessionEnded(e.a, e.b, now: sim.now) }
+            }
+        }
         if !core.sessions.formed.isEmpty { routingSessionsFormed(core.sessions.formed, sim: &sim) }
+    }
+
+    /// Node `node`'s app calls Multipeer (a scripted event, issue #30).
+    /// - `disconnect`: it leaves its sessions at once (its app hears every peer not connected
+    ///   now); its peers' sessions see it go after the peer timeout, as they see a peer that
+    ///   failed. Its advertiser and browser go on unless stopped too.
+    /// - `stopAdvertising` / `startAdvertising`: no answers and no invitations while stopped;
+    ///   the browsers that had found it lose it; on start it announces itself twice, 1 s apart.
+    /// - `stopBrowsing` / `startBrowsing`: no queries and nothing found while stopped; on start
+    ///   it queries after 20–120 ms, then at doubling intervals from 1 s.
+    public mutating func appCalled(_ action: NodeEvent.Action, at node: Int, sim: inout Simulation) {
+        switch action {
+        case .disconnect:
+            for p in core.sessions.peers[node] where !core.sessions.hasLeft(node, p) {
+                setup?.note(.notConnected, at: node, about: p, now: sim.now)
+            }
+            core.sessions.depart(node, now: sim.now)
+            if !transferTable.list.isEmpty { transferTable.senderLeft(node, now: sim.now) }
+        default:
+            guard var s = setup.take() else { return }
+            s.appCalled(action, at: node, sim: &sim)
+            setup = s
+        }
     }
 
     /// Ends the session between `a` and `b` at once.
@@ -170,7 +206,9 @@ public struct MeshNetwork: Sendable {
             setupArrived(f, at: r, from: Int(packet.source), link: &link, sim: &sim)
             return
         }
-        guard core.sessions.peers[r].contains(Int(packet.source)) else { return }
+        guard core.sessions.peers[r].contains(Int(packet.source)), !core.sessions.hasLeft(r, Int(packet.source)) else {
+            return
+        }
         if core.isReliable(f) {
             // Reliable mode: each frame once, in its session's order. With path-broadcast every
             // session peer gets a numbered copy and must take its number in turn (`take` then

@@ -70,8 +70,8 @@ enum MeshParameters {
                 expected: "how sessions form", source: .cited("seed 003: Multipeer Connectivity (`MultipeerSetup`)")),
             Parameter(
                 "encryption", .choice(SessionEncryption.allCases.map(\.rawValue), set: { $0.encryption = SessionEncryption(rawValue: $1) }),
-                default: "\"\(config.encryption.rawValue)\"", help: "the session's encryption preference (DTLS when used)",
-                expected: "an encryption preference", source: .cited("`MCSession(peer:)`'s default, Apple's documentation")),
+                default: "\"\(config.encryption.rawValue)\"", help: "every phone's session encryption preference (DTLS when used), unless `mesh.phones` sets its own",
+                expected: "an encryption preference", source: .cited("`MCSession(peer:)`'s default for apps linked on or after iOS 9, Apple's documentation")),
             Parameter(
                 "floodSend", .choice(FloodSend.allCases.map(\.rawValue), set: { $0.floodSend = FloodSend(rawValue: $1) }),
                 default: "\"\(config.floodSend.rawValue)\"", help: "heartbeats and route requests: one unicast per session peer, or one broadcast",
@@ -129,6 +129,13 @@ extension ScenarioDecoder {
             if let v = mr.value("messages") {
                 if let list = self.decodeMessages(v, mp.appending("messages"), nodeIndex: nodeIndex, duration: duration) {
                     spec.messages = list
+                } else {
+                    ok = false
+                }
+            }
+            if let v = mr.value("phones") {
+                if let list = self.decodePhones(v, mp.appending("phones"), nodeIndex: nodeIndex) {
+                    spec.phones = list
                 } else {
                     ok = false
                 }

@@ -36,6 +36,8 @@ public struct MeshSpec: Sendable, Equatable {
     public var floodSend: FloodSend?
     /// `mesh.forwarding`: `"next-hop"` (default) or `"path-broadcast"`.
     public var forwarding: MeshForwarding?
+    /// `mesh.phones`: what the apps set on their own phones' Multipeer objects.
+    public var phones: [MultipeerPhone] = []
     /// `mesh.messages`: message workloads.
     public var messages: [MessageWorkloadSpec] = []
     /// `mesh.sessions`: sessions set up as groups, each a group of nodes all connected to each

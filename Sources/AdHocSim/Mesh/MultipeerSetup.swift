@@ -58,6 +58,8 @@ struct MultipeerSetup: Sendable {
         var received = -1
         /// The retransmission timer of the flight last sent (RFC 6347 §4.2.4.1).
         var timer = MultipeerSetup.initialTimer
+        /// Whether the set-up runs the DTLS handshake (both preferences allow encryption).
+        var encrypted = true
     }
 
     /// Set-ups under way, by unordered pair (looked up by key only, never iterated).
@@ -75,8 +77,20 @@ struct MultipeerSetup: Sendable {
     var delays: [RandomStream]
     /// Per node: when it first became connected to anyone (nil: not yet).
     var firstConnected: [SimTime?]
-    /// Sizes of the connection frames, in order.
-    let flightBytes: [Int32]
+    /// Per node: what its app set (`mesh.phones`; the mesh's defaults elsewhere).
+    let phones: [MultipeerPhone]
+    /// Per node: the encryption preference it runs with.
+    let encryption: [SessionEncryption]
+    /// Per node: whether its advertiser and its browser run (the app's calls, issue #30).
+    var advertising: [Bool]
+    var browsing: [Bool]
+    /// Per advertiser: the browsers that found it and have not lost it, in the order they did.
+    var finders: [[Int]]
+    /// What the apps heard, in time order.
+    var log: [MultipeerEvent] = []
+    /// Declined set-ups whose reply is on its way, by set-up number: the inviter hears the
+    /// decline when the reply arrives (the set-up itself ended at the decline). Looked up by key.
+    var declined: [Int: Bool] = [:]
 
     static let queryBytes: Int32 = 90
     static let answerBytes: Int32 = 250
@@ -93,14 +107,29 @@ struct MultipeerSetup: Sendable {
     /// `invitePeer(_:to:withContext:timeout:)`'s default timeout: 30 s.
     static let inviteTimeout = SimTime.seconds(30)
 
-    /// No set-ups among `nodes` nodes; `encrypted` chooses the handshake.
-    init(nodes: Int, encrypted: Bool, sim: borrowing Simulation) {
+    /// No set-ups among `nodes` nodes whose apps set `phones` (the others run `encryption`).
+    init(nodes: Int, encryption: SessionEncryption, phones list: [MultipeerPhone] = [], sim: borrowing Simulation) {
         connecting = Array(repeating: 0, count: nodes)
         queryInterval = Array(repeating: .seconds(1), count: nodes)
         generation = Array(repeating: 0, count: nodes)
         delays = (0..<nodes).map { sim.randomStream(named: "node:\($0)/mesh/mdns") }
         firstConnected = Array(repeating: nil, count: nodes)
-        flightBytes = encrypted ? MultipeerSetup.dtlsFlights : MultipeerSetup.plainFlights
+        var phones = (0..<nodes).map { MultipeerPhone(node: $0) }
+        for p in list { phones[p.node] = p }
+        self.phones = phones
+        self.encryption = phones.map { $0.encryption ?? encryption }
+        advertising = Array(repeating: true, count: nodes)
+        browsing = Array(repeating: true, count: nodes)
+        finders = Array(repeating: [], count: nodes)
+    }
+
+    /// The connection frames' sizes of a set-up: the DTLS handshake's six flights, or the
+    /// unencrypted request and response.
+    static func flights(_ a: Attempt) -> [Int32] { a.encrypted ? dtlsFlights : plainFlights }
+
+    /// Notes what node `node`'s app hears about `peer` now.
+    mutating func note(_ kind: MultipeerEvent.Kind, at node: Int, about peer: Int, now: SimTime) {
+        log.append(MultipeerEvent(time: now, node: Int32(node), peer: Int32(peer), kind: kind))
     }
 
     /// A random 20–120 ms delay of node `i` (RFC 6762 §5.2, §6).
@@ -143,18 +172,19 @@ extension MultipeerSetup {
         let interval = queryInterval[i]
         queryInterval[i] = min(interval + interval, .seconds(3600))
         sim.schedule(after: interval, target: UInt32(i), kind: .meshQuery, arg: g)
-        guard !down else { return }
+        guard !down, browsing[i] else { return }
         core.hand(
             MeshFrame(kind: .mdnsQuery, origin: i, seq: 0, path: [i]), from: i, to: LinkPacket.broadcast,
             bytes: MultipeerSetup.queryBytes, now: sim.now)
     }
 
-    /// Node `i` answers (or announces): one multicast answer every browser in range may hear.
-    static func answerDue(_ i: Int, down: Bool, core: inout MeshCore, now: SimTime) {
-        guard !down else { return }
+    /// Node `i` answers (or announces) while it advertises: one multicast answer every
+    /// browser in range may hear, longer by its discovery info and display name.
+    func answerDue(_ i: Int, down: Bool, core: inout MeshCore, now: SimTime) {
+        guard !down, advertising[i] else { return }
         core.hand(
             MeshFrame(kind: .mdnsAnswer, origin: i, seq: 0, path: [i]), from: i, to: LinkPacket.broadcast,
-            bytes: MultipeerSetup.answerBytes, now: now)
+            bytes: MultipeerSetup.answerBytes + Int32(phones[i].answerExtraBytes), now: now)
     }
 
     /// Whether node `i`'s session has room for one more peer, set-ups under way counted.
@@ -172,41 +202,68 @@ extension MultipeerSetup {
         switch f.kind {
         case .mdnsQuery:
             // An advertiser answers what it hears, after its random delay.
-            sim.schedule(after: mdnsDelay(r), target: UInt32(r), kind: .meshAnswer)
+            if advertising[r] { sim.schedule(after: mdnsDelay(r), target: UInt32(r), kind: .meshAnswer) }
         case .mdnsAnswer:
             // Found: the signal-strength rule decides, then an invitation if both have room.
-            guard attempts[key] == nil, !core.sessions.peers[r].contains(from),
-                link.medianRxDbm(from: from, to: r) >= config.discoverDbm, hasRoom(r, core: core)
-            else { return nil }
+            guard browsing[r], link.medianRxDbm(from: from, to: r) >= config.discoverDbm else { return nil }
+            if !finders[from].contains(r) {
+                finders[from].append(r)
+                note(.found, at: r, about: from, now: sim.now)
+            }
+            guard attempts[key] == nil, !core.sessions.peers[r].contains(from), hasRoom(r, core: core) else { return nil }
             let id = nextId
             nextId += 1
-            attempts[key] = Attempt(id: id, inviter: r, invited: from, since: sim.now, flights: 0)
+            let encrypted = MultipeerPhone.sessionEncrypted(encryption[r], encryption[from]) ?? true
+            attempts[key] = Attempt(id: id, inviter: r, invited: from, since: sim.now, flights: 0, encrypted: encrypted)
             connecting[r] += 1
             sim.schedule(
                 after: MultipeerSetup.inviteTimeout, target: UInt32(r), kind: .meshInviteTimeout,
                 arg: InviteTimeout(invited: from, id: id).argument)
-            MultipeerSetup.send(.invitation, id: id, from: r, to: from, bytes: MultipeerSetup.invitationBytes, core: &core, now: sim.now)
+            note(.invite, at: r, about: from, now: sim.now)
+            MultipeerSetup.send(
+                .invitation, id: id, from: r, to: from,
+                bytes: MultipeerSetup.invitationBytes + Int32(phones[r].nameExtraBytes), core: &core, now: sim.now)
         case .invitation:
-            // Only the invitation of the set-up under way, once.
-            guard let a = attempts[key], a.id == f.attempt, a.invited == r, !a.accepted, a.flights == 0
+            // Only the invitation of the set-up under way, once, and only while advertising
+            // (invitations reach the app through its advertiser).
+            guard let a = attempts[key], a.id == f.attempt, a.invited == r, !a.accepted, a.flights == 0,
+                advertising[r]
             else { return nil }
-            let accept = hasRoom(r, core: core) && !core.sessions.peers[r].contains(from)
+            note(.invitation, at: r, about: from, now: sim.now)
+            let phone = phones[r]
+            if phone.invitations == .ignore { return nil }  // the inviter's timeout ends it
+            var accept = hasRoom(r, core: core) && !core.sessions.peers[r].contains(from)
+            if phone.invitations == .decline || (phone.invitations == .acceptListed && !phone.acceptFrom.contains(from))
+                || MultipeerPhone.sessionEncrypted(encryption[r], encryption[from]) == nil
+            {
+                accept = false
+            }
             if accept {
                 connecting[r] += 1
                 attempts[key]!.accepted = true
+                note(.connecting, at: r, about: from, now: sim.now)
             }
             var reply = MeshFrame(kind: .invitationReply, origin: r, seq: accept ? 1 : 0, path: [r])
             reply.target = from
             reply.attempt = f.attempt
             core.hand(reply, from: r, to: UInt32(from), bytes: MultipeerSetup.replyBytes, now: sim.now)
-            if !accept { abandon(key) }
+            if !accept {
+                abandon(key)
+                declined[a.id] = true
+            }
         case .invitationReply:
+            if f.seq == 0, declined.removeValue(forKey: f.attempt) != nil {
+                note(.notConnected, at: r, about: from, now: sim.now)
+                return nil
+            }
             guard let a = attempts[key], a.id == f.attempt, a.inviter == r, a.flights == 0 else { return nil }
             guard f.seq == 1 else {
                 abandon(key)
+                note(.notConnected, at: r, about: from, now: sim.now)
                 return nil
             }
             // The connection frames, inviter first; each frame's `seq` is its number.
+            note(.connecting, at: r, about: from, now: sim.now)
             attempts[key]!.flights = 1
             sendFlight(0, of: key, from: r, to: from, core: &core, sim: &sim)
         case .handshake:
@@ -219,8 +276,20 @@ extension MultipeerSetup {
             // Otherwise only the frame the set-up waits for: the last one sent.
             guard f.seq == UInt64(a.flights - 1) else { return nil }
             attempts[key]!.received = Int(f.seq)
+            if a.encrypted && (f.seq == 3 || f.seq == 4) {
+                // The invited's certificate comes in flight 3, the inviter's in flight 4: the
+                // app's certificate handler answers (RFC 6347 §4.2.4's flights).
+                note(.certificate, at: r, about: from, now: sim.now)
+                if phones[r].certificate == .reject {
+                    abandon(key)
+                    note(.notConnected, at: r, about: from, now: sim.now)
+                    // The peer learns at once (the handshake's alert; an assumption).
+                    note(.notConnected, at: from, about: r, now: sim.now)
+                    return nil
+                }
+            }
             let sent = a.flights
-            if sent == flightBytes.count { return connected(a, core: &core, now: sim.now) }
+            if sent == MultipeerSetup.flights(a).count { return connected(a, core: &core, now: sim.now) }
             attempts[key]!.flights = sent + 1
             sendFlight(sent, of: key, from: r, to: from, core: &core, sim: &sim)
         default: break
@@ -232,8 +301,9 @@ extension MultipeerSetup {
     /// the last flight (which expects no answer), arms its retransmission timer.
     mutating func sendFlight(_ k: Int, of key: UInt64, from: Int, to: Int, core: inout MeshCore, sim: inout Simulation) {
         let id = attempts[key]!.id
-        MultipeerSetup.send(.handshake, id: id, seq: UInt64(k), from: from, to: to, bytes: flightBytes[k], core: &core, now: sim.now)
-        guard core.config.handshakeRetransmission, k + 1 < flightBytes.count else { return }
+        let flights = MultipeerSetup.flights(attempts[key]!)
+        MultipeerSetup.send(.handshake, id: id, seq: UInt64(k), from: from, to: to, bytes: flights[k], core: &core, now: sim.now)
+        guard core.config.handshakeRetransmission, k + 1 < flights.count else { return }
         attempts[key]!.timer = MultipeerSetup.initialTimer
         sim.schedule(
             after: MultipeerSetup.initialTimer, target: UInt32(from), kind: .meshHandshakeTimer,
@@ -243,7 +313,8 @@ extension MultipeerSetup {
     /// Sends flight `k` of the set-up of `key` again (a retransmission).
     func resendFlight(_ k: Int, of key: UInt64, from: Int, to: Int, core: inout MeshCore, now: SimTime) {
         let id = attempts[key]!.id
-        MultipeerSetup.send(.handshake, id: id, seq: UInt64(k), from: from, to: to, bytes: flightBytes[k], core: &core, now: now)
+        let bytes = MultipeerSetup.flights(attempts[key]!)[k]
+        MultipeerSetup.send(.handshake, id: id, seq: UInt64(k), from: from, to: to, bytes: bytes, core: &core, now: now)
     }
 
     /// The retransmission timer of flight `k` of set-up `id`, sent by `from` to `to`, ran out:
@@ -277,6 +348,9 @@ extension MultipeerSetup {
     mutating func connected(_ a: Attempt, core: inout MeshCore, now: SimTime) -> (Int, Int) {
         abandon(MultipeerSetup.key(a.inviter, a.invited))
         core.sessions.connect(a.inviter, a.invited)
+        core.setRecord(encrypted: a.encrypted, a.inviter, a.invited)
+        note(.connected, at: a.inviter, about: a.invited, now: now)
+        note(.connected, at: a.invited, about: a.inviter, now: now)
         for n in [a.inviter, a.invited] where firstConnected[n] == nil { firstConnected[n] = now }
         return (min(a.inviter, a.invited), max(a.inviter, a.invited))
     }
@@ -290,10 +364,12 @@ extension MultipeerSetup {
 
     /// Set-up `id`'s invitation from `inviter` to `invited` timed out, unless it connected
     /// (or was abandoned) since.
-    mutating func inviteTimedOut(_ inviter: Int, _ invited: Int, id: Int) {
+    mutating func inviteTimedOut(_ inviter: Int, _ invited: Int, id: Int, now: SimTime) {
         let key = MultipeerSetup.key(inviter, invited)
         guard let a = attempts[key], a.id == id else { return }
         abandon(key)
+        note(.notConnected, at: inviter, about: invited, now: now)
+        if a.accepted { note(.notConnected, at: invited, about: inviter, now: now) }
     }
 }
 
@@ -322,4 +398,34 @@ extension EventKind {
     /// A connection flight's retransmission timer ran out (target: its sender, arg: set-up id
     /// << 32 | peer << 8 | flight; `MultipeerSetup`).
     public static let meshHandshakeTimer = EventKind(rawValue: 253)
+}
+
+extension MultipeerSetup {
+    /// The app's calls on its advertiser and browser (`MeshNetwork.appCalled`).
+    mutating func appCalled(_ action: NodeEvent.Action, at i: Int, sim: inout Simulation) {
+        switch action {
+        case .stopAdvertising:
+            guard advertising[i] else { return }
+            advertising[i] = false
+            for b in finders[i] { note(.lost, at: b, about: i, now: sim.now) }
+            finders[i] = []
+        case .startAdvertising:
+            guard !advertising[i] else { return }
+            advertising[i] = true
+            let a = mdnsDelay(i)
+            sim.schedule(after: a, target: UInt32(i), kind: .meshAnswer)
+            sim.schedule(after: a + .seconds(1), target: UInt32(i), kind: .meshAnswer)
+        case .stopBrowsing:
+            guard browsing[i] else { return }
+            browsing[i] = false
+            generation[i] &+= 1  // the queries scheduled go unanswered
+        case .startBrowsing:
+            guard !browsing[i] else { return }
+            browsing[i] = true
+            generation[i] &+= 1
+            queryInterval[i] = .seconds(1)
+            sim.schedule(after: mdnsDelay(i), target: UInt32(i), kind: .meshQuery, arg: generation[i])
+        default: break
+        }
+    }
 }

@@ -20,6 +20,13 @@ public struct SignalSessions: NeighbourTable, Sendable {
     var lostSince: [UInt64: SimTime] = [:]
     /// The sessions the last `update` formed, (lower, higher) node, in the order they formed.
     public private(set) var formed: [(Int, Int)] = []
+    /// The sessions the last `update` ended, each once, in the order it ended them, with the
+    /// side that had disconnected (`nil`: the peer failed or faded).
+    public private(set) var ended: [(a: Int, b: Int, by: Int?)] = []
+    /// Pairs one side of which called `MCSession.disconnect()`: when, and which side. The side
+    /// that left sends nothing to the other and takes nothing from it; the other side sees
+    /// the peer leave after the peer timeout. Looked up by key only.
+    var departed: [UInt64: (since: SimTime, by: Int)] = [:]
     /// Whether the table is fixed (a test harness's) rather than re-evaluated from signals.
     public let fixed: Bool
     /// With `mesh.sessions`: per node, the peers its sessions were set up with. A member that
@@ -68,8 +75,25 @@ public struct SignalSessions: NeighbourTable, Sendable {
 
     static func pairKey(_ a: Int, _ b: Int) -> UInt64 { UInt64(Swift.min(a, b)) << 32 | UInt64(Swift.max(a, b)) }
 
+    /// Node `node`'s app called `MCSession.disconnect()` at `now`: it leaves every session.
+    public mutating func depart(_ node: Int, now: SimTime) {
+        for p in peers[node] { departed[SignalSessions.pairKey(node, p)] = (now, node) }
+    }
+
+    /// Whether `node` has left its session with `peer` (it called `disconnect`).
+    @inline(__always) func hasLeft(_ node: Int, _ peer: Int) -> Bool {
+        guard !departed.isEmpty, let d = departed[SignalSessions.pairKey(node, peer)] else { return false }
+        return d.by == node
+    }
+
+    /// Whether `from` may send to `to` in a session: they are peers and `from` has not left.
+    @inline(__always) func connected(_ from: Int, _ to: Int) -> Bool {
+        peers[from].contains(to) && !hasLeft(from, to)
+    }
+
     /// `a` and `b` join each other's session (a Multipeer set-up connected them).
     public mutating func connect(_ a: Int, _ b: Int) {
+        if !departed.isEmpty { departed[SignalSessions.pairKey(a, b)] = nil }
         guard !peers[a].contains(b) else { return }
         peers[a].append(b)
         peers[a].sort()
@@ -78,24 +102,51 @@ public struct SignalSessions: NeighbourTable, Sendable {
         lostSince[SignalSessions.pairKey(a, b)] = nil
     }
 
+    /// Whether the session of `i` with `j` (pair `key`) lasts at `now`: a peer down, below the
+    /// keep threshold or that disconnected (`left`, since then) stays for the peer timeout.
+    static func keeps<L: LinkTechnology>(
+        _ i: Int, _ j: Int, _ key: UInt64, lostSince: inout [UInt64: SimTime], left: SimTime?, link: inout L,
+        config: MeshConfig, now: SimTime
+    ) -> Bool {
+        if let left { return now - left < config.peerTimeout }
+        let lost = link.isDown(i) || link.isDown(j) || link.medianRxDbm(from: j, to: i) < config.keepDbm
+        if !lost {
+            lostSince[key] = nil
+            return true
+        }
+        if let since = lostSince[key] { return now - since < config.peerTimeout }
+        lostSince[key] = now
+        return config.peerTimeout > .zero
+    }
+
     /// Re-evaluates every session from what `link` says of signals and failures at `now`: a
     /// lost peer leaves after the peer timeout; with `"instant"` set-up new sessions form here
     /// too (with `"multipeer"` they form by `connect`).
     public mutating func update<L: LinkTechnology>(link: inout L, config: MeshConfig, now: SimTime) {
         formed.removeAll(keepingCapacity: true)
+        ended.removeAll(keepingCapacity: true)
         guard !fixed else { return }
         let n = peers.count
+        var endedKeys: [UInt64: Bool] = [:]
         for i in 0..<n {
             peers[i] = peers[i].filter { j in
                 let key = SignalSessions.pairKey(i, j)
-                let lost = link.isDown(i) || link.isDown(j) || link.medianRxDbm(from: j, to: i) < config.keepDbm
-                if !lost {
-                    lostSince[key] = nil
-                    return true
+                let kept = SignalSessions.keeps(
+                    i, j, key, lostSince: &lostSince, left: departed.isEmpty ? nil : departed[key]?.since, link: &link,
+                    config: config, now: now)
+                if !kept && endedKeys.updateValue(true, forKey: key) == nil {
+                    var by: Int?
+                    if let d = departed.removeValue(forKey: key) {
+                        by = d.by
+                        // A phone that left a fixed group does not rejoin it.
+                        if groupPeers != nil {
+                            groupPeers![i].removeAll { $0 == j }
+                            groupPeers![j].removeAll { $0 == i }
+                        }
+                    }
+                    ended.append((Swift.min(i, j), Swift.max(i, j), by))
                 }
-                if let since = lostSince[key] { return now - since < config.peerTimeout }
-                lostSince[key] = now
-                return config.peerTimeout > .zero
+                return kept
             }
         }
         for i in 0..<n { peers[i] = peers[i].filter { peers[$0].contains(i) } }

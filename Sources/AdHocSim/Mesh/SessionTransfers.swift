@@ -232,7 +232,7 @@ extension SessionTransfers {
         while list[t].state == .sending, list[t].outstanding < core.config.transferWindow,
             list[t].sent < list[t].written
         {
-            guard core.sessions.peers[from].contains(to) else {
+            guard core.sessions.connected(from, to) else {
                 list[t].end(.peerLeft, at: now)
                 return
             }
@@ -261,6 +261,23 @@ extension SessionTransfers {
         list[t].outstanding -= 1
         if refused { list[t].end(.senderDown, at: now) }
         if !dropped { pump(t, core: &core, now: now) }
+    }
+
+    /// The session of `a` and `b` ended (`by`: the side that disconnected, whose own transfers
+    /// already ended): every transfer between them still sending fails, as `sendResource`'s
+    /// completion handler reports the peer gone (Apple's documentation) rather than waiting
+    /// for pieces that can no longer arrive.
+    mutating func sessionEnded(_ a: Int, _ b: Int, now: SimTime) {
+        for t in list.indices where list[t].state == .sending
+            && ((list[t].from == a && list[t].to == b) || (list[t].from == b && list[t].to == a))
+        {
+            list[t].end(.peerLeft, at: now)
+        }
+    }
+
+    /// Node `node`'s app disconnected: the transfers it sends fail at once.
+    mutating func senderLeft(_ node: Int, now: SimTime) {
+        for t in list.indices where list[t].state == .sending && list[t].from == node { list[t].end(.peerLeft, at: now) }
     }
 
     /// A piece of transfer `t` is lost for good (its receiver left the session).

@@ -125,6 +125,9 @@ public struct MeshMetrics: Sendable {
     /// peers fill its sessions one after another, at most `mesh.maxPeers − 1` others each
     /// (`MeshConfig.largestSession`).
     public var largestSession: Int
+    /// What each phone's app heard from Multipeer, in time order (`nil` without Multipeer
+    /// set-up).
+    public var multipeerEvents: [MultipeerEvent]?
     /// Mean heartbeat bytes per node per simulated second.
     public var controlBytesPerNodePerSecond: Double
     /// Flows carried across the mesh (`flows[i].via`), in flow order, with what their packets
@@ -162,6 +165,7 @@ public struct MeshMetrics: Sendable {
                 notOnPath: mesh.recorder.notOnPathDrops[$0])
         }
         largestSession = mesh.config.largestSession(peers: nodes.map(\.sessionPeers).max() ?? 0)
+        multipeerEvents = mesh.multipeerEvents
         if !first.isEmpty {
             joinTime = Spread(
                 (0..<n).compactMap { i in first[i].map { $0 - (i < appStart.count ? appStart[i] : .zero) } })

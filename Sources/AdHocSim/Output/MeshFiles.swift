@@ -23,6 +23,8 @@
 ///   receiver (bytes received over its size) first reached 10 %, 20 %, … 100 %;
 /// - `mesh_keys.csv` (with `mesh.keyPaths`): per pair, shared paths, key medians and the other
 ///   nodes that could derive the same key;
+/// - `multipeer_events.csv` (with Multipeer set-up): per phone, what its app heard and when:
+///   peers found and lost, invitations sent and received, certificates, session state changes;
 /// - `mesh_summary.json`: network-wide figures.
 public enum MeshFiles {
     /// The files of `m`.
@@ -131,6 +133,13 @@ public enum MeshFiles {
             files.append(ResultFile(name: "mesh_flows.csv", contents: t.text))
         }
         if !m.transfers.isEmpty { files += transferFiles(m.transfers, ids: ids) }
+        if let events = m.multipeerEvents {
+            var t = CSVTable(header: ["time_s", "node", "event", "peer"])
+            for e in events {
+                t.append([f(e.time.inSeconds, 6), ids[Int(e.node)], e.kind.rawValue, ids[Int(e.peer)]])
+            }
+            files.append(ResultFile(name: "multipeer_events.csv", contents: t.text))
+        }
         files.append(ResultFile(name: "mesh_summary.json", contents: summaryJSON(m)))
         return files
     }

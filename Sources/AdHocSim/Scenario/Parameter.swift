@@ -310,6 +310,11 @@ public struct DeclaredSection: Sendable {
                 (["properties", "mesh", "properties", "messages", "items"], MessageParameters.section.schema(perNode: false))
             ]),
         DeclaredSection(
+            name: "mesh.phones", page: "mesh", markdownTable: PhoneParameters.section.markdownTable,
+            schemaObjects: [
+                (["properties", "mesh", "properties", "phones", "items"], PhoneParameters.section.schema(perNode: false))
+            ]),
+        DeclaredSection(
             name: "mesh.resources", page: "mesh", markdownTable: TransferParameters.resource.markdownTable,
             schemaObjects: [
                 (["properties", "mesh", "properties", "resources", "items"], TransferParameters.resource.schema(perNode: false))

@@ -156,6 +156,9 @@ public struct ScenarioDecoder {
         var events: [NodeEvent]? = []
         if let e = r.value("events") {
             events = decodeEvents(e, JSONPath.root.appending("events"), nodeIndex: nodeIndex, duration: duration)
+            if let list = events, meshOK, !checkAppEvents(list, e, JSONPath.root.appending("events"), mesh: mesh) {
+                events = nil
+            }
         }
         var mac: MacSpec? = MacSpec()
         if let m = r.value("mac") { mac = decodeMac(m, JSONPath.root.appending("mac")) }

@@ -251,6 +251,10 @@ public enum ScenarioSchema {
           "type": "array",
           "items": {}
         },
+        "phones": {
+          "type": "array",
+          "items": {}
+        },
         "resources": {
           "type": "array",
           "items": {}

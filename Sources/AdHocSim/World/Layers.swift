@@ -35,7 +35,7 @@ public struct Layers {
             mesh = MeshNetwork(
                 nodes: nodes.count, config: MeshConfig(m), workloads: m.messages, resources: m.resources,
                 streams: m.streams, sessions: m.sessions.map { SignalSessions(groups: $0, nodes: nodes.count) },
-                sim: &sim)
+                phones: m.phones, sim: &sim)
         }
     }
 

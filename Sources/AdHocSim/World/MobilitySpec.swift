@@ -32,6 +32,25 @@ public struct NodeEvent: Sendable, Equatable {
         case join
         /// The node jumps to `position` and stays there.
         case move
+        /// The app calls `MCSession.disconnect()`: it leaves its sessions at once; its peers
+        /// see it go after the peer timeout (`mesh`).
+        case disconnect
+        /// The app stops its `MCNearbyServiceAdvertiser` (no answers, no invitations taken).
+        case stopAdvertising
+        /// The app starts advertising again (it announces itself, RFC 6762 §8.3).
+        case startAdvertising
+        /// The app stops its `MCNearbyServiceBrowser` (no queries, nothing found, no invitations sent).
+        case stopBrowsing
+        /// The app starts browsing again (it queries at once, then at doubling intervals).
+        case startBrowsing
+
+        /// Whether the action is the app's own call on Multipeer (it needs a `mesh`).
+        public var isApp: Bool {
+            switch self {
+            case .fail, .recover, .join, .move: return false
+            case .disconnect, .stopAdvertising, .startAdvertising, .stopBrowsing, .startBrowsing: return true
+            }
+        }
     }
     /// When.
     public var time: SimTime
@@ -174,6 +193,39 @@ extension ScenarioDecoder {
     }
 }
 
+extension ScenarioDecoder {
+    /// The app's Multipeer calls need a mesh; discovery calls need Multipeer set-up; with
+    /// sessions fixed as groups (`mesh.sessions`), a phone that disconnects must be in one.
+    func checkAppEvents(_ events: [NodeEvent], _ node: JSONNode, _ path: JSONPath, mesh: MeshSpec?) -> Bool {
+        guard case .array(let items) = node.value else { return true }
+        var ok = true
+        for (i, e) in events.enumerated() where e.action.isApp && i < items.count {
+            let at = items[i]["action"]?.origin ?? items[i].origin
+            guard let mesh else {
+                sink.report(
+                    "\"\(e.action.rawValue)\" is an app's call on Multipeer Connectivity: the scenario needs a \"mesh\" section",
+                    path: path.appending(i).appending("action"), at: at)
+                ok = false
+                continue
+            }
+            if e.action == .disconnect {
+                if let groups = mesh.sessions, !groups.contains(where: { $0.contains(e.node) }) {
+                    sink.report(
+                        "this phone is in none of mesh.sessions' groups, so it has no session to disconnect from",
+                        path: path.appending(i).appending("node"), at: items[i]["node"]?.origin ?? at)
+                    ok = false
+                }
+            } else if mesh.sessions != nil || (mesh.sessionSetup ?? .multipeer) != .multipeer {
+                sink.report(
+                    "\"\(e.action.rawValue)\" changes Multipeer discovery, which runs only with \"sessionSetup\": \"multipeer\" "
+                        + "and no fixed mesh.sessions", path: path.appending(i).appending("action"), at: at)
+                ok = false
+            }
+        }
+        return ok
+    }
+}
+
 /// The most waypoints a random-waypoint node may need over a run: 100 000 (assumption: a
 /// walker changing direction every 10 s for 11 days). Checked from the parameters before any
 /// waypoint is drawn.
@@ -257,8 +309,8 @@ enum NodeEventParameters {
             Parameter(
                 "action", .choice(NodeEvent.Action.allCases.map(\.rawValue), set: { $0.action = NodeEvent.Action(rawValue: $1) }),
                 default: "required",
-                help: "`fail` (silent: sends and receives nothing, loses its queue), `recover`, `join` (absent until then), `move` (teleports)",
-                expected: "an event action", source: .required, required: "fail, recover, join or move"),
+                help: "`fail` (silent: sends and receives nothing, loses its queue), `recover`, `join` (absent until then), `move` (teleports); the app's Multipeer calls (with a `mesh`): `disconnect`, `stopAdvertising`, `startAdvertising`, `stopBrowsing`, `startBrowsing`",
+                expected: "an event action", source: .required, required: "fail, recover, join, move or an app call"),
             Parameter(
                 "position",
                 .custom(

@@ -1,0 +1,174 @@
+import Testing
+@testable import AdHocSim
+
+/// The app's hand on Multipeer (issue #30, part 1): per-phone settings (`mesh.phones`), the
+/// app's calls as events, and what each app hears (`multipeer_events.csv`). `MeshScenarioText`'s
+/// plain Wi-Fi field: two phones 30 m apart hear each other at −61.2 dBm, above the −65 dBm
+/// discovery threshold.
+@Suite struct MultipeerAppTests {
+    func run(
+        _ phones: String, events: String = "[]", nodes: [(String, Double, Double)] = [("A", 0, 0), ("B", 30, 0)],
+        extra: String = "", duration: Double = 40
+    ) throws -> MeshMetrics {
+        let s = try MeshScenarioText.scenario(
+            nodes, mesh: "{\"phones\": \(phones)\(extra)}", events: events, duration: duration, seed: 6)
+        return try #require(try ScenarioRunner.run(s).mesh)
+    }
+
+    /// The events phone `node` heard of `kind`, in time order.
+    func heard(_ m: MeshMetrics, _ node: Int, _ kind: MultipeerEvent.Kind) -> [MultipeerEvent] {
+        (m.multipeerEvents ?? []).filter { $0.node == Int32(node) && $0.kind == kind }
+    }
+
+    @Test func aDeclinedInvitationMakesNoSessionAndTellsTheInviterAtTheReply() throws {
+        // B declines and does not browse (so only A invites): every invitation B receives is
+        // answered at once, and A's session reports B not connected when the reply arrives: on
+        // an idle 20 MHz channel a 100-byte reply takes well under 5 ms.
+        let m = try run(
+            #"[{"node": "B", "invitations": "decline"}]"#,
+            events: #"[{"at_s": 0, "node": "B", "action": "stopBrowsing"}]"#)
+        let received = heard(m, 1, .invitation), declined = heard(m, 0, .notConnected)
+        #expect(!received.isEmpty)
+        #expect(heard(m, 0, .invite).count == received.count)
+        #expect(declined.count == received.count)
+        for (r, d) in zip(received, declined) {
+            #expect(d.time > r.time && d.time - r.time < .milliseconds(5))
+        }
+        #expect(heard(m, 0, .connected).isEmpty && heard(m, 1, .connecting).isEmpty)
+        #expect(m.nodes.map(\.sessionPeers) == [0, 0])
+        #expect(heard(m, 1, .found).isEmpty)  // B does not browse
+        #expect(heard(m, 0, .found).count == 1)  // found once, never lost
+    }
+
+    @Test func anIgnoredInvitationTimesOutAfterThirtySeconds() throws {
+        // No reply: A's session gives up after invitePeer's 30 s timeout, to the nanosecond.
+        let m = try run(
+            #"[{"node": "B", "invitations": "ignore"}]"#,
+            events: #"[{"at_s": 0, "node": "B", "action": "stopBrowsing"}]"#)
+        let invite = try #require(heard(m, 0, .invite).first)
+        let gaveUp = try #require(heard(m, 0, .notConnected).first)
+        #expect(gaveUp.time - invite.time == .seconds(30))
+        #expect(heard(m, 1, .invitation).count >= 1)
+        #expect(heard(m, 1, .connecting).isEmpty && heard(m, 1, .notConnected).isEmpty)
+        #expect(m.nodes.map(\.sessionPeers) == [0, 0])
+    }
+
+    @Test func encryptionPreferencesGiveApplesOutcomes() throws {
+        // required (the default) with none: never connected (the invited side declines).
+        let mismatch = try run(#"[{"node": "B", "encryption": "none"}]"#, duration: 5)
+        #expect(mismatch.nodes.map(\.sessionPeers) == [0, 0])
+        #expect((mismatch.multipeerEvents ?? []).allSatisfy { $0.kind != .connected })
+        #expect(!heard(mismatch, 0, .notConnected).isEmpty || !heard(mismatch, 1, .notConnected).isEmpty)
+        // optional with none: connected, unencrypted: the plain request and response, no
+        // certificate.
+        let plain = try run(#"[{"node": "A", "encryption": "optional"}, {"node": "B", "encryption": "none"}]"#, duration: 5)
+        #expect(plain.nodes.map(\.sessionPeers) == [1, 1])
+        #expect((plain.multipeerEvents ?? []).allSatisfy { $0.kind != .certificate })
+        // optional with required: encrypted: each side answers the other's certificate once
+        // (flights 4 and 5 of the DTLS handshake), then both connect at once.
+        let both = try run(#"[{"node": "A", "encryption": "optional"}]"#, duration: 5)
+        #expect(both.nodes.map(\.sessionPeers) == [1, 1])
+        #expect(heard(both, 0, .certificate).count == 1 && heard(both, 1, .certificate).count == 1)
+        #expect(heard(both, 0, .connected).map(\.time) == heard(both, 1, .connected).map(\.time))
+        #expect(MultipeerPhone.sessionEncrypted(.required, .none) == nil)
+        #expect(MultipeerPhone.sessionEncrypted(.optional, .none) == false)
+        #expect(MultipeerPhone.sessionEncrypted(.optional, .required) == true)
+    }
+
+    @Test func aRejectedCertificateFailsTheConnection() throws {
+        let m = try run(#"[{"node": "A", "certificate": "reject"}]"#, duration: 5)
+        #expect(m.nodes.map(\.sessionPeers) == [0, 0])
+        let certificate = try #require(heard(m, 0, .certificate).first)
+        // The handshake ends at A's answer: both sessions report not connected at that instant.
+        #expect(heard(m, 0, .notConnected).first?.time == certificate.time)
+        #expect(heard(m, 1, .notConnected).first?.time == certificate.time)
+        #expect((m.multipeerEvents ?? []).allSatisfy { $0.kind != .connected })
+    }
+
+    @Test func aDisconnectMidResourceFailsItAtThePeerTimeout() throws {
+        // B sends A 60 MB from 5 s (more than 5 s at this link's rate). A disconnects (and stops
+        // discovery) at 6.5 s: its app hears B not connected at once; B's session sees A go at
+        // the first evaluation (every 1 s from 0) at least the peer timeout (3 s) later: 10 s.
+        let s = try MeshScenarioText.scenario(
+            [("A", 0, 0), ("B", 30, 0)],
+            mesh: #"{"resources": [{"id": "big", "from": "B", "to": "A", "size_bytes": 60000000, "at_s": 5}]}"#,
+            events: #"""
+                [{"at_s": 6.5, "node": "A", "action": "disconnect"}, {"at_s": 6.5, "node": "A", "action": "stopAdvertising"},
+                 {"at_s": 6.5, "node": "A", "action": "stopBrowsing"}]
+                """#, duration: 20, seed: 6)
+        let m = try #require(try ScenarioRunner.run(s).mesh)
+        #expect(heard(m, 0, .notConnected).map(\.time) == [.milliseconds(6500)])
+        #expect(heard(m, 1, .notConnected).map(\.time) == [.seconds(10)])
+        #expect(heard(m, 1, .lost).map(\.time) == [.milliseconds(6500)])  // A stopped advertising
+        let t = m.transfers[0]
+        #expect(t.state == .peerLeft)
+        // The sender's session ends then, and with it the resource (sendResource's completion
+        // handler reports the peer gone).
+        #expect(t.finished == .seconds(10))
+        #expect(t.received < t.size)
+        #expect(m.nodes.map(\.sessionPeers) == [0, 0])
+    }
+
+    @Test func noSessionFormsAfterDiscoveryStops() throws {
+        // A and B connect within the first second; at 5 s both stop advertising and browsing.
+        // C joins at 10 s and browses and advertises: nobody answers its queries and nobody
+        // browses for its announcements, so it finds no one and no one finds it.
+        let stop = ["A", "B"].flatMap { n in
+            ["stopAdvertising", "stopBrowsing"].map { #"{"at_s": 5, "node": "\#(n)", "action": "\#($0)"}"# }
+        }
+        let m = try run(
+            "[]", events: "[" + (stop + [#"{"at_s": 10, "node": "C", "action": "join"}"#]).joined(separator: ", ") + "]",
+            nodes: [("A", 0, 0), ("B", 30, 0), ("C", 15, 10)], duration: 30)
+        #expect(m.nodes.map(\.sessionPeers) == [1, 1, 0])
+        #expect((m.multipeerEvents ?? []).allSatisfy { $0.node != 2 && $0.peer != 2 })
+        // The phones that stopped advertising were lost by the browsers that had found them.
+        #expect(heard(m, 0, .lost).map(\.time) == [.seconds(5)])
+        #expect(heard(m, 1, .lost).map(\.time) == [.seconds(5)])
+    }
+
+    @Test func theTxtRecordIsCountedAsRfc6763Writes() {
+        var p = MultipeerPhone(node: 0)
+        #expect(p.txtBytes == 1)  // an empty record is one zero byte (§6.1)
+        p.discoveryInfo = [("room", "42"), ("v", "")]
+        // "room=42" (7 bytes) and "v=" (2), each with its length byte.
+        #expect(p.txtBytes == 8 + 3)
+        p.displayName = "Anna"
+        #expect(p.answerExtraBytes == 10 + (4 - 16))
+    }
+
+    @Test func badPhoneSettingsAndAppCallsAreReportedWithTheirPath() throws {
+        func errors(_ mesh: String, events: String = "[]") -> String {
+            do {
+                _ = try MeshScenarioText.scenario([("A", 0, 0), ("B", 30, 0)], mesh: mesh, events: events, seed: 1)
+                return ""
+            } catch { return "\(error)" }
+        }
+        #expect(errors(#"{"phones": [{"node": "A", "invitations": "maybe"}]}"#).contains("mesh.phones[0].invitations: "))
+        let long = String(repeating: "x", count: 250)
+        #expect(errors(#"{"phones": [{"node": "A", "discoveryInfo": {"key": "\#(long)"}}]}"#) == "")  // 254 bytes
+        let longer = String(repeating: "x", count: 252)
+        #expect(
+            errors(#"{"phones": [{"node": "A", "discoveryInfo": {"key": "\#(longer)"}}]}"#)
+                .contains("is 256 bytes of UTF-8; Multipeer allows at most 255"))
+        #expect(
+            errors(#"{"phones": [{"node": "A", "displayName": "\#(String(repeating: "é", count: 32))"}]}"#)
+                .contains("mesh.phones[0].displayName: a display name is 1 to 63 bytes of UTF-8 (MCPeerID); this one has 64"))
+        #expect(errors(#"{"phones": [{"node": "A", "invitations": "accept-listed"}]}"#).contains("acceptFrom"))
+        #expect(errors(#"{"phones": [{"node": "A"}, {"node": "A"}]}"#).contains("mesh.phones[1].node: this phone already has its settings"))
+        // A disconnect of a phone in none of the fixed session groups.
+        let three = try? MeshScenarioText.scenario(
+            [("A", 0, 0), ("B", 30, 0), ("C", 60, 0)], mesh: #"{"sessions": [["A", "B"]]}"#,
+            events: #"[{"at_s": 1, "node": "C", "action": "disconnect"}]"#, seed: 1)
+        #expect(three == nil)
+        do {
+            _ = try MeshScenarioText.scenario(
+                [("A", 0, 0), ("B", 30, 0), ("C", 60, 0)], mesh: #"{"sessions": [["A", "B"]]}"#,
+                events: #"[{"at_s": 1, "node": "C", "action": "disconnect"}]"#, seed: 1)
+        } catch {
+            #expect("\(error)".contains("events[0].node: this phone is in none of mesh.sessions' groups"))
+        }
+        #expect(
+            errors(#"{"sessionSetup": "instant"}"#, events: #"[{"at_s": 1, "node": "A", "action": "stopBrowsing"}]"#)
+                .contains("events[0].action: \"stopBrowsing\" changes Multipeer discovery"))
+    }
+}
