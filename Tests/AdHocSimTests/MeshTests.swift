@@ -50,9 +50,13 @@ struct MeshTests {
         var sim = Simulation(seed: s.seed)
         var w = World<WirelessLink>(s, sim: &sim)
         _ = sim.run(&w, until: .seconds(3))
-        let sizes = w.layers.mesh!.peers.map { $0.count + 1 }
-        #expect(sizes.allSatisfy { $0 <= 8 })
-        #expect(sizes.contains(8))
+        // Every phone reaches the design's 8 other nodes (two Multipeer sessions of at most 8
+        // members each, the phone included).
+        let peers = w.layers.mesh!.peers.map(\.count)
+        #expect(peers.allSatisfy { $0 <= 8 })
+        #expect(peers.contains(8))
+        let config = w.layers.mesh!.config
+        #expect(peers.allSatisfy { config.largestSession(peers: $0) <= 8 })
         // Sessions are mutual.
         for (i, p) in w.layers.mesh!.peers.enumerated() { for j in p { #expect(w.layers.mesh!.peers[j].contains(i)) } }
     }

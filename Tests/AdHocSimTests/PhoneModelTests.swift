@@ -94,10 +94,13 @@ struct PhoneModelTests {
         let lossy = try PhoneModelTests.idealRun(
             delayMs: 1, host: host, protocol: "udp", probes: 1, packets: 20, extra: link)
         #expect(lossy.lossPct == 70)
+        // summary.csv says where: the 14 at the send buffer, none at the receiver.
+        #expect(lossy.sendBufferDrops == 14 && lossy.receiveBufferDrops == 0)
         let waiting = try PhoneModelTests.idealRun(
             delayMs: 1, host: host, protocol: "udp", probes: 1, packets: 20,
             extra: link + ["host.udpSendBufferBytes=0"])
         #expect(waiting.lossPct == 0)
+        #expect(waiting.sendBufferDrops == 0 && waiting.receiveBufferDrops == 0)
     }
 
     /// A buffer of zero bytes keeps nothing (every datagram passes through the socket buffer),
@@ -107,6 +110,8 @@ struct PhoneModelTests {
             delayMs: 2, host: "{\"udpReceiveBufferBytes\": 0}", protocol: "udp", probes: 5, packets: 20)
         #expect(m.status == "failed:nothing-delivered")
         #expect(m.lossPct == 100)
+        // Every one of the 20 datagrams was dropped at the server's full (empty) buffer.
+        #expect(m.receiveBufferDrops >= 20 && m.sendBufferDrops == 0)
         #expect(m.rttsMs.isEmpty)
     }
 

@@ -161,6 +161,28 @@ enum BleParameters {
                     }),
                 default: "null", help: "a service UUID it advertises (scanners may filter on it)",
                 expected: "a service UUID", source: .assumption("none")),
+            Parameter(
+                "data",
+                .custom(
+                    schema: BleAdDecoding.schema, value: "a list of AD structures (≤ 31 bytes in all)",
+                    decode: { values, v, at, _, item in
+                        guard let d = BleAdDecoding.decode(values, v, at) else { return false }
+                        item.value.data = d
+                        return true
+                    }),
+                default: "null (only `payloadBytes`)", help: "the AdvData as AD structures: flags, name, shortName, uuids16, uuids128, serviceData16, manufacturer, txPower; sets `payloadBytes` and `advertisesTxPower`",
+                expected: "a list of AD structures", source: .cited("Core Specification Supplement, Part A §1; Core Specification v5.4, Vol 6, Part B §2.3.1.1")),
+            Parameter(
+                "scanResponseData",
+                .custom(
+                    schema: BleAdDecoding.schema, value: "a list of AD structures (≤ 31 bytes in all)",
+                    decode: { values, v, at, _, item in
+                        guard let d = BleAdDecoding.decode(values, v, at) else { return false }
+                        item.value.scanResponseData = d
+                        return true
+                    }),
+                default: "null (only `scanResponseBytes`)", help: "the ScanRspData as AD structures; sets `scanResponseBytes`",
+                expected: "a list of AD structures", source: .cited("Core Specification Supplement, Part A §1")),
             channels(\Advertiser.value.channels),
             Parameter(
                 "addressRotationS",

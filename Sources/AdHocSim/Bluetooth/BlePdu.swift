@@ -41,6 +41,10 @@ public enum BlePduType: String, Sendable, CaseIterable {
     /// Whether a scanner may answer it with SCAN_REQ.
     public var isScannable: Bool { self == .advInd || self == .advScanInd }
 
+    /// Whether an initiator may connect to it (ADV_IND, ADV_DIRECT_IND; Core Specification v5.4,
+    /// Vol 6, Part B §2.3.1): what iOS reports as `CBAdvertisementDataIsConnectable`.
+    public var isConnectable: Bool { self == .advInd || self == .advDirectInd }
+
     /// Whether it carries advertising data.
     public var carriesData: Bool { self == .advInd || self == .advNonconnInd || self == .advScanInd }
 }

@@ -102,6 +102,50 @@ extension ScenarioDecoder {
                 at: item.origin)
             ok = false
         }
+        // AD structures set the byte counts they imply; a count given beside them is a
+        // contradiction the file must resolve.
+        if let d = spec.data {
+            for key in ["payloadBytes", "advertisesTxPower"] where given(key) {
+                sink.report(
+                    "\"data\" gives the advertising data's AD structures, which set \(key); drop one of the two",
+                    path: p.appending(key), at: item.origin)
+                ok = false
+            }
+            spec.payloadBytes = spec.pdu == .advDirectInd ? 0 : d.bytes
+            spec.advertisesTxPower = d.txPower != nil
+            let appAllowed = d.structures.allSatisfy {
+                switch $0.kind {
+                case .localName, .uuids16, .uuids128, .flags: return true
+                default: return false
+                }
+            }
+            if profile != nil && !appAllowed {
+                sink.report(
+                    "an iOS app may advertise only a local name and service UUIDs (CBPeripheralManager."
+                        + "startAdvertising); drop the other AD structures or the profile", path: p.appending("data"),
+                    at: item.origin)
+                ok = false
+            }
+            if spec.pdu == .advDirectInd && d.bytes > 0 {
+                sink.report("ADV_DIRECT_IND carries no advertising data", path: p.appending("data"), at: item.origin)
+                ok = false
+            }
+        }
+        if let r = spec.scanResponseData {
+            if given("scanResponseBytes") {
+                sink.report(
+                    "\"scanResponseData\" gives the scan response's AD structures, which set scanResponseBytes; drop one",
+                    path: p.appending("scanResponseBytes"), at: item.origin)
+                ok = false
+            }
+            spec.scanResponseBytes = r.bytes
+            if !spec.pdu.isScannable && r.bytes > 0 {
+                sink.report(
+                    "\(spec.pdu.rawValue) is not scannable, so it has no scan response",
+                    path: p.appending("scanResponseData"), at: item.origin)
+                ok = false
+            }
+        }
         if !spec.pdu.isScannable && spec.scanResponseBytes > 0 && given("scanResponseBytes") {
             sink.report(
                 "\(spec.pdu.rawValue) is not scannable, so it has no scan response",

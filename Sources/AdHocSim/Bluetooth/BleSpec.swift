@@ -68,6 +68,12 @@ public struct BleAdvertiserSpec: Sendable, Equatable {
     public var start: SimTime
     /// Its own private-address rotation interval, s (`nil`: `ble.addressRotationS`).
     public var addressRotationS: Double? = nil
+    /// Its AdvData and ScanRspData as AD structures (`data`, `scanResponseData`), when the
+    /// scenario gives them: they then set `payloadBytes`, `scanResponseBytes` and
+    /// `advertisesTxPower` (issue #29).
+    public var data: BleAdvertisingData? = nil
+    /// See `data`.
+    public var scanResponseData: BleAdvertisingData? = nil
 }
 
 /// One scanner (`ble.scanners[i]`).

@@ -39,6 +39,10 @@ public struct TransportSummary: Sendable, Equatable {
     public var abortReason: String?
     /// Whether the client ended up connected (always true for UDP, which has no connection).
     public var connected = true
+    /// Datagrams both ends' apps wrote that did not fit their UDP send buffer (lost there).
+    public var sendBufferDrops: Int64 = 0
+    /// Datagrams both ends dropped because their UDP receive buffer was full.
+    public var receiveBufferDrops: Int64 = 0
 
     /// Nothing to report (UDP).
     public init() {}
@@ -168,14 +172,18 @@ public struct HostStack: Sendable {
     /// What flow `k`'s transport did, for its metrics.
     public func transportSummary(of k: Int) -> TransportSummary {
         let (c, v) = (slot(.client(k)), slot(.server(k)))
+        var s: TransportSummary
         switch flows[k].transport {
         case .tcp:
-            var s = TransportSummary(client: tcp[c], server: tcp[v])
+            s = TransportSummary(client: tcp[c], server: tcp[v])
             s.keepalives = tcp[c].keepalivesSent + tcp[v].keepalivesSent
-            return s
-        case .quic: return TransportSummary(client: quic[c], server: quic[v])
-        case .udp: return TransportSummary()
+        case .quic: s = TransportSummary(client: quic[c], server: quic[v])
+        case .udp: s = TransportSummary()
         }
+        let (qc, qs) = (queues[FlowSide.client(k).index], queues[FlowSide.server(k).index])
+        s.sendBufferDrops = qc.sendBufferDrops + qs.sendBufferDrops
+        s.receiveBufferDrops = qc.receiveBufferDrops + qs.receiveBufferDrops
+        return s
     }
 
     // MARK: Events

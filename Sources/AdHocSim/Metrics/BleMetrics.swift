@@ -126,7 +126,9 @@ public struct BleMetrics: Sendable {
                     pair.rssiMean = mean
                     pair.rssiSd = Swift.max(0, r.rssiSquares / n - mean * mean).squareRoot()
                     pair.distance = r.distanceSum / n
-                    let tx = ad.advertisesTxPower ? ad.txPowerDbm : spec.estimatorTxPowerDbm
+                    // The advertised level: the TX Power AD structure's value when `data` gives one.
+                    let advertised = ad.data?.txPower.map(Double.init) ?? ad.txPowerDbm
+                    let tx = ad.advertisesTxPower ? advertised : spec.estimatorTxPowerDbm
                     pair.estimatedDistance = pow(10, (tx - referenceLoss - mean) / (10 * spec.estimatorExponent))
                 }
                 pairs.append(pair)

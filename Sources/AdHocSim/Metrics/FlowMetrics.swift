@@ -38,6 +38,10 @@ public struct FlowMetrics: Sendable, Equatable {
     public var ipPacketsSent: UInt64
     public var ipPacketsReceived: UInt64
     public var serverIpPacketsSent: UInt64
+    /// Datagrams lost in a UDP send buffer (both ends' apps wrote more than fitted).
+    public var sendBufferDrops: Int64 = 0
+    /// Datagrams lost to a full UDP receive buffer (both ends).
+    public var receiveBufferDrops: Int64 = 0
     public var serverIpPacketsReceived: UInt64
     public var bytesSent: Int64
     public var bytesDelivered: Int64
@@ -112,6 +116,8 @@ public struct FlowMetrics: Sendable, Equatable {
             serverIpPacketsReceived = ip.packetsReceived[s]
         }
         keepalives = t.keepalives
+        sendBufferDrops = t.sendBufferDrops
+        receiveBufferDrops = t.receiveBufferDrops
         clientRetransmissions = t.clientRetransmissions
         if f.transport == .udp {
             lossPct =

@@ -11,6 +11,9 @@ public enum BleFiles {
             ResultFile(name: "ble_scanners.csv", contents: scannersTable(m, report).text),
             ResultFile(name: "ble_advertisers.csv", contents: advertisersTable(m, report).text)
         ]
+        if m.advertisers.contains(where: { $0.spec.data != nil || $0.spec.scanResponseData != nil }) {
+            files.append(ResultFile(name: "ble_discoveries.csv", contents: discoveriesTable(m, report).text))
+        }
         if report.scenario.ble?.recordRssi == true {
             var t = CSVTable(header: ["time_s", "scanner", "advertiser", "rssi_dbm", "distance_m"])
             for s in m.samples {
@@ -24,12 +27,14 @@ public enum BleFiles {
         return files
     }
 
-    /// The identifier an app would show for an advertiser's address number `epoch`: eight hex
-    /// digits of SplitMix64's mix of FNV-1a 64 over both (a stand-in for iOS's per-address
-    /// peripheral UUID).
-    public static func identifier(advertiser: Int, epoch: Int64) -> String {
+    /// The identifier the app on phone `scanner` (a node) would show for an advertiser's address
+    /// number `epoch`: eight hex digits of SplitMix64's mix of FNV-1a 64 over the three (a
+    /// stand-in for iOS's peripheral UUID, which each iPhone derives on its own for each address
+    /// it sees: `CBPeer.identifier` is the local device's name for the peer, so two phones show
+    /// two identifiers for one tag; issue #29).
+    public static func identifier(scanner: Int, advertiser: Int, epoch: Int64) -> String {
         var h = StableHash()
-        h.value = SplitMix64.mix(StableHash.fnv1a("\(advertiser)/\(epoch)"))
+        h.value = SplitMix64.mix(StableHash.fnv1a("\(scanner)/\(advertiser)/\(epoch)"))
         return String(h.hex.prefix(8)).uppercased()
     }
 
@@ -48,10 +53,41 @@ public enum BleFiles {
             report.nodes.ids[m.scanners[p.scanner].node], report.nodes.ids[ad.node], ad.pdu.rawValue,
             NumberText.fixed(ad.intervalMs, decimals: 3), ad.address.rawValue, f(p.distance, 2), "\(r.heardable)",
             "\(r.received)", f(p.lossRatio, 4), "\(r.responses)", "\(r.reports)", "\(r.identifiers)",
-            r.firstEpoch < 0 ? "" : identifier(advertiser: p.advertiser, epoch: r.firstEpoch),
+            r.firstEpoch < 0 ? "" : identifier(scanner: m.scanners[p.scanner].node, advertiser: p.advertiser, epoch: r.firstEpoch),
             f(r.firstReceived?.inSeconds, 6), f(p.discoveryS, 6), f(r.firstResponse?.inSeconds, 6), f(p.rssiMean, 2),
             f(p.rssiSd, 2), f(p.estimatedDistance, 2)
         ]
+    }
+
+    /// Columns of `ble_discoveries.csv`.
+    public static let discoveryColumns = [
+        "scanner", "advertiser", "identifier", "discovery_s", "connectable", "local_name", "company_id", "company",
+        "manufacturer_data", "service_uuids", "service_data_uuids", "tx_power_dbm"
+    ]
+
+    /// `ble_discoveries.csv`: per scanner and advertiser its app reported, what the app was
+    /// shown (`BleAdvertisingData.appView`): the scan response's content too once one arrived.
+    public static func discoveriesTable(_ m: BleMetrics, _ report: RunReport) -> CSVTable {
+        var t = CSVTable(header: discoveryColumns)
+        for p in m.pairs where p.record.firstEpoch >= 0 && m.scanners[p.scanner].node != m.advertisers[p.advertiser].spec.node {
+            let ad = m.advertisers[p.advertiser].spec
+            let data = ad.data ?? BleAdvertisingData()
+            let view = BleAdvertisingData.appView(
+                data: data, response: p.record.responses > 0 ? ad.scanResponseData : nil, connectable: ad.pdu.isConnectable)
+            let raw = BleAdvertisingData(data.structures + (p.record.responses > 0 ? ad.scanResponseData?.structures ?? [] : []))
+            let company = raw.company
+            let scanner = m.scanners[p.scanner].node
+            t.append([
+                report.nodes.ids[scanner], report.nodes.ids[ad.node],
+                identifier(scanner: scanner, advertiser: p.advertiser, epoch: p.record.firstEpoch), f(p.discoveryS, 6),
+                view.connectable ? "yes" : "no", view.localName ?? "",
+                company.map { "0x" + BleUuid.text($0) } ?? "", company.flatMap(BleCompanies.name) ?? "",
+                company == nil ? "" : (view.company == nil ? "withheld" : "shown"),
+                view.serviceUUIDs.joined(separator: " "), view.serviceDataUUIDs.joined(separator: " "),
+                view.txPower.map { "\($0)" } ?? ""
+            ])
+        }
+        return t
     }
 
     /// `ble_pairs.csv`.

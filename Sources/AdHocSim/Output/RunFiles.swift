@@ -114,7 +114,8 @@ public enum RunFiles {
         "rtt_mean_ms", "rtt_sd_ms", "rtt_min_ms", "rtt_p50_ms", "rtt_p95_ms", "rtt_max_ms", "jitter_rfc3550_ms",
         "data_rate_mbps", "goodput_mbps", "loss_pct", "ip_packets_sent", "ip_packets_received", "bytes_sent",
         "bytes_delivered", "retransmissions", "handshake_ms", "duration_s", "status",
-        "server_ip_packets_sent", "server_ip_packets_received", "keepalives", "send_rate_mbps", "rtt_sd_sample_ms"
+        "server_ip_packets_sent", "server_ip_packets_received", "keepalives", "send_rate_mbps", "rtt_sd_sample_ms",
+        "send_buffer_drops", "receive_buffer_drops"
     ]
 
     static func summaryRows(_ report: RunReport) -> [[String]] {
@@ -141,7 +142,8 @@ public enum RunFiles {
                 opt(m.dataRateMbps), opt(m.goodputMbps), opt(m.lossPct), "\(m.ipPacketsSent)", "\(m.ipPacketsReceived)",
                 "\(m.bytesSent)", "\(m.bytesDelivered)", "\(m.retransmissions)", opt(m.handshakeMs),
                 opt(m.durationS, 6), m.status,
-                "\(m.serverIpPacketsSent)", "\(m.serverIpPacketsReceived)", "\(m.keepalives)", opt(m.sendRateMbps), opt(m.rttSdSample)
+                "\(m.serverIpPacketsSent)", "\(m.serverIpPacketsReceived)", "\(m.keepalives)", opt(m.sendRateMbps), opt(m.rttSdSample),
+                "\(m.sendBufferDrops)", "\(m.receiveBufferDrops)"
             ]
         }
     }

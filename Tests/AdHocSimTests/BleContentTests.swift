@@ -1,0 +1,86 @@
+import Testing
+@testable import AdHocSim
+
+/// What advertisers say and what an iOS app is shown of it (issue #29, items 1 and 2): AD
+/// structures within a legacy PDU's 31 octets, Apple's manufacturer data withheld, the scan
+/// response's content once one arrived, and an identifier per scanning phone.
+@Suite struct BleContentTests {
+    /// Flags 3, "Chipolo" 2 + 7, one 16-bit UUID 2 + 2, service data for it with 10 bytes
+    /// 2 + 2 + 10: 30 octets (Core Specification Supplement Part A §1 formats).
+    static let chipolo = #"""
+        [{"flags": ["le-general-discoverable", "br-edr-not-supported"]}, {"name": "Chipolo"}, {"uuids16": ["FD59"]},
+         {"serviceData16": {"uuid": "FD59", "bytes": 10}}]
+        """#
+
+    @Test func adStructuresAreCountedAndFitThirtyOneOctets() throws {
+        let s = try bleScenario(
+            nodes: [("phone", 0, 0), ("tag", 2, 0)],
+            ble: #"{"advertisers": [{"node": "tag", "intervalMs": 100, "data": \#(Self.chipolo)}], "scanners": [{"node": "phone"}]}"#)
+        let ad = try #require(s.ble?.advertisers[0])
+        #expect(ad.payloadBytes == 30)
+        #expect(ad.data?.localName == "Chipolo" && ad.data?.serviceUUIDs == ["FD59"] && !ad.advertisesTxPower)
+        // One TX Power structure more (3 octets): 33, over the budget, said with every size.
+        let over = Self.chipolo.replacingOccurrences(of: "}}]", with: "}}, {\"txPower\": 4}]")
+        let d = diagnostics(
+            #"{"name": "t", "seed": 1, "duration_s": 5, "environment": {"preset": "field"}, "nodes": [{"id": "tag", "position": [0, 0, 0]}], "ble": {"advertisers": [{"node": "tag", "data": \#(over)}]}}"#)
+        #expect(d.count == 1 && d[0].path == "ble.advertisers[0].data", "\(d)")
+        #expect(d.first?.message.contains("take 33 octets ([0] 3, [1] 9, [2] 4, [3] 14, [4] 3") == true, "\(d)")
+    }
+
+    @Test func badAdStructuresAreReportedWithTheirPath() {
+        func problems(_ data: String, extra: String = "") -> [Diagnostic] {
+            diagnostics(
+                #"{"name": "t", "seed": 1, "duration_s": 5, "environment": {"preset": "field"}, "nodes": [{"id": "tag", "position": [0, 0, 0]}], "ble": {"advertisers": [{"node": "tag", "data": \#(data)\#(extra)}]}}"#)
+        }
+        let unknown = problems(#"[{"manufacturer": {"company": "0x1234", "bytes": 4}}]"#)
+        #expect(unknown.first?.path == "ble.advertisers[0].data[0].manufacturer.company", "\(unknown)")
+        #expect(unknown.first?.message.contains("not a company identifier AdHocSim knows") == true)
+        #expect(problems(#"[{"uuids16": ["FD5"]}]"#).first?.path == "ble.advertisers[0].data[0].uuids16[0]")
+        #expect(problems(#"[{"beacon": 1}]"#).first?.message.contains("unknown AD structure \"beacon\"") == true)
+        #expect(
+            problems(#"[{"flags": ["le-limited-discoverable", "le-general-discoverable"]}]"#).first?.message
+                .contains("limited or in general") == true)
+        let both = problems(#"[{"name": "x"}]"#, extra: #", "payloadBytes": 10"#)
+        #expect(both.first?.path == "ble.advertisers[0].payloadBytes", "\(both)")
+    }
+
+    @Test func theAppIsShownWhatIosHandsIt() {
+        let apple = BleAdvertisingData([BleAdStructure(kind: .manufacturer(company: 0x004C, bytes: 23))])
+        let v = BleAdvertisingData.appView(data: apple, response: nil, connectable: true)
+        #expect(v.company == nil && v.connectable)  // Apple's own data withheld
+        let samsung = BleAdvertisingData([
+            BleAdStructure(kind: .manufacturer(company: 0x0075, bytes: 20)), BleAdStructure(kind: .txPower(-4))
+        ])
+        let response = BleAdvertisingData([BleAdStructure(kind: .localName("Galaxy", complete: true))])
+        let w = BleAdvertisingData.appView(data: samsung, response: response, connectable: false)
+        #expect(w.company == 0x0075 && w.localName == "Galaxy" && w.txPower == -4 && !w.connectable)
+        #expect(BleAdvertisingData.appView(data: samsung, response: nil, connectable: false).localName == nil)
+        #expect(BleCompanies.name(0x00E0) == "Google" && BleCompanies.name(0x1234) == nil)
+    }
+
+    /// Two phones scan one tag whose name is only in its scan response: the active scanner
+    /// gets a SCAN_RSP and is shown the name, the passive one is not; each phone shows its own
+    /// identifier for the same address.
+    @Test func discoveriesShowWhatEachPhonesAppSaw() throws {
+        let s = try bleScenario(
+            nodes: [("active", 0, 0), ("passive", 0, 2), ("tag", 2, 0)],
+            ble: #"""
+                {"advertisers": [{"node": "tag", "intervalMs": 100, "address": "random-static",
+                   "data": [{"flags": ["le-general-discoverable"]}, {"manufacturer": {"company": "0x0059", "bytes": 6}}],
+                   "scanResponseData": [{"name": "Thermo"}]}],
+                 "scanners": [{"node": "active", "active": true}, {"node": "passive", "active": false}]}
+                """#)
+        let report = try ScenarioRunner.run(s)
+        let m = try #require(report.ble)
+        let table = BleFiles.discoveriesTable(m, report)
+        let col = { (name: String) in BleFiles.discoveryColumns.firstIndex(of: name)! }
+        #expect(table.rows.count == 2)
+        let active = try #require(table.rows.first { $0[0] == "active" })
+        let passive = try #require(table.rows.first { $0[0] == "passive" })
+        #expect(active[col("local_name")] == "Thermo" && passive[col("local_name")] == "")
+        #expect(active[col("company")] == "Nordic Semiconductor" && active[col("manufacturer_data")] == "shown")
+        #expect(active[col("connectable")] == "yes")
+        #expect(active[col("identifier")] != passive[col("identifier")])
+        #expect(BleFiles.files(m, report: report).contains { $0.name == "ble_discoveries.csv" })
+    }
+}
