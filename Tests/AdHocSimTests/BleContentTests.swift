@@ -84,3 +84,57 @@ import Testing
         #expect(BleFiles.files(m, report: report).contains { $0.name == "ble_discoveries.csv" })
     }
 }
+
+/// GAP's modes and procedures (issue #29, item 3): limited discoverable mode ends after
+/// TGAP(lim_adv_timeout), a device connected elsewhere stops advertising, and a scanner running
+/// the general discovery procedure is not told of non-discoverable devices.
+@Suite struct BleGapTests {
+    func run(_ ble: String, duration: Double) throws -> BleMetrics {
+        try #require(try ScenarioRunner.run(try bleScenario(nodes: [("phone", 0, 0), ("tag", 2, 0)], ble: ble, duration: duration)).ble)
+    }
+
+    @Test func aLimitedDiscoverableDeviceStopsAfterTgapLimAdvTimeout() throws {
+        let ad = #"{"node": "tag", "intervalMs": 1000, "data": [{"flags": ["le-limited-discoverable"]}]}"#
+        // Events 1 s + 0–10 ms apart from a first one within the first second: 177 to 180 of
+        // them begin before 180 s, none after.
+        let early = try run(#"{"advertisers": [\#(ad)], "scanners": [{"node": "phone", "active": false}]}"#, duration: 300)
+        #expect((177...180).contains(early.advertisers[0].events), "\(early.advertisers[0].events)")
+        #expect(early.pairs[0].record.firstReport != nil)
+        // A scan from 200 s on finds nothing.
+        let late = try run(
+            #"{"advertisers": [\#(ad)], "scanners": [{"node": "phone", "active": false, "startS": 200, "durationS": 100}]}"#,
+            duration: 300)
+        #expect(late.pairs[0].record.firstReport == nil && late.pairs[0].record.received == 0)
+    }
+
+    @Test func aConnectedDeviceAdvertisesOnlyWhileNotConnected() throws {
+        let m = try run(
+            #"{"advertisers": [{"node": "tag", "intervalMs": 100, "connected": [[0, 60]]}], "scanners": [{"node": "phone", "active": false}]}"#,
+            duration: 90)
+        let first = try #require(m.pairs[0].record.firstReceived)
+        #expect(first >= .seconds(60) && first < .milliseconds(60_200))
+        let keeps = try run(
+            #"{"advertisers": [{"node": "tag", "intervalMs": 100, "connected": [[0, 60]], "advertisesWhenConnected": true}], "scanners": [{"node": "phone", "active": false}]}"#,
+            duration: 90)
+        #expect(try #require(keeps.pairs[0].record.firstReceived) < .seconds(1))
+    }
+
+    @Test func generalDiscoveryIsNotToldOfNonDiscoverableDevices() throws {
+        let ad = #"{"node": "tag", "intervalMs": 100, "data": [{"uuids16": ["FEED"]}]}"#
+        let observe = try run(#"{"advertisers": [\#(ad)], "scanners": [{"node": "phone", "active": false}]}"#, duration: 5)
+        #expect(observe.pairs[0].record.reports > 0)
+        let general = try run(
+            #"{"advertisers": [\#(ad)], "scanners": [{"node": "phone", "active": false, "discovery": "general"}]}"#, duration: 5)
+        #expect(general.pairs[0].record.reports == 0 && general.pairs[0].record.received > 0)
+        // A service filter matches the UUIDs the AD structures list.
+        let filtered = try run(
+            #"{"advertisers": [\#(ad)], "scanners": [{"node": "phone", "active": false, "serviceFilter": ["FEED"]}]}"#, duration: 5)
+        #expect(filtered.pairs[0].record.reports > 0)
+    }
+
+    @Test func badConnectionWindowsAreReportedWithTheirPath() {
+        let d = diagnostics(
+            #"{"name": "t", "seed": 1, "duration_s": 50, "environment": {"preset": "field"}, "nodes": [{"id": "tag", "position": [0, 0, 0]}], "ble": {"advertisers": [{"node": "tag", "connected": [[0, 20], [10, 30]]}]}}"#)
+        #expect(d.first?.path == "ble.advertisers[0].connected[1]" && d.first?.message.contains("not overlap") == true, "\(d)")
+    }
+}

@@ -79,6 +79,36 @@ public struct BleAdvertisingData: Sendable, Equatable {
     }
 }
 
+/// A device's GAP discoverable mode as its Flags say (Core Specification v5.4, Vol 3, Part C
+/// §9.2): limited or general discoverable, or neither (non-discoverable, also without Flags).
+public enum BleDiscoverability: Sendable, Equatable {
+    case limited, general, nonDiscoverable
+}
+
+/// Which advertisers a scanner's host reports (Core Specification v5.4, Vol 3, Part C §9).
+public enum BleDiscovery: String, Sendable, Equatable, CaseIterable {
+    /// The observation procedure (§9.1.2): every advertisement decoded.
+    case observe
+    /// The general discovery procedure (§9.2.6): only devices in general or limited
+    /// discoverable mode. An advertiser that declares no AD structures (`payloadBytes` only)
+    /// counts as general discoverable: its Flags are not known.
+    case general
+    /// The limited discovery procedure (§9.2.5): only devices in limited discoverable mode.
+    case limited
+}
+
+extension BleAdvertisingData {
+    /// The discoverable mode its Flags structure gives (none: non-discoverable).
+    public var discoverability: BleDiscoverability {
+        for s in structures {
+            if case .flags(let limited, let general, _) = s.kind {
+                return limited ? .limited : (general ? .general : .nonDiscoverable)
+            }
+        }
+        return .nonDiscoverable
+    }
+}
+
 /// 16-bit UUIDs and company identifiers as text.
 public enum BleUuid {
     /// Four upper-case hex digits.

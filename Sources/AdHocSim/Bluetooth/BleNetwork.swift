@@ -197,7 +197,7 @@ public struct BleNetwork {
         let delayMax = ad.spec.randomDelayMs * 1e6
         let delay = SimTime(nanoseconds: Int64((advertisers[a].stream.uniform() * delayMax).rounded(.down)))
         sim.schedule(at: sim.now + ad.interval + delay, target: UInt32(a), kind: .bleAdvertisingEvent)
-        guard !medium.down[ad.spec.node] else { return }
+        guard !medium.down[ad.spec.node], ad.spec.advertises(at: sim.now) else { return }
         advertisers[a].events += 1
         advertisers[a].eventStart = sim.now
         advertisers[a].step = 0
@@ -418,10 +418,19 @@ public struct BleNetwork {
             } else if !directedElsewhere {
                 pairs[k].received += 1
                 if pairs[k].firstReceived == nil { pairs[k].firstReceived = sim.now }
-                let visible =
-                    scanners[s].spec.serviceFilter.map { filter in ad.spec.service.map { filter.contains($0) } ?? false
+                // A service filter matches `service` or a UUID its AD structures list; GAP's
+                // discovery procedures drop devices not in the discoverable mode they look for.
+                var visible =
+                    scanners[s].spec.serviceFilter.map { filter in
+                        (ad.spec.service.map { filter.contains($0) } ?? false)
+                            || (ad.spec.data?.serviceUUIDs.contains { filter.contains($0) } ?? false)
                     }
                     ?? true
+                switch scanners[s].spec.discovery {
+                case .observe: break
+                case .general: if ad.spec.data?.discoverability == .nonDiscoverable { visible = false }
+                case .limited: if ad.spec.data.map({ $0.discoverability != .limited }) ?? true { visible = false }
+                }
                 if visible {
                     let newIdentifier = pairs[k].lastEpoch != epoch
                     if newIdentifier {

@@ -183,6 +183,23 @@ enum BleParameters {
                     }),
                 default: "null (only `scanResponseBytes`)", help: "the ScanRspData as AD structures; sets `scanResponseBytes`",
                 expected: "a list of AD structures", source: .cited("Core Specification Supplement, Part A §1")),
+            Parameter(
+                "connected",
+                .custom(
+                    schema: #"{"type": "array", "items": {"type": "array", "items": {"type": "number", "minimum": 0}, "minItems": 2, "maxItems": 2}}"#,
+                    value: "a list of `[fromS, toS]`, in time order, not overlapping",
+                    decode: { values, v, at, _, item in
+                        guard let windows = values.bleWindows(v, at, upTo: item.runDuration) else { return false }
+                        item.value.connected = windows
+                        return true
+                    }),
+                default: "`[]`", help: "when the device is connected to a central the scenario does not simulate (its phone or computer)",
+                expected: "connection times", source: .assumption("none")),
+            Parameter(
+                "advertisesWhenConnected", .bool(set: { $0.value.advertisesWhenConnected = $1 }), default: "false",
+                help: "whether it keeps advertising while `connected` (false: only while not connected)",
+                expected: "true or false",
+                source: .assumption("a peripheral with one link stops advertising (seed 004 §6.1: seven devices never found)")),
             channels(\Advertiser.value.channels),
             Parameter(
                 "addressRotationS",
@@ -217,6 +234,11 @@ enum BleParameters {
                 default: "null", help: "the iOS app state whose defaults apply (set first)",
                 expected: "an app profile", source: .cited("`BleProfiles`")),
             grid("intervalMs", "a scan interval", \.intervalMs, help: "scanInterval"),
+            Parameter(
+                "discovery", .choice(BleDiscovery.allCases.map(\.rawValue), set: { $0.value.discovery = BleDiscovery(rawValue: $1)! }),
+                default: "\"observe\"",
+                help: "which advertisers the app is told of: every one (observation), or GAP's general or limited discovery (by the Flags of `data`)",
+                expected: "a discovery procedure", source: .cited("Core Specification v5.4, Vol 3, Part C §9.1.2, §9.2.5, §9.2.6")),
             grid("windowMs", "a scan window", \.windowMs, help: "scanWindow (at most the interval)"),
             Parameter(
                 "active", .bool(set: { $0.value.active = $1 }), default: scannerDefault(\.active) { "\($0)" },
@@ -423,5 +445,37 @@ extension ValueReader {
             ok = false
         }
         return ok ? result : nil
+    }
+
+    /// `[[fromS, toS], ...]`: each window 0 ≤ from < to ≤ the run's duration, in time order,
+    /// not overlapping.
+    func bleWindows(
+        _ v: JSONNode, _ at: JSONPath, upTo duration: Double?
+    ) -> [(from: SimTime, to: SimTime)]? {
+        let values = self
+        guard let list = values.array(v, at, "a list of [fromS, toS] windows") else { return nil }
+        let upper = duration ?? ScenarioBounds.maxDurationSeconds
+        var out: [(from: SimTime, to: SimTime)] = []
+        var last = -1.0
+        for (k, w) in list.enumerated() {
+            let p = at.appending(k)
+            guard case .array(let pair) = w.value, pair.count == 2 else {
+                values.sink.report("expected [fromS, toS], found \(w.value.summary)", path: p, at: w.origin)
+                return nil
+            }
+            let what = "a time in seconds in 0...\(JSONNumber(upper).literal)"
+            guard let a = values.number(pair[0], p.appending(0), what, in: 0...upper),
+                let b = values.number(pair[1], p.appending(1), what, in: 0...upper)
+            else { return nil }
+            guard a < b, a >= last else {
+                values.sink.report(
+                    a >= b ? "a window ends after it starts: [\(JSONNumber(a).literal), \(JSONNumber(b).literal)]"
+                        : "windows must be in time order and not overlap", path: p, at: w.origin)
+                return nil
+            }
+            last = b
+            out.append((.seconds(a), .seconds(b)))
+        }
+        return out
     }
 }

@@ -74,6 +74,35 @@ public struct BleAdvertiserSpec: Sendable, Equatable {
     public var data: BleAdvertisingData? = nil
     /// See `data`.
     public var scanResponseData: BleAdvertisingData? = nil
+    /// Times (from, to) when the device is in a connection with a central the scenario does not
+    /// simulate (its phone or computer), in time order, not overlapping.
+    public var connected: [(from: SimTime, to: SimTime)] = []
+    /// Whether it advertises while connected (`false`: only while not connected, as a
+    /// peripheral with one link does; issue #29).
+    public var advertisesWhenConnected = false
+
+    public static func == (a: BleAdvertiserSpec, b: BleAdvertiserSpec) -> Bool {
+        a.node == b.node && a.pdu == b.pdu && a.intervalMs == b.intervalMs && a.randomDelayMs == b.randomDelayMs
+            && a.payloadBytes == b.payloadBytes && a.scanResponseBytes == b.scanResponseBytes
+            && a.txPowerDbm == b.txPowerDbm && a.advertisesTxPower == b.advertisesTxPower && a.phy == b.phy
+            && a.address == b.address && a.service == b.service && a.channels == b.channels && a.target == b.target
+            && a.start == b.start && a.addressRotationS == b.addressRotationS && a.data == b.data
+            && a.scanResponseData == b.scanResponseData && a.advertisesWhenConnected == b.advertisesWhenConnected
+            && a.connected.elementsEqual(b.connected) { $0.from == $1.from && $0.to == $1.to }
+    }
+
+    /// How long a device stays in limited discoverable mode: TGAP(lim_adv_timeout), 180 s (Core
+    /// Specification v5.4, Vol 3, Part C, Appendix A, as RivieraWaves' `GAP_TMR_LIM_ADV_TIMEOUT`
+    /// quotes it; Core 4.0 had 30.72 s). After it the device stops advertising.
+    public static let limitedDiscoverableTimeout = SimTime.seconds(180)
+
+    /// Whether it advertises at `t`: started, not past its limited discoverable time, and not
+    /// in a connection that stops its advertising.
+    public func advertises(at t: SimTime) -> Bool {
+        if data?.discoverability == .limited && t >= start + BleAdvertiserSpec.limitedDiscoverableTimeout { return false }
+        if !advertisesWhenConnected { for c in connected where t >= c.from && t < c.to { return false } }
+        return true
+    }
 }
 
 /// One scanner (`ble.scanners[i]`).
@@ -97,6 +126,8 @@ public struct BleScannerSpec: Sendable, Equatable {
     public var start: SimTime
     /// How long it scans (`nil`: to the end of the run), as an app that scans for a while.
     public var duration: SimTime? = nil
+    /// Which advertisers the app is told of (GAP, Core Specification v5.4, Vol 3, Part C §9).
+    public var discovery = BleDiscovery.observe
 }
 
 /// One Wi-Fi transmitter on the 2.4 GHz band (`ble.wifi[i]`).
