@@ -81,6 +81,8 @@ public struct BleNetwork {
     public internal(set) var pairs: [BlePairRecord]
     /// Every app-visible RSSI sample, when `ble.recordRssi`.
     public internal(set) var samples: [BleRssiSample] = []
+    /// The connections (`ble.connections`), in file order.
+    var connections: [BleConnectionState] = []
 
     /// Builds the network of `spec` over `nodes` in `place` and schedules its first events.
     public init(_ spec: BleSpec, nodes: NodeTable, place: PlaceParameters, sim: inout Simulation) {
@@ -120,6 +122,7 @@ public struct BleNetwork {
         advertiserOf = Array(repeating: -1, count: medium.receivers.count)
         for (s, sc) in scanners.enumerated() { scannerOf[sc.receiver] = s }
         for (a, ad) in advertisers.enumerated() { advertiserOf[ad.receiver] = a }
+        for (c, cs) in spec.connections.enumerated() { startConnection(c, cs, sim: &sim) }
         for (w, ws) in spec.wifi.enumerated() where spec.wifiInterference {
             var state = BleWifiState(spec: ws, stream: sim.randomStream(named: "ble:wifi:\(w)/frames"))
             let gap = state.gapMean
@@ -186,6 +189,7 @@ public struct BleNetwork {
                 finishExchange(k, success: false, now: sim.now)
             }
         case .bleWifiFrame: wifiFrame(k, sim: &sim)
+        case .bleConnectionEvent: connectionEvent(k, sim: &sim)
         default: preconditionFailure("not a bluetooth event")
         }
     }

@@ -22,6 +22,9 @@ extension ScenarioDecoder {
             spec.wifi = items("wifi", "an array of Wi-Fi transmitters") {
                 self.decodeBleWifi($0, $1, nodeIndex: nodeIndex, duration: duration)
             }
+            spec.connections = items("connections", "an array of LE connections") {
+                self.decodeBleConnection($0, $1, nodeIndex: nodeIndex, duration: duration)
+            }
             return ok
         }
         guard let spec = decoded else { return nil }
@@ -32,8 +35,8 @@ extension ScenarioDecoder {
                 path: bp, at: node.origin)
             return nil
         }
-        if spec.advertisers.isEmpty && spec.scanners.isEmpty {
-            sink.report("a ble section needs at least one advertiser or scanner", path: bp, at: node.origin)
+        if spec.advertisers.isEmpty && spec.scanners.isEmpty && spec.connections.isEmpty {
+            sink.report("a ble section needs at least one advertiser, scanner or connection", path: bp, at: node.origin)
             return nil
         }
         var ok = true

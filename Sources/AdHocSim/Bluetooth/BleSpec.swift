@@ -6,6 +6,8 @@ public struct BleSpec: Sendable, Equatable {
     public var scanners: [BleScannerSpec] = []
     /// `ble.wifi`: Wi-Fi transmitters on the 2.4 GHz band, in file order.
     public var wifi: [BleWifiSpec] = []
+    /// `ble.connections`: LE connections with GATT notifications, in file order.
+    public var connections: [BleConnectionSpec] = []
     /// `ble.addressRotationS`: how often private addresses change; default 900 s (radio.md).
     public var addressRotationS: Double = 900
     /// `ble.estimator.exponent`: the path-loss exponent a scanner app assumes when it turns RSSI

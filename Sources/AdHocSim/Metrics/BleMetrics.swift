@@ -101,8 +101,33 @@ public struct BleMetrics: Sendable {
     /// Wi-Fi frames each interferer sent.
     public var wifiFrames: [UInt64]
 
+    /// One LE connection's figures (`ble.connections`).
+    public struct Connection: Sendable {
+        /// Its settings.
+        public var spec: BleConnectionSpec
+        /// CONNECT_IND to the first connection event, s.
+        public var setupS: Double
+        /// Connection events held, LL PDUs sent by both ends, data PDUs sent again.
+        public var events: UInt64
+        /// See `events`.
+        public var pdusSent: UInt64
+        /// See `events`.
+        public var retransmissions: UInt64
+        /// Notified value bytes delivered to the central.
+        public var valueBytesDelivered: Int
+        /// When the last notification arrived (all queued ones), or `nil`.
+        public var completed: SimTime?
+        /// When the supervision timeout ended the link, or `nil`.
+        public var lost: SimTime?
+        /// Value bytes × 8 over the first connection event to the completion (or the run's
+        /// end), kbit/s.
+        public var goodputKbps: Double?
+    }
+    /// Connections, in file order.
+    public var connections: [Connection] = []
+
     /// Reads the network at the end of a run.
-    public init(_ net: BleNetwork) {
+    public init(_ net: BleNetwork, end: SimTime = .zero) {
         let spec = net.spec
         let referenceLoss = FreeSpace.lossDb(distance: 1, frequencyHz: BleMedium.bandCentreHz)
         let na = net.advertisers.count
@@ -165,5 +190,14 @@ public struct BleMetrics: Sendable {
         }
         samples = net.samples
         wifiFrames = net.wifi.map(\.frames)
+        let runEnd = end
+        connections = net.connections.map { x in
+            let end = x.completed ?? x.lost ?? runEnd
+            let span = (end - x.firstAnchor).inSeconds
+            return Connection(
+                spec: x.spec, setupS: (x.firstAnchor - x.spec.at).inSeconds, events: x.events, pdusSent: x.pdusSent,
+                retransmissions: x.retransmissions, valueBytesDelivered: x.valueBytesDelivered, completed: x.completed,
+                lost: x.lost, goodputKbps: span > 0 && x.spec.notifyBytes > 0 ? Double(x.valueBytesDelivered) * 8 / span / 1000 : nil)
+        }
     }
 }

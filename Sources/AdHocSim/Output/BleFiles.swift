@@ -11,6 +11,23 @@ public enum BleFiles {
             ResultFile(name: "ble_scanners.csv", contents: scannersTable(m, report).text),
             ResultFile(name: "ble_advertisers.csv", contents: advertisersTable(m, report).text)
         ]
+        if !m.connections.isEmpty {
+            var t = CSVTable(header: [
+                "connection", "central", "peripheral", "phy", "interval_ms", "latency", "data_length", "mtu",
+                "channel_selection", "setup_ms", "events", "pdus_sent", "retransmissions", "value_bytes_delivered",
+                "completed_s", "supervision_timeout_s", "goodput_kbps"
+            ])
+            for (k, c) in m.connections.enumerated() {
+                let s = c.spec
+                t.append([
+                    "\(k)", report.nodes.ids[s.central], report.nodes.ids[s.peripheral], s.phy == .le2M ? "2M" : "1M",
+                    NumberText.fixed(s.intervalMs, decimals: 2), "\(s.latency)", "\(s.dataLength)", "\(s.mtu)",
+                    "\(s.channelSelection)", f(c.setupS * 1000, 3), "\(c.events)", "\(c.pdusSent)", "\(c.retransmissions)",
+                    "\(c.valueBytesDelivered)", f(c.completed?.inSeconds, 6), f(c.lost?.inSeconds, 6), f(c.goodputKbps, 1)
+                ])
+            }
+            files.append(ResultFile(name: "ble_connections.csv", contents: t.text))
+        }
         if m.advertisers.contains(where: { $0.spec.data != nil || $0.spec.scanResponseData != nil }) {
             files.append(ResultFile(name: "ble_discoveries.csv", contents: discoveriesTable(m, report).text))
         }
@@ -141,11 +158,34 @@ public enum BleFiles {
         "ble_reports", "ble_rssi_mean_dbm", "ble_estimated_distance_m"
     ]
 
-    /// A sweep cell's BLE rows, as wide as `RunFiles.summaryColumns + sweepColumns`.
+    /// A sweep cell's BLE rows, as wide as `RunFiles.summaryColumns + sweepColumns`: one per
+    /// scanner and advertiser, then one per connection (protocol `GATT`: its notified value
+    /// bytes, goodput, set-up time as `handshake_ms`, and the connection interval).
     public static func sweepRows(_ report: RunReport) -> [[String]] {
         guard let m = report.ble else { return [] }
         let s = report.scenario
-        return m.pairs.compactMap { p in
+        let connectionRows = m.connections.map { c -> [String] in
+            var row = Array(repeating: "", count: RunFiles.summaryColumns.count)
+            func set(_ column: String, _ value: String) { row[RunFiles.summaryColumns.firstIndex(of: column)!] = value }
+            let spec = c.spec
+            set("flow", "\(report.nodes.ids[spec.central])<-\(report.nodes.ids[spec.peripheral])")
+            set("environment", s.environment.place.rawValue)
+            set("technology", "ble")
+            set("protocol", "GATT")
+            set("distance_m", f(report.nodes.position(of: spec.central, at: spec.at).distance(to: report.nodes.position(of: spec.peripheral, at: spec.at)), 2))
+            set("size_bytes", "\(spec.valuePerNotification)")
+            set("seed", "\(s.seed)")
+            set("bytes_sent", "\(spec.notifyBytes)")
+            set("bytes_delivered", "\(c.valueBytesDelivered)")
+            set("retransmissions", "\(c.retransmissions)")
+            set("handshake_ms", f(c.setupS * 1000, 3))
+            set("goodput_mbps", f(c.goodputKbps.map { $0 / 1000 }, 4))
+            set("status", c.lost != nil ? "failed:supervision-timeout" : (c.completed != nil || spec.notifyBytes == 0 ? "ok" : "failed:incomplete"))
+            var tail = Array(repeating: "", count: sweepColumns.count)
+            tail[sweepColumns.firstIndex(of: "ble_interval_ms")!] = NumberText.fixed(spec.intervalMs, decimals: 3)
+            return row + tail
+        }
+        return m.pairs.compactMap { p -> [String]? in
             let sc = m.scanners[p.scanner], ad = m.advertisers[p.advertiser].spec
             guard sc.node != ad.node else { return nil }
             var row = Array(repeating: "", count: RunFiles.summaryColumns.count)
@@ -164,6 +204,6 @@ public enum BleFiles {
                 NumberText.fixed(scannerSpec.windowMs, decimals: 3), f(p.discoveryS, 6), f(p.lossRatio, 4),
                 "\(p.record.reports)", f(p.rssiMean, 2), f(p.estimatedDistance, 2)
             ]
-        }
+        } + connectionRows
     }
 }

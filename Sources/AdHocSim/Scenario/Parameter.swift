@@ -337,7 +337,12 @@ public struct DeclaredSection: Sendable {
             schemaObjects: [(["properties", "ble", "properties", "scanners", "items"], BleParameters.scanner.schema(perNode: false))]),
         DeclaredSection(
             name: "ble.wifi", page: "bluetooth-le", markdownTable: BleParameters.wifi.markdownTable,
-            schemaObjects: [(["properties", "ble", "properties", "wifi", "items"], BleParameters.wifi.schema(perNode: false))])
+            schemaObjects: [(["properties", "ble", "properties", "wifi", "items"], BleParameters.wifi.schema(perNode: false))]),
+        DeclaredSection(
+            name: "ble.connections", page: "bluetooth-le", markdownTable: BleConnectionParameters.section.markdownTable,
+            schemaObjects: [
+                (["properties", "ble", "properties", "connections", "items"], BleConnectionParameters.section.schema(perNode: false))
+            ])
     ]
 }
 

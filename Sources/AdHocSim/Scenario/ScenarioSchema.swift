@@ -291,6 +291,10 @@ public enum ScenarioSchema {
         "wifi": {
           "type": "array",
           "items": {}
+        },
+        "connections": {
+          "type": "array",
+          "items": {}
         }
       },
       "additionalProperties": false,

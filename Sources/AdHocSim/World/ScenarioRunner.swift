@@ -149,7 +149,7 @@ public enum ScenarioRunner {
                     }
                     return m
                 },
-                ble: world.layers.ble.map { BleMetrics($0) },
+                ble: world.layers.ble.map { BleMetrics($0, end: sim.now) },
                 traces: world.hosts.trace.map { t in (0..<world.nodes.count).map { t.file(of: $0) } },
                 ipTotals: flows.indices.map { k in
                     let c = FlowSide.client(k).index

@@ -1,0 +1,188 @@
+import Foundation
+
+/// An LE connection and the GATT notifications it carries (issue #29, item 5): connection
+/// events every `interval` from the anchor a CONNECT_IND sets, a data channel per event from
+/// channel selection algorithm #1 or #2, and in each event central–peripheral exchanges of LL
+/// data PDUs T_IFS apart, acknowledged by SN/NESN (an unacknowledged PDU is sent again in the
+/// next exchange), while the peripheral has more data and the next exchange fits before the
+/// next anchor (Core Specification v5.4, Vol 6, Part B §4.5). A notification's value, with its
+/// ATT (3 bytes) and L2CAP (4 bytes) headers, is split into LL PDUs of at most `dataLength`
+/// bytes (Vol 3, Part A §3; Part F §3.4.7.1).
+///
+/// What is not modelled yet: the initiator's scan for the peripheral's advertising (the
+/// CONNECT_IND goes at `at_s`), connection PDUs on the shared LE medium (no collisions with
+/// advertising, no Wi-Fi coupling: each PDU is received with the probability the link budget
+/// and the GFSK error model give), the LL control procedures (the ATT MTU and data length are
+/// taken as already exchanged), encryption, and parameter updates.
+public struct BleConnectionSpec: Sendable, Equatable {
+    /// The central (the phone) and the peripheral, node indices.
+    public var central: Int
+    /// See `central`.
+    public var peripheral: Int
+    /// When the central sends CONNECT_IND.
+    public var at: SimTime
+    /// connInterval, ms (a multiple of 1.25 in 7.5 … 4 000).
+    public var intervalMs: Double
+    /// Peripheral latency: events a peripheral with nothing to send may skip (0 … 499).
+    public var latency: Int
+    /// connSupervisionTimeout, ms.
+    public var supervisionTimeoutMs: Double
+    /// The data PHY.
+    public var phy: BlePhy
+    /// The LL payload limit, bytes: 27, or up to 251 with the data length extension.
+    public var dataLength: Int
+    /// ATT_MTU, bytes (23 … 517).
+    public var mtu: Int
+    /// The channel selection algorithm, 1 or 2.
+    public var channelSelection: Int
+    /// Both ends' transmit power, dBm.
+    public var txPowerDbm: Double
+    /// Value bytes the peripheral notifies, all queued at the connection's start.
+    public var notifyBytes: Int
+
+    /// The value bytes one notification carries: ATT_MTU − 3 (the notification's opcode and
+    /// handle).
+    public var valuePerNotification: Int { mtu - 3 }
+    /// The LL PDUs one notification takes: its value plus ATT's 3 and L2CAP's 4 header bytes,
+    /// in pieces of at most `dataLength`.
+    public var pdusPerNotification: Int { (valuePerNotification + 7 + dataLength - 1) / dataLength }
+    /// The payload of a notification's fragment `k` (0-based): `dataLength`, the last one the rest.
+    public func fragmentBytes(_ k: Int) -> Int {
+        k < pdusPerNotification - 1 ? dataLength : valuePerNotification + 7 - (pdusPerNotification - 1) * dataLength
+    }
+}
+
+/// Timing constants of a connection (Core Specification v5.4, Vol 6, Part B).
+public enum BleConnectionTiming {
+    /// T_IFS, 150 µs (§4.1.1).
+    public static let interFrameSpace = SimTime.microseconds(150)
+    /// transmitWindowDelay after a legacy CONNECT_IND, 1.25 ms (§4.5.3).
+    public static let transmitWindowDelay = SimTime.microseconds(1250)
+    /// An LL data PDU's header, bytes (§2.4).
+    public static let headerBytes = 2
+}
+
+/// A connection's state as it runs.
+struct BleConnectionState {
+    let spec: BleConnectionSpec
+    let interval: SimTime
+    let map = BleChannelMap.all
+    let identifier: UInt16
+    let hop: Int
+    var stream: RandomStream
+    var counter: UInt16 = 0
+    var lastUnmapped = 0
+    /// PDUs still to deliver, and the fragments of the notification under way delivered.
+    var pdusLeft: Int
+    var fragmentsDone = 0
+    var valueBytesDelivered = 0
+    var events: UInt64 = 0
+    var pdusSent: UInt64 = 0
+    var retransmissions: UInt64 = 0
+    var firstAnchor: SimTime
+    var lastHeard: SimTime
+    var completed: SimTime?
+    var lost: SimTime?
+    var channelsUsed = Array(repeating: UInt32(0), count: 37)
+}
+
+extension BleNetwork {
+    /// Sets up connection `c` and schedules its first event: the CONNECT_IND's airtime, then
+    /// transmitWindowDelay (the central sends at the start of the transmit window, an
+    /// assumption; transmitWindowOffset 0).
+    mutating func startConnection(_ c: Int, _ spec: BleConnectionSpec, sim: inout Simulation) {
+        var stream = sim.randomStream(named: "ble:conn:\(c)/link")
+        let accessAddress = UInt32(truncatingIfNeeded: stream.uniformInt(below: 1 << 32))
+        let hop = 5 + Int(stream.uniformInt(below: 12))  // CONNECT_IND's Hop: 5 … 16 (§2.3.3.1)
+        let connectInd = BlePhy.le1M.airtime(pduBytes: BlePduType.connectInd.pduBytes(dataBytes: 0))
+        let first = spec.at + connectInd + BleConnectionTiming.transmitWindowDelay
+        let n = spec.notifyBytes == 0 ? 0 : (spec.notifyBytes + spec.valuePerNotification - 1) / spec.valuePerNotification
+        connections.append(
+            BleConnectionState(
+                spec: spec, interval: .nanoseconds(Int64((spec.intervalMs * 1e6).rounded())),
+                identifier: BleChannelSelection.channelIdentifier(accessAddress: accessAddress), hop: hop, stream: stream,
+                pdusLeft: n * spec.pdusPerNotification, firstAnchor: first, lastHeard: first))
+        sim.schedule(at: first, target: UInt32(c), kind: .bleConnectionEvent)
+    }
+
+    /// Whether a PDU of `pduBytes` from `from` reaches `to` now: the link budget (median loss
+    /// and shadowing of the place) against the noise floor, through the PHY's error model.
+    mutating func connectionPduArrives(_ c: Int, pduBytes: Int, from: Int, to: Int, now: SimTime) -> Bool {
+        let spec = connections[c].spec
+        let rx = spec.txPowerDbm - medium.meanLossDb(from, to, at: now)
+        let sinr = Decibel.linear(fromDb: rx) / medium.noiseMw
+        let bits = Double((pduBytes + 3) * 8)
+        let p = exp(BleErrorModel(phy: spec.phy).logSuccess(sinr: sinr, bits: bits))
+        return connections[c].stream.uniform() < p
+    }
+
+    /// Connection event of connection `c`: its channel, then exchanges while data remains and
+    /// the next one fits before the next anchor; the supervision timer ends a connection that
+    /// heard nothing for `supervisionTimeoutMs`.
+    mutating func connectionEvent(_ c: Int, sim: inout Simulation) {
+        var x = connections[c]
+        let spec = x.spec
+        let anchor = sim.now
+        let channel: Int
+        if spec.channelSelection == 2 {
+            channel = BleChannelSelection.algorithm2(counter: x.counter, identifier: x.identifier, map: x.map)
+        } else {
+            let r = BleChannelSelection.algorithm1(lastUnmapped: x.lastUnmapped, hop: x.hop, map: x.map)
+            channel = r.channel
+            x.lastUnmapped = r.unmapped
+        }
+        x.channelsUsed[channel] += 1
+        x.counter &+= 1
+        x.events += 1
+        let ifs = BleConnectionTiming.interFrameSpace
+        let empty = spec.phy.airtime(pduBytes: BleConnectionTiming.headerBytes)
+        let next = anchor + x.interval
+        var t = anchor
+        let down = medium.down[spec.central] || medium.down[spec.peripheral]
+        // An idle peripheral listens only every (latency + 1)th event.
+        let listens = x.pdusLeft > 0 || spec.latency == 0 || x.events % UInt64(spec.latency + 1) == 1
+        while !down && listens {
+            let payload = x.pdusLeft > 0 ? spec.fragmentBytes(x.fragmentsDone) : 0
+            let reply = spec.phy.airtime(pduBytes: BleConnectionTiming.headerBytes + payload)
+            guard t + empty + ifs + reply + ifs <= next else { break }
+            x.pdusSent += 1
+            connections[c] = x
+            let heard = connectionPduArrives(c, pduBytes: BleConnectionTiming.headerBytes, from: spec.central, to: spec.peripheral, now: t)
+            x = connections[c]
+            if !heard { break }  // no reply: the central closes the event (§4.5.6)
+            x.lastHeard = t + empty
+            let answerAt = t + empty + ifs
+            let carries = x.pdusLeft > 0
+            x.pdusSent += 1
+            connections[c] = x
+            let got = connectionPduArrives(
+                c, pduBytes: BleConnectionTiming.headerBytes + payload, from: spec.peripheral,
+                to: spec.central, now: answerAt)
+            x = connections[c]
+            t = answerAt + reply + ifs
+            guard got else {
+                if carries { x.retransmissions += 1 }  // not acknowledged: sent again (SN/NESN)
+                break
+            }
+            x.lastHeard = answerAt + reply
+            guard carries else { break }  // nothing more to say (MD = 0)
+            x.pdusLeft -= 1
+            x.fragmentsDone += 1
+            if x.fragmentsDone == spec.pdusPerNotification {
+                x.fragmentsDone = 0
+                x.valueBytesDelivered = min(spec.notifyBytes, x.valueBytesDelivered + spec.valuePerNotification)
+                if x.pdusLeft == 0 { x.completed = answerAt + reply }
+            }
+        }
+        if next - x.lastHeard > .nanoseconds(Int64((spec.supervisionTimeoutMs * 1e6).rounded())) {
+            x.lost = x.lastHeard + .nanoseconds(Int64((spec.supervisionTimeoutMs * 1e6).rounded()))
+        }
+        connections[c] = x
+        if x.lost == nil { sim.schedule(at: next, target: UInt32(c), kind: .bleConnectionEvent) }
+    }
+}
+
+extension EventKind {
+    /// A connection event (target: connection).
+    public static let bleConnectionEvent = EventKind(rawValue: 249)
+}

@@ -1,0 +1,137 @@
+/// An LE connection's keys (`ble.connections[i]`), each declared once (issue #28); the rule
+/// between the interval, the latency and the supervision timeout stays after the declarations
+/// (`decodeBleConnection`).
+enum BleConnectionParameters {
+    /// One connection being read.
+    struct Item {
+        let nodeIndex: [String: Int]
+        let runDuration: Double?
+        var central: Int?
+        var peripheral: Int?
+        var value = BleConnectionSpec(
+            central: 0, peripheral: 0, at: .zero, intervalMs: 30, latency: 0, supervisionTimeoutMs: 4000, phy: .le1M,
+            dataLength: 27, mtu: 23, channelSelection: 2, txPowerDbm: 0, notifyBytes: 0)
+    }
+
+    static func nodeKey(_ key: String, _ help: String, _ set: @escaping @Sendable (inout Item, Int) -> Void) -> Parameter<Item> {
+        Parameter(
+            key,
+            .custom(
+                schema: ##"{"$ref": "#/$defs/nodeId"}"##, value: "a node id",
+                decode: { values, v, at, _, item in
+                    guard let n = values.node(v, at, in: item.nodeIndex) else { return false }
+                    set(&item, n)
+                    return true
+                }),
+            default: "required", help: help, expected: "a node id", source: .required, required: "a node id")
+    }
+
+    static let section = ParameterSection<Item>(
+        "ble.connections[i]",
+        [
+            nodeKey("central", "the initiator, which becomes the central (the phone)") { $0.central = $1 },
+            nodeKey("peripheral", "the device it connects to") { $0.peripheral = $1 },
+            Parameter(
+                "atS",
+                .custom(
+                    schema: #"{"type": "number", "minimum": 0}"#, value: "0 … the run's duration, s",
+                    decode: { values, v, at, what, item in
+                        guard let s = values.duration(v, at, what, upTo: item.runDuration ?? 1e6, allowZero: true) else { return false }
+                        item.value.at = .seconds(s)
+                        return true
+                    }),
+                default: "0", help: "when the central sends CONNECT_IND", expected: "a time in seconds within the run",
+                source: .assumption("from the start")),
+            Parameter(
+                "intervalMs",
+                .custom(
+                    schema: #"{"type": "number", "minimum": 7.5, "maximum": 4000, "multipleOf": 1.25}"#,
+                    value: "7.5 … 4000 ms, a multiple of 1.25",
+                    decode: { values, v, at, _, item in
+                        guard let ms = values.number(v, at, "a connection interval in 7.5...4000 ms", in: 7.5...4000) else { return false }
+                        guard abs(ms / 1.25 - (ms / 1.25).rounded()) < 1e-9 else {
+                            values.sink.report(
+                                "expected a connection interval on the 1.25 ms grid (Core Specification v5.4, Vol 6, Part B §4.5.2), found \(JSONNumber(ms).literal)",
+                                path: at, at: v.origin)
+                            return false
+                        }
+                        item.value.intervalMs = ms
+                        return true
+                    }),
+                default: "30", help: "connInterval", expected: "a connection interval",
+                source: .assumption("the 30 ms iOS often grants (Apple documents only the allowed range)")),
+            Parameter(
+                "latency", .integer(0...499, unit: "events", set: { $0.value.latency = $1 }), default: "0",
+                help: "peripheral latency: events an idle peripheral may skip", expected: "a peripheral latency in {range}",
+                source: .cited("Core Specification v5.4, Vol 6, Part B §4.5.1")),
+            Parameter(
+                "supervisionTimeoutMs",
+                .custom(
+                    schema: #"{"type": "number", "minimum": 100, "maximum": 32000, "multipleOf": 10}"#,
+                    value: "100 … 32000 ms, a multiple of 10",
+                    decode: { values, v, at, _, item in
+                        guard let ms = values.number(v, at, "a supervision timeout in 100...32000 ms", in: 100...32000) else { return false }
+                        guard abs(ms / 10 - (ms / 10).rounded()) < 1e-9 else {
+                            values.sink.report("expected a supervision timeout in whole 10 ms units, found \(JSONNumber(ms).literal)", path: at, at: v.origin)
+                            return false
+                        }
+                        item.value.supervisionTimeoutMs = ms
+                        return true
+                    }),
+                default: "4000", help: "connSupervisionTimeout: the link is lost after this long without a packet",
+                expected: "a supervision timeout", source: .assumption("within Apple's 2–6 s for accessories")),
+            Parameter(
+                "phy", .choice(["1M", "2M"], set: { $0.value.phy = $1 == "2M" ? .le2M : .le1M }), default: "\"1M\"",
+                help: "the data PHY", expected: "a data PHY", source: .cited("Core Specification v5.4, Vol 6, Part A §3")),
+            Parameter(
+                "dataLength", .integer(27...251, unit: "bytes", set: { $0.value.dataLength = $1 }), default: "27",
+                help: "the LL payload limit (up to 251 with the data length extension)", expected: "an LL payload limit in {range} bytes",
+                source: .cited("Core Specification v5.4, Vol 6, Part B §2.4, §4.5.10")),
+            Parameter(
+                "mtu", .integer(23...517, unit: "bytes", set: { $0.value.mtu = $1 }), default: "23",
+                help: "ATT_MTU (a notification carries MTU − 3 value bytes)", expected: "an ATT_MTU in {range} bytes",
+                source: .cited("Core Specification v5.4, Vol 3, Part F §3.2.8, §3.4.7.1")),
+            Parameter(
+                "channelSelection", .oneOf([1, 2], unit: "", set: { $0.value.channelSelection = $1 }), default: "2",
+                help: "the data channel selection algorithm", expected: "a channel selection algorithm",
+                source: .cited("Core Specification v5.4, Vol 6, Part B §4.5.8")),
+            Parameter(
+                "txPowerDbm", .number(-20...20, unit: "dBm", set: { $0.value.txPowerDbm = $1 }), default: "0",
+                help: "both ends' transmit power", expected: "a TX power in dBm, {range}", source: .assumption("0 dBm")),
+            Parameter(
+                "notifyBytes", .integer(0...1_000_000_000, unit: "bytes", set: { $0.value.notifyBytes = $1 }), default: "0",
+                help: "value bytes the peripheral notifies, queued at the start", expected: "a number of bytes in {range}",
+                source: .assumption("none"))
+        ], objectExpected: "a connection {\"central\", \"peripheral\", \"atS\"?, \"intervalMs\"?, ...}")
+}
+
+extension ScenarioDecoder {
+    /// One connection: its declared keys, then two different nodes and the supervision
+    /// timeout's rule, connSupervisionTimeout > (1 + latency) · connInterval · 2 (Vol 6, Part B
+    /// §4.5.2).
+    func decodeBleConnection(_ item: JSONNode, _ p: JSONPath, nodeIndex: [String: Int], duration: Double?) -> BleConnectionSpec? {
+        let blank = BleConnectionParameters.Item(nodeIndex: nodeIndex, runDuration: duration)
+        let read = values.decodeAll(BleConnectionParameters.section, item, p, into: blank, perNode: false) { r, it in
+            var ok = true
+            if let c = it.central, let q = it.peripheral, c == q {
+                self.sink.report("a connection needs two different nodes", path: p.appending("peripheral"), at: r.value("peripheral")?.origin ?? item.origin)
+                ok = false
+            }
+            let v = it.value
+            let least = Double(1 + v.latency) * v.intervalMs * 2
+            if v.supervisionTimeoutMs <= least {
+                self.sink.report(
+                    "the supervision timeout (\(JSONNumber(v.supervisionTimeoutMs).literal) ms) must exceed (1 + latency) × interval × 2 = "
+                        + "\(JSONNumber(least).literal) ms (Core Specification v5.4, Vol 6, Part B §4.5.2)",
+                    path: p.appending("supervisionTimeoutMs"), at: r.value("supervisionTimeoutMs")?.origin ?? item.origin)
+                ok = false
+            }
+            return ok
+        }
+        guard let (it, ok) = read, ok, let c = it.central, let q = it.peripheral else { return nil }
+        var spec = it.value
+        spec.central = c
+        spec.peripheral = q
+        return spec
+    }
+}

@@ -1,0 +1,77 @@
+import Testing
+@testable import AdHocSim
+
+/// LE connections and GATT notifications (issue #29, item 5), against bounds worked out from
+/// the specification's timing: LL data PDU airtimes (preamble 1 or 2 bytes, access address 4,
+/// header 2, payload, CRC 3; Vol 6, Part B §2.1), T_IFS 150 µs, one central PDU and one
+/// peripheral PDU per exchange, exchanges while the next fits before the next anchor.
+@Suite struct BleConnectionTests {
+    func run(_ connection: String, duration: Double = 20, events: String = "") throws -> BleMetrics.Connection {
+        let s = try bleScenario(
+            nodes: [("phone", 0, 0), ("sensor", 1, 0)], ble: #"{"connections": [\#(connection)]}"#, duration: duration,
+            extra: events)
+        return try #require(try ScenarioRunner.run(s).ble?.connections.first)
+    }
+
+    /// n = ⌊I / (t_c + t_p + 2 T_IFS)⌋ exchanges per event, each a notification of `value`
+    /// bytes: n · value · 8 / I.
+    func boundKbps(intervalUs: Double, centralUs: Double, peripheralUs: Double, value: Double) -> Double {
+        let n = (intervalUs / (centralUs + peripheralUs + 300)).rounded(.down)
+        return n * value * 8 / intervalUs * 1000
+    }
+
+    @Test(arguments: [
+        // 1M, no DLE: empty 80 µs, 27-byte payload 296 µs: 44 exchanges of 20 value bytes per 30 ms.
+        ("1M", 27, 23, 80.0, 296.0, 20.0),
+        // 1M with DLE: 251-byte payload 2 088 µs: 12 exchanges of 244 bytes.
+        ("1M", 251, 247, 80.0, 2088.0, 244.0),
+        // 2M, no DLE: empty 44 µs, 27 bytes 152 µs.
+        ("2M", 27, 23, 44.0, 152.0, 20.0),
+        // 2M with DLE: 251 bytes 1 048 µs: 21 exchanges of 244 bytes.
+        ("2M", 251, 247, 44.0, 1048.0, 244.0),
+        // DLE allowed but ATT_MTU 23: each notification is a 27-byte PDU, as without DLE.
+        ("1M", 251, 23, 80.0, 296.0, 20.0)
+    ])
+    func gattThroughputMeetsTheAnalyticBound(phy: String, dataLength: Int, mtu: Int, tc: Double, tp: Double, value: Double) throws {
+        let c = try run(
+            #"{"central": "phone", "peripheral": "sensor", "intervalMs": 30, "phy": "\#(phy)", "dataLength": \#(dataLength), "mtu": \#(mtu), "notifyBytes": 400000}"#,
+            duration: 40)
+        let bound = boundKbps(intervalUs: 30_000, centralUs: tc, peripheralUs: tp, value: value)
+        let goodput = try #require(c.goodputKbps)
+        #expect(c.completed != nil && c.valueBytesDelivered == 400_000 && c.retransmissions == 0)
+        #expect(abs(goodput - bound) / bound < 0.05, "\(phy) \(dataLength): \(goodput) vs \(bound)")
+    }
+
+    @Test func setupIsTheConnectIndAndTheTransmitWindowDelay() throws {
+        // CONNECT_IND: header 2 + payload 34 on LE 1M, (1 + 4 + 36 + 3) · 8 = 352 µs, then
+        // transmitWindowDelay 1.25 ms: the first event 1.602 ms after atS.
+        let c = try run(#"{"central": "phone", "peripheral": "sensor", "atS": 2}"#, duration: 3)
+        #expect(abs(c.setupS - 0.001602) < 1e-9)
+        // 30 ms events from 2.001602 s to 3 s: 34 of them.
+        #expect(c.events == 34)
+    }
+
+    @Test func aLinkThatHearsNothingEndsAtTheSupervisionTimeout() throws {
+        // The sensor fails at 2 s: the last packet came within the last 30 ms interval before
+        // it; the link is lost 4 s after that packet.
+        let c = try run(
+            #"{"central": "phone", "peripheral": "sensor", "supervisionTimeoutMs": 4000}"#, duration: 10,
+            events: #""events": [{"at_s": 2, "node": "sensor", "action": "fail"}],"#)
+        let lost = try #require(c.lost)
+        #expect(lost > .milliseconds(5_970) && lost <= .seconds(6))
+    }
+
+    @Test func badConnectionsAreReportedWithTheirPath() {
+        func problems(_ c: String) -> [Diagnostic] {
+            diagnostics(
+                #"{"name": "t", "seed": 1, "duration_s": 5, "environment": {"preset": "field"}, "nodes": [{"id": "a", "position": [0, 0, 0]}, {"id": "b", "position": [1, 0, 0]}], "ble": {"connections": [\#(c)]}}"#)
+        }
+        #expect(problems(#"{"central": "a", "peripheral": "b", "intervalMs": 31}"#).first?.message.contains("1.25 ms grid") == true)
+        #expect(problems(#"{"central": "a", "peripheral": "b", "intervalMs": 5}"#).first?.path == "ble.connections[0].intervalMs")
+        #expect(problems(#"{"central": "a", "peripheral": "b", "intervalMs": 5000}"#).first?.path == "ble.connections[0].intervalMs")
+        let tight = problems(#"{"central": "a", "peripheral": "b", "intervalMs": 1000, "latency": 1, "supervisionTimeoutMs": 4000}"#)
+        #expect(tight.first?.path == "ble.connections[0].supervisionTimeoutMs", "\(tight)")
+        #expect(tight.first?.message.contains("= 4000 ms") == true)
+        #expect(problems(#"{"central": "a", "peripheral": "a"}"#).first?.message.contains("two different nodes") == true)
+    }
+}
