@@ -3,7 +3,7 @@
 /// (`decodeBleConnection`).
 enum BleConnectionParameters {
     /// One connection being read.
-    struct Item {
+    struct Item: NodeReferencing {
         let nodeIndex: [String: Int]
         let runDuration: Double?
         var central: Int?
@@ -13,24 +13,11 @@ enum BleConnectionParameters {
             dataLength: 27, mtu: 23, channelSelection: 2, txPowerDbm: 0, notifyBytes: 0)
     }
 
-    static func nodeKey(_ key: String, _ help: String, _ set: @escaping @Sendable (inout Item, Int) -> Void) -> Parameter<Item> {
-        Parameter(
-            key,
-            .custom(
-                schema: ##"{"$ref": "#/$defs/nodeId"}"##, value: "a node id",
-                decode: { values, v, at, _, item in
-                    guard let n = values.node(v, at, in: item.nodeIndex) else { return false }
-                    set(&item, n)
-                    return true
-                }),
-            default: "required", help: help, expected: "a node id", source: .required, required: "a node id")
-    }
-
     static let section = ParameterSection<Item>(
         "ble.connections[i]",
         [
-            nodeKey("central", "the initiator, which becomes the central (the phone)") { $0.central = $1 },
-            nodeKey("peripheral", "the device it connects to") { $0.peripheral = $1 },
+            .nodeReference("central", help: "the initiator, which becomes the central (the phone)") { $0.central = $1 },
+            .nodeReference("peripheral", help: "the device it connects to") { $0.peripheral = $1 },
             Parameter(
                 "atS",
                 .custom(

@@ -85,6 +85,23 @@ enum BleParameters {
 
     static func number(_ x: Double) -> String { JSONNumber(x).literal }
 
+    /// An advertiser's AdvData or ScanRspData as AD structures (`BleAdDecoding`).
+    static func adStructures(
+        _ key: String, default value: String, help: String, source: String,
+        set: @escaping @Sendable (inout Advertiser, BleAdvertisingData) -> Void
+    ) -> Parameter<Advertiser> {
+        Parameter(
+            key,
+            .custom(
+                schema: BleAdDecoding.schema, value: "a list of AD structures (≤ 31 bytes in all)",
+                decode: { values, v, at, _, item in
+                    guard let d = BleAdDecoding.decode(values, v, at) else { return false }
+                    set(&item, d)
+                    return true
+                }),
+            default: value, help: help, expected: "a list of AD structures", source: .cited(source))
+    }
+
     /// `ble.advertisers[i]`.
     static let advertiser = ParameterSection<Advertiser>(
         "ble.advertisers[i]",
@@ -161,28 +178,15 @@ enum BleParameters {
                     }),
                 default: "null", help: "a service UUID it advertises (scanners may filter on it)",
                 expected: "a service UUID", source: .assumption("none")),
-            Parameter(
-                "data",
-                .custom(
-                    schema: BleAdDecoding.schema, value: "a list of AD structures (≤ 31 bytes in all)",
-                    decode: { values, v, at, _, item in
-                        guard let d = BleAdDecoding.decode(values, v, at) else { return false }
-                        item.value.data = d
-                        return true
-                    }),
-                default: "null (only `payloadBytes`)", help: "the AdvData as AD structures: flags, name, shortName, uuids16, uuids128, serviceData16, manufacturer, txPower; sets `payloadBytes` and `advertisesTxPower`",
-                expected: "a list of AD structures", source: .cited("Core Specification Supplement, Part A §1; Core Specification v5.4, Vol 6, Part B §2.3.1.1")),
-            Parameter(
-                "scanResponseData",
-                .custom(
-                    schema: BleAdDecoding.schema, value: "a list of AD structures (≤ 31 bytes in all)",
-                    decode: { values, v, at, _, item in
-                        guard let d = BleAdDecoding.decode(values, v, at) else { return false }
-                        item.value.scanResponseData = d
-                        return true
-                    }),
-                default: "null (only `scanResponseBytes`)", help: "the ScanRspData as AD structures; sets `scanResponseBytes`",
-                expected: "a list of AD structures", source: .cited("Core Specification Supplement, Part A §1")),
+            adStructures(
+                "data", default: "null (only `payloadBytes`)",
+                help: "the AdvData as AD structures: flags, name, shortName, uuids16, uuids128, serviceData16, manufacturer, txPower; sets `payloadBytes` and `advertisesTxPower`",
+                source: "Core Specification Supplement, Part A §1; Core Specification v5.4, Vol 6, Part B §2.3.1.1"
+            ) { $0.value.data = $1 },
+            adStructures(
+                "scanResponseData", default: "null (only `scanResponseBytes`)",
+                help: "the ScanRspData as AD structures; sets `scanResponseBytes`",
+                source: "Core Specification Supplement, Part A §1") { $0.value.scanResponseData = $1 },
             Parameter(
                 "connected",
                 .custom(

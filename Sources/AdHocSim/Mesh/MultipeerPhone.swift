@@ -95,7 +95,7 @@ public struct MultipeerPhone: Sendable, Equatable {
 /// A Multipeer phone's keys (`mesh.phones[i]`), each declared once (issue #28).
 enum PhoneParameters {
     /// One phone being read.
-    struct Item {
+    struct Item: NodeReferencing {
         let nodeIndex: [String: Int]
         var phone = MultipeerPhone(node: -1)
         var listed = false
@@ -104,16 +104,7 @@ enum PhoneParameters {
     static let section = ParameterSection<Item>(
         "mesh.phones[i]",
         [
-            Parameter(
-                "node",
-                .custom(
-                    schema: ##"{"$ref": "#/$defs/nodeId"}"##, value: "a node id",
-                    decode: { values, v, at, _, item in
-                        guard let n = values.node(v, at, in: item.nodeIndex) else { return false }
-                        item.phone.node = n
-                        return true
-                    }),
-                default: "required", help: "the phone", expected: "a node id", source: .required, required: "a node id"),
+            .nodeReference("node", help: "the phone") { $0.phone.node = $1 },
             Parameter(
                 "displayName",
                 .custom(

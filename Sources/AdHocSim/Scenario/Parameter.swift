@@ -454,3 +454,26 @@ extension JSONNode {
         return node
     }
 }
+
+/// A section item whose keys may name nodes by id.
+protocol NodeReferencing {
+    /// Node ids to indices.
+    var nodeIndex: [String: Int] { get }
+}
+
+extension Parameter where Spec: NodeReferencing {
+    /// A required key naming one node by id: one schema, docs value and message for every such
+    /// key (`mesh.phones[i].node`, `ble.connections[i].central`, `events[i].node`, …).
+    static func nodeReference(_ key: String, help: String, set: @escaping @Sendable (inout Spec, Int) -> Void) -> Parameter {
+        Parameter(
+            key,
+            .custom(
+                schema: ##"{"$ref": "#/$defs/nodeId"}"##, value: "a node id",
+                decode: { values, v, at, _, item in
+                    guard let n = values.node(v, at, in: item.nodeIndex) else { return false }
+                    set(&item, n)
+                    return true
+                }),
+            default: "required", help: help, expected: "a node id", source: .required, required: "a node id")
+    }
+}

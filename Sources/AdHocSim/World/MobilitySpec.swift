@@ -268,7 +268,7 @@ extension ScenarioDecoder {
 /// `docs/models/core.md`.
 enum NodeEventParameters {
     /// One event being read.
-    struct Item {
+    struct Item: NodeReferencing {
         let nodeIndex: [String: Int]
         let runDuration: Double?
         var at = 0.0
@@ -295,17 +295,7 @@ enum NodeEventParameters {
                     }),
                 default: "required", help: "when it happens", expected: "a time in seconds", source: .required,
                 required: "when, in seconds"),
-            Parameter(
-                "node",
-                .custom(
-                    schema: ##"{"$ref": "#/$defs/nodeId"}"##, value: "a node id",
-                    decode: { values, v, at, _, item in
-                        guard let n = values.node(v, at, in: item.nodeIndex) else { return false }
-                        item.node = n
-                        return true
-                    }),
-                default: "required", help: "the node it happens to", expected: "a node id", source: .required,
-                required: "a node id"),
+            .nodeReference("node", help: "the node it happens to") { $0.node = $1 },
             Parameter(
                 "action", .choice(NodeEvent.Action.allCases.map(\.rawValue), set: { $0.action = NodeEvent.Action(rawValue: $1) }),
                 default: "required",
