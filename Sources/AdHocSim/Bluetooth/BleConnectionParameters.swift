@@ -13,6 +13,29 @@ enum BleConnectionParameters {
             dataLength: 27, mtu: 23, channelSelection: 2, txPowerDbm: 0, notifyBytes: 0)
     }
 
+    /// A time in milliseconds within `range` on a grid of `step` ms.
+    static func gridMs(
+        _ key: String, _ range: ClosedRange<Double>, step: Double, what: String, offGrid: String, default value: String,
+        help: String, source: Parameter<Item>.Source, set: @escaping @Sendable (inout Item, Double) -> Void
+    ) -> Parameter<Item> {
+        let (lo, hi, st) = (JSONNumber(range.lowerBound).literal, JSONNumber(range.upperBound).literal, JSONNumber(step).literal)
+        return Parameter(
+            key,
+            .custom(
+                schema: #"{"type": "number", "minimum": "# + lo + #", "maximum": "# + hi + #", "multipleOf": "# + st + "}",
+                value: "\(lo) … \(hi) ms, a multiple of \(st)",
+                decode: { values, v, at, _, item in
+                    guard let ms = values.number(v, at, "\(what) in \(lo)...\(hi) ms", in: range) else { return false }
+                    guard abs(ms / step - (ms / step).rounded()) < 1e-9 else {
+                        values.sink.report("expected \(what) \(offGrid), found \(JSONNumber(ms).literal)", path: at, at: v.origin)
+                        return false
+                    }
+                    set(&item, ms)
+                    return true
+                }),
+            default: value, help: help, expected: what, source: source)
+    }
+
     static let section = ParameterSection<Item>(
         "ble.connections[i]",
         [
@@ -29,44 +52,21 @@ enum BleConnectionParameters {
                     }),
                 default: "0", help: "when the central sends CONNECT_IND", expected: "a time in seconds within the run",
                 source: .assumption("from the start")),
-            Parameter(
-                "intervalMs",
-                .custom(
-                    schema: #"{"type": "number", "minimum": 7.5, "maximum": 4000, "multipleOf": 1.25}"#,
-                    value: "7.5 … 4000 ms, a multiple of 1.25",
-                    decode: { values, v, at, _, item in
-                        guard let ms = values.number(v, at, "a connection interval in 7.5...4000 ms", in: 7.5...4000) else { return false }
-                        guard abs(ms / 1.25 - (ms / 1.25).rounded()) < 1e-9 else {
-                            values.sink.report(
-                                "expected a connection interval on the 1.25 ms grid (Core Specification v5.4, Vol 6, Part B §4.5.2), found \(JSONNumber(ms).literal)",
-                                path: at, at: v.origin)
-                            return false
-                        }
-                        item.value.intervalMs = ms
-                        return true
-                    }),
-                default: "30", help: "connInterval", expected: "a connection interval",
-                source: .assumption("the 30 ms iOS often grants (Apple documents only the allowed range)")),
+            gridMs(
+                "intervalMs", 7.5...4000, step: 1.25, what: "a connection interval",
+                offGrid: "on the 1.25 ms grid (Core Specification v5.4, Vol 6, Part B §4.5.2)", default: "30",
+                help: "connInterval",
+                source: .assumption("the 30 ms iOS often grants (Apple documents only the allowed range)")
+            ) { $0.value.intervalMs = $1 },
             Parameter(
                 "latency", .integer(0...499, unit: "events", set: { $0.value.latency = $1 }), default: "0",
                 help: "peripheral latency: events an idle peripheral may skip", expected: "a peripheral latency in {range}",
                 source: .cited("Core Specification v5.4, Vol 6, Part B §4.5.1")),
-            Parameter(
-                "supervisionTimeoutMs",
-                .custom(
-                    schema: #"{"type": "number", "minimum": 100, "maximum": 32000, "multipleOf": 10}"#,
-                    value: "100 … 32000 ms, a multiple of 10",
-                    decode: { values, v, at, _, item in
-                        guard let ms = values.number(v, at, "a supervision timeout in 100...32000 ms", in: 100...32000) else { return false }
-                        guard abs(ms / 10 - (ms / 10).rounded()) < 1e-9 else {
-                            values.sink.report("expected a supervision timeout in whole 10 ms units, found \(JSONNumber(ms).literal)", path: at, at: v.origin)
-                            return false
-                        }
-                        item.value.supervisionTimeoutMs = ms
-                        return true
-                    }),
+            gridMs(
+                "supervisionTimeoutMs", 100...32000, step: 10, what: "a supervision timeout", offGrid: "in whole 10 ms units",
                 default: "4000", help: "connSupervisionTimeout: the link is lost after this long without a packet",
-                expected: "a supervision timeout", source: .assumption("within Apple's 2–6 s for accessories")),
+                source: .assumption("within Apple's 2–6 s for accessories")
+            ) { $0.value.supervisionTimeoutMs = $1 },
             Parameter(
                 "phy", .choice(["1M", "2M"], set: { $0.value.phy = $1 == "2M" ? .le2M : .le1M }), default: "\"1M\"",
                 help: "the data PHY", expected: "a data PHY", source: .cited("Core Specification v5.4, Vol 6, Part A §3")),
