@@ -73,5 +73,13 @@ import Testing
         #expect(tight.first?.path == "ble.connections[0].supervisionTimeoutMs", "\(tight)")
         #expect(tight.first?.message.contains("= 4000 ms") == true)
         #expect(problems(#"{"central": "a", "peripheral": "a"}"#).first?.message.contains("two different nodes") == true)
+        // An iPhone central's rules (Apple's Accessory Design Guidelines): 7.5 ms is a valid
+        // interval for the specification but not a multiple of 15 ms; a 1 s timeout is below 2 s.
+        let ios = problems(#"{"central": "a", "peripheral": "b", "intervalMs": 7.5, "supervisionTimeoutMs": 1000}"#)
+        #expect(ios.map(\.path).sorted() == ["ble.connections[0].intervalMs", "ble.connections[0].supervisionTimeoutMs"], "\(ios)")
+        #expect(problems(#"{"central": "a", "peripheral": "b", "intervalMs": 7.5, "supervisionTimeoutMs": 1000, "centralOs": "any"}"#).isEmpty)
+        // 30 ms × (1 + 30) = 930 ms ≤ 2 s, × 3 = 2 790 ms < 4 s: accepted; latency 31 is not.
+        #expect(problems(#"{"central": "a", "peripheral": "b", "latency": 30}"#).isEmpty)
+        #expect(problems(#"{"central": "a", "peripheral": "b", "latency": 31, "supervisionTimeoutMs": 6000}"#).first?.path == "ble.connections[0].latency")
     }
 }

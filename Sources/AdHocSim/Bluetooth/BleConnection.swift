@@ -39,6 +39,31 @@ public struct BleConnectionSpec: Sendable, Equatable {
     public var txPowerDbm: Double
     /// Value bytes the peripheral notifies, all queued at the connection's start.
     public var notifyBytes: Int
+    /// Whether the central is an iPhone, whose parameter rules then apply (`BleConnectionSpec.iosProblems`).
+    public var iosCentral = true
+
+    /// Where the parameters break the rules an Apple central applies (Accessory Design
+    /// Guidelines for Apple Devices, "Connection Parameters", as Silicon Labs' application note
+    /// on parameters for Apple devices quotes it): peripheral latency ≤ 30; 2 s ≤
+    /// connSupervisionTimeout ≤ 6 s; the interval a multiple of 15 ms and at least 15 ms;
+    /// interval × (latency + 1) ≤ 2 s; interval × (latency + 1) × 3 < connSupervisionTimeout.
+    /// Each problem with the key it concerns.
+    public var iosProblems: [(key: String, message: String)] {
+        var out: [(String, String)] = []
+        let lat = Double(latency + 1)
+        if latency > 30 { out.append(("latency", "an iPhone central accepts a peripheral latency of at most 30")) }
+        if supervisionTimeoutMs < 2000 || supervisionTimeoutMs > 6000 {
+            out.append(("supervisionTimeoutMs", "an iPhone central accepts a supervision timeout of 2 to 6 s"))
+        }
+        if intervalMs < 15 || abs(intervalMs / 15 - (intervalMs / 15).rounded()) > 1e-9 {
+            out.append(("intervalMs", "an iPhone central accepts intervals that are multiples of 15 ms, at least 15 ms"))
+        } else if intervalMs * lat > 2000 {
+            out.append(("intervalMs", "an iPhone central needs interval × (latency + 1) ≤ 2 s"))
+        } else if intervalMs * lat * 3 >= supervisionTimeoutMs {
+            out.append(("supervisionTimeoutMs", "an iPhone central needs interval × (latency + 1) × 3 < the supervision timeout"))
+        }
+        return out
+    }
 
     /// The value bytes one notification carries: ATT_MTU − 3 (the notification's opcode and
     /// handle).

@@ -10,7 +10,7 @@ enum BleConnectionParameters {
         var peripheral: Int?
         var value = BleConnectionSpec(
             central: 0, peripheral: 0, at: .zero, intervalMs: 30, latency: 0, supervisionTimeoutMs: 4000, phy: .le1M,
-            dataLength: 27, mtu: 23, channelSelection: 2, txPowerDbm: 0, notifyBytes: 0)
+            dataLength: 27, mtu: 23, channelSelection: 2, txPowerDbm: 0, notifyBytes: 0, iosCentral: true)
     }
 
     /// A time in milliseconds within `range` on a grid of `step` ms.
@@ -86,6 +86,11 @@ enum BleConnectionParameters {
                 "txPowerDbm", .number(-20...20, unit: "dBm", set: { $0.value.txPowerDbm = $1 }), default: "0",
                 help: "both ends' transmit power", expected: "a TX power in dBm, {range}", source: .assumption("0 dBm")),
             Parameter(
+                "centralOs", .choice(["ios", "any"], set: { $0.value.iosCentral = $1 == "ios" }), default: "\"ios\"",
+                help: "`ios`: the central is an iPhone and Apple's rules for connection parameters apply; `any`: only the specification's",
+                expected: "a central's operating system",
+                source: .cited("Apple, Accessory Design Guidelines for Apple Devices, \"Connection Parameters\"")),
+            Parameter(
                 "notifyBytes", .integer(0...1_000_000_000, unit: "bytes", set: { $0.value.notifyBytes = $1 }), default: "0",
                 help: "value bytes the peripheral notifies, queued at the start", expected: "a number of bytes in {range}",
                 source: .assumption("none"))
@@ -112,6 +117,14 @@ extension ScenarioDecoder {
                         + "\(JSONNumber(least).literal) ms (Core Specification v5.4, Vol 6, Part B §4.5.2)",
                     path: p.appending("supervisionTimeoutMs"), at: r.value("supervisionTimeoutMs")?.origin ?? item.origin)
                 ok = false
+            }
+            if ok && v.iosCentral {
+                for (key, message) in v.iosProblems {
+                    self.sink.report(
+                        message + " (Accessory Design Guidelines for Apple Devices); set \"centralOs\": \"any\" to study another central",
+                        path: p.appending(key), at: r.value(key)?.origin ?? item.origin)
+                    ok = false
+                }
             }
             return ok
         }
