@@ -46,7 +46,7 @@ import Testing
         // CONNECT_IND: header 2 + payload 34 on LE 1M, (1 + 4 + 36 + 3) · 8 = 352 µs, then
         // transmitWindowDelay 1.25 ms: the first event 1.602 ms after atS.
         let c = try run(#"{"central": "phone", "peripheral": "sensor", "atS": 2}"#, duration: 3)
-        #expect(abs(c.setupS - 0.001602) < 1e-9)
+        #expect(abs(try #require(c.setupS) - 0.001602) < 1e-9)
         // 30 ms events from 2.001602 s to 3 s: 34 of them.
         #expect(c.events == 34)
     }
@@ -81,5 +81,36 @@ import Testing
         // 30 ms × (1 + 30) = 930 ms ≤ 2 s, × 3 = 2 790 ms < 4 s: accepted; latency 31 is not.
         #expect(problems(#"{"central": "a", "peripheral": "b", "latency": 30}"#).isEmpty)
         #expect(problems(#"{"central": "a", "peripheral": "b", "latency": 31, "supervisionTimeoutMs": 6000}"#).first?.path == "ble.connections[0].latency")
+    }
+}
+
+/// An initiating central (issue #29: "CONNECT_IND from an initiator"): the connection begins
+/// with the first connectable advertisement the central's scanner decodes from `atS` on.
+@Suite struct BleInitiatorTests {
+    @Test func setupIsTheAdvertisementTIfsConnectIndAndTheWindowDelay() throws {
+        let s = try bleScenario(
+            nodes: [("phone", 0, 0), ("sensor", 1, 0)],
+            ble: #"""
+                {"advertisers": [{"node": "sensor", "intervalMs": 100}],
+                 "scanners": [{"node": "phone", "intervalMs": 30, "windowMs": 30, "active": false}],
+                 "connections": [{"central": "phone", "peripheral": "sensor", "atS": 0, "initiate": true}]}
+                """#, duration: 5)
+        let m = try #require(try ScenarioRunner.run(s).ble)
+        let c = try #require(m.connections.first)
+        // The ADV_IND decoded first ends at firstReceived; T_IFS 150 µs, CONNECT_IND 352 µs and
+        // transmitWindowDelay 1.25 ms later comes the first connection event.
+        let heard = try #require(m.pairs[0].record.firstReceived)
+        let setup = try #require(c.setupS)
+        #expect(abs(setup - (heard.inSeconds + 0.000150 + 0.000352 + 0.001250)) < 1e-9)
+        // The sensor stops advertising once connected: its first event, at most, besides the one
+        // that was heard (advertising events 100 ms apart, the connection within the first).
+        #expect(m.advertisers[0].events <= 2)
+        #expect(c.events > 100)  // 30 ms events for the rest of the 5 s
+    }
+
+    @Test func anInitiatorNeedsAScannerAndAConnectableAdvertiser() {
+        let d = diagnostics(
+            #"{"name": "t", "seed": 1, "duration_s": 5, "environment": {"preset": "field"}, "nodes": [{"id": "a", "position": [0, 0, 0]}, {"id": "b", "position": [1, 0, 0]}], "ble": {"advertisers": [{"node": "b", "pdu": "ADV_NONCONN_IND"}], "connections": [{"central": "a", "peripheral": "b", "initiate": true}]}}"#)
+        #expect(d.count == 2 && d.allSatisfy { $0.path == "ble.connections[0].initiate" }, "\(d)")
     }
 }

@@ -9,8 +9,7 @@ import Foundation
 /// ATT (3 bytes) and L2CAP (4 bytes) headers, is split into LL PDUs of at most `dataLength`
 /// bytes (Vol 3, Part A §3; Part F §3.4.7.1).
 ///
-/// What is not modelled yet: the initiator's scan for the peripheral's advertising (the
-/// CONNECT_IND goes at `at_s`), connection PDUs on the shared LE medium (no collisions with
+/// What is not modelled yet: connection PDUs on the shared LE medium (no collisions with
 /// advertising, no Wi-Fi coupling: each PDU is received with the probability the link budget
 /// and the GFSK error model give), the LL control procedures (the ATT MTU and data length are
 /// taken as already exchanged), encryption, and parameter updates.
@@ -41,6 +40,11 @@ public struct BleConnectionSpec: Sendable, Equatable {
     public var notifyBytes: Int
     /// Whether the central is an iPhone, whose parameter rules then apply (`BleConnectionSpec.iosProblems`).
     public var iosCentral = true
+    /// Whether the central initiates from what it hears: from `at` on, a scanner of the central's
+    /// node that decodes a connectable advertising PDU of the peripheral's advertiser answers it
+    /// with CONNECT_IND T_IFS after its end (Vol 6, Part B §4.4.4); the peripheral's advertising
+    /// then stops unless `advertisesWhenConnected`. `false`: CONNECT_IND at `at`.
+    public var initiate = false
 
     /// Where the parameters break the rules an Apple central applies (Accessory Design
     /// Guidelines for Apple Devices, "Connection Parameters", as Silicon Labs' application note
@@ -90,6 +94,10 @@ public enum BleConnectionTiming {
 /// A connection's state as it runs.
 struct BleConnectionState {
     let spec: BleConnectionSpec
+    /// Whether CONNECT_IND has gone (an initiating central waits for an advertisement).
+    var started = false
+    /// The peripheral's advertiser, if it has one (it stops advertising while connected).
+    var advertiser: Int?
     let interval: SimTime
     let map = BleChannelMap.all
     let identifier: UInt16
@@ -115,19 +123,41 @@ extension BleNetwork {
     /// Sets up connection `c` and schedules its first event: the CONNECT_IND's airtime, then
     /// transmitWindowDelay (the central sends at the start of the transmit window, an
     /// assumption; transmitWindowOffset 0).
-    mutating func startConnection(_ c: Int, _ spec: BleConnectionSpec, sim: inout Simulation) {
+    mutating func addConnection(_ c: Int, _ spec: BleConnectionSpec, sim: inout Simulation) {
         var stream = sim.randomStream(named: "ble:conn:\(c)/link")
         let accessAddress = UInt32(truncatingIfNeeded: stream.uniformInt(below: 1 << 32))
         let hop = 5 + Int(stream.uniformInt(below: 12))  // CONNECT_IND's Hop: 5 … 16 (§2.3.3.1)
-        let connectInd = BlePhy.le1M.airtime(pduBytes: BlePduType.connectInd.pduBytes(dataBytes: 0))
-        let first = spec.at + connectInd + BleConnectionTiming.transmitWindowDelay
         let n = spec.notifyBytes == 0 ? 0 : (spec.notifyBytes + spec.valuePerNotification - 1) / spec.valuePerNotification
-        connections.append(
-            BleConnectionState(
-                spec: spec, interval: .nanoseconds(Int64((spec.intervalMs * 1e6).rounded())),
-                identifier: BleChannelSelection.channelIdentifier(accessAddress: accessAddress), hop: hop, stream: stream,
-                pdusLeft: n * spec.pdusPerNotification, firstAnchor: first, lastHeard: first))
+        var state = BleConnectionState(
+            spec: spec, interval: .nanoseconds(Int64((spec.intervalMs * 1e6).rounded())),
+            identifier: BleChannelSelection.channelIdentifier(accessAddress: accessAddress), hop: hop, stream: stream,
+            pdusLeft: n * spec.pdusPerNotification, firstAnchor: spec.at, lastHeard: spec.at)
+        state.advertiser = advertisers.firstIndex { $0.spec.node == spec.peripheral }
+        connections.append(state)
+        if !spec.initiate { connectIndSent(c, at: spec.at, sim: &sim) }
+    }
+
+    /// Connection `c`'s CONNECT_IND goes at `t` (1M, on the advertising channel): its first
+    /// event comes after the PDU and transmitWindowDelay.
+    mutating func connectIndSent(_ c: Int, at t: SimTime, sim: inout Simulation) {
+        let connectInd = BlePhy.le1M.airtime(pduBytes: BlePduType.connectInd.pduBytes(dataBytes: 0))
+        let first = t + connectInd + BleConnectionTiming.transmitWindowDelay
+        connections[c].started = true
+        connections[c].firstAnchor = first
+        connections[c].lastHeard = first
+        if let a = connections[c].advertiser { advertisers[a].connectedSince = t }
         sim.schedule(at: first, target: UInt32(c), kind: .bleConnectionEvent)
+    }
+
+    /// Scanner `s` decoded a connectable PDU of advertiser `a` that ended now: a connection
+    /// whose central initiates from this pair answers it with CONNECT_IND after T_IFS.
+    mutating func initiateIfWaiting(scanner s: Int, advertiser a: Int, sim: inout Simulation) {
+        for c in connections.indices where !connections[c].started && connections[c].spec.initiate {
+            let spec = connections[c].spec
+            guard spec.central == scanners[s].spec.node, spec.peripheral == advertisers[a].spec.node, sim.now >= spec.at
+            else { continue }
+            connectIndSent(c, at: sim.now + BleConnectionTiming.interFrameSpace, sim: &sim)
+        }
     }
 
     /// Whether a PDU of `pduBytes` from `from` reaches `to` now: the link budget (median loss
@@ -201,6 +231,7 @@ extension BleNetwork {
         }
         if next - x.lastHeard > .nanoseconds(Int64((spec.supervisionTimeoutMs * 1e6).rounded())) {
             x.lost = x.lastHeard + .nanoseconds(Int64((spec.supervisionTimeoutMs * 1e6).rounded()))
+            if let a = x.advertiser { advertisers[a].connectedSince = nil }  // it advertises again
         }
         connections[c] = x
         if x.lost == nil { sim.schedule(at: next, target: UInt32(c), kind: .bleConnectionEvent) }

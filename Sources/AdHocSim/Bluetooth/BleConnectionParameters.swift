@@ -86,6 +86,10 @@ enum BleConnectionParameters {
                 "txPowerDbm", .number(-20...20, unit: "dBm", set: { $0.value.txPowerDbm = $1 }), default: "0",
                 help: "both ends' transmit power", expected: "a TX power in dBm, {range}", source: .assumption("0 dBm")),
             Parameter(
+                "initiate", .bool(set: { $0.value.initiate = $1 }), default: "false",
+                help: "the central sends CONNECT_IND when one of its scanners hears the peripheral's connectable advertising from `atS` on (false: at `atS`)",
+                expected: "true or false", source: .cited("Core Specification v5.4, Vol 6, Part B §4.4.4")),
+            Parameter(
                 "centralOs", .choice(["ios", "any"], set: { $0.value.iosCentral = $1 == "ios" }), default: "\"ios\"",
                 help: "`ios`: the central is an iPhone and Apple's rules for connection parameters apply; `any`: only the specification's",
                 expected: "a central's operating system",

@@ -8,6 +8,8 @@
 /// [0, `randomDelayMs`] (§4.4.2.2.1).
 struct BleAdvertiserState {
     let spec: BleAdvertiserSpec
+    /// When a connection to it began (`BleConnection`; `nil`: not connected).
+    var connectedSince: SimTime?
     /// Its listening receiver in the medium.
     let receiver: Int
     let rotation: AddressRotation

@@ -122,7 +122,7 @@ public struct BleNetwork {
         advertiserOf = Array(repeating: -1, count: medium.receivers.count)
         for (s, sc) in scanners.enumerated() { scannerOf[sc.receiver] = s }
         for (a, ad) in advertisers.enumerated() { advertiserOf[ad.receiver] = a }
-        for (c, cs) in spec.connections.enumerated() { startConnection(c, cs, sim: &sim) }
+        for (c, cs) in spec.connections.enumerated() { addConnection(c, cs, sim: &sim) }
         for (w, ws) in spec.wifi.enumerated() where spec.wifiInterference {
             var state = BleWifiState(spec: ws, stream: sim.randomStream(named: "ble:wifi:\(w)/frames"))
             let gap = state.gapMean
@@ -201,7 +201,9 @@ public struct BleNetwork {
         let delayMax = ad.spec.randomDelayMs * 1e6
         let delay = SimTime(nanoseconds: Int64((advertisers[a].stream.uniform() * delayMax).rounded(.down)))
         sim.schedule(at: sim.now + ad.interval + delay, target: UInt32(a), kind: .bleAdvertisingEvent)
-        guard !medium.down[ad.spec.node], ad.spec.advertises(at: sim.now) else { return }
+        guard !medium.down[ad.spec.node], ad.spec.advertises(at: sim.now),
+            ad.connectedSince == nil || ad.spec.advertisesWhenConnected
+        else { return }
         advertisers[a].events += 1
         advertisers[a].eventStart = sim.now
         advertisers[a].step = 0
@@ -422,6 +424,7 @@ public struct BleNetwork {
             } else if !directedElsewhere {
                 pairs[k].received += 1
                 if pairs[k].firstReceived == nil { pairs[k].firstReceived = sim.now }
+                if t.pdu.isConnectable && !connections.isEmpty { initiateIfWaiting(scanner: s, advertiser: a, sim: &sim) }
                 // A service filter matches `service` or a UUID its AD structures list; GAP's
                 // discovery procedures drop devices not in the discoverable mode they look for.
                 var visible =

@@ -40,6 +40,21 @@ extension ScenarioDecoder {
             return nil
         }
         var ok = true
+        // An initiating central listens with one of its scanners for one of the peripheral's
+        // connectable advertising PDUs.
+        for (i, c) in spec.connections.enumerated() where c.initiate {
+            let at = bp.appending("connections").appending(i).appending("initiate")
+            if !spec.scanners.contains(where: { $0.node == c.central }) {
+                sink.report("an initiating central needs a scanner on its node (ble.scanners)", path: at, at: node.origin)
+                ok = false
+            }
+            if !spec.advertisers.contains(where: { $0.node == c.peripheral && $0.pdu.isConnectable }) {
+                sink.report(
+                    "the peripheral needs a connectable advertiser (ADV_IND or ADV_DIRECT_IND) for a central to initiate from",
+                    path: at, at: node.origin)
+                ok = false
+            }
+        }
         // Both checks are linear in the number of advertisers and scanners (issue #27, class 5:
         // a pairwise search took minutes at 300 000 advertisers).
         var advertiserOf: [Int: Int] = [:]

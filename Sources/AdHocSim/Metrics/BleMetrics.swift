@@ -105,8 +105,10 @@ public struct BleMetrics: Sendable {
     public struct Connection: Sendable {
         /// Its settings.
         public var spec: BleConnectionSpec
-        /// CONNECT_IND to the first connection event, s.
-        public var setupS: Double
+        /// `atS` to the first connection event, s (`nil`: never connected): with an initiating
+        /// central, the wait for the peripheral's advertisement, T_IFS, CONNECT_IND and
+        /// transmitWindowDelay.
+        public var setupS: Double?
         /// Connection events held, LL PDUs sent by both ends, data PDUs sent again.
         public var events: UInt64
         /// See `events`.
@@ -195,9 +197,11 @@ public struct BleMetrics: Sendable {
             let end = x.completed ?? x.lost ?? runEnd
             let span = (end - x.firstAnchor).inSeconds
             return Connection(
-                spec: x.spec, setupS: (x.firstAnchor - x.spec.at).inSeconds, events: x.events, pdusSent: x.pdusSent,
+                spec: x.spec, setupS: x.started ? (x.firstAnchor - x.spec.at).inSeconds : nil, events: x.events,
+                pdusSent: x.pdusSent,
                 retransmissions: x.retransmissions, valueBytesDelivered: x.valueBytesDelivered, completed: x.completed,
-                lost: x.lost, goodputKbps: span > 0 && x.spec.notifyBytes > 0 ? Double(x.valueBytesDelivered) * 8 / span / 1000 : nil)
+                lost: x.lost,
+                goodputKbps: x.started && span > 0 && x.spec.notifyBytes > 0 ? Double(x.valueBytesDelivered) * 8 / span / 1000 : nil)
         }
     }
 }

@@ -22,7 +22,7 @@ public enum BleFiles {
                 t.append([
                     "\(k)", report.nodes.ids[s.central], report.nodes.ids[s.peripheral], s.phy == .le2M ? "2M" : "1M",
                     NumberText.fixed(s.intervalMs, decimals: 2), "\(s.latency)", "\(s.dataLength)", "\(s.mtu)",
-                    "\(s.channelSelection)", f(c.setupS * 1000, 3), "\(c.events)", "\(c.pdusSent)", "\(c.retransmissions)",
+                    "\(s.channelSelection)", f(c.setupS.map { $0 * 1000 }, 3), "\(c.events)", "\(c.pdusSent)", "\(c.retransmissions)",
                     "\(c.valueBytesDelivered)", f(c.completed?.inSeconds, 6), f(c.lost?.inSeconds, 6), f(c.goodputKbps, 1)
                 ])
             }
@@ -178,9 +178,13 @@ public enum BleFiles {
             set("bytes_sent", "\(spec.notifyBytes)")
             set("bytes_delivered", "\(c.valueBytesDelivered)")
             set("retransmissions", "\(c.retransmissions)")
-            set("handshake_ms", f(c.setupS * 1000, 3))
+            set("handshake_ms", f(c.setupS.map { $0 * 1000 }, 3))
             set("goodput_mbps", f(c.goodputKbps.map { $0 / 1000 }, 4))
-            set("status", c.lost != nil ? "failed:supervision-timeout" : (c.completed != nil || spec.notifyBytes == 0 ? "ok" : "failed:incomplete"))
+            set(
+                "status",
+                c.setupS == nil
+                    ? "failed:not-connected"
+                    : c.lost != nil ? "failed:supervision-timeout" : (c.completed != nil || spec.notifyBytes == 0 ? "ok" : "failed:incomplete"))
             var tail = Array(repeating: "", count: sweepColumns.count)
             tail[sweepColumns.firstIndex(of: "ble_interval_ms")!] = NumberText.fixed(spec.intervalMs, decimals: 3)
             return row + tail
