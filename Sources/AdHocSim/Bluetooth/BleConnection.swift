@@ -9,10 +9,11 @@ import Foundation
 /// ATT (3 bytes) and L2CAP (4 bytes) headers, is split into LL PDUs of at most `dataLength`
 /// bytes (Vol 3, Part A §3; Part F §3.4.7.1).
 ///
-/// What is not modelled yet: connection PDUs on the shared LE medium (no collisions with
-/// advertising, no Wi-Fi coupling: each PDU is received with the probability the link budget
-/// and the GFSK error model give), the LL control procedures (the ATT MTU and data length are
-/// taken as already exchanged), encryption, and parameter updates.
+/// Each PDU is its own event and meets the medium as it is then: the link budget against the
+/// noise floor plus the Wi-Fi frames on the air, through the GFSK error model. Not modelled
+/// yet: the connection's own PDUs on the medium (advertising receivers do not hear them), the LL
+/// control procedures (the ATT MTU and data length are taken as already exchanged),
+/// encryption, and parameter updates.
 public struct BleConnectionSpec: Sendable, Equatable {
     /// The central (the phone) and the peripheral, node indices.
     public var central: Int
@@ -34,6 +35,8 @@ public struct BleConnectionSpec: Sendable, Equatable {
     public var mtu: Int
     /// The channel selection algorithm, 1 or 2.
     public var channelSelection: Int
+    /// The data channels used (the channel map; all 37 by default).
+    public var channelMap = BleChannelMap.all
     /// Both ends' transmit power, dBm.
     public var txPowerDbm: Double
     /// Value bytes the peripheral notifies, all queued at the connection's start.
@@ -99,7 +102,7 @@ struct BleConnectionState {
     /// The peripheral's advertiser, if it has one (it stops advertising while connected).
     var advertiser: Int?
     let interval: SimTime
-    let map = BleChannelMap.all
+    var map: BleChannelMap { spec.channelMap }
     let identifier: UInt16
     let hop: Int
     var stream: RandomStream
@@ -116,6 +119,9 @@ struct BleConnectionState {
     var lastHeard: SimTime
     var completed: SimTime?
     var lost: SimTime?
+    /// The current event's channel and start.
+    var channel = 0
+    var eventStart = SimTime.zero
     var channelsUsed = Array(repeating: UInt32(0), count: 37)
 }
 
@@ -146,7 +152,7 @@ extension BleNetwork {
         connections[c].firstAnchor = first
         connections[c].lastHeard = first
         if let a = connections[c].advertiser { advertisers[a].connectedSince = t }
-        sim.schedule(at: first, target: UInt32(c), kind: .bleConnectionEvent)
+        sim.schedule(at: first, target: UInt32(c), kind: .bleConnectionEvent, arg: ConnectionStep.anchor.rawValue)
     }
 
     /// Scanner `s` decoded a connectable PDU of advertiser `a` that ended now: a connection
@@ -160,81 +166,114 @@ extension BleNetwork {
         }
     }
 
-    /// Whether a PDU of `pduBytes` from `from` reaches `to` now: the link budget (median loss
-    /// and shadowing of the place) against the noise floor, through the PHY's error model.
-    mutating func connectionPduArrives(_ c: Int, pduBytes: Int, from: Int, to: Int, now: SimTime) -> Bool {
+    /// Whether a PDU of `pduBytes` from `from` reaches `to` now on data channel `channel`: the
+    /// link budget (median loss and shadowing of the place) against the noise floor plus what
+    /// the medium carries now on that channel (2.4 GHz Wi-Fi frames through the transmit mask,
+    /// `BleChannel.wifiCoupling`; advertising PDUs are on other channels), through the PHY's
+    /// error model. The interference is the medium's state as the PDU starts; the connection's
+    /// own PDUs are not put on the medium (advertising receivers do not hear them).
+    mutating func connectionPduArrives(_ c: Int, pduBytes: Int, from: Int, to: Int, channel: Int, now: SimTime) -> Bool {
         let spec = connections[c].spec
         let rx = spec.txPowerDbm - medium.meanLossDb(from, to, at: now)
-        let sinr = Decibel.linear(fromDb: rx) / medium.noiseMw
+        var interference = 0.0
+        for slot in medium.live {
+            let t = medium.transmissions[Int(slot)]
+            let share = t.wifi
+                ? BleChannel.wifiCoupling(bleChannel: channel, wifiChannel: t.channel, bandwidthHz: spec.phy.noiseBandwidthHz)
+                : (t.channel == channel ? 1 : 0)
+            guard share > 0 else { continue }
+            interference += Decibel.milliwatts(fromDbm: t.txDbm - medium.meanLossDb(t.senderNode, to, at: now)) * share
+        }
+        let sinr = Decibel.linear(fromDb: rx) / (medium.noiseMw + interference)
         let bits = Double((pduBytes + 3) * 8)
         let p = exp(BleErrorModel(phy: spec.phy).logSuccess(sinr: sinr, bits: bits))
         return connections[c].stream.uniform() < p
     }
 
-    /// Connection event of connection `c`: its channel, then exchanges while data remains and
-    /// the next one fits before the next anchor; the supervision timer ends a connection that
-    /// heard nothing for `supervisionTimeoutMs`.
-    mutating func connectionEvent(_ c: Int, sim: inout Simulation) {
-        var x = connections[c]
-        let spec = x.spec
-        let anchor = sim.now
-        let channel: Int
-        if spec.channelSelection == 2 {
-            channel = BleChannelSelection.algorithm2(counter: x.counter, identifier: x.identifier, map: x.map)
-        } else {
-            let r = BleChannelSelection.algorithm1(lastUnmapped: x.lastUnmapped, hop: x.hop, map: x.map)
-            channel = r.channel
-            x.lastUnmapped = r.unmapped
-        }
-        x.channelsUsed[channel] += 1
-        x.counter &+= 1
-        x.events += 1
+    /// What a connection event's argument says: the anchor (0), the central's PDU of an
+    /// exchange (1), or the peripheral's answer (2).
+    enum ConnectionStep: UInt64 {
+        case anchor = 0, central = 1, peripheral = 2
+    }
+
+    /// One step of connection `c`. At the anchor: the event's channel, the supervision timer (a
+    /// link that heard nothing for `supervisionTimeoutMs` is lost), the next anchor, and the
+    /// first exchange. Each exchange: the central's PDU, T_IFS, the peripheral's answer (data
+    /// or empty), T_IFS; exchanges go on while the peripheral has data and the next one fits
+    /// before the next anchor (§4.5.6), each PDU as its own event so it meets the medium as it
+    /// is then.
+    mutating func connectionStep(_ c: Int, _ step: ConnectionStep, sim: inout Simulation) {
+        let spec = connections[c].spec
         let ifs = BleConnectionTiming.interFrameSpace
         let empty = spec.phy.airtime(pduBytes: BleConnectionTiming.headerBytes)
-        let next = anchor + x.interval
-        var t = anchor
-        let down = medium.down[spec.central] || medium.down[spec.peripheral]
-        // An idle peripheral listens only every (latency + 1)th event.
-        let listens = x.pdusLeft > 0 || spec.latency == 0 || x.events % UInt64(spec.latency + 1) == 1
-        while !down && listens {
+        switch step {
+        case .anchor:
+            let timeout = SimTime.nanoseconds(Int64((spec.supervisionTimeoutMs * 1e6).rounded()))
+            if sim.now - connections[c].lastHeard > timeout {
+                connections[c].lost = connections[c].lastHeard + timeout
+                if let a = connections[c].advertiser { advertisers[a].connectedSince = nil }  // it advertises again
+                return
+            }
+            var x = connections[c]
+            if spec.channelSelection == 2 {
+                x.channel = BleChannelSelection.algorithm2(counter: x.counter, identifier: x.identifier, map: x.map)
+            } else {
+                let r = BleChannelSelection.algorithm1(lastUnmapped: x.lastUnmapped, hop: x.hop, map: x.map)
+                x.channel = r.channel
+                x.lastUnmapped = r.unmapped
+            }
+            x.channelsUsed[x.channel] += 1
+            x.counter &+= 1
+            x.events += 1
+            x.eventStart = sim.now
+            connections[c] = x
+            sim.schedule(at: sim.now + x.interval, target: UInt32(c), kind: .bleConnectionEvent, arg: ConnectionStep.anchor.rawValue)
+            // An idle peripheral listens only every (latency + 1)th event.
+            guard x.pdusLeft > 0 || spec.latency == 0 || x.events % UInt64(spec.latency + 1) == 1 else { return }
+            connectionStep(c, .central, sim: &sim)
+        case .central:
+            let x = connections[c]
+            guard !medium.down[spec.central], !medium.down[spec.peripheral] else { return }
             let payload = x.pdusLeft > 0 ? spec.fragmentBytes(x.fragmentsDone) : 0
             let reply = spec.phy.airtime(pduBytes: BleConnectionTiming.headerBytes + payload)
-            guard t + empty + ifs + reply + ifs <= next else { break }
-            x.pdusSent += 1
-            connections[c] = x
-            let heard = connectionPduArrives(c, pduBytes: BleConnectionTiming.headerBytes, from: spec.central, to: spec.peripheral, now: t)
-            x = connections[c]
-            if !heard { break }  // no reply: the central closes the event (§4.5.6)
-            x.lastHeard = t + empty
-            let answerAt = t + empty + ifs
+            guard sim.now + empty + ifs + reply + ifs <= x.eventStart + x.interval else { return }
+            connections[c].pdusSent += 1
+            let heard = connectionPduArrives(
+                c, pduBytes: BleConnectionTiming.headerBytes, from: spec.central, to: spec.peripheral, channel: x.channel,
+                now: sim.now)
+            guard heard else { return }  // no answer: the central closes the event (§4.5.6)
+            connections[c].lastHeard = sim.now + empty
+            sim.schedule(at: sim.now + empty + ifs, target: UInt32(c), kind: .bleConnectionEvent, arg: ConnectionStep.peripheral.rawValue)
+        case .peripheral:
+            var x = connections[c]
+            guard !medium.down[spec.peripheral] else { return }
             let carries = x.pdusLeft > 0
+            let payload = carries ? spec.fragmentBytes(x.fragmentsDone) : 0
+            let reply = spec.phy.airtime(pduBytes: BleConnectionTiming.headerBytes + payload)
             x.pdusSent += 1
             connections[c] = x
             let got = connectionPduArrives(
-                c, pduBytes: BleConnectionTiming.headerBytes + payload, from: spec.peripheral,
-                to: spec.central, now: answerAt)
+                c, pduBytes: BleConnectionTiming.headerBytes + payload, from: spec.peripheral, to: spec.central,
+                channel: x.channel, now: sim.now)
             x = connections[c]
-            t = answerAt + reply + ifs
+            defer { connections[c] = x }
             guard got else {
                 if carries { x.retransmissions += 1 }  // not acknowledged: sent again (SN/NESN)
-                break
+                return
             }
-            x.lastHeard = answerAt + reply
-            guard carries else { break }  // nothing more to say (MD = 0)
+            x.lastHeard = sim.now + reply
+            guard carries else { return }  // nothing more to say (MD = 0)
             x.pdusLeft -= 1
             x.fragmentsDone += 1
             if x.fragmentsDone == spec.pdusPerNotification {
                 x.fragmentsDone = 0
                 x.valueBytesDelivered = min(spec.notifyBytes, x.valueBytesDelivered + spec.valuePerNotification)
-                if x.pdusLeft == 0 { x.completed = answerAt + reply }
+                if x.pdusLeft == 0 { x.completed = sim.now + reply }
+            }
+            if x.pdusLeft > 0 {
+                sim.schedule(at: sim.now + reply + ifs, target: UInt32(c), kind: .bleConnectionEvent, arg: ConnectionStep.central.rawValue)
             }
         }
-        if next - x.lastHeard > .nanoseconds(Int64((spec.supervisionTimeoutMs * 1e6).rounded())) {
-            x.lost = x.lastHeard + .nanoseconds(Int64((spec.supervisionTimeoutMs * 1e6).rounded()))
-            if let a = x.advertiser { advertisers[a].connectedSince = nil }  // it advertises again
-        }
-        connections[c] = x
-        if x.lost == nil { sim.schedule(at: next, target: UInt32(c), kind: .bleConnectionEvent) }
     }
 }
 

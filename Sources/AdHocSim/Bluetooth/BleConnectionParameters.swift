@@ -83,6 +83,27 @@ enum BleConnectionParameters {
                 help: "the data channel selection algorithm", expected: "a channel selection algorithm",
                 source: .cited("Core Specification v5.4, Vol 6, Part B §4.5.8")),
             Parameter(
+                "channels",
+                .custom(
+                    schema: #"{"type": "array", "items": {"type": "integer", "minimum": 0, "maximum": 36}, "minItems": 2}"#,
+                    value: "data channels 0 … 36, at least 2",
+                    decode: { values, v, at, _, item in
+                        guard let list = values.array(v, at, "a list of data channels") else { return false }
+                        var channels: [Int] = []
+                        for (k, e) in list.enumerated() {
+                            guard let n = values.integer(e, at.appending(k), "a data channel in 0...36", in: 0...36) else { return false }
+                            channels.append(Int(n))
+                        }
+                        guard let map = BleChannelMap(channels) else {
+                            values.sink.report("a channel map needs at least 2 different data channels (§4.5.8)", path: at, at: v.origin)
+                            return false
+                        }
+                        item.value.channelMap = map
+                        return true
+                    }),
+                default: "all 37", help: "the channel map: the data channels the connection hops over (a central leaves out those a Wi-Fi network occupies)",
+                expected: "a channel map", source: .cited("Core Specification v5.4, Vol 6, Part B §4.5.8")),
+            Parameter(
                 "txPowerDbm", .number(-20...20, unit: "dBm", set: { $0.value.txPowerDbm = $1 }), default: "0",
                 help: "both ends' transmit power", expected: "a TX power in dBm, {range}", source: .assumption("0 dBm")),
             Parameter(

@@ -189,7 +189,7 @@ public struct BleNetwork {
                 finishExchange(k, success: false, now: sim.now)
             }
         case .bleWifiFrame: wifiFrame(k, sim: &sim)
-        case .bleConnectionEvent: connectionEvent(k, sim: &sim)
+        case .bleConnectionEvent: connectionStep(k, ConnectionStep(rawValue: event.arg) ?? .anchor, sim: &sim)
         default: preconditionFailure("not a bluetooth event")
         }
     }

@@ -109,10 +109,10 @@ public enum BleChannel {
     }
 
     /// Fraction of a 20 MHz Wi-Fi transmission's power that falls into a BLE receiver of
-    /// `bandwidthHz` tuned to advertising channel `index`: the mask's PSD at the offset times
-    /// the receiver bandwidth over the 16.6 MHz the 52 occupied subcarriers span.
+    /// `bandwidthHz` tuned to channel `index` (advertising or data): the mask's PSD at the offset
+    /// times the receiver bandwidth over the 16.6 MHz the 52 occupied subcarriers span.
     public static func wifiCoupling(bleChannel index: Int, wifiChannel n: Int, bandwidthHz: Double) -> Double {
-        let offset = advertisingFrequencyMHz(index) - wifiFrequencyMHz(n)
+        let offset = frequencyMHz(channelIndex: index) - wifiFrequencyMHz(n)
         return Decibel.linear(fromDb: wifiMaskDbr(offsetMHz: offset)) * bandwidthHz / 16.6e6
     }
 }
