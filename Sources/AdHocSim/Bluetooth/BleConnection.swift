@@ -102,6 +102,8 @@ struct BleConnectionState {
     /// The peripheral's advertiser, if it has one (it stops advertising while connected).
     var advertiser: Int?
     let interval: SimTime
+    /// The PHY's bit-error model (built once, not per PDU).
+    let errorModel: BleErrorModel
     var map: BleChannelMap { spec.channelMap }
     let identifier: UInt16
     let hop: Int
@@ -136,7 +138,7 @@ extension BleNetwork {
         let n = spec.notifyBytes == 0 ? 0 : (spec.notifyBytes + spec.valuePerNotification - 1) / spec.valuePerNotification
         var state = BleConnectionState(
             spec: spec, interval: .nanoseconds(Int64((spec.intervalMs * 1e6).rounded())),
-            identifier: BleChannelSelection.channelIdentifier(accessAddress: accessAddress), hop: hop, stream: stream,
+            errorModel: BleErrorModel(phy: spec.phy), identifier: BleChannelSelection.channelIdentifier(accessAddress: accessAddress), hop: hop, stream: stream,
             pdusLeft: n * spec.pdusPerNotification, firstAnchor: spec.at, lastHeard: spec.at)
         state.advertiser = advertisers.firstIndex { $0.spec.node == spec.peripheral }
         connections.append(state)
@@ -186,7 +188,7 @@ extension BleNetwork {
         }
         let sinr = Decibel.linear(fromDb: rx) / (medium.noiseMw + interference)
         let bits = Double((pduBytes + 3) * 8)
-        let p = exp(BleErrorModel(phy: spec.phy).logSuccess(sinr: sinr, bits: bits))
+        let p = exp(connections[c].errorModel.logSuccess(sinr: sinr, bits: bits))
         return connections[c].stream.uniform() < p
     }
 

@@ -3,7 +3,7 @@
 /// (`decodeBleConnection`).
 enum BleConnectionParameters {
     /// One connection being read.
-    struct Item: NodeReferencing {
+    struct Item: NodeReferencing, RunBounded {
         let nodeIndex: [String: Int]
         let runDuration: Double?
         var central: Int?
@@ -41,17 +41,7 @@ enum BleConnectionParameters {
         [
             .nodeReference("central", help: "the initiator, which becomes the central (the phone)") { $0.central = $1 },
             .nodeReference("peripheral", help: "the device it connects to") { $0.peripheral = $1 },
-            Parameter(
-                "atS",
-                .custom(
-                    schema: #"{"type": "number", "minimum": 0}"#, value: "0 … the run's duration, s",
-                    decode: { values, v, at, what, item in
-                        guard let s = values.duration(v, at, what, upTo: item.runDuration ?? 1e6, allowZero: true) else { return false }
-                        item.value.at = .seconds(s)
-                        return true
-                    }),
-                default: "0", help: "when the central sends CONNECT_IND", expected: "a time in seconds within the run",
-                source: .assumption("from the start")),
+            .startSeconds("atS", help: "when the central sends CONNECT_IND (or, with `initiate`, starts listening for the peripheral)") { $0.value.at = $1 },
             gridMs(
                 "intervalMs", 7.5...4000, step: 1.25, what: "a connection interval",
                 offGrid: "on the 1.25 ms grid (Core Specification v5.4, Vol 6, Part B §4.5.2)", default: "30",

@@ -8,7 +8,7 @@
 /// `decodeScanner`, `decodeBleWifi`, `decodeBle`).
 enum BleParameters {
     /// One list item being read: the item, its profile, and what its keys refer to.
-    struct Item<Value>: Sendable where Value: Sendable {
+    struct Item<Value>: Sendable, NodeReferencing, RunBounded where Value: Sendable {
         /// Node ids to indices.
         let nodeIndex: [String: Int]
         /// The run's duration, s (`startS` must fall within it).
@@ -320,16 +320,7 @@ enum BleParameters {
 
     /// The required `node` of a list item.
     static func node<V>() -> Parameter<Item<V>> where V: BleNodeOwner {
-        Parameter(
-            "node",
-            .custom(
-                schema: ##"{"$ref": "#/$defs/nodeId"}"##, value: "a node id",
-                decode: { values, v, at, _, item in
-                    guard let n = values.node(v, at, in: item.nodeIndex) else { return false }
-                    item.value.node = n
-                    return true
-                }),
-            default: "required", help: "the node", expected: "a node id", source: .required, required: "a node id")
+        .nodeReference("node", help: "the node") { $0.value.node = $1 }
     }
 
     /// `channels`: a non-empty subset of 37, 38, 39.
@@ -349,17 +340,7 @@ enum BleParameters {
 
     /// `startS`: within the run.
     static func start<V>(_ key: WritableKeyPath<Item<V>, SimTime> & Sendable) -> Parameter<Item<V>> {
-        Parameter(
-            "startS",
-            .custom(
-                schema: #"{"type": "number", "minimum": 0}"#, value: "0 … the run's duration, s",
-                decode: { values, v, at, what, item in
-                    guard let s = values.duration(v, at, what, upTo: item.runDuration ?? 1e6, allowZero: true) else { return false }
-                    item[keyPath: key] = .seconds(s)
-                    return true
-                }),
-            default: "0", help: "when it starts", expected: "a start time in seconds, ≥ 0 and within the run",
-            source: .assumption("from the start"))
+        .startSeconds("startS", help: "when it starts") { $0[keyPath: key] = $1 }
     }
 
     /// A scanner's interval or window on the 0.625 ms grid.

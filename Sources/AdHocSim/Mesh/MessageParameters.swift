@@ -5,7 +5,7 @@
 /// group's workloads take (`<id>/<node>`) are checked after the object (`decodeMessages`).
 enum MessageParameters {
     /// One message workload being read, with what its keys refer to.
-    struct Item {
+    struct Item: NodeReferencing {
         /// Node ids to indices.
         let nodeIndex: [String: Int]
         /// The run's duration, s (`start_s` must fall inside it).
@@ -53,16 +53,7 @@ enum MessageParameters {
                     }),
                 default: "required", help: "the workload's name (a group's recipients get `<id>/<node>`)",
                 expected: "a workload name", source: .required, required: "a workload name"),
-            Parameter(
-                "from",
-                .custom(
-                    schema: ##"{"$ref": "#/$defs/nodeId"}"##, value: "a node id",
-                    decode: { values, v, at, _, item in
-                        guard let n = resolve(values, v, at, item) else { return false }
-                        item.from = n.index
-                        return true
-                    }),
-                default: "required", help: "the sender", expected: "a node id", source: .required, required: "a node id"),
+            .nodeReference("from", help: "the sender") { $0.from = $1 },
             Parameter(
                 "to",
                 .custom(

@@ -463,8 +463,12 @@ protocol NodeReferencing {
 
 extension Parameter where Spec: NodeReferencing {
     /// A required key naming one node by id: one schema, docs value and message for every such
-    /// key (`mesh.phones[i].node`, `ble.connections[i].central`, `events[i].node`, …).
-    static func nodeReference(_ key: String, help: String, set: @escaping @Sendable (inout Spec, Int) -> Void) -> Parameter {
+    /// key (`mesh.phones[i].node`, `ble.connections[i].central`, `events[i].node`,
+    /// `mesh.messages[i].from`, `traffic[i].from`, `ble.advertisers[i].node`, …); `required` is
+    /// what the "missing required key" message calls it.
+    static func nodeReference(
+        _ key: String, help: String, required: String = "a node id", set: @escaping @Sendable (inout Spec, Int) -> Void
+    ) -> Parameter {
         Parameter(
             key,
             .custom(
@@ -474,6 +478,33 @@ extension Parameter where Spec: NodeReferencing {
                     set(&item, n)
                     return true
                 }),
-            default: "required", help: help, expected: "a node id", source: .required, required: "a node id")
+            default: "required", help: help, expected: "a node id", source: .required, required: required)
+    }
+}
+
+/// A section item that knows the run's duration (times must fall inside it).
+protocol RunBounded {
+    /// The run's duration, s (`nil`: not known yet).
+    var runDuration: Double? { get }
+}
+
+extension Parameter where Spec: RunBounded {
+    /// A time in seconds from 0 to the run's duration, when something starts: one check and
+    /// message for `ble.advertisers[i].startS`, `ble.scanners[i].startS`,
+    /// `ble.connections[i].atS`.
+    static func startSeconds(
+        _ key: String, help: String, set: @escaping @Sendable (inout Spec, SimTime) -> Void
+    ) -> Parameter {
+        Parameter(
+            key,
+            .custom(
+                schema: #"{"type": "number", "minimum": 0}"#, value: "0 … the run's duration, s",
+                decode: { values, v, at, what, item in
+                    guard let s = values.duration(v, at, what, upTo: item.runDuration ?? 1e6, allowZero: true) else { return false }
+                    set(&item, .seconds(s))
+                    return true
+                }),
+            default: "0", help: help, expected: "a start time in seconds, ≥ 0 and within the run",
+            source: .assumption("from the start"))
     }
 }

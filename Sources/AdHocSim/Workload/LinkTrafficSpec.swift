@@ -12,7 +12,7 @@ public enum TrafficSpec: Sendable, Equatable {
 /// in `docs/models/link.md`.
 enum TrafficParameters {
     /// One generator being read, with what its keys refer to.
-    struct Item {
+    struct Item: NodeReferencing {
         let nodeIndex: [String: Int]
         let nodeCount: Int
         let runDuration: Double?
@@ -84,16 +84,7 @@ enum TrafficParameters {
 
     /// A required node reference.
     static func node(_ key: String, _ what: String, _ set: @escaping @Sendable (inout Item, Int) -> Void) -> Parameter<Item> {
-        Parameter(
-            key,
-            .custom(
-                schema: ##"{"$ref": "#/$defs/nodeId"}"##, value: "a node id",
-                decode: { values, v, at, _, item in
-                    guard let n = values.node(v, at, in: item.nodeIndex) else { return false }
-                    set(&item, n)
-                    return true
-                }),
-            default: "required", help: what, expected: "a node id", source: .required, required: what)
+        .nodeReference(key, help: what, required: what, set: set)
     }
 }
 

@@ -110,17 +110,9 @@ public enum Checker {
                                 ?? "no route",
                             passed: ok))
                 case .maxSessionSize(let max):
-                    let largest = metrics?.largestSession ?? 1
-                    outcomes.append(
-                        Outcome(
-                            check: "largest session", expected: "≤ \(max) nodes", observed: "\(largest) nodes",
-                            passed: largest <= max))
+                    outcomes.append(Self.atMost("largest session", metrics?.largestSession ?? 1, max, unit: "nodes"))
                 case .maxNeighbours(let max):
-                    let most = metrics?.neighboursMax ?? 0
-                    outcomes.append(
-                        Outcome(
-                            check: "most session peers", expected: "≤ \(max) others", observed: "\(most) others",
-                            passed: most <= max))
+                    outcomes.append(Self.atMost("most session peers", metrics?.neighboursMax ?? 0, max, unit: "others"))
                 case .routesWithin(let limit):
                     outcomes.append(Self.routesWithin(limit, world: world, end: sim.now, ids: ids))
                 case .fingerprint(let hex):
@@ -158,6 +150,11 @@ public enum Checker {
 }
 
 extension Checker.CheckRun {
+    /// A count that must not exceed `max`.
+    static func atMost(_ check: String, _ observed: Int, _ max: Int, unit: String) -> Checker.Outcome {
+        Checker.Outcome(check: check, expected: "≤ \(max) \(unit)", observed: "\(observed) \(unit)", passed: observed <= max)
+    }
+
     /// `routes_within_s`: every ordered pair whose later member joined at least `limit` before
     /// the end held a route within `limit` of that join.
     static func routesWithin<L: LinkTechnology>(
