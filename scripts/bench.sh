@@ -13,6 +13,9 @@ for spec in "saturated-wifi|run topologies/bench/saturated-wifi.json --quiet --o
             "mesh-200|run topologies/bench/mesh-200.json --quiet --out /tmp/bo" \
             "thesis-2025 -j2|sweep topologies/thesis-2025.json -j 2 --quiet --out /tmp/bo" \
             "thesis-plan -j2|sweep topologies/thesis-plan.json -j 2 --quiet --out /tmp/bo" \
+            "ble-station-scan|run topologies/ble/station-scan.json --quiet --out /tmp/bo" \
+            "ble-identifier-persistence|run topologies/ble/identifier-persistence.json --quiet --out /tmp/bo" \
+            "ble-gatt-throughput -j2|sweep topologies/ble/gatt-throughput.json -j 2 --quiet --out /tmp/bo" \
             "mesh-1000|run topologies/bench/mesh-1000.json --quiet --out /tmp/bo"; do
   name=${spec%%|*}; cmd=${spec#*|}
   r=$(best $B $cmd)

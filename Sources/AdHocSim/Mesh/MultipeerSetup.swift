@@ -79,8 +79,8 @@ struct MultipeerSetup: Sendable {
     var firstConnected: [SimTime?]
     /// Per node: what its app set (`mesh.phones`; the mesh's defaults elsewhere).
     let phones: [MultipeerPhone]
-    /// Per node: the encryption preference it runs with.
-    let encryption: [SessionEncryption]
+    /// The mesh's encryption preference, for phones that set none.
+    let defaultEncryption: SessionEncryption
     /// Per node: whether its advertiser and its browser run (the app's calls, issue #30).
     var advertising: [Bool]
     var browsing: [Bool]
@@ -117,11 +117,14 @@ struct MultipeerSetup: Sendable {
         var phones = (0..<nodes).map { MultipeerPhone(node: $0) }
         for p in list { phones[p.node] = p }
         self.phones = phones
-        self.encryption = phones.map { $0.encryption ?? encryption }
+        defaultEncryption = encryption
         advertising = Array(repeating: true, count: nodes)
         browsing = Array(repeating: true, count: nodes)
         finders = Array(repeating: [], count: nodes)
     }
+
+    /// The encryption preference phone `i` runs with.
+    func encryption(_ i: Int) -> SessionEncryption { phones[i].encryption ?? defaultEncryption }
 
     /// The connection frames' sizes of a set-up: the DTLS handshake's six flights, or the
     /// unencrypted request and response.
@@ -213,7 +216,7 @@ extension MultipeerSetup {
             guard attempts[key] == nil, !core.sessions.peers[r].contains(from), hasRoom(r, core: core) else { return nil }
             let id = nextId
             nextId += 1
-            let encrypted = MultipeerPhone.sessionEncrypted(encryption[r], encryption[from]) ?? true
+            let encrypted = MultipeerPhone.sessionEncrypted(encryption(r), encryption(from)) ?? true
             attempts[key] = Attempt(id: id, inviter: r, invited: from, since: sim.now, flights: 0, encrypted: encrypted)
             connecting[r] += 1
             sim.schedule(
@@ -234,7 +237,7 @@ extension MultipeerSetup {
             if phone.invitations == .ignore { return nil }  // the inviter's timeout ends it
             var accept = hasRoom(r, core: core) && !core.sessions.peers[r].contains(from)
             if phone.invitations == .decline || (phone.invitations == .acceptListed && !phone.acceptFrom.contains(from))
-                || MultipeerPhone.sessionEncrypted(encryption[r], encryption[from]) == nil
+                || MultipeerPhone.sessionEncrypted(encryption(r), encryption(from)) == nil
             {
                 accept = false
             }
