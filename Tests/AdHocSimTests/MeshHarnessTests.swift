@@ -95,7 +95,7 @@ struct MeshHarness: EventHandler {
     }
 
     mutating func handle(_ event: Event, in sim: inout Simulation) {
-        if event.kind.block == .mesh {
+        if MeshNetwork.owns(event.kind) {
             mesh.handle(event, link: &link, sim: &sim)
         } else {
             link.handle(event, in: &sim)

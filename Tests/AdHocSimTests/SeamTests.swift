@@ -46,7 +46,7 @@ struct SeamTests {
         #expect([EventKind.mobilityTick, .nodeEvent].allSatisfy { $0.block == .world })
         #expect(
             [EventKind.meshHeartbeat, .meshSessions, .meshMessage, .meshConfirmTimeout, .meshRequestTimeout]
-                .allSatisfy { $0.block == .mesh })
+                .allSatisfy { $0.block == .layer && MeshNetwork.owns($0) && !BleNetwork.owns($0) })
         #expect(
             [EventKind.tcpRetransmit, .tcpDelayedAck, .tcpKeepalive, .quicLossDetection, .quicAckDelay]
                 .allSatisfy { $0.block == .transport })

@@ -493,3 +493,12 @@ extension BleWifiState {
     /// Mean gap between frames, s.
     var gapMean: Double { spec.frameUs * 1e-6 * (1 - spec.load) / spec.load }
 }
+
+extension BleNetwork {
+    /// Bluetooth LE's block of event kinds (`Layers.eventBlocks`): 240–249.
+    static let eventBlocks: [Range<UInt16>] = [240..<250]
+
+    /// Whether `kind` is one of Bluetooth LE's.
+    @inline(__always)
+    static func owns(_ kind: EventKind) -> Bool { (240..<250).contains(kind.rawValue) }
+}

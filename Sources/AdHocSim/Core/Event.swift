@@ -24,8 +24,7 @@ public struct EventKind: RawRepresentable, Hashable, Sendable {
         case 200..<210: return .linkTraffic
         case 210..<220: return .application
         case 220..<230: return .world
-        case 230..<240, 250..<260: return .mesh
-        case 240..<250: return .bluetooth
+        case 230..<300: return .layer
         case 300..<400: return .transport
         default: return .unassigned
         }
@@ -45,10 +44,9 @@ public enum EventBlock: Sendable, Equatable {
     case application
     /// 220–229: the world itself (mobility sampling, scripted node events).
     case world
-    /// 230–239 and 250–259: the mesh (sessions, routing, messages, Multipeer transfers).
-    case mesh
-    /// 240–249: Bluetooth LE advertising and scanning.
-    case bluetooth
+    /// 230–299: the optional layers above the link, each in the blocks it claims when it is
+    /// registered (`Layers.eventBlocks`).
+    case layer
     /// 300–399: transports (TCP, QUIC timers).
     case transport
     /// Any other number below the core's reserved range; also the core benchmark's kind.

@@ -260,3 +260,15 @@ public struct MeshRoute: Sendable, Equatable {
     /// Hops.
     public var hops: Int { path.count - 1 }
 }
+
+extension MeshNetwork {
+    /// The mesh's blocks of event kinds (`Layers.eventBlocks`): routing and sessions in 230–239,
+    /// Multipeer transfers and the DTLS handshake in 250–259.
+    static let eventBlocks: [Range<UInt16>] = [230..<240, 250..<260]
+
+    /// Whether `kind` is one of the mesh's.
+    @inline(__always)
+    static func owns(_ kind: EventKind) -> Bool {
+        (230..<240).contains(kind.rawValue) || (250..<260).contains(kind.rawValue)
+    }
+}

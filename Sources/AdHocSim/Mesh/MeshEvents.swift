@@ -1,4 +1,4 @@
-/// The mesh's events (`EventBlock.mesh`): the mesh schedules them with typed arguments (below),
+/// The mesh's events (`MeshNetwork.eventBlocks`): the mesh schedules them with typed arguments (below),
 /// each packed into and read from the event's 64-bit argument in one place, and decodes them
 /// here, so the world only routes by block.
 extension MeshNetwork {

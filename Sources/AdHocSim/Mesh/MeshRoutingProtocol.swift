@@ -6,7 +6,7 @@
 protocol MeshRoutingProtocol: Sendable {
     /// Schedules the protocol's first events.
     mutating func start(core: MeshCore, sim: inout Simulation)
-    /// One of the protocol's own events is due (`EventBlock.mesh`); `targetDown` says whether
+    /// One of the protocol's own events is due (`MeshNetwork.eventBlocks`); `targetDown` says whether
     /// the event's target node is down.
     mutating func handle(_ event: Event, core: inout MeshCore, targetDown: Bool, sim: inout Simulation)
     /// A flooded control frame (heartbeat, route request) reached session peer `r`, or a route

@@ -18,10 +18,8 @@ public struct RunReport: Sendable {
     public var link: [LinkCounters]
     /// Per-generator traffic counters, in file order.
     public var traffic: [TrafficCounters]
-    /// The mesh's metrics, when the scenario had a mesh.
-    public var mesh: MeshMetrics?
-    /// The Bluetooth LE metrics, when the scenario had a `ble` section.
-    public var ble: BleMetrics?
+    /// What the optional layers measured (`LayerReports`, registered in `Layers/`).
+    public var layers: LayerReports
     /// `timeline.jsonl` (`TimelineRecorder`), when recorded.
     public var timeline: String?
     /// Per node: its pcap file, when traced.

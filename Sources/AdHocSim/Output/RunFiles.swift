@@ -12,10 +12,9 @@ public enum RunFiles {
                 traces.append(ResultFile(name: "\(report.nodes.ids[i]).pcap", bytes: bytes))
             }
         }
-        let meshFiles = report.mesh.map { MeshFiles.files($0, report: report) } ?? []
-        let bleFiles = report.ble.map { BleFiles.files($0, report: report) } ?? []
+        let layerFiles = report.layers.files(report)
         let timeline = report.timeline.map { [ResultFile(name: "timeline.jsonl", contents: $0)] } ?? []
-        return traces + meshFiles + bleFiles + timeline + [
+        return traces + layerFiles + timeline + [
             ResultFile(name: "metadata.json", contents: metadata(report)),
             ResultFile(name: "scenario.json", contents: JSONText.render(report.scenario.effectiveInput)),
             ResultFile(name: "nodes.csv", contents: nodesTable(report).text),
@@ -226,38 +225,7 @@ public enum RunFiles {
                     + (unit.isEmpty ? "" : " " + unit) + "\n"
             }
         }
-        if let m = report.mesh {
-            func f(_ v: Double, _ d: Int = 3) -> String { NumberText.fixed(v, decimals: d) }
-            out +=
-                "mesh: \(m.nodes.count) nodes, \(m.pairsRouted) of \(m.pairs) ordered pairs routed, "
-                + "routing control \(f(m.controlBytesPerNodePerSecond, 1)) B/node/s\n"
-            for w in m.workloads {
-                out +=
-                    "  \(w.spec.id) \(ids[w.spec.from]) → \(ids[w.spec.to]): delivered \(w.delivered)/\(w.created) (\(f(w.deliveryRatio * 100, 2)) %), "
-                    + "latency mean \(f(w.latency.mean * 1000)) ms p95 \(f(w.latency.p95 * 1000)) ms, hops \(f(w.meanHops, 2)), "
-                    + "confirmation RTT mean \(f(w.confirmRtt.mean * 1000)) ms\n"
-            }
-            for x in m.transfers {
-                let span = x.finished.map { " at \(f($0.inSeconds)) s" } ?? ""
-                out +=
-                    "  \(x.kind.rawValue) \(x.id) \(ids[x.from]) → \(ids[x.to]): \(x.state.rawValue)\(span), "
-                    + "\(x.received) of \(x.size) bytes\n"
-            }
-        }
-        if let b = report.ble {
-            func f(_ v: Double?, _ d: Int = 3) -> String { v.map { NumberText.fixed($0, decimals: d) } ?? "—" }
-            out +=
-                "ble: \(b.advertisers.count) advertisers, \(b.scanners.count) scanners, \(report.scenario.environment.place.rawValue)\n"
-            for (k, s) in b.scanners.enumerated() {
-                let start = report.scenario.ble!.scanners[k].start
-                let from = start > .zero ? " (from \(NumberText.fixed(start.inSeconds, decimals: 1)) s)" : ""
-                let loss = s.heardable > 0 ? 100 * (1 - Double(s.received) / Double(s.heardable)) : nil
-                out +=
-                    "  \(ids[s.node])\(from): discovered \(s.discovered) of \(s.advertisers) (1 s: \(s.within1s), 5 s: \(s.within5s), 10 s: \(s.within10s)), "
-                    + "latency p50 \(f(s.medianDiscoveryS)) s p90 \(f(s.p90DiscoveryS)) s, advertisement loss \(f(loss, 1)) %, "
-                    + "identifiers \(s.identifiers), distance from RSSI d̂/d p50 \(f(s.medianDistanceRatio, 2))\n"
-            }
-        }
+        out += report.layers.summaryText(report)
         return out
     }
 

@@ -301,49 +301,7 @@ public struct DeclaredSection: Sendable {
         DeclaredSection(
             name: LinkParameters.mac.name, page: "link", markdownTable: LinkParameters.mac.markdownTable,
             schemaObjects: [(["properties", "mac"], LinkParameters.mac.schema(perNode: false))]),
-        DeclaredSection(
-            name: MeshParameters.section.name, page: "mesh", markdownTable: MeshParameters.section.markdownTable,
-            schemaObjects: [(["properties", "mesh"], MeshParameters.section.schema(perNode: false))]),
-        DeclaredSection(
-            name: "mesh.messages", page: "mesh", markdownTable: MessageParameters.section.markdownTable,
-            schemaObjects: [
-                (["properties", "mesh", "properties", "messages", "items"], MessageParameters.section.schema(perNode: false))
-            ]),
-        DeclaredSection(
-            name: "mesh.phones", page: "mesh", markdownTable: PhoneParameters.section.markdownTable,
-            schemaObjects: [
-                (["properties", "mesh", "properties", "phones", "items"], PhoneParameters.section.schema(perNode: false))
-            ]),
-        DeclaredSection(
-            name: "mesh.resources", page: "mesh", markdownTable: TransferParameters.resource.markdownTable,
-            schemaObjects: [
-                (["properties", "mesh", "properties", "resources", "items"], TransferParameters.resource.schema(perNode: false))
-            ]),
-        DeclaredSection(
-            name: "mesh.streams", page: "mesh", markdownTable: TransferParameters.stream.markdownTable,
-            schemaObjects: [
-                (["properties", "mesh", "properties", "streams", "items"], TransferParameters.stream.schema(perNode: false))
-            ]),
-        DeclaredSection(
-            name: BleParameters.section.name, page: "bluetooth-le", markdownTable: BleParameters.section.markdownTable,
-            schemaObjects: [(["properties", "ble"], BleParameters.section.schema(perNode: false))]),
-        DeclaredSection(
-            name: "ble.advertisers", page: "bluetooth-le", markdownTable: BleParameters.advertiser.markdownTable,
-            schemaObjects: [
-                (["properties", "ble", "properties", "advertisers", "items"], BleParameters.advertiser.schema(perNode: false))
-            ]),
-        DeclaredSection(
-            name: "ble.scanners", page: "bluetooth-le", markdownTable: BleParameters.scanner.markdownTable,
-            schemaObjects: [(["properties", "ble", "properties", "scanners", "items"], BleParameters.scanner.schema(perNode: false))]),
-        DeclaredSection(
-            name: "ble.wifi", page: "bluetooth-le", markdownTable: BleParameters.wifi.markdownTable,
-            schemaObjects: [(["properties", "ble", "properties", "wifi", "items"], BleParameters.wifi.schema(perNode: false))]),
-        DeclaredSection(
-            name: "ble.connections", page: "bluetooth-le", markdownTable: BleConnectionParameters.section.markdownTable,
-            schemaObjects: [
-                (["properties", "ble", "properties", "connections", "items"], BleConnectionParameters.section.schema(perNode: false))
-            ])
-    ]
+    ] + LayerSpecs.declaredSections
 }
 
 extension ScenarioDecoder {

@@ -26,10 +26,8 @@ public struct Scenario: Sendable {
     public var distance: DistanceSpec?
     /// Routing regression checks for `adhocsim check`.
     public var expectations: [Expectation]
-    /// The mesh section, if the scenario runs MAdHoc's routing.
-    public var mesh: MeshSpec?
-    /// The Bluetooth LE section, if the scenario has advertisers or scanners.
-    public var ble: BleSpec?
+    /// The sections of the optional layers (`LayerSpecs`, registered in `Layers/`).
+    public var layers: LayerSpecs
     /// Scripted failures, recoveries, joins and moves, in file order.
     public var events: [NodeEvent]
     /// The phones, in file order; a node's index in this array is its dense id.

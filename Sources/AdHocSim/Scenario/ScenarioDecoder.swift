@@ -121,12 +121,9 @@ public struct ScenarioDecoder {
         }
         var transport: TransportSpec? = TransportSpec()
         if let t = r.value("transport") { transport = decodeTransport(t, JSONPath.root.appending("transport")) }
-        var mesh: MeshSpec?
-        var meshOK = true
-        if let m = r.value("mesh") {
-            mesh = decodeMesh(m, JSONPath.root.appending("mesh"), nodeIndex: nodeIndex, duration: duration)
-            meshOK = mesh != nil
-        }
+        let (layers, layersOK) = LayerSpecs.decode(r, self, nodeIndex: nodeIndex, duration: duration)
+        let mesh = layers.mesh
+        let meshOK = layersOK.mesh
         var viaOK = true
         if meshOK, mesh == nil, let f = r.value("flows"), case .array(let elements) = f.value, let flows {
             // A flow told to cross a mesh needs one.
@@ -138,12 +135,6 @@ public struct ScenarioDecoder {
                     at: elements[i]["via"]?.origin ?? elements[i].origin)
                 viaOK = false
             }
-        }
-        var ble: BleSpec?
-        var bleOK = true
-        if let b = r.value("ble") {
-            ble = decodeBle(b, JSONPath.root.appending("ble"), nodeIndex: nodeIndex, duration: duration)
-            bleOK = ble != nil
         }
         var expectations: [Expectation]? = []
         if let e = r.value("expectations") {
@@ -173,7 +164,7 @@ public struct ScenarioDecoder {
         }
         guard let name, let seed, let duration, let environment, let radio, let link, let nodes, let flows, let traffic,
             let mac, let host, let transport, let limits, let events, let expectations, distanceOK, matrixOK, meshOK,
-            mobilityOK, bleOK, viaOK
+            mobilityOK, layersOK.all, viaOK
         else { return nil }
         // "$schema" only guides editors: it is no input, so it leaves the effective input, its
         // hash and the sweep's cell ids alone.
@@ -188,7 +179,7 @@ public struct ScenarioDecoder {
             name: name, seed: seed, duration: .seconds(duration), environment: environment, radio: radio,
             link: link, matrix: matrix, transport: transport, mac: mac, host: host, traffic: traffic,
             distance: distance,
-            expectations: expectations, mesh: mesh, ble: ble, events: events, nodes: nodes,
+            expectations: expectations, layers: layers, events: events, nodes: nodes,
             flows: flows, limits: limits, sourcePath: file, effectiveInput: root, canonicalInput: canonical,
             inputHash: hash.hex)
     }

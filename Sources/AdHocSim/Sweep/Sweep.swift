@@ -95,16 +95,9 @@ public struct SweepPlan: Sendable {
     /// The column names of `cells.csv`.
     public var header: [String] { ["cell_id", "repeat"] + matrix.axes.map { "param." + $0.path } + columns }
 
-    /// The result columns: the flow summary, plus the mesh columns when the base scenario has
-    /// a mesh (flow rows leave them empty).
-    var columns: [String] {
-        if base.ble != nil { return RunFiles.summaryColumns + BleFiles.sweepColumns }
-        if base.mesh == nil { return RunFiles.summaryColumns }
-        return RunFiles.summaryColumns + MeshFiles.sweepColumns + (carriesFlows ? MeshFiles.carriedFlowColumns : [])
-    }
-
-    /// Whether the base scenario sends a flow across its mesh: flow rows then say how.
-    var carriesFlows: Bool { base.mesh != nil && base.flows.indices.contains { base.carrier(of: $0) == .mesh } }
+    /// The result columns: the flow summary, plus the columns of the base scenario's layers
+    /// (`LayerReports.sweepColumns`).
+    var columns: [String] { RunFiles.summaryColumns + LayerReports.sweepColumns(base) }
 
     /// Runs one unit and returns its `cells.csv` rows and `cells.jsonl` lines. Never throws:
     /// an invalid cell becomes a row with its status.
@@ -119,19 +112,7 @@ public struct SweepPlan: Sendable {
             let scenario = try ScenarioDecoder.decode(
                 bytes: bytes, file: path, overrides: overrides + unit.cell.overrides + ["seed=\(seed)"])
             let report = try ScenarioRunner.run(scenario)
-            rows = RunFiles.summaryRows(report)
-            if base.ble != nil {
-                rows =
-                    rows.map { $0 + Array(repeating: "", count: BleFiles.sweepColumns.count) }
-                    + BleFiles.sweepRows(report)
-            } else if base.mesh != nil {
-                let blank = Array(repeating: "", count: MeshFiles.sweepColumns.count)
-                let carried = carriesFlows ? MeshFiles.carriedFlowCells(report) : []
-                let extra = carriesFlows ? Array(repeating: "", count: MeshFiles.carriedFlowColumns.count) : []
-                rows =
-                    rows.enumerated().map { $0.element + blank + (carried.isEmpty ? extra : carried[$0.offset]) }
-                    + MeshFiles.sweepRows(report).map { $0 + extra }
-            }
+            rows = LayerReports.sweepRows(report, base: base, flowRows: RunFiles.summaryRows(report))
             if rows.isEmpty { status = "no-flows" }
         } catch let e as ScenarioError {
             status = "failed:invalid: " + (e.diagnostics.first.map { "\($0.path): \($0.message)" } ?? "")

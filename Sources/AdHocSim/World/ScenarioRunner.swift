@@ -138,18 +138,7 @@ public enum ScenarioRunner {
                 }(),
                 wallSeconds: wall.seconds, nodes: world.nodes,
                 link: link, traffic: world.traffic.counters,
-                mesh: world.layers.mesh.map { mesh in
-                    var start = Array(repeating: SimTime.zero, count: world.nodes.count)
-                    for e in scenario.events where e.action == .join { start[e.node] = max(start[e.node], e.time) }
-                    var m = MeshMetrics(mesh, end: sim.now, appStart: start)
-                    m.flows = flows.indices.filter { world.hosts.overMesh[$0] }.map { k in
-                        MeshMetrics.CarriedFlow(
-                            id: flows[k].app.spec.id, from: Int(flows[k].clientNode), to: Int(flows[k].serverNode),
-                            transport: flows[k].transport, counters: world.hosts.meshCarriage.counters[k])
-                    }
-                    return m
-                },
-                ble: world.layers.ble.map { BleMetrics($0, end: sim.now) },
+                layers: world.layers.report(scenario: scenario, hosts: world.hosts, nodes: world.nodes.count, end: sim.now),
                 traces: world.hosts.trace.map { t in (0..<world.nodes.count).map { t.file(of: $0) } },
                 ipTotals: flows.indices.map { k in
                     let c = FlowSide.client(k).index

@@ -95,7 +95,7 @@ public struct World<Link: LinkTechnology>: EventHandler {
                 link.setPosition(e.node, to)
                 layers.nodesMoved(nodes)
             case .disconnect, .stopAdvertising, .startAdvertising, .stopBrowsing, .startBrowsing:
-                layers.mesh?.appCalled(e.action, at: e.node, sim: &sim)
+                layers.appCalled(e.action, at: e.node, sim: &sim)
             }
         default:
             preconditionFailure("not a world event")

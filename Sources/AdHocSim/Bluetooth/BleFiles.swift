@@ -211,3 +211,25 @@ public enum BleFiles {
         } + connectionRows
     }
 }
+
+extension BleFiles {
+    /// Bluetooth LE's lines of the run's text summary (`RunFiles.summaryText`): per scanner, what
+    /// it discovered, how fast, and how well RSSI told the distance.
+    static func summaryText(_ b: BleMetrics, _ report: RunReport) -> String {
+        let ids = report.nodes.ids
+        func f(_ v: Double?, _ d: Int = 3) -> String { v.map { NumberText.fixed($0, decimals: d) } ?? "—" }
+        var out =
+            "ble: \(b.advertisers.count) advertisers, \(b.scanners.count) scanners, \(report.scenario.environment.place.rawValue)\n"
+        let scanners = report.scenario.ble?.scanners ?? []
+        for (k, s) in b.scanners.enumerated() {
+            let start = k < scanners.count ? scanners[k].start : .zero
+            let from = start > .zero ? " (from \(NumberText.fixed(start.inSeconds, decimals: 1)) s)" : ""
+            let loss = s.heardable > 0 ? 100 * (1 - Double(s.received) / Double(s.heardable)) : nil
+            out +=
+                "  \(ids[s.node])\(from): discovered \(s.discovered) of \(s.advertisers) (1 s: \(s.within1s), 5 s: \(s.within5s), 10 s: \(s.within10s)), "
+                + "latency p50 \(f(s.medianDiscoveryS)) s p90 \(f(s.p90DiscoveryS)) s, advertisement loss \(f(loss, 1)) %, "
+                + "identifiers \(s.identifiers), distance from RSSI d̂/d p50 \(f(s.medianDistanceRatio, 2))\n"
+        }
+        return out
+    }
+}

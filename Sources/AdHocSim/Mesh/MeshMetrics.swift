@@ -210,3 +210,25 @@ public struct MeshMetrics: Sendable {
             n == 0 || seconds <= 0 ? 0 : Double(mesh.recorder.controlBytes.reduce(0, +)) / Double(n) / seconds
     }
 }
+
+extension MeshMetrics {
+    /// The metrics of `mesh` at `end`: phones that joined later count from their join, and the
+    /// flows `hosts` carried across the mesh are listed with their counters.
+    static func of(_ mesh: MeshNetwork, scenario: Scenario, hosts: HostStack, nodes: Int, end: SimTime) -> MeshMetrics {
+        var start = Array(repeating: SimTime.zero, count: nodes)
+        for e in scenario.events where e.action == .join { start[e.node] = max(start[e.node], e.time) }
+        var m = MeshMetrics(mesh, end: end, appStart: start)
+        let flows = hosts.flows
+        m.flows = flows.indices.filter { hosts.overMesh[$0] }.map { k in
+            MeshMetrics.CarriedFlow(
+                id: flows[k].app.spec.id, from: Int(flows[k].clientNode), to: Int(flows[k].serverNode),
+                transport: flows[k].transport, counters: hosts.meshCarriage.counters[k])
+        }
+        return m
+    }
+}
+
+extension RunReport {
+    /// The mesh's metrics, when the scenario had a mesh.
+    public var mesh: MeshMetrics? { layers.mesh }
+}

@@ -309,3 +309,51 @@ extension MeshFiles {
         }
     }
 }
+
+extension MeshFiles {
+    /// The mesh's lines of the run's text summary (`RunFiles.summaryText`): routed pairs,
+    /// control bytes, each message workload and each Multipeer transfer.
+    static func summaryText(_ m: MeshMetrics, _ report: RunReport) -> String {
+        let ids = report.nodes.ids
+        func f(_ v: Double, _ d: Int = 3) -> String { NumberText.fixed(v, decimals: d) }
+        var out =
+            "mesh: \(m.nodes.count) nodes, \(m.pairsRouted) of \(m.pairs) ordered pairs routed, "
+            + "routing control \(f(m.controlBytesPerNodePerSecond, 1)) B/node/s\n"
+        for w in m.workloads {
+            out +=
+                "  \(w.spec.id) \(ids[w.spec.from]) → \(ids[w.spec.to]): delivered \(w.delivered)/\(w.created) (\(f(w.deliveryRatio * 100, 2)) %), "
+                + "latency mean \(f(w.latency.mean * 1000)) ms p95 \(f(w.latency.p95 * 1000)) ms, hops \(f(w.meanHops, 2)), "
+                + "confirmation RTT mean \(f(w.confirmRtt.mean * 1000)) ms\n"
+        }
+        for x in m.transfers {
+            let span = x.finished.map { " at \(f($0.inSeconds)) s" } ?? ""
+            out +=
+                "  \(x.kind.rawValue) \(x.id) \(ids[x.from]) → \(ids[x.to]): \(x.state.rawValue)\(span), "
+                + "\(x.received) of \(x.size) bytes\n"
+        }
+        return out
+    }
+}
+
+extension MeshFiles {
+    /// Whether `base` sends a flow across its mesh: a sweep's flow rows then say how.
+    static func carriesFlows(_ base: Scenario) -> Bool {
+        base.mesh != nil && base.flows.indices.contains { base.carrier(of: $0) == .mesh }
+    }
+
+    /// The mesh's columns of a sweep's `cells.csv` after the flow summary's.
+    static func layerColumns(_ base: Scenario) -> [String] {
+        sweepColumns + (carriesFlows(base) ? carriedFlowColumns : [])
+    }
+
+    /// A unit's rows: the flow rows widened (with their carried-flow cells when flows cross the
+    /// mesh), then the mesh's own rows.
+    static func layerRows(_ report: RunReport, base: Scenario, flowRows: [[String]]) -> [[String]] {
+        let carries = carriesFlows(base)
+        let blank = Array(repeating: "", count: sweepColumns.count)
+        let carried = carries ? carriedFlowCells(report) : []
+        let extra = carries ? Array(repeating: "", count: carriedFlowColumns.count) : []
+        return flowRows.enumerated().map { $0.element + blank + (carried.isEmpty ? extra : carried[$0.offset]) }
+            + sweepRows(report).map { $0 + extra }
+    }
+}

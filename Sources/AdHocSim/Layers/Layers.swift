@@ -39,12 +39,24 @@ public struct Layers {
         }
     }
 
+    /// The blocks of event kinds each layer claims, by layer, inside the core's range for the
+    /// layers (`EventBlock.layer`, 230–299). The numbers enter every run's event fingerprint, so
+    /// a layer keeps the blocks it was given; a new layer claims a free one here, and
+    /// `LayerRegistryTests` checks that no two claims overlap and that each layer's kinds lie in
+    /// its own blocks.
+    static let eventBlocks: [(layer: String, blocks: [Range<UInt16>])] = [
+        ("mesh", MeshNetwork.eventBlocks),
+        ("ble", BleNetwork.eventBlocks),
+    ]
+
     /// An event of a layer's block (only the layers schedule them, so the layer exists then).
     mutating func handle<L: LinkTechnology>(_ event: Event, link: inout L, sim: inout Simulation) {
-        switch event.kind.block {
-        case .mesh: mesh?.handle(event, link: &link, sim: &sim)
-        case .bluetooth: ble?.handle(event, in: &sim)
-        default: preconditionFailure("no layer owns event kind \(event.kind.rawValue)")
+        if MeshNetwork.owns(event.kind) {
+            mesh?.handle(event, link: &link, sim: &sim)
+        } else if BleNetwork.owns(event.kind) {
+            ble?.handle(event, in: &sim)
+        } else {
+            preconditionFailure("no layer owns event kind \(event.kind.rawValue)")
         }
     }
 
@@ -112,5 +124,18 @@ public struct Layers {
         }
         guard let learned = mesh?.routesLearned else { return }
         hosts.routesLearned(learned, link: &link, router: mesh, sim: &sim)
+    }
+
+    /// What the layers measured by `end`, for the run's report.
+    func report(scenario: Scenario, hosts: HostStack, nodes: Int, end: SimTime) -> LayerReports {
+        LayerReports(
+            mesh: mesh.map { MeshMetrics.of($0, scenario: scenario, hosts: hosts, nodes: nodes, end: end) },
+            ble: ble.map { BleMetrics($0, end: end) })
+    }
+
+    /// A scripted call of the phone's app (`disconnect`, advertising or browsing stopped or
+    /// started), for the layer that owns it: Multipeer's.
+    mutating func appCalled(_ action: NodeEvent.Action, at node: Int, sim: inout Simulation) {
+        mesh?.appCalled(action, at: node, sim: &sim)
     }
 }
