@@ -6,9 +6,6 @@
 public struct FlowRuntime: Sendable {
     /// The application (and what it measured).
     public var app: FlowApplication
-    /// The client's socket in its transport's table (`HostStack.tcp`, `.quic` or `.udp`); the
-    /// server's is the next one.
-    let socket: Int
     /// IP packet counts (client sent, client received, server sent, server received) frozen
     /// when the test completed, as the app's DataTransferReport would report them; keepalives
     /// and ACKs after the test do not count.
@@ -66,11 +63,13 @@ protocol ConnectionEnd {
 }
 
 extension TcpEndpoint: ConnectionEnd {
-    var isEstablished: Bool { state == .established }
+    /// Whether the connection is established.
+    public var isEstablished: Bool { state == .established }
 }
 
 extension QuicEndpoint: ConnectionEnd {
-    var isEstablished: Bool { state == .established }
+    /// Whether the handshake is complete.
+    public var isEstablished: Bool { state == .established }
 }
 
 /// The hosts of every flow: IP, sockets, send backlogs and the packet trace.
@@ -79,12 +78,11 @@ public struct HostStack: Sendable {
     public internal(set) var ip: IpLayer
     /// The flows.
     public internal(set) var flows: [FlowRuntime]
-    /// TCP endpoints, two per TCP flow (client, server), in flow order.
-    var tcp: [TcpEndpoint] = []
-    /// QUIC endpoints, two per QUIC flow (client, server), in flow order.
-    var quic: [QuicEndpoint] = []
-    /// UDP sockets, two per UDP flow (client, server), in flow order.
-    var udp: [UdpSocket] = []
+    /// Every flow side's socket (`SocketSet`: the one place a socket's transport is looked at).
+    var sockets = SocketSet()
+    /// The empty array a socket's outbox is swapped with when the host takes what it wrote
+    /// (`SocketOp.TakeOutbox`); its storage is reused.
+    var outboxScratch: [Datagram] = []
     /// The UDP datagram limit, bytes (`transport.maxDatagramBytes`; Darwin's 9216 by default,
     /// radio.md "Limits of peer-to-peer on phones").
     public let udpLimit: Int
@@ -124,37 +122,13 @@ public struct HostStack: Sendable {
         if let v = scenario.transport.quicCoalesce { quicConfig.coalesce = v }
         flows = []
         for (k, spec) in scenario.flows.enumerated() {
-            var socket = 0
-            switch spec.transport {
-            case .tcp:
-                socket = tcp.count
-                for side in [FlowSide.client(k), .server(k)] {
-                    tcp.append(
-                        TcpEndpoint(
-                            flow: Int32(k), isClient: side.isClient, config: config,
-                            mtuPayload: ip.maxUnfragmented(flow: k),
-                            sim: &sim, side: UInt32(side.index)))
-                }
-                tcp[socket + 1].listen()
-            case .quic:
-                socket = quic.count
-                for side in [FlowSide.client(k), .server(k)] {
-                    quic.append(
-                        QuicEndpoint(
-                            flow: Int32(k), isClient: side.isClient, config: quicConfig,
-                            udpPayload: ip.maxUnfragmented(flow: k) - 8, sim: &sim, side: UInt32(side.index)))
-                }
-            case .udp:
-                socket = udp.count
-                let probes = FlowApplication(spec: spec, index: k).probes
-                for side in [FlowSide.client(k), .server(k)] {
-                    udp.append(UdpSocket(flow: Int32(k), isClient: side.isClient, probes: probes))
-                }
-            }
+            sockets.addFlow(
+                k, transport: spec.transport, tcpConfig: config, quicConfig: quicConfig,
+                mtuPayload: ip.maxUnfragmented(flow: k), probes: FlowApplication(spec: spec, index: k).probes, sim: &sim)
             var phaseStream = sim.randomStream(named: "flow:\(k)/app/start")
             flows.append(
                 FlowRuntime(
-                    app: FlowApplication(spec: spec, index: k), socket: socket, clientNode: UInt32(spec.from),
+                    app: FlowApplication(spec: spec, index: k), clientNode: UInt32(spec.from),
                     serverNode: UInt32(spec.to), phase: phaseStream.uniform()))
             for (node, side) in [(spec.from, "client"), (spec.to, "server")] {
                 queues.append(
@@ -166,20 +140,16 @@ public struct HostStack: Sendable {
         }
     }
 
-    /// Where `side`'s endpoint is in its transport's table.
-    @inline(__always) func slot(_ side: FlowSide) -> Int { flows[side.flow].socket + (side.isClient ? 0 : 1) }
+    /// Applies `op` to `side`'s socket with the side's application and connection queue.
+    @inline(__always) @discardableResult
+    mutating func apply<O: SocketOperation>(_ op: O, to side: FlowSide, sim: inout Simulation) -> O.Result {
+        var op = op
+        return sockets.with(side, &op, app: &flows[side.flow].app, queue: &queues[side.index], sim: &sim)
+    }
 
     /// What flow `k`'s transport did, for its metrics.
     public func transportSummary(of k: Int) -> TransportSummary {
-        let (c, v) = (slot(.client(k)), slot(.server(k)))
-        var s: TransportSummary
-        switch flows[k].transport {
-        case .tcp:
-            s = TransportSummary(client: tcp[c], server: tcp[v])
-            s.keepalives = tcp[c].keepalivesSent + tcp[v].keepalivesSent
-        case .quic: s = TransportSummary(client: quic[c], server: quic[v])
-        case .udp: s = TransportSummary()
-        }
+        var s = sockets.summary(of: k)
         let (qc, qs) = (queues[FlowSide.client(k).index], queues[FlowSide.server(k).index])
         s.sendBufferDrops = qc.sendBufferDrops + qs.sendBufferDrops
         s.receiveBufferDrops = qc.receiveBufferDrops + qs.receiveBufferDrops
@@ -196,18 +166,9 @@ public struct HostStack: Sendable {
         case .flowStart:
             let k = Int(event.target)
             flows[k].app.start(now: sim.now)
-            switch flows[k].transport {
-            case .tcp:
-                tcp[slot(.client(k))].connect(sim: &sim)
-                flush(.client(k), link: &link, router: router, sim: &sim)
-            case .quic:
-                let c = slot(.client(k))
-                quic[c].connect(sim: &sim)
-                if quic[c].acceptsWrites { opened(k, link: &link, router: router, sim: &sim) }  // 0-RTT
-                flush(.client(k), link: &link, router: router, sim: &sim)
-            case .udp:
-                opened(k, link: &link, router: router, sim: &sim)
-            }
+            // UDP takes writes at once, QUIC with 0-RTT before its handshake ends.
+            if apply(SocketOp.Connect(), to: .client(k), sim: &sim) { opened(k, link: &link, router: router, sim: &sim) }
+            flush(.client(k), link: &link, router: router, sim: &sim)
             if case .cbr(let rate, let size) = flows[k].app.spec.workload {
                 let interval = SimTime.seconds(Double(size) * 8 / (rate * 1e6))
                 sim.schedule(after: interval, target: UInt32(k), kind: .cbrTick, arg: UInt64(interval.nanoseconds))
@@ -231,13 +192,9 @@ public struct HostStack: Sendable {
             flows[k].app.cbrDue()
             pump(k, link: &link, router: router, sim: &sim)
             sim.schedule(after: .nanoseconds(Int64(event.arg)), target: event.target, kind: .cbrTick, arg: event.arg)
-        case .quicLossDetection, .quicAckDelay:
+        case .quicLossDetection, .quicAckDelay, .tcpRetransmit, .tcpDelayedAck, .tcpKeepalive:
             let side = FlowSide(index: Int(event.target))
-            quic[slot(side)].timer(event.kind, sim: &sim)
-            flush(side, link: &link, router: router, sim: &sim)
-        case .tcpRetransmit, .tcpDelayedAck, .tcpKeepalive:
-            let side = FlowSide(index: Int(event.target))
-            tcp[slot(side)].timer(event.kind, sim: &sim)
+            apply(SocketOp.Timer(kind: event.kind), to: side, sim: &sim)
             flush(side, link: &link, router: router, sim: &sim)
         default:
             preconditionFailure("not a flow event")
@@ -289,7 +246,7 @@ public struct HostStack: Sendable {
         }
         for s in queues.indices where queues[s].first.map({ $0.readyAt <= sim.now }) ?? false {
             let side = FlowSide(index: s)
-            if flows[side.flow].transport == .udp { release(side, link: &link, router: router, sim: &sim) }
+            if sockets.isDatagram(side) { release(side, link: &link, router: router, sim: &sim) }
         }
     }
 
@@ -359,24 +316,29 @@ public struct HostStack: Sendable {
         linkScratch = packets
     }
 
+    /// Takes what `side`'s socket wrote into `outboxScratch` (empty before; the caller empties
+    /// it again, keeping its storage).
+    @inline(__always)
+    mutating func takeOutbox(of side: FlowSide, sim: inout Simulation) {
+        var take = SocketOp.TakeOutbox(scratch: outboxScratch)
+        outboxScratch = []
+        sockets.with(side, &take, app: &flows[side.flow].app, queue: &queues[side.index], sim: &sim)
+        outboxScratch = take.scratch
+    }
+
     /// Moves a TCP or QUIC endpoint's outbox into its side's backlog and sends what the link's
     /// transmit queue can take. Like Linux's qdisc back-pressure and Darwin's interface flow
     /// advisory, a full transmit queue holds TCP and QUIC packets back instead of dropping them.
     mutating func flush<L: LinkTechnology, R: IpRouting>(
         _ side: FlowSide, link: inout L, router: R, sim: inout Simulation
     ) {
-        let i = slot(side)
-        switch flows[side.flow].transport {
-        case .tcp:
-            backlog[side.index].append(contentsOf: tcp[i].outbox)
-            tcp[i].outbox.removeAll(keepingCapacity: true)
-        case .quic:
-            backlog[side.index].append(contentsOf: quic[i].outbox)
-            quic[i].outbox.removeAll(keepingCapacity: true)
-        case .udp:
+        if sockets.isDatagram(side) {
             sendDatagrams(side, link: &link, router: router, sim: &sim)
             return
         }
+        takeOutbox(of: side, sim: &sim)
+        backlog[side.index].append(contentsOf: outboxScratch)
+        outboxScratch.removeAll(keepingCapacity: true)
         drainBacklog(side, link: &link, router: router, sim: &sim)
     }
 
@@ -402,17 +364,14 @@ public struct HostStack: Sendable {
     mutating func sendDatagrams<L: LinkTechnology, R: IpRouting>(
         _ side: FlowSide, link: inout L, router: R, sim: inout Simulation
     ) {
-        let i = slot(side)
-        guard !udp[i].outbox.isEmpty else { return }
-        var out = udp[i].outbox
-        udp[i].outbox = []
+        takeOutbox(of: side, sim: &sim)
+        guard !outboxScratch.isEmpty else { return }
         let from = flows[side.flow].node(of: side), to = flows[side.flow].node(of: side.peer)
-        for d in out {
+        for d in outboxScratch {
             queues[side.index].processPacket(at: sim.now)
             sendDown(d, from: from, to: to, link: &link, router: router, sim: &sim)
         }
-        out.removeAll(keepingCapacity: true)
-        udp[i].outbox = out
+        outboxScratch.removeAll(keepingCapacity: true)
     }
 
     /// The client submits its next write if one is due, then every served send goes out.
@@ -432,17 +391,11 @@ public struct HostStack: Sendable {
     mutating func release<L: LinkTechnology, R: IpRouting>(
         _ side: FlowSide, link: inout L, router: R, sim: inout Simulation
     ) {
-        let k = side.flow, i = slot(side), s = side.index
-        switch flows[k].transport {
-        case .tcp:
-            HostStack.releaseWrites(
-                &queues[s], &flows[k].app, &tcp[i], isClient: side.isClient, now: sim.now, sim: &sim)
+        let k = side.flow, s = side.index
+        if !sockets.isDatagram(side) {
+            apply(SocketOp.ReleaseWrites(isClient: side.isClient), to: side, sim: &sim)
             flush(side, link: &link, router: router, sim: &sim)
-        case .quic:
-            HostStack.releaseWrites(
-                &queues[s], &flows[k].app, &quic[i], isClient: side.isClient, now: sim.now, sim: &sim)
-            flush(side, link: &link, router: router, sim: &sim)
-        case .udp:
+        } else {
             while let w = queues[s].first, w.readyAt <= sim.now {
                 guard Int(w.bytes) <= udpLimit else {
                     flows[k].app.failure = "datagram-too-large (\(w.bytes) > transport.maxDatagramBytes \(udpLimit))"
@@ -454,9 +407,10 @@ public struct HostStack: Sendable {
                     // Into Network.framework's send buffer if it fits, else lost; the send
                     // completes either way (ConnectionQueue, "send buffer").
                     if queues[s].bufferDatagram(bytes: w.bytes) {
-                        udp[i].write(message: w.message, bytes: w.bytes, sim: &sim)
-                        backlog[s].append(contentsOf: udp[i].outbox)
-                        udp[i].outbox.removeAll(keepingCapacity: true)
+                        apply(SocketOp.Write(message: w.message, bytes: w.bytes), to: side, sim: &sim)
+                        takeOutbox(of: side, sim: &sim)
+                        backlog[s].append(contentsOf: outboxScratch)
+                        outboxScratch.removeAll(keepingCapacity: true)
                         drainBacklog(side, link: &link, router: router, sim: &sim)
                     }
                 } else {
@@ -466,7 +420,7 @@ public struct HostStack: Sendable {
                     else { break }
                     // FQ-CoDel may drop the datagram at enqueue; the send completes either way.
                     if interface.admit(from, flowControlled: false) == .accept {
-                        udp[i].write(message: w.message, bytes: w.bytes, sim: &sim)
+                        apply(SocketOp.Write(message: w.message, bytes: w.bytes), to: side, sim: &sim)
                         sendDatagrams(side, link: &link, router: router, sim: &sim)
                     }
                 }

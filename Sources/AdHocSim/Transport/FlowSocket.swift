@@ -19,6 +19,20 @@ public protocol FlowSocket {
     mutating func finish(message index: Int)
     /// The application is done with the connection.
     mutating func close(sim: inout Simulation)
+    /// Opens the connection from the client (nothing for a connectionless socket).
+    mutating func connect(sim: inout Simulation)
+    /// One of the transport's timers fired (`EventBlock.transport`).
+    mutating func timer(_ kind: EventKind, sim: inout Simulation)
+    /// Datagrams written and not yet taken by the host.
+    var outbox: [Datagram] { get set }
+    /// Whether the connection is established (always, for a connectionless socket).
+    var isEstablished: Bool { get }
+    /// A datagram of this connection reached this end: what arrived for the application, if
+    /// anything.
+    mutating func deliver(_ d: Datagram, sim: inout Simulation) -> Arrival?
+    /// Whether the client closes the connection once every write is acknowledged (TCP, as the
+    /// thesis app and a bulk sender do) rather than leaving it open until the run ends.
+    static var closesWhenWritten: Bool { get }
 }
 
 /// What arrived for an application, in the transport-neutral terms of `FlowSocket`.
@@ -41,6 +55,13 @@ extension TcpEndpoint: FlowSocket {
     public mutating func write(message index: Int, bytes: Int64, sim: inout Simulation) { write(bytes, sim: &sim) }
     /// Nothing to do: one stream carries every message.
     public mutating func finish(message index: Int) {}
+    /// The segment is processed; every byte below `rcvNxt` has arrived in order.
+    public mutating func deliver(_ d: Datagram, sim: inout Simulation) -> Arrival? {
+        receive(d, sim: &sim)
+        return .stream(upTo: rcvNxt)
+    }
+    /// The thesis app and a bulk sender close once every byte is acknowledged.
+    public static var closesWhenWritten: Bool { true }
 }
 
 extension QuicEndpoint: FlowSocket {
@@ -64,6 +85,17 @@ extension QuicEndpoint: FlowSocket {
     }
     /// The thesis app leaves its QUIC connection open after the test (it ends with the run).
     public mutating func close(sim: inout Simulation) {}
+    /// The packet is processed; stream data it carried is reassembled: message `stream / 4` when
+    /// every write has a stream of its own (the server reports how much of it had arrived
+    /// before), else stream 0's contiguous bytes.
+    public mutating func deliver(_ d: Datagram, sim: inout Simulation) -> Arrival? {
+        guard let (stream, offset, length) = receive(d, sim: &sim) else { return nil }
+        let before = isClient ? 0 : (streams[stream]?.contiguous ?? 0)
+        let upTo = deliverStream(stream, offset: offset, length: length)
+        return config.streamPerWrite ? .message(index: Int(stream / 4), before: before, upTo: upTo) : .stream(upTo: upTo)
+    }
+    /// The connection stays open until the run ends.
+    public static var closesWhenWritten: Bool { false }
 }
 
 /// A UDP socket of a flow side: each write becomes one datagram in `outbox`, which the host
@@ -111,6 +143,16 @@ public struct UdpSocket: FlowSocket, Sendable {
     public mutating func finish(message index: Int) {}
     /// Nothing to do: UDP has no connection.
     public mutating func close(sim: inout Simulation) {}
+    /// Nothing to do: UDP has no connection.
+    public mutating func connect(sim: inout Simulation) {}
+    /// UDP has no timers.
+    public mutating func timer(_ kind: EventKind, sim: inout Simulation) { preconditionFailure("UDP has no timers") }
+    /// Always: UDP has no connection.
+    public var isEstablished: Bool { true }
+    /// What the datagram means to the application (`arrival(of:)`).
+    public mutating func deliver(_ d: Datagram, sim: inout Simulation) -> Arrival? { arrival(of: d) }
+    /// Nothing to close.
+    public static var closesWhenWritten: Bool { false }
 
     /// What a datagram that reached this side means to the application: a probe or an echo
     /// (by its mark and number), or transfer data (a message past the probes).
