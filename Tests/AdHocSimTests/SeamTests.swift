@@ -14,6 +14,12 @@ struct RecordingSocket: FlowSocket {
     mutating func write(message index: Int, bytes: Int64, sim: inout Simulation) { writes.append((index, bytes)) }
     mutating func finish(message index: Int) { finished.append(index) }
     mutating func close(sim: inout Simulation) {}
+    mutating func connect(sim: inout Simulation) {}
+    mutating func timer(_ kind: EventKind, sim: inout Simulation) {}
+    var outbox: [Datagram] = []
+    var isEstablished: Bool { acceptsWrites }
+    mutating func deliver(_ d: Datagram, sim: inout Simulation) -> Arrival? { nil }
+    static var closesWhenWritten: Bool { false }
 }
 
 func thesisFlow(probes: Int, packets: Int, size: Int) -> FlowApplication {
