@@ -20,7 +20,7 @@
 /// same end-to-end route return as in MAdHoc so delivery and retries are measured alike.
 struct ClassicDsr: MeshRoutingProtocol {
     /// Per (receiver, initiator), flat: newest route request identification seen + 1.
-    var newestSeen: [UInt64]
+    var newestSeen: PairTable<UInt64>
     /// Per node: the next route request's identification.
     var nextSeq: [UInt64]
     /// Attempts waiting for a route, by ordered pair (from << 32 | to): the send buffer.
@@ -33,7 +33,7 @@ struct ClassicDsr: MeshRoutingProtocol {
 
     /// The protocol for `nodes` nodes.
     init(nodes: Int) {
-        newestSeen = Array(repeating: 0, count: nodes * nodes)
+        newestSeen = PairTable(nodes: nodes, empty: 0)
         nextSeq = Array(repeating: 0, count: nodes)
     }
 

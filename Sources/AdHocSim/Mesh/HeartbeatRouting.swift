@@ -15,7 +15,7 @@ struct HeartbeatRouting: MeshRoutingProtocol {
     /// Per (receiver, origin), flat: newest heartbeat sequence seen + 1 (0: none). Replaces a
     /// set of (origin, sequence) pairs: sequences only grow, so this is the same suppression
     /// in constant memory per pair.
-    var newestSeen: [UInt64]
+    var newestSeen: PairTable<UInt64>
     /// Per node: the next heartbeat's sequence number.
     var nextSeq: [UInt64]
     var jitter: [RandomStream]
@@ -25,7 +25,7 @@ struct HeartbeatRouting: MeshRoutingProtocol {
 
     /// The protocol for `nodes` nodes; each node's jitter stream is `node:<i>/mesh/jitter`.
     init(nodes: Int, sim: borrowing Simulation) {
-        newestSeen = Array(repeating: 0, count: nodes * nodes)
+        newestSeen = PairTable(nodes: nodes, empty: 0)
         nextSeq = Array(repeating: 0, count: nodes)
         jitter = (0..<nodes).map { sim.randomStream(named: "node:\($0)/mesh/jitter") }
     }

@@ -171,7 +171,7 @@ public struct MeshMetrics: Sendable {
                 (0..<n).compactMap { i in first[i].map { $0 - (i < appStart.count ? appStart[i] : .zero) } })
         }
         var routes: [(from: Int, to: Int, path: [Int])] = []
-        for a in 0..<n { for r in mesh.routeTable(of: a, at: end) { routes.append((a, r.to, r.path)) } }
+        for r in mesh.core.routes.allLive(at: end) { routes.append(r) }
         self.routes = routes
         workloads = mesh.ledger.workloads.indices.map { w in
             let spec = mesh.ledger.workloads[w]
@@ -193,7 +193,8 @@ public struct MeshMetrics: Sendable {
         transfers = mesh.transfers
         var times: [SimTime] = []
         var firstRoutes: [(from: Int, to: Int, time: SimTime)] = []
-        for (k, t) in mesh.recorder.firstRoute.enumerated() where t >= 0 && k / n != k % n {
+        for k in mesh.recorder.firstRoute.indicesHoldingValues where k / n != k % n {
+            let t = mesh.recorder.firstRoute[k]
             times.append(SimTime(nanoseconds: t))
             firstRoutes.append((k / n, k % n, SimTime(nanoseconds: t)))
         }

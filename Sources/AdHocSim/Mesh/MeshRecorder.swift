@@ -49,7 +49,7 @@ public struct MeshRecorder: MeshObserver, Sendable {
     /// Classic DSR: route errors originated (a node found its next hop unreachable).
     public private(set) var routeErrors: UInt64 = 0
     /// Per (from, to), flat: when `from` first held a route to `to`, ns (−1: never).
-    public private(set) var firstRoute: [Int64]
+    private(set) var firstRoute: PairTable<Int64>
     /// Node failures and the routes they broke.
     public private(set) var repairs: [RouteRepair] = []
     /// Per broken ordered pair (flat index), the failures (indices into `repairs`) whose
@@ -66,7 +66,7 @@ public struct MeshRecorder: MeshObserver, Sendable {
         messageBytes = Array(repeating: 0, count: nodes)
         sessionFramesSent = Array(repeating: 0, count: nodes)
         sessionBytes = Array(repeating: 0, count: nodes)
-        firstRoute = Array(repeating: -1, count: nodes * nodes)
+        firstRoute = PairTable(nodes: nodes, empty: -1)
         relayedFrames = Array(repeating: 0, count: nodes)
         notOnPathDrops = Array(repeating: 0, count: nodes)
     }

@@ -1,4 +1,5 @@
-/// Every node's routes, flat by `from · n + to`: the route in use per destination, and with
+/// Every node's routes, by `from · n + to` (a `PairTable`: flat up to 2 048 phones, sparse
+/// above): the route in use per destination, and with
 /// MAdHoc's route cache (seed 002: "stores an array of routes") the other paths heard lately,
 /// at most one through each session peer other than the route's own first hop (the most a
 /// heartbeat round can bring: one copy per peer). A route older than `timeout` is gone
@@ -8,7 +9,7 @@ struct RouteTable: Sendable {
     let nodeCount: Int
     /// How long a route lives after it was learned.
     let timeout: SimTime
-    var routes: [MeshRoute?]
+    var routes: PairTable<MeshRoute?>
     /// Other paths per pair (flat index), freshest first; empty unless the cache is on. Read
     /// by key only, never iterated, so the dictionary's order reaches nothing.
     var alternates: [Int: [MeshRoute]] = [:]
@@ -17,7 +18,7 @@ struct RouteTable: Sendable {
     init(nodes: Int, timeout: SimTime) {
         nodeCount = nodes
         self.timeout = timeout
-        routes = Array(repeating: nil, count: nodes * nodes)
+        routes = PairTable(nodes: nodes, empty: nil)
     }
 
     /// The flat index of the pair (`from`, `to`).
@@ -104,6 +105,22 @@ struct RouteTable: Sendable {
         guard let list = alternates[i] else { return out }
         let live = list.filter { time - $0.learned <= timeout && $0.path != out.first?.path }
         out += live.sorted { $0.hops != $1.hops ? $0.hops < $1.hops : $0.learned > $1.learned }
+        return out
+    }
+
+    /// Every node's live routes at `time`, source-major, destinations ascending: with a sparse
+    /// table only the pairs that hold a route or a cached path are looked at.
+    func allLive(at time: SimTime) -> [(from: Int, to: Int, path: [Int])] {
+        var out: [(from: Int, to: Int, path: [Int])] = []
+        if routes.isDense {
+            for a in 0..<nodeCount { for r in table(of: a, at: time) { out.append((a, r.to, r.path)) } }
+            return out
+        }
+        let pairs = Set(routes.indicesHoldingValues).union(alternates.keys).sorted()
+        for i in pairs {
+            let (a, b) = (i / nodeCount, i % nodeCount)
+            if let r = route(at: i, time: time) { out.append((a, b, r.path)) }
+        }
         return out
     }
 

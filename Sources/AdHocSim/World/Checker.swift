@@ -165,14 +165,14 @@ extension Checker.CheckRun {
         let n = ids.count
         var joined = Array(repeating: SimTime.zero, count: n)
         for e in world.events where e.action == .join { joined[e.node] = max(joined[e.node], e.time) }
-        let first = world.layers.mesh?.recorder.firstRoute ?? []
+        let first = world.layers.mesh?.recorder.firstRoute
         var due = 0, missing = 0, named: [String] = [], longest = SimTime.zero
         for a in 0..<n {
             for b in 0..<n where a != b {
                 let start = max(joined[a], joined[b])
                 guard start + limit <= end else { continue }
                 due += 1
-                let t = first.isEmpty ? -1 : first[a * n + b]
+                let t = first?[a * n + b] ?? -1
                 let wait = t < 0 ? nil : SimTime(nanoseconds: t) - start
                 if let wait, wait <= limit {
                     longest = max(longest, wait)
