@@ -7,10 +7,10 @@ import Testing
 @Suite struct InteractionCutoffTests {
     /// Three phones on a line at 0, 1000 and 3000 m, free-space loss (n = 2, 47.6 dB at 1 m),
     /// no shadowing or fading, 16.02 dBm, 80 MHz, noise figure 7 dB.
-    func channel(margin: String) throws -> WirelessChannel {
+    func channel(margin: String, farField: String = "cells") throws -> WirelessChannel {
         let s = try linkScenario(
             nodes: [("a", 0, 0), ("b", 1000, 0), ("c", 3000, 0)],
-            radio: #"{"technology": "wifi", "interactionMarginDb": \#(margin)}"#, traffic: "[]")
+            radio: #"{"technology": "wifi", "interactionMarginDb": \#(margin), "farField": "\#(farField)"}"#, traffic: "[]")
         let radio = RadioConfiguration(s.radio)
         return WirelessChannel(
             place: PlaceParameters.resolve(s.environment, frequencyHz: radio.frequencyHz), radio: radio,
@@ -42,6 +42,41 @@ import Testing
         #expect(dropped[1] == 0)
         off.updateDroppedPowers()
         #expect(off.droppedMw.isEmpty)
+    }
+
+    /// `radio.farField: "cells"` (issue #31): the dropped pair a–c comes back while a frame is on
+    /// the air, at the receiver's cell, and leaves with it. The line is 3000 m long: 50 m cells,
+    /// 61 of them in one row; a is in cell 0, b in cell 20, c in cell 60, one phone each, so a
+    /// cell's average is the pair's own power.
+    @Test func droppedEnergyComesBackPerCellWhileTheFrameIsOnTheAir() throws {
+        var cut = try channel(margin: "10")
+        #expect(cut.aggregatesCells)
+        #expect(cut.farGrid.columns == 61 && cut.farGrid.rows == 1)
+        cut.updateDroppedPowers()
+        #expect(cut.farCellOf == [0, 20, 60])
+        let p3000 = Decibel.milliwatts(fromDbm: rx(3000))
+        let cells = 61
+        // a's row holds c's cell only; c's row a's cell only; b dropped nobody.
+        for c in 0..<cells {
+            let a = Double(cut.farRows[0 * cells + c]), b = Double(cut.farRows[1 * cells + c])
+            let cc = Double(cut.farRows[2 * cells + c])
+            #expect(c == 60 ? abs(a - p3000) / p3000 < 1e-6 : a == 0)
+            #expect(b == 0)
+            #expect(c == 0 ? abs(cc - p3000) / p3000 < 1e-6 : cc == 0)
+        }
+        var medium = SharedMedium<Int>(channel: cut)
+        let noise = cut.noiseMw
+        let slot = medium.begin(1, from: 0, awdl: nil, now: .zero, airtime: .microseconds(100))
+        // c hears nothing of a exactly (dropped), but its SINR denominator gains a's power at
+        // 3000 m through its cell; b, in a's near set, gains nothing from the far field.
+        let atC = medium.noiseAndInterference(at: 2) - noise
+        #expect(abs(atC - p3000) / p3000 < 1e-6)
+        #expect(medium.far!.farMw[20] == 0)
+        _ = medium.end(slot, now: .microseconds(100))
+        #expect(medium.noiseAndInterference(at: 2) == noise)
+        // With the time-averaged model the same pair counts as its power times the mean duty.
+        let old = try channel(margin: "10", farField: "mean-duty")
+        #expect(!old.aggregatesCells)
     }
 
     @Test func safeMarginIsSixSigmaOfShadowingAndFading() throws {

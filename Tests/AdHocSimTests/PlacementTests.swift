@@ -76,4 +76,24 @@ import Testing
             #expect(d.contains { $0.path == path && $0.message.contains(words) }, "\(placement): \(d)")
         }
     }
+
+    /// Above 8 192 phones a placement needs the interaction cutoff (issue #31): without it every
+    /// pair in range keeps radio state. 9 000 phones are refused with the limit and the key that
+    /// lifts it, and accepted (decoded only) with `radio.interactionMarginDb`; 20 001 never.
+    @Test func largeCrowdsNeedTheCutoff() {
+        let without = diagnostics(scenario(#"{"count": 9000, "density_per_km2": 1000}"#))
+        #expect(
+            without.contains {
+                $0.path == "nodes.count" && $0.message.contains("1...8192")
+                    && $0.message.contains("radio.interactionMarginDb")
+            }, "\(without)")
+        func withCutoff(_ count: Int) -> String {
+            """
+            {"name": "p", "seed": 3, "duration_s": 1, "environment": {"preset": "field"},
+             "radio": {"interactionMarginDb": 5}, "nodes": {"count": \(count), "density_per_km2": 1000}}
+            """
+        }
+        #expect(diagnostics(withCutoff(9000)).isEmpty)
+        #expect(diagnostics(withCutoff(20_001)).contains { $0.path == "nodes.count" && $0.message.contains("1...20000") })
+    }
 }

@@ -73,12 +73,45 @@ public struct SharedMedium<Frame: Sendable>: Sendable {
     /// The slot start and AWDL presence revision `columns.deaf` was computed for (`nil`: to be
     /// recomputed, e.g. after a radio went off or on).
     var deafKey: (slotStart: SimTime, revision: UInt64)?
+    /// With the cutoff and `radio.farField: "cells"`: the dropped pairs' energy per grid cell
+    /// from the frames on the air (`FarFieldCells`); `nil` otherwise.
+    var far: FarFieldCells?
 
     /// The medium of `channel`, every receiver idle.
     public init(channel: WirelessChannel) {
         self.channel = channel
         columns = ReceiverColumns(count: channel.positions.count)
         preambleMw = Decibel.milliwatts(fromDbm: channel.radio.preambleDetectionDbm)
+        if channel.aggregatesCells {
+            let f = FarFieldCells(cells: channel.farGrid.columns * channel.farGrid.rows, nodes: channel.positions.count)
+            // The rows may already be computed (they are, lazily, at the first frame otherwise).
+            for (i, c) in channel.farCellOf.enumerated() { f.cellOf[i] = c }
+            far = f
+        }
+    }
+
+    /// The far-field cells, copied first if another medium value shares them (copy on write).
+    @inline(__always)
+    mutating func uniqueFar() -> FarFieldCells? {
+        if far != nil && !isKnownUniquelyReferenced(&far) { far = far?.copy() }
+        return far
+    }
+
+    /// Adds (`sign` +1) or removes (−1) node `source`'s far row.
+    mutating func applyFarRow(of source: Int, sign: Double) {
+        guard let f = uniqueFar() else { return }
+        channel.farRows.withUnsafeBufferPointer { rows in
+            f.apply(row: UnsafeBufferPointer(rebasing: rows[(source * f.cells)..<((source + 1) * f.cells)]), sign: sign)
+        }
+    }
+
+    /// After the far rows were recomputed (a node moved): every node's cell, and the frames on
+    /// the air added again with the new rows, so each frame's end removes what was added.
+    mutating func rebuildFar() {
+        guard let f = uniqueFar() else { return }
+        for i in 0..<f.nodes { f.cellOf[i] = channel.farCellOf[i] }
+        f.farMw.update(repeating: 0, count: f.cells)
+        for t in transmissions where t.inUse { applyFarRow(of: t.source, sign: 1) }
     }
 
     /// The columns, copied first if another medium value shares them (copy on write).
@@ -138,6 +171,8 @@ public struct SharedMedium<Frame: Sendable>: Sendable {
         /// network's mean transmit duty it is multiplied by.
         let droppedMw: [Double]
         let meanDuty: Double
+        /// With `radio.farField: "cells"`: the dropped energy per cell from the frames on the air.
+        let far: FarFieldCells?
 
         /// `SharedMedium.mediumIdle(_:)`.
         @inline(__always)
@@ -150,6 +185,7 @@ public struct SharedMedium<Frame: Sendable>: Sendable {
         /// `SharedMedium.noiseAndInterference(at:)`.
         @inline(__always)
         func noiseAndInterference(at r: Int) -> Double {
+            if let far { return noiseMw + columns.lockedMaxInterferenceMw[r] + far.interference(at: r) }
             if droppedMw.isEmpty { return noiseMw + columns.lockedMaxInterferenceMw[r] }
             return noiseMw + columns.lockedMaxInterferenceMw[r] + droppedMw[r] * meanDuty
         }
@@ -157,14 +193,14 @@ public struct SharedMedium<Frame: Sendable>: Sendable {
 
     /// The medium's `Readings` as it stands.
     var readings: Readings {
-        Readings(columns: columns, noiseMw: channel.noiseMw, droppedMw: channel.droppedMw, meanDuty: meanDuty)
+        Readings(columns: columns, noiseMw: channel.noiseMw, droppedMw: channel.droppedMw, meanDuty: meanDuty, far: far)
     }
 
     /// The cutoff's mean term at time `now`, after `airtime` more was begun: O(1), except after
     /// a move, when the dropped powers are recomputed.
     mutating func updateDroppedMean(now: SimTime, airtime: SimTime) {
         airtimeBegun &+= airtime.nanoseconds
-        channel.updateDroppedPowers()
+        if channel.updateDroppedPowers() && far != nil { rebuildFar() }
         let elapsed = Double(Swift.max(now.nanoseconds, 1)) * Double(Swift.max(channel.positions.count, 1))
         meanDuty = Swift.min(1, Double(airtimeBegun) / elapsed)
     }
@@ -307,6 +343,7 @@ public struct SharedMedium<Frame: Sendable>: Sendable {
         let deaf = c.deaf, locked = c.locked, energyBusy = c.energyBusy, transmitting = c.transmitting
         let interference = c.interferenceMw, lockedMax = c.lockedMaxInterferenceMw
         let sense = CarrierSense(c, energyDetectionMw: ed)
+        let farCells = uniqueFar()
         changes.reserve(n)  // at most one transition per receiver
         var count = 0
         touched.withUnsafeMutableBufferPointer { out in
@@ -354,6 +391,7 @@ public struct SharedMedium<Frame: Sendable>: Sendable {
                     locked[r] = lockSlot
                     c.lockedSignalMw[r] = mw
                     lockedMax[r] = interference[r]
+                    if let farCells { farCells.lockedFarMw[r] = farCells.farMw[Int(farCells.cellOf[r])] }
                 } else {
                     let total = interference[r] + mw
                     interference[r] = total
@@ -363,6 +401,9 @@ public struct SharedMedium<Frame: Sendable>: Sendable {
             }
         }
         touched.removeLast(touched.count - count)
+        // The sender's dropped pairs join the far field once its near receivers were settled
+        // (a receiver that locked onto this frame saw the far field without it).
+        if farCells != nil { applyFarRow(of: i, sign: 1) }
         transmissions[slot] = Transmission(frame: frame, source: i, start: now, touched: touched, inUse: true)
         transmissionsBegun &+= 1
         return slot
@@ -407,6 +448,7 @@ public struct SharedMedium<Frame: Sendable>: Sendable {
         // Busy → idle transitions after every reception was settled.
         changes.append(contentsOf: transitions)
         transitions.removeAll()
+        if far != nil { applyFarRow(of: tx.source, sign: -1) }
         transmissions[slot].inUse = false
         freeTransmissions.append(slot)
         return (tx.frame, tx.source)

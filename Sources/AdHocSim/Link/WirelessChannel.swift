@@ -43,10 +43,12 @@ public struct WirelessChannel: Sendable {
     /// or −1 before the process exists. Both directions are written when the state changes.
     var blockageState: [Int64]
     var blockage: [UInt64: BlockageProcess] = [:]
-    /// The largest scenario with the flat blockage tables: 8 192 nodes, as the mesh's and the
-    /// placement's limit (`MeshBounds`): 537 MB of mirrored state and 268 MB of pair slots at
-    /// that size, 200 MB and 100 MB at 5 000.
-    static let pairTableNodes = 8192
+    /// The largest scenario with the flat blockage tables: 12 000 nodes: 1.15 GB of mirrored
+    /// state and 288 MB of pair slots at that size, 800 MB and 200 MB at 10 000, 200 MB and
+    /// 100 MB at 5 000 (assumption: the largest table that leaves a 10 000-phone crowd inside
+    /// issue #31's 4 GiB; above it a dictionary per pair costs a hash per receiver and frame,
+    /// several times the rest of the receiver's work). Both ways draw the same states.
+    static let pairTableNodes = 12_000
     /// The place's Rician table (`nil`: no fast fading) and this run's key for its draws: one
     /// counter-based draw per (transmission, receiver), independent of the order receivers are
     /// visited in (`RicianPowerTable`).
@@ -74,6 +76,21 @@ public struct WirelessChannel: Sendable {
     /// move.
     var droppedMw: [Double] = []
     var droppedValid = false
+    /// How the dropped energy comes back (`radio.farField`).
+    public let farField: FarField
+    /// With the cutoff and `farField: cells`: the grid (`FarFieldCells`), its cells' origin,
+    /// size and columns; each node's cell; and per transmitter, per cell, the mean power a
+    /// receiver there gets from it through dropped pairs, mW (recomputed with `droppedMw`).
+    var farGrid: (x0: Double, y0: Double, size: Double, columns: Int, rows: Int) = (0, 0, 1, 0, 0)
+    var farCellOf: [Int32] = []
+    var farRows: [Float] = []
+    /// Whether the cutoff aggregates dropped energy per cell.
+    var aggregatesCells: Bool { interactionMarginDb != nil && farField == .cells }
+    /// The cells' side: 50 m, or larger so that there are at most 4 096 cells (assumption: a cell
+    /// small against the distance beyond which the cutoff drops pairs, a few hundred metres in
+    /// the benches' places, and a row per transmitter that stays small).
+    static let farCellSide = 50.0
+    static let farCellsMax = 4096
 
     /// The channel of a run.
     public init(place: PlaceParameters, radio: RadioConfiguration, positions: [Position], seed: UInt64) {
@@ -112,6 +129,15 @@ public struct WirelessChannel: Sendable {
         let floorDbm = noiseFloorDbm - (interactionMarginDb ?? 0)
         cutoffFloorMw = interactionMarginDb == nil ? 0 : Decibel.milliwatts(fromDbm: floorDbm)
         grid = SpatialGrid(positions: positions, cellSize: hi)
+        farField = radio.farField
+        if interactionMarginDb != nil && radio.farField == .cells {
+            let xs = positions.map(\.x), ys = positions.map(\.y)
+            let (x0, y0) = (xs.min() ?? 0, ys.min() ?? 0)
+            let (w, h) = ((xs.max() ?? 0) - x0, (ys.max() ?? 0) - y0)
+            var side = WirelessChannel.farCellSide
+            while (Int(w / side) + 1) * (Int(h / side) + 1) > WirelessChannel.farCellsMax { side *= 1.25 }
+            farGrid = (x0, y0, side, Int(w / side) + 1, Int(h / side) + 1)
+        }
         if positions.count <= 2048 {
             cacheStride = positions.count
             staticRxCache = [Float](repeating: .nan, count: positions.count * positions.count)
@@ -211,20 +237,45 @@ public struct WirelessChannel: Sendable {
     /// recomputed when a node has moved, O(N · neighbours) once per move sample. The same
     /// pairs and powers as the neighbour rows (`neighbourhood(of:)`), summed per receiver over
     /// the transmitters whose row left it out.
-    mutating func updateDroppedPowers() {
-        guard interactionMarginDb != nil, !droppedValid else { return }
-        var sums = [Double](repeating: 0, count: positions.count)
+    @discardableResult
+    mutating func updateDroppedPowers() -> Bool {
+        guard interactionMarginDb != nil, !droppedValid else { return false }
+        let n = positions.count
+        var sums = [Double](repeating: 0, count: n)
+        // With the cells far field, the same pass fills every transmitter's row of per-cell
+        // powers (`FarFieldCells`): the pairs it dropped, summed per receiver cell, then
+        // divided by the cell's node count.
+        let cells = aggregatesCells ? farGrid.columns * farGrid.rows : 0
+        if cells > 0 { farCellOf = positions.map { farCell(of: $0) } }
+        var count = [Int](repeating: 0, count: cells)
+        for c in farCellOf where cells > 0 { count[Int(c)] += 1 }
+        var rows = [Float](repeating: 0, count: n * cells)
         var near: [Int] = []
-        for t in 0..<positions.count {
+        for t in 0..<n {
             near.removeAll(keepingCapacity: true)
             forEachNeighbour(of: t) { near.append($0) }
             for r in near {
                 let mw = Double(Float(staticRxMw(t, r)))
-                if mw < cutoffFloorMw { sums[r] += mw }
+                if mw < cutoffFloorMw {
+                    sums[r] += mw
+                    if cells > 0 { rows[t * cells + Int(farCellOf[r])] += Float(mw) }
+                }
             }
+            for c in 0..<cells where count[c] > 1 { rows[t * cells + c] /= Float(count[c]) }
         }
         droppedMw = sums
         droppedValid = true
+        if cells > 0 { farRows = rows }
+        return true
+    }
+
+    /// The grid cell of position `p` (clamped to the grid: a node that walked off it counts in
+    /// the nearest edge cell).
+    func farCell(of p: Position) -> Int32 {
+        let g = farGrid
+        let cx = Swift.min(Swift.max(Int(((p.x - g.x0) / g.size).rounded(.down)), 0), g.columns - 1)
+        let cy = Swift.min(Swift.max(Int(((p.y - g.y0) / g.size).rounded(.down)), 0), g.rows - 1)
+        return Int32(cy * g.columns + cx)
     }
 
     /// Moves node `i` (sampled by the world as it walks): the grid, its shadowing and its

@@ -160,10 +160,11 @@ extension ScenarioDecoder {
 
 /// Bounds of the mesh section.
 public enum MeshBounds {
-    /// The most phones in a mesh: 8 192. The mesh keeps three tables of N² entries (routes,
-    /// duplicate suppression, first-route times), about 40 bytes per pair: 2.7 GB at this size
-    /// (assumption: the largest mesh benchmark, `mesh-city-5000.json`, needs 1.0 GB of them).
-    public static let maxNodes = 8192
+    /// The most phones in a mesh: 20 000, the largest size of issue #31's scale curve. Above
+    /// 2 048 phones the mesh's per-pair tables (routes, duplicate suppression, first-route
+    /// times) are sparse (`PairTable`), so their memory follows the routes phones hold rather
+    /// than N² (assumption: a bound on what one run may be asked to build).
+    public static let maxNodes = 20_000
     /// The most bytes all message workloads and resources of a run may hand their senders:
     /// 4 GiB (assumption: a sender holds a message's fragments until they leave, about a tenth
     /// of their size in records; the largest shipped workload hands over a few megabytes).

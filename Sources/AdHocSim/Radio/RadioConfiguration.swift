@@ -24,6 +24,8 @@ public struct RadioConfiguration: Sendable, Equatable {
     public var spatialStreamModel: SpatialStreamModel
     /// The optional per-pair interaction cutoff (`radio.interactionMarginDb`; default off).
     public var interactionMargin: InteractionMargin?
+    /// How the cutoff gives back the left-out pairs' energy (`radio.farField`; default cells).
+    public var farField: FarField
 
     /// Resolves `spec`'s values over the defaults.
     public init(_ spec: RadioSpec) {
@@ -37,6 +39,7 @@ public struct RadioConfiguration: Sendable, Equatable {
         preambleDetectionDbm = spec.preambleDetectionDbm ?? -82
         spatialStreamModel = spec.spatialStreamModel ?? .scattering
         interactionMargin = spec.interactionMargin
+        farField = spec.farField ?? .cells
     }
 
     /// The carrier frequency, Hz.

@@ -67,6 +67,12 @@ enum RadioParameters {
                 expected: "a margin in dB in 0...100, \"safe\" (6σ of shadowing and fading), or null (off)",
                 source: .assumption("off, so every pair interacts as the physics says")),
             Parameter(
+                "farField", .choice(FarField.allCases.map(\.rawValue), set: { $0.farField = FarField(rawValue: $1) }),
+                default: "\"cells\"",
+                help: "with the cutoff, how the left-out pairs' energy comes back: per 50 m cell from the frames on the air now, or as a time-averaged duty",
+                expected: "a far-field model",
+                source: .assumption("issue #31: an instantaneous aggregate keeps interference peaks a time average loses; measured in docs/benchmark-log.md")),
+            Parameter(
                 "channel", .oneOf([6, 44, 149], unit: "", set: { $0.channel = $1 }), default: "149",
                 help: "the AWDL or Wi-Fi channel", expected: "a channel",
                 source: .cited("radio.md: \"the others use ch 149 (US) or ch 44 (EU)\"")),

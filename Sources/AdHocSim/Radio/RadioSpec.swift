@@ -32,6 +32,18 @@ public enum InteractionMargin: Sendable, Equatable {
     case safe
 }
 
+/// `radio.farField`: how the interaction cutoff (`radio.interactionMarginDb`) gives back the
+/// energy of the pairs it leaves out (`WirelessChannel`, `SharedMedium`; issue #31).
+public enum FarField: String, Sendable, CaseIterable {
+    /// Per grid cell, the mean power the transmitters on the air now would bring to a receiver
+    /// there through the pairs the cutoff left out: instantaneous, updated as frames start and
+    /// end (the default).
+    case cells
+    /// Per receiver, the mean power of every left-out transmitter times the network's mean
+    /// transmit duty so far: a time average (the model before).
+    case meanDuty = "mean-duty"
+}
+
 /// `radio.mcs`: rate selection or a fixed index.
 public enum McsChoice: Sendable, Equatable {
     case auto
@@ -62,6 +74,8 @@ public struct RadioSpec: Sendable, Equatable {
     public var awdlSwitchUpMs: Double?
     /// The per-pair interaction cutoff (`radio.interactionMarginDb`); `nil`: off.
     public var interactionMargin: InteractionMargin?
+    /// How the cutoff gives back the left-out pairs' energy (`radio.farField`).
+    public var farField: FarField?
 
     /// Nothing set.
     public init() {}

@@ -86,7 +86,8 @@ public struct ScenarioDecoder {
         var idsSeen: [String] = []
         let nodes = r.required("nodes", "the phones").flatMap { n -> [NodeSpec]? in
             if case .object = n.value {
-                return decodePlacement(n, JSONPath.root.appending("nodes"), seed: seed, ids: &idsSeen)
+                return decodePlacement(
+                    n, JSONPath.root.appending("nodes"), seed: seed, cutoff: radio?.interactionMargin != nil, ids: &idsSeen)
             }
             return decodeNodes(n, JSONPath.root.appending("nodes"), ids: &idsSeen)
         }

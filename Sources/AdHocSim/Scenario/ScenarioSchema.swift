@@ -207,7 +207,7 @@ public enum ScenarioSchema {
             "count": {
               "type": "integer",
               "minimum": 1,
-              "maximum": 8192
+              "maximum": 20000
             },
             "density_per_km2": {
               "type": "number",

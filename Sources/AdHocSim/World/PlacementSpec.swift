@@ -9,23 +9,32 @@ import Foundation
 /// are drawn from the stream `"placement"` of the run's seed: each run of a sweep (its own
 /// seed) gets its own placement, and the same seed always gives the same one.
 extension ScenarioDecoder {
-    /// The most phones a placement makes: 8 192, as for a mesh (`MeshBounds`). A short file must
-    /// not ask for more than a run can hold: with every phone in range of every other, a
-    /// 4 096-phone run peaks near 1.5 GB (measured: a city square at 100 000 per km²), and
-    /// several structures grow with the square of the count (about 6 GB at this bound).
+    /// The most phones a placement makes: 8 192, or 20 000 with the interaction cutoff
+    /// (`radio.interactionMarginDb`), as for a mesh (`MeshBounds`). A short file must not ask for
+    /// more than a run can hold: with every phone in range of every other and no cutoff, a
+    /// 4 096-phone run peaks near 1.5 GB (measured: a city square at 100 000 per km²), and the
+    /// radio's per-pair state grows with the square of the count (about 6 GB at 8 192); the
+    /// cutoff keeps a phone's pairs to those it can hear (issue #31).
     static let maxPlacedNodes = 8192
+    static let maxPlacedNodesWithCutoff = 20_000
 
-    func decodePlacement(_ node: JSONNode, _ path: JSONPath, seed: UInt64?, ids: inout [String]) -> [NodeSpec]? {
+    func decodePlacement(
+        _ node: JSONNode, _ path: JSONPath, seed: UInt64?, cutoff: Bool, ids: inout [String]
+    ) -> [NodeSpec]? {
         guard
             let r = ObjectReader(
                 node, path: path, sink: sink,
                 expected: "an array of nodes, or a placement {\"count\", \"density_per_km2\" or \"area_m\", \"z_m\"}")
         else { return nil }
         defer { r.finish() }
+        let most = cutoff ? Self.maxPlacedNodesWithCutoff : Self.maxPlacedNodes
         let count = r.required("count", "how many phones to place").flatMap {
             values.integer(
-                $0, path.appending("count"), "a number of phones in 1...\(Self.maxPlacedNodes)",
-                in: 1...UInt64(Self.maxPlacedNodes))
+                $0, path.appending("count"),
+                cutoff
+                    ? "a number of phones in 1...\(most)"
+                    : "a number of phones in 1...\(most) (up to \(Self.maxPlacedNodesWithCutoff) with radio.interactionMarginDb set)",
+                in: 1...UInt64(most))
         }
         let densityNode = r.value("density_per_km2")
         let areaNode = r.value("area_m")
