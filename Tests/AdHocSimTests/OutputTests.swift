@@ -27,6 +27,15 @@ struct OutputTests {
         #expect(CSVTable.records(u.text).rows == [["x"], ["two\r\nlines"], ["one\nbreak"]])
     }
 
+    /// The row-by-row writer (`CSVText`, for tables of millions of rows) writes the same bytes,
+    /// the quoting written out by hand here as above.
+    @Test func csvWrittenRowByRowIsTheSameText() {
+        var t = CSVText(header: ["a", "b"])
+        t.append(["plain", "with,comma"])
+        t.append(["say \"hi\"", ""])
+        #expect(t.text == "a,b\nplain,\"with,comma\"\n\"say \"\"hi\"\"\",\n")
+    }
+
     /// The files adhocsim wrote (its manifest names them) are replaced whole; b.txt, written
     /// by the first commit only, is gone.
     @Test func commitReplacesItsOwnFilesOfAnEarlierRun() throws {

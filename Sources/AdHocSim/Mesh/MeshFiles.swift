@@ -46,9 +46,9 @@ public enum MeshFiles {
                 "\(n.relayed)", "\(n.notOnPath)"
             ])
         }
-        var routes = CSVTable(header: ["from", "to", "hops", "path"])
+        var routes = CSVText(header: ["from", "to", "hops", "path"])
         for r in m.routes { routes.append([ids[r.from], ids[r.to], "\(r.path.count - 1)", path(r.path)]) }
-        var first = CSVTable(header: ["from", "to", "first_route_s"])
+        var first = CSVText(header: ["from", "to", "first_route_s"])
         for r in m.firstRoutes { first.append([ids[r.from], ids[r.to], f(r.time.inSeconds, 6)]) }
         var files = [
             ResultFile(name: "mesh_nodes.csv", contents: nodes.text),
