@@ -45,7 +45,12 @@ final class FarFieldCells: @unchecked Sendable {
     /// Adds (`sign` +1) or removes (−1) one sender's row.
     @inline(__always)
     func apply(row: UnsafeBufferPointer<Float>, sign: Double) {
-        for c in 0..<cells { farMw[c] = Swift.max(0, farMw[c] + sign * Double(row[c])) }
+        if sign > 0 {
+            for c in 0..<cells { farMw[c] += Double(row[c]) }
+        } else {
+            // Removing what was added leaves rounding residue, never a negative power.
+            for c in 0..<cells { farMw[c] = Swift.max(0, farMw[c] - Double(row[c])) }
+        }
     }
 
     /// What the SINR of node `r`'s frame adds: the larger of its cell's far power at the lock and now.

@@ -100,6 +100,11 @@ public struct SharedMedium<Frame: Sendable>: Sendable {
     /// Adds (`sign` +1) or removes (−1) node `source`'s far row.
     mutating func applyFarRow(of source: Int, sign: Double) {
         guard let f = uniqueFar() else { return }
+        applyFarRow(of: source, sign: sign, to: f)
+    }
+
+    /// `applyFarRow(of:sign:)` into `f`, already made unique by the caller.
+    func applyFarRow(of source: Int, sign: Double, to f: FarFieldCells) {
         channel.farRows.withUnsafeBufferPointer { rows in
             f.apply(row: UnsafeBufferPointer(rebasing: rows[(source * f.cells)..<((source + 1) * f.cells)]), sign: sign)
         }
@@ -111,7 +116,7 @@ public struct SharedMedium<Frame: Sendable>: Sendable {
         guard let f = uniqueFar() else { return }
         for i in 0..<f.nodes { f.cellOf[i] = channel.farCellOf[i] }
         f.farMw.update(repeating: 0, count: f.cells)
-        for t in transmissions where t.inUse { applyFarRow(of: t.source, sign: 1) }
+        for t in transmissions where t.inUse { applyFarRow(of: t.source, sign: 1, to: f) }
     }
 
     /// The columns, copied first if another medium value shares them (copy on write).
@@ -403,7 +408,7 @@ public struct SharedMedium<Frame: Sendable>: Sendable {
         touched.removeLast(touched.count - count)
         // The sender's dropped pairs join the far field once its near receivers were settled
         // (a receiver that locked onto this frame saw the far field without it).
-        if farCells != nil { applyFarRow(of: i, sign: 1) }
+        if let farCells { applyFarRow(of: i, sign: 1, to: farCells) }
         transmissions[slot] = Transmission(frame: frame, source: i, start: now, touched: touched, inUse: true)
         transmissionsBegun &+= 1
         return slot

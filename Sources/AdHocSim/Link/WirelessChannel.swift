@@ -77,7 +77,7 @@ public struct WirelessChannel: Sendable {
     var droppedMw: [Double] = []
     var droppedValid = false
     /// How the dropped energy comes back (`radio.farField`).
-    public let farField: FarField
+    public var farField: FarField { radio.farField }
     /// With the cutoff and `farField: cells`: the grid (`FarFieldCells`), its cells' origin,
     /// size and columns; each node's cell; and per transmitter, per cell, the mean power a
     /// receiver there gets from it through dropped pairs, mW (recomputed with `droppedMw`).
@@ -129,7 +129,6 @@ public struct WirelessChannel: Sendable {
         let floorDbm = noiseFloorDbm - (interactionMarginDb ?? 0)
         cutoffFloorMw = interactionMarginDb == nil ? 0 : Decibel.milliwatts(fromDbm: floorDbm)
         grid = SpatialGrid(positions: positions, cellSize: hi)
-        farField = radio.farField
         if interactionMarginDb != nil && radio.farField == .cells {
             let xs = positions.map(\.x), ys = positions.map(\.y)
             let (x0, y0) = (xs.min() ?? 0, ys.min() ?? 0)

@@ -40,13 +40,7 @@ public struct CSVText: Sendable {
         write(row)
     }
 
-    private mutating func write(_ row: [String]) {
-        for (k, f) in row.enumerated() {
-            if k > 0 { text += "," }
-            text += CSVTable.field(f)
-        }
-        text += "\n"
-    }
+    private mutating func write(_ row: [String]) { CSVTable.write(row, to: &text) }
 }
 
 /// A CSV table (RFC 4180: comma separated, CRLF-free `\n` lines, fields quoted when needed).
@@ -68,16 +62,19 @@ public struct CSVTable: Sendable {
     /// The table as text.
     public var text: String {
         var out = ""
-        func write(_ row: [String]) {
-            for (k, f) in row.enumerated() {
-                if k > 0 { out += "," }
-                out += CSVTable.field(f)
-            }
-            out += "\n"
-        }
-        write(header)
-        for row in rows { write(row) }
+        CSVTable.write(header, to: &out)
+        for row in rows { CSVTable.write(row, to: &out) }
         return out
+    }
+
+    /// Appends one row, its fields quoted where they need it, and its line break: the one
+    /// definition of a CSV line (`CSVText` writes the same).
+    static func write(_ row: [String], to out: inout String) {
+        for (k, f) in row.enumerated() {
+            if k > 0 { out += "," }
+            out += CSVTable.field(f)
+        }
+        out += "\n"
     }
 
     /// Parses RFC 4180 CSV text into rows of fields; `closed` is false when the text ends inside
