@@ -341,6 +341,9 @@ public struct SharedMedium<Frame: Sendable>: Sendable {
         let fadingBody = fading?.storage.body ?? UnsafeMutableBufferPointer(start: nil, count: 0)
         let preamble = preambleMw
         let blockage = channel.hasBlockage
+        let blockedFactor = channel.blockage.factor
+        // The sender's row of link states (`LinkBlockage`), read in order beside its receivers.
+        var linkStates = channel.blockage.takeStateRow(i)
         let ed = energyDetectionMw
         let changes = uniqueIndications()
         let lockSlot = Int32(truncatingIfNeeded: slot)
@@ -358,22 +361,31 @@ public struct SharedMedium<Frame: Sendable>: Sendable {
                     // their fading uniforms (short bodies with no store to the columns, so many
                     // iterations are in flight at once).
                     uniforms.withUnsafeMutableBufferPointer { us in
-                        for k in 0..<n {
-                            let r = Int(nb[k])
-                            if deaf[r] { continue }
-                            var mw = Double(pw[k])
-                            if blockage { mw *= channel.blockageGainInLoop(i, r, at: now) }
-                            out[count] = Touch(node: Int32(truncatingIfNeeded: r), busy: false, powerMw: mw)
-                            us[count] = RicianPowerTable.uniformBits(row: fadingRow, UInt64(r))
-                            count &+= 1
-                        }
-                        // Pass 1b: the fading gains through the table.
-                        if let fading {
-                            for j in 0..<count {
-                                out[j].powerMw *= fading.power(bits: us[j], body: fadingBody)
+                        linkStates.withUnsafeMutableBufferPointer { ls in
+                            for k in 0..<n {
+                                let r = Int(nb[k])
+                                if deaf[r] { continue }
+                                var mw = Double(pw[k])
+                                if blockage {
+                                    var state = ls[k]
+                                    if now.nanoseconds >= state >> 1 {
+                                        state = channel.blockage.refresh(i, k, r, at: now)
+                                        ls[k] = state
+                                    }
+                                    if state & 1 != 0 { mw *= blockedFactor }
+                                }
+                                out[count] = Touch(node: Int32(truncatingIfNeeded: r), busy: false, powerMw: mw)
+                                us[count] = RicianPowerTable.uniformBits(row: fadingRow, UInt64(r))
+                                count &+= 1
                             }
+                            // Pass 1b: the fading gains through the table.
+                            if let fading {
+                                for j in 0..<count {
+                                    out[j].powerMw *= fading.power(bits: us[j], body: fadingBody)
+                                }
+                            }
+                            for j in 0..<count { out[j].busy = out[j].powerMw >= preamble }
                         }
-                        for j in 0..<count { out[j].busy = out[j].powerMw >= preamble }
                     }
                 }
             }
@@ -405,6 +417,7 @@ public struct SharedMedium<Frame: Sendable>: Sendable {
                 sense.addPreambleFrame(r, now: now, into: changes)
             }
         }
+        channel.blockage.putStateRow(i, linkStates)
         touched.removeLast(touched.count - count)
         // The sender's dropped pairs join the far field once its near receivers were settled
         // (a receiver that locked onto this frame saw the far field without it).

@@ -30,25 +30,10 @@ public struct WirelessChannel: Sendable {
     /// Per ordered pair: received power without blockage and fading, mW (NaN = not computed).
     var staticRxCache: [Float]
     let cacheStride: Int
-    let blockageFactor: Double
+    /// Each link's blockage process and the rows' cached states (`LinkBlockage`).
+    var blockage: LinkBlockage
     /// Whether links flip between clear and blocked (`BlockageProcess`).
-    let hasBlockage: Bool
-    /// Each link's blockage process, created on first use. For up to `pairTableNodes` nodes a
-    /// flat table maps the unordered pair to its process (no hashing per frame and receiver);
-    /// above that, a dictionary keyed by the pair.
-    var blockageProcesses: [StoredBlockage] = []
-    var blockageSlot: [Int32]
-    /// With the flat table, per ordered pair (transmitter-major, so a transmission reads one
-    /// contiguous row): the link's state until its next change, `nextChange << 1 | blocked`,
-    /// or −1 before the process exists. Both directions are written when the state changes.
-    var blockageState: [Int64]
-    var blockage: [UInt64: BlockageProcess] = [:]
-    /// The largest scenario with the flat blockage tables: 12 000 nodes: 1.15 GB of mirrored
-    /// state and 288 MB of pair slots at that size, 800 MB and 200 MB at 10 000, 200 MB and
-    /// 100 MB at 5 000 (assumption: the largest table that leaves a 10 000-phone crowd inside
-    /// issue #31's 4 GiB; above it a dictionary per pair costs a hash per receiver and frame,
-    /// several times the rest of the receiver's work). Both ways draw the same states.
-    static let pairTableNodes = 12_000
+    var hasBlockage: Bool { blockage.isActive }
     /// The place's Rician table (`nil`: no fast fading) and this run's key for its draws: one
     /// counter-based draw per (transmission, receiver), independent of the order receivers are
     /// visited in (`RicianPowerTable`).
@@ -60,6 +45,9 @@ public struct WirelessChannel: Sendable {
     var neighbourLists: [[Int32]]
     var neighbourRxMw: [[Float]]
     var neighbourListValid: [Bool]
+    /// The storage a row is built in before the cutoff, reused.
+    var neighbourScratch: [Int32] = []
+    var powerScratch: [Float] = []
     let seed: UInt64
     /// Distance beyond which a transmission is ignored, m.
     public let interactionRange: Double
@@ -144,14 +132,9 @@ public struct WirelessChannel: Sendable {
             cacheStride = 0
             staticRxCache = []
         }
-        blockageFactor = place.blockage.map { Decibel.linear(fromDb: -$0.penaltyDb) } ?? 1
         neighbourLists = Array(repeating: [], count: positions.count)
         neighbourRxMw = Array(repeating: [], count: positions.count)
-        hasBlockage = (place.blockage?.ratePerSecond ?? 0) > 0
-        let n = positions.count
-        let table = hasBlockage && n <= WirelessChannel.pairTableNodes
-        blockageSlot = table ? Array(repeating: -1, count: n * (n - 1) / 2) : []
-        blockageState = table ? Array(repeating: -1, count: n * n) : []
+        blockage = LinkBlockage(spec: place.blockage, nodes: positions.count, seed: seed)
         neighbourListValid = Array(repeating: false, count: positions.count)
     }
 
@@ -160,10 +143,13 @@ public struct WirelessChannel: Sendable {
     /// no node moves.
     mutating func neighbourhood(of t: Int) -> (nodes: [Int32], staticMw: [Float]) {
         if !neighbourListValid[t] {
-            var list = neighbourLists[t]
-            var powers = neighbourRxMw[t]
-            neighbourLists[t] = []
-            neighbourRxMw[t] = []
+            // Built in the scratch rows, then copied at their kept size: a row's storage follows
+            // the receivers it keeps, not every node in range before the cutoff (at 10 000
+            // phones in the city the range holds nearly all of them; issue #31).
+            var list = neighbourScratch
+            var powers = powerScratch
+            neighbourScratch = []
+            powerScratch = []
             list.removeAll(keepingCapacity: true)
             powers.removeAll(keepingCapacity: true)
             forEachNeighbour(of: t) { list.append(Int32($0)) }
@@ -179,57 +165,27 @@ public struct WirelessChannel: Sendable {
                 list.removeLast(list.count - kept)
                 powers.removeLast(powers.count - kept)
             }
-            neighbourLists[t] = list
-            neighbourRxMw[t] = powers
+            var rowNodes = neighbourLists[t], rowPowers = neighbourRxMw[t]
+            neighbourLists[t] = []
+            neighbourRxMw[t] = []
+            rowNodes.removeAll(keepingCapacity: true)
+            rowPowers.removeAll(keepingCapacity: true)
+            rowNodes.append(contentsOf: list)
+            rowPowers.append(contentsOf: powers)
+            neighbourLists[t] = rowNodes
+            neighbourRxMw[t] = rowPowers
+            neighbourScratch = list
+            powerScratch = powers
+            blockage.resetRow(t, count: rowNodes.count)
             neighbourListValid[t] = true
         }
         return (neighbourLists[t], neighbourRxMw[t])
     }
 
-    /// The blockage of the link between `t` and `r` at `time`: `blockageFactor` while blocked,
-    /// else 1 (one process per unordered pair, created on first use).
-    @inline(__always)
+    /// The blockage of the link between `t` and `r` at `time`: the blocked factor while
+    /// blocked, else 1 (one process per unordered pair, created on first use).
     mutating func blockageGain(_ t: Int, _ r: Int, at time: SimTime) -> Double {
-        guard hasBlockage, let spec = place.blockage else { return 1 }
-        let a = min(t, r), b = max(t, r)
-        if !blockageSlot.isEmpty {
-            let n = positions.count
-            let state = blockageState[t &* n &+ r]
-            if state >= 0 && time.nanoseconds < state >> 1 { return state & 1 != 0 ? blockageFactor : 1 }
-            let pair = b &* (b &- 1) / 2 &+ a  // index of {a, b}, a < b, among the n(n−1)/2 pairs
-            var slot = Int(blockageSlot[pair])
-            if slot < 0 {
-                slot = blockageProcesses.count
-                blockageProcesses.append(StoredBlockage(BlockageProcess.forLink(t, r, spec: spec, seed: seed)))
-                blockageSlot[pair] = Int32(slot)
-            }
-            let blocked = blockageProcesses[slot].isBlocked(at: time, spec: spec)
-            let next = blockageProcesses[slot].nextChange.nanoseconds
-            let packed = next < Int64.max >> 1 ? next << 1 | (blocked ? 1 : 0) : -1
-            blockageState[t &* n &+ r] = packed
-            blockageState[r &* n &+ t] = packed
-            return blocked ? blockageFactor : 1
-        }
-        let key = UInt64(a) << 32 | UInt64(b)
-        let blocked = blockage[key, default: BlockageProcess.forLink(t, r, spec: spec, seed: seed)].isBlocked(at: time)
-        return blocked ? blockageFactor : 1
-    }
-
-    /// `blockageGain` for the medium's receiver loop: the mirrored state is read in line, and
-    /// only a link whose state must be advanced (or whose process does not exist yet) calls
-    /// out of line, so the rare process creation does not crowd the loop's registers.
-    @inline(__always)
-    mutating func blockageGainInLoop(_ t: Int, _ r: Int, at time: SimTime) -> Double {
-        if !blockageState.isEmpty {
-            let state = blockageState[t &* positions.count &+ r]
-            if state >= 0 && time.nanoseconds < state >> 1 { return state & 1 != 0 ? blockageFactor : 1 }
-        }
-        return blockageGainOutOfLine(t, r, at: time)
-    }
-
-    @inline(never)
-    mutating func blockageGainOutOfLine(_ t: Int, _ r: Int, at time: SimTime) -> Double {
-        blockageGain(t, r, at: time)
+        blockage.gain(t, r, at: time)
     }
 
     /// With the cutoff, brings every receiver's dropped mean power (`droppedMw`) up to date:

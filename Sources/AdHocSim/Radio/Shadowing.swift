@@ -120,14 +120,16 @@ public struct BlockageProcess: Sendable {
 }
 
 /// A `BlockageProcess` as a channel with many links stores it: its stream's generator state,
-/// its state and when it next changes, 48 bytes instead of 80. The spec is the place's, the same
-/// for every link, and the stream's spare normal variate is never set: a blockage process
-/// draws only uniforms and exponentials. At 1 000 phones the 499 500 processes then take 24 MB
-/// instead of 40 MB, which the flips' random reads feel (docs/benchmark-log.md, "Issue #11, fourth part").
+/// and its state and when it next changes packed into one word (`~nextChange` while blocked),
+/// 40 bytes instead of 80. The spec is the place's, the same for every link, and the stream's
+/// spare normal variate is never set: a blockage process draws only uniforms and exponentials.
+/// At 1 000 phones the 499 500 processes then take 20 MB instead of 40 MB, which the flips'
+/// random reads feel (docs/benchmark-log.md, "Issue #11, fourth part"); a 10 000-phone crowd
+/// keeps some 14 million.
 struct StoredBlockage: Sendable {
     var s0, s1, s2, s3: UInt64
-    var nextChange: SimTime
-    var blocked: Bool
+    /// `nextChange` in nanoseconds (never negative), bitwise inverted while blocked.
+    var change: Int64
 
     /// `process` stored.
     init(_ process: BlockageProcess) {
@@ -136,9 +138,15 @@ struct StoredBlockage: Sendable {
         s1 = process.stream.s1
         s2 = process.stream.s2
         s3 = process.stream.s3
-        nextChange = process.nextChange
-        blocked = process.blocked
+        let next = process.nextChange.nanoseconds
+        change = process.blocked ? ~next : next
     }
+
+    /// Whether the link is blocked until `nextChange`.
+    var blocked: Bool { change < 0 }
+
+    /// When the state next flips.
+    var nextChange: SimTime { SimTime(nanoseconds: change < 0 ? ~change : change) }
 
     /// Whether the link (of `spec`) is blocked at `time`, advancing it as
     /// `BlockageProcess.isBlocked(at:)` does, with the same draws.
