@@ -33,6 +33,8 @@ struct LinkBlockage: Sendable {
     /// (−1: not looked up yet).
     var rowState: [[Int64]]
     var rowProcess: [[Int32]]
+    /// What `readAhead` read, kept so that its loads are not optimised away.
+    var readAheadSum: Int64 = 0
 
     /// The largest scenario with the flat pair index: 12 000 nodes (288 MB of pair slots at that
     /// size, 200 MB at 10 000; an assumption that keeps a 10 000-phone crowd inside issue #31's
@@ -105,6 +107,23 @@ struct LinkBlockage: Sendable {
 
     mutating func putStateRow(_ t: Int, _ row: [Int64]) {
         if isActive { rowState[t] = row }
+    }
+
+    /// Reads the processes behind the entries at `positions` of `t`'s row (those looked up
+    /// before), so that `refresh` finds them in the cache: independent loads whose misses
+    /// overlap, where one refresh after another would wait for each in turn.
+    mutating func readAhead(of t: Int, _ positions: [Int32]) {
+        guard positions.count > 1 else { return }
+        var sum: Int64 = 0
+        rowProcess[t].withUnsafeBufferPointer { slots in
+            processes.withUnsafeBufferPointer { p in
+                for k in positions {
+                    let s = Int(slots[Int(k)])
+                    if s >= 0 { sum &+= p[s].change }
+                }
+            }
+        }
+        readAheadSum &+= sum
     }
 
     /// The state of link {t, r} at `time`, `nextChange << 1 | blocked`, for the entry at

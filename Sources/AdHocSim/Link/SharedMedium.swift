@@ -54,6 +54,8 @@ public struct SharedMedium<Frame: Sendable>: Sendable {
     /// `begin`'s fading draws' hashed bits, one per receiver (storage reused; moved out while
     /// in use).
     var uniformScratch: [UInt64] = []
+    /// The row positions of the links whose cached blockage state ran out, per frame start.
+    var staleScratch: [Int32] = []
     var freeTransmissions: [Int] = []
     /// Transmissions begun so far: the next one's number (its fading draws' counter).
     var transmissionsBegun: UInt64 = 0
@@ -362,18 +364,28 @@ public struct SharedMedium<Frame: Sendable>: Sendable {
                     // iterations are in flight at once).
                     uniforms.withUnsafeMutableBufferPointer { us in
                         linkStates.withUnsafeMutableBufferPointer { ls in
+                            if blockage {
+                                // Pass 0: the links whose cached state ran out, gathered, their
+                                // processes read ahead in one pass (scattered in memory: the
+                                // reads' cache misses overlap), then advanced (`LinkBlockage`).
+                                var stale = staleScratch
+                                staleScratch = []
+                                stale.removeAll(keepingCapacity: true)
+                                for k in 0..<n where now.nanoseconds >= ls[k] >> 1 && !deaf[Int(nb[k])] {
+                                    stale.append(Int32(truncatingIfNeeded: k))
+                                }
+                                channel.blockage.readAhead(of: i, stale)
+                                for k in stale {
+                                    let k = Int(k)
+                                    ls[k] = channel.blockage.refresh(i, k, Int(nb[k]), at: now)
+                                }
+                                staleScratch = stale
+                            }
                             for k in 0..<n {
                                 let r = Int(nb[k])
                                 if deaf[r] { continue }
                                 var mw = Double(pw[k])
-                                if blockage {
-                                    var state = ls[k]
-                                    if now.nanoseconds >= state >> 1 {
-                                        state = channel.blockage.refresh(i, k, r, at: now)
-                                        ls[k] = state
-                                    }
-                                    if state & 1 != 0 { mw *= blockedFactor }
-                                }
+                                if blockage && ls[k] & 1 != 0 { mw *= blockedFactor }
                                 out[count] = Touch(node: Int32(truncatingIfNeeded: r), busy: false, powerMw: mw)
                                 us[count] = RicianPowerTable.uniformBits(row: fadingRow, UInt64(r))
                                 count &+= 1
