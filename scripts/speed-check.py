@@ -2,7 +2,7 @@
 """Issue #28's speed check of a refactor step: two release builds run alternately on the same
 scenarios, best of N wall times each (and the hold model's events/s), so the machine's drift
 hits both alike.
-  python3 scripts/speed-check.py BEFORE_BINARY AFTER_BINARY [--rounds 5] [--core]
+  python3 scripts/speed-check.py BEFORE_BINARY AFTER_BINARY [--rounds 5] [--core] [--also FILE...]
 Prints one line per benchmark: best before, best after, change in percent."""
 import subprocess, sys, tempfile, time, argparse, re, shutil
 
@@ -10,9 +10,10 @@ p = argparse.ArgumentParser()
 p.add_argument("before"); p.add_argument("after")
 p.add_argument("--rounds", type=int, default=5)
 p.add_argument("--core", action="store_true", help="also the hold model (bench core, P = 1 000)")
+p.add_argument("--also", nargs="*", default=[], help="more scenario files (for instance topologies/bench/mesh-1000.json)")
 a = p.parse_args()
 benches = ["topologies/bench/saturated-wifi.json", "topologies/bench/broadcast-1000.json",
-           "topologies/bench/thesis-cell-tcp.json", "topologies/bench/mesh-200.json"]
+           "topologies/bench/thesis-cell-tcp.json", "topologies/bench/mesh-200.json"] + a.also
 best = {}
 def run(binary, scenario):
     out = tempfile.mkdtemp()

@@ -78,6 +78,8 @@ public struct SharedMedium<Frame: Sendable>: Sendable {
     /// With the cutoff and `radio.farField: "cells"`: the dropped pairs' energy per grid cell
     /// from the frames on the air (`FarFieldCells`); `nil` otherwise.
     var far: FarFieldCells?
+    /// The channel's `droppedRevision` the far field was last rebuilt for.
+    var farRevision: UInt64 = 0
 
     /// The medium of `channel`, every receiver idle.
     public init(channel: WirelessChannel) {
@@ -207,7 +209,13 @@ public struct SharedMedium<Frame: Sendable>: Sendable {
     /// a move, when the dropped powers are recomputed.
     mutating func updateDroppedMean(now: SimTime, airtime: SimTime) {
         airtimeBegun &+= airtime.nanoseconds
-        if channel.updateDroppedPowers() && far != nil { rebuildFar() }
+        channel.updateDroppedPowers()
+        // The rows may have been rebuilt before this frame (a session update reads them): the
+        // far field follows whichever recomputation came last.
+        if channel.droppedRevision != farRevision {
+            farRevision = channel.droppedRevision
+            if far != nil { rebuildFar() }
+        }
         let elapsed = Double(Swift.max(now.nanoseconds, 1)) * Double(Swift.max(channel.positions.count, 1))
         meanDuty = Swift.min(1, Double(airtimeBegun) / elapsed)
     }

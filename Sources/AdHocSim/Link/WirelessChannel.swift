@@ -64,6 +64,9 @@ public struct WirelessChannel: Sendable {
     /// move.
     var droppedMw: [Double] = []
     var droppedValid = false
+    /// How many times the dropped powers and the rows were recomputed (the medium rebuilds its
+    /// far field when this moves).
+    var droppedRevision: UInt64 = 0
     /// How the dropped energy comes back (`radio.farField`).
     public var farField: FarField { radio.farField }
     /// With the cutoff and `farField: cells`: the grid (`FarFieldCells`), its cells' origin,
@@ -143,43 +146,58 @@ public struct WirelessChannel: Sendable {
     /// no node moves.
     mutating func neighbourhood(of t: Int) -> (nodes: [Int32], staticMw: [Float]) {
         if !neighbourListValid[t] {
-            // Built in the scratch rows, then copied at their kept size: a row's storage follows
-            // the receivers it keeps, not every node in range before the cutoff (at 10 000
-            // phones in the city the range holds nearly all of them; issue #31).
-            var list = neighbourScratch
-            var powers = powerScratch
-            neighbourScratch = []
-            powerScratch = []
-            list.removeAll(keepingCapacity: true)
-            powers.removeAll(keepingCapacity: true)
-            forEachNeighbour(of: t) { list.append(Int32($0)) }
-            for r in list { powers.append(Float(staticRxMw(t, Int(r)))) }
             if interactionMarginDb != nil {
-                // The cutoff: keep a receiver whose mean power plus the margin reaches the floor.
-                var kept = 0
-                for k in 0..<list.count where Double(powers[k]) >= cutoffFloorMw {
+                // With the cutoff every row is built in one pass with the dropped powers.
+                updateDroppedPowers()
+            } else {
+                buildRow(t) { _, _ in }
+            }
+        }
+        return (neighbourLists[t], neighbourRxMw[t])
+    }
+
+    /// Builds `t`'s row: every node in range, in `forEachNeighbour`'s order, with its static
+    /// power; with the cutoff, only those whose power reaches the floor, the others handed to
+    /// `dropped` (receiver, power) in the same order. Built in the scratch rows, then copied at
+    /// the kept size: a row's storage follows the receivers it keeps, not every node in range
+    /// before the cutoff (at 10 000 phones in the city the range holds nearly all; issue #31).
+    mutating func buildRow(_ t: Int, dropped: (Int, Float) -> Void) {
+        var list = neighbourScratch
+        var powers = powerScratch
+        neighbourScratch = []
+        powerScratch = []
+        list.removeAll(keepingCapacity: true)
+        powers.removeAll(keepingCapacity: true)
+        forEachNeighbour(of: t) { list.append(Int32($0)) }
+        for r in list { powers.append(Float(staticRxMw(t, Int(r)))) }
+        if interactionMarginDb != nil {
+            // The cutoff: keep a receiver whose mean power plus the margin reaches the floor.
+            var kept = 0
+            for k in 0..<list.count {
+                if Double(powers[k]) >= cutoffFloorMw {
                     list[kept] = list[k]
                     powers[kept] = powers[k]
                     kept += 1
+                } else {
+                    dropped(Int(list[k]), powers[k])
                 }
-                list.removeLast(list.count - kept)
-                powers.removeLast(powers.count - kept)
             }
-            var rowNodes = neighbourLists[t], rowPowers = neighbourRxMw[t]
-            neighbourLists[t] = []
-            neighbourRxMw[t] = []
-            rowNodes.removeAll(keepingCapacity: true)
-            rowPowers.removeAll(keepingCapacity: true)
-            rowNodes.append(contentsOf: list)
-            rowPowers.append(contentsOf: powers)
-            neighbourLists[t] = rowNodes
-            neighbourRxMw[t] = rowPowers
-            neighbourScratch = list
-            powerScratch = powers
-            blockage.resetRow(t, count: rowNodes.count)
-            neighbourListValid[t] = true
+            list.removeLast(list.count - kept)
+            powers.removeLast(powers.count - kept)
         }
-        return (neighbourLists[t], neighbourRxMw[t])
+        var rowNodes = neighbourLists[t], rowPowers = neighbourRxMw[t]
+        neighbourLists[t] = []
+        neighbourRxMw[t] = []
+        rowNodes.removeAll(keepingCapacity: true)
+        rowPowers.removeAll(keepingCapacity: true)
+        rowNodes.append(contentsOf: list)
+        rowPowers.append(contentsOf: powers)
+        neighbourLists[t] = rowNodes
+        neighbourRxMw[t] = rowPowers
+        neighbourScratch = list
+        powerScratch = powers
+        blockage.resetRow(t, count: rowNodes.count)
+        neighbourListValid[t] = true
     }
 
     /// The blockage of the link between `t` and `r` at `time`: the blocked factor while
@@ -188,10 +206,10 @@ public struct WirelessChannel: Sendable {
         blockage.gain(t, r, at: time)
     }
 
-    /// With the cutoff, brings every receiver's dropped mean power (`droppedMw`) up to date:
-    /// recomputed when a node has moved, O(N · neighbours) once per move sample. The same
-    /// pairs and powers as the neighbour rows (`neighbourhood(of:)`), summed per receiver over
-    /// the transmitters whose row left it out.
+    /// With the cutoff, builds every transmitter's row (`buildRow`) and brings every receiver's
+    /// dropped mean power (`droppedMw`) up to date in the same pass over the pairs: recomputed
+    /// when a node has moved, O(N · nodes in range) once per move sample, summed per receiver
+    /// over the transmitters whose row left it out.
     @discardableResult
     mutating func updateDroppedPowers() -> Bool {
         guard interactionMarginDb != nil, !droppedValid else { return false }
@@ -205,21 +223,17 @@ public struct WirelessChannel: Sendable {
         var count = [Int](repeating: 0, count: cells)
         for c in farCellOf where cells > 0 { count[Int(c)] += 1 }
         var rows = [Float](repeating: 0, count: n * cells)
-        var near: [Int] = []
+        let cellOf = farCellOf
         for t in 0..<n {
-            near.removeAll(keepingCapacity: true)
-            forEachNeighbour(of: t) { near.append($0) }
-            for r in near {
-                let mw = Double(Float(staticRxMw(t, r)))
-                if mw < cutoffFloorMw {
-                    sums[r] += mw
-                    if cells > 0 { rows[t * cells + Int(farCellOf[r])] += Float(mw) }
-                }
+            buildRow(t) { r, power in
+                sums[r] += Double(power)
+                if cells > 0 { rows[t * cells + Int(cellOf[r])] += power }
             }
             for c in 0..<cells where count[c] > 1 { rows[t * cells + c] /= Float(count[c]) }
         }
         droppedMw = sums
         droppedValid = true
+        droppedRevision &+= 1
         if cells > 0 { farRows = rows }
         return true
     }
