@@ -15,7 +15,7 @@ extension ScenarioDecoder {
     /// 4 096-phone run peaks near 1.5 GB (measured: a city square at 100 000 per km²), and the
     /// radio's per-pair state grows with the square of the count (about 6 GB at 8 192); the
     /// cutoff keeps a phone's pairs to those it can hear (issue #31). Both bounds are
-    /// assumptions: the 10 000-phone city bench peaks at 4.5 GiB with the cutoff.
+    /// assumptions: the 10 000-phone city bench peaks at 2.8 GiB with the cutoff at 3 dB.
     static let maxPlacedNodes = 8192
     static let maxPlacedNodesWithCutoff = 20_000
 
