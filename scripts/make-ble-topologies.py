@@ -1,56 +1,207 @@
 #!/usr/bin/env python3
-"""Writes topologies/ble/station-scan.json: one iPhone scanning a station crowd.
+"""Writes topologies/ble/station-scan.json: one iPhone scanning a station crowd whose devices
+advertise what they really carry (issue #29, item 4).
 
 Seed 004 (Table 5.4) scanned about 1000 BLE devices in each of three visits to Zurich main
-station's hall and lower level, 56-59 % of them connectable. This script builds that crowd;
-everything the thesis does not report is an assumption, listed here:
+station (January 2023): 29-42 of them showed the app manufacturer data, 15-19 a local name,
+31-49 service data, 561-587 were connectable. None of those counts is typed in here. The
+script draws *people* and what they carry, each device kind advertising as its maker's public
+notes say (or as a labelled assumption); the simulator then decides what the scanning app is
+shown: which devices it discovers, whether a scan response arrives in the crowd, which
+devices are silent because they are connected to their phone, and that iOS withholds Apple's
+own manufacturer data (seed 004, section 4.1.1).
 
-- every antenna 1.2 m above the floor (a phone in hand; tags carried or on a table), as in the
-  Wi-Fi topologies;
-- 1000 advertisers spread uniformly over a 120 m x 40 m underground hall, the scanner in the
-  middle (the lower level's size is an assumption; every device is within BLE range there, as
-  the thesis's counts suggest);
-- 58 % ADV_IND (the thesis's connectable share), 30 % ADV_NONCONN_IND, 12 % ADV_SCAN_IND;
-- advertising interval: 2 % at 20 ms (Apple asks accessories for 20 ms only during their
-  first 30 s, so few devices of a standing crowd are in that phase), the rest uniform over
-  iBeacon's 100 ms and Apple's longer intervals (152.5, 211.25, 318.75, 417.5, 546.25, 760,
-  852.5, 1022.5, 1285 ms; radio.md);
-- address types: 80 % resolvable, 5 % non-resolvable, 10 % random static, 5 % public;
-- TX power uniform on -8...+8 dBm, 20 % advertise it; AdvData 8-31 bytes; scannable devices
-  answer with 0-31 bytes of scan response;
-- 10 phones in the crowd doing AWDL (load 0.3 of slot 8 on channel 6) and 6 Wi-Fi hotspots
-  on channels 1, 6, 11 (load 0.2), each at the phone's 16 dBm.
-The generator is seeded, so the file is reproducible byte for byte.
+Who carries what (per person in the hall):
+- a phone: iPhone 48 %, Samsung 35 %, other Android 17 % (Comparis' representative Swiss
+  surveys: iPhone 44.3 % in 2020 and 49.4 % in 2024, Samsung "just under 35 %" in 2024, as
+  swissinfo.ch reported them; 2023 taken between). Android phones do not advertise on their
+  own (assumption: Android advertises only for an app that asks, BluetoothLeAdvertiser).
+- iPhone owners: an Apple Watch 25 %, AirPods in use 30 %, an AirTag 5 %, other headphones
+  10 % (assumptions).
+- Android owners: headphones in use 30 % (Galaxy Buds for half the Samsung owners' ones),
+  a smartwatch 10 %, Samsung owners a SmartTag 5 % (assumptions).
+- anyone: a fitness band 6 % (half Fitbit, half Xiaomi Mi Band), a Tile 1 %, an open Windows
+  laptop 3 % (assumptions).
+- connected to its phone while carried (so silent unless it advertises when connected): a
+  smartwatch, Galaxy Buds and other non-Fast-Pair headphones always, a fitness band 90 % of
+  the time (kept connected for notifications; assumption).
+
+How each kind advertises (AD structures checked by the simulator against the 31-octet PDU):
+- iPhone, Apple Watch: Continuity Nearby Info (type 0x10, 5-octet body: 7 octets after the
+  company id 0x004C), broadcast continuously regardless of user activity (furiousMAC/continuity,
+  messages/nearby_info.md); ADV_IND (assumption: Continuity services connect to these
+  devices); resolvable address; the watch advertises while connected to its phone.
+- AirPods: Continuity Proximity Pairing (type 0x07, 25-octet body: 27 octets;
+  furiousMAC/continuity, messages/proximity_pairing.md), broadcast while in use and connected
+  (mstroecker/LinuxPods, docs/ble-proximity-pairing.md); ADV_NONCONN_IND (assumption).
+- AirTag near its owner: Find My (type 0x12; the near-owner form's 2-octet body: 4 octets;
+  furiousMAC/continuity, messages/findmy.md, Heinrich et al. 2021), ADV_NONCONN_IND every 2 s
+  (as identifier-persistence.json).
+- Fast Pair headphones (half of the non-Apple, non-Galaxy headphones; assumption): when not in
+  pairing mode they advertise Fast Pair account data as service data FE2C, no more than 250 ms
+  apart (Google's Fast Pair provider specification: flags octet, account key filter of
+  1.2n + 3 = 4 octets for one key with its length octet, salt with its length octet: 9 octets);
+  ADV_IND (a Fast Pair provider is a GAP peripheral); while connected too. A third of them are
+  Sony's, whose scan seed 004 shows (Figure 6.1: manufacturer data of Sony, 0x012D, 19 octets,
+  and service UUID FD2A), also advertised while connected (assumption).
+- Galaxy Buds, smartwatches: Samsung manufacturer data 0x0075 (as advertising-content.json), a
+  watch's name in its scan response; silent while connected (assumption).
+- Fitbit: a 128-bit service UUID and service data 180A (seed 004, Table 5.3); Mi Band: service
+  data FE95 (Xiaomi's member UUID, as seed 004's Mi monitor, Table 5.3) and its name in the
+  advertising data (assumption).
+- Tile: service UUID FEED and service data FEED, 10 octets (seed 004, Table 5.3, Figure 6.2);
+  SmartTag: FD59 (Table 5.3); both ADV_IND, random static, 1022.5 ms (as
+  identifier-persistence.json).
+- Windows laptop: the Connected Devices Platform beacon, Microsoft 0x0006 manufacturer data of
+  27 octets ([MS-CDP] 2.2.2.2.2, "Bluetooth advertising beacon"), ADV_NONCONN_IND (assumption).
+- intervals no source gives: drawn from Apple's recommended list (152.5 ... 1285 ms; radio.md),
+  an assumption as before.
+
+Place: 120 m x 40 m underground hall, the scanner in the middle, people uniform; devices on the
+person (phone and tags 1.2 m, watch and band 1.0 m, earbuds 1.6 m, laptop 1.0 m: assumptions).
+People are drawn until 1000 devices advertise; the silent ones are in the file too, with their
+connection, so the simulator decides what is discovered. 10 phones doing AWDL and 6 hotspots
+as before. Seeded: the file is reproducible byte for byte.
 """
 import json
 import random
 
 rng = random.Random(4)
-INTERVALS = [100, 152.5, 211.25, 318.75, 417.5, 546.25, 760, 852.5, 1022.5, 1285]
+APPLE_INTERVALS = [152.5, 211.25, 318.75, 417.5, 546.25, 760, 852.5, 1022.5, 1285]
 W, H = 120.0, 40.0
+DURATION = 60
+FLAGS = {"flags": ["le-general-discoverable", "br-edr-not-supported"]}
+
+
+def apple(body):
+    return {"manufacturer": {"company": "0x004C", "bytes": body}}
+
+
+def kind(name, pdu, interval, address, data, height, response=None, when_connected=False, connected=False):
+    return dict(name=name, pdu=pdu, interval=interval, address=address, data=data, height=height,
+                response=response, when_connected=when_connected, connected=connected)
+
+
+def iphone():
+    return kind("iphone", "ADV_IND", rng.choice(APPLE_INTERVALS), "resolvable", [FLAGS, apple(7)], 1.2)
+
+
+def apple_watch():
+    return kind("apple-watch", "ADV_IND", rng.choice(APPLE_INTERVALS), "resolvable", [FLAGS, apple(7)], 1.0,
+                when_connected=True, connected=True)
+
+
+def airpods():
+    return kind("airpods", "ADV_NONCONN_IND", rng.choice(APPLE_INTERVALS), "resolvable", [apple(27)], 1.6,
+                when_connected=True, connected=True)
+
+
+def airtag():
+    return kind("airtag", "ADV_NONCONN_IND", 2000, "resolvable", [apple(4)], 1.2)
+
+
+def headphones(samsung_owner):
+    u = rng.random()
+    if samsung_owner and u < 0.5:
+        return kind("galaxy-buds", "ADV_IND", rng.choice(APPLE_INTERVALS), "resolvable",
+                    [FLAGS, {"manufacturer": {"company": "0x0075", "bytes": 20}}], 1.6, connected=True)
+    if rng.random() < 0.5:
+        if rng.random() < 1 / 3:
+            return kind("sony-headphones", "ADV_IND", 250, "resolvable",
+                        [FLAGS, {"manufacturer": {"company": "0x012D", "bytes": 19}}, {"uuids16": ["FD2A"]}], 1.6,
+                        when_connected=True, connected=True)
+        return kind("fast-pair-headphones", "ADV_IND", 250, "resolvable",
+                    [FLAGS, {"serviceData16": {"uuid": "FE2C", "bytes": 9}}], 1.6, when_connected=True, connected=True)
+    return kind("headphones", "ADV_IND", rng.choice(APPLE_INTERVALS), "resolvable", [FLAGS], 1.6, connected=True)
+
+
+def smartwatch():
+    return kind("smartwatch", "ADV_IND", rng.choice(APPLE_INTERVALS), "resolvable",
+                [FLAGS, {"manufacturer": {"company": "0x0075", "bytes": 20}}], 1.0,
+                response=[{"name": "Galaxy Watch"}], connected=True)
+
+
+def band():
+    connected = rng.random() < 0.9
+    if rng.random() < 0.5:
+        return kind("fitbit", "ADV_IND", 211.25, "random-static",
+                    [FLAGS, {"uuids128": ["ADABFB00-6E7D-4601-BDA2-BFFAA68956BA"]},
+                     {"serviceData16": {"uuid": "180A", "bytes": 4}}], 1.0, connected=connected)
+    return kind("mi-band", "ADV_IND", rng.choice(APPLE_INTERVALS), "random-static",
+                [FLAGS, {"serviceData16": {"uuid": "FE95", "bytes": 12}}, {"name": "Mi Band"}], 1.0, connected=connected)
+
+
+def tile():
+    return kind("tile", "ADV_IND", 1022.5, "random-static",
+                [FLAGS, {"uuids16": ["FEED"]}, {"serviceData16": {"uuid": "FEED", "bytes": 10}}], 1.2)
+
+
+def smarttag():
+    return kind("smarttag", "ADV_IND", 1022.5, "random-static",
+                [FLAGS, {"uuids16": ["FD59"]}, {"serviceData16": {"uuid": "FD59", "bytes": 18}}], 1.2)
+
+
+def laptop():
+    return kind("windows-laptop", "ADV_NONCONN_IND", rng.choice(APPLE_INTERVALS), "non-resolvable",
+                [{"manufacturer": {"company": "0x0006", "bytes": 27}}], 1.0)
+
+
+def person():
+    u = rng.random()
+    phone = "iphone" if u < 0.48 else ("samsung" if u < 0.83 else "android")
+    things = []
+    if phone == "iphone":
+        things.append(iphone())
+        if rng.random() < 0.25:
+            things.append(apple_watch())
+        if rng.random() < 0.30:
+            things.append(airpods())
+        if rng.random() < 0.05:
+            things.append(airtag())
+        if rng.random() < 0.10:
+            things.append(headphones(False))
+    else:
+        if rng.random() < 0.30:
+            things.append(headphones(phone == "samsung"))
+        if rng.random() < 0.10:
+            things.append(smartwatch())
+        if phone == "samsung" and rng.random() < 0.05:
+            things.append(smarttag())
+    if rng.random() < 0.06:
+        things.append(band())
+    if rng.random() < 0.01:
+        things.append(tile())
+    if rng.random() < 0.03:
+        things.append(laptop())
+    return things
+
+
+def advertises(k):
+    return k["when_connected"] or not k["connected"]
+
 
 nodes = [{"id": "scanner", "position": [W / 2, H / 2, 1.2]}]
 advertisers = []
-for i in range(1000):
-    nid = f"d{i:04d}"
-    nodes.append({"id": nid, "position": [round(rng.uniform(0, W), 2), round(rng.uniform(0, H), 2), 1.2]})
-    u = rng.random()
-    pdu = "ADV_IND" if u < 0.58 else ("ADV_NONCONN_IND" if u < 0.88 else "ADV_SCAN_IND")
-    v = rng.random()
-    address = "resolvable" if v < 0.80 else ("non-resolvable" if v < 0.85 else ("random-static" if v < 0.95 else "public"))
-    a = {
-        "node": nid,
-        "pdu": pdu,
-        "intervalMs": 20 if rng.random() < 0.02 else rng.choice(INTERVALS),
-        "payloadBytes": rng.randint(8, 31),
-        "txPowerDbm": rng.randint(-8, 8),
-        "address": address,
-    }
-    if rng.random() < 0.2:
-        a["advertisesTxPower"] = True
-    if pdu != "ADV_NONCONN_IND":
-        a["scanResponseBytes"] = rng.randint(0, 31)
-    advertisers.append(a)
+people = 0
+active = 0
+while active < 1000:
+    people += 1
+    x, y = round(rng.uniform(0, W), 2), round(rng.uniform(0, H), 2)
+    for k in person():
+        nid = f"p{people:04d}-{k['name']}"
+        nodes.append({"id": nid, "position": [x, y, k["height"]]})
+        a = {"node": nid, "pdu": k["pdu"], "intervalMs": k["interval"], "txPowerDbm": rng.randint(-8, 8),
+             "address": k["address"], "data": k["data"]}
+        if k["response"] is not None:
+            a["scanResponseData"] = k["response"]
+        if k["connected"]:
+            a["connected"] = [[0, DURATION]]
+        if k["when_connected"]:
+            a["advertisesWhenConnected"] = True
+        advertisers.append(a)
+        active += advertises(k)
+        if active == 1000:
+            break
 
 wifi = []
 for i in range(10):
@@ -63,9 +214,10 @@ for i, ch in enumerate([1, 6, 11, 1, 6, 11]):
     wifi.append({"node": nid, "pattern": "continuous", "channel": ch, "load": 0.2})
 
 scenario = {
+    "$schema": "../scenario.schema.json",
     "name": "ble-station-scan",
     "seed": 1,
-    "duration_s": 60,
+    "duration_s": DURATION,
     "environment": {"preset": "underground"},
     "nodes": nodes,
     "ble": {
@@ -77,3 +229,9 @@ scenario = {
 with open("topologies/ble/station-scan.json", "w") as f:
     json.dump(scenario, f, indent=1)
     f.write("\n")
+counts = {}
+for a in advertisers:
+    kname = a["node"].split("-", 1)[1]
+    counts[kname] = counts.get(kname, 0) + 1
+print(f"{people} people, {len(advertisers)} devices ({active} advertising):",
+      ", ".join(f"{k} {v}" for k, v in sorted(counts.items())))

@@ -83,6 +83,39 @@ import Testing
         #expect(active[col("identifier")] != passive[col("identifier")])
         #expect(BleFiles.files(m, report: report).contains { $0.name == "ble_discoveries.csv" })
     }
+
+    /// Table 5.4's rows counted from what one passive scanner's app is shown, 2 m from five
+    /// devices in free space (each reported within the first second): an iPhone (Apple's data,
+    /// withheld; connectable), earbuds (Apple's, withheld; not connectable), a Tile (service
+    /// UUID and data FEED, connectable), a Sony headset (Sony's data shown, FD2A listed), a band
+    /// (name and service data 180A, a SIG service that names no company), and a watch connected
+    /// to its phone, silent. By hand: 5 discovered; manufacturer data shown 1 (Sony), withheld
+    /// 2; local name 1; service data 2 (Tile, band); service UUIDs 2 (Tile, Sony); connectable 4
+    /// (ADV_IND is the default PDU: all but the earbuds). Categories: Sony by its manufacturer
+    /// data, Tile by its member UUID FEED, three unknown.
+    @Test func theAppViewCountsTable54sRowsAndNamesCompanies() throws {
+        let s = try bleScenario(
+            nodes: [("phone", 0, 0), ("iphone", 2, 0), ("earbuds", 0, 2), ("tile", -2, 0), ("sony", 0, -2), ("band", 1.2, 1.6),
+                    ("watch", -1.2, 1.6)],
+            ble: #"""
+                {"advertisers": [
+                   {"node": "iphone", "intervalMs": 100, "data": [{"flags": ["le-general-discoverable"]}, {"manufacturer": {"company": "0x004C", "bytes": 7}}]},
+                   {"node": "earbuds", "intervalMs": 100, "pdu": "ADV_NONCONN_IND", "data": [{"manufacturer": {"company": "0x004C", "bytes": 27}}]},
+                   {"node": "tile", "intervalMs": 100, "data": [{"uuids16": ["FEED"]}, {"serviceData16": {"uuid": "FEED", "bytes": 10}}]},
+                   {"node": "sony", "intervalMs": 100, "data": [{"manufacturer": {"company": "0x012D", "bytes": 19}}, {"uuids16": ["FD2A"]}]},
+                   {"node": "band", "intervalMs": 100, "data": [{"name": "Band"}, {"serviceData16": {"uuid": "180A", "bytes": 4}}]},
+                   {"node": "watch", "intervalMs": 100, "data": [{"manufacturer": {"company": "0x0075", "bytes": 20}}], "connected": [[0, 10]]}],
+                 "scanners": [{"node": "phone", "active": false}]}
+                """#)
+        let report = try ScenarioRunner.run(s)
+        let m = try #require(report.ble)
+        let view = BleFiles.appViewTable(m, report)
+        #expect(view.rows == [["phone", "5", "5", "1", "2", "1", "2", "2", "4"]])
+        let categories = BleFiles.categoriesTable(m, report).rows
+        #expect(categories == [["phone", "unknown", "", "3"], ["phone", "Sony", "manufacturer data", "1"], ["phone", "Tile", "service UUID", "1"]])
+        let names = BleFiles.files(m, report: report).map(\.name)
+        #expect(names.contains("ble_app_view.csv") && names.contains("ble_categories.csv"))
+    }
 }
 
 /// GAP's modes and procedures (issue #29, item 3): limited discoverable mode ends after

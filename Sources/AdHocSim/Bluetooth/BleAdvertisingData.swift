@@ -119,8 +119,8 @@ public enum BleUuid {
 }
 
 /// The Bluetooth SIG's company identifiers AdHocSim names (Assigned Numbers, "Company
-/// Identifiers", as Android's `BluetoothAssignedNumbers` copies them): the ones the shipped
-/// scenarios use. A manufacturer data structure must name one of these (a typo would otherwise
+/// Identifiers", as Android's `BluetoothAssignedNumbers` copies them; Sony's 0x012D as seed 004
+/// decodes its Figure 6.1): the ones the shipped scenarios use. A manufacturer data structure must name one of these (a typo would otherwise
 /// pass as a company nobody knows).
 public enum BleCompanies {
     /// (identifier, name), by identifier.
@@ -129,7 +129,7 @@ public enum BleCompanies {
         (0x0057, "Harman International"), (0x0059, "Nordic Semiconductor"), (0x006B, "Polar Electro"),
         (0x0075, "Samsung Electronics"), (0x0082, "Sennheiser Communications"), (0x0087, "Garmin International"),
         (0x009E, "Bose"), (0x00C4, "LG Electronics"), (0x00CC, "Beats Electronics"), (0x00D0, "Dexcom"),
-        (0x00E0, "Google")
+        (0x00E0, "Google"), (0x012D, "Sony")
     ]
 
     /// The company's name, or `nil` when AdHocSim does not know the identifier.
@@ -140,6 +140,21 @@ public enum BleCompanies {
     /// Table 5.4 shows 29–42 of ~1 000 station devices with manufacturer data an app saw, far
     /// fewer than the phones and earbuds there). An assumption: Apple documents no such rule.
     public static let apple: UInt16 = 0x004C
+}
+
+/// The Bluetooth SIG's 16-bit UUIDs assigned to member companies that the shipped scenarios
+/// use (Assigned Numbers, "16-bit UUIDs", member services), so an app can name the company
+/// behind a service as seed 004's did (section 6.3.2: FD2A points to Sony, FEED to Tile).
+public enum BleMemberUuids {
+    /// (UUID as four upper-case hex digits, member), by UUID.
+    public static let known: [(uuid: String, member: String)] = [
+        ("FD2A", "Sony"), ("FD59", "Samsung Electronics"), ("FD5A", "Samsung Electronics"), ("FE2C", "Google"),
+        ("FE95", "Xiaomi"), ("FEEC", "Tile"), ("FEED", "Tile")
+    ]
+
+    /// The member a 16-bit service UUID is assigned to, or `nil` (SIG-defined services such as
+    /// 180A, Device Information, name no company).
+    public static func member(_ uuid: String) -> String? { known.first { $0.uuid == uuid.uppercased() }?.member }
 }
 
 extension BleAdvertisingData {

@@ -1,6 +1,9 @@
 /// The Bluetooth LE result files of a run (`results/README.md` defines every column):
 /// `ble_pairs.csv` (one row per scanner and advertiser), `ble_scanners.csv`,
-/// `ble_advertisers.csv`, and `ble_rssi.csv` when `ble.recordRssi` asks for every sample.
+/// `ble_advertisers.csv`, `ble_connections.csv` with connections, `ble_discoveries.csv`,
+/// `ble_app_view.csv` and `ble_categories.csv` when advertisers carry content (what the apps
+/// were shown: seed 004's Table 5.4 and its categorisation), and `ble_rssi.csv` when
+/// `ble.recordRssi` asks for every sample.
 public enum BleFiles {
     static func f(_ v: Double?, _ d: Int = 3) -> String { v.map { NumberText.fixed($0, decimals: d) } ?? "" }
 
@@ -30,6 +33,8 @@ public enum BleFiles {
         }
         if m.advertisers.contains(where: { $0.spec.data != nil || $0.spec.scanResponseData != nil }) {
             files.append(ResultFile(name: "ble_discoveries.csv", contents: discoveriesTable(m, report).text))
+            files.append(ResultFile(name: "ble_app_view.csv", contents: appViewTable(m, report).text))
+            files.append(ResultFile(name: "ble_categories.csv", contents: categoriesTable(m, report).text))
         }
         if report.scenario.ble?.recordRssi == true {
             var t = CSVTable(header: ["time_s", "scanner", "advertiser", "rssi_dbm", "distance_m"])
@@ -82,17 +87,36 @@ public enum BleFiles {
         "manufacturer_data", "service_uuids", "service_data_uuids", "tx_power_dbm"
     ]
 
+    /// One advertiser an app reported: the pair, what the app was shown, and the manufacturer
+    /// data's company as sent (before iOS withholds Apple's).
+    struct Discovery {
+        var pair: BleMetrics.Pair
+        var view: BleAdvertisingData.AppView
+        var sentCompany: UInt16?
+    }
+
+    /// Every advertiser each scanner's app reported, in pair order, with what the app was shown
+    /// (`BleAdvertisingData.appView`): the scan response's content too once one arrived.
+    static func discoveries(_ m: BleMetrics) -> [Discovery] {
+        var out: [Discovery] = []
+        for p in m.pairs where p.record.firstEpoch >= 0 && m.scanners[p.scanner].node != m.advertisers[p.advertiser].spec.node {
+            let ad = m.advertisers[p.advertiser].spec
+            let data = ad.data ?? BleAdvertisingData()
+            let response = p.record.responses > 0 ? ad.scanResponseData : nil
+            let view = BleAdvertisingData.appView(data: data, response: response, connectable: ad.pdu.isConnectable)
+            let raw = BleAdvertisingData(data.structures + (response?.structures ?? []))
+            out.append(Discovery(pair: p, view: view, sentCompany: raw.company))
+        }
+        return out
+    }
+
     /// `ble_discoveries.csv`: per scanner and advertiser its app reported, what the app was
     /// shown (`BleAdvertisingData.appView`): the scan response's content too once one arrived.
     public static func discoveriesTable(_ m: BleMetrics, _ report: RunReport) -> CSVTable {
         var t = CSVTable(header: discoveryColumns)
-        for p in m.pairs where p.record.firstEpoch >= 0 && m.scanners[p.scanner].node != m.advertisers[p.advertiser].spec.node {
+        for d in discoveries(m) {
+            let p = d.pair, view = d.view, company = d.sentCompany
             let ad = m.advertisers[p.advertiser].spec
-            let data = ad.data ?? BleAdvertisingData()
-            let view = BleAdvertisingData.appView(
-                data: data, response: p.record.responses > 0 ? ad.scanResponseData : nil, connectable: ad.pdu.isConnectable)
-            let raw = BleAdvertisingData(data.structures + (p.record.responses > 0 ? ad.scanResponseData?.structures ?? [] : []))
-            let company = raw.company
             let scanner = m.scanners[p.scanner].node
             t.append([
                 report.nodes.ids[scanner], report.nodes.ids[ad.node],
@@ -103,6 +127,60 @@ public enum BleFiles {
                 view.serviceUUIDs.joined(separator: " "), view.serviceDataUUIDs.joined(separator: " "),
                 view.txPower.map { "\($0)" } ?? ""
             ])
+        }
+        return t
+    }
+
+    /// Columns of `ble_app_view.csv`.
+    public static let appViewColumns = [
+        "scanner", "discovered", "identifiers", "manufacturer_data", "manufacturer_data_withheld", "local_name",
+        "service_data", "service_uuids", "connectable"
+    ]
+
+    /// `ble_app_view.csv`: per scanner, seed 004's Table 5.4 counted from what its app was
+    /// shown: advertisers discovered (and the identifiers their address rotations made), how
+    /// many showed manufacturer data (and how many sent some that iOS withheld: Apple's), a
+    /// local name, service data, service UUIDs, and how many were connectable.
+    public static func appViewTable(_ m: BleMetrics, _ report: RunReport) -> CSVTable {
+        var t = CSVTable(header: appViewColumns)
+        let all = discoveries(m)
+        for (k, s) in m.scanners.enumerated() {
+            let mine = all.filter { $0.pair.scanner == k }
+            func count(_ f: (Discovery) -> Bool) -> String { "\(mine.filter(f).count)" }
+            t.append([
+                report.nodes.ids[s.node], "\(mine.count)", "\(mine.map { Int($0.pair.record.identifiers) }.reduce(0, +))",
+                count { $0.view.company != nil }, count { $0.sentCompany != nil && $0.view.company == nil },
+                count { $0.view.localName != nil }, count { !$0.view.serviceDataUUIDs.isEmpty },
+                count { !$0.view.serviceUUIDs.isEmpty }, count { $0.view.connectable }
+            ])
+        }
+        return t
+    }
+
+    /// `ble_categories.csv`: per scanner, the discovered advertisers by the company the app
+    /// can name, as seed 004's app categorised them (section 6.3): from the manufacturer data
+    /// it was shown (`BleCompanies`), else from a member's 16-bit service UUID among its service
+    /// UUIDs or service data (`BleMemberUuids`); the rest "unknown". Sorted by count, then name.
+    public static func categoriesTable(_ m: BleMetrics, _ report: RunReport) -> CSVTable {
+        var t = CSVTable(header: ["scanner", "company", "from", "devices"])
+        let all = discoveries(m)
+        for (k, s) in m.scanners.enumerated() {
+            var counts: [String: Int] = [:]
+            for d in all where d.pair.scanner == k {
+                let key: String
+                if let c = d.view.company {
+                    key = (BleCompanies.name(c) ?? "0x" + BleUuid.text(c)) + "\tmanufacturer data"
+                } else if let member = (d.view.serviceUUIDs + d.view.serviceDataUUIDs).lazy.compactMap(BleMemberUuids.member).first {
+                    key = member + "\tservice UUID"
+                } else {
+                    key = "unknown\t"
+                }
+                counts[key, default: 0] += 1
+            }
+            for (key, n) in counts.sorted(by: { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }) {
+                let parts = key.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+                t.append([report.nodes.ids[s.node], parts[0], parts[1], "\(n)"])
+            }
         }
         return t
     }
@@ -229,6 +307,14 @@ extension BleFiles {
                 "  \(ids[s.node])\(from): discovered \(s.discovered) of \(s.advertisers) (1 s: \(s.within1s), 5 s: \(s.within5s), 10 s: \(s.within10s)), "
                 + "latency p50 \(f(s.medianDiscoveryS)) s p90 \(f(s.p90DiscoveryS)) s, advertisement loss \(f(loss, 1)) %, "
                 + "identifiers \(s.identifiers), distance from RSSI d̂/d p50 \(f(s.medianDistanceRatio, 2))\n"
+        }
+        // What the apps were shown (seed 004's Table 5.4), when advertisers carry content.
+        if b.advertisers.contains(where: { $0.spec.data != nil || $0.spec.scanResponseData != nil }) {
+            for row in appViewTable(b, report).rows {
+                out +=
+                    "  \(row[0]) app shown: manufacturer data \(row[3]) (\(row[4]) withheld), local name \(row[5]), "
+                    + "service data \(row[6]), service UUIDs \(row[7]), connectable \(row[8]) of \(row[1])\n"
+            }
         }
         return out
     }

@@ -233,7 +233,8 @@ extension MeshFiles {
         "mesh_session_peers_mean", "mesh_pairs_routed", "mesh_establishment_mean_s", "mesh_broken_pairs",
         "mesh_repaired_pairs",
         "mesh_repair_mean_s", "mesh_nodes", "mesh_pairs", "link_frames_sent", "link_queue_refusals",
-        "link_received_per_frame", "link_failed_per_frame", "mesh_join_time_mean_s"
+        "link_received_per_frame", "link_failed_per_frame", "mesh_join_time_mean_s", "mesh_establishment_p50_s",
+        "mesh_establishment_p95_s"
     ]
 
     /// Columns a sweep adds to every row when its scenario sends flows across the mesh: on a
@@ -278,7 +279,11 @@ extension MeshFiles {
             "\(m.nodes.count)", "\(m.pairs)", "\(sent)", "\(report.link.map(\.queueDrops).reduce(0, +))",
             perFrame(report.link.map(\.received).reduce(0, +)),
             perFrame(report.link.map(\.receiveFailures).reduce(0, +)),
-            m.joinTime.map { f($0.mean, 6) } ?? ""
+            m.joinTime.map { f($0.mean, 6) } ?? "",
+            // Route establishment's spread over the routed pairs (nearest rank), as issue #31's
+            // error budget names it beside the mean.
+            m.pairsRouted == 0 ? "" : f(m.establishment.p50, 6),
+            m.pairsRouted == 0 ? "" : f(m.establishment.p95, 6)
         ]
         func base(_ id: String, _ distance: String, _ packets: String, _ size: String) -> [String] {
             var row = Array(repeating: "", count: RunFiles.summaryColumns.count)
