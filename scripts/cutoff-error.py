@@ -17,6 +17,8 @@ import sys
 FIGURES = [
     ("mesh_pairs_routed", "pairs routed", "pct"),
     ("mesh_establishment_mean_s", "establishment mean", "pct"),
+    ("mesh_establishment_p50_s", "establishment p50", "pct"),
+    ("mesh_establishment_p95_s", "establishment p95", "pct"),
     ("mesh_control_bytes_per_node_per_s", "control bytes per phone", "pct"),
     ("mesh_delivery_ratio", "delivery ratio", "pp"),
     ("mesh_repaired_pairs", "repaired pairs", "pct"),

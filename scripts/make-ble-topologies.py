@@ -62,9 +62,28 @@ person (phone and tags 1.2 m, watch and band 1.0 m, earbuds 1.6 m, laptop 1.0 m:
 People are drawn until 1000 devices advertise; the silent ones are in the file too, with their
 connection, so the simulator decides what is discovered. 10 phones doing AWDL and 6 hotspots
 as before. Seeded: the file is reproducible byte for byte.
+
+Each assumption that decides a Table 5.4 row can be changed on the command line, to see what
+it is worth (the shipped file uses none of these):
+  --out FILE                   write FILE instead of topologies/ble/station-scan.json
+  --watch-pdu PDU              the Apple Watch's PDU (default ADV_IND)
+  --iphone-pdu PDU             the iPhone's PDU (default ADV_IND)
+  --fast-pair-when-connected B Fast Pair headphones advertise while connected (default yes)
+  --band-connected P           share of the time a band is connected to its phone (default 0.9)
+  --sony-when-connected B      Sony's headphones advertise while connected (default yes)
 """
+import argparse
 import json
 import random
+
+ap = argparse.ArgumentParser(description="the station crowd of seed 004's Table 5.4")
+ap.add_argument("--out", default="topologies/ble/station-scan.json")
+ap.add_argument("--watch-pdu", default="ADV_IND")
+ap.add_argument("--iphone-pdu", default="ADV_IND")
+ap.add_argument("--fast-pair-when-connected", default="yes", choices=["yes", "no"])
+ap.add_argument("--band-connected", type=float, default=0.9)
+ap.add_argument("--sony-when-connected", default="yes", choices=["yes", "no"])
+args = ap.parse_args()
 
 rng = random.Random(4)
 APPLE_INTERVALS = [152.5, 211.25, 318.75, 417.5, 546.25, 760, 852.5, 1022.5, 1285]
@@ -83,11 +102,11 @@ def kind(name, pdu, interval, address, data, height, response=None, when_connect
 
 
 def iphone():
-    return kind("iphone", "ADV_IND", rng.choice(APPLE_INTERVALS), "resolvable", [FLAGS, apple(7)], 1.2)
+    return kind("iphone", args.iphone_pdu, rng.choice(APPLE_INTERVALS), "resolvable", [FLAGS, apple(7)], 1.2)
 
 
 def apple_watch():
-    return kind("apple-watch", "ADV_IND", rng.choice(APPLE_INTERVALS), "resolvable", [FLAGS, apple(7)], 1.0,
+    return kind("apple-watch", args.watch_pdu, rng.choice(APPLE_INTERVALS), "resolvable", [FLAGS, apple(7)], 1.0,
                 when_connected=True, connected=True)
 
 
@@ -109,9 +128,10 @@ def headphones(samsung_owner):
         if rng.random() < 1 / 3:
             return kind("sony-headphones", "ADV_IND", 250, "resolvable",
                         [FLAGS, {"manufacturer": {"company": "0x012D", "bytes": 19}}, {"uuids16": ["FD2A"]}], 1.6,
-                        when_connected=True, connected=True)
+                        when_connected=args.sony_when_connected == "yes", connected=True)
         return kind("fast-pair-headphones", "ADV_IND", 250, "resolvable",
-                    [FLAGS, {"serviceData16": {"uuid": "FE2C", "bytes": 9}}], 1.6, when_connected=True, connected=True)
+                    [FLAGS, {"serviceData16": {"uuid": "FE2C", "bytes": 9}}], 1.6,
+                    when_connected=args.fast_pair_when_connected == "yes", connected=True)
     return kind("headphones", "ADV_IND", rng.choice(APPLE_INTERVALS), "resolvable", [FLAGS], 1.6, connected=True)
 
 
@@ -122,7 +142,7 @@ def smartwatch():
 
 
 def band():
-    connected = rng.random() < 0.9
+    connected = rng.random() < args.band_connected
     if rng.random() < 0.5:
         return kind("fitbit", "ADV_IND", 211.25, "random-static",
                     [FLAGS, {"uuids128": ["ADABFB00-6E7D-4601-BDA2-BFFAA68956BA"]},
@@ -226,7 +246,7 @@ scenario = {
         "wifi": wifi,
     },
 }
-with open("topologies/ble/station-scan.json", "w") as f:
+with open(args.out, "w") as f:
     json.dump(scenario, f, indent=1)
     f.write("\n")
 counts = {}

@@ -21,7 +21,6 @@ struct LinkBlockage: Sendable {
     /// The power factor of a blocked link (the penalty, linear).
     let factor: Double
     let seed: UInt64
-    let nodes: Int
     /// Every process created, by index.
     var processes: [StoredBlockage] = []
     /// Per unordered pair {a, b}, a < b, at `b(b − 1)/2 + a`: its process's index, −1 before it
@@ -47,7 +46,6 @@ struct LinkBlockage: Sendable {
         self.spec = active ? spec : nil
         factor = spec.map { Decibel.linear(fromDb: -$0.penaltyDb) } ?? 1
         self.seed = seed
-        self.nodes = nodes
         flatIndex = active && nodes <= Self.flatIndexNodes ? Array(repeating: -1, count: nodes * (nodes - 1) / 2) : []
         rowState = active ? Array(repeating: [], count: nodes) : []
         rowProcess = active ? Array(repeating: [], count: nodes) : []
