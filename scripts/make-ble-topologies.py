@@ -71,6 +71,7 @@ it is worth (the shipped file uses none of these):
   --fast-pair-when-connected B Fast Pair headphones advertise while connected (default yes)
   --band-connected P           share of the time a band is connected to its phone (default 0.9)
   --sony-when-connected B      Sony's headphones advertise while connected (default yes)
+  --watch-when-connected B     the Apple Watch advertises while connected to its iPhone (default yes)
 """
 import argparse
 import json
@@ -83,6 +84,7 @@ ap.add_argument("--iphone-pdu", default="ADV_IND")
 ap.add_argument("--fast-pair-when-connected", default="yes", choices=["yes", "no"])
 ap.add_argument("--band-connected", type=float, default=0.9)
 ap.add_argument("--sony-when-connected", default="yes", choices=["yes", "no"])
+ap.add_argument("--watch-when-connected", default="yes", choices=["yes", "no"])
 args = ap.parse_args()
 
 rng = random.Random(4)
@@ -107,7 +109,7 @@ def iphone():
 
 def apple_watch():
     return kind("apple-watch", args.watch_pdu, rng.choice(APPLE_INTERVALS), "resolvable", [FLAGS, apple(7)], 1.0,
-                when_connected=True, connected=True)
+                when_connected=args.watch_when_connected == "yes", connected=True)
 
 
 def airpods():
