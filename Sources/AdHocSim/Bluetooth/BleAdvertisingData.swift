@@ -120,8 +120,8 @@ public enum BleUuid {
 
 /// The Bluetooth SIG's company identifiers AdHocSim names (Assigned Numbers, "Company
 /// Identifiers", as Android's `BluetoothAssignedNumbers` copies them; Sony's 0x012D as seed 004
-/// decodes its Figure 6.1): the ones the shipped scenarios use. A manufacturer data structure must name one of these (a typo would otherwise
-/// pass as a company nobody knows).
+/// decodes its Figure 6.1): the ones the shipped scenarios use. A manufacturer data structure
+/// must name one of these (a typo would otherwise pass as a company nobody knows).
 public enum BleCompanies {
     /// (identifier, name), by identifier.
     public static let known: [(id: UInt16, name: String)] = [
