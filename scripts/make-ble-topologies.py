@@ -34,9 +34,9 @@ How each kind advertises (AD structures checked by the simulator against the 31-
 - AirPods: Continuity Proximity Pairing (type 0x07, 25-octet body: 27 octets;
   furiousMAC/continuity, messages/proximity_pairing.md), broadcast while in use and connected
   (mstroecker/LinuxPods, docs/ble-proximity-pairing.md); ADV_NONCONN_IND (assumption).
-- AirTag near its owner: Find My (type 0x12; the near-owner form's 2-octet body: 4 octets;
-  furiousMAC/continuity, messages/findmy.md, Heinrich et al. 2021), ADV_NONCONN_IND every 2 s
-  (as identifier-persistence.json).
+- AirTag near its owner: Find My (type 0x12, furiousMAC/continuity, messages/findmy.md, whose
+  full lost-mode message takes 27 octets); the near-owner form's body is assumed 2 octets (4
+  after the company id); ADV_NONCONN_IND every 2 s (as identifier-persistence.json).
 - Fast Pair headphones (half of the non-Apple, non-Galaxy headphones; assumption): when not in
   pairing mode they advertise Fast Pair account data as service data FE2C, no more than 250 ms
   apart (Google's Fast Pair provider specification: flags octet, account key filter of

@@ -144,12 +144,13 @@ public enum BleCompanies {
 
 /// The Bluetooth SIG's 16-bit UUIDs assigned to member companies that the shipped scenarios
 /// use (Assigned Numbers, "16-bit UUIDs", member services), so an app can name the company
-/// behind a service as seed 004's did (section 6.3.2: FD2A points to Sony, FEED to Tile).
+/// behind a service as seed 004's did: FD2A Sony and FEED Tile (section 6.3), FD59 Samsung's
+/// SmartTag and FE95 Xiaomi's monitor (Table 5.3), FE2C Google's Fast Pair service (Google's
+/// Fast Pair provider specification).
 public enum BleMemberUuids {
     /// (UUID as four upper-case hex digits, member), by UUID.
     public static let known: [(uuid: String, member: String)] = [
-        ("FD2A", "Sony"), ("FD59", "Samsung Electronics"), ("FD5A", "Samsung Electronics"), ("FE2C", "Google"),
-        ("FE95", "Xiaomi"), ("FEEC", "Tile"), ("FEED", "Tile")
+        ("FD2A", "Sony"), ("FD59", "Samsung Electronics"), ("FE2C", "Google"), ("FE95", "Xiaomi"), ("FEED", "Tile")
     ]
 
     /// The member a 16-bit service UUID is assigned to, or `nil` (SIG-defined services such as

@@ -32,9 +32,11 @@ public enum BleFiles {
             files.append(ResultFile(name: "ble_connections.csv", contents: t.text))
         }
         if m.advertisers.contains(where: { $0.spec.data != nil || $0.spec.scanResponseData != nil }) {
-            files.append(ResultFile(name: "ble_discoveries.csv", contents: discoveriesTable(m, report).text))
-            files.append(ResultFile(name: "ble_app_view.csv", contents: appViewTable(m, report).text))
-            files.append(ResultFile(name: "ble_categories.csv", contents: categoriesTable(m, report).text))
+            // What each app was shown, worked out once for the three tables.
+            let found = discoveries(m)
+            files.append(ResultFile(name: "ble_discoveries.csv", contents: discoveriesTable(found, m, report).text))
+            files.append(ResultFile(name: "ble_app_view.csv", contents: appViewTable(found, m, report).text))
+            files.append(ResultFile(name: "ble_categories.csv", contents: categoriesTable(found, m, report).text))
         }
         if report.scenario.ble?.recordRssi == true {
             var t = CSVTable(header: ["time_s", "scanner", "advertiser", "rssi_dbm", "distance_m"])
@@ -113,8 +115,12 @@ public enum BleFiles {
     /// `ble_discoveries.csv`: per scanner and advertiser its app reported, what the app was
     /// shown (`BleAdvertisingData.appView`): the scan response's content too once one arrived.
     public static func discoveriesTable(_ m: BleMetrics, _ report: RunReport) -> CSVTable {
+        discoveriesTable(discoveries(m), m, report)
+    }
+
+    static func discoveriesTable(_ found: [Discovery], _ m: BleMetrics, _ report: RunReport) -> CSVTable {
         var t = CSVTable(header: discoveryColumns)
-        for d in discoveries(m) {
+        for d in found {
             let p = d.pair, view = d.view, company = d.sentCompany
             let ad = m.advertisers[p.advertiser].spec
             let scanner = m.scanners[p.scanner].node
@@ -142,10 +148,13 @@ public enum BleFiles {
     /// many showed manufacturer data (and how many sent some that iOS withheld: Apple's), a
     /// local name, service data, service UUIDs, and how many were connectable.
     public static func appViewTable(_ m: BleMetrics, _ report: RunReport) -> CSVTable {
+        appViewTable(discoveries(m), m, report)
+    }
+
+    static func appViewTable(_ found: [Discovery], _ m: BleMetrics, _ report: RunReport) -> CSVTable {
         var t = CSVTable(header: appViewColumns)
-        let all = discoveries(m)
         for (k, s) in m.scanners.enumerated() {
-            let mine = all.filter { $0.pair.scanner == k }
+            let mine = found.filter { $0.pair.scanner == k }
             func count(_ f: (Discovery) -> Bool) -> String { "\(mine.filter(f).count)" }
             t.append([
                 report.nodes.ids[s.node], "\(mine.count)", "\(mine.map { Int($0.pair.record.identifiers) }.reduce(0, +))",
@@ -162,11 +171,15 @@ public enum BleFiles {
     /// it was shown (`BleCompanies`), else from a member's 16-bit service UUID among its service
     /// UUIDs or service data (`BleMemberUuids`); the rest "unknown". Sorted by count, then name.
     public static func categoriesTable(_ m: BleMetrics, _ report: RunReport) -> CSVTable {
+        categoriesTable(discoveries(m), m, report)
+    }
+
+    static func categoriesTable(_ found: [Discovery], _ m: BleMetrics, _ report: RunReport) -> CSVTable {
         var t = CSVTable(header: ["scanner", "company", "from", "devices"])
-        let all = discoveries(m)
         for (k, s) in m.scanners.enumerated() {
+            // Counted by key, written sorted (count, then name): no dictionary order reaches the file.
             var counts: [String: Int] = [:]
-            for d in all where d.pair.scanner == k {
+            for d in found where d.pair.scanner == k {
                 let key: String
                 if let c = d.view.company {
                     key = (BleCompanies.name(c) ?? "0x" + BleUuid.text(c)) + "\tmanufacturer data"

@@ -277,7 +277,9 @@ public struct WirelessLink: LinkTechnology, Sendable {
     /// `neighbours(of:reachingDbm:)`, the same list in the same order. With the interaction
     /// cutoff and a floor above the cutoff's own (by more than a Float's rounding), every phone
     /// that reaches the floor is in `i`'s kept row (`WirelessChannel.neighbourhood(of:)`, in
-    /// `forEachNeighbour`'s order): only the row's phones within 1 % of the floor are compared
+    /// `forEachNeighbour`'s order; a pair's static loss is the same both ways and the transmit
+    /// power radio-wide, so `i`'s row as a transmitter holds every phone that reaches it): only
+    /// the row's phones within 1 % of the floor are compared
     /// exactly, instead of every phone in range (the rows are built once for the frames anyway;
     /// issue #31: at 10 000 phones this halves the set-up).
     mutating func neighboursReaching(_ i: Int, floorDbm: Double) -> [(node: Int32, dbm: Double)] {

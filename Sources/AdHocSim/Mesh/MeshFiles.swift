@@ -282,8 +282,8 @@ extension MeshFiles {
             m.joinTime.map { f($0.mean, 6) } ?? "",
             // Route establishment's spread over the routed pairs (nearest rank), as issue #31's
             // error budget names it beside the mean.
-            m.pairsRouted == 0 ? "" : f(m.establishment.p50, 6),
-            m.pairsRouted == 0 ? "" : f(m.establishment.p95, 6)
+            m.establishment.count == 0 ? "" : f(m.establishment.p50, 6),
+            m.establishment.count == 0 ? "" : f(m.establishment.p95, 6)
         ]
         func base(_ id: String, _ distance: String, _ packets: String, _ size: String) -> [String] {
             var row = Array(repeating: "", count: RunFiles.summaryColumns.count)
