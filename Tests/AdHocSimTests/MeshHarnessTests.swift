@@ -97,6 +97,8 @@ struct MeshHarness: EventHandler {
     mutating func handle(_ event: Event, in sim: inout Simulation) {
         if MeshNetwork.owns(event.kind) {
             mesh.handle(event, link: &link, sim: &sim)
+        } else if SessionLayer.owns(event.kind) {
+            mesh.handleSessionEvent(event, link: &link, sim: &sim)
         } else {
             link.handle(event, in: &sim)
         }
@@ -145,7 +147,7 @@ struct MeshHarnessTests {
         // time to every session peer (`floodSend`): 1 + 2 + 2 + 1 = 6 frames per heartbeat.
         let originated = h.mesh.originated.reduce(0, +)
         #expect(originated >= 8)
-        #expect(h.mesh.recorder.controlFramesSent.reduce(0, +) == 6 * originated)
+        #expect(h.mesh.framesSent.controlFramesSent.reduce(0, +) == 6 * originated)
     }
 
     @Test func aRouteExpiresWhenItsOriginFallsSilent() {
@@ -174,7 +176,7 @@ struct MeshHarnessTests {
         _ = sim.run(&h, until: .seconds(3))
         let r: UInt64 = 37
         let bytes: [UInt64] = [40 + r, 2 * (48 + r) + 64 + r, 2 * (56 + r) + 64 + r, 64 + r]
-        #expect(h.mesh.recorder.controlBytes == bytes)
+        #expect(h.mesh.framesSent.controlBytes == bytes)
         #expect(h.mesh.route(from: 0, to: 3, at: sim.now)?.path == [0, 1, 2, 3])
         #expect(h.mesh.route(from: 3, to: 0, at: sim.now)?.path == [3, 2, 1, 0])
         let record = h.mesh.ledger.records[0][0]
@@ -207,7 +209,7 @@ struct MeshHarnessTests {
         // The error (path 2 → 1 → 0, 3 nodes: 56 B) was sent by 2 and forwarded by 1 (after the
         // request copies to both peers and the reply), each frame with its 37-byte DTLS record.
         let r: UInt64 = 37
-        #expect(h.mesh.recorder.controlBytes[2] == 2 * (56 + r) + (64 + r) + (56 + r))
-        #expect(h.mesh.recorder.controlBytes[1] == 2 * (48 + r) + (64 + r) + (56 + r))
+        #expect(h.mesh.framesSent.controlBytes[2] == 2 * (56 + r) + (64 + r) + (56 + r))
+        #expect(h.mesh.framesSent.controlBytes[1] == 2 * (48 + r) + (64 + r) + (56 + r))
     }
 }

@@ -165,14 +165,14 @@ struct MeshMessageTests {
                 Self.diamond, mesh: "{\"floodSend\": \"broadcast\", \"sessionSetup\": \"instant\"}", duration: 32))
         let originated = w.layers.mesh!.originated.reduce(0, +)
         #expect(originated >= 4 * 6)
-        #expect(w.layers.mesh!.recorder.controlFramesSent.reduce(0, +) == 4 * originated)
+        #expect(w.layers.mesh!.framesSent.controlFramesSent.reduce(0, +) == 4 * originated)
         // With one unicast per session peer (the default), a node forwards each heartbeat at
         // most once, to each of its peers: at most 2 × 5 sessions = 10 frames per heartbeat. A
         // node whose first copy of a new heartbeat came the long way round while its route is
         // fresh drops it ("already known by a faster path"), so it can be fewer; never fewer
         // than the origin's own copies, to at least 2 peers each.
         let (u, _) = run(try scenario(Self.diamond, mesh: "{\"sessionSetup\": \"instant\"}", duration: 32))
-        let sent = u.layers.mesh!.recorder.controlFramesSent.reduce(0, +)
+        let sent = u.layers.mesh!.framesSent.controlFramesSent.reduce(0, +)
         let made = u.layers.mesh!.originated.reduce(0, +)
         #expect(sent <= 10 * made)
         #expect(sent >= 2 * made)

@@ -51,8 +51,11 @@ struct SeamTests {
         )
         #expect([EventKind.mobilityTick, .nodeEvent].allSatisfy { $0.block == .world })
         #expect(
-            [EventKind.meshHeartbeat, .meshSessions, .meshMessage, .meshConfirmTimeout, .meshRequestTimeout]
+            [EventKind.meshHeartbeat, .meshMessage, .meshConfirmTimeout, .meshRequestTimeout]
                 .allSatisfy { $0.block == .layer && MeshNetwork.owns($0) && !BleNetwork.owns($0) })
+        #expect(
+            [EventKind.meshSessions, .meshQuery, .meshResend, .meshTransferStart, .meshHandshakeTimer]
+                .allSatisfy { $0.block == .layer && SessionLayer.owns($0) && !MeshNetwork.owns($0) })
         #expect(
             [EventKind.tcpRetransmit, .tcpDelayedAck, .tcpKeepalive, .quicLossDetection, .quicAckDelay]
                 .allSatisfy { $0.block == .transport })

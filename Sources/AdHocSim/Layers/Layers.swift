@@ -46,6 +46,7 @@ public struct Layers {
     /// its own blocks.
     static let eventBlocks: [(layer: String, blocks: [Range<UInt16>])] = [
         ("mesh", MeshNetwork.eventBlocks),
+        ("multipeer", SessionLayer.eventBlocks),
         ("ble", BleNetwork.eventBlocks),
     ]
 
@@ -53,6 +54,8 @@ public struct Layers {
     mutating func handle<L: LinkTechnology>(_ event: Event, link: inout L, sim: inout Simulation) {
         if MeshNetwork.owns(event.kind) {
             mesh?.handle(event, link: &link, sim: &sim)
+        } else if SessionLayer.owns(event.kind) {
+            mesh?.handleSessionEvent(event, link: &link, sim: &sim)
         } else if BleNetwork.owns(event.kind) {
             ble?.handle(event, in: &sim)
         } else {

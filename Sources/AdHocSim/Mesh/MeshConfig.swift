@@ -262,13 +262,15 @@ public struct MeshRoute: Sendable, Equatable {
 }
 
 extension MeshNetwork {
-    /// The mesh's blocks of event kinds (`Layers.eventBlocks`): routing and sessions in 230–239,
-    /// Multipeer transfers and the DTLS handshake in 250–259.
-    static let eventBlocks: [Range<UInt16>] = [230..<240, 250..<260]
+    /// The routing's blocks of event kinds (`Layers.eventBlocks`): 230 and 232–235, inside the
+    /// 230–239 the mesh was given when it held the session layer too (whose kinds are
+    /// `SessionLayer.eventBlocks`).
+    static let eventBlocks: [Range<UInt16>] = [230..<231, 232..<236]
 
-    /// Whether `kind` is one of the mesh's.
+    /// Whether `kind` is one of the routing's.
     @inline(__always)
     static func owns(_ kind: EventKind) -> Bool {
-        (230..<240).contains(kind.rawValue) || (250..<260).contains(kind.rawValue)
+        let k = kind.rawValue
+        return k == 230 || (232..<236).contains(k)
     }
 }

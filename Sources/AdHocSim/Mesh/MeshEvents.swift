@@ -1,28 +1,14 @@
-/// The mesh's events (`MeshNetwork.eventBlocks`): the mesh schedules them with typed arguments (below),
+/// The mesh's events (`MeshNetwork.eventBlocks`, and the session layer's, `SessionLayer.eventBlocks`):
+/// they are scheduled with typed arguments (below),
 /// each packed into and read from the event's 64-bit argument in one place, and decodes them
 /// here, so the world only routes by block.
 extension MeshNetwork {
-    /// Handles one of the mesh's events over `link` (which says which nodes are down and, for
-    /// sessions, what each node hears).
+    /// Handles one of the routing's events over `link` (which says which nodes are down).
     public mutating func handle<L: LinkTechnology>(_ event: Event, link: inout L, sim: inout Simulation) {
         switch event.kind {
-        case .meshSessions:
-            updateSessions(link: &link, sim: &sim)
-            sim.schedule(after: config.sessionInterval, target: 0, kind: .meshSessions)
         case .meshHeartbeat, .meshRequestTimeout, .meshSessionHeartbeat:
             // Both concern the event's target node (heartbeat origin, request initiator).
             routingHandle(event, targetDown: link.isDown(Int(event.target)), sim: &sim)
-        case .meshQuery:
-            guard var s = setup.take() else { break }
-            s.queryDue(Int(event.target), generation: event.arg, down: link.isDown(Int(event.target)), core: &core, sim: &sim)
-            setup = s
-        case .meshAnswer:
-            setup?.answerDue(Int(event.target), down: link.isDown(Int(event.target)), core: &core, now: sim.now)
-        case .meshResend:
-            resendDue(Int(event.arg), sim: &sim)
-        case .meshInviteTimeout:
-            let a = InviteTimeout(event.arg)
-            setup?.inviteTimedOut(Int(event.target), a.invited, id: a.id, now: sim.now)
         case .meshMessage:
             let w = Int(event.target)
             messageDue(w, Int(event.arg), senderDown: link.isDown(ledger.workloads[w].from), sim: &sim)
@@ -30,22 +16,22 @@ extension MeshNetwork {
             let w = Int(event.target)
             let a = MessageAttempt(event.arg)
             confirmTimedOut(w, a.message, number: a.attempt, senderDown: link.isDown(ledger.workloads[w].from), sim: &sim)
-        case .meshTransferStart:
-            let t = Int(event.target)
-            transferTable.transferStarted(t, senderDown: link.isDown(transfers[t].from), core: &core, sim: &sim)
-        case .meshStreamWrite:
-            let t = Int(event.target)
-            transferTable.streamWrote(t, Int(event.arg), senderDown: link.isDown(transfers[t].from), core: &core, sim: &sim)
-        case .meshHandshakeTimer:
-            let from = Int(event.target)
-            guard var s = setup.take() else { break }
-            let a = HandshakeFlight(event.arg)
-            s.handshakeTimerRanOut(from, a.peer, id: a.id, flight: a.flight, down: link.isDown(from), core: &core, sim: &sim)
-            setup = s
-        case .meshTransferCancel:
-            transferTable.transferCancelled(Int(event.target), now: sim.now)
         default:
-            preconditionFailure("not a mesh event")
+            preconditionFailure("not a mesh routing event")
+        }
+    }
+
+    /// Handles one of the session layer's events (`SessionLayer.eventBlocks`) over `link`
+    /// (which says which nodes are down and, for the session round, what each node hears). The
+    /// session round's new sessions reach the routing before the next round is scheduled.
+    public mutating func handleSessionEvent<L: LinkTechnology>(
+        _ event: Event, link: inout L, sim: inout Simulation
+    ) {
+        if event.kind == .meshSessions {
+            updateSessions(link: &link, sim: &sim)
+            core.sessionLayer.nextRound(sim: &sim)
+        } else {
+            core.sessionLayer.handle(event, link: &link, sim: &sim)
         }
     }
 }

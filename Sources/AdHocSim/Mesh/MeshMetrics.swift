@@ -155,12 +155,13 @@ public struct MeshMetrics: Sendable {
     public init(_ mesh: MeshNetwork, end: SimTime, appStart: [SimTime] = []) {
         let n = mesh.nodeCount
         let first = mesh.firstConnected
+        let sent = mesh.framesSent
         nodes = (0..<n).map {
             Node(
-                sessionPeers: mesh.peers[$0].count, controlFrames: mesh.recorder.controlFramesSent[$0],
-                controlBytes: mesh.recorder.controlBytes[$0],
-                messageFrames: mesh.recorder.messageFramesSent[$0], messageBytes: mesh.recorder.messageBytes[$0],
-                sessionFrames: mesh.recorder.sessionFramesSent[$0], sessionBytes: mesh.recorder.sessionBytes[$0],
+                sessionPeers: mesh.peers[$0].count, controlFrames: sent.controlFramesSent[$0],
+                controlBytes: sent.controlBytes[$0],
+                messageFrames: sent.messageFramesSent[$0], messageBytes: sent.messageBytes[$0],
+                sessionFrames: sent.sessionFramesSent[$0], sessionBytes: sent.sessionBytes[$0],
                 firstSession: first.isEmpty ? nil : first[$0], relayed: mesh.recorder.relayedFrames[$0],
                 notOnPath: mesh.recorder.notOnPathDrops[$0])
         }
@@ -208,7 +209,7 @@ public struct MeshMetrics: Sendable {
         failovers = mesh.recorder.failovers
         let seconds = end.inSeconds
         controlBytesPerNodePerSecond =
-            n == 0 || seconds <= 0 ? 0 : Double(mesh.recorder.controlBytes.reduce(0, +)) / Double(n) / seconds
+            n == 0 || seconds <= 0 ? 0 : Double(mesh.framesSent.controlBytes.reduce(0, +)) / Double(n) / seconds
     }
 }
 

@@ -12,11 +12,6 @@
 public struct MeshNetwork: Sendable {
     var core: MeshCore
     var routing: MeshRoutingChoice
-    /// Multipeer session set-up (`mesh.sessionSetup: "multipeer"`); `nil` when sessions form
-    /// at once or are fixed.
-    var setup: MultipeerSetup?
-    /// Multipeer streams and resources.
-    var transferTable: SessionTransfers
     /// The buffer the outbox is swapped into when it goes to the link (reused).
     var outboxScratch: [LinkPacket] = []
 
@@ -27,31 +22,36 @@ public struct MeshNetwork: Sendable {
         streams: [StreamSpec] = [], sessions: SignalSessions? = nil, phones: [MultipeerPhone] = [],
         sim: inout Simulation
     ) {
-        core = MeshCore(nodes: nodes, config: config, workloads: workloads, sessions: sessions)
-        transferTable = SessionTransfers(resources: resources, streams: streams)
+        let sessionLayer = SessionLayer(
+            nodes: nodes, config: config, workloads: workloads, resources: resources, streams: streams,
+            sessions: sessions, phones: phones, sim: sim)
+        core = MeshCore(nodes: nodes, config: config, workloads: workloads, sessionLayer: sessionLayer)
         switch config.routing {
         case .heartbeat: routing = .heartbeat(HeartbeatRouting(nodes: nodes, sim: sim))
         case .dsr: routing = .dsr(ClassicDsr(nodes: nodes))
         }
-        if config.sessionSetup == .multipeer && sessions == nil {
-            setup = MultipeerSetup(nodes: nodes, encryption: config.encryption, phones: phones, sim: sim)
-        }
-        sim.schedule(at: .zero, target: 0, kind: .meshSessions)
+        core.sessionLayer.firstRound(sim: &sim)
         routingStart(sim: &sim)
-        setup?.startDiscovery(nodes: nodes, sim: &sim)
+        core.sessionLayer.setup?.startDiscovery(nodes: nodes, sim: &sim)
         for (w, spec) in workloads.enumerated() {
             sim.schedule(at: spec.start, target: UInt32(w), kind: .meshMessage, arg: 0)
         }
-        transferTable.scheduleTransfers(sim: &sim)
+        core.sessionLayer.transfers.scheduleTransfers(sim: &sim)
     }
 
     /// Per node, when it first joined a session (Multipeer set-up only; `nil`: never, or
     /// sessions that form at once).
-    public var firstConnected: [SimTime?] { setup?.firstConnected ?? [] }
+    public var firstConnected: [SimTime?] { core.sessionLayer.setup?.firstConnected ?? [] }
 
     /// What each phone's app heard from Multipeer, in time order (`nil` without Multipeer
     /// set-up).
-    public var multipeerEvents: [MultipeerEvent]? { setup?.log }
+    public var multipeerEvents: [MultipeerEvent]? { core.sessionLayer.setup?.log }
+
+    /// Every Multipeer stream and resource, resources first, in scenario order.
+    public var transfers: [SessionTransfer] { core.sessionLayer.transfers.list }
+
+    /// Keeps every transfer's pieces as the receiver takes them (`SessionTransfer.pieces`).
+    public mutating func logTransferPieces() { core.sessionLayer.transfers.logPieces = true }
 
     // MARK: Queries
 
@@ -67,13 +67,15 @@ public struct MeshNetwork: Sendable {
     public var ledger: MessageLedger { core.ledger }
     /// Counters, first routes and repairs.
     public var recorder: MeshRecorder { core.recorder }
+    /// What each node handed its session, by kind of frame.
+    public var framesSent: FramesSent { core.sessionLayer.wire.sent }
     /// Packets to hand to the link layer.
-    public var outbox: [LinkPacket] { core.outbox }
+    public var outbox: [LinkPacket] { core.sessionLayer.wire.outbox }
 
     /// Hands the packets to send to the caller by swapping `buffer` (empty, its capacity kept)
     /// with the outbox, so neither array is copied or reallocated.
     public mutating func takeOutbox(swappingWith buffer: inout [LinkPacket]) {
-        swap(&buffer, &core.outbox)
+        core.sessionLayer.takeOutbox(swappingWith: &buffer)
     }
 
     /// The route node `from` holds to `to` at `time` (expired routes are not returned).
@@ -103,45 +105,27 @@ public struct MeshNetwork: Sendable {
 
     // MARK: Sessions and failures
 
-    /// Re-evaluates every session from what `link` says at `now`.
+    /// Re-evaluates every session from what `link` says at `now`; the routing hears of the
+    /// sessions that formed.
     public mutating func updateSessions<L: LinkTechnology>(link: inout L, sim: inout Simulation) {
-        core.sessions.update(link: &link, config: core.config, now: sim.now)
-        if !core.sessions.ended.isEmpty {
-            for e in core.sessions.ended {
-                // Each side's session reports the peer not connected, except to the app that left.
-                if e.by != e.a { setup?.note(.notConnected, at: e.a, about: e.b, now: sim.now) }
-                if e.by != e.b { setup?.note(.notConnected, at: e.b, about: e.a, now: sim.now) }
-                if !transferTable.list.isEmpty { transferTable.sessionEnded(e.a, e.b, now: sim.now) }
-            }
+        if core.sessionLayer.update(link: &link, now: sim.now) {
+            routingSessionsFormed(core.sessions.formed, sim: &sim)
         }
-        if !core.sessions.formed.isEmpty { routingSessionsFormed(core.sessions.formed, sim: &sim) }
     }
 
-    /// Node `node`'s app calls Multipeer (a scripted event, issue #30).
-    /// - `disconnect`: it leaves its sessions at once (its app hears every peer not connected
-    ///   now); its peers' sessions see it go after the peer timeout, as they see a peer that
-    ///   failed. Its advertiser and browser go on unless stopped too.
-    /// - `stopAdvertising` / `startAdvertising`: no answers and no invitations while stopped;
-    ///   the browsers that had found it lose it; on start it announces itself twice, 1 s apart.
-    /// - `stopBrowsing` / `startBrowsing`: no queries and nothing found while stopped; on start
-    ///   it queries after 20–120 ms, then at doubling intervals from 1 s.
+    /// Node `node`'s app calls Multipeer (a scripted event, issue #30; `SessionLayer.appCalled`).
     public mutating func appCalled(_ action: NodeEvent.Action, at node: Int, sim: inout Simulation) {
-        switch action {
-        case .disconnect:
-            for p in core.sessions.peers[node] where !core.sessions.hasLeft(node, p) {
-                setup?.note(.notConnected, at: node, about: p, now: sim.now)
-            }
-            core.sessions.depart(node, now: sim.now)
-            if !transferTable.list.isEmpty { transferTable.senderLeft(node, now: sim.now) }
-        default:
-            guard var s = setup.take() else { return }
-            s.appCalled(action, at: node, sim: &sim)
-            setup = s
-        }
+        core.sessionLayer.appCalled(action, at: node, sim: &sim)
+    }
+
+    /// Node `i`'s app started again (it joined): Multipeer discovery starts over (`"multipeer"`
+    /// set-up only).
+    public mutating func appStarted(_ i: Int, sim: inout Simulation) {
+        core.sessionLayer.appStarted(i, sim: &sim)
     }
 
     /// Ends the session between `a` and `b` at once.
-    public mutating func disconnect(_ a: Int, _ b: Int) { core.sessions.disconnect(a, b) }
+    public mutating func disconnect(_ a: Int, _ b: Int) { core.sessionLayer.sessions.disconnect(a, b) }
 
     /// Node `k` failed: the recorder counts the routes it broke. `isDown` says which nodes are
     /// down now (`k` included).
@@ -173,14 +157,14 @@ public struct MeshNetwork: Sendable {
     public mutating func sendOutbox<L: LinkTechnology>(
         link: inout L, timeline: TimelineRecorder?, sim: inout Simulation
     ) -> Bool {
-        guard !core.outbox.isEmpty else { return false }
+        guard !core.sessionLayer.wire.outbox.isEmpty else { return false }
         var out = outboxScratch
         outboxScratch = []
-        swap(&out, &core.outbox)
+        swap(&out, &core.sessionLayer.wire.outbox)
         for p in out {
-            if let timeline, let f = core.inFlight[Int(p.tag)] { timeline.frame(f, packet: p, now: sim.now) }
-            if mustHold(p, room: link.queueRoom(of: Int(p.source))) {
-                hold(p)
+            if let timeline, let f = core.sessionLayer.wire.inFlight[Int(p.tag)] { timeline.frame(f, packet: p, now: sim.now) }
+            if core.sessionLayer.wire.mustHold(p, room: link.queueRoom(of: Int(p.source))) {
+                core.sessionLayer.wire.hold(p)
             } else if !link.send(p, sim: &sim) {
                 released(p, dropped: true, refused: true, sim: &sim)
             }
@@ -192,38 +176,33 @@ public struct MeshNetwork: Sendable {
 
     // MARK: Frames from the link
 
-    /// A mesh packet reached node `r` (only session peers of the sender listen).
+    /// A mesh packet reached node `r`: the session layer takes what is its own and passes the
+    /// routing's frames up, each reliable one once and in its hop's order.
     public mutating func delivered<L: LinkTechnology>(
         _ packet: LinkPacket, at r: Int, link: inout L, sim: inout Simulation
     ) {
         let now = sim.now
         let slot = Int(packet.tag)
-        guard let f = core.inFlight[slot] else { return }
-        // A unicast's slot waits for this delivery too (`MeshCore.pendingNotices`).
-        defer { if packet.destination != LinkPacket.broadcast { core.noticed(slot) } }
+        guard let f = core.sessionLayer.wire.inFlight[slot] else { return }
+        // A unicast's slot waits for this delivery too (`SessionWire.pendingNotices`).
+        defer { if packet.destination != LinkPacket.broadcast { core.sessionLayer.wire.noticed(slot) } }
         guard !link.isDown(r) else { return }
-        if f.isSessionSetup {
-            setupArrived(f, at: r, from: Int(packet.source), link: &link, sim: &sim)
+        let from = Int(packet.source)
+        switch core.sessionLayer.receive(f, at: r, from: from, link: &link, sim: &sim) {
+        case .nothing:
             return
-        }
-        guard core.sessions.peers[r].contains(Int(packet.source)), !core.sessions.hasLeft(r, Int(packet.source)) else {
-            return
-        }
-        if core.isReliable(f) {
-            // Reliable mode: each frame once, in its session's order. With path-broadcast every
-            // session peer gets a numbered copy and must take its number in turn (`take` then
-            // drops the copies of those not next on the path).
-            guard f.path[f.hop + 1] == r || config.forwarding == .pathBroadcast else { return }
-            let from = Int(packet.source)
-            guard core.reliable.accept(f, from: from, to: r) else { return }
+        case .connected(let a, let b):
+            routingSessionsFormed([(a, b)], sim: &sim)
+        case .frame(let inOrder):
             take(f, at: r, now: now)
-            while let g = core.reliable.nextHeld(from: from, to: r) { take(g, at: r, now: now) }
-            return
+            guard inOrder else { return }
+            while let g = core.sessionLayer.nextInOrder(from: from, to: r, now: now) { take(g, at: r, now: now) }
+        case .taken:
+            while let g = core.sessionLayer.nextInOrder(from: from, to: r, now: now) { take(g, at: r, now: now) }
         }
-        take(f, at: r, now: now)
     }
 
-    /// Node `r` takes a frame addressed to it (or a flooded one it heard).
+    /// Node `r` takes a frame of the routing addressed to it (or a flooded one it heard).
     mutating func take(_ f: MeshFrame, at r: Int, now: SimTime) {
         switch f.kind {
         case .heartbeat, .routeRequest:
@@ -247,48 +226,25 @@ public struct MeshNetwork: Sendable {
             case .routeReply: routingControlArrived(f, at: r, now: now)
             default: break
             }
-        case .sessionData:
-            transferTable.pieceArrived(f, now: now)  // always reliable: `delivered` checked it is addressed here
-        case .mdnsQuery, .mdnsAnswer, .invitation, .invitationReply, .handshake: break
+        case .sessionData, .mdnsQuery, .mdnsAnswer, .invitation, .invitationReply, .handshake:
+            break  // the session layer's own (`SessionLayer.receive`)
         }
     }
 
     /// The link layer gave up on a mesh packet (retry limit): with classic DSR, a source-routed
-    /// frame's next hop is unreachable and a route error goes back to the frame's source; a
-    /// reliable message or return is sent again by its session.
+    /// frame's next hop is unreachable and a route error goes back to the frame's source; the
+    /// session layer sends a reliable frame again (`SessionLayer.linkGaveUp`).
     public mutating func linkDropped(_ packet: LinkPacket, sim: inout Simulation) {
         let slot = Int(packet.tag)
-        guard let f = core.inFlight[slot], f.isSourceRouted, f.kind != .routeError,
+        guard let f = core.sessionLayer.wire.inFlight[slot], f.isSourceRouted, f.kind != .routeError,
             packet.destination != LinkPacket.broadcast
         else { return }
         let (from, to) = (Int(packet.source), Int(packet.destination))
         core.routeBroke(f, at: from, next: to, now: sim.now)
-        // Reliable mode: the session sends the frame again while the peer stays in it. The app
-        // above (MAdHoc) never sees the link give up: it fails over only when the peer leaves
-        // the session (`MeshCore.send`) or its confirmation times out.
-        if f.kind == .sessionData && !core.sessions.peers[from].contains(to) {
-            transferTable.pieceLost(f.workload, now: sim.now)
-            return
-        }
-        if core.isReliable(f) && core.sessions.peers[from].contains(to) {
-            let id = core.nextResend
-            core.nextResend += 1
-            core.resends[id] = (f, from, to)
-            sim.schedule(after: config.reliableResendDelay, target: 0, kind: .meshResend, arg: UInt64(id))
-        }
-    }
-
-    /// Reliable frame `id` is due again: it goes to the same peer with the same number, unless
-    /// the peer has left the session (the frame is then lost with it).
-    mutating func resendDue(_ id: Int, sim: inout Simulation) {
-        guard let r = core.resends.removeValue(forKey: id) else { return }
-        guard core.sessions.peers[r.from].contains(r.to) else {
-            if r.frame.kind == .sessionData { transferTable.pieceLost(r.frame.workload, now: sim.now) }
-            return
-        }
-        let bytes = core.frameBytes(r.frame)
-        if r.frame.kind == .sessionData { transferTable.list[r.frame.workload].handed(bytes: bytes, resend: true) }
-        core.hand(r.frame, from: r.from, to: UInt32(r.to), bytes: bytes, now: sim.now)
+        // The app above (MAdHoc) never sees the link give up: it fails over only when the peer
+        // leaves the session (`MeshCore.send`) or its confirmation times out.
+        let bytes = core.sessionLayer.isReliable(f) ? core.frameBytes(f) : 0
+        core.sessionLayer.linkGaveUp(f, from: from, to: to, bytes: bytes, sim: &sim)
     }
 
     /// The link is done with a mesh packet. The last fragment of a long message leaving its
@@ -298,58 +254,33 @@ public struct MeshNetwork: Sendable {
         _ packet: LinkPacket, dropped: Bool = false, refused: Bool = false, sim: inout Simulation
     ) {
         let slot = Int(packet.tag)
-        let f = core.inFlight[slot]
+        let f = core.sessionLayer.wire.inFlight[slot]
         if let f, f.kind == .message, f.fragments > 1, f.hop == 0, f.fragment == f.fragments - 1 {
             sim.schedule(
                 after: config.confirmTimeout, target: UInt32(f.workload), kind: .meshConfirmTimeout,
                 arg: MessageAttempt(message: f.message, attempt: f.attempt).argument)
         }
         // A frame the link gave up on, or never took, is not delivered either.
-        core.noticed(slot, all: dropped || refused)
-        // A transfer's window has room again (after the slot is free, so the next piece may take it).
-        if let f, f.kind == .sessionData {
-            transferTable.pieceReleased(f.workload, dropped: dropped || refused, refused: refused, core: &core, now: sim.now)
-        }
-    }
-
-    /// Whether `packet` must wait in its sender's session buffer (`MeshCore.held`) instead of
-    /// going to the link: a message frame (message or route return) when the transmit queue
-    /// has no `room`, or when older frames already wait there (it never overtakes them).
-    /// Flooded control frames never wait: a full queue refuses them and they are lost.
-    public func mustHold(_ packet: LinkPacket, room: Int) -> Bool {
-        guard let f = core.inFlight[Int(packet.tag)],
-            f.kind == .message || f.kind == .routeReturn || f.kind == .sessionData
-        else {
-            return false
-        }
-        return room == 0 || (!core.holding.isEmpty && !core.held[Int(packet.source)].isEmpty)
-    }
-
-    /// Puts `packet` at the back of its sender's session buffer.
-    public mutating func hold(_ packet: LinkPacket) {
-        let node = Int(packet.source)
-        if core.held.isEmpty { core.held = Array(repeating: FifoBuffer(), count: core.nodeCount) }
-        if core.held[node].isEmpty && !core.holding.contains(node) { core.holding.append(node) }
-        core.held[node].append(packet)
+        core.sessionLayer.released(slot, frame: f, dropped: dropped, refused: refused, now: sim.now)
     }
 
     /// Whether any node holds frames for its transmit queue.
-    public var isHolding: Bool { !core.holding.isEmpty }
+    public var isHolding: Bool { !core.sessionLayer.wire.holding.isEmpty }
 
     /// Hands held frames to `link` while their nodes' transmit queues have room, oldest first.
     public mutating func sendHeld<L: LinkTechnology>(link: inout L, sim: inout Simulation) {
         var still: [Int] = []
-        for node in core.holding {
-            while let p = core.held[node].first, link.queueRoom(of: node) > 0 {
-                core.held[node].removeFirst()
+        for node in core.sessionLayer.wire.holding {
+            while let p = core.sessionLayer.wire.held[node].first, link.queueRoom(of: node) > 0 {
+                core.sessionLayer.wire.held[node].removeFirst()
                 if !link.send(p, sim: &sim) {
                     // A down node's link refuses everything: its held frames are lost.
                     released(p, dropped: true, refused: true, sim: &sim)
                 }
             }
-            if !core.held[node].isEmpty { still.append(node) }
+            if !core.sessionLayer.wire.held[node].isEmpty { still.append(node) }
         }
-        core.holding = still
+        core.sessionLayer.wire.holding = still
     }
 
     // MARK: IP across the mesh

@@ -1,8 +1,7 @@
-/// What the mesh's metrics observe, as it happens: frames sent, routes learned, node failures.
+/// What the mesh's metrics observe, as it happens: routes learned, relays and drops, node
+/// failures (the frames each node sent are counted where they go to the link, `FramesSent`).
 /// The mesh calls its observer; the observer never changes what the mesh does.
 protocol MeshObserver: Sendable {
-    /// Node `node` sent `frame` of `bytes` (originated or forwarded).
-    mutating func frameSent(_ frame: MeshFrame, bytes: Int32, by node: Int)
     /// A source-routed frame could not go on: its next hop was not in `node`'s session.
     mutating func noSession(at node: Int)
     /// A route error was originated.
@@ -21,23 +20,9 @@ protocol MeshObserver: Sendable {
     mutating func nodeFailed(_ node: Int, now: SimTime, routes: RouteTable, down: [Bool])
 }
 
-/// The mesh's recorder: per-node traffic counters, when each pair first held a route, and the
+/// The mesh's recorder: per-node relay counters, when each pair first held a route, and the
 /// routes each failure broke with their repair times (`MeshMetrics` reads it at the end).
 public struct MeshRecorder: MeshObserver, Sendable {
-    /// Routing control frames sent (originated and forwarded) and their bytes, per node:
-    /// heartbeats, or with classic DSR route requests, replies and errors.
-    public private(set) var controlFramesSent: [UInt64]
-    /// See `controlFramesSent`.
-    public private(set) var controlBytes: [UInt64]
-    /// Message and route-return frames sent (originated and forwarded) and their bytes, per node.
-    public private(set) var messageFramesSent: [UInt64]
-    /// See `messageFramesSent`.
-    public private(set) var messageBytes: [UInt64]
-    /// Session set-up frames sent (Bonjour queries and answers, invitations, replies,
-    /// connection frames) and their bytes, per node.
-    public private(set) var sessionFramesSent: [UInt64]
-    /// See `sessionFramesSent`.
-    public private(set) var sessionBytes: [UInt64]
     /// Per node, source-routed frames it passed on as a relay (each once, however many copies
     /// the hop then sends).
     public private(set) var relayedFrames: [UInt64]
@@ -60,12 +45,6 @@ public struct MeshRecorder: MeshObserver, Sendable {
     /// Nothing recorded for `nodes` nodes.
     init(nodes: Int) {
         nodeCount = nodes
-        controlFramesSent = Array(repeating: 0, count: nodes)
-        controlBytes = Array(repeating: 0, count: nodes)
-        messageFramesSent = Array(repeating: 0, count: nodes)
-        messageBytes = Array(repeating: 0, count: nodes)
-        sessionFramesSent = Array(repeating: 0, count: nodes)
-        sessionBytes = Array(repeating: 0, count: nodes)
         firstRoute = PairTable(nodes: nodes, empty: -1)
         relayedFrames = Array(repeating: 0, count: nodes)
         notOnPathDrops = Array(repeating: 0, count: nodes)
@@ -74,20 +53,6 @@ public struct MeshRecorder: MeshObserver, Sendable {
     mutating func relayed(at node: Int) { relayedFrames[node] += 1 }
 
     mutating func notOnPath(at node: Int) { notOnPathDrops[node] += 1 }
-
-    mutating func frameSent(_ frame: MeshFrame, bytes: Int32, by node: Int) {
-        if frame.kind == .sessionData { return }  // counted per transfer (`SessionTransfers`)
-        if frame.isSessionSetup {
-            sessionFramesSent[node] += 1
-            sessionBytes[node] += UInt64(bytes)
-        } else if frame.isControl {
-            controlFramesSent[node] += 1
-            controlBytes[node] += UInt64(bytes)
-        } else {
-            messageFramesSent[node] += 1
-            messageBytes[node] += UInt64(bytes)
-        }
-    }
 
     mutating func noSession(at node: Int) { noSessionDrops += 1 }
 

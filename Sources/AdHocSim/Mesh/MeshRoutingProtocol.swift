@@ -74,7 +74,6 @@ extension MeshNetwork {
     }
 
     mutating func routingSessionsFormed(_ pairs: [(Int, Int)], sim: inout Simulation) {
-        for (a, b) in pairs { core.reliable.sessionFormed(a, b) }
         switch routing {
         case .heartbeat(var r):
             routing = .running; r.sessionsFormed(pairs, core: &core, sim: &sim); routing = .heartbeat(r)

@@ -170,38 +170,39 @@ extension MultipeerSetup {
 
     /// Node `i`'s query of app start `generation` is due: it broadcasts one (when up) and
     /// doubles its interval.
-    mutating func queryDue(_ i: Int, generation g: UInt64, down: Bool, core: inout MeshCore, sim: inout Simulation) {
+    mutating func queryDue(_ i: Int, generation g: UInt64, down: Bool, wire: inout SessionWire, sim: inout Simulation) {
         guard g == generation[i] else { return }
         let interval = queryInterval[i]
         queryInterval[i] = min(interval + interval, .seconds(3600))
         sim.schedule(after: interval, target: UInt32(i), kind: .meshQuery, arg: g)
         guard !down, browsing[i] else { return }
-        core.hand(
+        wire.hand(
             MeshFrame(kind: .mdnsQuery, origin: i, seq: 0, path: [i]), from: i, to: LinkPacket.broadcast,
             bytes: MultipeerSetup.queryBytes, now: sim.now)
     }
 
     /// Node `i` answers (or announces) while it advertises: one multicast answer every
     /// browser in range may hear, longer by its discovery info and display name.
-    func answerDue(_ i: Int, down: Bool, core: inout MeshCore, now: SimTime) {
+    func answerDue(_ i: Int, down: Bool, wire: inout SessionWire, now: SimTime) {
         guard !down, advertising[i] else { return }
-        core.hand(
+        wire.hand(
             MeshFrame(kind: .mdnsAnswer, origin: i, seq: 0, path: [i]), from: i, to: LinkPacket.broadcast,
             bytes: MultipeerSetup.answerBytes + Int32(phones[i].answerExtraBytes), now: now)
     }
 
     /// Whether node `i`'s session has room for one more peer, set-ups under way counted.
-    func hasRoom(_ i: Int, core: MeshCore) -> Bool {
-        core.sessions.peers[i].count + connecting[i] < core.config.neighbourLimit
+    func hasRoom(_ i: Int, sessions: SignalSessions, limit: Int) -> Bool {
+        sessions.peers[i].count + connecting[i] < limit
     }
 
     /// A session set-up frame reached node `r` from `from`. Returns the pair it connected, if
     /// it did.
     mutating func arrived<L: LinkTechnology>(
-        _ f: MeshFrame, at r: Int, from: Int, link: inout L, core: inout MeshCore, sim: inout Simulation
+        _ f: MeshFrame, at r: Int, from: Int, link: inout L, sessions: inout SignalSessions, wire: inout SessionWire,
+        sim: inout Simulation
     ) -> (Int, Int)? {
         let key = MultipeerSetup.key(r, from)
-        let config = core.config
+        let config = wire.config
         switch f.kind {
         case .mdnsQuery:
             // An advertiser answers what it hears, after its random delay.
@@ -213,7 +214,7 @@ extension MultipeerSetup {
                 finders[from].append(r)
                 note(.found, at: r, about: from, now: sim.now)
             }
-            guard attempts[key] == nil, !core.sessions.peers[r].contains(from), hasRoom(r, core: core) else { return nil }
+            guard attempts[key] == nil, !sessions.peers[r].contains(from), hasRoom(r, sessions: sessions, limit: config.neighbourLimit) else { return nil }
             let id = nextId
             nextId += 1
             let encrypted = MultipeerPhone.sessionEncrypted(encryption(r), encryption(from)) ?? true
@@ -225,7 +226,7 @@ extension MultipeerSetup {
             note(.invite, at: r, about: from, now: sim.now)
             MultipeerSetup.send(
                 .invitation, id: id, from: r, to: from,
-                bytes: MultipeerSetup.invitationBytes + Int32(phones[r].nameExtraBytes), core: &core, now: sim.now)
+                bytes: MultipeerSetup.invitationBytes + Int32(phones[r].nameExtraBytes), wire: &wire, now: sim.now)
         case .invitation:
             // Only the invitation of the set-up under way, once, and only while advertising
             // (invitations reach the app through its advertiser).
@@ -235,7 +236,7 @@ extension MultipeerSetup {
             note(.invitation, at: r, about: from, now: sim.now)
             let phone = phones[r]
             if phone.invitations == .ignore { return nil }  // the inviter's timeout ends it
-            var accept = hasRoom(r, core: core) && !core.sessions.peers[r].contains(from)
+            var accept = hasRoom(r, sessions: sessions, limit: config.neighbourLimit) && !sessions.peers[r].contains(from)
             if phone.invitations == .decline || (phone.invitations == .acceptListed && !phone.acceptFrom.contains(from))
                 || MultipeerPhone.sessionEncrypted(encryption(r), encryption(from)) == nil
             {
@@ -249,7 +250,7 @@ extension MultipeerSetup {
             var reply = MeshFrame(kind: .invitationReply, origin: r, seq: accept ? 1 : 0, path: [r])
             reply.target = from
             reply.attempt = f.attempt
-            core.hand(reply, from: r, to: UInt32(from), bytes: MultipeerSetup.replyBytes, now: sim.now)
+            wire.hand(reply, from: r, to: UInt32(from), bytes: MultipeerSetup.replyBytes, now: sim.now)
             if !accept {
                 abandon(key)
                 declined[a.id] = true
@@ -268,12 +269,12 @@ extension MultipeerSetup {
             // The connection frames, inviter first; each frame's `seq` is its number.
             note(.connecting, at: r, about: from, now: sim.now)
             attempts[key]!.flights = 1
-            sendFlight(0, of: key, from: r, to: from, core: &core, sim: &sim)
+            sendFlight(0, of: key, from: r, to: from, wire: &wire, sim: &sim)
         case .handshake:
             guard let a = attempts[key], a.id == f.attempt else { return nil }
             if config.handshakeRetransmission && a.flights >= 2 && f.seq == UInt64(a.flights - 2) {
                 // The flight before ours came again: ours was lost; send it again.
-                resendFlight(a.flights - 1, of: key, from: r, to: from, core: &core, now: sim.now)
+                resendFlight(a.flights - 1, of: key, from: r, to: from, wire: &wire, now: sim.now)
                 return nil
             }
             // Otherwise only the frame the set-up waits for: the last one sent.
@@ -292,9 +293,9 @@ extension MultipeerSetup {
                 }
             }
             let sent = a.flights
-            if sent == MultipeerSetup.flights(a).count { return connected(a, core: &core, now: sim.now) }
+            if sent == MultipeerSetup.flights(a).count { return connected(a, sessions: &sessions, wire: &wire, now: sim.now) }
             attempts[key]!.flights = sent + 1
-            sendFlight(sent, of: key, from: r, to: from, core: &core, sim: &sim)
+            sendFlight(sent, of: key, from: r, to: from, wire: &wire, sim: &sim)
         default: break
         }
         return nil
@@ -302,11 +303,11 @@ extension MultipeerSetup {
 
     /// Sends connection flight `k` of the set-up of `key` from `from` to `to`, and, unless it is
     /// the last flight (which expects no answer), arms its retransmission timer.
-    mutating func sendFlight(_ k: Int, of key: UInt64, from: Int, to: Int, core: inout MeshCore, sim: inout Simulation) {
+    mutating func sendFlight(_ k: Int, of key: UInt64, from: Int, to: Int, wire: inout SessionWire, sim: inout Simulation) {
         let id = attempts[key]!.id
         let flights = MultipeerSetup.flights(attempts[key]!)
-        MultipeerSetup.send(.handshake, id: id, seq: UInt64(k), from: from, to: to, bytes: flights[k], core: &core, now: sim.now)
-        guard core.config.handshakeRetransmission, k + 1 < flights.count else { return }
+        MultipeerSetup.send(.handshake, id: id, seq: UInt64(k), from: from, to: to, bytes: flights[k], wire: &wire, now: sim.now)
+        guard wire.config.handshakeRetransmission, k + 1 < flights.count else { return }
         attempts[key]!.timer = MultipeerSetup.initialTimer
         sim.schedule(
             after: MultipeerSetup.initialTimer, target: UInt32(from), kind: .meshHandshakeTimer,
@@ -314,16 +315,16 @@ extension MultipeerSetup {
     }
 
     /// Sends flight `k` of the set-up of `key` again (a retransmission).
-    func resendFlight(_ k: Int, of key: UInt64, from: Int, to: Int, core: inout MeshCore, now: SimTime) {
+    func resendFlight(_ k: Int, of key: UInt64, from: Int, to: Int, wire: inout SessionWire, now: SimTime) {
         let id = attempts[key]!.id
         let bytes = MultipeerSetup.flights(attempts[key]!)[k]
-        MultipeerSetup.send(.handshake, id: id, seq: UInt64(k), from: from, to: to, bytes: bytes, core: &core, now: now)
+        MultipeerSetup.send(.handshake, id: id, seq: UInt64(k), from: from, to: to, bytes: bytes, wire: &wire, now: now)
     }
 
     /// The retransmission timer of flight `k` of set-up `id`, sent by `from` to `to`, ran out:
     /// with no answer yet, the flight goes again and the timer doubles (RFC 6347 §4.2.4.1).
     mutating func handshakeTimerRanOut(
-        _ from: Int, _ to: Int, id: Int, flight k: Int, down: Bool, core: inout MeshCore, sim: inout Simulation
+        _ from: Int, _ to: Int, id: Int, flight k: Int, down: Bool, wire: inout SessionWire, sim: inout Simulation
     ) {
         let key = MultipeerSetup.key(from, to)
         guard let a = attempts[key], a.id == id, a.received < k + 1 else { return }
@@ -332,26 +333,28 @@ extension MultipeerSetup {
         sim.schedule(
             after: timer, target: UInt32(from), kind: .meshHandshakeTimer,
             arg: HandshakeFlight(peer: to, id: id, flight: k).argument)
-        if !down { resendFlight(k, of: key, from: from, to: to, core: &core, now: sim.now) }
+        if !down { resendFlight(k, of: key, from: from, to: to, wire: &wire, now: sim.now) }
     }
 
     /// Sends a unicast frame of set-up `id`.
     static func send(
-        _ kind: MeshFrame.Kind, id: Int, seq: UInt64 = 0, from: Int, to: Int, bytes: Int32, core: inout MeshCore,
+        _ kind: MeshFrame.Kind, id: Int, seq: UInt64 = 0, from: Int, to: Int, bytes: Int32, wire: inout SessionWire,
         now: SimTime
     ) {
         var f = MeshFrame(kind: kind, origin: from, seq: seq, path: [from])
         f.target = to
         f.attempt = id
-        core.hand(f, from: from, to: UInt32(to), bytes: bytes, now: now)
+        wire.hand(f, from: from, to: UInt32(to), bytes: bytes, now: now)
     }
 
     /// The pair of `a` is connected: both join each other's session. Returns the pair, lower
     /// index first.
-    mutating func connected(_ a: Attempt, core: inout MeshCore, now: SimTime) -> (Int, Int) {
+    mutating func connected(
+        _ a: Attempt, sessions: inout SignalSessions, wire: inout SessionWire, now: SimTime
+    ) -> (Int, Int) {
         abandon(MultipeerSetup.key(a.inviter, a.invited))
-        core.sessions.connect(a.inviter, a.invited)
-        core.setRecord(encrypted: a.encrypted, a.inviter, a.invited)
+        sessions.connect(a.inviter, a.invited)
+        wire.setRecord(encrypted: a.encrypted, a.inviter, a.invited)
         note(.connected, at: a.inviter, about: a.invited, now: now)
         note(.connected, at: a.invited, about: a.inviter, now: now)
         for n in [a.inviter, a.invited] where firstConnected[n] == nil { firstConnected[n] = now }
@@ -373,27 +376,6 @@ extension MultipeerSetup {
         abandon(key)
         note(.notConnected, at: inviter, about: invited, now: now)
         if a.accepted { note(.notConnected, at: invited, about: inviter, now: now) }
-    }
-}
-
-extension MeshNetwork {
-    /// Node `i`'s app started again (it joined): Multipeer discovery starts over (`"multipeer"`
-    /// set-up only).
-    public mutating func appStarted(_ i: Int, sim: inout Simulation) {
-        guard var s = setup.take() else { return }
-        s.appStarted(i, sim: &sim)
-        setup = s
-    }
-
-    /// A session set-up frame reached node `r`: Multipeer handles it; a pair it connected is
-    /// handed to the routing.
-    mutating func setupArrived<L: LinkTechnology>(
-        _ f: MeshFrame, at r: Int, from: Int, link: inout L, sim: inout Simulation
-    ) {
-        guard var s = setup.take() else { return }
-        let formed = s.arrived(f, at: r, from: from, link: &link, core: &core, sim: &sim)
-        setup = s
-        if let formed { routingSessionsFormed([formed], sim: &sim) }
     }
 }
 

@@ -165,16 +165,8 @@ struct SessionTransfers: Sendable {
     }
 }
 
-extension MeshNetwork {
-    /// Every Multipeer stream and resource, resources first, in scenario order.
-    public var transfers: [SessionTransfer] { transferTable.list }
-
-    /// Keeps every transfer's pieces as the receiver takes them (`SessionTransfer.pieces`).
-    public mutating func logTransferPieces() { transferTable.logPieces = true }
-}
-
 /// The transfers' own logic: Multipeer's streams and resources between session peers, over
-/// the mesh's shared state (`MeshCore`: sessions, frames to the link) passed in.
+/// the session layer's sessions, reliable numbering and wire (`SessionLayer`) passed in.
 extension SessionTransfers {
     /// Schedules every transfer's start and cancel.
     mutating func scheduleTransfers(sim: inout Simulation) {
@@ -185,13 +177,15 @@ extension SessionTransfers {
     }
 
     /// Transfer `t` starts: it fails at once unless its receiver is in the sender's session.
-    mutating func transferStarted(_ t: Int, senderDown: Bool, core: inout MeshCore, sim: inout Simulation) {
+    mutating func transferStarted(
+        _ t: Int, senderDown: Bool, sessions: SignalSessions, reliable: inout ReliableHops, wire: inout SessionWire, sim: inout Simulation
+    ) {
         let x = list[t]
         guard !senderDown else {
             list[t].end(.senderDown, at: sim.now)
             return
         }
-        guard core.sessions.peers[x.from].contains(x.to) else {
+        guard sessions.peers[x.from].contains(x.to) else {
             list[t].end(.notConnected, at: sim.now)
             return
         }
@@ -199,14 +193,16 @@ extension SessionTransfers {
         switch x.kind {
         case .resource:
             list[t].written = x.size
-            pump(t, core: &core, now: sim.now)
+            pump(t, sessions: sessions, reliable: &reliable, wire: &wire, now: sim.now)
         case .stream:
-            streamWrote(t, 0, senderDown: false, core: &core, sim: &sim)
+            streamWrote(t, 0, senderDown: false, sessions: sessions, reliable: &reliable, wire: &wire, sim: &sim)
         }
     }
 
     /// Write `k` of stream `t`: its bytes join the stream, and the next write is scheduled.
-    mutating func streamWrote(_ t: Int, _ k: Int, senderDown: Bool, core: inout MeshCore, sim: inout Simulation) {
+    mutating func streamWrote(
+        _ t: Int, _ k: Int, senderDown: Bool, sessions: SignalSessions, reliable: inout ReliableHops, wire: inout SessionWire, sim: inout Simulation
+    ) {
         guard list[t].state == .sending else { return }
         guard !senderDown else {
             list[t].end(.senderDown, at: sim.now)
@@ -217,7 +213,7 @@ extension SessionTransfers {
         if list[t].written < x.size {
             sim.schedule(after: x.writeInterval, target: UInt32(t), kind: .meshStreamWrite, arg: UInt64(k + 1))
         }
-        pump(t, core: &core, now: sim.now)
+        pump(t, sessions: sessions, reliable: &reliable, wire: &wire, now: sim.now)
     }
 
     /// The app cancels resource `t`: nothing more is sent (pieces already with the link still go).
@@ -227,12 +223,12 @@ extension SessionTransfers {
     }
 
     /// Hands transfer `t`'s next pieces to the session while its window has room.
-    mutating func pump(_ t: Int, core: inout MeshCore, now: SimTime) {
+    mutating func pump(_ t: Int, sessions: SignalSessions, reliable: inout ReliableHops, wire: inout SessionWire, now: SimTime) {
         let (from, to) = (list[t].from, list[t].to)
-        while list[t].state == .sending, list[t].outstanding < core.config.transferWindow,
+        while list[t].state == .sending, list[t].outstanding < wire.config.transferWindow,
             list[t].sent < list[t].written
         {
-            guard core.sessions.connected(from, to) else {
+            guard sessions.connected(from, to) else {
                 list[t].end(.peerLeft, at: now)
                 return
             }
@@ -243,8 +239,11 @@ extension SessionTransfers {
             f.message = length
             f.sentAt = now
             list[t].sent += length
-            list[t].handed(bytes: core.frameBytes(f), resend: false)
-            core.send(f, from: from, now: now)
+            let bytes = wire.config.transferFrameBytes(payload: f.message)
+            list[t].handed(bytes: bytes, resend: false)
+            // A piece goes in reliable mode to its one session peer, numbered on that hop.
+            f.hopSeq = reliable.number(from: from, to: to)
+            wire.hand(f, from: from, to: UInt32(to), bytes: bytes, now: now)
         }
     }
 
@@ -256,11 +255,13 @@ extension SessionTransfers {
 
     /// The sender is done with a piece of transfer `t`: the window has room again. After a
     /// successful send the next pieces go; a piece the link gave up on is resent by its session
-    /// (`linkDropped`), and one the sender's link refused (the sender is down) ends the transfer.
-    mutating func pieceReleased(_ t: Int, dropped: Bool, refused: Bool, core: inout MeshCore, now: SimTime) {
+    /// (`SessionLayer.linkGaveUp`), and one the sender's link refused (the sender is down) ends the transfer.
+    mutating func pieceReleased(
+        _ t: Int, dropped: Bool, refused: Bool, sessions: SignalSessions, reliable: inout ReliableHops, wire: inout SessionWire, now: SimTime
+    ) {
         list[t].outstanding -= 1
         if refused { list[t].end(.senderDown, at: now) }
-        if !dropped { pump(t, core: &core, now: now) }
+        if !dropped { pump(t, sessions: sessions, reliable: &reliable, wire: &wire, now: now) }
     }
 
     /// The session of `a` and `b` ended (`by`: the side that disconnected, whose own transfers

@@ -1,0 +1,267 @@
+/// Multipeer Connectivity's session layer, beneath the mesh's routing (seed 003; issue #28,
+/// item 3): who is in a session with whom, how sessions come about (`MultipeerSetup`), the
+/// reliable mode's numbering and resends on each session hop (`ReliableHops`), streams and
+/// resources (`SessionTransfers`), and every frame's way to the link (`SessionWire`).
+///
+/// The routing above reads the sessions (`NeighbourTable`, through `MeshCore.sessions`) and hands
+/// its frames to `send` and `broadcast`; what arrives comes back up from `receive`, in each
+/// hop's order. Its events are its own block of kinds (`eventBlocks`, claimed in
+/// `Layers.eventBlocks`). Its settings are still part of `MeshConfig`, and its frames still
+/// share the mesh's frame type (`MeshFrame`).
+struct SessionLayer: Sendable {
+    /// Settings.
+    let config: MeshConfig
+    /// Who is in a session with whom.
+    var sessions: SignalSessions
+    /// Multipeer session set-up (`mesh.sessionSetup: "multipeer"`); `nil` when sessions form
+    /// at once or are fixed.
+    var setup: MultipeerSetup?
+    /// Streams and resources.
+    var transfers: SessionTransfers
+    /// The reliable mode's numbers per session hop.
+    var reliable = ReliableHops()
+    /// Frames on the link, the session buffers and what each node sent.
+    var wire: SessionWire
+    /// Frames waiting to be sent again (`MeshConfig.reliableResendDelay`), by id, with their bytes.
+    var resends: [Int: (frame: MeshFrame, from: Int, to: Int, bytes: Int32)] = [:]
+    var nextResend = 0
+    /// Per message workload, whether its messages and returns go in reliable mode
+    /// (`send(_:toPeers:with: .reliable)`).
+    let reliableWorkloads: [Bool]
+
+    /// The layer's blocks of event kinds (`Layers.eventBlocks`): the session round (231), Bonjour,
+    /// invitations and resends (236–239), and transfers and the DTLS handshake (250–259). The
+    /// numbers are those the mesh gave them when it held this layer: they enter every event
+    /// fingerprint.
+    static let eventBlocks: [Range<UInt16>] = [231..<232, 236..<240, 250..<260]
+
+    /// Whether `kind` is one of the layer's.
+    @inline(__always)
+    static func owns(_ kind: EventKind) -> Bool {
+        let k = kind.rawValue
+        return k == 231 || (236..<240).contains(k) || (250..<260).contains(k)
+    }
+
+    /// The session layer of `nodes` phones; `sessions`, when given, fixes who is in a session
+    /// with whom (a test harness's table).
+    init(
+        nodes: Int, config: MeshConfig, workloads: [MessageWorkloadSpec], resources: [ResourceSpec],
+        streams: [StreamSpec], sessions: SignalSessions?, phones: [MultipeerPhone], sim: borrowing Simulation
+    ) {
+        self.config = config
+        self.sessions = sessions ?? SignalSessions(nodes: nodes)
+        transfers = SessionTransfers(resources: resources, streams: streams)
+        wire = SessionWire(nodes: nodes, config: config)
+        reliableWorkloads = workloads.map(\.reliable)
+        if config.sessionSetup == .multipeer && sessions == nil {
+            setup = MultipeerSetup(nodes: nodes, encryption: config.encryption, phones: phones, sim: sim)
+        }
+    }
+
+    /// Whether `f` goes in Multipeer's reliable mode: a message or route return of a reliable
+    /// workload, and every stream or resource piece.
+    func isReliable(_ f: MeshFrame) -> Bool {
+        switch f.kind {
+        case .message, .routeReturn: return reliableWorkloads[f.workload]
+        case .sessionData: return true
+        default: return false
+        }
+    }
+
+    // MARK: The routing's frames
+
+    /// Node `i` sends `f` of `bytes` to session peer `peer` (`MCSession.send` to one peer),
+    /// numbered on that hop when it goes in reliable mode.
+    mutating func send(_ f: MeshFrame, from i: Int, to peer: Int, bytes: Int32, now: SimTime) {
+        var f = f
+        if isReliable(f) { f.hopSeq = reliable.number(from: i, to: peer) }
+        wire.hand(f, from: i, to: UInt32(peer), bytes: bytes, now: now)
+    }
+
+    /// Node `i` sends `f` of `bytes` as one link broadcast its session peers hear
+    /// (`mesh.floodSend: "broadcast"`).
+    mutating func broadcast(_ f: MeshFrame, from i: Int, bytes: Int32, now: SimTime) {
+        wire.hand(f, from: i, to: LinkPacket.broadcast, bytes: bytes, now: now)
+    }
+
+    /// What an arrival means for the routing above.
+    enum Arrival {
+        /// Nothing for the routing.
+        case nothing
+        /// The frame connected a session (lower node, higher node).
+        case connected(Int, Int)
+        /// The frame is the routing's. `inOrder`: it came in reliable mode, and frames held
+        /// behind it may follow (`nextInOrder`).
+        case frame(inOrder: Bool)
+        /// The layer took the frame itself (a transfer piece, in reliable mode); frames held
+        /// behind it may follow (`nextInOrder`).
+        case taken
+    }
+
+    /// Frame `f` from `from` reached node `r` (up; only session peers of the sender listen):
+    /// set-up frames are the layer's; a frame from a phone not (or no longer) in `r`'s session
+    /// is ignored; a reliable one is taken once, in its hop's order.
+    mutating func receive<L: LinkTechnology>(
+        _ f: MeshFrame, at r: Int, from: Int, link: inout L, sim: inout Simulation
+    ) -> Arrival {
+        if f.isSessionSetup {
+            guard var s = setup.take() else { return .nothing }
+            let formed = s.arrived(f, at: r, from: from, link: &link, sessions: &sessions, wire: &wire, sim: &sim)
+            setup = s
+            guard let formed else { return .nothing }
+            reliable.sessionFormed(formed.0, formed.1)
+            return .connected(formed.0, formed.1)
+        }
+        guard sessions.peers[r].contains(from), !sessions.hasLeft(r, from) else { return .nothing }
+        guard isReliable(f) else { return .frame(inOrder: false) }
+        // Reliable mode: each frame once, in its session's order. With path-broadcast every
+        // session peer gets a numbered copy and must take its number in turn (the routing then
+        // drops the copies of those not next on the path).
+        guard f.path[f.hop + 1] == r || config.forwarding == .pathBroadcast else { return .nothing }
+        guard reliable.accept(f, from: from, to: r) else { return .nothing }
+        guard f.kind == .sessionData else { return .frame(inOrder: true) }
+        transfers.pieceArrived(f, now: sim.now)  // always reliable, addressed here (checked above)
+        return .taken
+    }
+
+    /// The next frame for the routing that was held behind a reliable arrival from `from` to
+    /// `to`, if it has arrived; transfer pieces on the way are taken here.
+    mutating func nextInOrder(from: Int, to: Int, now: SimTime) -> MeshFrame? {
+        while let g = reliable.nextHeld(from: from, to: to) {
+            guard g.kind == .sessionData else { return g }
+            transfers.pieceArrived(g, now: now)
+        }
+        return nil
+    }
+
+    /// The link gave up on `f` from `from` to `to` (retry limit): a piece whose receiver left
+    /// the session is lost for good; a reliable frame is sent again, with the same number and
+    /// `bytes`, after `reliableResendDelay` while the peer stays in the session. The app above
+    /// (MAdHoc) never sees the link give up.
+    mutating func linkGaveUp(_ f: MeshFrame, from: Int, to: Int, bytes: Int32, sim: inout Simulation) {
+        if f.kind == .sessionData && !sessions.peers[from].contains(to) {
+            transfers.pieceLost(f.workload, now: sim.now)
+            return
+        }
+        if isReliable(f) && sessions.peers[from].contains(to) {
+            let id = nextResend
+            nextResend += 1
+            resends[id] = (f, from, to, bytes)
+            sim.schedule(after: config.reliableResendDelay, target: 0, kind: .meshResend, arg: UInt64(id))
+        }
+    }
+
+    /// Reliable frame `id` is due again: it goes to the same peer with the same number, unless
+    /// the peer has left the session (the frame is then lost with it).
+    mutating func resendDue(_ id: Int, now: SimTime) {
+        guard let r = resends.removeValue(forKey: id) else { return }
+        guard sessions.peers[r.from].contains(r.to) else {
+            if r.frame.kind == .sessionData { transfers.pieceLost(r.frame.workload, now: now) }
+            return
+        }
+        if r.frame.kind == .sessionData { transfers.list[r.frame.workload].handed(bytes: r.bytes, resend: true) }
+        wire.hand(r.frame, from: r.from, to: UInt32(r.to), bytes: r.bytes, now: now)
+    }
+
+    /// The link is done with the frame `f` in `slot` (`dropped`: it gave up; `refused`: the
+    /// sender's link never took it): the slot may be reused, and a transfer's window has room
+    /// again (after the slot is free, so the next piece may take it).
+    mutating func released(_ slot: Int, frame f: MeshFrame?, dropped: Bool, refused: Bool, now: SimTime) {
+        wire.noticed(slot, all: dropped || refused)
+        if let f, f.kind == .sessionData {
+            transfers.pieceReleased(
+                f.workload, dropped: dropped || refused, refused: refused, sessions: sessions, reliable: &reliable,
+                wire: &wire, now: now)
+        }
+    }
+
+    // MARK: Sessions
+
+    /// The first session round, at time zero.
+    func firstRound(sim: inout Simulation) { sim.schedule(at: .zero, target: 0, kind: .meshSessions) }
+
+    /// The next session round, `sessionInterval` from now.
+    func nextRound(sim: inout Simulation) { sim.schedule(after: config.sessionInterval, target: 0, kind: .meshSessions) }
+
+    /// Re-evaluates every session from what `link` says at `now`: each side of a session that
+    /// ended hears its peer not connected (except the app that left), its transfers fail.
+    /// Returns whether sessions formed (`sessions.formed`; their reliable numbering starts over).
+    mutating func update<L: LinkTechnology>(link: inout L, now: SimTime) -> Bool {
+        sessions.update(link: &link, config: config, now: now)
+        if !sessions.ended.isEmpty {
+            for e in sessions.ended {
+                if e.by != e.a { setup?.note(.notConnected, at: e.a, about: e.b, now: now) }
+                if e.by != e.b { setup?.note(.notConnected, at: e.b, about: e.a, now: now) }
+                if !transfers.list.isEmpty { transfers.sessionEnded(e.a, e.b, now: now) }
+            }
+        }
+        guard !sessions.formed.isEmpty else { return false }
+        for (a, b) in sessions.formed { reliable.sessionFormed(a, b) }
+        return true
+    }
+
+    /// One of the layer's events other than the session round (`eventBlocks`).
+    mutating func handle<L: LinkTechnology>(_ event: Event, link: inout L, sim: inout Simulation) {
+        let target = Int(event.target)
+        switch event.kind {
+        case .meshQuery:
+            setup?.queryDue(
+                target, generation: event.arg, down: link.isDown(target), wire: &wire, sim: &sim)
+        case .meshAnswer:
+            setup?.answerDue(target, down: link.isDown(target), wire: &wire, now: sim.now)
+        case .meshInviteTimeout:
+            let a = InviteTimeout(event.arg)
+            setup?.inviteTimedOut(target, a.invited, id: a.id, now: sim.now)
+        case .meshHandshakeTimer:
+            let a = HandshakeFlight(event.arg)
+            setup?.handshakeTimerRanOut(
+                target, a.peer, id: a.id, flight: a.flight, down: link.isDown(target), wire: &wire, sim: &sim)
+        case .meshResend:
+            resendDue(Int(event.arg), now: sim.now)
+        case .meshTransferStart:
+            transfers.transferStarted(
+                target, senderDown: link.isDown(transfers.list[target].from), sessions: sessions,
+                reliable: &reliable, wire: &wire, sim: &sim)
+        case .meshStreamWrite:
+            transfers.streamWrote(
+                target, Int(event.arg), senderDown: link.isDown(transfers.list[target].from), sessions: sessions,
+                reliable: &reliable, wire: &wire, sim: &sim)
+        case .meshTransferCancel:
+            transfers.transferCancelled(target, now: sim.now)
+        default:
+            preconditionFailure("not a session layer event")
+        }
+    }
+
+    /// Node `node`'s app calls Multipeer (a scripted event, issue #30).
+    /// - `disconnect`: it leaves its sessions at once (its app hears every peer not connected
+    ///   now); its peers' sessions see it go after the peer timeout, as they see a peer that
+    ///   failed. Its advertiser and browser go on unless stopped too.
+    /// - `stopAdvertising` / `startAdvertising`: no answers and no invitations while stopped;
+    ///   the browsers that had found it lose it; on start it announces itself twice, 1 s apart.
+    /// - `stopBrowsing` / `startBrowsing`: no queries and nothing found while stopped; on start
+    ///   it queries after 20–120 ms, then at doubling intervals from 1 s.
+    mutating func appCalled(_ action: NodeEvent.Action, at node: Int, sim: inout Simulation) {
+        switch action {
+        case .disconnect:
+            for p in sessions.peers[node] where !sessions.hasLeft(node, p) {
+                setup?.note(.notConnected, at: node, about: p, now: sim.now)
+            }
+            sessions.depart(node, now: sim.now)
+            if !transfers.list.isEmpty { transfers.senderLeft(node, now: sim.now) }
+        default:
+            setup?.appCalled(action, at: node, sim: &sim)
+        }
+    }
+
+    /// Node `i`'s app started again (it joined): Multipeer discovery starts over.
+    mutating func appStarted(_ i: Int, sim: inout Simulation) { setup?.appStarted(i, sim: &sim) }
+
+    // MARK: To the link
+
+    /// Hands the packets to send to the caller by swapping `buffer` (empty, its capacity kept)
+    /// with the outbox, so neither array is copied or reallocated.
+    mutating func takeOutbox(swappingWith buffer: inout [LinkPacket]) {
+        swap(&buffer, &wire.outbox)
+    }
+}
