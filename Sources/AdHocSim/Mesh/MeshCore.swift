@@ -1,6 +1,3 @@
-/// What every part of the mesh shares: the settings, the sessions, the route table, the message
-/// ledger, the recorder, and the frames handed to the link. The routing protocols and the
-/// message workloads act on it; `MeshNetwork` owns it.
 /// What every part of the mesh's routing shares: the settings, the session layer beneath it
 /// (`SessionLayer`: who is in a session with whom, and the frames' way to the link), the route
 /// table, the message ledger and the recorder. The routing protocols and the message workloads

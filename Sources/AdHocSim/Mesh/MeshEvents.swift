@@ -1,7 +1,7 @@
-/// The mesh's events (`MeshNetwork.eventBlocks`, and the session layer's, `SessionLayer.eventBlocks`):
-/// they are scheduled with typed arguments (below),
-/// each packed into and read from the event's 64-bit argument in one place, and decodes them
-/// here, so the world only routes by block.
+/// The mesh routing's events (`MeshNetwork.eventBlocks`) and the way down to the session
+/// layer's (`SessionLayer.eventBlocks`). Both are scheduled with typed arguments (below), each
+/// packed into and read from the event's 64-bit argument in one place, so the world only
+/// routes by block.
 extension MeshNetwork {
     /// Handles one of the routing's events over `link` (which says which nodes are down).
     public mutating func handle<L: LinkTechnology>(_ event: Event, link: inout L, sim: inout Simulation) {

@@ -30,7 +30,7 @@ struct MeshFrame: Sendable {
     /// See `fragment`.
     var fragments: Int32 = 1
     /// A reliable message or route return: its number on this hop's session, from the
-    /// transmitting node to the next (`MeshCore.reliable`).
+    /// transmitting node to the next (`SessionLayer.reliable`).
     var hopSeq: UInt32 = 0
     /// A message encrypted with the pair's path-derived key (`PathKeys.sealBytes` more).
     var sealed = false

@@ -386,7 +386,7 @@ extension EventKind {
 }
 
 extension MultipeerSetup {
-    /// The app's calls on its advertiser and browser (`MeshNetwork.appCalled`).
+    /// The app's calls on its advertiser and browser (`SessionLayer.appCalled`).
     mutating func appCalled(_ action: NodeEvent.Action, at i: Int, sim: inout Simulation) {
         switch action {
         case .stopAdvertising:
