@@ -13,31 +13,31 @@ import Testing
 @Suite struct MeshFlowTests {
     /// A line of `count` phones 30 m apart (A, B, C, …) with one flow from the first to the last.
     func line(
-        _ count: Int, flow: String, mesh: String = "{}", events: String = "[]", duration: Double = 40
+        _ count: Int, flow: JSON, mesh: JSON = [:], events: JSON = [], duration: Double = 40
     ) throws -> Scenario {
-        let nodes = (0..<count).map { i in
-            "{\"id\": \"\(Character(UnicodeScalar(65 + i)!))\", \"position\": [\(30 * i), 0, 1.2]}"
-        }
+        let nodes = (0..<count).map { i in (String(Character(UnicodeScalar(65 + i)!)), Double(30 * i), 0.0) }
         return try diamondOrLine(nodes, flow: flow, mesh: mesh, events: events, duration: duration)
     }
 
     func diamondOrLine(
-        _ nodes: [String], flow: String, mesh: String = "{}", events: String = "[]", duration: Double = 40
+        _ nodes: [(String, Double, Double)], flow: JSON, mesh: JSON = [:], events: JSON = [], duration: Double = 40
     ) throws -> Scenario {
-        let text = """
-            {"name": "mesh-flow", "seed": 1, "duration_s": \(duration),
-             "environment": {"preset": "field", "shadowingSigmaDb": 0, "fadingK": null},
-             "radio": {"technology": "wifi", "channelWidthMHz": 20, "spatialStreams": 1}, "mesh": \(mesh),
-             "nodes": [\(nodes.joined(separator: ", "))], "flows": [\(flow)], "events": \(events)}
-            """
-        return try ScenarioDecoder.decode(bytes: Array(text.utf8), file: "mesh-flow.json")
+        var s = TestScenario(
+            name: "mesh-flow", seed: 1, duration: duration,
+            environment: ["preset": "field", "shadowingSigmaDb": 0, "fadingK": nil],
+            radio: ["technology": "wifi", "channelWidthMHz": 20, "spatialStreams": 1])
+        s["mesh"] = mesh
+        for (id, x, y) in nodes { s.place(id, x, y) }
+        s["flows"] = [flow]
+        s["events"] = events
+        return try s.decoded()
     }
 
-    func bulk(to: String, bytes: Int = 2_000_000, start: Double = 12, transport: String = "tcp") -> String {
-        """
-        {"id": "f", "from": "A", "to": "\(to)", "protocol": "\(transport)", "start_s": \(start),
-         "workload": {"kind": "bulk", "bytes": \(bytes)}}
-        """
+    func bulk(to: String, bytes: Int = 2_000_000, start: Double = 12, transport: String = "tcp") -> JSON {
+        [
+            "id": "f", "from": "A", "to": .string(to), "protocol": .string(transport), "start_s": .number(start),
+            "workload": ["kind": "bulk", "bytes": .integer(bytes)],
+        ]
     }
 
     @Test func aTcpFlowCrossesALineNoSingleHopSpans() throws {
@@ -89,7 +89,7 @@ import Testing
     @Test func classicDsrDiscoversTheRouteTheFlowAsksFor() throws {
         // On-demand: no route exists until the flow's first datagram asks for one.
         let report = try ScenarioRunner.run(
-            line(4, flow: bulk(to: "D", bytes: 200_000), mesh: "{\"routing\": \"dsr\"}"))
+            line(4, flow: bulk(to: "D", bytes: 200_000), mesh: ["routing": "dsr"]))
         let carried = try #require(report.mesh?.flows.first)
         #expect(carried.counters.waitedForRoute >= 1)
         #expect(carried.counters.lastHops == 3)
@@ -101,18 +101,16 @@ import Testing
         // A diamond: A (0, 0), B (25, 20), C (25, −20), D (50, 0). A–B, B–D, A–C and C–D are
         // 32 m (sessions); A–D is 50 m, −65.6 dBm, below the discovery threshold: two 2-hop
         // routes. The relay the flow uses when it starts fails 8 s later.
-        let nodes = [("A", 0, 0), ("B", 25, 20), ("C", 25, -20), ("D", 50, 0)].map {
-            "{\"id\": \"\($0.0)\", \"position\": [\($0.1), \($0.2), 1.2]}"
-        }
-        let cbr = """
-            {"id": "f", "from": "A", "to": "D", "protocol": "tcp", "start_s": 12,
-             "workload": {"kind": "cbr", "rateMbps": 2, "size": 1000}}
-            """
+        let nodes: [(String, Double, Double)] = [("A", 0, 0), ("B", 25, 20), ("C", 25, -20), ("D", 50, 0)]
+        let cbr: JSON = [
+            "id": "f", "from": "A", "to": "D", "protocol": "tcp", "start_s": 12,
+            "workload": ["kind": "cbr", "rateMbps": 2, "size": 1000],
+        ]
         let probe = try ScenarioRunner.run(diamondOrLine(nodes, flow: cbr, duration: 12.5))
         let relay = try #require(probe.mesh?.routes.first { $0.from == 0 && $0.to == 3 }?.path[1])
         let name = relay == 1 ? "B" : "C"
         let report = try ScenarioRunner.run(
-            diamondOrLine(nodes, flow: cbr, events: "[{\"at_s\": 20, \"node\": \"\(name)\", \"action\": \"fail\"}]"))
+            diamondOrLine(nodes, flow: cbr, events: [["at_s": 20, "node": .string(name), "action": "fail"]]))
         let flow = report.flows[0]
         let carried = try #require(report.mesh?.flows.first)
         // Packets sent to the dead relay were lost at that hop, TCP retransmitted them, and the
@@ -128,10 +126,10 @@ import Testing
 
     @Test func eachTransportCrossesTheMesh() throws {
         for transport in ["udp", "quic"] {
-            let thesis = """
-                {"id": "f", "from": "A", "to": "D", "protocol": "\(transport)", "start_s": 12,
-                 "workload": {"kind": "thesis", "probes": 20, "packets": 50, "size": 1000}}
-                """
+            let thesis: JSON = [
+                "id": "f", "from": "A", "to": "D", "protocol": .string(transport), "start_s": 12,
+                "workload": ["kind": "thesis", "probes": 20, "packets": 50, "size": 1000],
+            ]
             let report = try ScenarioRunner.run(line(4, flow: thesis))
             #expect(report.flows[0].status == "ok", "\(transport)")
             #expect(report.flows[0].rttMean != nil, "\(transport)")
@@ -142,10 +140,10 @@ import Testing
     @Test func aFlowViaTheLinkStaysOffTheMesh() throws {
         // "via": "link" sends straight to the peer even in a scenario with a mesh: the flow is
         // not carried (no mesh counters) and still completes over its one hop.
-        let flow = """
-            {"id": "f", "from": "A", "to": "B", "protocol": "tcp", "via": "link", "start_s": 12,
-             "workload": {"kind": "bulk", "bytes": 100000}}
-            """
+        let flow: JSON = [
+            "id": "f", "from": "A", "to": "B", "protocol": "tcp", "via": "link", "start_s": 12,
+            "workload": ["kind": "bulk", "bytes": 100_000],
+        ]
         let report = try ScenarioRunner.run(line(3, flow: flow))
         #expect(report.flows[0].status == "ok")
         #expect(report.mesh?.flows.isEmpty == true)

@@ -101,29 +101,29 @@ struct SessionTransferTests {
         #expect(h.mesh.transfers[0].bytesOnAir == 2 * (32 + 8 + 1200))
     }
 
-    static let radioScenario = """
-        {"name": "t", "seed": 7, "duration_s": 12, "environment": {"preset": "field", "shadowingSigmaDb": 0},
-         "radio": {"technology": "awdl"},
-         "nodes": [{"id": "a", "position": [0, 0, 1.2]}, {"id": "b", "position": [10, 0, 1.2]},
-                   {"id": "c", "position": [0, 10, 1.2]}],
-         "mesh": %MESH%}
-        """
+    /// Three phones in the field, over AWDL, with `mesh` as the mesh section.
+    static func radioScenario(mesh: JSON) -> TestScenario {
+        var s = TestScenario(duration: 12, environment: ["preset": "field", "shadowingSigmaDb": 0])
+        s.place("a", 0, 0)
+        s.place("b", 10, 0)
+        s.place("c", 0, 10)
+        s["mesh"] = mesh
+        return s
+    }
 
-    func run(mesh: String) throws -> MeshMetrics {
-        let text = SessionTransferTests.radioScenario.replacingOccurrences(of: "%MESH%", with: mesh)
-        let s = try ScenarioDecoder.decode(bytes: Array(text.utf8), file: "t.json")
-        return try #require(try ScenarioRunner.run(s).mesh)
+    func run(mesh: JSON) throws -> MeshMetrics {
+        try #require(try SessionTransferTests.radioScenario(mesh: mesh).run().mesh)
     }
 
     /// Over the radio: a 20 MB resource cancelled 0.2 s after it starts stops there, short of its
     /// size, and its progress stops with it; one the cancel does not catch completes.
     @Test func cancellingAResourceStopsIt() throws {
-        let m = try run(
-            mesh: """
-                {"resources": [
-                  {"id": "big", "from": "a", "to": "b", "size_bytes": 20000000, "at_s": 3, "cancel_at_s": 3.2},
-                  {"id": "small", "from": "a", "to": "c", "size_bytes": 100000, "at_s": 3, "cancel_at_s": 11}]}
-                """)
+        let m = try run(mesh: [
+            "resources": [
+                ["id": "big", "from": "a", "to": "b", "size_bytes": 20_000_000, "at_s": 3, "cancel_at_s": 3.2],
+                ["id": "small", "from": "a", "to": "c", "size_bytes": 100_000, "at_s": 3, "cancel_at_s": 11],
+            ]
+        ])
         let big = m.transfers[0]
         #expect(big.state == .cancelled)
         #expect(big.finished == .seconds(3.2))
@@ -137,11 +137,10 @@ struct SessionTransferTests {
     /// its peers), so a 3-phone session gives each phone 2 peers, and a stream between two of
     /// them completes.
     @Test func aFixedSessionConnectsEveryMemberToEveryOther() throws {
-        let m = try run(
-            mesh: """
-                {"sessions": [["a", "b", "c"]],
-                 "streams": [{"id": "s", "from": "b", "to": "c", "bytes_per_s": 8000, "duration_s": 2, "at_s": 1}]}
-                """)
+        let m = try run(mesh: [
+            "sessions": [["a", "b", "c"]],
+            "streams": [["id": "s", "from": "b", "to": "c", "bytes_per_s": 8000, "duration_s": 2, "at_s": 1]],
+        ])
         #expect(m.nodes.map(\.sessionPeers) == [2, 2, 2])
         #expect(m.transfers[0].state == .completed)
         #expect(m.transfers[0].writeLatencies.count == 15)  // 8 000 B/s in 1 024-byte writes: 2 s / 0.128 s
@@ -151,21 +150,14 @@ struct SessionTransferTests {
     /// passed at a session evaluation (every second), which ends a stream to it as
     /// `failed:peer-left`; when it recovers it rejoins at the next evaluation.
     @Test func aFailedGroupMemberLeavesAndRejoins() throws {
-        let text = SessionTransferTests.radioScenario
-            .replacingOccurrences(
-                of: "%MESH%",
-                with: """
-                    {"sessions": [["a", "b", "c"]],
-                     "streams": [{"id": "s", "from": "a", "to": "c", "bytes_per_s": 8000, "duration_s": 6, "at_s": 1}]}
-                    """
-            )
-            .replacingOccurrences(
-                of: "\"radio\": {\"technology\": \"awdl\"},",
-                with: """
-                    "radio": {"technology": "awdl"},
-                    "events": [{"at_s": 2.5, "node": "c", "action": "fail"}, {"at_s": 8.5, "node": "c", "action": "recover"}],
-                    """)
-        let s = try ScenarioDecoder.decode(bytes: Array(text.utf8), file: "t.json")
+        var scenario = SessionTransferTests.radioScenario(mesh: [
+            "sessions": [["a", "b", "c"]],
+            "streams": [["id": "s", "from": "a", "to": "c", "bytes_per_s": 8000, "duration_s": 6, "at_s": 1]],
+        ])
+        scenario["events"] = [
+            ["at_s": 2.5, "node": "c", "action": "fail"], ["at_s": 8.5, "node": "c", "action": "recover"],
+        ]
+        let s = try scenario.decoded()
         var sim = Simulation(seed: s.seed)
         var world = World<WirelessLink>(s, sim: &sim)
         _ = sim.run(&world, until: .seconds(5.5))
@@ -187,7 +179,7 @@ struct SessionTransferTests {
     // MARK: Bad input
 
     func problems(_ mesh: String) -> [Diagnostic] {
-        diagnostics(SessionTransferTests.radioScenario.replacingOccurrences(of: "%MESH%", with: mesh))
+        SessionTransferTests.radioScenario(mesh: .raw(mesh)).problems
     }
 
     @Test func aResourceLargerThanTheLimitIsRefusedWithItsPath() {
