@@ -55,26 +55,6 @@ public enum MeshForwarding: String, Sendable, Equatable, CaseIterable {
     case pathBroadcast = "path-broadcast"
 }
 
-/// How neighbour sessions form.
-public enum SessionSetup: String, Sendable, Equatable, CaseIterable {
-    /// Multipeer Connectivity's discovery, invitation and connection frames (`MultipeerSetup`).
-    case multipeer
-    /// At once, when two phones hear each other at the discovery threshold (the earlier model).
-    case instant
-}
-
-/// The session's encryption preference (`MCEncryptionPreference`).
-public enum SessionEncryption: String, Sendable, Equatable, CaseIterable {
-    /// No encryption: no DTLS handshake (Apple: "The session should not be encrypted").
-    case none
-    /// Encrypt when every peer chooses `optional` or `required`, else not (Apple's
-    /// documentation of `MCEncryptionPreference.optional`).
-    case optional
-    /// Always encrypt (`MCSession(peer:)`'s default for apps linked on or after iOS 9): a peer
-    /// that chose `none` cannot connect (`MultipeerPhone.sessionEncrypted`).
-    case required
-}
-
 /// Mesh settings (mesh.md, radio.md, peers.md; assumptions labelled).
 public struct MeshConfig: Sendable, Equatable {
     /// The routing protocol.
@@ -94,39 +74,9 @@ public struct MeshConfig: Sendable, Equatable {
     public var maxRequestPeriod = SimTime.seconds(10)
     /// See `requestPeriod`.
     public var requestRetries = 16
-    /// Session size including the node itself: 8 (Multipeer Connectivity, radio.md).
-    public var maxPeers = 8
-    /// MAdHoc's own limit: "each node can connect to up to 8 other nodes" (seed 002,
-    /// requirements), counted as the design counts it: 8 other phones. One Multipeer session
-    /// holds at most `maxPeers − 1` = 7 others, so a phone with 8 neighbours runs a second
-    /// session (`sessionsPerPhone`, 2); a phone's neighbours are at most `neighbourLimit`, the
-    /// smaller of the two limits, 8 by default (issue #30; before it, one session and 7).
-    public var maxNeighbours = 8
-    /// Sessions a phone runs at once: 2, the fewest that hold the design's 8 other nodes in
-    /// sessions of at most `maxPeers − 1` others each (see `maxNeighbours`).
-    public var sessionsPerPhone = 2
-    /// The most session peers a phone may have: min(`maxNeighbours`, `sessionsPerPhone` ·
-    /// (`maxPeers` − 1)).
-    public var neighbourLimit: Int { min(maxNeighbours, sessionsPerPhone * (maxPeers - 1)) }
-    /// The members of the largest Multipeer session of a phone with `peers` session peers, the
-    /// phone included: its peers fill its sessions one after the other, at most `maxPeers − 1`
-    /// others each, so the first holds min(`peers`, `maxPeers − 1`) + 1.
-    public func largestSession(peers: Int) -> Int { min(peers, maxPeers - 1) + 1 }
     /// How a message or route return goes from hop to hop: to the next node only (default) or
     /// to every session peer (MAdHoc's design as written).
     public var forwarding = MeshForwarding.nextHop
-    /// Signal needed to discover a peer: −65 dBm; a known peer is kept down to −70 dBm
-    /// (AWDL, radio.md).
-    public var discoverDbm = -65.0
-    /// See `discoverDbm`.
-    public var keepDbm = -70.0
-    /// Sessions are re-evaluated every second (assumption: browsing and invitation take about
-    /// that long).
-    public var sessionInterval = SimTime.seconds(1)
-    /// A peer that has failed or faded below `keepDbm` stays in the session this long before
-    /// it is dropped (Multipeer's "not connected" state change; Apple documents no figure, so
-    /// 3 s is an assumption). A peer back within the timeout keeps its session.
-    public var peerTimeout = SimTime.seconds(3)
     /// Each heartbeat is delayed by up to 100 ms of jitter so neighbours do not transmit in
     /// lockstep (assumption; ns-3's DSR uses 0–10 ms of broadcast jitter).
     public var heartbeatJitter = SimTime.milliseconds(100)
@@ -152,36 +102,10 @@ public struct MeshConfig: Sendable, Equatable {
     /// heartbeat. (The app never sees the link give up: Multipeer's reliable mode resends.)
     /// Off: one route per destination.
     public var routeCache = true
-    /// How sessions form: Multipeer's frames (default) or at once (`"instant"`, the earlier
-    /// model; the mesh benchmarks pin it).
-    public var sessionSetup = SessionSetup.multipeer
-    /// Every phone's session encryption preference, unless `mesh.phones` gives its own:
-    /// `required`, `MCSession(peer:)`'s default for apps linked on or after iOS 9 (Apple's
-    /// documentation; before issue #30 `optional`, which between two MAdHoc phones gives the
-    /// same encrypted sessions).
-    public var encryption = SessionEncryption.required
-    /// Connection flights are resent on DTLS's retransmission timer (RFC 6347 §4.2.4.1;
-    /// `MultipeerSetup`). Off: a lost flight is recovered only by the 30 s set-up timeout (the
-    /// model before it, kept as an ablation).
-    public var handshakeRetransmission = true
     /// How long a sender waits for the route return before it retries with the route it holds
     /// then: 4 s (assumption: ten hops at ns-3 DSR's 40 ms node traversal time, both ways,
     /// plus AWDL waits of up to ~100 ms per hop, with a factor 2 of margin).
     public var confirmTimeout = SimTime.seconds(4)
-    /// Multipeer's reliable mode: a message frame the link gave up on is sent again to the
-    /// same next hop after 250 ms, for as long as that peer stays in the session (assumption:
-    /// Apple documents neither the delay nor a limit; 250 ms is about one AWDL channel
-    /// sequence of 16 slots of 16 TU, radio.md).
-    public var reliableResendDelay = SimTime.milliseconds(250)
-    /// Multipeer streams and resources: the most pieces of one transfer with the link at a
-    /// time, 64 (assumption: one 802.11 block-ack window of 64 MPDUs, IEEE 802.11-2016 §10.24,
-    /// so an aggregate can be filled; Apple documents no buffer size).
-    public var transferWindow = 64
-    /// The largest resource a scenario may send (`SessionTransferBounds`).
-    public var maxResourceBytes = SessionTransferBounds.defaultMaxResourceBytes
-    /// A stream or resource piece on the link: a 32-byte Multipeer data header (assumption,
-    /// the same as the mesh's), 8 bytes of offset, the record overhead, and the payload.
-    public func transferFrameBytes(payload: Int) -> Int32 { Int32(32 + 8 + recordBytes + payload) }
     /// Attempts after the first: 3 (assumption; ns-3 DSR retransmits maintenance twice).
     public var retries = 3
     /// Distinct shared paths a pair needs for a path-derived key, or `nil` for no key report.
@@ -192,14 +116,50 @@ public struct MeshConfig: Sendable, Equatable {
     /// above IPv6's 1 280-byte minimum link MTU (RFC 8200 §5); 21 nodes would leave 1 247 bytes.
     /// A longer route is not used.
     public var maxIpPathNodes = 16
-    /// DTLS 1.2 record overhead on every frame of an encrypted session (`encryption` not
-    /// `none`): the 13-byte record header (content type, version, epoch, 48-bit sequence number,
-    /// length; RFC 6347 §4.1) plus AES-128-GCM's 8-byte explicit nonce and 16-byte tag (RFC 5288
-    /// §3). The cipher suite is an assumption: Apple does not say which one Multipeer
-    /// negotiates, and GCM is the one TLS 1.2 clients prefer. One record per frame.
-    public static let dtlsRecordBytes = 37
-    /// The record overhead this session's frames carry: `dtlsRecordBytes` when encrypted, else 0.
-    public var recordBytes: Int { encryption == .none ? 0 : MeshConfig.dtlsRecordBytes }
+    /// The session layer's settings (`SessionConfig`); each is read and set here by its own name.
+    public var session = SessionConfig()
+    /// See `SessionConfig`.
+    public var maxPeers: Int { get { session.maxPeers } set { session.maxPeers = newValue } }
+    /// See `SessionConfig`.
+    public var maxNeighbours: Int { get { session.maxNeighbours } set { session.maxNeighbours = newValue } }
+    /// See `SessionConfig`.
+    public var sessionsPerPhone: Int { get { session.sessionsPerPhone } set { session.sessionsPerPhone = newValue } }
+    /// See `SessionConfig`.
+    public var neighbourLimit: Int { session.neighbourLimit }
+    /// See `SessionConfig`.
+    public func largestSession(peers: Int) -> Int { session.largestSession(peers: peers) }
+    /// See `SessionConfig`.
+    public var discoverDbm: Double { get { session.discoverDbm } set { session.discoverDbm = newValue } }
+    /// See `SessionConfig`.
+    public var keepDbm: Double { get { session.keepDbm } set { session.keepDbm = newValue } }
+    /// See `SessionConfig`.
+    public var sessionInterval: SimTime { get { session.sessionInterval } set { session.sessionInterval = newValue } }
+    /// See `SessionConfig`.
+    public var peerTimeout: SimTime { get { session.peerTimeout } set { session.peerTimeout = newValue } }
+    /// See `SessionConfig`.
+    public var sessionSetup: SessionSetup { get { session.sessionSetup } set { session.sessionSetup = newValue } }
+    /// See `SessionConfig`.
+    public var encryption: SessionEncryption { get { session.encryption } set { session.encryption = newValue } }
+    /// See `SessionConfig`.
+    public var handshakeRetransmission: Bool {
+        get { session.handshakeRetransmission }
+        set { session.handshakeRetransmission = newValue }
+    }
+    /// See `SessionConfig`.
+    public var reliableResendDelay: SimTime {
+        get { session.reliableResendDelay }
+        set { session.reliableResendDelay = newValue }
+    }
+    /// See `SessionConfig`.
+    public var transferWindow: Int { get { session.transferWindow } set { session.transferWindow = newValue } }
+    /// See `SessionConfig`.
+    public var maxResourceBytes: Int { get { session.maxResourceBytes } set { session.maxResourceBytes = newValue } }
+    /// See `SessionConfig`.
+    public func transferFrameBytes(payload: Int) -> Int32 { session.transferFrameBytes(payload: payload) }
+    /// See `SessionConfig`.
+    public static var dtlsRecordBytes: Int { SessionConfig.dtlsRecordBytes }
+    /// See `SessionConfig`.
+    public var recordBytes: Int { session.recordBytes }
     /// Heartbeat size (and DSR control frame size): 32 bytes of header plus 8 bytes per node on
     /// the path (assumption), plus the session's record overhead (`recordBytes`).
     public func heartbeatBytes(pathLength: Int) -> Int32 { Int32(32 + 8 * pathLength + recordBytes) }

@@ -23,8 +23,8 @@ public struct MeshNetwork: Sendable {
         sim: inout Simulation
     ) {
         let sessionLayer = SessionLayer(
-            nodes: nodes, config: config, workloads: workloads, resources: resources, streams: streams,
-            sessions: sessions, phones: phones, sim: sim)
+            nodes: nodes, config: config.session, takesEveryCopy: config.forwarding == .pathBroadcast,
+            workloads: workloads, resources: resources, streams: streams, sessions: sessions, phones: phones, sim: sim)
         core = MeshCore(nodes: nodes, config: config, workloads: workloads, sessionLayer: sessionLayer)
         switch config.routing {
         case .heartbeat: routing = .heartbeat(HeartbeatRouting(nodes: nodes, sim: sim))

@@ -106,7 +106,7 @@ public struct SignalSessions: NeighbourTable, Sendable {
     /// keep threshold or that disconnected (`left`, since then) stays for the peer timeout.
     static func keeps<L: LinkTechnology>(
         _ i: Int, _ j: Int, _ key: UInt64, lostSince: inout [UInt64: SimTime], left: SimTime?, link: inout L,
-        config: MeshConfig, now: SimTime
+        config: SessionConfig, now: SimTime
     ) -> Bool {
         if let left { return now - left < config.peerTimeout }
         let lost = link.isDown(i) || link.isDown(j) || link.medianRxDbm(from: j, to: i) < config.keepDbm
@@ -122,7 +122,7 @@ public struct SignalSessions: NeighbourTable, Sendable {
     /// Re-evaluates every session from what `link` says of signals and failures at `now`: a
     /// lost peer leaves after the peer timeout; with `"instant"` set-up new sessions form here
     /// too (with `"multipeer"` they form by `connect`).
-    public mutating func update<L: LinkTechnology>(link: inout L, config: MeshConfig, now: SimTime) {
+    public mutating func update<L: LinkTechnology>(link: inout L, config: SessionConfig, now: SimTime) {
         formed.removeAll(keepingCapacity: true)
         ended.removeAll(keepingCapacity: true)
         guard !fixed else { return }

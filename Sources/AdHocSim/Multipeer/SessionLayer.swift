@@ -6,11 +6,15 @@
 /// The routing above reads the sessions (`NeighbourTable`, through `MeshCore.sessions`) and hands
 /// its frames to `send` and `broadcast`; what arrives comes back up from `receive`, in each
 /// hop's order. Its events are its own block of kinds (`eventBlocks`, claimed in
-/// `Layers.eventBlocks`). Its settings are still part of `MeshConfig`, and its frames still
-/// share the mesh's frame type (`MeshFrame`).
+/// `Layers.eventBlocks`). Its settings are `SessionConfig` (set from the scenario's `mesh`
+/// section, `MeshConfig.session`); its frames still share the mesh's frame type (`MeshFrame`).
 struct SessionLayer: Sendable {
     /// Settings.
-    let config: MeshConfig
+    let config: SessionConfig
+    /// Whether a reliable frame is taken however its path runs: with the routing's
+    /// path-broadcast forwarding every session peer gets a numbered copy and must take its
+    /// number in turn (`mesh.forwarding`).
+    let takesEveryCopy: Bool
     /// Who is in a session with whom.
     var sessions: SignalSessions
     /// Multipeer session set-up (`mesh.sessionSetup: "multipeer"`); `nil` when sessions form
@@ -22,7 +26,7 @@ struct SessionLayer: Sendable {
     var reliable = ReliableHops()
     /// Frames on the link, the session buffers and what each node sent.
     var wire: SessionWire
-    /// Frames waiting to be sent again (`MeshConfig.reliableResendDelay`), by id, with their bytes.
+    /// Frames waiting to be sent again (`SessionConfig.reliableResendDelay`), by id, with their bytes.
     var resends: [Int: (frame: MeshFrame, from: Int, to: Int, bytes: Int32)] = [:]
     var nextResend = 0
     /// Per message workload, whether its messages and returns go in reliable mode
@@ -43,12 +47,13 @@ struct SessionLayer: Sendable {
     }
 
     /// The session layer of `nodes` phones; `sessions`, when given, fixes who is in a session
-    /// with whom (a test harness's table).
+    /// with whom (a test harness's table); `takesEveryCopy` as the routing forwards.
     init(
-        nodes: Int, config: MeshConfig, workloads: [MessageWorkloadSpec], resources: [ResourceSpec],
+        nodes: Int, config: SessionConfig, takesEveryCopy: Bool, workloads: [MessageWorkloadSpec], resources: [ResourceSpec],
         streams: [StreamSpec], sessions: SignalSessions?, phones: [MultipeerPhone], sim: borrowing Simulation
     ) {
         self.config = config
+        self.takesEveryCopy = takesEveryCopy
         self.sessions = sessions ?? SignalSessions(nodes: nodes)
         transfers = SessionTransfers(resources: resources, streams: streams)
         wire = SessionWire(nodes: nodes, config: config)
@@ -117,7 +122,7 @@ struct SessionLayer: Sendable {
         // Reliable mode: each frame once, in its session's order. With path-broadcast every
         // session peer gets a numbered copy and must take its number in turn (the routing then
         // drops the copies of those not next on the path).
-        guard f.path[f.hop + 1] == r || config.forwarding == .pathBroadcast else { return .nothing }
+        guard f.path[f.hop + 1] == r || takesEveryCopy else { return .nothing }
         guard reliable.accept(f, from: from, to: r) else { return .nothing }
         guard f.kind == .sessionData else { return .frame(inOrder: true) }
         transfers.pieceArrived(f, now: sim.now)  // always reliable, addressed here (checked above)

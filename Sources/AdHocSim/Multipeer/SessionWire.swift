@@ -5,7 +5,7 @@
 /// has no room for wait in their sender's session buffer.
 struct SessionWire: Sendable {
     /// Settings (the frame sizes, the encryption's record).
-    let config: MeshConfig
+    let config: SessionConfig
     /// Frames on the link, by packet tag.
     var inFlight: [MeshFrame?] = []
     /// Per slot: notices still to come before the slot may be reused. A unicast waits for its
@@ -25,13 +25,13 @@ struct SessionWire: Sendable {
     /// Nodes with held frames, each once, in the order they first held one.
     var holding: [Int] = []
     /// Per session pair whose encryption differs from the mesh's (`mesh.phones`), the bytes its
-    /// frames carry more (+37, a DTLS record) or less (−37) than `MeshConfig` counts. Empty
+    /// frames carry more (+37, a DTLS record) or less (−37) than the session's own setting counts. Empty
     /// unless phones' preferences differ; looked up by key only.
     var recordDelta: [UInt64: Int32] = [:]
     /// What each node sent, by kind of frame.
     var sent: FramesSent
 
-    init(nodes: Int, config: MeshConfig) {
+    init(nodes: Int, config: SessionConfig) {
         self.config = config
         sent = FramesSent(nodes: nodes)
     }
@@ -40,7 +40,7 @@ struct SessionWire: Sendable {
     /// when it is encrypted, whatever the mesh's own preference.
     mutating func setRecord(encrypted: Bool, _ a: Int, _ b: Int) {
         let key = SignalSessions.pairKey(a, b)
-        let delta = Int32(encrypted ? MeshConfig.dtlsRecordBytes : 0) - Int32(config.recordBytes)
+        let delta = Int32(encrypted ? SessionConfig.dtlsRecordBytes : 0) - Int32(config.recordBytes)
         if delta != 0 { recordDelta[key] = delta } else if !recordDelta.isEmpty { recordDelta[key] = nil }
     }
 
