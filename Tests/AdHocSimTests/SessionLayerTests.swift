@@ -1,0 +1,88 @@
+import Testing
+@testable import AdHocSim
+
+/// Multipeer's session layer on its own (issue #28, item 3): what it passes up to the routing,
+/// driven frame by frame without a routing above it or a radio below it.
+@Suite("Session layer")
+struct SessionLayerTests {
+    /// Two phones in one session; message workload 0 reliable, workload 1 not.
+    func layer(takesEveryCopy: Bool = false, peers: [[Int]] = [[1], [0]]) -> SessionLayer {
+        let sim = Simulation(seed: 1)
+        let reliable = MessageWorkloadSpec(
+            id: "r", from: 0, to: 1, sizeBytes: 10, count: 1, interval: .seconds(1), start: .zero, reliable: true)
+        var unreliable = reliable
+        unreliable.id = "u"
+        unreliable.reliable = false
+        return SessionLayer(
+            nodes: peers.count, config: SessionConfig(), takesEveryCopy: takesEveryCopy,
+            workloads: [reliable, unreliable], resources: [], streams: [], sessions: SignalSessions(fixed: peers),
+            phones: [], sim: sim)
+    }
+
+    func message(_ number: UInt32, workload: Int = 0, path: [Int] = [0, 1]) -> MeshFrame {
+        var f = MeshFrame(kind: .message, origin: path[0], seq: 0, path: path, workload: workload, message: Int(number))
+        f.hopSeq = number
+        return f
+    }
+
+    func isFrame(_ a: SessionLayer.Arrival, inOrder: Bool) -> Bool {
+        if case .frame(let o) = a { return o == inOrder }
+        return false
+    }
+
+    func isNothing(_ a: SessionLayer.Arrival) -> Bool {
+        if case .nothing = a { return true }
+        return false
+    }
+
+    /// Reliable frames numbered 0, 1, 2 on the hop 0 → 1 arriving as 2, 1, 0: the first two
+    /// are held (nothing goes up), 0 goes up at once and then 1 and 2 in their order; a second
+    /// copy of 1 is a duplicate and goes nowhere.
+    @Test func reliableFramesGoUpOnceInTheirHopsOrder() {
+        var s = layer()
+        var link = PerfectLink(nodes: 2)
+        var sim = Simulation(seed: 1)
+        #expect(isNothing(s.receive(message(2), at: 1, from: 0, link: &link, sim: &sim)))
+        #expect(isNothing(s.receive(message(1), at: 1, from: 0, link: &link, sim: &sim)))
+        #expect(isFrame(s.receive(message(0), at: 1, from: 0, link: &link, sim: &sim), inOrder: true))
+        #expect(s.nextInOrder(from: 0, to: 1, now: .zero)?.message == 1)
+        #expect(s.nextInOrder(from: 0, to: 1, now: .zero)?.message == 2)
+        #expect(s.nextInOrder(from: 0, to: 1, now: .zero) == nil)
+        #expect(isNothing(s.receive(message(1), at: 1, from: 0, link: &link, sim: &sim)))
+    }
+
+    /// An unreliable message goes up whatever its number, and nothing is held behind it; a
+    /// frame from a phone outside the receiver's session goes nowhere.
+    @Test func unreliableFramesAndStrangersAreNotNumbered() {
+        var s = layer(peers: [[1], [0], []])
+        var link = PerfectLink(nodes: 3)
+        var sim = Simulation(seed: 1)
+        #expect(isFrame(s.receive(message(7, workload: 1), at: 1, from: 0, link: &link, sim: &sim), inOrder: false))
+        #expect(isNothing(s.receive(message(0, path: [2, 1]), at: 1, from: 2, link: &link, sim: &sim)))
+    }
+
+    /// A reliable frame whose next hop is another phone is a path-broadcast copy: taken (and
+    /// its number used up) only when the routing forwards by path-broadcast.
+    @Test func aCopyForAnotherHopIsTakenOnlyWithPathBroadcast() {
+        var link = PerfectLink(nodes: 3)
+        var sim = Simulation(seed: 1)
+        let copy = message(0, path: [0, 2, 1])  // next hop 2, heard by 1
+        var nextHop = layer(peers: [[1, 2], [0], [0]])
+        #expect(isNothing(nextHop.receive(copy, at: 1, from: 0, link: &link, sim: &sim)))
+        var broadcast = layer(takesEveryCopy: true, peers: [[1, 2], [0], [0]])
+        #expect(isFrame(broadcast.receive(copy, at: 1, from: 0, link: &link, sim: &sim), inOrder: true))
+    }
+
+    /// Sending: a reliable frame is numbered per ordered pair (0, 1 to phone 1; 0 to phone 2),
+    /// an unreliable one is not, and each copy takes a slot of the in-flight table.
+    @Test func sendNumbersReliableFramesPerHop() {
+        var s = layer(peers: [[1, 2], [0], [0]])
+        s.send(message(0), from: 0, to: 1, bytes: 100, now: .zero)
+        s.send(message(0), from: 0, to: 1, bytes: 100, now: .zero)
+        s.send(message(0), from: 0, to: 2, bytes: 100, now: .zero)
+        s.send(message(9, workload: 1), from: 0, to: 1, bytes: 100, now: .zero)
+        #expect(s.wire.inFlight.map { $0?.hopSeq } == [0, 1, 0, 9])
+        #expect(s.wire.outbox.map(\.destination) == [1, 1, 2, 1])
+        #expect(s.wire.sent.messageFramesSent == [4, 0, 0])
+    }
+}
