@@ -6,11 +6,10 @@ import Testing
 @Suite("Mesh: classic DSR")
 struct ClassicDsrTests {
     func scenario(
-        _ nodes: [(String, Double, Double)], messages: String, events: String = "[]", duration: Double = 40
+        _ nodes: [(String, Double, Double)], messages: JSON, events: JSON = [], duration: Double = 40
     ) throws -> Scenario {
         try MeshScenarioText.scenario(
-            nodes, mesh: "{\"routing\": \"dsr\", \"messages\": \(messages)}", events: events, duration: duration,
-            seed: 4)
+            nodes, mesh: ["routing": "dsr", "messages": messages], events: events, duration: duration, seed: 4)
     }
 
     func run(_ s: Scenario) -> (World<WirelessLink>, MeshMetrics) {
@@ -29,8 +28,7 @@ struct ClassicDsrTests {
         // lost to a missing session.
         let s = try scenario(
             [("A", 0, 0), ("B", 30, 0), ("C", 60, 0), ("D", 90, 0)],
-            messages:
-                "[{\"id\": \"m\", \"from\": \"A\", \"to\": \"D\", \"size_bytes\": 100, \"count\": 5, \"interval_s\": 1, \"start_s\": 1}]",
+            messages: [["id": "m", "from": "A", "to": "D", "size_bytes": 100, "count": 5, "interval_s": 1, "start_s": 1]],
             duration: 10)
         let (w, m) = run(s)
         #expect(m.nodes.map(\.controlFrames) == [1, 3, 3, 1])
@@ -51,15 +49,16 @@ struct ClassicDsrTests {
     @Test func aBrokenLinkSendsARouteErrorAndTheSourceRediscovers() throws {
         // A – B – {C1 or C2} – D: B reaches D through either C; C1 and C2 are 20 m apart.
         let nodes = [("A", 0.0, 0.0), ("B", 30, 0), ("C1", 60, 10), ("C2", 60, -10), ("D", 90, 0)]
-        let messages =
-            "[{\"id\": \"m\", \"from\": \"A\", \"to\": \"D\", \"size_bytes\": 100, \"count\": 30, \"interval_s\": 1, \"start_s\": 1}]"
+        let messages: JSON = [
+            ["id": "m", "from": "A", "to": "D", "size_bytes": 100, "count": 30, "interval_s": 1, "start_s": 1]
+        ]
         let (probe, _) = run(try scenario(nodes, messages: messages, duration: 5))
         let relay = try #require(probe.layers.mesh!.route(from: 0, to: 4, at: .seconds(5))).path[2]
         let other = relay == 2 ? 3 : 2
         let (w, m) = run(
             try scenario(
                 nodes, messages: messages,
-                events: "[{\"at_s\": 10, \"node\": \"\(relay == 2 ? "C1" : "C2")\", \"action\": \"fail\"}]"))
+                events: [["at_s": 10, "node": .string(relay == 2 ? "C1" : "C2"), "action": "fail"]]))
         // B's unicast to the failed relay exhausts its retries (or the peer leaves B's
         // session): B sends a route error to A, which forgets the route and rediscovers.
         #expect(w.layers.mesh!.recorder.routeErrors >= 1)
@@ -77,9 +76,8 @@ struct ClassicDsrTests {
         // The 16.5 s request reaches C; when its reply arrives the message goes once.
         let s = try scenario(
             [("A", 0, 0), ("B", 30, 0), ("C", 60, 0)],
-            messages:
-                "[{\"id\": \"m\", \"from\": \"A\", \"to\": \"C\", \"size_bytes\": 10, \"count\": 1, \"interval_s\": 1, \"start_s\": 1}]",
-            events: "[{\"at_s\": 10, \"node\": \"C\", \"action\": \"join\"}]", duration: 30)
+            messages: [["id": "m", "from": "A", "to": "C", "size_bytes": 10, "count": 1, "interval_s": 1, "start_s": 1]],
+            events: [["at_s": 10, "node": "C", "action": "join"]], duration: 30)
         let (_, m) = run(s)
         #expect(m.workloads[0].attempts == 4 && m.workloads[0].attemptsWithoutRoute == 4)
         #expect(m.workloads[0].delivered == 1)

@@ -7,7 +7,7 @@ import Testing
 @Suite("Mesh: messages, repair and keys")
 struct MeshMessageTests {
     func scenario(
-        _ nodes: [(String, Double, Double)], mesh: String, events: String = "[]", duration: Double = 40
+        _ nodes: [(String, Double, Double)], mesh: JSON, events: JSON = [], duration: Double = 40
     ) throws -> Scenario {
         try MeshScenarioText.scenario(nodes, mesh: mesh, events: events, duration: duration, seed: 3)
     }
@@ -25,9 +25,11 @@ struct MeshMessageTests {
     @Test func messagesFollowTheSourceRouteAndComeBackAsRouteReturns() throws {
         let s = try scenario(
             Self.line,
-            mesh: """
-                {"messages": [{"id": "chat", "from": "A", "to": "D", "size_bytes": 200, "count": 10, "interval_s": 1, "start_s": 12}]}
-                """, duration: 30)
+            mesh: [
+                "messages": [
+                    ["id": "chat", "from": "A", "to": "D", "size_bytes": 200, "count": 10, "interval_s": 1, "start_s": 12]
+                ]
+            ], duration: 30)
         let (w, end) = run(s)
         let m = MeshMetrics(w.layers.mesh!, end: end)
         let chat = m.workloads[0]
@@ -55,9 +57,15 @@ struct MeshMessageTests {
         func metrics(_ forwarding: String) throws -> MeshMetrics {
             let s = try scenario(
                 Self.line5,
-                mesh: """
-                    {"forwarding": "\(forwarding)", "messages": [{"id": "chat", "from": "A", "to": "E", "size_bytes": 200, "count": 10, "interval_s": 1, "start_s": 12, "reliable": \(reliable)}]}
-                    """, duration: 30)
+                mesh: [
+                    "forwarding": .string(forwarding),
+                    "messages": [
+                        [
+                            "id": "chat", "from": "A", "to": "E", "size_bytes": 200, "count": 10, "interval_s": 1,
+                            "start_s": 12, "reliable": .bool(reliable),
+                        ]
+                    ],
+                ], duration: 30)
             let (w, end) = run(s)
             #expect(w.layers.mesh!.peers == [[1], [0, 2], [1, 3], [2, 4], [3]])
             return MeshMetrics(w.layers.mesh!, end: end)
@@ -91,10 +99,10 @@ struct MeshMessageTests {
     @Test func theCentreOfAGridHasTheDesignsEightNeighboursInTwoSessions() throws {
         var grid: [(String, Double, Double)] = []
         for k in 0..<9 { grid.append(("n\(k)", Double(k % 3) * 30, Double(k / 3) * 30)) }
-        for (mesh, neighbours) in [("{}", 8), ("{\"sessionsPerPhone\": 1}", 7)] {
+        for (mesh, neighbours) in [([:], 8), (["sessionsPerPhone": 1], 7)] as [(JSON, Int)] {
             let (w, end) = run(try scenario(grid, mesh: mesh, duration: 10))
             let m = MeshMetrics(w.layers.mesh!, end: end)
-            #expect(m.nodes[4].sessionPeers == neighbours, "\(mesh)")
+            #expect(m.nodes[4].sessionPeers == neighbours, "\(mesh.text)")
             #expect(m.neighboursMax == neighbours)
             #expect(m.largestSession == 8)
         }
@@ -102,15 +110,14 @@ struct MeshMessageTests {
 
     /// The relay A uses to reach C at 11 s.
     func relay() throws -> Int {
-        let (w, end) = run(try scenario(Self.diamond, mesh: "{}"), until: .seconds(11))
+        let (w, end) = run(try scenario(Self.diamond, mesh: [:]), until: .seconds(11))
         return try #require(w.layers.mesh!.route(from: 0, to: 3, at: end)).path[1]
     }
 
     @Test func aLostPeerLeavesTheSessionAfterThePeerTimeout() throws {
         let b = try relay()
         let s = try scenario(
-            Self.diamond, mesh: "{}",
-            events: "[{\"at_s\": 12, \"node\": \"\(b == 1 ? "B1" : "B2")\", \"action\": \"fail\"}]")
+            Self.diamond, mesh: [:], events: [["at_s": 12, "node": .string(b == 1 ? "B1" : "B2"), "action": "fail"]])
         // Sessions are evaluated every second; the round at 12 s (after the failure, which was
         // scheduled first) notes the loss, and the peer goes when 3 s have passed: at 15 s.
         #expect(run(s, until: .milliseconds(14_900)).0.layers.mesh!.peers[0].contains(b))
@@ -122,10 +129,12 @@ struct MeshMessageTests {
         let other = b == 1 ? 2 : 1
         let s = try scenario(
             Self.diamond,
-            mesh: """
-                {"routeCache": false, "sessionSetup": "instant",
-                 "messages": [{"id": "chat", "from": "A", "to": "C", "size_bytes": 200, "count": 20, "interval_s": 1, "start_s": 10}]}
-                """, events: "[{\"at_s\": 15.5, \"node\": \"\(b == 1 ? "B1" : "B2")\", \"action\": \"fail\"}]",
+            mesh: [
+                "routeCache": false, "sessionSetup": "instant",
+                "messages": [
+                    ["id": "chat", "from": "A", "to": "C", "size_bytes": 200, "count": 20, "interval_s": 1, "start_s": 10]
+                ],
+            ], events: [["at_s": 15.5, "node": .string(b == 1 ? "B1" : "B2"), "action": "fail"]],
             duration: 50)
         let (w, end) = run(s)
         let m = MeshMetrics(w.layers.mesh!, end: end)
@@ -162,7 +171,7 @@ struct MeshMessageTests {
         // exactly 4 × the heartbeats originated.
         let (w, _) = run(
             try scenario(
-                Self.diamond, mesh: "{\"floodSend\": \"broadcast\", \"sessionSetup\": \"instant\"}", duration: 32))
+                Self.diamond, mesh: ["floodSend": "broadcast", "sessionSetup": "instant"], duration: 32))
         let originated = w.layers.mesh!.originated.reduce(0, +)
         #expect(originated >= 4 * 6)
         #expect(w.layers.mesh!.framesSent.controlFramesSent.reduce(0, +) == 4 * originated)
@@ -171,7 +180,7 @@ struct MeshMessageTests {
         // node whose first copy of a new heartbeat came the long way round while its route is
         // fresh drops it ("already known by a faster path"), so it can be fewer; never fewer
         // than the origin's own copies, to at least 2 peers each.
-        let (u, _) = run(try scenario(Self.diamond, mesh: "{\"sessionSetup\": \"instant\"}", duration: 32))
+        let (u, _) = run(try scenario(Self.diamond, mesh: ["sessionSetup": "instant"], duration: 32))
         let sent = u.layers.mesh!.framesSent.controlFramesSent.reduce(0, +)
         let made = u.layers.mesh!.originated.reduce(0, +)
         #expect(sent <= 10 * made)
@@ -184,10 +193,8 @@ struct MeshMessageTests {
         // the count when D fails, so C broke A↔E and B↔E (4 pairs); D broke the same 4 (C's
         // own routes are not counted, C being down). The line is cut: nothing is repaired.
         let s = try scenario(
-            Self.line + [("E", 120, 0)], mesh: "{}",
-            events:
-                "[{\"at_s\": 20, \"node\": \"C\", \"action\": \"fail\"}, {\"at_s\": 20, \"node\": \"D\", \"action\": \"fail\"}]"
-        )
+            Self.line + [("E", 120, 0)], mesh: [:],
+            events: [["at_s": 20, "node": "C", "action": "fail"], ["at_s": 20, "node": "D", "action": "fail"]])
         let (w, end) = run(s)
         let repairs = MeshMetrics(w.layers.mesh!, end: end).repairs
         #expect(repairs.map(\.node) == [2, 3])
@@ -196,7 +203,7 @@ struct MeshMessageTests {
     }
 
     @Test func routeEstablishmentIsTheFirstHeartbeatThatArrives() throws {
-        let s = try scenario([("A", 0, 0), ("B", 30, 0)], mesh: "{\"sessionSetup\": \"instant\"}", duration: 12)
+        let s = try scenario([("A", 0, 0), ("B", 30, 0)], mesh: ["sessionSetup": "instant"], duration: 12)
         let (w, end) = run(s)
         // B heartbeats when its app starts, at the first draw of its jitter stream × 100 ms,
         // and again when its session with A forms at 0 s, at the second draw × 100 ms
@@ -288,7 +295,7 @@ struct MeshMessageTests {
     @Test func badMessageWorkloadsAreReportedWithTheirPath() throws {
         func errors(_ messages: String) -> String {
             do {
-                _ = try scenario(Self.line, mesh: "{\"messages\": \(messages)}")
+                _ = try scenario(Self.line, mesh: .raw("{\"messages\": \(messages)}"))
                 return ""
             } catch { return "\(error)" }
         }
@@ -298,7 +305,7 @@ struct MeshMessageTests {
             )
             .contains("mesh.messages[0].to: a message workload needs two different nodes"))
         do {
-            _ = try scenario(Self.line, mesh: "{\"forwarding\": \"flood\"}")
+            _ = try scenario(Self.line, mesh: ["forwarding": "flood"])
             Issue.record("an unknown forwarding was accepted")
         } catch {
             #expect("\(error)".contains("mesh.forwarding: "), "\(error)")

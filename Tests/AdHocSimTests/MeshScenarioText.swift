@@ -7,15 +7,25 @@ import Testing
 enum MeshScenarioText {
     /// The scenario with `nodes` (id, x, y at 1.2 m), the `mesh` section and `events`.
     static func scenario(
-        _ nodes: [(String, Double, Double)], mesh: String = "{}", events: String = "[]",
-        duration: Double = 40, seed: UInt64
+        _ nodes: [(String, Double, Double)], mesh: JSON = [:], events: JSON = [], duration: Double = 40, seed: UInt64
     ) throws -> Scenario {
-        let list = nodes.map { "{\"id\": \"\($0.0)\", \"position\": [\($0.1), \($0.2), 1.2]}" }.joined(separator: ", ")
-        let text = """
-            {"name": "mesh", "seed": \(seed), "duration_s": \(duration), "environment": {"preset": "field", "shadowingSigmaDb": 0, "fadingK": null},
-             "radio": {"technology": "wifi", "channelWidthMHz": 20, "spatialStreams": 1}, "mesh": \(mesh),
-             "nodes": [\(list)], "events": \(events)}
-            """
-        return try ScenarioDecoder.decode(bytes: Array(text.utf8), file: "mesh")
+        var s = TestScenario(
+            name: "mesh", seed: Int(seed), duration: duration,
+            environment: ["preset": "field", "shadowingSigmaDb": 0, "fadingK": nil],
+            radio: ["technology": "wifi", "channelWidthMHz": 20, "spatialStreams": 1])
+        s["mesh"] = mesh
+        for (id, x, y) in nodes { s.place(id, x, y) }
+        s["events"] = events
+        return try s.decoded()
+    }
+}
+
+extension MeshScenarioText {
+    /// The same scenario with its `mesh` section and `events` given as JSON text (bad inputs
+    /// under test, and the suites still written that way).
+    static func scenario(
+        _ nodes: [(String, Double, Double)], mesh: String, events: String = "[]", duration: Double = 40, seed: UInt64
+    ) throws -> Scenario {
+        try scenario(nodes, mesh: .raw(mesh), events: .raw(events), duration: duration, seed: seed)
     }
 }

@@ -4,7 +4,7 @@ import Testing
 
 @Suite("Mesh: DSR with heartbeats")
 struct MeshTests {
-    func scenario(_ nodes: [(String, Double, Double)], events: String = "[]", duration: Double = 40) throws -> Scenario
+    func scenario(_ nodes: [(String, Double, Double)], events: JSON = [], duration: Double = 40) throws -> Scenario
     {
         try MeshScenarioText.scenario(nodes, events: events, duration: duration, seed: 2)
     }
@@ -26,7 +26,7 @@ struct MeshTests {
         // A diamond: A reaches C through B1 or B2 (both 31.6 m away); A and C are 60 m apart.
         let s = try scenario(
             [("A", 0, 0), ("B1", 30, 10), ("B2", 30, -10), ("C", 60, 0)],
-            events: "[{\"at_s\": 12, \"node\": \"B1\", \"action\": \"fail\"}]")
+            events: [["at_s": 12, "node": "B1", "action": "fail"]])
         var sim = Simulation(seed: s.seed)
         var w = World<WirelessLink>(s, sim: &sim)
         _ = sim.run(&w, until: .seconds(11))
