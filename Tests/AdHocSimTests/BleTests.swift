@@ -4,7 +4,27 @@ import Testing
 @testable import AdHocSim
 
 /// A BLE scenario on an idealised channel (free-space exponent, no shadowing, fading or
-/// blockage): `nodes` as (id, x, y), `ble` the section's JSON.
+/// blockage), or in the preset `place`: `nodes` as (id, x, y) at ground level, `ble` the
+/// section, `more` further top-level keys.
+func bleScenario(
+    nodes: [(String, Double, Double)], ble: JSON, duration: Double = 10, seed: UInt64 = 1, place: String? = nil,
+    more: JSON = [:]
+) throws -> Scenario {
+    let environment: JSON =
+        place.map { ["preset": .string($0)] }
+        ?? [
+            "preset": "custom", "pathLossExponent": 2, "referenceLossDb": 40.2, "shadowingSigmaDb": 0,
+            "noiseFigureDb": 7, "interferenceDb": 0,
+        ]
+    var s = TestScenario(seed: Int(seed), duration: duration, environment: environment, radio: nil)
+    if case .object(let pairs) = more { for p in pairs { s[p.key] = p.value } }
+    for (id, x, y) in nodes { s.place(id, x, y, z: 0) }
+    s["ble"] = ble
+    return try s.decoded()
+}
+
+/// The same with the `ble` section and the extra keys (`extra`, ending in a comma) as JSON
+/// text: the suites still written that way.
 func bleScenario(
     nodes: [(String, Double, Double)], ble: String, duration: Double = 10, seed: UInt64 = 1, place: String? = nil,
     extra: String = ""
@@ -147,10 +167,10 @@ struct BleDiscoveryTests {
         let expected = Self.analyticLatency(ta: ta, ts: ts, ds: ds)
         var scenario = try bleScenario(
             nodes: [("phone", 0, 0), ("tag", 2, 0)],
-            ble: """
-                {"advertisers": [{"node": "tag", "pdu": "ADV_NONCONN_IND", "intervalMs": \(ta), "randomDelayMs": 0}],
-                 "scanners": [{"node": "phone", "intervalMs": \(ts), "windowMs": \(ds), "active": false}]}
-                """, duration: 1.2 * expected.max + 0.01)
+            ble: [
+                "advertisers": [["node": "tag", "pdu": "ADV_NONCONN_IND", "intervalMs": .number(ta), "randomDelayMs": 0]],
+                "scanners": [["node": "phone", "intervalMs": .number(ts), "windowMs": .number(ds), "active": false]],
+            ], duration: 1.2 * expected.max + 0.01)
         var latencies: [Double] = []
         for seed in 1...2000 {
             scenario.seed = UInt64(seed)
@@ -174,19 +194,18 @@ struct BleDiscoveryTests {
     @Test(arguments: [20, 50])
     func collisionsMatchAloha(_ n: Int) throws {
         var nodes = [("phone", 0.0, 0.0)]
-        var advertisers: [String] = []
+        var advertisers: [JSON] = []
         for i in 0..<n {
             let angle = 2 * Double.pi * Double(i) / Double(n)
             nodes.append(("a\(i)", 2 * cos(angle), 2 * sin(angle)))
-            advertisers.append(
-                "{\"node\": \"a\(i)\", \"pdu\": \"ADV_NONCONN_IND\", \"intervalMs\": 100, \"channels\": [37]}")
+            advertisers.append(["node": .string("a\(i)"), "pdu": "ADV_NONCONN_IND", "intervalMs": 100, "channels": [37]])
         }
         let scenario = try bleScenario(
             nodes: nodes,
-            ble: """
-                {"advertisers": [\(advertisers.joined(separator: ","))],
-                 "scanners": [{"node": "phone", "intervalMs": 100, "windowMs": 100, "active": false, "channels": [37]}]}
-                """, duration: 120)
+            ble: [
+                "advertisers": .array(advertisers),
+                "scanners": [["node": "phone", "intervalMs": 100, "windowMs": 100, "active": false, "channels": [37]]],
+            ], duration: 120)
         let report = try ScenarioRunner.run(scenario)
         let s = try #require(report.ble?.scanners.first)
         let loss = 1 - Double(s.received) / Double(s.heardable)
@@ -200,10 +219,10 @@ struct BleDiscoveryTests {
     @Test func activeScanningGetsTheScanResponse() throws {
         let scenario = try bleScenario(
             nodes: [("phone", 0, 0), ("tag", 3, 0)],
-            ble: """
-                {"advertisers": [{"node": "tag", "intervalMs": 100, "scanResponseBytes": 20}],
-                 "scanners": [{"node": "phone", "intervalMs": 30, "windowMs": 30, "active": true}]}
-                """)
+            ble: [
+                "advertisers": [["node": "tag", "intervalMs": 100, "scanResponseBytes": 20]],
+                "scanners": [["node": "phone", "intervalMs": 30, "windowMs": 30, "active": true]],
+            ])
         let m = try #require(try ScenarioRunner.run(scenario).ble)
         #expect(m.pairs[0].record.responses == 1)
         #expect(m.scanners[0].requestsSent == 1)
@@ -222,10 +241,10 @@ struct BleDiscoveryTests {
     @Test func directedAdvertisingReachesItsTargetOnly() throws {
         let scenario = try bleScenario(
             nodes: [("phone", 0, 0), ("other", 0, 2), ("tag", 3, 0)],
-            ble: """
-                {"advertisers": [{"node": "tag", "pdu": "ADV_DIRECT_IND", "target": "phone", "intervalMs": 100}],
-                 "scanners": [{"node": "phone", "active": false}, {"node": "other", "active": false}]}
-                """)
+            ble: [
+                "advertisers": [["node": "tag", "pdu": "ADV_DIRECT_IND", "target": "phone", "intervalMs": 100]],
+                "scanners": [["node": "phone", "active": false], ["node": "other", "active": false]],
+            ])
         let m = try #require(try ScenarioRunner.run(scenario).ble)
         #expect(m.pairs[0].record.reports == 1)
         #expect(m.pairs[0].record.received > 50)
@@ -240,11 +259,11 @@ struct BleDiscoveryTests {
         func identifiers(_ address: String) throws -> UInt32 {
             let scenario = try bleScenario(
                 nodes: [("phone", 0, 0), ("tag", 3, 0)],
-                ble: """
-                    {"addressRotationS": 60,
-                     "advertisers": [{"node": "tag", "intervalMs": 100, "address": "\(address)"}],
-                     "scanners": [{"node": "phone", "intervalMs": 30, "windowMs": 30, "active": false}]}
-                    """, duration: 300)
+                ble: [
+                    "addressRotationS": 60,
+                    "advertisers": [["node": "tag", "intervalMs": 100, "address": .string(address)]],
+                    "scanners": [["node": "phone", "intervalMs": 30, "windowMs": 30, "active": false]],
+                ], duration: 300)
             return try #require(try ScenarioRunner.run(scenario).ble).pairs[0].record.identifiers
         }
         #expect(try identifiers("resolvable") == 6)
@@ -258,12 +277,16 @@ struct BleDiscoveryTests {
     @Test func scanningSessionsSeeWhichIdentifiersPersist() throws {
         let scenario = try bleScenario(
             nodes: [("phone", 0, 0), ("static", 2, 0), ("private", 0, 2)],
-            ble: """
-                {"advertisers": [{"node": "static", "intervalMs": 100, "address": "random-static"},
-                                 {"node": "private", "intervalMs": 100, "address": "resolvable", "addressRotationS": 1}],
-                 "scanners": [{"node": "phone", "active": false, "startS": 0, "durationS": 5},
-                              {"node": "phone", "active": false, "startS": 10, "durationS": 5}]}
-                """, duration: 20)
+            ble: [
+                "advertisers": [
+                    ["node": "static", "intervalMs": 100, "address": "random-static"],
+                    ["node": "private", "intervalMs": 100, "address": "resolvable", "addressRotationS": 1],
+                ],
+                "scanners": [
+                    ["node": "phone", "active": false, "startS": 0, "durationS": 5],
+                    ["node": "phone", "active": false, "startS": 10, "durationS": 5],
+                ],
+            ], duration: 20)
         let m = try #require(try ScenarioRunner.run(scenario).ble)
         let files = BleFiles.pairsTable(m, try ScenarioRunner.run(scenario)).rows
         let column = BleFiles.pairColumns.firstIndex(of: "first_identifier")!
@@ -282,10 +305,10 @@ struct BleDiscoveryTests {
     @Test func rssiDistanceIsExactInFreeSpace() throws {
         let scenario = try bleScenario(
             nodes: [("phone", 0, 0), ("tag", 10, 0)],
-            ble: """
-                {"advertisers": [{"node": "tag", "intervalMs": 100, "advertisesTxPower": true, "txPowerDbm": 4}],
-                 "scanners": [{"node": "phone", "intervalMs": 30, "windowMs": 30, "duplicateFilter": false}]}
-                """)
+            ble: [
+                "advertisers": [["node": "tag", "intervalMs": 100, "advertisesTxPower": true, "txPowerDbm": 4]],
+                "scanners": [["node": "phone", "intervalMs": 30, "windowMs": 30, "duplicateFilter": false]],
+            ])
         let p = try #require(try ScenarioRunner.run(scenario).ble).pairs[0]
         let estimate = try #require(p.estimatedDistance)
         #expect(abs(estimate / 10 - 1) <= 0.06)
@@ -301,11 +324,13 @@ struct BleDiscoveryTests {
         func loss(channel: Int, pattern: String, duration: Double) throws -> Double {
             let scenario = try bleScenario(
                 nodes: [("phone", 0, 0), ("tag", 10, 0), ("wifi", 1, 0)],
-                ble: """
-                    {"advertisers": [{"node": "tag", "pdu": "ADV_NONCONN_IND", "intervalMs": 100, "channels": [\(channel)]}],
-                     "scanners": [{"node": "phone", "intervalMs": 100, "windowMs": 100, "active": false, "channels": [\(channel)]}],
-                     "wifi": [{"node": "wifi", "pattern": "\(pattern)", "load": 1}]}
-                    """, duration: duration)
+                ble: [
+                    "advertisers": [["node": "tag", "pdu": "ADV_NONCONN_IND", "intervalMs": 100, "channels": [.integer(channel)]]],
+                    "scanners": [
+                        ["node": "phone", "intervalMs": 100, "windowMs": 100, "active": false, "channels": [.integer(channel)]]
+                    ],
+                    "wifi": [["node": "wifi", "pattern": .string(pattern), "load": 1]],
+                ], duration: duration)
             let s = try #require(try ScenarioRunner.run(scenario).ble).scanners[0]
             return 1 - Double(s.received) / Double(s.heardable)
         }
