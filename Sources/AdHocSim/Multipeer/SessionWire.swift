@@ -15,8 +15,6 @@ struct SessionWire: Sendable {
     var freeSlots: [Int] = []
     /// Packets to hand to the link layer; the world drains it.
     var outbox: [LinkPacket] = []
-    /// The buffer the outbox is swapped into when it goes to the link (reused).
-    var outboxScratch: [LinkPacket] = []
     /// Per node, message frames (messages and route returns) and transfer pieces the transmit
     /// queue had no room for, oldest first: they wait in the session's buffer as Multipeer
     /// buffers a reliable send (an assumption: Apple documents no drop), and go as room frees.
