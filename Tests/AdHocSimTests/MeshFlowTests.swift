@@ -15,7 +15,8 @@ import Testing
     func line(
         _ count: Int, flow: JSON, mesh: JSON = [:], events: JSON = [], duration: Double = 40
     ) throws -> Scenario {
-        let nodes = (0..<count).map { i in (String(Character(UnicodeScalar(65 + i)!)), Double(30 * i), 0.0) }
+        let names = ["A", "B", "C", "D", "E", "F", "G"]
+        let nodes: [(String, Double, Double)] = (0..<count).map { i in (names[i], 30 * Double(i), 0) }
         return try diamondOrLine(nodes, flow: flow, mesh: mesh, events: events, duration: duration)
     }
 

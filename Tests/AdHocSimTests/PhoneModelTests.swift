@@ -43,7 +43,8 @@ struct PhoneModelTests {
         #expect(kept == [0, 1, 2, 3, 4, 8, 12])
         #expect(q.receiveBufferDrops == 6)
         // Each kept datagram is read 200 µs after the one before.
-        #expect(done == (1...7).map { .microseconds(200) * Int64($0) })
+        let expected: [SimTime] = (1...7).map { SimTime.microseconds(200) * Int64($0) }
+        #expect(done == expected)
     }
 
     /// Cooling slower than warming: warm cost 10 µs, cold factor 5, τ = 1 ms, τ↓ = 10 ms, no

@@ -201,10 +201,12 @@ struct SeamTests {
         var app = thesisFlow(probes: 5, packets: 1, size: 100)
         var q = ConnectionQueue(sendCost: .microseconds(40), receiveCost: .microseconds(15))
         app.startProbes(&q, now: .milliseconds(1))
-        #expect(q.pending.elements.map(\.readyAt) == (1...5).map { .milliseconds(1) + .microseconds(40) * Int64($0) })
+        let ready: [SimTime] = (1...5).map { SimTime.milliseconds(1) + SimTime.microseconds(40) * Int64($0) }
+        #expect(q.pending.elements.map(\.readyAt) == ready)
         // A received message queues behind the sends and takes two reads (length, then the
         // rest): 5 × 40 + 2 × 15 = 230 µs.
-        #expect(q.receiveCompletion(arrivedAt: .milliseconds(1)) == .milliseconds(1) + .microseconds(230))
+        let done: SimTime = .milliseconds(1) + .microseconds(230)
+        #expect(q.receiveCompletion(arrivedAt: .milliseconds(1)) == done)
     }
 
     /// The start phase: after the idle time, at the asked position in the AWDL sequence.
