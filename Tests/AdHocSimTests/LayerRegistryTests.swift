@@ -29,8 +29,8 @@ import Testing
         // Multipeer's session layer beneath the routing: its kinds kept the numbers the mesh
         // gave them (231, 236–239, 250–253).
         let sessions: [EventKind] = [
-            .meshSessions, .meshQuery, .meshAnswer, .meshInviteTimeout, .meshResend,
-            .meshTransferStart, .meshTransferCancel, .meshStreamWrite, .meshHandshakeTimer,
+            .sessionRound, .bonjourQuery, .bonjourAnswer, .invitationTimeout, .reliableResend,
+            .transferStart, .transferCancel, .streamWrite, .handshakeTimer,
         ]
         let ble: [EventKind] = [
             .bleAdvertisingEvent, .bleAdvertiserSend, .bleAdvertiserListenEnd, .bleTransmissionEnd,

@@ -54,7 +54,7 @@ struct SeamTests {
             [EventKind.meshHeartbeat, .meshMessage, .meshConfirmTimeout, .meshRequestTimeout]
                 .allSatisfy { $0.block == .layer && MeshNetwork.owns($0) && !BleNetwork.owns($0) })
         #expect(
-            [EventKind.meshSessions, .meshQuery, .meshResend, .meshTransferStart, .meshHandshakeTimer]
+            [EventKind.sessionRound, .bonjourQuery, .reliableResend, .transferStart, .handshakeTimer]
                 .allSatisfy { $0.block == .layer && SessionLayer.owns($0) && !MeshNetwork.owns($0) })
         #expect(
             [EventKind.tcpRetransmit, .tcpDelayedAck, .tcpKeepalive, .quicLossDetection, .quicAckDelay]

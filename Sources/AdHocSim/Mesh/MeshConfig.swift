@@ -4,8 +4,6 @@
 extension EventKind {
     /// A node's heartbeat is due (target: node).
     public static let meshHeartbeat = EventKind(rawValue: 230)
-    /// Sessions are re-evaluated (target: unused).
-    public static let meshSessions = EventKind(rawValue: 231)
     /// A workload's next message is created (target: workload, arg: message number).
     public static let meshMessage = EventKind(rawValue: 232)
     /// A message's confirmation is overdue (target: workload, arg: message << 16 | attempt).
@@ -14,14 +12,6 @@ extension EventKind {
     public static let meshRequestTimeout = EventKind(rawValue: 234)
     /// A heartbeat a new session triggered is due (target: node); the periodic ones go on.
     public static let meshSessionHeartbeat = EventKind(rawValue: 235)
-    /// A node's Bonjour query is due (target: node).
-    public static let meshQuery = EventKind(rawValue: 236)
-    /// A node's Bonjour answer or announcement is due (target: node).
-    public static let meshAnswer = EventKind(rawValue: 237)
-    /// An invitation's timeout (target: inviter, arg: invited).
-    public static let meshInviteTimeout = EventKind(rawValue: 238)
-    /// A reliable frame the link gave up on is due to be sent again (target: unused, arg: id).
-    public static let meshResend = EventKind(rawValue: 239)
 }
 
 /// How the mesh finds routes.

@@ -27,7 +27,7 @@ extension MeshNetwork {
     public mutating func handleSessionEvent<L: LinkTechnology>(
         _ event: Event, link: inout L, sim: inout Simulation
     ) {
-        if event.kind == .meshSessions {
+        if event.kind == .sessionRound {
             updateSessions(link: &link, sim: &sim)
             core.sessionLayer.nextRound(sim: &sim)
         } else {
@@ -65,7 +65,7 @@ struct RequestRetry: MeshEventArgument, Equatable {
     var argument: UInt64 { UInt64(sought) << 16 | UInt64(retries) }
 }
 
-/// `meshInviteTimeout`: the invited phone and the set-up's id (id in the high 32 bits).
+/// `invitationTimeout`: the invited phone and the set-up's id (id in the high 32 bits).
 struct InviteTimeout: MeshEventArgument, Equatable {
     var invited: Int
     var id: Int
@@ -74,7 +74,7 @@ struct InviteTimeout: MeshEventArgument, Equatable {
     var argument: UInt64 { UInt64(id) << 32 | UInt64(invited) }
 }
 
-/// `meshHandshakeTimer`: the peer a DTLS flight went to, the set-up's id and the flight's
+/// `handshakeTimer`: the peer a DTLS flight went to, the set-up's id and the flight's
 /// number (id in the high 32 bits, peer in the next 24, flight in the low 8).
 struct HandshakeFlight: MeshEventArgument, Equatable {
     var peer: Int

@@ -157,9 +157,9 @@ extension MultipeerSetup {
     mutating func discover(_ i: Int, sim: inout Simulation) {
         let q = mdnsDelay(i), a = mdnsDelay(i)
         queryInterval[i] = .seconds(1)
-        sim.schedule(after: q, target: UInt32(i), kind: .meshQuery, arg: generation[i])
-        sim.schedule(after: a, target: UInt32(i), kind: .meshAnswer)
-        sim.schedule(after: a + .seconds(1), target: UInt32(i), kind: .meshAnswer)
+        sim.schedule(after: q, target: UInt32(i), kind: .bonjourQuery, arg: generation[i])
+        sim.schedule(after: a, target: UInt32(i), kind: .bonjourAnswer)
+        sim.schedule(after: a + .seconds(1), target: UInt32(i), kind: .bonjourAnswer)
     }
 
     /// Node `i`'s app started again (it joined): discovery starts over.
@@ -174,7 +174,7 @@ extension MultipeerSetup {
         guard g == generation[i] else { return }
         let interval = queryInterval[i]
         queryInterval[i] = min(interval + interval, .seconds(3600))
-        sim.schedule(after: interval, target: UInt32(i), kind: .meshQuery, arg: g)
+        sim.schedule(after: interval, target: UInt32(i), kind: .bonjourQuery, arg: g)
         guard !down, browsing[i] else { return }
         wire.hand(
             MeshFrame(kind: .mdnsQuery, origin: i, seq: 0, path: [i]), from: i, to: LinkPacket.broadcast,
@@ -206,7 +206,7 @@ extension MultipeerSetup {
         switch f.kind {
         case .mdnsQuery:
             // An advertiser answers what it hears, after its random delay.
-            if advertising[r] { sim.schedule(after: mdnsDelay(r), target: UInt32(r), kind: .meshAnswer) }
+            if advertising[r] { sim.schedule(after: mdnsDelay(r), target: UInt32(r), kind: .bonjourAnswer) }
         case .mdnsAnswer:
             // Found: the signal-strength rule decides, then an invitation if both have room.
             guard browsing[r], link.medianRxDbm(from: from, to: r) >= config.discoverDbm else { return nil }
@@ -221,7 +221,7 @@ extension MultipeerSetup {
             attempts[key] = Attempt(id: id, inviter: r, invited: from, since: sim.now, flights: 0, encrypted: encrypted)
             connecting[r] += 1
             sim.schedule(
-                after: MultipeerSetup.inviteTimeout, target: UInt32(r), kind: .meshInviteTimeout,
+                after: MultipeerSetup.inviteTimeout, target: UInt32(r), kind: .invitationTimeout,
                 arg: InviteTimeout(invited: from, id: id).argument)
             note(.invite, at: r, about: from, now: sim.now)
             MultipeerSetup.send(
@@ -310,7 +310,7 @@ extension MultipeerSetup {
         guard wire.config.handshakeRetransmission, k + 1 < flights.count else { return }
         attempts[key]!.timer = MultipeerSetup.initialTimer
         sim.schedule(
-            after: MultipeerSetup.initialTimer, target: UInt32(from), kind: .meshHandshakeTimer,
+            after: MultipeerSetup.initialTimer, target: UInt32(from), kind: .handshakeTimer,
             arg: HandshakeFlight(peer: to, id: id, flight: k).argument)
     }
 
@@ -331,7 +331,7 @@ extension MultipeerSetup {
         let timer = min(a.timer + a.timer, MultipeerSetup.maxTimer)
         attempts[key]!.timer = timer
         sim.schedule(
-            after: timer, target: UInt32(from), kind: .meshHandshakeTimer,
+            after: timer, target: UInt32(from), kind: .handshakeTimer,
             arg: HandshakeFlight(peer: to, id: id, flight: k).argument)
         if !down { resendFlight(k, of: key, from: from, to: to, wire: &wire, now: sim.now) }
     }
@@ -379,11 +379,6 @@ extension MultipeerSetup {
     }
 }
 
-extension EventKind {
-    /// A connection flight's retransmission timer ran out (target: its sender, arg: set-up id
-    /// << 32 | peer << 8 | flight; `MultipeerSetup`).
-    public static let meshHandshakeTimer = EventKind(rawValue: 253)
-}
 
 extension MultipeerSetup {
     /// The app's calls on its advertiser and browser (`SessionLayer.appCalled`).
@@ -398,8 +393,8 @@ extension MultipeerSetup {
             guard !advertising[i] else { return }
             advertising[i] = true
             let a = mdnsDelay(i)
-            sim.schedule(after: a, target: UInt32(i), kind: .meshAnswer)
-            sim.schedule(after: a + .seconds(1), target: UInt32(i), kind: .meshAnswer)
+            sim.schedule(after: a, target: UInt32(i), kind: .bonjourAnswer)
+            sim.schedule(after: a + .seconds(1), target: UInt32(i), kind: .bonjourAnswer)
         case .stopBrowsing:
             guard browsing[i] else { return }
             browsing[i] = false
@@ -409,7 +404,7 @@ extension MultipeerSetup {
             browsing[i] = true
             generation[i] &+= 1
             queryInterval[i] = .seconds(1)
-            sim.schedule(after: mdnsDelay(i), target: UInt32(i), kind: .meshQuery, arg: generation[i])
+            sim.schedule(after: mdnsDelay(i), target: UInt32(i), kind: .bonjourQuery, arg: generation[i])
         default: break
         }
     }

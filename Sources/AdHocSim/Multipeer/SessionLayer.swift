@@ -152,7 +152,7 @@ struct SessionLayer: Sendable {
             let id = nextResend
             nextResend += 1
             resends[id] = (f, from, to, bytes)
-            sim.schedule(after: config.reliableResendDelay, target: 0, kind: .meshResend, arg: UInt64(id))
+            sim.schedule(after: config.reliableResendDelay, target: 0, kind: .reliableResend, arg: UInt64(id))
         }
     }
 
@@ -183,10 +183,10 @@ struct SessionLayer: Sendable {
     // MARK: Sessions
 
     /// The first session round, at time zero.
-    func firstRound(sim: inout Simulation) { sim.schedule(at: .zero, target: 0, kind: .meshSessions) }
+    func firstRound(sim: inout Simulation) { sim.schedule(at: .zero, target: 0, kind: .sessionRound) }
 
     /// The next session round, `sessionInterval` from now.
-    func nextRound(sim: inout Simulation) { sim.schedule(after: config.sessionInterval, target: 0, kind: .meshSessions) }
+    func nextRound(sim: inout Simulation) { sim.schedule(after: config.sessionInterval, target: 0, kind: .sessionRound) }
 
     /// Re-evaluates every session from what `link` says at `now`: each side of a session that
     /// ended hears its peer not connected (except the app that left), its transfers fail.
@@ -209,29 +209,29 @@ struct SessionLayer: Sendable {
     mutating func handle<L: LinkTechnology>(_ event: Event, link: inout L, sim: inout Simulation) {
         let target = Int(event.target)
         switch event.kind {
-        case .meshQuery:
+        case .bonjourQuery:
             setup?.queryDue(
                 target, generation: event.arg, down: link.isDown(target), wire: &wire, sim: &sim)
-        case .meshAnswer:
+        case .bonjourAnswer:
             setup?.answerDue(target, down: link.isDown(target), wire: &wire, now: sim.now)
-        case .meshInviteTimeout:
+        case .invitationTimeout:
             let a = InviteTimeout(event.arg)
             setup?.inviteTimedOut(target, a.invited, id: a.id, now: sim.now)
-        case .meshHandshakeTimer:
+        case .handshakeTimer:
             let a = HandshakeFlight(event.arg)
             setup?.handshakeTimerRanOut(
                 target, a.peer, id: a.id, flight: a.flight, down: link.isDown(target), wire: &wire, sim: &sim)
-        case .meshResend:
+        case .reliableResend:
             resendDue(Int(event.arg), now: sim.now)
-        case .meshTransferStart:
+        case .transferStart:
             transfers.transferStarted(
                 target, senderDown: link.isDown(transfers.list[target].from), sessions: sessions,
                 reliable: &reliable, wire: &wire, sim: &sim)
-        case .meshStreamWrite:
+        case .streamWrite:
             transfers.streamWrote(
                 target, Int(event.arg), senderDown: link.isDown(transfers.list[target].from), sessions: sessions,
                 reliable: &reliable, wire: &wire, sim: &sim)
-        case .meshTransferCancel:
+        case .transferCancel:
             transfers.transferCancelled(target, now: sim.now)
         default:
             preconditionFailure("not a session layer event")
@@ -269,4 +269,26 @@ struct SessionLayer: Sendable {
     mutating func takeOutbox(swappingWith buffer: inout [LinkPacket]) {
         swap(&buffer, &wire.outbox)
     }
+}
+
+extension EventKind {
+    /// Sessions are re-evaluated (target: unused).
+    public static let sessionRound = EventKind(rawValue: 231)
+    /// A node's Bonjour query is due (target: node).
+    public static let bonjourQuery = EventKind(rawValue: 236)
+    /// A node's Bonjour answer or announcement is due (target: node).
+    public static let bonjourAnswer = EventKind(rawValue: 237)
+    /// An invitation's timeout (target: inviter, arg: `InviteTimeout`).
+    public static let invitationTimeout = EventKind(rawValue: 238)
+    /// A reliable frame the link gave up on is due to be sent again (target: unused, arg: id).
+    public static let reliableResend = EventKind(rawValue: 239)
+    /// A Multipeer stream or resource starts (target: transfer).
+    public static let transferStart = EventKind(rawValue: 250)
+    /// The app cancels a resource (target: transfer).
+    public static let transferCancel = EventKind(rawValue: 251)
+    /// A stream's next write is due (target: transfer, arg: write number).
+    public static let streamWrite = EventKind(rawValue: 252)
+    /// A connection flight's retransmission timer ran out (target: its sender, arg:
+    /// `HandshakeFlight`; `MultipeerSetup`).
+    public static let handshakeTimer = EventKind(rawValue: 253)
 }

@@ -1,12 +1,3 @@
-extension EventKind {
-    /// A Multipeer stream or resource starts (target: transfer).
-    public static let meshTransferStart = EventKind(rawValue: 250)
-    /// The app cancels a resource (target: transfer).
-    public static let meshTransferCancel = EventKind(rawValue: 251)
-    /// A stream's next write is due (target: transfer, arg: write number).
-    public static let meshStreamWrite = EventKind(rawValue: 252)
-}
-
 /// One Multipeer stream or resource (seed 003: `startStream(withName:toPeer:)`,
 /// `sendResource(at:withName:toPeer:)`) and its fate: bytes to one peer of the sender's session,
 /// cut into pieces of `MeshConfig.fragmentPayload` bytes, each numbered and resent on its session
@@ -171,8 +162,8 @@ extension SessionTransfers {
     /// Schedules every transfer's start and cancel.
     mutating func scheduleTransfers(sim: inout Simulation) {
         for (t, x) in list.enumerated() {
-            sim.schedule(at: x.start, target: UInt32(t), kind: .meshTransferStart)
-            if let c = x.cancelAt { sim.schedule(at: c, target: UInt32(t), kind: .meshTransferCancel) }
+            sim.schedule(at: x.start, target: UInt32(t), kind: .transferStart)
+            if let c = x.cancelAt { sim.schedule(at: c, target: UInt32(t), kind: .transferCancel) }
         }
     }
 
@@ -211,7 +202,7 @@ extension SessionTransfers {
         let x = list[t]
         list[t].written += x.writeBytes
         if list[t].written < x.size {
-            sim.schedule(after: x.writeInterval, target: UInt32(t), kind: .meshStreamWrite, arg: UInt64(k + 1))
+            sim.schedule(after: x.writeInterval, target: UInt32(t), kind: .streamWrite, arg: UInt64(k + 1))
         }
         pump(t, sessions: sessions, reliable: &reliable, wire: &wire, now: sim.now)
     }
