@@ -88,14 +88,12 @@ struct FidelityTests {
     /// of service time c leave c apart, so the k-th echo comes back about k·c later than the
     /// first (UDP, no Nagle; the link adds the same delay to every probe).
     @Test func theHostQueueRaisesTheKthProbeRttByKTimesC() throws {
-        let text = """
-            {"name": "h", "seed": 1, "duration_s": 10, "environment": {"preset": "field"}, "radio": {"technology": "ideal"},
-             "link": {"rateMbps": 1000, "delayMs": 5}, "host": {"sendUs": 200, "receiveUs": 0, "packetUs": 0, "spread": 0, "coldFactor": 1},
-             "nodes": [{"id": "c", "position": [0, 0, 1.2]}, {"id": "s", "position": [10, 0, 1.2]}],
-             "flows": [{"id": "f", "from": "c", "to": "s", "protocol": "udp",
-                        "workload": {"kind": "thesis", "probes": 20, "packets": 1, "size": 100}}]}
-            """
-        let r = try ScenarioRunner.run(try ScenarioDecoder.decode(bytes: Array(text.utf8), file: "h.json"))
+        var s = TestScenario.twoPhones(
+            name: "h", radio: ["technology": "ideal"], protocol: "udp",
+            workload: ["kind": "thesis", "probes": 20, "packets": 1, "size": 100])
+        s["link"] = ["rateMbps": 1000, "delayMs": 5]
+        s["host"] = ["sendUs": 200, "receiveUs": 0, "packetUs": 0, "spread": 0, "coldFactor": 1]
+        let r = try s.run()
         let rtts = r.flows[0].rttsMs
         #expect(rtts.count == 20)
         // Probe k leaves at (k+1)·0.2 ms; its echo is queued at the server behind the earlier
@@ -115,15 +113,13 @@ struct FidelityTests {
     /// packets for the server's echoes come on top in both cases, so the check is the ratio.
     @Test func quicPacksSmallQueuedWrites() throws {
         func packets(coalesce: Bool) throws -> UInt64 {
-            let text = """
-                {"name": "q", "seed": 1, "duration_s": 10, "environment": {"preset": "field"}, "radio": {"technology": "ideal"},
-                 "link": {"rateMbps": 100, "delayMs": 5}, "host": {"sendUs": 0, "receiveUs": 0},
-                 "transport": {"quic": {"coalesce": \(coalesce)}},
-                 "nodes": [{"id": "c", "position": [0, 0, 1.2]}, {"id": "s", "position": [10, 0, 1.2]}],
-                 "flows": [{"id": "f", "from": "c", "to": "s", "protocol": "quic",
-                            "workload": {"kind": "thesis", "probes": 1100, "packets": 1, "size": 100, "startPhase": "connect"}}]}
-                """
-            let r = try ScenarioRunner.run(try ScenarioDecoder.decode(bytes: Array(text.utf8), file: "q.json"))
+            var s = TestScenario.twoPhones(
+                name: "q", radio: ["technology": "ideal"], protocol: "quic",
+                workload: ["kind": "thesis", "probes": 1100, "packets": 1, "size": 100, "startPhase": "connect"])
+            s["link"] = ["rateMbps": 100, "delayMs": 5]
+            s["host"] = ["sendUs": 0, "receiveUs": 0]
+            s["transport"] = ["quic": ["coalesce": .bool(coalesce)]]
+            let r = try s.run()
             #expect(r.flows[0].rttsMs.count == 1100 && r.flows[0].status == "ok")
             return r.flows[0].ipPacketsSent
         }

@@ -10,10 +10,11 @@ import Testing
     @Test func aOneMegabyteMessageCrossesFourHopsInFragmentsAndArrivesOnce() throws {
         let s = try MeshScenarioText.scenario(
             Self.line,
-            mesh: """
-                {"messages": [{"id": "picture", "from": "A", "to": "E", "size_bytes": 1000000, "count": 1,
-                  "interval_s": 1, "start_s": 2}]}
-                """, duration: 30, seed: 2)
+            mesh: [
+                "messages": [
+                    ["id": "picture", "from": "A", "to": "E", "size_bytes": 1_000_000, "count": 1, "interval_s": 1, "start_s": 2]
+                ]
+            ], duration: 30, seed: 2)
         let m = try #require(try ScenarioRunner.run(s).mesh)
         let w = m.workloads[0]
         #expect(w.delivered == 1 && w.confirmed == 1)
@@ -66,10 +67,14 @@ import Testing
         // discovery threshold; C at 60 m (−67.2 dBm) is reached through B.
         let s = try MeshScenarioText.scenario(
             [("A", 0, 0), ("B", 30, 0), ("C", 60, 0), ("D", 30, 30)],
-            mesh: """
-                {"messages": [{"id": "family", "from": "A", "to": ["B", "C", "D"], "size_bytes": 300, "count": 10,
-                  "interval_s": 1, "start_s": 5}]}
-                """, duration: 30, seed: 3)
+            mesh: [
+                "messages": [
+                    [
+                        "id": "family", "from": "A", "to": ["B", "C", "D"], "size_bytes": 300, "count": 10, "interval_s": 1,
+                        "start_s": 5,
+                    ]
+                ]
+            ], duration: 30, seed: 3)
         #expect(s.mesh?.messages.map(\.id) == ["family/B", "family/C", "family/D"])
         #expect(s.mesh?.messages.allSatisfy { $0.group == "family" } == true)
         let m = try #require(try ScenarioRunner.run(s).mesh)

@@ -8,19 +8,15 @@ import Testing
 struct PhoneModelTests {
     /// One thesis flow between two phones 10 m apart on the ideal link.
     static func idealRun(
-        seed: Int = 1, delayMs: Double, host: String, protocol proto: String, probes: Int, packets: Int,
+        seed: Int = 1, delayMs: Double, host: JSON, protocol proto: String, probes: Int, packets: Int,
         extra: [String] = []
     ) throws -> FlowMetrics {
-        let text = """
-            {"name": "p", "seed": \(seed), "duration_s": 20, "environment": {"preset": "field"}, "radio": {"technology": "ideal"},
-             "link": {"rateMbps": 100, "delayMs": \(delayMs)}, "host": \(host),
-             "nodes": [{"id": "c", "position": [0, 0, 1.2]}, {"id": "s", "position": [10, 0, 1.2]}],
-             "flows": [{"id": "f", "from": "c", "to": "s", "protocol": "\(proto)",
-                        "workload": {"kind": "thesis", "probes": \(probes), "packets": \(packets), "size": 100}}]}
-            """
-        return try ScenarioRunner.run(
-            try ScenarioDecoder.decode(bytes: Array(text.utf8), file: "p.json", overrides: extra)
-        ).flows[0]
+        var s = TestScenario.twoPhones(
+            name: "p", seed: seed, duration: 20, radio: ["technology": "ideal"], protocol: proto,
+            workload: ["kind": "thesis", "probes": .integer(probes), "packets": .integer(packets), "size": 100])
+        s["link"] = ["rateMbps": 100, "delayMs": .number(delayMs)]
+        s["host"] = host
+        return try ScenarioRunner.run(s.decoded(overrides: extra)).flows[0]
     }
 
     /// The receive buffer drops exactly the datagrams that do not fit. Reader: two reads of
@@ -87,10 +83,10 @@ struct PhoneModelTests {
     /// buffer (5 × 100); w7–w20 do not fit and are lost: 6 of 20 delivered, 70 % loss. With no
     /// send buffer the sender waits for the link instead and nothing is lost.
     @Test func theSendBufferLosesWhatDoesNotFit() throws {
-        let host = """
-            {"sendUs": 10, "receiveUs": 0, "packetUs": 0, "spread": 0, "coldFactor": 1, "interfaceQueue": "blocking",
-             "udpSendBufferBytes": 500}
-            """
+        let host: JSON = [
+            "sendUs": 10, "receiveUs": 0, "packetUs": 0, "spread": 0, "coldFactor": 1, "interfaceQueue": "blocking",
+            "udpSendBufferBytes": 500,
+        ]
         let link = ["link.rateMbps=0.1", "link.queuePackets=1"]
         let lossy = try PhoneModelTests.idealRun(
             delayMs: 1, host: host, protocol: "udp", probes: 1, packets: 20, extra: link)
@@ -108,7 +104,7 @@ struct PhoneModelTests {
     /// and a transfer that delivered nothing is reported failed, not ok.
     @Test func aTransferThatDeliveredNothingFails() throws {
         let m = try PhoneModelTests.idealRun(
-            delayMs: 2, host: "{\"udpReceiveBufferBytes\": 0}", protocol: "udp", probes: 5, packets: 20)
+            delayMs: 2, host: ["udpReceiveBufferBytes": 0], protocol: "udp", probes: 5, packets: 20)
         #expect(m.status == "failed:nothing-delivered")
         #expect(m.lossPct == 100)
         // Every one of the 20 datagrams was dropped at the server's full (empty) buffer.
@@ -154,7 +150,7 @@ struct PhoneModelTests {
     @Test func theAckOfAPushSegmentIsNotDelayed() throws {
         func maxRtt(_ extra: [String]) throws -> Double {
             let m = try PhoneModelTests.idealRun(
-                delayMs: 5, host: "{\"sendUs\": 0, \"receiveUs\": 0}", protocol: "tcp", probes: 10, packets: 1,
+                delayMs: 5, host: ["sendUs": 0, "receiveUs": 0], protocol: "tcp", probes: 10, packets: 1,
                 extra: extra)
             #expect(m.rttsMs.count == 10)
             return m.rttsMs.max() ?? 0
@@ -166,7 +162,7 @@ struct PhoneModelTests {
     /// The sample SD is the population SD × √(n/(n − 1)).
     @Test func theAppsJitterIsTheSampleSd() throws {
         let m = try PhoneModelTests.idealRun(
-            seed: 4, delayMs: 2, host: "{\"sendUs\": 100, \"receiveUs\": 10}", protocol: "udp", probes: 100, packets: 1)
+            seed: 4, delayMs: 2, host: ["sendUs": 100, "receiveUs": 10], protocol: "udp", probes: 100, packets: 1)
         let n = Double(m.rttsMs.count)
         #expect(n == 100)
         #expect(abs(m.rttSdSample! - m.rttSd! * (n / (n - 1)).squareRoot()) < 1e-9)

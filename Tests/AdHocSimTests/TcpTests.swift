@@ -193,14 +193,10 @@ struct TcpValidationTests {
 @Suite("Thesis mechanisms")
 struct ThesisMechanismTests {
     static func cell(_ proto: String, size: Int, packets: Int, extra: [String] = []) throws -> RunReport {
-        let text = """
-            {"name": "cell", "seed": 3, "duration_s": 30, "environment": {"preset": "field"}, "radio": {"technology": "wifi"},
-             "nodes": [{"id": "c", "position": [0, 0, 1.2]}, {"id": "s", "position": [10, 0, 1.2]}],
-             "flows": [{"id": "f", "from": "c", "to": "s", "protocol": "\(proto)",
-                        "workload": {"kind": "thesis", "probes": 10, "packets": \(packets), "size": \(size)}}]}
-            """
-        return try ScenarioRunner.run(
-            try ScenarioDecoder.decode(bytes: Array(text.utf8), file: "cell", overrides: extra))
+        let s = TestScenario.twoPhones(
+            name: "cell", seed: 3, duration: 30, protocol: proto,
+            workload: ["kind": "thesis", "probes": 10, "packets": .integer(packets), "size": .integer(size)])
+        return try ScenarioRunner.run(s.decoded(overrides: extra))
     }
 
     @Test func nagleMakesTcpSendFarFewerPacketsThanWrites() throws {
@@ -238,13 +234,9 @@ struct KeepaliveTests {
         // so the next probe follows 2 s later. Activity ends near 0.2 s (probes, delayed ACK):
         // probes near 2.2 and 4.2 s; the write at 5 s (ACKed by 5.1 s): probes near 7.1 and 9.1 s.
         func run(_ extra: [String]) throws -> RunReport {
-            let text = """
-                {"name": "cbr", "seed": 3, "duration_s": 10, "environment": {"preset": "field"}, "radio": {"technology": "wifi"},
-                 "nodes": [{"id": "c", "position": [0, 0, 1.2]}, {"id": "s", "position": [10, 0, 1.2]}],
-                 "flows": [{"id": "f", "from": "c", "to": "s", "protocol": "tcp", "workload": {"kind": "cbr", "rateMbps": 0.0016, "size": 1000}}]}
-                """
-            return try ScenarioRunner.run(
-                try ScenarioDecoder.decode(bytes: Array(text.utf8), file: "cbr", overrides: extra))
+            let s = TestScenario.twoPhones(
+                name: "cbr", seed: 3, protocol: "tcp", workload: ["kind": "cbr", "rateMbps": 0.0016, "size": 1000])
+            return try ScenarioRunner.run(s.decoded(overrides: extra))
         }
         #expect(try run([]).flows[0].keepalives == 4)
         #expect(try run(["transport.tcp.keepaliveIdleS=null"]).flows[0].keepalives == 0)

@@ -111,6 +111,19 @@ struct TestScenario {
         root["nodes"] = .array(nodes)
     }
 
+    /// Two phones, `c` and `s` 10 m apart at 1.2 m, with one flow `f` from `c` to `s` of
+    /// `protocol` running `workload`.
+    static func twoPhones(
+        name: String = "t", seed: Int = 1, duration: Double = 10, environment: JSON = ["preset": "field"],
+        radio: JSON = ["technology": "wifi"], protocol proto: String, workload: JSON
+    ) -> TestScenario {
+        var s = TestScenario(name: name, seed: seed, duration: duration, environment: environment, radio: radio)
+        s.place("c", 0, 0)
+        s.place("s", 10, 0)
+        s["flows"] = [["id": "f", "from": "c", "to": "s", "protocol": .string(proto), "workload": workload]]
+        return s
+    }
+
     /// The scenario as JSON text.
     var text: String { root.text }
 
