@@ -12,8 +12,6 @@
 public struct MeshNetwork: Sendable {
     var core: MeshCore
     var routing: MeshRoutingChoice
-    /// The buffer the outbox is swapped into when it goes to the link (reused).
-    var outboxScratch: [LinkPacket] = []
 
     /// A mesh over `nodes` nodes; schedules the first session round, heartbeats and messages.
     /// `sessions`, when given, fixes who is in a session with whom (a test harness's table).
@@ -149,28 +147,16 @@ public struct MeshNetwork: Sendable {
         }
     }
 
-    /// Hands the outbox to `link`, oldest first: a message frame that must wait goes to its
-    /// sender's session buffer (`mustHold`), one the link refuses is released as lost; each
-    /// frame is recorded in `timeline` first. Returns whether there was anything to send (the
-    /// link may then have new notices). The outbox and the scratch buffer are swapped, so no
-    /// array is copied or reallocated.
+    /// Hands the session layer's outbox to `link` (`SessionWire.sendNext`); a packet the link
+    /// refuses is released as lost at once, before the next one goes. Returns whether there was
+    /// anything to send (the link may then have new notices).
     public mutating func sendOutbox<L: LinkTechnology>(
         link: inout L, timeline: TimelineRecorder?, sim: inout Simulation
     ) -> Bool {
-        guard !core.sessionLayer.wire.outbox.isEmpty else { return false }
-        var out = outboxScratch
-        outboxScratch = []
-        swap(&out, &core.sessionLayer.wire.outbox)
-        for p in out {
-            if let timeline, let f = core.sessionLayer.wire.inFlight[Int(p.tag)] { timeline.frame(f, packet: p, now: sim.now) }
-            if core.sessionLayer.wire.mustHold(p, room: link.queueRoom(of: Int(p.source))) {
-                core.sessionLayer.wire.hold(p)
-            } else if !link.send(p, sim: &sim) {
-                released(p, dropped: true, refused: true, sim: &sim)
-            }
+        guard core.sessionLayer.wire.startSending() else { return false }
+        while let p = core.sessionLayer.wire.sendNext(link: &link, timeline: timeline, sim: &sim) {
+            released(p, dropped: true, refused: true, sim: &sim)
         }
-        out.removeAll(keepingCapacity: true)
-        outboxScratch = out
         return true
     }
 
@@ -267,20 +253,13 @@ public struct MeshNetwork: Sendable {
     /// Whether any node holds frames for its transmit queue.
     public var isHolding: Bool { !core.sessionLayer.wire.holding.isEmpty }
 
-    /// Hands held frames to `link` while their nodes' transmit queues have room, oldest first.
+    /// Hands held frames to `link` while their nodes' transmit queues have room, oldest first
+    /// (`SessionWire.sendNextHeld`); a down node's link refuses everything, and each refused
+    /// frame is released as lost at once.
     public mutating func sendHeld<L: LinkTechnology>(link: inout L, sim: inout Simulation) {
-        var still: [Int] = []
-        for node in core.sessionLayer.wire.holding {
-            while let p = core.sessionLayer.wire.held[node].first, link.queueRoom(of: node) > 0 {
-                core.sessionLayer.wire.held[node].removeFirst()
-                if !link.send(p, sim: &sim) {
-                    // A down node's link refuses everything: its held frames are lost.
-                    released(p, dropped: true, refused: true, sim: &sim)
-                }
-            }
-            if !core.sessionLayer.wire.held[node].isEmpty { still.append(node) }
+        while let p = core.sessionLayer.wire.sendNextHeld(link: &link, sim: &sim) {
+            released(p, dropped: true, refused: true, sim: &sim)
         }
-        core.sessionLayer.wire.holding = still
     }
 
     // MARK: IP across the mesh

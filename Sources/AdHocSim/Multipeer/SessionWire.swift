@@ -28,6 +28,13 @@ struct SessionWire: Sendable {
     var recordDelta: [UInt64: Int32] = [:]
     /// What each node sent, by kind of frame.
     var sent: FramesSent
+    /// The outbox being handed to the link (`startSending`, `sendNext`) and how far it went;
+    /// swapped with `outbox`, so neither array is copied or reallocated.
+    var sending: [LinkPacket] = []
+    var sendingIndex = 0
+    /// `sendNextHeld`'s place in `holding`, and the nodes that still hold frames after it.
+    var heldCursor = 0
+    var stillHolding: [Int] = []
 
     init(nodes: Int, config: SessionConfig) {
         self.config = config
@@ -86,6 +93,56 @@ struct SessionWire: Sendable {
             return false
         }
         return room == 0 || (!holding.isEmpty && !held[Int(packet.source)].isEmpty)
+    }
+
+    /// Starts handing the outbox to the link (`sendNext`): false when it is empty. Frames handed
+    /// to the session meanwhile go to the next outbox.
+    mutating func startSending() -> Bool {
+        guard !outbox.isEmpty else { return false }
+        swap(&sending, &outbox)
+        sendingIndex = 0
+        return true
+    }
+
+    /// Hands the outbox to `link`, oldest first, each frame recorded in `timeline` first: a
+    /// message frame or piece that must wait goes to its sender's session buffer (`mustHold`).
+    /// Returns the first packet the link refuses (its sender is down), which the layers above
+    /// release as lost before calling again; `nil` once every packet went.
+    mutating func sendNext<L: LinkTechnology>(
+        link: inout L, timeline: TimelineRecorder?, sim: inout Simulation
+    ) -> LinkPacket? {
+        while sendingIndex < sending.count {
+            let p = sending[sendingIndex]
+            sendingIndex += 1
+            if let timeline, let f = inFlight[Int(p.tag)] { timeline.frame(f, packet: p, now: sim.now) }
+            if mustHold(p, room: link.queueRoom(of: Int(p.source))) {
+                hold(p)
+            } else if !link.send(p, sim: &sim) {
+                return p
+            }
+        }
+        sending.removeAll(keepingCapacity: true)
+        return nil
+    }
+
+    /// Hands held frames to `link` while their nodes' transmit queues have room, oldest first,
+    /// node by node in the order they first held one. Returns the first packet the link refuses
+    /// (a down node's link refuses everything: its held frames are lost), which the layers above
+    /// release before calling again; `nil` once done.
+    mutating func sendNextHeld<L: LinkTechnology>(link: inout L, sim: inout Simulation) -> LinkPacket? {
+        while heldCursor < holding.count {
+            let node = holding[heldCursor]
+            while let p = held[node].first, link.queueRoom(of: node) > 0 {
+                held[node].removeFirst()
+                if !link.send(p, sim: &sim) { return p }
+            }
+            if !held[node].isEmpty { stillHolding.append(node) }
+            heldCursor += 1
+        }
+        swap(&holding, &stillHolding)
+        stillHolding.removeAll(keepingCapacity: true)
+        heldCursor = 0
+        return nil
     }
 
     /// Puts `packet` at the back of its sender's session buffer.
