@@ -91,11 +91,11 @@ import Testing
         // the first evaluation (every 1 s from 0) at least the peer timeout (3 s) later: 10 s.
         let s = try MeshScenarioText.scenario(
             [("A", 0, 0), ("B", 30, 0)],
-            mesh: #"{"resources": [{"id": "big", "from": "B", "to": "A", "size_bytes": 60000000, "at_s": 5}]}"#,
-            events: #"""
-                [{"at_s": 6.5, "node": "A", "action": "disconnect"}, {"at_s": 6.5, "node": "A", "action": "stopAdvertising"},
-                 {"at_s": 6.5, "node": "A", "action": "stopBrowsing"}]
-                """#, duration: 20, seed: 6)
+            mesh: ["resources": [["id": "big", "from": "B", "to": "A", "size_bytes": 60_000_000, "at_s": 5]]],
+            events: [
+                ["at_s": 6.5, "node": "A", "action": "disconnect"], ["at_s": 6.5, "node": "A", "action": "stopAdvertising"],
+                ["at_s": 6.5, "node": "A", "action": "stopBrowsing"],
+            ], duration: 20, seed: 6)
         let m = try #require(try ScenarioRunner.run(s).mesh)
         #expect(heard(m, 0, .notConnected).map(\.time) == [.milliseconds(6500)])
         #expect(heard(m, 1, .notConnected).map(\.time) == [.seconds(10)])

@@ -7,7 +7,7 @@ import Testing
 @Suite struct MultipeerSetupTests {
     func run(encryption: String, duration: Double = 5) throws -> MeshMetrics {
         let s = try MeshScenarioText.scenario(
-            [("A", 0, 0), ("B", 30, 0)], mesh: "{\"encryption\": \"\(encryption)\"}", duration: duration, seed: 6)
+            [("A", 0, 0), ("B", 30, 0)], mesh: ["encryption": .string(encryption)], duration: duration, seed: 6)
         return try #require(try ScenarioRunner.run(s).mesh)
     }
 
@@ -81,7 +81,7 @@ import Testing
         for k in 0..<30 { nodes.append(("n\(k)", Double(k % 6), Double(k / 6))) }
         for (sessions, limit) in [(1, 7), (2, 8)] {
             let s = try MeshScenarioText.scenario(
-                nodes, mesh: "{\"sessionsPerPhone\": \(sessions)}", duration: 5, seed: 2)
+                nodes, mesh: ["sessionsPerPhone": .integer(sessions)], duration: 5, seed: 2)
             let m = try #require(try ScenarioRunner.run(s).mesh)
             #expect(m.nodes.map(\.sessionPeers).max() == limit)
         }

@@ -14,10 +14,10 @@ import Testing
     func run(cache: Bool) throws -> MeshMetrics {
         let s = try MeshScenarioText.scenario(
             [("A", 0, 0), ("B1", 25, 20), ("B2", 25, -20), ("D", 50, 0)],
-            mesh: """
-                {"routeCache": \(cache), "messages": [{"id": "m", "from": "A", "to": "D", "size_bytes": 300, "count": 20,
-                  "interval_s": 1, "start_s": 10}]}
-                """, events: "[{\"at_s\": 15.5, \"node\": \"B1\", \"action\": \"fail\"}]", duration: 40, seed: 1)
+            mesh: [
+                "routeCache": .bool(cache),
+                "messages": [["id": "m", "from": "A", "to": "D", "size_bytes": 300, "count": 20, "interval_s": 1, "start_s": 10]],
+            ], events: [["at_s": 15.5, "node": "B1", "action": "fail"]], duration: 40, seed: 1)
         return try #require(try ScenarioRunner.run(s).mesh)
     }
 
@@ -111,10 +111,10 @@ import Testing
         // A–B1–D and A–B2–D, once both have heard each other's heartbeats both ways.
         let s = try MeshScenarioText.scenario(
             [("A", 0, 0), ("B1", 25, 20), ("B2", 25, -20), ("D", 50, 0)],
-            mesh: """
-                {"keyPaths": \(keyPaths), "messages": [{"id": "m", "from": "A", "to": "D", "size_bytes": 300,
-                  "count": 10, "interval_s": 1, "start_s": 12}]}
-                """, duration: 30, seed: 4)
+            mesh: [
+                "keyPaths": .integer(keyPaths),
+                "messages": [["id": "m", "from": "A", "to": "D", "size_bytes": 300, "count": 10, "interval_s": 1, "start_s": 12]],
+            ], duration: 30, seed: 4)
         return try #require(try ScenarioRunner.run(s).mesh)
     }
 

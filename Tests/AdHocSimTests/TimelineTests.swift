@@ -9,11 +9,8 @@ import Testing
     func lineScenario() throws -> Scenario {
         try MeshScenarioText.scenario(
             [("A", 0, 0), ("B", 30, 0), ("C", 60, 0), ("D", 90, 0)],
-            mesh: """
-                {"messages": [{"id": "m", "from": "A", "to": "D", "size_bytes": 100, "count": 2, "interval_s": 5,
-                  "start_s": 12}]}
-                """,
-            events: #"[{"at_s": 30, "node": "C", "action": "fail"}]"#, duration: 40, seed: 3)
+            mesh: ["messages": [["id": "m", "from": "A", "to": "D", "size_bytes": 100, "count": 2, "interval_s": 5, "start_s": 12]]],
+            events: [["at_s": 30, "node": "C", "action": "fail"]], duration: 40, seed: 3)
     }
 
     func records(_ text: String) throws -> [[String: Any]] {
