@@ -1,13 +1,15 @@
-/// MAdHoc's mesh of a run (mesh.md, seed 002): neighbour sessions, a routing protocol that fills
-/// every node's route table, and source-routed messages with route returns and retries.
+/// MAdHoc's mesh of a run (mesh.md, seed 002): a routing protocol that fills every node's route
+/// table, and source-routed messages with route returns and retries, over Multipeer's session
+/// layer.
 ///
-/// Its parts: `SignalSessions` (who is in a session with whom, read by the rest through
-/// `NeighbourTable`), a `MeshRoutingProtocol` (`HeartbeatRouting` or `ClassicDsr`), the shared
-/// `MeshCore` (route table, ledger, frames to the link) and the `MeshRecorder` the metrics read.
-/// Messages are the mesh's own: a message carries its source route and is sent to the next node
-/// on it (`mesh.forwarding: "next-hop"`), or as MAdHoc's design writes it to every session
-/// peer, of which only the next node on the path passes it on (`"path-broadcast"`). The destination answers with a route return along the reversed
-/// path; the sender retries with its then-current route when no return arrives within
+/// Its parts: a `MeshRoutingProtocol` (`HeartbeatRouting` or `ClassicDsr`), the shared
+/// `MeshCore` (route table, ledger, the `MeshRecorder` the metrics read, and beneath them the
+/// `SessionLayer`: who is in a session with whom, read through `MeshCore.sessions`, and the
+/// frames' way to the link). Messages are the mesh's own: a message carries its source route and
+/// is sent to the next node on it (`mesh.forwarding: "next-hop"`), or as MAdHoc's design writes
+/// it to every session peer, of which only the next node on the path passes it on
+/// (`"path-broadcast"`). The destination answers with a route return along the reversed path;
+/// the sender retries with its then-current route when no return arrives within
 /// `confirmTimeout`.
 public struct MeshNetwork: Sendable {
     var core: MeshCore
