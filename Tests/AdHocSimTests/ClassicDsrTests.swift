@@ -33,7 +33,7 @@ struct ClassicDsrTests {
         let (w, m) = run(s)
         #expect(m.nodes.map(\.controlFrames) == [1, 3, 3, 1])
         // Every frame also carries the encrypted session's 37-byte DTLS record (13-byte header,
-        // 8-byte explicit nonce, 16-byte tag; `MeshConfig.dtlsRecordBytes`).
+        // 8-byte explicit nonce, 16-byte tag; `SessionConfig.dtlsRecordBytes`).
         let r: UInt64 = 37
         let bytes: [UInt64] = [40 + r, 2 * (48 + r) + 64 + r, 2 * (56 + r) + 64 + r, 64 + r]
         #expect(m.nodes.map(\.controlBytes) == bytes)

@@ -39,7 +39,7 @@ struct MeshMessageTests {
         #expect(w.layers.mesh!.ledger.records[0].allSatisfy { $0.hops == 3 })
         // Per message: A sends it, B and C forward it and the return, D sends the return.
         // Frame bytes: 32 + 8·4 + 37 + 200 = 301 for the message, 32 + 8·4 + 37 = 101 for the
-        // return (37: the session's DTLS record, `MeshConfig.dtlsRecordBytes`).
+        // return (37: the session's DTLS record, `SessionConfig.dtlsRecordBytes`).
         #expect(m.nodes.map(\.messageFrames) == [10, 20, 20, 10])
         // Typed apart: as an untyped literal inside `#expect` this took the type checker 5 s.
         let bytes: [UInt64] = [3010, 3010 + 1010, 3010 + 1010, 1010]

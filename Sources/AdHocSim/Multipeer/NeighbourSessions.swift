@@ -1,7 +1,6 @@
 /// Who is in a session with whom: what the mesh's routing reads of the session layer below it
 /// (Multipeer Connectivity's connected peers), and nothing else. Read-only, so a routing
-/// protocol can be tested over a fixed table and a future Multipeer layer can take the
-/// signal-strength rule's place.
+/// protocol can be tested over a fixed table (`SignalSessions(fixed:)`).
 public protocol NeighbourTable {
     /// Nodes.
     var nodeCount: Int { get }

@@ -78,9 +78,11 @@ struct SessionLayer: Sendable {
     /// Node `i` sends `f` of `bytes` to session peer `peer` (`MCSession.send` to one peer),
     /// numbered on that hop when it goes in reliable mode.
     mutating func send(_ f: MeshFrame, from i: Int, to peer: Int, bytes: Int32, now: SimTime) {
-        var f = f
-        if isReliable(f) { f.hopSeq = reliable.number(from: i, to: peer) }
-        wire.hand(f, from: i, to: UInt32(peer), bytes: bytes, now: now)
+        if isReliable(f) {
+            wire.handNumbered(f, from: i, to: peer, bytes: bytes, now: now, numbers: &reliable)
+        } else {
+            wire.hand(f, from: i, to: UInt32(peer), bytes: bytes, now: now)
+        }
     }
 
     /// Node `i` sends `f` of `bytes` as one link broadcast its session peers hear

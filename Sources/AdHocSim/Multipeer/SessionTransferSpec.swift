@@ -11,7 +11,7 @@ public struct ResourceSpec: Sendable, Equatable {
     public var to: Int
     /// When the app calls `sendResource`.
     public var start: SimTime
-    /// The file's size in bytes (at most `MeshConfig.maxResourceBytes`).
+    /// The file's size in bytes (at most `SessionConfig.maxResourceBytes`).
     public var sizeBytes: Int
     /// When the app cancels the transfer (`progress.cancel()`), or `nil`.
     public var cancelAt: SimTime?

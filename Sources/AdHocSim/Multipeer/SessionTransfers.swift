@@ -2,7 +2,7 @@
 /// `sendResource(at:withName:toPeer:)`) and its fate: bytes to one peer of the sender's session,
 /// cut into pieces of `MeshConfig.fragmentPayload` bytes, each numbered and resent on its session
 /// hop as Multipeer's reliable mode does (`ReliableHops`), so the receiver takes them in order
-/// and once. At most `MeshConfig.transferWindow` pieces of a transfer are with the link at a
+/// and once. At most `SessionConfig.transferWindow` pieces of a transfer are with the link at a
 /// time (the socket buffer under the stream).
 public struct SessionTransfer: Sendable {
     /// A resource (a file of known size) or a stream (the app's writes).
@@ -233,8 +233,7 @@ extension SessionTransfers {
             let bytes = wire.config.transferFrameBytes(payload: f.message)
             list[t].handed(bytes: bytes, resend: false)
             // A piece goes in reliable mode to its one session peer, numbered on that hop.
-            f.hopSeq = reliable.number(from: from, to: to)
-            wire.hand(f, from: from, to: UInt32(to), bytes: bytes, now: now)
+            wire.handNumbered(f, from: from, to: to, bytes: bytes, now: now, numbers: &reliable)
         }
     }
 

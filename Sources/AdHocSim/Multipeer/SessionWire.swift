@@ -71,6 +71,16 @@ struct SessionWire: Sendable {
                 tag: UInt64(slot), enqueued: now))
     }
 
+    /// Puts `f` from `i` to session peer `peer` in the outbox in reliable mode: numbered on that
+    /// hop (`numbers`), then handed as any frame.
+    mutating func handNumbered(
+        _ f: MeshFrame, from i: Int, to peer: Int, bytes: Int32, now: SimTime, numbers: inout ReliableHops
+    ) {
+        var f = f
+        f.hopSeq = numbers.number(from: i, to: peer)
+        hand(f, from: i, to: UInt32(peer), bytes: bytes, now: now)
+    }
+
     /// One of the notices slot `slot` waits for came (`all`: the link gave up, nothing more
     /// will): the slot is free once none is left.
     mutating func noticed(_ slot: Int, all: Bool = false) {
