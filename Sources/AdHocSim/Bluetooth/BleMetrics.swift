@@ -205,8 +205,3 @@ public struct BleMetrics: Sendable {
         }
     }
 }
-
-extension RunReport {
-    /// The Bluetooth LE metrics, when the scenario had a `ble` section.
-    public var ble: BleMetrics? { layers.ble }
-}

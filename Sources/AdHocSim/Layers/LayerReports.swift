@@ -1,44 +1,39 @@
-/// What the optional layers measured in one run, and how each writes it: its result files, its
-/// lines of the text summary and its columns of a sweep's `cells.csv`. `Metrics/`, `Output/`
-/// and `Sweep/` call these hooks and name no layer; a new layer adds a field and a line per
-/// hook here (issue #28).
+/// What the optional layers measured in one run (`RegisteredLayers`), read through the accessor
+/// each layer's folder declares (`report.mesh`, `report.ble`), and how they write it: their result
+/// files, their lines of the text summary and their columns of a sweep's `cells.csv`, in
+/// registration order. `Metrics/`, `Output/` and `Sweep/` call these hooks and name no layer.
 public struct LayerReports: Sendable {
-    /// The mesh's metrics, when the scenario had a mesh.
-    public var mesh: MeshMetrics?
-    /// The Bluetooth LE metrics, when the scenario had a `ble` section.
-    public var ble: BleMetrics?
+    /// Each registered layer's metrics, `nil` when it did not run.
+    var measured: RegisteredLayers.Reports
 
-    /// No layer measured anything.
-    public init(mesh: MeshMetrics? = nil, ble: BleMetrics? = nil) {
-        self.mesh = mesh
-        self.ble = ble
-    }
+    /// What the layers measured (`Layers.report`).
+    init(measured: RegisteredLayers.Reports) { self.measured = measured }
 
-    /// Every layer's result files, the mesh's first.
-    func files(_ report: RunReport) -> [ResultFile] {
-        (mesh.map { MeshFiles.files($0, report: report) } ?? []) + (ble.map { BleFiles.files($0, report: report) } ?? [])
-    }
+    /// The metrics of layer `L`, if it ran.
+    func metrics<L: SimulationLayer>(_ layer: L.Type) -> L.Metrics? { RegisteredLayers.metrics(measured, layer) }
+
+    /// Every layer's result files.
+    func files(_ report: RunReport) -> [ResultFile] { RegisteredLayers.files(measured, report: report) }
 
     /// Every layer's lines of the run's text summary, after the flows'.
-    func summaryText(_ report: RunReport) -> String {
-        (mesh.map { MeshFiles.summaryText($0, report) } ?? "") + (ble.map { BleFiles.summaryText($0, report) } ?? "")
-    }
+    func summaryText(_ report: RunReport) -> String { RegisteredLayers.summaryText(measured, report: report) }
 
-    /// The columns a sweep of `base` adds after the flow summary's: Bluetooth LE's when it has a
-    /// `ble` section, else the mesh's when it has a mesh.
-    static func sweepColumns(_ base: Scenario) -> [String] {
-        if base.ble != nil { return BleFiles.sweepColumns }
-        if base.mesh != nil { return MeshFiles.layerColumns(base) }
-        return []
-    }
+    /// The columns a sweep of `base` adds after the flow summary's: each layer's, in order (none
+    /// for a layer `base` lacks).
+    static func sweepColumns(_ base: Scenario) -> [String] { RegisteredLayers.sweepColumns(base).flatMap { $0 } }
 
-    /// A unit's `cells.csv` rows: the flow summary's rows (`flowRows`) widened with the layer
-    /// columns of `sweepColumns(base)`, then the layer's own rows.
+    /// A unit's `cells.csv` rows: the flow summary's rows (`flowRows`) widened with each layer's
+    /// cells, then each layer's own rows, blank in the other layers' columns.
     static func sweepRows(_ report: RunReport, base: Scenario, flowRows: [[String]]) -> [[String]] {
-        if base.ble != nil {
-            return flowRows.map { $0 + Array(repeating: "", count: BleFiles.sweepColumns.count) } + BleFiles.sweepRows(report)
+        let widths = RegisteredLayers.sweepColumns(base).map(\.count)
+        let parts = RegisteredLayers.sweepParts(report, base: base, flowRows: flowRows.count)
+        let flowWidth = RunFiles.summaryColumns.count
+        var rows = flowRows.enumerated().map { k, row in row + parts.flatMap { $0.flowCells[k] } }
+        for (i, part) in parts.enumerated() {
+            let before = Array(repeating: "", count: widths[..<i].reduce(0, +))
+            let after = Array(repeating: "", count: widths[(i + 1)...].reduce(0, +))
+            rows += part.rows.map { Array($0[..<flowWidth]) + before + Array($0[flowWidth...]) + after }
         }
-        if base.mesh != nil { return MeshFiles.layerRows(report, base: base, flowRows: flowRows) }
-        return flowRows
+        return rows
     }
 }

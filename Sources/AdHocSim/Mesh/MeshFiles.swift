@@ -351,14 +351,19 @@ extension MeshFiles {
         sweepColumns + (carriesFlows(base) ? carriedFlowColumns : [])
     }
 
-    /// A unit's rows: the flow rows widened (with their carried-flow cells when flows cross the
-    /// mesh), then the mesh's own rows.
-    static func layerRows(_ report: RunReport, base: Scenario, flowRows: [[String]]) -> [[String]] {
+    /// Per flow row of a unit, its cells in the mesh's columns: blank in `sweepColumns`, then its
+    /// carried-flow cells when flows cross the mesh.
+    static func flowCells(_ report: RunReport, base: Scenario, flowRows: Int) -> [[String]] {
         let carries = carriesFlows(base)
         let blank = Array(repeating: "", count: sweepColumns.count)
         let carried = carries ? carriedFlowCells(report) : []
         let extra = carries ? Array(repeating: "", count: carriedFlowColumns.count) : []
-        return flowRows.enumerated().map { $0.element + blank + (carried.isEmpty ? extra : carried[$0.offset]) }
-            + sweepRows(report).map { $0 + extra }
+        return (0..<flowRows).map { blank + (carried.isEmpty ? extra : carried[$0]) }
+    }
+
+    /// A unit's mesh rows (`sweepRows`), as wide as the flow summary's and the mesh's columns.
+    static func layerRows(_ report: RunReport, base: Scenario) -> [[String]] {
+        let extra = carriesFlows(base) ? Array(repeating: "", count: carriedFlowColumns.count) : []
+        return sweepRows(report).map { $0 + extra }
     }
 }

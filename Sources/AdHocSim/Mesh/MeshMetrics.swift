@@ -229,8 +229,3 @@ extension MeshMetrics {
         return m
     }
 }
-
-extension RunReport {
-    /// The mesh's metrics, when the scenario had a mesh.
-    public var mesh: MeshMetrics? { layers.mesh }
-}

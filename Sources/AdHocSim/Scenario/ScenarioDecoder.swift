@@ -122,9 +122,9 @@ public struct ScenarioDecoder {
         }
         var transport: TransportSpec? = TransportSpec()
         if let t = r.value("transport") { transport = decodeTransport(t, JSONPath.root.appending("transport")) }
-        let (layers, layersOK) = LayerSpecs.decode(r, self, nodeIndex: nodeIndex, duration: duration)
-        let mesh = layers.mesh
-        let meshOK = layersOK.mesh
+        let (layers, failedLayers) = LayerSpecs.decode(r, self, nodeIndex: nodeIndex, duration: duration)
+        let mesh = layers.spec(MeshNetwork.self)
+        let meshOK = !failedLayers.contains(MeshNetwork.sectionKey)
         var viaOK = true
         if meshOK, mesh == nil, let f = r.value("flows"), case .array(let elements) = f.value, let flows {
             // A flow told to cross a mesh needs one.
@@ -165,7 +165,7 @@ public struct ScenarioDecoder {
         }
         guard let name, let seed, let duration, let environment, let radio, let link, let nodes, let flows, let traffic,
             let mac, let host, let transport, let limits, let events, let expectations, distanceOK, matrixOK, meshOK,
-            mobilityOK, layersOK.all, viaOK
+            mobilityOK, failedLayers.isEmpty, viaOK
         else { return nil }
         // "$schema" only guides editors: it is no input, so it leaves the effective input, its
         // hash and the sweep's cell ids alone.

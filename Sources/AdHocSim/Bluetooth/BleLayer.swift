@@ -1,0 +1,87 @@
+/// Bluetooth LE as a registered layer (`SimulationLayer`, `RegisteredLayers`): its `ble`
+/// section, its block of event kinds (240–249), its part in a run (advertisers and scanners go
+/// down and up with their phones, follow scripted moves) and what it measured. It carries no IP
+/// and sends no frame over the link: its radio is its own (`BleMedium`).
+extension BleNetwork: SimulationLayer {
+    static var sectionKey: String { "ble" }
+
+    static var declaredSections: [DeclaredSection] {
+        [
+            DeclaredSection(
+                name: BleParameters.section.name, page: "bluetooth-le", markdownTable: BleParameters.section.markdownTable,
+                schemaObjects: [(["properties", "ble"], BleParameters.section.schema(perNode: false))]),
+            item("advertisers", BleParameters.advertiser),
+            item("scanners", BleParameters.scanner),
+            item("wifi", BleParameters.wifi),
+            item("connections", BleConnectionParameters.section),
+        ]
+    }
+
+    /// The declared section of the items of the list `ble.<key>`.
+    private static func item<T>(_ key: String, _ section: ParameterSection<T>) -> DeclaredSection {
+        DeclaredSection(
+            name: "ble.\(key)", page: "bluetooth-le", markdownTable: section.markdownTable,
+            schemaObjects: [(["properties", "ble", "properties", key, "items"], section.schema(perNode: false))])
+    }
+
+    static func decode(
+        _ section: JSONNode, _ path: JSONPath, _ decoder: ScenarioDecoder, nodeIndex: [String: Int], duration: Double?
+    ) -> BleSpec? {
+        decoder.decodeBle(section, path, nodeIndex: nodeIndex, duration: duration)
+    }
+
+    static var eventClaims: [(layer: String, blocks: [Range<UInt16>])] { [("ble", eventBlocks)] }
+
+    static func handles(_ kind: EventKind) -> Bool { owns(kind) }
+
+    /// Advertising and scanning over the place's propagation at 2.44 GHz; phones that join later
+    /// start down.
+    static func start(
+        _ spec: BleSpec, scenario: Scenario, nodes: NodeTable, hasRadio: Bool, sim: inout Simulation
+    ) -> BleNetwork? {
+        var network = BleNetwork(
+            spec, nodes: nodes,
+            place: PlaceParameters.resolve(scenario.environment, frequencyHz: BleMedium.bandCentreHz),
+            sim: &sim)
+        for e in scenario.events where e.action == .join { network.setDown(e.node, true, now: .zero) }
+        return network
+    }
+
+    mutating func handleEvent<L: LinkTechnology>(_ event: Event, link: inout L, sim: inout Simulation) {
+        handle(event, in: &sim)
+    }
+
+    mutating func nodeWentDown<L: LinkTechnology>(_ node: Int, link: L, now: SimTime) { setDown(node, true, now: now) }
+
+    mutating func nodeCameUp(_ node: Int, joined: Bool, sim: inout Simulation) { setDown(node, false, now: sim.now) }
+
+    func measure(scenario: Scenario, hosts: HostStack, nodes: Int, end: SimTime) -> BleMetrics { BleMetrics(self, end: end) }
+
+    static func files(_ metrics: BleMetrics, report: RunReport) -> [ResultFile] { BleFiles.files(metrics, report: report) }
+
+    static func summaryText(_ metrics: BleMetrics, report: RunReport) -> String { BleFiles.summaryText(metrics, report) }
+
+    static func sweepColumns(_ base: Scenario) -> [String] { base.ble == nil ? [] : BleFiles.sweepColumns }
+
+    static func sweepRows(_ report: RunReport, base: Scenario) -> [[String]] {
+        base.ble == nil ? [] : BleFiles.sweepRows(report)
+    }
+}
+
+extension Scenario {
+    /// The Bluetooth LE section, if the scenario has advertisers or scanners.
+    public var ble: BleSpec? {
+        get { layers.spec(BleNetwork.self) }
+        set { layers.setSpec(newValue, for: BleNetwork.self) }
+    }
+}
+
+extension Layers {
+    /// Bluetooth LE advertising and scanning, when the scenario has a `ble` section.
+    public var ble: BleNetwork? { layer(BleNetwork.self) }
+}
+
+extension RunReport {
+    /// The Bluetooth LE metrics, when the scenario had a `ble` section.
+    public var ble: BleMetrics? { layers.metrics(BleNetwork.self) }
+}

@@ -1,0 +1,146 @@
+/// The mesh as a registered layer (`SimulationLayer`, `RegisteredLayers`): its `mesh` section,
+/// its event blocks and those of Multipeer's session layer beneath it, its part in a run (its
+/// frames' notices, IP across it after each batch of notices, node failures, joins and the app's
+/// scripted calls), its role as the hosts' IP router, and what it measured.
+extension MeshNetwork: SimulationLayer {
+    static var sectionKey: String { "mesh" }
+
+    static var declaredSections: [DeclaredSection] {
+        [
+            DeclaredSection(
+                name: MeshParameters.section.name, page: "mesh", markdownTable: MeshParameters.section.markdownTable,
+                schemaObjects: [(["properties", "mesh"], MeshParameters.section.schema(perNode: false))]),
+            item("messages", MessageParameters.section),
+            item("phones", PhoneParameters.section),
+            item("resources", TransferParameters.resource),
+            item("streams", TransferParameters.stream),
+        ]
+    }
+
+    /// The declared section of the items of the list `mesh.<key>`.
+    private static func item<T>(_ key: String, _ section: ParameterSection<T>) -> DeclaredSection {
+        DeclaredSection(
+            name: "mesh.\(key)", page: "mesh", markdownTable: section.markdownTable,
+            schemaObjects: [(["properties", "mesh", "properties", key, "items"], section.schema(perNode: false))])
+    }
+
+    static func decode(
+        _ section: JSONNode, _ path: JSONPath, _ decoder: ScenarioDecoder, nodeIndex: [String: Int], duration: Double?
+    ) -> MeshSpec? {
+        decoder.decodeMesh(section, path, nodeIndex: nodeIndex, duration: duration)
+    }
+
+    /// The mesh's header and the longest route it may carry (`MeshConfig.maxIpPathNodes`).
+    static func ipReserve(_ spec: MeshSpec) -> Int {
+        let c = MeshConfig(spec)
+        return Int(c.messageBytes(pathLength: c.maxIpPathNodes, payload: 0))
+    }
+
+    static var eventClaims: [(layer: String, blocks: [Range<UInt16>])] {
+        [("mesh", eventBlocks), ("multipeer", SessionLayer.eventBlocks)]
+    }
+
+    static func handles(_ kind: EventKind) -> Bool { owns(kind) || SessionLayer.owns(kind) }
+
+    /// The mesh needs a radio: on the ideal link it does not run.
+    static func start(
+        _ spec: MeshSpec, scenario: Scenario, nodes: NodeTable, hasRadio: Bool, sim: inout Simulation
+    ) -> MeshNetwork? {
+        guard hasRadio else { return nil }
+        return MeshNetwork(
+            nodes: nodes.count, config: MeshConfig(spec), workloads: spec.messages, resources: spec.resources,
+            streams: spec.streams, sessions: spec.sessions.map { SignalSessions(groups: $0, nodes: nodes.count) },
+            phones: spec.phones, sim: &sim)
+    }
+
+    /// The routing's events here, the session layer's passed down (`handleSessionEvent`).
+    mutating func handleEvent<L: LinkTechnology>(_ event: Event, link: inout L, sim: inout Simulation) {
+        if Self.owns(event.kind) {
+            handle(event, link: &link, sim: &sim)
+        } else {
+            handleSessionEvent(event, link: &link, sim: &sim)
+        }
+    }
+
+    static var linkFrames: LinkProtocol? { .mesh }
+
+    /// IP across the mesh (the routes the hosts asked for and the links they found broken, then
+    /// datagrams waiting for a route go if the mesh learned routes), held frames (room freed:
+    /// oldest first), then the outbox.
+    mutating func afterNotices<L: LinkTechnology>(
+        hosts: inout HostStack, link: inout L, timeline: TimelineRecorder?, sim: inout Simulation
+    ) -> Bool {
+        if hosts.hasMeshReports {
+            let (wanted, broken) = hosts.takeMeshReports()
+            for w in wanted { ipRouteWanted(from: w.from, to: w.to, sim: &sim) }
+            for b in broken { ipLinkBroke(route: b.route, at: b.at, next: b.next, now: sim.now) }
+        }
+        hosts.routesLearned(routesLearned, link: &link, router: self, sim: &sim)
+        if isHolding { sendHeld(link: &link, sim: &sim) }
+        return sendOutbox(link: &link, timeline: timeline, sim: &sim)
+    }
+
+    mutating func nodeWentDown<L: LinkTechnology>(_ node: Int, link: L, now: SimTime) {
+        nodeFailed(node, now: now, isDown: link.isDown)
+    }
+
+    /// A joining phone's app starts, and Multipeer discovery with it.
+    mutating func nodeCameUp(_ node: Int, joined: Bool, sim: inout Simulation) {
+        if joined { appStarted(node, sim: &sim) }
+    }
+
+    static var routesIp: Bool { true }
+    func ipSourceRoute(from: Int, to: Int, at now: SimTime) -> [Int]? { sourceRoute(from: from, to: to, at: now) }
+    func ipCanForward(from a: Int, to b: Int) -> Bool { canForward(from: a, to: b) }
+    func ipEncapsulationBytes(pathNodes: Int) -> Int { encapsulationBytes(pathNodes: pathNodes) }
+    var ipMaxPathNodes: Int { maxPathNodes }
+
+    func measure(scenario: Scenario, hosts: HostStack, nodes: Int, end: SimTime) -> MeshMetrics {
+        MeshMetrics.of(self, scenario: scenario, hosts: hosts, nodes: nodes, end: end)
+    }
+
+    static func files(_ metrics: MeshMetrics, report: RunReport) -> [ResultFile] { MeshFiles.files(metrics, report: report) }
+
+    static func summaryText(_ metrics: MeshMetrics, report: RunReport) -> String { MeshFiles.summaryText(metrics, report) }
+
+    static func sweepColumns(_ base: Scenario) -> [String] { base.mesh == nil ? [] : MeshFiles.layerColumns(base) }
+
+    static func sweepFlowCells(_ report: RunReport, base: Scenario, flowRows: Int) -> [[String]] {
+        guard base.mesh != nil else { return Array(repeating: [], count: flowRows) }
+        return MeshFiles.flowCells(report, base: base, flowRows: flowRows)
+    }
+
+    static func sweepRows(_ report: RunReport, base: Scenario) -> [[String]] {
+        base.mesh == nil ? [] : MeshFiles.layerRows(report, base: base)
+    }
+}
+
+/// The mesh answers IP's route questions: its routes, its session peers, its header.
+extension MeshNetwork: IpRouting {
+    /// The route `from` holds to `to` at `now`.
+    public func sourceRoute(from: Int, to: Int, at now: SimTime) -> [Int]? { route(from: from, to: to, at: now)?.path }
+    /// Whether the two are session peers.
+    public func canForward(from a: Int, to b: Int) -> Bool { core.sessions.peers[a].contains(b) }
+    /// The mesh's frame header and source route.
+    public func encapsulationBytes(pathNodes: Int) -> Int { Int(config.messageBytes(pathLength: pathNodes, payload: 0)) }
+    /// The longest route whose header fits the IP MTU.
+    public var maxPathNodes: Int { config.maxIpPathNodes }
+}
+
+extension Scenario {
+    /// The mesh section, if the scenario runs MAdHoc's routing.
+    public var mesh: MeshSpec? {
+        get { layers.spec(MeshNetwork.self) }
+        set { layers.setSpec(newValue, for: MeshNetwork.self) }
+    }
+}
+
+extension Layers {
+    /// MAdHoc's mesh, when the scenario has a `mesh` section (and a radio).
+    public var mesh: MeshNetwork? { layer(MeshNetwork.self) }
+}
+
+extension RunReport {
+    /// The mesh's metrics, when the scenario had a mesh.
+    public var mesh: MeshMetrics? { layers.metrics(MeshNetwork.self) }
+}
