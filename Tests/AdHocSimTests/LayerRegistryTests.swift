@@ -69,6 +69,7 @@ import Testing
         var log: [String] = []
         static var sectionKey: String { "counting" }
         static var declaredSections: [DeclaredSection] { [] }
+        static var schemaStub: String { #"{"type": "object", "description": "counts"}"# }
         static func decode(
             _ section: JSONNode, _ path: JSONPath, _ decoder: ScenarioDecoder, nodeIndex: [String: Int], duration: Double?
         ) -> Int? { nil }
@@ -94,6 +95,7 @@ import Testing
         #expect(Stack.spec(specs, CountingLayer.self) == 3)
         #expect(Stack.spec(specs, MeshNetwork.self) == nil)
         #expect(Stack.eventClaims.map(\.layer) == ["counting", "mesh", "multipeer"])
+        #expect(Stack.schemaStubs.map(\.key) == ["counting", "mesh"])
         // Started without a mesh section: the counting layer runs, the mesh does not, and the
         // counting layer's first event is the only one scheduled.
         var t = TestScenario()

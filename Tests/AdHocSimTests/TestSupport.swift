@@ -67,10 +67,36 @@ func readToEnd(_ handle: FileHandle) -> Data {
     }
 }
 
-/// A fresh temporary folder holding `files`.
+/// The folders the tests made (`temporaryFolder`), removed when the test process exits: a run of
+/// the suite used to leave some hundred behind in the system's temporary folder.
+final class TemporaryFolders: @unchecked Sendable {
+    static let shared = TemporaryFolders()
+    private let lock = NSLock()
+    private var paths: [String] = []
+
+    private init() {
+        atexit { TemporaryFolders.shared.removeAll() }
+    }
+
+    func add(_ url: URL) {
+        lock.lock()
+        paths.append(url.path)
+        lock.unlock()
+    }
+
+    func removeAll() {
+        lock.lock()
+        defer { lock.unlock() }
+        for p in paths { try? FileManager.default.removeItem(atPath: p) }
+        paths = []
+    }
+}
+
+/// A fresh temporary folder holding `files`, removed when the tests end.
 func temporaryFolder(_ files: [String: String] = [:]) throws -> URL {
     let dir = FileManager.default.temporaryDirectory.appendingPathComponent("adhocsim-test-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    TemporaryFolders.shared.add(dir)
     for (name, text) in files { try Data(text.utf8).write(to: dir.appendingPathComponent(name)) }
     return dir
 }

@@ -24,6 +24,63 @@ extension BleNetwork: SimulationLayer {
             schemaObjects: [(["properties", "ble", "properties", key, "items"], section.schema(perNode: false))])
     }
 
+    /// Its lists beside its declared settings, whose items are declared.
+    static let schemaStub = #"""
+    {
+      "type": "object",
+      "properties": {
+        "advertisers": {
+          "type": "array",
+          "items": {}
+        },
+        "scanners": {
+          "type": "array",
+          "items": {}
+        },
+        "wifi": {
+          "type": "array",
+          "items": {}
+        },
+        "connections": {
+          "type": "array",
+          "items": {}
+        }
+      },
+      "additionalProperties": false,
+      "description": "Bluetooth LE beside the Wi-Fi world"
+    }
+    """#
+
+    /// Advertising channels, and a time in seconds or `null`.
+    static let schemaDefinitions = #"""
+    {
+    "bleChannels": {
+      "type": "array",
+      "items": {
+        "enum": [
+          37,
+          38,
+          39
+        ]
+      },
+      "minItems": 1,
+      "description": "advertising channels"
+    },
+    "blePositiveSeconds": {
+      "anyOf": [
+        {
+          "type": "number",
+          "exclusiveMinimum": 0,
+          "description": "seconds (null: never)"
+        },
+        {
+          "type": "null"
+        }
+      ]
+    }
+    }
+    """#
+
     static func decode(
         _ section: JSONNode, _ path: JSONPath, _ decoder: ScenarioDecoder, nodeIndex: [String: Int], duration: Double?
     ) -> BleSpec? {

@@ -16,6 +16,7 @@ protocol LayerList: IpRouting {
     static func spec<L: SimulationLayer>(_ specs: Specs, _ layer: L.Type) -> L.Spec?
     static func setSpec<L: SimulationLayer>(_ value: L.Spec?, in specs: inout Specs, _ layer: L.Type)
     static var declaredSections: [DeclaredSection] { get }
+    static var schemaStubs: [(key: String, stub: String, definitions: String)] { get }
     static var eventClaims: [(layer: String, blocks: [Range<UInt16>])] { get }
     static func ipReserve(_ specs: Specs) -> Int
 
@@ -39,6 +40,8 @@ protocol LayerList: IpRouting {
     static func sweepColumns(_ base: Scenario) -> [[String]]
     /// Per layer, its cells on the flow rows and its own rows.
     static func sweepParts(_ report: RunReport, base: Scenario, flowRows: Int) -> [(flowCells: [[String]], rows: [[String]])]
+    static var plottedColumns: [String] { get }
+    static func sweepCharts(_ table: SweepTable) -> [(file: String, chart: SvgChart)]
 }
 
 /// The end of the list: no layer.
@@ -56,6 +59,7 @@ struct NoLayer: LayerList {
         preconditionFailure("\(L.self) is not registered in RegisteredLayers")
     }
     static var declaredSections: [DeclaredSection] { [] }
+    static var schemaStubs: [(key: String, stub: String, definitions: String)] { [] }
     static var eventClaims: [(layer: String, blocks: [Range<UInt16>])] { [] }
     static func ipReserve(_ specs: Specs) -> Int { 0 }
 
@@ -89,6 +93,8 @@ struct NoLayer: LayerList {
     static func sweepParts(_ report: RunReport, base: Scenario, flowRows: Int) -> [(flowCells: [[String]], rows: [[String]])] {
         []
     }
+    static var plottedColumns: [String] { [] }
+    static func sweepCharts(_ table: SweepTable) -> [(file: String, chart: SvgChart)] { [] }
 }
 
 /// A registered layer (`Head`, `nil` when the scenario does not run it) followed by the rest.
@@ -136,6 +142,9 @@ struct LayerPair<Head: SimulationLayer, Tail: LayerList>: LayerList {
     }
 
     static var declaredSections: [DeclaredSection] { Head.declaredSections + Tail.declaredSections }
+    static var schemaStubs: [(key: String, stub: String, definitions: String)] {
+        [(Head.sectionKey, Head.schemaStub, Head.schemaDefinitions)] + Tail.schemaStubs
+    }
     static var eventClaims: [(layer: String, blocks: [Range<UInt16>])] { Head.eventClaims + Tail.eventClaims }
     static func ipReserve(_ specs: Specs) -> Int {
         (specs.head.map { Head.ipReserve($0) } ?? 0) + Tail.ipReserve(specs.tail)
@@ -246,5 +255,11 @@ struct LayerPair<Head: SimulationLayer, Tail: LayerList>: LayerList {
     static func sweepParts(_ report: RunReport, base: Scenario, flowRows: Int) -> [(flowCells: [[String]], rows: [[String]])] {
         [(Head.sweepFlowCells(report, base: base, flowRows: flowRows), Head.sweepRows(report, base: base))]
             + Tail.sweepParts(report, base: base, flowRows: flowRows)
+    }
+
+    static var plottedColumns: [String] { Head.plottedColumns + Tail.plottedColumns }
+
+    static func sweepCharts(_ table: SweepTable) -> [(file: String, chart: SvgChart)] {
+        Head.sweepCharts(table) + Tail.sweepCharts(table)
     }
 }

@@ -36,4 +36,10 @@ public struct LayerReports: Sendable {
         }
         return rows
     }
+
+    /// The `cells.csv` columns the layers' charts read.
+    static var plottedColumns: [String] { RegisteredLayers.plottedColumns }
+
+    /// The layers' charts of a sweep's `cells.csv`, in registration order.
+    static func sweepCharts(_ table: SweepTable) -> [(file: String, chart: SvgChart)] { RegisteredLayers.sweepCharts(table) }
 }

@@ -29,6 +29,20 @@ public struct LayerSpecs: Sendable {
         return (specs, failed)
     }
 
+    /// Each layer's object in the schema's `properties` (its `schemaStub`, keyed by its section),
+    /// in registration order; the declared sections are generated into them.
+    static var schemaSections: [JSONMember] {
+        RegisteredLayers.schemaStubs.map { JSONMember(key: $0.key, value: ScenarioSchema.object($0.stub)) }
+    }
+
+    /// The definitions the layers' schemas refer to (`#/$defs/NAME`), in registration order.
+    static var schemaDefinitions: [JSONMember] {
+        RegisteredLayers.schemaStubs.flatMap { entry -> [JSONMember] in
+            guard case .object(let members) = ScenarioSchema.object(entry.definitions).value else { return [] }
+            return members
+        }
+    }
+
     /// The layers' declared sections, after the core's in `DeclaredSection.all`.
     static var declaredSections: [DeclaredSection] { RegisteredLayers.declaredSections }
 }

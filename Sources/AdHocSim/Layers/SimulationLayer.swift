@@ -19,6 +19,11 @@ protocol SimulationLayer {
     static var sectionKey: String { get }
     /// The section's declared parts, for the schema, `adhocsim schema --table` and the docs.
     static var declaredSections: [DeclaredSection] { get }
+    /// The section's object in the schema, as JSON text: what is not declared (the lists it
+    /// holds beside its declared settings, as stubs whose items the declared sections fill).
+    static var schemaStub: String { get }
+    /// Definitions its schema refers to (`#/$defs/NAME`), as a JSON object's text.
+    static var schemaDefinitions: String { get }
     /// Decodes the section at `path`, reporting problems to `decoder`'s sink; `nil` if it has any.
     static func decode(
         _ section: JSONNode, _ path: JSONPath, _ decoder: ScenarioDecoder, nodeIndex: [String: Int], duration: Double?
@@ -88,9 +93,14 @@ protocol SimulationLayer {
     static func sweepFlowCells(_ report: RunReport, base: Scenario, flowRows: Int) -> [[String]]
     /// Its own rows of a unit's `cells.csv`, as wide as `RunFiles.summaryColumns` + its columns.
     static func sweepRows(_ report: RunReport, base: Scenario) -> [[String]]
+    /// The `cells.csv` columns its charts read, which `SweepPlots` checks are numbers.
+    static var plottedColumns: [String] { get }
+    /// Its charts of a sweep's `cells.csv` (none when the table lacks its columns).
+    static func sweepCharts(_ table: SweepTable) -> [(file: String, chart: SvgChart)]
 }
 
 extension SimulationLayer {
+    static var schemaDefinitions: String { "{}" }
     static func ipReserve(_ spec: Spec) -> Int { 0 }
     static var linkFrames: LinkProtocol? { nil }
     mutating func notice<L: LinkTechnology>(_ n: LinkNotice, link: inout L, sim: inout Simulation) {}
@@ -111,4 +121,6 @@ extension SimulationLayer {
         Array(repeating: Array(repeating: "", count: sweepColumns(base).count), count: flowRows)
     }
     static func sweepRows(_ report: RunReport, base: Scenario) -> [[String]] { [] }
+    static var plottedColumns: [String] { [] }
+    static func sweepCharts(_ table: SweepTable) -> [(file: String, chart: SvgChart)] { [] }
 }

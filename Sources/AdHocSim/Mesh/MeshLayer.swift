@@ -24,6 +24,44 @@ extension MeshNetwork: SimulationLayer {
             schemaObjects: [(["properties", "mesh", "properties", key, "items"], section.schema(perNode: false))])
     }
 
+    /// The mesh's lists beside its declared settings (`messages`, `phones`, `resources` and
+    /// `streams`, whose items are declared; `sessions`, written here).
+    static let schemaStub = #"""
+    {
+      "type": "object",
+      "properties": {
+        "messages": {
+          "type": "array",
+          "items": {}
+        },
+        "phones": {
+          "type": "array",
+          "items": {}
+        },
+        "resources": {
+          "type": "array",
+          "items": {}
+        },
+        "streams": {
+          "type": "array",
+          "items": {}
+        },
+        "sessions": {
+          "type": "array",
+          "items": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/nodeId"
+            },
+            "minItems": 2
+          }
+        }
+      },
+      "additionalProperties": false,
+      "description": "MAdHoc's mesh over Multipeer sessions"
+    }
+    """#
+
     static func decode(
         _ section: JSONNode, _ path: JSONPath, _ decoder: ScenarioDecoder, nodeIndex: [String: Int], duration: Double?
     ) -> MeshSpec? {

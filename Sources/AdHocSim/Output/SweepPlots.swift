@@ -13,12 +13,10 @@ public enum SweepPlots {
     }
 
     /// The numeric columns the charts read.
-    static let plottedColumns = [
-        "ble_discovery_s", "ble_interval_ms", "ble_window_ms", "data_rate_mbps", "distance_m", "goodput_mbps",
-        "link_failed_per_frame", "link_queue_refusals", "link_received_per_frame", "loss_pct",
-        "mesh_control_bytes_per_node_per_s", "mesh_delivery_ratio", "mesh_flow_hops", "mesh_latency_mean_ms",
-        "mesh_nodes", "mesh_pairs", "mesh_pairs_routed", "packets", "rtt_mean_ms", "rtt_sd_ms"
-    ]
+    static let plottedColumns = (
+        ["data_rate_mbps", "distance_m", "goodput_mbps", "loss_pct", "packets", "rtt_mean_ms", "rtt_sd_ms"]
+            + LayerReports.plottedColumns
+    ).sorted()
     /// The largest magnitude plotted: 10¹⁵ (assumption: far above any figure a run gives, far
     /// below where a sum of a few values overflows).
     static let largestPlotted = 1e15
@@ -54,7 +52,7 @@ public enum SweepPlots {
         let places = ["underground", "city", "field", "forest"].filter { p in data.contains { $0[place] == p } }
         let protocols = ["tcp", "udp", "quic"].filter { p in data.contains { $0[proto] == p } }
         /// Only finite numbers are plotted: `inf`, `nan` or junk in a cell file is skipped.
-        func number(_ s: String) -> Double? { Double(s).flatMap { $0.isFinite ? $0 : nil } }
+        func number(_ s: String) -> Double? { SweepTable.number(s) }
         func values(_ rows: [[String]], _ c: Int) -> [Double] { rows.compactMap { number($0[c]) } }
         func mean(_ v: [Double]) -> Double? { v.isEmpty ? nil : v.reduce(0, +) / Double(v.count) }
 
@@ -63,131 +61,9 @@ public enum SweepPlots {
             for q in protocols { groups.append(("\(p)/\(q)", data.filter { $0[place] == p && $0[proto] == q })) }
         }
         var charts: [(String, SvgChart)] = []
-        if let delivery = col("mesh_delivery_ratio"), let latency = col("mesh_latency_mean_ms"),
-            let control = col("mesh_control_bytes_per_node_per_s")
-        {
-            let routings = ["dsr-heartbeat", "dsr"].filter { r in data.contains { $0[proto] == r } }
-            var meshGroups: [(label: String, rows: [[String]])] = []
-            for p in places {
-                for r in routings { meshGroups.append(("\(p)/\(r)", data.filter { $0[place] == p && $0[proto] == r })) }
-            }
-            let meshCharts: [(file: String, title: String, yLabel: String, column: Int, logY: Bool)] = [
-                (
-                    "mesh-delivery-by-place-and-routing.svg",
-                    "Mesh message delivery ratio (per workload and run) by place and routing", "delivered / created",
-                    delivery, false
-                ),
-                (
-                    "mesh-latency-by-place-and-routing.svg",
-                    "Mesh message latency (mean per workload and run) by place and routing", "latency (ms, log scale)",
-                    latency, true
-                ),
-                (
-                    "mesh-control-by-place-and-routing.svg", "Routing control traffic per node by place and routing",
-                    "bytes per node per second (log scale)", control, true
-                )
-            ]
-            for m in meshCharts {
-                let groups = meshGroups.map { ($0.label, values($0.rows, m.column)) }
-                charts.append(
-                    (
-                        m.file,
-                        SvgChart(
-                            title: m.title, xLabel: "place / routing", yLabel: m.yLabel,
-                            kind: .boxes(groups, logY: m.logY))
-                    ))
-            }
-        }
-        if let count = col("mesh_nodes"), let decoded = col("link_received_per_frame"),
-            let failed = col("link_failed_per_frame"), let refusals = col("link_queue_refusals"),
-            let delivery = col("mesh_delivery_ratio"), let routed = col("mesh_pairs_routed"),
-            let pairs = col("mesh_pairs"),
-            Set(data.compactMap { number($0[count]) }).count > 1
-        {
-            // Saturation against the number of phones: one point per phone count, the mean over
-            // its runs (a run's network columns repeat on each of its workload rows).
-            let ns = Array(Set(data.compactMap { number($0[count]) })).sorted()
-            func series(_ name: String, _ y: @escaping ([String]) -> Double?) -> SvgChart.Series {
-                SvgChart.Series(
-                    name: name,
-                    points: ns.compactMap { n in
-                        mean(data.filter { number($0[count]) == n }.compactMap(y)).map { (n, $0) }
-                    })
-            }
-            let lines: [(file: String, title: String, yLabel: String, series: [SvgChart.Series])] = [
-                (
-                    "mesh-saturation-receptions.svg", "Receptions per frame sent against the number of phones",
-                    "receptions per frame (mean over runs)",
-                    [
-                        series("decoded") { number($0[decoded]) },
-                        series("failed after lock-on") { number($0[failed]) }
-                    ]
-                ),
-                (
-                    "mesh-saturation-delivery.svg", "Routes and message delivery against the number of phones",
-                    "share (mean over runs)",
-                    [
-                        series("pairs with a route") { r in
-                            guard let a = number(r[routed]), let b = number(r[pairs]), b > 0 else { return nil }
-                            return a / b
-                        },
-                        series("messages delivered") { number($0[delivery]) }
-                    ]
-                ),
-                (
-                    "mesh-saturation-refusals.svg",
-                    "Frames refused by full transmit queues against the number of phones",
-                    "refusals per phone (mean over runs)",
-                    [
-                        series("queue refusals per phone") { r in
-                            guard let a = number(r[refusals]), let n = number(r[count]), n > 0 else { return nil }
-                            return a / n
-                        }
-                    ]
-                )
-            ]
-            for l in lines {
-                charts.append(
-                    (
-                        l.file,
-                        SvgChart(
-                            title: l.title, xLabel: "phones (log scale)", yLabel: l.yLabel,
-                            kind: .lines(l.series, logX: true))
-                    ))
-            }
-        }
-        if let discovery = col("ble_discovery_s"), let interval = col("ble_interval_ms"),
-            let window = col("ble_window_ms")
-        {
-            // Discovery latency against the advertising interval, one line per scan window (mean
-            // over places and runs; a pair never discovered is left out and counted below).
-            let windows = Array(Set(data.compactMap { number($0[window]) })).sorted()
-            let series: [SvgChart.Series] = windows.map { w in
-                let mine = data.filter { number($0[window]) == w }
-                let xs = Array(Set(mine.compactMap { number($0[interval]) })).sorted()
-                return SvgChart.Series(
-                    name: "window \(NumberText.fixed(w, decimals: w.rounded() == w ? 0 : 3)) ms",
-                    points: xs.compactMap { x in
-                        mean(values(mine.filter { number($0[interval]) == x }, discovery)).map { (x, $0) }
-                    })
-            }
-            charts.append(
-                (
-                    "ble-discovery-vs-interval.svg",
-                    SvgChart(
-                        title: "BLE discovery latency against the advertising interval (mean over places and runs)",
-                        xLabel: "advertising interval (ms, log scale)", yLabel: "discovery latency (s)",
-                        kind: .lines(series, logX: true))
-                ))
-            let boxes = places.map { p in (p, values(data.filter { $0[place] == p }, discovery)) }
-            charts.append(
-                (
-                    "ble-discovery-by-place.svg",
-                    SvgChart(
-                        title: "BLE discovery latency by place (every interval and window)", xLabel: "place",
-                        yLabel: "discovery latency (s, log scale)", kind: .boxes(boxes, logY: true))
-                ))
-        }
+        // The registered layers' charts (the mesh's, Bluetooth LE's), in registration order.
+        let table = SweepTable(header: header, data: data, places: places, place: place, proto: proto)
+        charts += LayerReports.sweepCharts(table)
         if protocols.isEmpty { return charts }
         let boxCharts: [(file: String, title: String, yLabel: String, column: Int)] = [
             (

@@ -13,6 +13,10 @@ public enum ScenarioSchema {
         let sink = DiagnosticSink(file: "scenario.schema.json", lineMap: LineMap(bytes))
         var parser = JSONParser(bytes: bytes, sink: sink)
         guard var root = parser.parseDocument() else { return template }
+        // The registered layers' sections and definitions, in registration order, where the
+        // template holds their markers.
+        insert(LayerSpecs.schemaSections, replacing: "@layers", in: "properties", of: &root)
+        insert(LayerSpecs.schemaDefinitions, replacing: "@layerDefinitions", in: "$defs", of: &root)
         for section in DeclaredSection.all {
             for (path, object) in section.schemaObjects {
                 replace(&root, at: path[...], with: object, keepingUndeclared: true)
@@ -20,6 +24,26 @@ public enum ScenarioSchema {
         }
         return JSONText.render(root)
     }()
+
+    /// Replaces the member `marker` of the object `container` of `root` with `members`.
+    static func insert(_ members: [JSONMember], replacing marker: String, in container: String, of root: inout JSONNode) {
+        guard case .object(var top) = root.value, let c = top.firstIndex(where: { $0.key == container }),
+            case .object(var list) = top[c].value.value, let m = list.firstIndex(where: { $0.key == marker })
+        else { preconditionFailure("the schema template has no \(container).\(marker)") }
+        list.replaceSubrange(m...m, with: members)
+        top[c].value.value = .object(list)
+        root.value = .object(top)
+    }
+
+    /// The JSON object `text` (a layer's part of the schema); a layer's own text, so it parses.
+    static func object(_ text: String) -> JSONNode {
+        let bytes = Array(text.utf8)
+        var parser = JSONParser(bytes: bytes, sink: DiagnosticSink(file: "layer schema", lineMap: LineMap(bytes)))
+        guard let node = parser.parseDocument(), case .object = node.value else {
+            preconditionFailure("a layer's schema text is not a JSON object: \(text)")
+        }
+        return node
+    }
 
     /// Replaces the node at `path` (object keys, or array indices as digits) when it exists;
     /// `keepingUndeclared` keeps the template's properties the new object lacks (a section's
@@ -63,7 +87,9 @@ public enum ScenarioSchema {
     }
 
     /// The hand-written part of the schema; `text` generates the declared sections into it
-    /// (the empty objects of `host`, `nodes[].host` and `transport` below).
+    /// (the empty objects of `host`, `nodes[].host` and `transport` below), and puts the
+    /// registered layers' sections and definitions (`SimulationLayer.schemaStub`,
+    /// `schemaDefinitions`) where it holds `"@layers"` and `"@layerDefinitions"`: it names no layer.
     static let template = #"""
 {
   "$schema": "https://json-schema.org/draft/2020-12/schema",
@@ -158,30 +184,7 @@ public enum ScenarioSchema {
       "additionalProperties": false,
       "description": "waypoints, or the random-waypoint model"
     },
-    "bleChannels": {
-      "type": "array",
-      "items": {
-        "enum": [
-          37,
-          38,
-          39
-        ]
-      },
-      "minItems": 1,
-      "description": "advertising channels"
-    },
-    "blePositiveSeconds": {
-      "anyOf": [
-        {
-          "type": "number",
-          "exclusiveMinimum": 0,
-          "description": "seconds (null: never)"
-        },
-        {
-          "type": "null"
-        }
-      ]
-    }
+    "@layerDefinitions": {}
   },
   "properties": {
     "$schema": {},
@@ -244,62 +247,7 @@ public enum ScenarioSchema {
       "items": {}
     },
     "transport": {},
-    "mesh": {
-      "type": "object",
-      "properties": {
-        "messages": {
-          "type": "array",
-          "items": {}
-        },
-        "phones": {
-          "type": "array",
-          "items": {}
-        },
-        "resources": {
-          "type": "array",
-          "items": {}
-        },
-        "streams": {
-          "type": "array",
-          "items": {}
-        },
-        "sessions": {
-          "type": "array",
-          "items": {
-            "type": "array",
-            "items": {
-              "$ref": "#/$defs/nodeId"
-            },
-            "minItems": 2
-          }
-        }
-      },
-      "additionalProperties": false,
-      "description": "MAdHoc's mesh over Multipeer sessions"
-    },
-    "ble": {
-      "type": "object",
-      "properties": {
-        "advertisers": {
-          "type": "array",
-          "items": {}
-        },
-        "scanners": {
-          "type": "array",
-          "items": {}
-        },
-        "wifi": {
-          "type": "array",
-          "items": {}
-        },
-        "connections": {
-          "type": "array",
-          "items": {}
-        }
-      },
-      "additionalProperties": false,
-      "description": "Bluetooth LE beside the Wi-Fi world"
-    },
+    "@layers": {},
     "expectations": {
       "type": "array",
       "items": {
