@@ -102,13 +102,9 @@ enum ValidateCommand {
                     continue
                 }
                 let cells = s.matrix.map { ", matrix of \($0.cellCount) cells × \($0.repeats)" } ?? ""
-                let ble =
-                    s.ble.map {
-                        ", \($0.advertisers.count) BLE advertiser\($0.advertisers.count == 1 ? "" : "s"), "
-                            + "\($0.scanners.count) scanner\($0.scanners.count == 1 ? "" : "s")"
-                    } ?? ""
+                let layers = s.layers.outline.map { ", " + $0 }.joined()
                 print(
-                    "\(file): ok (scenario \"\(s.name)\", \(s.nodes.count) node\(s.nodes.count == 1 ? "" : "s"), \(s.flows.count) flow\(s.flows.count == 1 ? "" : "s")\(ble), \(s.duration)\(cells))"
+                    "\(file): ok (scenario \"\(s.name)\", \(s.nodes.count) node\(s.nodes.count == 1 ? "" : "s"), \(s.flows.count) flow\(s.flows.count == 1 ? "" : "s")\(layers), \(s.duration)\(cells))"
                 )
             } catch let e as ScenarioError {
                 failed += 1

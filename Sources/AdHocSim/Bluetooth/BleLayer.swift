@@ -87,6 +87,12 @@ extension BleNetwork: SimulationLayer {
         decoder.decodeBle(section, path, nodeIndex: nodeIndex, duration: duration)
     }
 
+    /// "2 BLE advertisers, 1 scanner".
+    static func outline(_ spec: BleSpec) -> String? {
+        "\(spec.advertisers.count) BLE advertiser\(spec.advertisers.count == 1 ? "" : "s"), "
+            + "\(spec.scanners.count) scanner\(spec.scanners.count == 1 ? "" : "s")"
+    }
+
     static var eventClaims: [(layer: String, blocks: [Range<UInt16>])] { [("ble", eventBlocks)] }
 
     static func handles(_ kind: EventKind) -> Bool { owns(kind) }

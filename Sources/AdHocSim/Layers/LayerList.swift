@@ -19,6 +19,7 @@ protocol LayerList: IpRouting {
     static var schemaStubs: [(key: String, stub: String, definitions: String)] { get }
     static var eventClaims: [(layer: String, blocks: [Range<UInt16>])] { get }
     static func ipReserve(_ specs: Specs) -> Int
+    static func outlines(_ specs: Specs) -> [String]
 
     static func start(_ specs: Specs, scenario: Scenario, nodes: NodeTable, hasRadio: Bool, sim: inout Simulation) -> Self
     func layer<L: SimulationLayer>(_ layer: L.Type) -> L?
@@ -62,6 +63,7 @@ struct NoLayer: LayerList {
     static var schemaStubs: [(key: String, stub: String, definitions: String)] { [] }
     static var eventClaims: [(layer: String, blocks: [Range<UInt16>])] { [] }
     static func ipReserve(_ specs: Specs) -> Int { 0 }
+    static func outlines(_ specs: Specs) -> [String] { [] }
 
     static func start(_ specs: Specs, scenario: Scenario, nodes: NodeTable, hasRadio: Bool, sim: inout Simulation) -> NoLayer {
         NoLayer()
@@ -148,6 +150,10 @@ struct LayerPair<Head: SimulationLayer, Tail: LayerList>: LayerList {
     static var eventClaims: [(layer: String, blocks: [Range<UInt16>])] { Head.eventClaims + Tail.eventClaims }
     static func ipReserve(_ specs: Specs) -> Int {
         (specs.head.map { Head.ipReserve($0) } ?? 0) + Tail.ipReserve(specs.tail)
+    }
+
+    static func outlines(_ specs: Specs) -> [String] {
+        (specs.head.flatMap { Head.outline($0) }.map { [$0] } ?? []) + Tail.outlines(specs.tail)
     }
 
     // MARK: A run

@@ -45,4 +45,8 @@ public struct LayerSpecs: Sendable {
 
     /// The layers' declared sections, after the core's in `DeclaredSection.all`.
     static var declaredSections: [DeclaredSection] { RegisteredLayers.declaredSections }
+
+    /// What each present section holds, in a few words, for `adhocsim validate` (in
+    /// registration order; a layer with nothing to say gives none).
+    public var outline: [String] { RegisteredLayers.outlines(sections) }
 }

@@ -28,6 +28,8 @@ protocol SimulationLayer {
     static func decode(
         _ section: JSONNode, _ path: JSONPath, _ decoder: ScenarioDecoder, nodeIndex: [String: Int], duration: Double?
     ) -> Spec?
+    /// What the section holds, in a few words, for `adhocsim validate` (none by default).
+    static func outline(_ spec: Spec) -> String?
     /// Bytes each link frame of an IP flow leaves for the layer's own headers (0 unless it
     /// carries IP).
     static func ipReserve(_ spec: Spec) -> Int
@@ -102,6 +104,7 @@ protocol SimulationLayer {
 extension SimulationLayer {
     static var schemaDefinitions: String { "{}" }
     static func ipReserve(_ spec: Spec) -> Int { 0 }
+    static func outline(_ spec: Spec) -> String? { nil }
     static var linkFrames: LinkProtocol? { nil }
     mutating func notice<L: LinkTechnology>(_ n: LinkNotice, link: inout L, sim: inout Simulation) {}
     mutating func afterNotices<L: LinkTechnology>(
