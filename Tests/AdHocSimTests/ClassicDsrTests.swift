@@ -87,11 +87,16 @@ struct ClassicDsrTests {
         #expect(established > .milliseconds(16_500) && established < .milliseconds(16_600))
     }
 
+    /// One phone over Wi-Fi for a second, with this `mesh` section.
+    static func onePhone(mesh: JSON) -> TestScenario {
+        var t = TestScenario(name: "x", seed: 1, duration: 1, radio: ["technology": "wifi"])
+        t.place("A", 0, 0, z: 1)
+        t["mesh"] = mesh
+        return t
+    }
+
     @Test func keysNeedHeartbeatPaths() throws {
-        let text = """
-            {"name": "x", "seed": 1, "duration_s": 1, "environment": {"preset": "field"}, "radio": {"technology": "wifi"},
-             "mesh": {"routing": "dsr", "keyPaths": 2}, "nodes": [{"id": "A", "position": [0, 0, 1]}]}
-            """
+        let text = Self.onePhone(mesh: ["routing": "dsr", "keyPaths": 2]).text
         do {
             _ = try ScenarioDecoder.decode(bytes: Array(text.utf8), file: "x")
             Issue.record("accepted keyPaths with classic DSR")
@@ -106,10 +111,7 @@ struct ClassicDsrTests {
     }
 
     @Test func unknownRoutingProtocolsAreBadInput() throws {
-        let text = """
-            {"name": "x", "seed": 1, "duration_s": 1, "environment": {"preset": "field"}, "radio": {"technology": "wifi"},
-             "mesh": {"routing": "aodv"}, "nodes": [{"id": "A", "position": [0, 0, 1]}]}
-            """
+        let text = Self.onePhone(mesh: ["routing": "aodv"]).text
         #expect(throws: ScenarioError.self) { try ScenarioDecoder.decode(bytes: Array(text.utf8), file: "x") }
         do { _ = try ScenarioDecoder.decode(bytes: Array(text.utf8), file: "x") } catch {
             #expect("\(error)".contains("mesh.routing"))

@@ -151,12 +151,13 @@ import Testing
     }
 
     @Test func aFlowViaTheMeshNeedsAMesh() throws {
-        let text = """
-            {"name": "x", "seed": 1, "duration_s": 10, "environment": {"preset": "field"},
-             "nodes": [{"id": "A", "position": [0, 0, 1.2]}, {"id": "B", "position": [10, 0, 1.2]}],
-             "flows": [{"id": "f", "from": "A", "to": "B", "protocol": "tcp", "via": "mesh",
-                        "workload": {"kind": "bulk", "bytes": 1000}}]}
-            """
+        var t = TestScenario(name: "x", seed: 1, duration: 10, radio: nil)
+        t.place("A", 0, 0)
+        t.place("B", 10, 0)
+        t["flows"] = [
+            ["id": "f", "from": "A", "to": "B", "protocol": "tcp", "via": "mesh", "workload": ["kind": "bulk", "bytes": 1000]]
+        ]
+        let text = t.text
         let d = diagnostics(text)
         #expect(d.count == 1)
         #expect(d.first?.path == "flows[0].via")
@@ -177,16 +178,22 @@ import Testing
 
 /// What a user reads about flows across the mesh: the sweep's columns and charts, the check.
 @Suite struct MeshFlowOutputTests {
-    static let lineText = """
-        {"name": "hops", "seed": 3, "duration_s": 30,
-         "environment": {"preset": "field", "shadowingSigmaDb": 0, "fadingK": null},
-         "radio": {"technology": "wifi", "channelWidthMHz": 20, "spatialStreams": 1}, "mesh": {},
-         "nodes": [{"id": "A", "position": [0, 0, 1.2]}, {"id": "B", "position": [30, 0, 1.2]},
-                   {"id": "C", "position": [60, 0, 1.2]}, {"id": "D", "position": [90, 0, 1.2]}],
-         "flows": [{"id": "f", "from": "A", "to": "B", "protocol": "tcp", "start_s": 12,
-                    "workload": {"kind": "bulk", "bytes": 100000}}],
-         "matrix": {"flows[0].to": ["B", "C", "D"]}}
-        """
+    /// Four phones 30 m apart in a line over Wi-Fi, a bulk flow from A swept to B, C and D.
+    static let lineText: String = {
+        var t = TestScenario(
+            name: "hops", seed: 3, duration: 30, environment: ["preset": "field", "shadowingSigmaDb": 0, "fadingK": .null],
+            radio: ["technology": "wifi", "channelWidthMHz": 20, "spatialStreams": 1])
+        for (id, x) in [("A", 0.0), ("B", 30), ("C", 60), ("D", 90)] { t.place(id, x, 0) }
+        t["mesh"] = [:]
+        t["flows"] = [
+            [
+                "id": "f", "from": "A", "to": "B", "protocol": "tcp", "start_s": 12,
+                "workload": ["kind": "bulk", "bytes": 100000],
+            ]
+        ]
+        t["matrix"] = ["flows[0].to": ["B", "C", "D"]]
+        return t.text
+    }()
 
     @Test func aSweepSaysHowManyHopsEachFlowTookAndPlotsAgainstThem() throws {
         let dir = try temporaryFolder(["s.json": MeshFlowOutputTests.lineText])

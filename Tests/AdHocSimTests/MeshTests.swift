@@ -62,11 +62,10 @@ struct MeshTests {
     }
 
     @Test func meshRunsAreDeterministic() throws {
-        let text = """
-            {"name": "m", "seed": 9, "duration_s": 20, "environment": {"preset": "city"}, "radio": {"technology": "awdl"}, "mesh": {},
-             "nodes": [{"id": "A", "position": [0,0,1.2]}, {"id": "B", "position": [20,5,1.2]}, {"id": "C", "position": [40,0,1.2]}, {"id": "D", "position": [20,-15,1.2]}]}
-            """
-        let s = try ScenarioDecoder.decode(bytes: Array(text.utf8), file: "m")
+        var t = TestScenario(name: "m", seed: 9, duration: 20, environment: ["preset": "city"])
+        for (id, x, y) in [("A", 0.0, 0.0), ("B", 20, 5), ("C", 40, 0), ("D", 20, -15)] { t.place(id, x, y) }
+        t["mesh"] = [:]
+        let s = try t.decoded()
         let a = RunFiles.files(for: try ScenarioRunner.run(s)).map { "\($0.name)\n" + deterministicPart($0.contents) }
         let b = RunFiles.files(for: try ScenarioRunner.run(s)).map { "\($0.name)\n" + deterministicPart($0.contents) }
         #expect(a == b)
@@ -158,18 +157,18 @@ struct CheckTests {
     }
 
     @Test func aFingerprintExpectationCatchesAnyBehaviouralChange() throws {
-        func scenario(_ expectations: String, _ extra: [String] = []) throws -> Scenario {
-            let text = """
-                {"name": "fp", "seed": 1, "duration_s": 12, "environment": {"preset": "field", "shadowingSigmaDb": 0, "fadingK": null},
-                 "radio": {"technology": "wifi"}, "mesh": {},
-                 "nodes": [{"id": "A", "position": [0, 0, 1.2]}, {"id": "B", "position": [30, 0, 1.2]}, {"id": "C", "position": [60, 0, 1.2]}],
-                 "expectations": \(expectations)}
-                """
-            return try ScenarioDecoder.decode(bytes: Array(text.utf8), file: "fp", overrides: extra)
+        func scenario(_ expectations: JSON, _ extra: [String] = []) throws -> Scenario {
+            var t = TestScenario(
+                name: "fp", seed: 1, duration: 12, environment: ["preset": "field", "shadowingSigmaDb": 0, "fadingK": .null],
+                radio: ["technology": "wifi"])
+            for (id, x) in [("A", 0.0), ("B", 30), ("C", 60)] { t.place(id, x, 0) }
+            t["mesh"] = [:]
+            t["expectations"] = expectations
+            return try t.decoded(overrides: extra)
         }
-        let fp = try ScenarioRunner.run(try scenario("[]")).fingerprint
-        #expect(try Checker.run(try scenario("[{\"fingerprint\": \"\(fp)\"}]")).outcomes.first?.passed == true)
-        let changed = try Checker.run(try scenario("[{\"fingerprint\": \"\(fp)\"}]", ["mesh.heartbeatIntervalS=4"]))
+        let fp = try ScenarioRunner.run(try scenario([])).fingerprint
+        #expect(try Checker.run(try scenario([["fingerprint": .string(fp)]])).outcomes.first?.passed == true)
+        let changed = try Checker.run(try scenario([["fingerprint": .string(fp)]], ["mesh.heartbeatIntervalS=4"]))
         #expect(changed.outcomes.first?.passed == false)
         #expect(changed.outcomes.first?.observed != fp)
     }

@@ -244,14 +244,13 @@ struct FieldDataTests {
     /// group; fitting sendUs in 0…200 µs with six repeats finds it within 8 µs.
     @Test func calibrateRecoversAKnownCostFromMediansOverSeeds() throws {
         let dir = try temporaryFolder()
-        let scenario = """
-            {"name": "cal", "seed": 5, "duration_s": 60, "environment": {"preset": "field"}, "radio": {"technology": "ideal"},
-             "link": {"rateMbps": 1000, "delayMs": 5}, "host": {"sendUs": 50, "receiveUs": 0, "spread": 0.5, "coldFactor": 1},
-             "nodes": [{"id": "c", "position": [0, 0, 1.2]}, {"id": "s", "position": [10, 0, 1.2]}],
-             "flows": [{"id": "f", "from": "c", "to": "s", "protocol": "udp",
-                        "workload": {"kind": "thesis", "probes": 20, "packets": 200, "size": 1000}}],
-             "matrix": {"distance_m": [5, 10]}}
-            """
+        var t = TestScenario.twoPhones(
+            name: "cal", seed: 5, duration: 60, radio: ["technology": "ideal"], protocol: "udp",
+            workload: ["kind": "thesis", "probes": 20, "packets": 200, "size": 1000])
+        t["link"] = ["rateMbps": 1000, "delayMs": 5]
+        t["host"] = ["sendUs": 50, "receiveUs": 0, "spread": 0.5, "coldFactor": 1]
+        t["matrix"] = ["distance_m": [5, 10]]
+        let scenario = t.text
         let file = dir.appendingPathComponent("cal.json").path
         try scenario.write(toFile: file, atomically: true, encoding: .utf8)
         var lines = [FieldDataTests.header]

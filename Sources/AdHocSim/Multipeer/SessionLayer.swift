@@ -5,8 +5,8 @@
 ///
 /// The routing above reads the sessions (`NeighbourTable`, through `MeshCore.sessions`) and hands
 /// its frames to `send` and `broadcast`; what arrives comes back up from `receive`, in each
-/// hop's order. Its events are its own block of kinds (`eventBlocks`, claimed in
-/// `Layers.eventBlocks`). Its settings are `SessionConfig` (set from the scenario's `mesh`
+/// hop's order. Its events are its own block of kinds (`eventBlocks`, claimed by name in the
+/// mesh's `SimulationLayer` conformance, `MeshNetwork.eventClaims`, and passed down by it). Its settings are `SessionConfig` (set from the scenario's `mesh`
 /// section, `MeshConfig.session`); its frames still share the mesh's frame type (`MeshFrame`).
 struct SessionLayer: Sendable {
     /// Settings.
