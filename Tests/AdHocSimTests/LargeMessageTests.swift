@@ -31,13 +31,18 @@ import Testing
         #expect(m.nodes[4].messageBytes == 109 * m.nodes[4].messageFrames)
     }
 
+    /// Two phones 10 m apart in the field (no radio given) whose mesh sends this one workload.
+    static func twoPhones(message: JSON) -> String {
+        var t = TestScenario(name: "x", seed: 1, duration: 10, radio: nil)
+        t.place("A", 0, 0)
+        t.place("B", 10, 0)
+        t["mesh"] = ["messages": [message]]
+        return t.text
+    }
+
     @Test func messageSizesAreBoundedAndCheckedInput() throws {
         func text(_ size: Int) -> String {
-            """
-            {"name": "x", "seed": 1, "duration_s": 10, "environment": {"preset": "field"},
-             "nodes": [{"id": "A", "position": [0, 0, 1.2]}, {"id": "B", "position": [10, 0, 1.2]}],
-             "mesh": {"messages": [{"id": "m", "from": "A", "to": "B", "size_bytes": \(size), "count": 1, "interval_s": 1}]}}
-            """
+            Self.twoPhones(message: ["id": "m", "from": "A", "to": "B", "size_bytes": .integer(size), "count": 1, "interval_s": 1])
         }
         #expect(diagnostics(text(5_000_000)).isEmpty)
         let d = diagnostics(text(67_108_865))
@@ -85,11 +90,7 @@ import Testing
     @Test func aGroupIsCheckedInput() throws {
         func errors(_ to: String) -> [Diagnostic] {
             diagnostics(
-                """
-                {"name": "x", "seed": 1, "duration_s": 10, "environment": {"preset": "field"},
-                 "nodes": [{"id": "A", "position": [0, 0, 1.2]}, {"id": "B", "position": [10, 0, 1.2]}],
-                 "mesh": {"messages": [{"id": "g", "from": "A", "to": \(to), "size_bytes": 10, "count": 1, "interval_s": 1}]}}
-                """)
+                LargeMessageTests.twoPhones(message: ["id": "g", "from": "A", "to": .raw(to), "size_bytes": 10, "count": 1, "interval_s": 1]))
         }
         #expect(errors("[\"B\"]").isEmpty)
         #expect(errors("[]").first?.message == "a group needs at least one recipient")

@@ -286,11 +286,11 @@ struct MeshMessageTests {
     }
 
     @Test func aMeshOverTheIdealLinkIsRefusedBeforeRunning() throws {
-        let text = """
-            {"name": "x", "seed": 1, "duration_s": 5, "environment": {"preset": "field"}, "radio": {"technology": "ideal"}, "mesh": {},
-             "nodes": [{"id": "A", "position": [0, 0, 1]}, {"id": "B", "position": [5, 0, 1]}]}
-            """
-        let s = try ScenarioDecoder.decode(bytes: Array(text.utf8), file: "x")
+        var t = TestScenario(name: "x", seed: 1, duration: 5, radio: ["technology": "ideal"])
+        t.place("A", 0, 0, z: 1)
+        t.place("B", 5, 0, z: 1)
+        t["mesh"] = [:]
+        let s = try t.decoded()
         #expect(throws: ScenarioRunner.Unsupported.self) { try ScenarioRunner.run(s) }
     }
 

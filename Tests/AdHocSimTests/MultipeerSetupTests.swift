@@ -51,12 +51,10 @@ import Testing
     }
 
     @Test func theSetUpIsCheckedInput() throws {
-        let text = """
-            {"name": "x", "seed": 1, "duration_s": 10, "environment": {"preset": "field"},
-             "nodes": [{"id": "A", "position": [0, 0, 1.2]}], "mesh": {"sessionSetup": "magic", "encryption": "strong",
-             "sessionsPerPhone": 0, "maxNeighbours": 65}}
-            """
-        let d = diagnostics(text)
+        var t = TestScenario(name: "x", seed: 1, duration: 10, radio: nil)
+        t.place("A", 0, 0)
+        t["mesh"] = ["sessionSetup": "magic", "encryption": "strong", "sessionsPerPhone": 0, "maxNeighbours": 65]
+        let d = t.problems
         #expect(
             d.map(\.path).sorted() == [
                 "mesh.encryption", "mesh.maxNeighbours", "mesh.sessionSetup", "mesh.sessionsPerPhone"

@@ -248,14 +248,14 @@ struct SessionTransferTests {
 /// least IPv6's 1 280 (RFC 8200 §5); without encryption there is no record: 1 324.
 @Suite struct MeshMtuTests {
     func flowMtu(encryption: String) throws -> Int {
-        let text = """
-            {"name": "t", "seed": 1, "duration_s": 5, "environment": {"preset": "field"},
-             "radio": {"technology": "awdl"}, "mesh": {"encryption": "\(encryption)"},
-             "nodes": [{"id": "a", "position": [0, 0, 1.2]}, {"id": "b", "position": [10, 0, 1.2]}],
-             "flows": [{"id": "f", "from": "a", "to": "b", "protocol": "udp", "start_s": 1,
-                        "workload": {"kind": "bulk", "bytes": 1000}}]}
-            """
-        let s = try ScenarioDecoder.decode(bytes: Array(text.utf8), file: "t.json")
+        var t = TestScenario(name: "t", seed: 1, duration: 5)
+        t.place("a", 0, 0)
+        t.place("b", 10, 0)
+        t["mesh"] = ["encryption": .string(encryption)]
+        t["flows"] = [
+            ["id": "f", "from": "a", "to": "b", "protocol": "udp", "start_s": 1, "workload": ["kind": "bulk", "bytes": 1000]]
+        ]
+        let s = try t.decoded()
         var sim = Simulation(seed: 1)
         let w = World<WirelessLink>(s, sim: &sim)
         #expect(w.link.mtu == 1484)

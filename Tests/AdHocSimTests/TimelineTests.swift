@@ -77,12 +77,10 @@ import Testing
     /// A phone walking from x = 10 m to 40 m over 10 s (waypoints, linear between) is recorded
     /// every 100 ms while it moves: 100 positions, x = 10 + 3 t, and none once it stops.
     @Test func aWalkIsRecordedEveryHundredMilliseconds() throws {
-        let text = """
-            {"name": "walk", "seed": 1, "duration_s": 12, "environment": {"preset": "field"},
-             "nodes": [{"id": "a", "position": [0, 0, 1.2]},
-                       {"id": "b", "position": [10, 0, 1.2], "mobility": {"waypoints": [[0, 10, 0, 1.2], [10, 40, 0, 1.2]]}}]}
-            """
-        let s = try ScenarioDecoder.decode(bytes: Array(text.utf8), file: "walk.json")
+        var t = TestScenario(name: "walk", seed: 1, duration: 12, radio: nil)
+        t.place("a", 0, 0)
+        t.place("b", 10, 0, ["mobility": ["waypoints": [[0, 10, 0, 1.2], [10, 40, 0, 1.2]]]])
+        let s = try t.decoded()
         let r = try records(try #require(try ScenarioRunner.run(s, timeline: true).timeline))
         let pos = r.filter { $0["e"] as? String == "pos" }
         #expect(pos.count == 100)
