@@ -80,7 +80,7 @@ public struct NelderMead: Sendable {
                     simplex[d] = (contracted, fc)
                 } else {
                     for k in 1...d {
-                        let p = clamp((0..<d).map { best.p[$0] + 0.5 * (simplex[k].p[$0] - best.p[$0]) })
+                        let p = clamp((0..<d).map { (i: Int) -> Double in best.p[i] + 0.5 * (simplex[k].p[i] - best.p[i]) })
                         simplex[k] = (p, eval(p))
                     }
                 }
