@@ -38,22 +38,22 @@ import Testing
             .bleConnectionEvent,
         ]
         for k in mesh {
-            #expect(MeshNetwork.owns(k) && !SessionLayer.owns(k) && !BleNetwork.owns(k), "mesh kind \(k.rawValue)")
+            #expect(MeshNetwork.owns(k) && !SessionEvents.owns(k) && !BleNetwork.owns(k), "mesh kind \(k.rawValue)")
             #expect(MeshNetwork.eventBlocks.contains { $0.contains(k.rawValue) })
         }
         for k in sessions {
-            #expect(SessionLayer.owns(k) && !MeshNetwork.owns(k) && !BleNetwork.owns(k), "session kind \(k.rawValue)")
-            #expect(SessionLayer.eventBlocks.contains { $0.contains(k.rawValue) })
+            #expect(SessionEvents.owns(k) && !MeshNetwork.owns(k) && !BleNetwork.owns(k), "session kind \(k.rawValue)")
+            #expect(SessionEvents.eventBlocks.contains { $0.contains(k.rawValue) })
         }
         for k in ble {
-            #expect(BleNetwork.owns(k) && !MeshNetwork.owns(k) && !SessionLayer.owns(k), "BLE kind \(k.rawValue)")
+            #expect(BleNetwork.owns(k) && !MeshNetwork.owns(k) && !SessionEvents.owns(k), "BLE kind \(k.rawValue)")
             #expect(BleNetwork.eventBlocks.contains { $0.contains(k.rawValue) })
         }
         // `owns` agrees with the claimed blocks over the whole layer range.
         for raw in UInt16(230)..<300 {
             let k = EventKind(rawValue: raw)
             #expect(MeshNetwork.owns(k) == MeshNetwork.eventBlocks.contains { $0.contains(raw) })
-            #expect(SessionLayer.owns(k) == SessionLayer.eventBlocks.contains { $0.contains(raw) })
+            #expect(SessionEvents.owns(k) == SessionEvents.eventBlocks.contains { $0.contains(raw) })
             #expect(BleNetwork.owns(k) == BleNetwork.eventBlocks.contains { $0.contains(raw) })
         }
     }

@@ -97,7 +97,7 @@ struct MeshHarness: EventHandler {
     mutating func handle(_ event: Event, in sim: inout Simulation) {
         if MeshNetwork.owns(event.kind) {
             mesh.handle(event, link: &link, sim: &sim)
-        } else if SessionLayer.owns(event.kind) {
+        } else if SessionEvents.owns(event.kind) {
             mesh.handleSessionEvent(event, link: &link, sim: &sim)
         } else {
             link.handle(event, in: &sim)

@@ -55,7 +55,7 @@ struct SeamTests {
                 .allSatisfy { $0.block == .layer && MeshNetwork.owns($0) && !BleNetwork.owns($0) })
         #expect(
             [EventKind.sessionRound, .bonjourQuery, .reliableResend, .transferStart, .handshakeTimer]
-                .allSatisfy { $0.block == .layer && SessionLayer.owns($0) && !MeshNetwork.owns($0) })
+                .allSatisfy { $0.block == .layer && SessionEvents.owns($0) && !MeshNetwork.owns($0) })
         #expect(
             [EventKind.tcpRetransmit, .tcpDelayedAck, .tcpKeepalive, .quicLossDetection, .quicAckDelay]
                 .allSatisfy { $0.block == .transport })

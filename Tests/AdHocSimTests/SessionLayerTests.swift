@@ -6,31 +6,35 @@ import Testing
 @Suite("Session layer")
 struct SessionLayerTests {
     /// Two phones in one session; message workload 0 reliable, workload 1 not.
-    func layer(takesEveryCopy: Bool = false, peers: [[Int]] = [[1], [0]]) -> SessionLayer {
+    func layer(takesEveryCopy: Bool = false, peers: [[Int]] = [[1], [0]]) -> SessionLayer<MeshFrame> {
         let sim = Simulation(seed: 1)
         let reliable = MessageWorkloadSpec(
             id: "r", from: 0, to: 1, sizeBytes: 10, count: 1, interval: .seconds(1), start: .zero, reliable: true)
         var unreliable = reliable
         unreliable.id = "u"
         unreliable.reliable = false
-        return SessionLayer(
+        return SessionLayer<MeshFrame>(
             nodes: peers.count, config: SessionConfig(), takesEveryCopy: takesEveryCopy,
             workloads: [reliable, unreliable], resources: [], streams: [], sessions: SignalSessions(fixed: peers),
             phones: [], sim: sim)
     }
 
-    func message(_ number: UInt32, workload: Int = 0, path: [Int] = [0, 1]) -> MeshFrame {
-        var f = MeshFrame(kind: .message, origin: path[0], seq: 0, path: path, workload: workload, message: Int(number))
-        f.hopSeq = number
-        return f
+    /// The routing's message `number` on `path`.
+    func routed(_ number: UInt32, workload: Int = 0, path: [Int] = [0, 1]) -> MeshFrame {
+        MeshFrame(kind: .message, origin: path[0], seq: 0, path: path, workload: workload, message: Int(number))
     }
 
-    func isFrame(_ a: SessionLayer.Arrival, inOrder: Bool) -> Bool {
-        if case .frame(let o) = a { return o == inOrder }
+    /// The same as it arrives on its hop's session, numbered `number` there.
+    func message(_ number: UInt32, workload: Int = 0, path: [Int] = [0, 1]) -> SessionFrame<MeshFrame> {
+        SessionFrame(.routed(routed(number, workload: workload, path: path)), hopSeq: number)
+    }
+
+    func isFrame(_ a: SessionLayer<MeshFrame>.Arrival, inOrder: Bool) -> Bool {
+        if case .frame(_, let o) = a { return o == inOrder }
         return false
     }
 
-    func isNothing(_ a: SessionLayer.Arrival) -> Bool {
+    func isNothing(_ a: SessionLayer<MeshFrame>.Arrival) -> Bool {
         if case .nothing = a { return true }
         return false
     }
@@ -74,14 +78,16 @@ struct SessionLayerTests {
     }
 
     /// Sending: a reliable frame is numbered per ordered pair (0, 1 to phone 1; 0 to phone 2),
-    /// an unreliable one is not, and each copy takes a slot of the in-flight table.
+    /// an unreliable one is not (it keeps number 0), and each copy takes a slot of the
+    /// in-flight table.
     @Test func sendNumbersReliableFramesPerHop() {
         var s = layer(peers: [[1, 2], [0], [0]])
-        s.send(message(0), from: 0, to: 1, bytes: 100, now: .zero)
-        s.send(message(0), from: 0, to: 1, bytes: 100, now: .zero)
-        s.send(message(0), from: 0, to: 2, bytes: 100, now: .zero)
-        s.send(message(9, workload: 1), from: 0, to: 1, bytes: 100, now: .zero)
-        #expect(s.wire.inFlight.map { $0?.hopSeq } == [0, 1, 0, 9])
+        s.send(routed(0), from: 0, to: 1, bytes: 100, now: .zero)
+        s.send(routed(0), from: 0, to: 1, bytes: 100, now: .zero)
+        s.send(routed(0), from: 0, to: 2, bytes: 100, now: .zero)
+        s.send(routed(9, workload: 1), from: 0, to: 1, bytes: 100, now: .zero)
+        #expect(s.wire.inFlight.map { $0?.hopSeq } == [0, 1, 0, 0])
+        #expect(s.wire.inFlight.map { $0?.routed?.message } == [0, 0, 0, 9])
         #expect(s.wire.outbox.map(\.destination) == [1, 1, 2, 1])
         #expect(s.wire.sent.messageFramesSent == [4, 0, 0])
     }

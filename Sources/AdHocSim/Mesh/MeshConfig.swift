@@ -214,7 +214,7 @@ public struct MeshRoute: Sendable, Equatable {
 extension MeshNetwork {
     /// The routing's blocks of event kinds (`Layers.eventBlocks`): 230 and 232–235, inside the
     /// 230–239 the mesh was given when it held the session layer too (whose kinds are
-    /// `SessionLayer.eventBlocks`).
+    /// `SessionEvents.eventBlocks`).
     static let eventBlocks: [Range<UInt16>] = [230..<231, 232..<236]
 
     /// Whether `kind` is one of the routing's.

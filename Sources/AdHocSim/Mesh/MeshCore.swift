@@ -8,7 +8,7 @@ struct MeshCore: Sendable {
     /// Nodes.
     let nodeCount: Int
     /// Multipeer's session layer beneath the routing.
-    var sessionLayer: SessionLayer
+    var sessionLayer: SessionLayer<MeshFrame>
     /// Every node's routes.
     var routes: RouteTable
     /// Every workload message's fate.
@@ -17,7 +17,7 @@ struct MeshCore: Sendable {
     var recorder: MeshRecorder
 
     /// A mesh of `nodes` nodes with no routes or messages yet, over `sessionLayer`.
-    init(nodes: Int, config: MeshConfig, workloads: [MessageWorkloadSpec], sessionLayer: SessionLayer) {
+    init(nodes: Int, config: MeshConfig, workloads: [MessageWorkloadSpec], sessionLayer: SessionLayer<MeshFrame>) {
         self.config = config
         nodeCount = nodes
         self.sessionLayer = sessionLayer
@@ -93,7 +93,6 @@ struct MeshCore: Sendable {
     /// The bytes of `f` on the link: header and path (`MeshConfig.heartbeatBytes`), and for a
     /// message its payload, fragment header and encryption overhead.
     func frameBytes(_ f: MeshFrame) -> Int32 {
-        if f.kind == .sessionData { return config.transferFrameBytes(payload: f.message) }
         guard f.kind == .message else { return config.heartbeatBytes(pathLength: f.path.count) }
         let piece = MeshConfig.fragmentBytes(Int(f.fragment), size: ledger.workloads[f.workload].sizeBytes)
         let header = f.fragments > 1 ? MeshConfig.fragmentHeaderBytes : 0
@@ -118,13 +117,18 @@ struct MeshCore: Sendable {
         return true
     }
 
+    /// Classic DSR only: node `i` could not reach `next`; it forgets its routes over that link.
+    mutating func linkBroke(at i: Int, next: Int) {
+        guard config.routing == .dsr else { return }
+        routes.forgetLink((i, next), at: i)
+    }
+
     /// Route Maintenance (RFC 4728 §3.3.5, §8.3), classic DSR only: node `i` could not pass
     /// `f` on to `next`; it forgets the link and sends a Route Error back to the frame's source.
     /// MAdHoc's heartbeats need no such report: the route simply stops being refreshed.
     mutating func routeBroke(_ f: MeshFrame, at i: Int, next: Int, now: SimTime) {
-        guard config.routing == .dsr else { return }
-        routes.forgetLink((i, next), at: i)
-        guard f.hop > 0 else { return }
+        linkBroke(at: i, next: next)
+        guard config.routing == .dsr, f.hop > 0 else { return }
         let back = Array(f.path[0...f.hop].reversed())
         recorder.routeErrorSent()
         send(MeshFrame(kind: .routeError, origin: i, seq: 0, path: back, broken: (i, next)), from: i, now: now)

@@ -1,5 +1,5 @@
 /// The mesh routing's events (`MeshNetwork.eventBlocks`) and the way down to the session
-/// layer's (`SessionLayer.eventBlocks`). Both are scheduled with typed arguments (below), each
+/// layer's (`SessionEvents.eventBlocks`). Both are scheduled with typed arguments (below), each
 /// packed into and read from the event's 64-bit argument in one place, so the world only
 /// routes by block.
 extension MeshNetwork {
@@ -21,7 +21,7 @@ extension MeshNetwork {
         }
     }
 
-    /// Handles one of the session layer's events (`SessionLayer.eventBlocks`) over `link`
+    /// Handles one of the session layer's events (`SessionEvents.eventBlocks`) over `link`
     /// (which says which nodes are down and, for the session round, what each node hears). The
     /// session round's new sessions reach the routing before the next round is scheduled.
     public mutating func handleSessionEvent<L: LinkTechnology>(

@@ -1,15 +1,10 @@
-/// A frame of the mesh, as one node hands it to the session layer: a routing control frame
-/// (heartbeat; classic DSR's route request, reply and error) or a message with its route
-/// return. A value: the world carries it to the link as a `LinkPacket` whose tag finds it again.
+/// A frame of the mesh's routing, as one node hands it to its Multipeer session
+/// (`SessionLayer.send`, `broadcast`): a routing control frame (heartbeat; classic DSR's route
+/// request, reply and error) or a message with its route return. A value: the session layer
+/// carries it (`SessionFrame.routed`) and reads it only through `RoutedFrame`.
 struct MeshFrame: Sendable {
     enum Kind: UInt8, Sendable {
         case heartbeat, message, routeReturn, routeRequest, routeReply, routeError
-        /// Multipeer session set-up (`MultipeerSetup`): Bonjour query and answer, invitation,
-        /// its reply, and the connection frames.
-        case mdnsQuery, mdnsAnswer, invitation, invitationReply, handshake
-        /// A piece of a Multipeer stream or resource (`SessionTransfers`) to a session peer:
-        /// `workload` is the transfer, `seq` the byte offset, `message` the bytes it carries.
-        case sessionData
     }
     var kind: Kind
     var origin: Int
@@ -29,9 +24,6 @@ struct MeshFrame: Sendable {
     var fragment: Int32 = 0
     /// See `fragment`.
     var fragments: Int32 = 1
-    /// A reliable message or route return: its number on this hop's session, from the
-    /// transmitting node to the next (`SessionLayer.reliable`).
-    var hopSeq: UInt32 = 0
     /// A message encrypted with the pair's path-derived key (`PathKeys.sealBytes` more).
     var sealed = false
     /// Route request: the node sought.
@@ -40,17 +32,22 @@ struct MeshFrame: Sendable {
     var broken: (from: Int, to: Int) = (-1, -1)
 
     /// Sent hop by hop along `path` (everything but heartbeats and route requests, which flood).
-    /// A session transfer's piece goes along its two-node path too.
     var isSourceRouted: Bool {
         switch kind {
-        case .message, .routeReturn, .routeReply, .routeError, .sessionData: return true
-        default: return false
+        case .message, .routeReturn, .routeReply, .routeError: return true
+        case .heartbeat, .routeRequest: return false
         }
     }
-    /// A session set-up frame (sent between phones not yet in a session).
-    var isSessionSetup: Bool {
-        kind.rawValue >= Kind.mdnsQuery.rawValue && kind.rawValue <= Kind.handshake.rawValue
-    }
-    /// Routing control traffic (counted apart from messages, their returns and session transfers).
-    var isControl: Bool { kind != .message && kind != .routeReturn && kind != .sessionData }
+}
+
+/// What the session layer reads of a mesh frame.
+extension MeshFrame: RoutedFrame {
+    /// The next node on the path, for a source-routed frame.
+    var addressee: Int? { isSourceRouted ? path[hop + 1] : nil }
+    /// Routing control traffic (counted apart from messages and their returns).
+    var isControl: Bool { kind != .message && kind != .routeReturn }
+    /// Messages and their returns wait in the session buffer for room; control frames do not.
+    var waitsForRoom: Bool { kind == .message || kind == .routeReturn }
+    /// A message or its return follows its workload's `reliable`.
+    var reliableWorkload: Int? { kind == .message || kind == .routeReturn ? workload : nil }
 }

@@ -75,10 +75,10 @@ extension MeshNetwork: SimulationLayer {
     }
 
     static var eventClaims: [(layer: String, blocks: [Range<UInt16>])] {
-        [("mesh", eventBlocks), ("multipeer", SessionLayer.eventBlocks)]
+        [("mesh", eventBlocks), ("multipeer", SessionEvents.eventBlocks)]
     }
 
-    static func handles(_ kind: EventKind) -> Bool { owns(kind) || SessionLayer.owns(kind) }
+    static func handles(_ kind: EventKind) -> Bool { owns(kind) || SessionEvents.owns(kind) }
 
     /// The mesh needs a radio: on the ideal link it does not run.
     static func start(

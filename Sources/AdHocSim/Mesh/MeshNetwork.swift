@@ -22,7 +22,7 @@ public struct MeshNetwork: Sendable {
         streams: [StreamSpec] = [], sessions: SignalSessions? = nil, phones: [MultipeerPhone] = [],
         sim: inout Simulation
     ) {
-        let sessionLayer = SessionLayer(
+        let sessionLayer = SessionLayer<MeshFrame>(
             nodes: nodes, config: config.session, takesEveryCopy: config.forwarding == .pathBroadcast,
             workloads: workloads, resources: resources, streams: streams, sessions: sessions, phones: phones, sim: sim)
         core = MeshCore(nodes: nodes, config: config, workloads: workloads, sessionLayer: sessionLayer)
@@ -181,8 +181,8 @@ public struct MeshNetwork: Sendable {
             return
         case .connected(let a, let b):
             routingSessionsFormed([(a, b)], sim: &sim)
-        case .frame(let inOrder):
-            take(f, at: r, now: now)
+        case .frame(let g, let inOrder):
+            take(g, at: r, now: now)
             guard inOrder else { return }
             while let g = core.sessionLayer.nextInOrder(from: from, to: r, now: now) { take(g, at: r, now: now) }
         case .taken:
@@ -214,8 +214,6 @@ public struct MeshNetwork: Sendable {
             case .routeReply: routingControlArrived(f, at: r, now: now)
             default: break
             }
-        case .sessionData, .mdnsQuery, .mdnsAnswer, .invitation, .invitationReply, .handshake:
-            break  // the session layer's own (`SessionLayer.receive`)
         }
     }
 
@@ -224,14 +222,23 @@ public struct MeshNetwork: Sendable {
     /// session layer sends a reliable frame again (`SessionLayer.linkGaveUp`).
     public mutating func linkDropped(_ packet: LinkPacket, sim: inout Simulation) {
         let slot = Int(packet.tag)
-        guard let f = core.sessionLayer.wire.inFlight[slot], f.isSourceRouted, f.kind != .routeError,
-            packet.destination != LinkPacket.broadcast
-        else { return }
+        guard let f = core.sessionLayer.wire.inFlight[slot], packet.destination != LinkPacket.broadcast else { return }
         let (from, to) = (Int(packet.source), Int(packet.destination))
-        core.routeBroke(f, at: from, next: to, now: sim.now)
+        let bytes: Int32
+        switch f.body {
+        case .setup: return
+        case .piece(let p):
+            // A transfer's piece travels its one session hop: with classic DSR its sender
+            // forgets the link all the same (`routeBroke` at the path's first node).
+            core.linkBroke(at: from, next: to)
+            bytes = core.config.transferFrameBytes(payload: p.length)
+        case .routed(let m):
+            guard m.isSourceRouted, m.kind != .routeError else { return }
+            core.routeBroke(m, at: from, next: to, now: sim.now)
+            bytes = core.sessionLayer.isReliable(m) ? core.frameBytes(m) : 0
+        }
         // The app above (MAdHoc) never sees the link give up: it fails over only when the peer
         // leaves the session (`MeshCore.send`) or its confirmation times out.
-        let bytes = core.sessionLayer.isReliable(f) ? core.frameBytes(f) : 0
         core.sessionLayer.linkGaveUp(f, from: from, to: to, bytes: bytes, sim: &sim)
     }
 
@@ -243,10 +250,10 @@ public struct MeshNetwork: Sendable {
     ) {
         let slot = Int(packet.tag)
         let f = core.sessionLayer.wire.inFlight[slot]
-        if let f, f.kind == .message, f.fragments > 1, f.hop == 0, f.fragment == f.fragments - 1 {
+        if let m = f?.routed, m.kind == .message, m.fragments > 1, m.hop == 0, m.fragment == m.fragments - 1 {
             sim.schedule(
-                after: config.confirmTimeout, target: UInt32(f.workload), kind: .meshConfirmTimeout,
-                arg: MessageAttempt(message: f.message, attempt: f.attempt).argument)
+                after: config.confirmTimeout, target: UInt32(m.workload), kind: .meshConfirmTimeout,
+                arg: MessageAttempt(message: m.message, attempt: m.attempt).argument)
         }
         // A frame the link gave up on, or never took, is not delivered either.
         core.sessionLayer.released(slot, frame: f, dropped: dropped, refused: refused, now: sim.now)

@@ -7,8 +7,10 @@
 /// its frames to `send` and `broadcast`; what arrives comes back up from `receive`, in each
 /// hop's order. Its events are its own block of kinds (`eventBlocks`, claimed by name in the
 /// mesh's `SimulationLayer` conformance, `MeshNetwork.eventClaims`, and passed down by it). Its settings are `SessionConfig` (set from the scenario's `mesh`
-/// section, `MeshConfig.session`); its frames still share the mesh's frame type (`MeshFrame`).
-struct SessionLayer: Sendable {
+/// section, `MeshConfig.session`). Its frames are its own (`SessionFrame`): set-up frames,
+/// transfer pieces, and the routing's frames (`Routed`), which it reads only through
+/// `RoutedFrame`; generic over `Routed`, it is specialised for the mesh's `MeshFrame`.
+struct SessionLayer<Routed: RoutedFrame>: Sendable {
     /// Settings.
     let config: SessionConfig
     /// Whether a reliable frame is taken however its path runs: with the routing's
@@ -23,28 +25,15 @@ struct SessionLayer: Sendable {
     /// Streams and resources.
     var transfers: SessionTransfers
     /// The reliable mode's numbers per session hop.
-    var reliable = ReliableHops()
+    var reliable = ReliableHops<Routed>()
     /// Frames on the link, the session buffers and what each node sent.
-    var wire: SessionWire
+    var wire: SessionWire<Routed>
     /// Frames waiting to be sent again (`SessionConfig.reliableResendDelay`), by id, with their bytes.
-    var resends: [Int: (frame: MeshFrame, from: Int, to: Int, bytes: Int32)] = [:]
+    var resends: [Int: (frame: SessionFrame<Routed>, from: Int, to: Int, bytes: Int32)] = [:]
     var nextResend = 0
     /// Per message workload, whether its messages and returns go in reliable mode
     /// (`send(_:toPeers:with: .reliable)`).
     let reliableWorkloads: [Bool]
-
-    /// The layer's blocks of event kinds (`Layers.eventBlocks`): the session round (231), Bonjour,
-    /// invitations and resends (236–239), and transfers and the DTLS handshake (250–259). The
-    /// numbers are those the mesh gave them when it held this layer: they enter every event
-    /// fingerprint.
-    static let eventBlocks: [Range<UInt16>] = [231..<232, 236..<240, 250..<260]
-
-    /// Whether `kind` is one of the layer's.
-    @inline(__always)
-    static func owns(_ kind: EventKind) -> Bool {
-        let k = kind.rawValue
-        return k == 231 || (236..<240).contains(k) || (250..<260).contains(k)
-    }
 
     /// The session layer of `nodes` phones; `sessions`, when given, fixes who is in a session
     /// with whom (a test harness's table); `takesEveryCopy` as the routing forwards.
@@ -63,13 +52,17 @@ struct SessionLayer: Sendable {
         }
     }
 
-    /// Whether `f` goes in Multipeer's reliable mode: a message or route return of a reliable
-    /// workload, and every stream or resource piece.
-    func isReliable(_ f: MeshFrame) -> Bool {
-        switch f.kind {
-        case .message, .routeReturn: return reliableWorkloads[f.workload]
-        case .sessionData: return true
-        default: return false
+    /// Whether the routing's frame `f` goes in Multipeer's reliable mode: a message or route
+    /// return of a reliable workload.
+    func isReliable(_ f: Routed) -> Bool { f.reliableWorkload.map { reliableWorkloads[$0] } ?? false }
+
+    /// Whether `f` goes in reliable mode: a reliable routed frame, and every stream or resource
+    /// piece.
+    func isReliable(_ f: SessionFrame<Routed>) -> Bool {
+        switch f.body {
+        case .routed(let r): return isReliable(r)
+        case .piece: return true
+        case .setup: return false
         }
     }
 
@@ -77,18 +70,18 @@ struct SessionLayer: Sendable {
 
     /// Node `i` sends `f` of `bytes` to session peer `peer` (`MCSession.send` to one peer),
     /// numbered on that hop when it goes in reliable mode.
-    mutating func send(_ f: MeshFrame, from i: Int, to peer: Int, bytes: Int32, now: SimTime) {
+    mutating func send(_ f: Routed, from i: Int, to peer: Int, bytes: Int32, now: SimTime) {
         if isReliable(f) {
-            wire.handNumbered(f, from: i, to: peer, bytes: bytes, now: now, numbers: &reliable)
+            wire.handNumbered(SessionFrame(.routed(f)), from: i, to: peer, bytes: bytes, now: now, numbers: &reliable)
         } else {
-            wire.hand(f, from: i, to: UInt32(peer), bytes: bytes, now: now)
+            wire.hand(SessionFrame(.routed(f)), from: i, to: UInt32(peer), bytes: bytes, now: now)
         }
     }
 
     /// Node `i` sends `f` of `bytes` as one link broadcast its session peers hear
     /// (`mesh.floodSend: "broadcast"`).
-    mutating func broadcast(_ f: MeshFrame, from i: Int, bytes: Int32, now: SimTime) {
-        wire.hand(f, from: i, to: LinkPacket.broadcast, bytes: bytes, now: now)
+    mutating func broadcast(_ f: Routed, from i: Int, bytes: Int32, now: SimTime) {
+        wire.hand(SessionFrame(.routed(f)), from: i, to: LinkPacket.broadcast, bytes: bytes, now: now)
     }
 
     /// What an arrival means for the routing above.
@@ -97,9 +90,9 @@ struct SessionLayer: Sendable {
         case nothing
         /// The frame connected a session (lower node, higher node).
         case connected(Int, Int)
-        /// The frame is the routing's. `inOrder`: it came in reliable mode, and frames held
-        /// behind it may follow (`nextInOrder`).
-        case frame(inOrder: Bool)
+        /// The routing's frame. `inOrder`: it came in reliable mode, and frames held behind it
+        /// may follow (`nextInOrder`).
+        case frame(Routed, inOrder: Bool)
         /// The layer took the frame itself (a transfer piece, in reliable mode); frames held
         /// behind it may follow (`nextInOrder`).
         case taken
@@ -109,34 +102,42 @@ struct SessionLayer: Sendable {
     /// set-up frames are the layer's; a frame from a phone not (or no longer) in `r`'s session
     /// is ignored; a reliable one is taken once, in its hop's order.
     mutating func receive<L: LinkTechnology>(
-        _ f: MeshFrame, at r: Int, from: Int, link: inout L, sim: inout Simulation
+        _ f: SessionFrame<Routed>, at r: Int, from: Int, link: inout L, sim: inout Simulation
     ) -> Arrival {
-        if f.isSessionSetup {
+        if case .setup(let setupFrame) = f.body {
             guard var s = setup.take() else { return .nothing }
-            let formed = s.arrived(f, at: r, from: from, link: &link, sessions: &sessions, wire: &wire, sim: &sim)
+            let formed = s.arrived(setupFrame, at: r, from: from, link: &link, sessions: &sessions, wire: &wire, sim: &sim)
             setup = s
             guard let formed else { return .nothing }
             reliable.sessionFormed(formed.0, formed.1)
             return .connected(formed.0, formed.1)
         }
         guard sessions.peers[r].contains(from), !sessions.hasLeft(r, from) else { return .nothing }
-        guard isReliable(f) else { return .frame(inOrder: false) }
+        guard isReliable(f) else { return f.routed.map { .frame($0, inOrder: false) } ?? .nothing }
         // Reliable mode: each frame once, in its session's order. With path-broadcast every
         // session peer gets a numbered copy and must take its number in turn (the routing then
         // drops the copies of those not next on the path).
-        guard f.path[f.hop + 1] == r || takesEveryCopy else { return .nothing }
+        let addressee = f.piece.map(\.to) ?? f.routed?.addressee
+        guard addressee == r || takesEveryCopy else { return .nothing }
         guard reliable.accept(f, from: from, to: r) else { return .nothing }
-        guard f.kind == .sessionData else { return .frame(inOrder: true) }
-        transfers.pieceArrived(f, now: sim.now)  // always reliable, addressed here (checked above)
-        return .taken
+        switch f.body {
+        case .routed(let g): return .frame(g, inOrder: true)
+        case .piece(let p):
+            transfers.pieceArrived(p, now: sim.now)  // always reliable, addressed here (checked above)
+            return .taken
+        case .setup: return .nothing
+        }
     }
 
     /// The next frame for the routing that was held behind a reliable arrival from `from` to
     /// `to`, if it has arrived; transfer pieces on the way are taken here.
-    mutating func nextInOrder(from: Int, to: Int, now: SimTime) -> MeshFrame? {
+    mutating func nextInOrder(from: Int, to: Int, now: SimTime) -> Routed? {
         while let g = reliable.nextHeld(from: from, to: to) {
-            guard g.kind == .sessionData else { return g }
-            transfers.pieceArrived(g, now: now)
+            switch g.body {
+            case .routed(let f): return f
+            case .piece(let p): transfers.pieceArrived(p, now: now)
+            case .setup: break
+            }
         }
         return nil
     }
@@ -145,9 +146,9 @@ struct SessionLayer: Sendable {
     /// the session is lost for good; a reliable frame is sent again, with the same number and
     /// `bytes`, after `reliableResendDelay` while the peer stays in the session. The app above
     /// (MAdHoc) never sees the link give up.
-    mutating func linkGaveUp(_ f: MeshFrame, from: Int, to: Int, bytes: Int32, sim: inout Simulation) {
-        if f.kind == .sessionData && !sessions.peers[from].contains(to) {
-            transfers.pieceLost(f.workload, now: sim.now)
+    mutating func linkGaveUp(_ f: SessionFrame<Routed>, from: Int, to: Int, bytes: Int32, sim: inout Simulation) {
+        if let p = f.piece, !sessions.peers[from].contains(to) {
+            transfers.pieceLost(p.transfer, now: sim.now)
             return
         }
         if isReliable(f) && sessions.peers[from].contains(to) {
@@ -163,21 +164,21 @@ struct SessionLayer: Sendable {
     mutating func resendDue(_ id: Int, now: SimTime) {
         guard let r = resends.removeValue(forKey: id) else { return }
         guard sessions.peers[r.from].contains(r.to) else {
-            if r.frame.kind == .sessionData { transfers.pieceLost(r.frame.workload, now: now) }
+            if let p = r.frame.piece { transfers.pieceLost(p.transfer, now: now) }
             return
         }
-        if r.frame.kind == .sessionData { transfers.list[r.frame.workload].handed(bytes: r.bytes, resend: true) }
+        if let p = r.frame.piece { transfers.list[p.transfer].handed(bytes: r.bytes, resend: true) }
         wire.hand(r.frame, from: r.from, to: UInt32(r.to), bytes: r.bytes, now: now)
     }
 
     /// The link is done with the frame `f` in `slot` (`dropped`: it gave up; `refused`: the
     /// sender's link never took it): the slot may be reused, and a transfer's window has room
     /// again (after the slot is free, so the next piece may take it).
-    mutating func released(_ slot: Int, frame f: MeshFrame?, dropped: Bool, refused: Bool, now: SimTime) {
+    mutating func released(_ slot: Int, frame f: SessionFrame<Routed>?, dropped: Bool, refused: Bool, now: SimTime) {
         wire.noticed(slot, all: dropped || refused)
-        if let f, f.kind == .sessionData {
+        if let p = f?.piece {
             transfers.pieceReleased(
-                f.workload, dropped: dropped || refused, refused: refused, sessions: sessions, reliable: &reliable,
+                p.transfer, dropped: dropped || refused, refused: refused, sessions: sessions, reliable: &reliable,
                 wire: &wire, now: now)
         }
     }
@@ -293,4 +294,21 @@ extension EventKind {
     /// A connection flight's retransmission timer ran out (target: its sender, arg:
     /// `HandshakeFlight`; `MultipeerSetup`).
     public static let handshakeTimer = EventKind(rawValue: 253)
+}
+
+/// The session layer's events (`SessionLayer`): their blocks of kinds, apart from the layer
+/// itself, which is generic over the routing's frame.
+enum SessionEvents {
+    /// The layer's blocks of event kinds (`Layers.eventBlocks`): the session round (231), Bonjour,
+    /// invitations and resends (236–239), and transfers and the DTLS handshake (250–259). The
+    /// numbers are those the mesh gave them when it held this layer: they enter every event
+    /// fingerprint.
+    static let eventBlocks: [Range<UInt16>] = [231..<232, 236..<240, 250..<260]
+
+    /// Whether `kind` is one of the layer's.
+    @inline(__always)
+    static func owns(_ kind: EventKind) -> Bool {
+        let k = kind.rawValue
+        return k == 231 || (236..<240).contains(k) || (250..<260).contains(k)
+    }
 }

@@ -168,8 +168,8 @@ extension SessionTransfers {
     }
 
     /// Transfer `t` starts: it fails at once unless its receiver is in the sender's session.
-    mutating func transferStarted(
-        _ t: Int, senderDown: Bool, sessions: SignalSessions, reliable: inout ReliableHops, wire: inout SessionWire, sim: inout Simulation
+    mutating func transferStarted<Routed: RoutedFrame>(
+        _ t: Int, senderDown: Bool, sessions: SignalSessions, reliable: inout ReliableHops<Routed>, wire: inout SessionWire<Routed>, sim: inout Simulation
     ) {
         let x = list[t]
         guard !senderDown else {
@@ -191,8 +191,8 @@ extension SessionTransfers {
     }
 
     /// Write `k` of stream `t`: its bytes join the stream, and the next write is scheduled.
-    mutating func streamWrote(
-        _ t: Int, _ k: Int, senderDown: Bool, sessions: SignalSessions, reliable: inout ReliableHops, wire: inout SessionWire, sim: inout Simulation
+    mutating func streamWrote<Routed: RoutedFrame>(
+        _ t: Int, _ k: Int, senderDown: Bool, sessions: SignalSessions, reliable: inout ReliableHops<Routed>, wire: inout SessionWire<Routed>, sim: inout Simulation
     ) {
         guard list[t].state == .sending else { return }
         guard !senderDown else {
@@ -214,7 +214,7 @@ extension SessionTransfers {
     }
 
     /// Hands transfer `t`'s next pieces to the session while its window has room.
-    mutating func pump(_ t: Int, sessions: SignalSessions, reliable: inout ReliableHops, wire: inout SessionWire, now: SimTime) {
+    mutating func pump<Routed: RoutedFrame>(_ t: Int, sessions: SignalSessions, reliable: inout ReliableHops<Routed>, wire: inout SessionWire<Routed>, now: SimTime) {
         let (from, to) = (list[t].from, list[t].to)
         while list[t].state == .sending, list[t].outstanding < wire.config.transferWindow,
             list[t].sent < list[t].written
@@ -225,29 +225,25 @@ extension SessionTransfers {
             }
             let offset = list[t].sent
             let length = min(MeshConfig.fragmentPayload, list[t].written - offset)
-            var f = MeshFrame(
-                kind: .sessionData, origin: from, seq: UInt64(offset), path: list[t].hop, workload: t)
-            f.message = length
-            f.sentAt = now
+            let piece = TransferPiece(transfer: t, offset: offset, length: length, to: to)
             list[t].sent += length
-            let bytes = wire.config.transferFrameBytes(payload: f.message)
+            let bytes = wire.config.transferFrameBytes(payload: length)
             list[t].handed(bytes: bytes, resend: false)
             // A piece goes in reliable mode to its one session peer, numbered on that hop.
-            wire.handNumbered(f, from: from, to: to, bytes: bytes, now: now, numbers: &reliable)
+            wire.handNumbered(SessionFrame(.piece(piece)), from: from, to: to, bytes: bytes, now: now, numbers: &reliable)
         }
     }
 
-    /// A piece of transfer `f.workload` reached its receiver, in its session's order.
-    mutating func pieceArrived(_ f: MeshFrame, now: SimTime) {
-        list[f.workload].arrived(
-            offset: Int(f.seq), length: f.message, now: now, log: logPieces)
+    /// A piece of its transfer reached its receiver, in its session's order.
+    mutating func pieceArrived(_ p: TransferPiece, now: SimTime) {
+        list[p.transfer].arrived(offset: p.offset, length: p.length, now: now, log: logPieces)
     }
 
     /// The sender is done with a piece of transfer `t`: the window has room again. After a
     /// successful send the next pieces go; a piece the link gave up on is resent by its session
     /// (`SessionLayer.linkGaveUp`), and one the sender's link refused (the sender is down) ends the transfer.
-    mutating func pieceReleased(
-        _ t: Int, dropped: Bool, refused: Bool, sessions: SignalSessions, reliable: inout ReliableHops, wire: inout SessionWire, now: SimTime
+    mutating func pieceReleased<Routed: RoutedFrame>(
+        _ t: Int, dropped: Bool, refused: Bool, sessions: SignalSessions, reliable: inout ReliableHops<Routed>, wire: inout SessionWire<Routed>, now: SimTime
     ) {
         list[t].outstanding -= 1
         if refused { list[t].end(.senderDown, at: now) }

@@ -3,11 +3,11 @@
 /// from here, as a `LinkPacket` whose tag is the frame's slot in the in-flight table. A slot is
 /// free again once the link has said all it will about the frame. Frames the transmit queue
 /// has no room for wait in their sender's session buffer.
-struct SessionWire: Sendable {
+struct SessionWire<Routed: RoutedFrame>: Sendable {
     /// Settings (the frame sizes, the encryption's record).
     let config: SessionConfig
     /// Frames on the link, by packet tag.
-    var inFlight: [MeshFrame?] = []
+    var inFlight: [SessionFrame<Routed>?] = []
     /// Per slot: notices still to come before the slot may be reused. A unicast waits for its
     /// sender's notice and its delivery (a receiver's block-ack reordering can pass a frame up
     /// after the sender is done with it); a broadcast for its sender's notice only.
@@ -50,9 +50,9 @@ struct SessionWire: Sendable {
     }
 
     /// Puts one copy of `f` from `i` to `destination` in the outbox and counts it.
-    mutating func hand(_ f: MeshFrame, from i: Int, to destination: UInt32, bytes: Int32, now: SimTime) {
+    mutating func hand(_ f: SessionFrame<Routed>, from i: Int, to destination: UInt32, bytes: Int32, now: SimTime) {
         var bytes = bytes
-        if !recordDelta.isEmpty, destination != LinkPacket.broadcast, !f.isSessionSetup,
+        if !recordDelta.isEmpty, destination != LinkPacket.broadcast, !f.isSetup,
             let d = recordDelta[SignalSessions.pairKey(i, Int(destination))]
         {
             bytes += d
@@ -74,7 +74,7 @@ struct SessionWire: Sendable {
     /// Puts `f` from `i` to session peer `peer` in the outbox in reliable mode: numbered on that
     /// hop (`numbers`), then handed as any frame.
     mutating func handNumbered(
-        _ f: MeshFrame, from i: Int, to peer: Int, bytes: Int32, now: SimTime, numbers: inout ReliableHops
+        _ f: SessionFrame<Routed>, from i: Int, to peer: Int, bytes: Int32, now: SimTime, numbers: inout ReliableHops<Routed>
     ) {
         var f = f
         f.hopSeq = numbers.number(from: i, to: peer)
@@ -97,10 +97,11 @@ struct SessionWire: Sendable {
     /// queue has no `room`, or when older frames already wait there (it never overtakes them).
     /// Flooded control frames never wait: a full queue refuses them and they are lost.
     func mustHold(_ packet: LinkPacket, room: Int) -> Bool {
-        guard let f = inFlight[Int(packet.tag)],
-            f.kind == .message || f.kind == .routeReturn || f.kind == .sessionData
-        else {
-            return false
+        guard let f = inFlight[Int(packet.tag)] else { return false }
+        switch f.body {
+        case .setup: return false
+        case .piece: break
+        case .routed(let r): guard r.waitsForRoom else { return false }
         }
         return room == 0 || (!holding.isEmpty && !held[Int(packet.source)].isEmpty)
     }
@@ -195,12 +196,17 @@ public struct FramesSent: Sendable {
     }
 
     /// Node `node` handed `frame` of `bytes` to the link (originated or forwarded).
-    mutating func count(_ frame: MeshFrame, bytes: Int32, by node: Int) {
-        if frame.kind == .sessionData { return }  // counted per transfer (`SessionTransfers`)
-        if frame.isSessionSetup {
+    mutating func count<Routed: RoutedFrame>(_ frame: SessionFrame<Routed>, bytes: Int32, by node: Int) {
+        let control: Bool
+        switch frame.body {
+        case .piece: return  // counted per transfer (`SessionTransfers`)
+        case .setup:
             sessionFramesSent[node] += 1
             sessionBytes[node] += UInt64(bytes)
-        } else if frame.isControl {
+            return
+        case .routed(let r): control = r.isControl
+        }
+        if control {
             controlFramesSent[node] += 1
             controlBytes[node] += UInt64(bytes)
         } else {
