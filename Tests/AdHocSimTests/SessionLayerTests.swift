@@ -26,11 +26,11 @@ struct SessionLayerTests {
 
     /// The same as it arrives on its hop's session, numbered `number` there.
     func message(_ number: UInt32, workload: Int = 0, path: [Int] = [0, 1]) -> SessionFrame<MeshFrame> {
-        SessionFrame(.routed(routed(number, workload: workload, path: path)), hopSeq: number)
+        SessionFrame(routed: routed(number, workload: workload, path: path), hopSeq: number)
     }
 
     func isFrame(_ a: SessionLayer<MeshFrame>.Arrival, inOrder: Bool) -> Bool {
-        if case .frame(_, let o) = a { return o == inOrder }
+        if case .frame(let o) = a { return o == inOrder }
         return false
     }
 
@@ -91,4 +91,23 @@ struct SessionLayerTests {
         #expect(s.wire.outbox.map(\.destination) == [1, 1, 2, 1])
         #expect(s.wire.sent.messageFramesSent == [4, 0, 0])
     }
+
+    /// The layer's own frames and the routing's, told apart by the session frame's body: a
+    /// set-up frame is counted as session traffic and never waits for queue room; a heartbeat
+    /// is routing control and never waits either (a full queue loses it); a message is message
+    /// traffic and waits in its sender's session buffer when the queue has no room.
+    @Test func setUpFramesControlAndMessagesAreCountedAndHeldApart() {
+        var s = layer()
+        let invitation = SetupFrame(kind: .invitation, origin: 0, target: 1, attempt: 3)
+        s.wire.hand(SessionFrame(.setup(invitation)), from: 0, to: 1, bytes: 100, now: .zero)
+        s.broadcast(MeshFrame(kind: .heartbeat, origin: 0, seq: 1, path: [0]), from: 0, bytes: 40, now: .zero)
+        s.send(routed(0, workload: 1), from: 0, to: 1, bytes: 300, now: .zero)
+        #expect(s.wire.sent.sessionFramesSent == [1, 0] && s.wire.sent.sessionBytes == [100, 0])
+        #expect(s.wire.sent.controlFramesSent == [1, 0] && s.wire.sent.controlBytes == [40, 0])
+        #expect(s.wire.sent.messageFramesSent == [1, 0] && s.wire.sent.messageBytes == [300, 0])
+        let packets = s.wire.outbox
+        #expect(packets.map { s.wire.mustHold($0, room: 0) } == [false, false, true])
+        #expect(packets.map { s.wire.mustHold($0, room: 5) } == [false, false, false])
+    }
 }
+

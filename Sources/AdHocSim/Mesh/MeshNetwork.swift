@@ -181,8 +181,9 @@ public struct MeshNetwork: Sendable {
             return
         case .connected(let a, let b):
             routingSessionsFormed([(a, b)], sim: &sim)
-        case .frame(let g, let inOrder):
-            take(g, at: r, now: now)
+        case .frame(let inOrder):
+            // `.frame` comes only with the routing's frame; read in place, not bound to a copy.
+            take(f.routed!, at: r, now: now)
             guard inOrder else { return }
             while let g = core.sessionLayer.nextInOrder(from: from, to: r, now: now) { take(g, at: r, now: now) }
         case .taken:
@@ -225,15 +226,15 @@ public struct MeshNetwork: Sendable {
         guard let f = core.sessionLayer.wire.inFlight[slot], packet.destination != LinkPacket.broadcast else { return }
         let (from, to) = (Int(packet.source), Int(packet.destination))
         let bytes: Int32
-        switch f.body {
+        switch f.own {
         case .setup: return
         case .piece(let p):
             // A transfer's piece travels its one session hop: with classic DSR its sender
             // forgets the link all the same (`routeBroke` at the path's first node).
             core.linkBroke(at: from, next: to)
             bytes = core.config.transferFrameBytes(payload: p.length)
-        case .routed(let m):
-            guard m.isSourceRouted, m.kind != .routeError else { return }
+        case .routed:
+            guard let m = f.routed, m.isSourceRouted, m.kind != .routeError else { return }
             core.routeBroke(m, at: from, next: to, now: sim.now)
             bytes = core.sessionLayer.isReliable(m) ? core.frameBytes(m) : 0
         }

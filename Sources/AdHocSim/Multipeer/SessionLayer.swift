@@ -59,8 +59,8 @@ struct SessionLayer<Routed: RoutedFrame>: Sendable {
     /// Whether `f` goes in reliable mode: a reliable routed frame, and every stream or resource
     /// piece.
     func isReliable(_ f: SessionFrame<Routed>) -> Bool {
-        switch f.body {
-        case .routed(let r): return isReliable(r)
+        switch f.own {
+        case .routed: return f.routed?.reliableWorkload.map { reliableWorkloads[$0] } ?? false
         case .piece: return true
         case .setup: return false
         }
@@ -72,16 +72,16 @@ struct SessionLayer<Routed: RoutedFrame>: Sendable {
     /// numbered on that hop when it goes in reliable mode.
     mutating func send(_ f: Routed, from i: Int, to peer: Int, bytes: Int32, now: SimTime) {
         if isReliable(f) {
-            wire.handNumbered(SessionFrame(.routed(f)), from: i, to: peer, bytes: bytes, now: now, numbers: &reliable)
+            wire.handNumbered(SessionFrame(routed: f), from: i, to: peer, bytes: bytes, now: now, numbers: &reliable)
         } else {
-            wire.hand(SessionFrame(.routed(f)), from: i, to: UInt32(peer), bytes: bytes, now: now)
+            wire.hand(SessionFrame(routed: f), from: i, to: UInt32(peer), bytes: bytes, now: now)
         }
     }
 
     /// Node `i` sends `f` of `bytes` as one link broadcast its session peers hear
     /// (`mesh.floodSend: "broadcast"`).
     mutating func broadcast(_ f: Routed, from i: Int, bytes: Int32, now: SimTime) {
-        wire.hand(SessionFrame(.routed(f)), from: i, to: LinkPacket.broadcast, bytes: bytes, now: now)
+        wire.hand(SessionFrame(routed: f), from: i, to: LinkPacket.broadcast, bytes: bytes, now: now)
     }
 
     /// What an arrival means for the routing above.
@@ -90,9 +90,9 @@ struct SessionLayer<Routed: RoutedFrame>: Sendable {
         case nothing
         /// The frame connected a session (lower node, higher node).
         case connected(Int, Int)
-        /// The routing's frame. `inOrder`: it came in reliable mode, and frames held behind it
-        /// may follow (`nextInOrder`).
-        case frame(Routed, inOrder: Bool)
+        /// The frame is the routing's (`SessionFrame.routed`). `inOrder`: it came in reliable
+        /// mode, and frames held behind it may follow (`nextInOrder`).
+        case frame(inOrder: Bool)
         /// The layer took the frame itself (a transfer piece, in reliable mode); frames held
         /// behind it may follow (`nextInOrder`).
         case taken
@@ -104,7 +104,7 @@ struct SessionLayer<Routed: RoutedFrame>: Sendable {
     mutating func receive<L: LinkTechnology>(
         _ f: SessionFrame<Routed>, at r: Int, from: Int, link: inout L, sim: inout Simulation
     ) -> Arrival {
-        if case .setup(let setupFrame) = f.body {
+        if case .setup(let setupFrame) = f.own {
             guard var s = setup.take() else { return .nothing }
             let formed = s.arrived(setupFrame, at: r, from: from, link: &link, sessions: &sessions, wire: &wire, sim: &sim)
             setup = s
@@ -113,15 +113,15 @@ struct SessionLayer<Routed: RoutedFrame>: Sendable {
             return .connected(formed.0, formed.1)
         }
         guard sessions.peers[r].contains(from), !sessions.hasLeft(r, from) else { return .nothing }
-        guard isReliable(f) else { return f.routed.map { .frame($0, inOrder: false) } ?? .nothing }
+        guard isReliable(f) else { return f.routed == nil ? .nothing : .frame(inOrder: false) }
         // Reliable mode: each frame once, in its session's order. With path-broadcast every
         // session peer gets a numbered copy and must take its number in turn (the routing then
         // drops the copies of those not next on the path).
-        let addressee = f.piece.map(\.to) ?? f.routed?.addressee
+        let addressee = f.piece?.to ?? f.routed?.addressee
         guard addressee == r || takesEveryCopy else { return .nothing }
         guard reliable.accept(f, from: from, to: r) else { return .nothing }
-        switch f.body {
-        case .routed(let g): return .frame(g, inOrder: true)
+        switch f.own {
+        case .routed: return .frame(inOrder: true)
         case .piece(let p):
             transfers.pieceArrived(p, now: sim.now)  // always reliable, addressed here (checked above)
             return .taken
@@ -133,8 +133,8 @@ struct SessionLayer<Routed: RoutedFrame>: Sendable {
     /// `to`, if it has arrived; transfer pieces on the way are taken here.
     mutating func nextInOrder(from: Int, to: Int, now: SimTime) -> Routed? {
         while let g = reliable.nextHeld(from: from, to: to) {
-            switch g.body {
-            case .routed(let f): return f
+            switch g.own {
+            case .routed: return g.routed
             case .piece(let p): transfers.pieceArrived(p, now: now)
             case .setup: break
             }

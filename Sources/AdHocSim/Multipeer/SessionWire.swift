@@ -98,10 +98,10 @@ struct SessionWire<Routed: RoutedFrame>: Sendable {
     /// Flooded control frames never wait: a full queue refuses them and they are lost.
     func mustHold(_ packet: LinkPacket, room: Int) -> Bool {
         guard let f = inFlight[Int(packet.tag)] else { return false }
-        switch f.body {
+        switch f.own {
         case .setup: return false
         case .piece: break
-        case .routed(let r): guard r.waitsForRoom else { return false }
+        case .routed: guard f.routed?.waitsForRoom == true else { return false }
         }
         return room == 0 || (!holding.isEmpty && !held[Int(packet.source)].isEmpty)
     }
@@ -198,13 +198,13 @@ public struct FramesSent: Sendable {
     /// Node `node` handed `frame` of `bytes` to the link (originated or forwarded).
     mutating func count<Routed: RoutedFrame>(_ frame: SessionFrame<Routed>, bytes: Int32, by node: Int) {
         let control: Bool
-        switch frame.body {
+        switch frame.own {
         case .piece: return  // counted per transfer (`SessionTransfers`)
         case .setup:
             sessionFramesSent[node] += 1
             sessionBytes[node] += UInt64(bytes)
             return
-        case .routed(let r): control = r.isControl
+        case .routed: control = frame.routed?.isControl == true
         }
         if control {
             controlFramesSent[node] += 1
