@@ -6,14 +6,14 @@ import Testing
 @Suite("Session layer")
 struct SessionLayerTests {
     /// Two phones in one session; message workload 0 reliable, workload 1 not.
-    func layer(takesEveryCopy: Bool = false, peers: [[Int]] = [[1], [0]]) -> SessionLayer<MeshFrame> {
+    func layer(takesEveryCopy: Bool = false, peers: [[Int]] = [[1], [0]]) -> SessionLayer {
         let sim = Simulation(seed: 1)
         let reliable = MessageWorkloadSpec(
             id: "r", from: 0, to: 1, sizeBytes: 10, count: 1, interval: .seconds(1), start: .zero, reliable: true)
         var unreliable = reliable
         unreliable.id = "u"
         unreliable.reliable = false
-        return SessionLayer<MeshFrame>(
+        return SessionLayer(
             nodes: peers.count, config: SessionConfig(), takesEveryCopy: takesEveryCopy,
             workloads: [reliable, unreliable], resources: [], streams: [], sessions: SignalSessions(fixed: peers),
             phones: [], sim: sim)
@@ -25,16 +25,16 @@ struct SessionLayerTests {
     }
 
     /// The same as it arrives on its hop's session, numbered `number` there.
-    func message(_ number: UInt32, workload: Int = 0, path: [Int] = [0, 1]) -> SessionFrame<MeshFrame> {
+    func message(_ number: UInt32, workload: Int = 0, path: [Int] = [0, 1]) -> SessionFrame {
         SessionFrame(routed: routed(number, workload: workload, path: path), hopSeq: number)
     }
 
-    func isFrame(_ a: SessionLayer<MeshFrame>.Arrival, inOrder: Bool) -> Bool {
+    func isFrame(_ a: SessionLayer.Arrival, inOrder: Bool) -> Bool {
         if case .frame(let o) = a { return o == inOrder }
         return false
     }
 
-    func isNothing(_ a: SessionLayer<MeshFrame>.Arrival) -> Bool {
+    func isNothing(_ a: SessionLayer.Arrival) -> Bool {
         if case .nothing = a { return true }
         return false
     }

@@ -8,7 +8,7 @@ struct MeshCore: Sendable {
     /// Nodes.
     let nodeCount: Int
     /// Multipeer's session layer beneath the routing.
-    var sessionLayer: SessionLayer<MeshFrame>
+    var sessionLayer: SessionLayer
     /// Every node's routes.
     var routes: RouteTable
     /// Every workload message's fate.
@@ -17,7 +17,7 @@ struct MeshCore: Sendable {
     var recorder: MeshRecorder
 
     /// A mesh of `nodes` nodes with no routes or messages yet, over `sessionLayer`.
-    init(nodes: Int, config: MeshConfig, workloads: [MessageWorkloadSpec], sessionLayer: SessionLayer<MeshFrame>) {
+    init(nodes: Int, config: MeshConfig, workloads: [MessageWorkloadSpec], sessionLayer: SessionLayer) {
         self.config = config
         nodeCount = nodes
         self.sessionLayer = sessionLayer

@@ -22,7 +22,7 @@ public struct MeshNetwork: Sendable {
         streams: [StreamSpec] = [], sessions: SignalSessions? = nil, phones: [MultipeerPhone] = [],
         sim: inout Simulation
     ) {
-        let sessionLayer = SessionLayer<MeshFrame>(
+        let sessionLayer = SessionLayer(
             nodes: nodes, config: config.session, takesEveryCopy: config.forwarding == .pathBroadcast,
             workloads: workloads, resources: resources, streams: streams, sessions: sessions, phones: phones, sim: sim)
         core = MeshCore(nodes: nodes, config: config, workloads: workloads, sessionLayer: sessionLayer)

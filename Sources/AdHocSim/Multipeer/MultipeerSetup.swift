@@ -170,7 +170,7 @@ extension MultipeerSetup {
 
     /// Node `i`'s query of app start `generation` is due: it broadcasts one (when up) and
     /// doubles its interval.
-    mutating func queryDue<Routed: RoutedFrame>(_ i: Int, generation g: UInt64, down: Bool, wire: inout SessionWire<Routed>, sim: inout Simulation) {
+    mutating func queryDue(_ i: Int, generation g: UInt64, down: Bool, wire: inout SessionWire, sim: inout Simulation) {
         guard g == generation[i] else { return }
         let interval = queryInterval[i]
         queryInterval[i] = min(interval + interval, .seconds(3600))
@@ -183,7 +183,7 @@ extension MultipeerSetup {
 
     /// Node `i` answers (or announces) while it advertises: one multicast answer every
     /// browser in range may hear, longer by its discovery info and display name.
-    func answerDue<Routed: RoutedFrame>(_ i: Int, down: Bool, wire: inout SessionWire<Routed>, now: SimTime) {
+    func answerDue(_ i: Int, down: Bool, wire: inout SessionWire, now: SimTime) {
         guard !down, advertising[i] else { return }
         wire.hand(
             SessionFrame(.setup(SetupFrame(kind: .mdnsAnswer, origin: i))), from: i, to: LinkPacket.broadcast,
@@ -197,8 +197,8 @@ extension MultipeerSetup {
 
     /// A session set-up frame reached node `r` from `from`. Returns the pair it connected, if
     /// it did.
-    mutating func arrived<L: LinkTechnology, Routed: RoutedFrame>(
-        _ f: SetupFrame, at r: Int, from: Int, link: inout L, sessions: inout SignalSessions, wire: inout SessionWire<Routed>,
+    mutating func arrived<L: LinkTechnology>(
+        _ f: SetupFrame, at r: Int, from: Int, link: inout L, sessions: inout SignalSessions, wire: inout SessionWire,
         sim: inout Simulation
     ) -> (Int, Int)? {
         let key = MultipeerSetup.key(r, from)
@@ -301,7 +301,7 @@ extension MultipeerSetup {
 
     /// Sends connection flight `k` of the set-up of `key` from `from` to `to`, and, unless it is
     /// the last flight (which expects no answer), arms its retransmission timer.
-    mutating func sendFlight<Routed: RoutedFrame>(_ k: Int, of key: UInt64, from: Int, to: Int, wire: inout SessionWire<Routed>, sim: inout Simulation) {
+    mutating func sendFlight(_ k: Int, of key: UInt64, from: Int, to: Int, wire: inout SessionWire, sim: inout Simulation) {
         let id = attempts[key]!.id
         let flights = MultipeerSetup.flights(attempts[key]!)
         MultipeerSetup.send(.handshake, id: id, seq: UInt64(k), from: from, to: to, bytes: flights[k], wire: &wire, now: sim.now)
@@ -313,7 +313,7 @@ extension MultipeerSetup {
     }
 
     /// Sends flight `k` of the set-up of `key` again (a retransmission).
-    func resendFlight<Routed: RoutedFrame>(_ k: Int, of key: UInt64, from: Int, to: Int, wire: inout SessionWire<Routed>, now: SimTime) {
+    func resendFlight(_ k: Int, of key: UInt64, from: Int, to: Int, wire: inout SessionWire, now: SimTime) {
         let id = attempts[key]!.id
         let bytes = MultipeerSetup.flights(attempts[key]!)[k]
         MultipeerSetup.send(.handshake, id: id, seq: UInt64(k), from: from, to: to, bytes: bytes, wire: &wire, now: now)
@@ -321,8 +321,8 @@ extension MultipeerSetup {
 
     /// The retransmission timer of flight `k` of set-up `id`, sent by `from` to `to`, ran out:
     /// with no answer yet, the flight goes again and the timer doubles (RFC 6347 §4.2.4.1).
-    mutating func handshakeTimerRanOut<Routed: RoutedFrame>(
-        _ from: Int, _ to: Int, id: Int, flight k: Int, down: Bool, wire: inout SessionWire<Routed>, sim: inout Simulation
+    mutating func handshakeTimerRanOut(
+        _ from: Int, _ to: Int, id: Int, flight k: Int, down: Bool, wire: inout SessionWire, sim: inout Simulation
     ) {
         let key = MultipeerSetup.key(from, to)
         guard let a = attempts[key], a.id == id, a.received < k + 1 else { return }
@@ -335,8 +335,8 @@ extension MultipeerSetup {
     }
 
     /// Sends a unicast frame of set-up `id`.
-    static func send<Routed: RoutedFrame>(
-        _ kind: SetupFrame.Kind, id: Int, seq: UInt64 = 0, from: Int, to: Int, bytes: Int32, wire: inout SessionWire<Routed>,
+    static func send(
+        _ kind: SetupFrame.Kind, id: Int, seq: UInt64 = 0, from: Int, to: Int, bytes: Int32, wire: inout SessionWire,
         now: SimTime
     ) {
         let f = SetupFrame(kind: kind, origin: from, seq: seq, target: to, attempt: id)
@@ -345,8 +345,8 @@ extension MultipeerSetup {
 
     /// The pair of `a` is connected: both join each other's session. Returns the pair, lower
     /// index first.
-    mutating func connected<Routed: RoutedFrame>(
-        _ a: Attempt, sessions: inout SignalSessions, wire: inout SessionWire<Routed>, now: SimTime
+    mutating func connected(
+        _ a: Attempt, sessions: inout SignalSessions, wire: inout SessionWire, now: SimTime
     ) -> (Int, Int) {
         abandon(MultipeerSetup.key(a.inviter, a.invited))
         sessions.connect(a.inviter, a.invited)

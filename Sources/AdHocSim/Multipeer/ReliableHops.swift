@@ -1,13 +1,13 @@
 /// Multipeer's reliable mode on each session hop: frames numbered per ordered pair, delivered
 /// to the mesh in that order at the receiver (held while an earlier one is missing), each
 /// delivered once. The sender resends what the link gave up on (`SessionLayer.linkGaveUp`).
-struct ReliableHops<Routed: RoutedFrame>: Sendable {
+struct ReliableHops: Sendable {
     /// Per ordered pair (from << 32 | to): the next number to send.
     var next: [UInt64: UInt32] = [:]
     /// Per ordered pair: the next number the receiver expects.
     var expected: [UInt64: UInt32] = [:]
     /// Per ordered pair: frames that arrived before an earlier one, by number.
-    var held: [UInt64: [UInt32: SessionFrame<Routed>]] = [:]
+    var held: [UInt64: [UInt32: SessionFrame]] = [:]
 
     static func key(_ from: Int, _ to: Int) -> UInt64 { UInt64(from) << 32 | UInt64(to) }
 
@@ -22,7 +22,7 @@ struct ReliableHops<Routed: RoutedFrame>: Sendable {
     /// A numbered frame from `from` reached `to`: whether it is the one expected now (pass it
     /// on, then the held ones `nextHeld` gives); a duplicate, or a frame that must wait for an
     /// earlier one (it is held), is not.
-    mutating func accept(_ f: SessionFrame<Routed>, from: Int, to: Int) -> Bool {
+    mutating func accept(_ f: SessionFrame, from: Int, to: Int) -> Bool {
         let k = Self.key(from, to)
         let want = expected[k, default: 0]
         guard f.hopSeq >= want else { return false }  // a duplicate: delivered already
@@ -35,7 +35,7 @@ struct ReliableHops<Routed: RoutedFrame>: Sendable {
     }
 
     /// The held frame from `from` to `to` that is next in order, if it has arrived.
-    mutating func nextHeld(from: Int, to: Int) -> SessionFrame<Routed>? {
+    mutating func nextHeld(from: Int, to: Int) -> SessionFrame? {
         let k = Self.key(from, to)
         guard let n = expected[k], let g = held[k]?.removeValue(forKey: n) else { return nil }
         expected[k] = n &+ 1

@@ -1,5 +1,6 @@
 /// What the session layer reads of a frame the routing above hands it (issue #28, item 3): the
-/// frame itself stays the routing's, opaque here (the mesh's `MeshFrame` conforms in `Mesh/`).
+/// frame itself stays the routing's, opaque here. The routing binds its frame type as
+/// `RoutedPayload` (the mesh's `MeshFrame`, in `Mesh/MeshFrame.swift`), which must conform.
 protocol RoutedFrame: Sendable {
     /// The node this copy is for on its hop, if it travels along a path (a copy heard by
     /// another session peer, with path-broadcast forwarding, is not for that peer).
@@ -15,15 +16,13 @@ protocol RoutedFrame: Sendable {
 
 /// A frame of Multipeer's session layer (seed 003), as one phone hands it to a session peer
 /// (or, for Bonjour, to every phone in range): the layer's own set-up frames and transfer
-/// pieces, or a frame of the routing above (`Routed`). A value: the in-flight table keeps it
+/// pieces, or a frame of the routing above (`RoutedPayload`). A value: the in-flight table keeps it
 /// while the link carries the `LinkPacket` whose tag finds it again.
 ///
-/// The routing's frame is a plain optional beside a non-generic enum of the layer's own
-/// frames, not a case of one enum: an enum with a generic payload among others is copied through
-/// its value witnesses even when specialised (mesh-200 7 % slower when tried), and the set-up
-/// frames and pieces keep their numbers in 32 bits, so the table stays small (with 64-bit
-/// numbers mesh-200 ran 5–8 % slower).
-struct SessionFrame<Routed: RoutedFrame>: Sendable {
+/// The routing's frame is a plain optional beside an enum of the layer's own frames, whose
+/// numbers are stored in 32 bits: the in-flight table holds every frame on the air, and its
+/// element's size is speed (with 64-bit numbers mesh-200 ran 5–8 % slower).
+struct SessionFrame: Sendable {
     /// What the frame is.
     enum Own: Sendable {
         /// The routing's frame (`routed`).
@@ -37,13 +36,13 @@ struct SessionFrame<Routed: RoutedFrame>: Sendable {
     /// The layer's own content, or `.routed`.
     var own: Own
     /// The routing's frame, when `own` is `.routed`.
-    var routed: Routed?
+    var routed: RoutedPayload?
     /// In reliable mode, the frame's number on its hop's session, from the transmitting phone
     /// to the next (`ReliableHops`); 0 otherwise.
     var hopSeq: UInt32 = 0
 
     /// The routing's frame `f`.
-    init(routed f: Routed, hopSeq: UInt32 = 0) {
+    init(routed f: RoutedPayload, hopSeq: UInt32 = 0) {
         (own, routed, self.hopSeq) = (.routed, f, hopSeq)
     }
 

@@ -8,9 +8,9 @@
 /// hop's order. Its events are its own block of kinds (`eventBlocks`, claimed by name in the
 /// mesh's `SimulationLayer` conformance, `MeshNetwork.eventClaims`, and passed down by it). Its settings are `SessionConfig` (set from the scenario's `mesh`
 /// section, `MeshConfig.session`). Its frames are its own (`SessionFrame`): set-up frames,
-/// transfer pieces, and the routing's frames (`Routed`), which it reads only through
-/// `RoutedFrame`; generic over `Routed`, it is specialised for the mesh's `MeshFrame`.
-struct SessionLayer<Routed: RoutedFrame>: Sendable {
+/// transfer pieces, and the routing's frames (`RoutedPayload`), which it reads only through
+/// `RoutedFrame` (the routing binds its frame type, `RoutedPayload`, in `Mesh/`).
+struct SessionLayer: Sendable {
     /// Settings.
     let config: SessionConfig
     /// Whether a reliable frame is taken however its path runs: with the routing's
@@ -25,11 +25,11 @@ struct SessionLayer<Routed: RoutedFrame>: Sendable {
     /// Streams and resources.
     var transfers: SessionTransfers
     /// The reliable mode's numbers per session hop.
-    var reliable = ReliableHops<Routed>()
+    var reliable = ReliableHops()
     /// Frames on the link, the session buffers and what each node sent.
-    var wire: SessionWire<Routed>
+    var wire: SessionWire
     /// Frames waiting to be sent again (`SessionConfig.reliableResendDelay`), by id, with their bytes.
-    var resends: [Int: (frame: SessionFrame<Routed>, from: Int, to: Int, bytes: Int32)] = [:]
+    var resends: [Int: (frame: SessionFrame, from: Int, to: Int, bytes: Int32)] = [:]
     var nextResend = 0
     /// Per message workload, whether its messages and returns go in reliable mode
     /// (`send(_:toPeers:with: .reliable)`).
@@ -54,11 +54,11 @@ struct SessionLayer<Routed: RoutedFrame>: Sendable {
 
     /// Whether the routing's frame `f` goes in Multipeer's reliable mode: a message or route
     /// return of a reliable workload.
-    func isReliable(_ f: Routed) -> Bool { f.reliableWorkload.map { reliableWorkloads[$0] } ?? false }
+    func isReliable(_ f: RoutedPayload) -> Bool { f.reliableWorkload.map { reliableWorkloads[$0] } ?? false }
 
     /// Whether `f` goes in reliable mode: a reliable routed frame, and every stream or resource
     /// piece.
-    func isReliable(_ f: SessionFrame<Routed>) -> Bool {
+    func isReliable(_ f: SessionFrame) -> Bool {
         switch f.own {
         case .routed: return f.routed?.reliableWorkload.map { reliableWorkloads[$0] } ?? false
         case .piece: return true
@@ -70,7 +70,7 @@ struct SessionLayer<Routed: RoutedFrame>: Sendable {
 
     /// Node `i` sends `f` of `bytes` to session peer `peer` (`MCSession.send` to one peer),
     /// numbered on that hop when it goes in reliable mode.
-    mutating func send(_ f: Routed, from i: Int, to peer: Int, bytes: Int32, now: SimTime) {
+    mutating func send(_ f: RoutedPayload, from i: Int, to peer: Int, bytes: Int32, now: SimTime) {
         if isReliable(f) {
             wire.handNumbered(SessionFrame(routed: f), from: i, to: peer, bytes: bytes, now: now, numbers: &reliable)
         } else {
@@ -80,7 +80,7 @@ struct SessionLayer<Routed: RoutedFrame>: Sendable {
 
     /// Node `i` sends `f` of `bytes` as one link broadcast its session peers hear
     /// (`mesh.floodSend: "broadcast"`).
-    mutating func broadcast(_ f: Routed, from i: Int, bytes: Int32, now: SimTime) {
+    mutating func broadcast(_ f: RoutedPayload, from i: Int, bytes: Int32, now: SimTime) {
         wire.hand(SessionFrame(routed: f), from: i, to: LinkPacket.broadcast, bytes: bytes, now: now)
     }
 
@@ -102,7 +102,7 @@ struct SessionLayer<Routed: RoutedFrame>: Sendable {
     /// set-up frames are the layer's; a frame from a phone not (or no longer) in `r`'s session
     /// is ignored; a reliable one is taken once, in its hop's order.
     mutating func receive<L: LinkTechnology>(
-        _ f: SessionFrame<Routed>, at r: Int, from: Int, link: inout L, sim: inout Simulation
+        _ f: SessionFrame, at r: Int, from: Int, link: inout L, sim: inout Simulation
     ) -> Arrival {
         if case .setup(let setupFrame) = f.own {
             guard var s = setup.take() else { return .nothing }
@@ -131,7 +131,7 @@ struct SessionLayer<Routed: RoutedFrame>: Sendable {
 
     /// The next frame for the routing that was held behind a reliable arrival from `from` to
     /// `to`, if it has arrived; transfer pieces on the way are taken here.
-    mutating func nextInOrder(from: Int, to: Int, now: SimTime) -> Routed? {
+    mutating func nextInOrder(from: Int, to: Int, now: SimTime) -> RoutedPayload? {
         while let g = reliable.nextHeld(from: from, to: to) {
             switch g.own {
             case .routed: return g.routed
@@ -146,7 +146,7 @@ struct SessionLayer<Routed: RoutedFrame>: Sendable {
     /// the session is lost for good; a reliable frame is sent again, with the same number and
     /// `bytes`, after `reliableResendDelay` while the peer stays in the session. The app above
     /// (MAdHoc) never sees the link give up.
-    mutating func linkGaveUp(_ f: SessionFrame<Routed>, from: Int, to: Int, bytes: Int32, sim: inout Simulation) {
+    mutating func linkGaveUp(_ f: SessionFrame, from: Int, to: Int, bytes: Int32, sim: inout Simulation) {
         if let p = f.piece, !sessions.peers[from].contains(to) {
             transfers.pieceLost(p.transfer, now: sim.now)
             return
@@ -174,7 +174,7 @@ struct SessionLayer<Routed: RoutedFrame>: Sendable {
     /// The link is done with the frame `f` in `slot` (`dropped`: it gave up; `refused`: the
     /// sender's link never took it): the slot may be reused, and a transfer's window has room
     /// again (after the slot is free, so the next piece may take it).
-    mutating func released(_ slot: Int, frame f: SessionFrame<Routed>?, dropped: Bool, refused: Bool, now: SimTime) {
+    mutating func released(_ slot: Int, frame f: SessionFrame?, dropped: Bool, refused: Bool, now: SimTime) {
         wire.noticed(slot, all: dropped || refused)
         if let p = f?.piece {
             transfers.pieceReleased(
@@ -296,8 +296,7 @@ extension EventKind {
     public static let handshakeTimer = EventKind(rawValue: 253)
 }
 
-/// The session layer's events (`SessionLayer`): their blocks of kinds, apart from the layer
-/// itself, which is generic over the routing's frame.
+/// The session layer's events (`SessionLayer`): their blocks of kinds.
 enum SessionEvents {
     /// The layer's blocks of event kinds (`Layers.eventBlocks`): the session round (231), Bonjour,
     /// invitations and resends (236–239), and transfers and the DTLS handshake (250–259). The

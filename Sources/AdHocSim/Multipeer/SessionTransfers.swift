@@ -168,8 +168,8 @@ extension SessionTransfers {
     }
 
     /// Transfer `t` starts: it fails at once unless its receiver is in the sender's session.
-    mutating func transferStarted<Routed: RoutedFrame>(
-        _ t: Int, senderDown: Bool, sessions: SignalSessions, reliable: inout ReliableHops<Routed>, wire: inout SessionWire<Routed>, sim: inout Simulation
+    mutating func transferStarted(
+        _ t: Int, senderDown: Bool, sessions: SignalSessions, reliable: inout ReliableHops, wire: inout SessionWire, sim: inout Simulation
     ) {
         let x = list[t]
         guard !senderDown else {
@@ -191,8 +191,8 @@ extension SessionTransfers {
     }
 
     /// Write `k` of stream `t`: its bytes join the stream, and the next write is scheduled.
-    mutating func streamWrote<Routed: RoutedFrame>(
-        _ t: Int, _ k: Int, senderDown: Bool, sessions: SignalSessions, reliable: inout ReliableHops<Routed>, wire: inout SessionWire<Routed>, sim: inout Simulation
+    mutating func streamWrote(
+        _ t: Int, _ k: Int, senderDown: Bool, sessions: SignalSessions, reliable: inout ReliableHops, wire: inout SessionWire, sim: inout Simulation
     ) {
         guard list[t].state == .sending else { return }
         guard !senderDown else {
@@ -214,7 +214,7 @@ extension SessionTransfers {
     }
 
     /// Hands transfer `t`'s next pieces to the session while its window has room.
-    mutating func pump<Routed: RoutedFrame>(_ t: Int, sessions: SignalSessions, reliable: inout ReliableHops<Routed>, wire: inout SessionWire<Routed>, now: SimTime) {
+    mutating func pump(_ t: Int, sessions: SignalSessions, reliable: inout ReliableHops, wire: inout SessionWire, now: SimTime) {
         let (from, to) = (list[t].from, list[t].to)
         while list[t].state == .sending, list[t].outstanding < wire.config.transferWindow,
             list[t].sent < list[t].written
@@ -242,8 +242,8 @@ extension SessionTransfers {
     /// The sender is done with a piece of transfer `t`: the window has room again. After a
     /// successful send the next pieces go; a piece the link gave up on is resent by its session
     /// (`SessionLayer.linkGaveUp`), and one the sender's link refused (the sender is down) ends the transfer.
-    mutating func pieceReleased<Routed: RoutedFrame>(
-        _ t: Int, dropped: Bool, refused: Bool, sessions: SignalSessions, reliable: inout ReliableHops<Routed>, wire: inout SessionWire<Routed>, now: SimTime
+    mutating func pieceReleased(
+        _ t: Int, dropped: Bool, refused: Bool, sessions: SignalSessions, reliable: inout ReliableHops, wire: inout SessionWire, now: SimTime
     ) {
         list[t].outstanding -= 1
         if refused { list[t].end(.senderDown, at: now) }

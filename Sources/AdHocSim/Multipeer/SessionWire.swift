@@ -3,11 +3,11 @@
 /// from here, as a `LinkPacket` whose tag is the frame's slot in the in-flight table. A slot is
 /// free again once the link has said all it will about the frame. Frames the transmit queue
 /// has no room for wait in their sender's session buffer.
-struct SessionWire<Routed: RoutedFrame>: Sendable {
+struct SessionWire: Sendable {
     /// Settings (the frame sizes, the encryption's record).
     let config: SessionConfig
     /// Frames on the link, by packet tag.
-    var inFlight: [SessionFrame<Routed>?] = []
+    var inFlight: [SessionFrame?] = []
     /// Per slot: notices still to come before the slot may be reused. A unicast waits for its
     /// sender's notice and its delivery (a receiver's block-ack reordering can pass a frame up
     /// after the sender is done with it); a broadcast for its sender's notice only.
@@ -50,7 +50,7 @@ struct SessionWire<Routed: RoutedFrame>: Sendable {
     }
 
     /// Puts one copy of `f` from `i` to `destination` in the outbox and counts it.
-    mutating func hand(_ f: SessionFrame<Routed>, from i: Int, to destination: UInt32, bytes: Int32, now: SimTime) {
+    mutating func hand(_ f: SessionFrame, from i: Int, to destination: UInt32, bytes: Int32, now: SimTime) {
         var bytes = bytes
         if !recordDelta.isEmpty, destination != LinkPacket.broadcast, !f.isSetup,
             let d = recordDelta[SignalSessions.pairKey(i, Int(destination))]
@@ -74,7 +74,7 @@ struct SessionWire<Routed: RoutedFrame>: Sendable {
     /// Puts `f` from `i` to session peer `peer` in the outbox in reliable mode: numbered on that
     /// hop (`numbers`), then handed as any frame.
     mutating func handNumbered(
-        _ f: SessionFrame<Routed>, from i: Int, to peer: Int, bytes: Int32, now: SimTime, numbers: inout ReliableHops<Routed>
+        _ f: SessionFrame, from i: Int, to peer: Int, bytes: Int32, now: SimTime, numbers: inout ReliableHops
     ) {
         var f = f
         f.hopSeq = numbers.number(from: i, to: peer)
@@ -196,7 +196,7 @@ public struct FramesSent: Sendable {
     }
 
     /// Node `node` handed `frame` of `bytes` to the link (originated or forwarded).
-    mutating func count<Routed: RoutedFrame>(_ frame: SessionFrame<Routed>, bytes: Int32, by node: Int) {
+    mutating func count(_ frame: SessionFrame, bytes: Int32, by node: Int) {
         let control: Bool
         switch frame.own {
         case .piece: return  // counted per transfer (`SessionTransfers`)

@@ -117,9 +117,9 @@ public final class TimelineRecorder: @unchecked Sendable {
     static func number(_ v: Double) -> String { NumberText.fixed(v, decimals: 3) }
 
     /// A mesh frame left its sender (`World`'s outbox drain).
-    func frame<Routed: RoutedFrame>(_ frame: SessionFrame<Routed>, packet: LinkPacket, now: SimTime) {
+    func frame(_ frame: SessionFrame, packet: LinkPacket, now: SimTime) {
         // The routing's frames only: set-up frames and transfer pieces are not drawn.
-        guard let f = frame.routed as? MeshFrame else { return }
+        guard let f = frame.routed else { return }
         switch f.kind {
         case .heartbeat, .routeRequest:
             guard f.origin == Int(packet.source), lastHeartbeat[f.origin] != f.seq else { return }
