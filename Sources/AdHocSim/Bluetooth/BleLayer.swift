@@ -7,21 +7,12 @@ extension BleNetwork: SimulationLayer {
 
     static var declaredSections: [DeclaredSection] {
         [
-            DeclaredSection(
-                name: BleParameters.section.name, page: "bluetooth-le", markdownTable: BleParameters.section.markdownTable,
-                schemaObjects: [(["properties", "ble"], BleParameters.section.schema(perNode: false))]),
-            item("advertisers", BleParameters.advertiser),
-            item("scanners", BleParameters.scanner),
-            item("wifi", BleParameters.wifi),
-            item("connections", BleConnectionParameters.section),
+            .layer("ble", page: "bluetooth-le", BleParameters.section),
+            .layerList("ble", "advertisers", page: "bluetooth-le", BleParameters.advertiser),
+            .layerList("ble", "scanners", page: "bluetooth-le", BleParameters.scanner),
+            .layerList("ble", "wifi", page: "bluetooth-le", BleParameters.wifi),
+            .layerList("ble", "connections", page: "bluetooth-le", BleConnectionParameters.section),
         ]
-    }
-
-    /// The declared section of the items of the list `ble.<key>`.
-    private static func item<T>(_ key: String, _ section: ParameterSection<T>) -> DeclaredSection {
-        DeclaredSection(
-            name: "ble.\(key)", page: "bluetooth-le", markdownTable: section.markdownTable,
-            schemaObjects: [(["properties", "ble", "properties", key, "items"], section.schema(perNode: false))])
     }
 
     /// Its lists beside its declared settings, whose items are declared.

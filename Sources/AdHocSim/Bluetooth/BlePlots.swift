@@ -7,10 +7,7 @@ extension BleNetwork {
     /// The charts a sweep's `cells.csv` gives of Bluetooth LE (`SweepPlots`), from its columns.
     static func sweepCharts(_ table: SweepTable) -> [(file: String, chart: SvgChart)] {
         let (data, places, place) = (table.data, table.places, table.place)
-        func col(_ name: String) -> Int? { table.col(name) }
-        func number(_ s: String) -> Double? { SweepTable.number(s) }
-        func values(_ rows: [[String]], _ c: Int) -> [Double] { rows.compactMap { number($0[c]) } }
-        func mean(_ v: [Double]) -> Double? { v.isEmpty ? nil : v.reduce(0, +) / Double(v.count) }
+        let (col, number, values, mean) = (table.col, SweepTable.number, SweepTable.values, SweepTable.mean)
         var charts: [(file: String, chart: SvgChart)] = []
         if let discovery = col("ble_discovery_s"), let interval = col("ble_interval_ms"),
             let window = col("ble_window_ms")

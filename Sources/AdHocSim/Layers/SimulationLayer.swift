@@ -127,3 +127,19 @@ extension SimulationLayer {
     static var plottedColumns: [String] { [] }
     static func sweepCharts(_ table: SweepTable) -> [(file: String, chart: SvgChart)] { [] }
 }
+
+extension DeclaredSection {
+    /// A layer's section `section` at the scenario's top-level key `key`, documented on `page`.
+    static func layer<T>(_ key: String, page: String, _ section: ParameterSection<T>) -> DeclaredSection {
+        DeclaredSection(
+            name: section.name, page: page, markdownTable: section.markdownTable,
+            schemaObjects: [(["properties", key], section.schema(perNode: false))])
+    }
+
+    /// The items of the list `<key>.<list>` of a layer's section, declared by `section`.
+    static func layerList<T>(_ key: String, _ list: String, page: String, _ section: ParameterSection<T>) -> DeclaredSection {
+        DeclaredSection(
+            name: "\(key).\(list)", page: page, markdownTable: section.markdownTable,
+            schemaObjects: [(["properties", key, "properties", list, "items"], section.schema(perNode: false))])
+    }
+}

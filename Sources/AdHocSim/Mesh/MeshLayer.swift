@@ -7,21 +7,12 @@ extension MeshNetwork: SimulationLayer {
 
     static var declaredSections: [DeclaredSection] {
         [
-            DeclaredSection(
-                name: MeshParameters.section.name, page: "mesh", markdownTable: MeshParameters.section.markdownTable,
-                schemaObjects: [(["properties", "mesh"], MeshParameters.section.schema(perNode: false))]),
-            item("messages", MessageParameters.section),
-            item("phones", PhoneParameters.section),
-            item("resources", TransferParameters.resource),
-            item("streams", TransferParameters.stream),
+            .layer("mesh", page: "mesh", MeshParameters.section),
+            .layerList("mesh", "messages", page: "mesh", MessageParameters.section),
+            .layerList("mesh", "phones", page: "mesh", PhoneParameters.section),
+            .layerList("mesh", "resources", page: "mesh", TransferParameters.resource),
+            .layerList("mesh", "streams", page: "mesh", TransferParameters.stream),
         ]
-    }
-
-    /// The declared section of the items of the list `mesh.<key>`.
-    private static func item<T>(_ key: String, _ section: ParameterSection<T>) -> DeclaredSection {
-        DeclaredSection(
-            name: "mesh.\(key)", page: "mesh", markdownTable: section.markdownTable,
-            schemaObjects: [(["properties", "mesh", "properties", key, "items"], section.schema(perNode: false))])
     }
 
     /// The mesh's lists beside its declared settings (`messages`, `phones`, `resources` and

@@ -12,10 +12,7 @@ extension MeshNetwork {
     /// The charts a sweep's `cells.csv` gives of a mesh (`SweepPlots`), from its columns.
     static func sweepCharts(_ table: SweepTable) -> [(file: String, chart: SvgChart)] {
         let (data, places, place, proto) = (table.data, table.places, table.place, table.proto)
-        func col(_ name: String) -> Int? { table.col(name) }
-        func number(_ s: String) -> Double? { SweepTable.number(s) }
-        func values(_ rows: [[String]], _ c: Int) -> [Double] { rows.compactMap { number($0[c]) } }
-        func mean(_ v: [Double]) -> Double? { v.isEmpty ? nil : v.reduce(0, +) / Double(v.count) }
+        let (col, number, values, mean) = (table.col, SweepTable.number, SweepTable.values, SweepTable.mean)
         var charts: [(file: String, chart: SvgChart)] = []
         if let delivery = col("mesh_delivery_ratio"), let latency = col("mesh_latency_mean_ms"),
             let control = col("mesh_control_bytes_per_node_per_s")

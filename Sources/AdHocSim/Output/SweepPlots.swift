@@ -51,10 +51,7 @@ public enum SweepPlots {
         }
         let places = ["underground", "city", "field", "forest"].filter { p in data.contains { $0[place] == p } }
         let protocols = ["tcp", "udp", "quic"].filter { p in data.contains { $0[proto] == p } }
-        /// Only finite numbers are plotted: `inf`, `nan` or junk in a cell file is skipped.
-        func number(_ s: String) -> Double? { SweepTable.number(s) }
-        func values(_ rows: [[String]], _ c: Int) -> [Double] { rows.compactMap { number($0[c]) } }
-        func mean(_ v: [Double]) -> Double? { v.isEmpty ? nil : v.reduce(0, +) / Double(v.count) }
+        let (number, values, mean) = (SweepTable.number, SweepTable.values, SweepTable.mean)
 
         var groups: [(label: String, rows: [[String]])] = []
         for p in places {

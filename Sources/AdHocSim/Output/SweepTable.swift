@@ -18,4 +18,10 @@ struct SweepTable {
 
     /// Only finite numbers are plotted: `inf`, `nan` or junk in a cell file is skipped.
     static func number(_ s: String) -> Double? { Double(s).flatMap { $0.isFinite ? $0 : nil } }
+
+    /// The numbers of column `c` over `rows`, skipping what `number` refuses.
+    static func values(_ rows: [[String]], _ c: Int) -> [Double] { rows.compactMap { number($0[c]) } }
+
+    /// The mean of `v`, `nil` when empty.
+    static func mean(_ v: [Double]) -> Double? { v.isEmpty ? nil : v.reduce(0, +) / Double(v.count) }
 }
