@@ -171,19 +171,19 @@ public struct MeshNetwork: Sendable {
     ) {
         let now = sim.now
         let slot = Int(packet.tag)
-        guard let f = core.sessionLayer.wire.inFlight[slot] else { return }
+        guard core.sessionLayer.wire.isLive(slot) else { return }
         // A unicast's slot waits for this delivery too (`SessionWire.pendingNotices`).
         defer { if packet.destination != LinkPacket.broadcast { core.sessionLayer.wire.noticed(slot) } }
         guard !link.isDown(r) else { return }
         let from = Int(packet.source)
-        switch core.sessionLayer.receive(f, at: r, from: from, link: &link, sim: &sim) {
+        switch core.sessionLayer.receive(slot, at: r, from: from, link: &link, sim: &sim) {
         case .nothing:
             return
         case .connected(let a, let b):
             routingSessionsFormed([(a, b)], sim: &sim)
         case .frame(let inOrder):
-            // `.frame` comes only with the routing's frame; read in place, not bound to a copy.
-            take(f.routed!, at: r, now: now)
+            // `.frame` comes only with the routing's frame.
+            take(core.sessionLayer.wire.routedInFlight[slot]!, at: r, now: now)
             guard inOrder else { return }
             while let g = core.sessionLayer.nextInOrder(from: from, to: r, now: now) { take(g, at: r, now: now) }
         case .taken:
@@ -223,7 +223,8 @@ public struct MeshNetwork: Sendable {
     /// session layer sends a reliable frame again (`SessionLayer.linkGaveUp`).
     public mutating func linkDropped(_ packet: LinkPacket, sim: inout Simulation) {
         let slot = Int(packet.tag)
-        guard let f = core.sessionLayer.wire.inFlight[slot], packet.destination != LinkPacket.broadcast else { return }
+        guard core.sessionLayer.wire.isLive(slot), packet.destination != LinkPacket.broadcast else { return }
+        let f = core.sessionLayer.wire.frame(slot)
         let (from, to) = (Int(packet.source), Int(packet.destination))
         let bytes: Int32
         switch f.own {
@@ -250,14 +251,14 @@ public struct MeshNetwork: Sendable {
         _ packet: LinkPacket, dropped: Bool = false, refused: Bool = false, sim: inout Simulation
     ) {
         let slot = Int(packet.tag)
-        let f = core.sessionLayer.wire.inFlight[slot]
-        if let m = f?.routed, m.kind == .message, m.fragments > 1, m.hop == 0, m.fragment == m.fragments - 1 {
+        let live = core.sessionLayer.wire.isLive(slot)
+        if live, let m = core.sessionLayer.wire.routedInFlight[slot], m.kind == .message, m.fragments > 1, m.hop == 0, m.fragment == m.fragments - 1 {
             sim.schedule(
                 after: config.confirmTimeout, target: UInt32(m.workload), kind: .meshConfirmTimeout,
                 arg: MessageAttempt(message: m.message, attempt: m.attempt).argument)
         }
         // A frame the link gave up on, or never took, is not delivered either.
-        core.sessionLayer.released(slot, frame: f, dropped: dropped, refused: refused, now: sim.now)
+        core.sessionLayer.released(slot, live: live, dropped: dropped, refused: refused, now: sim.now)
     }
 
     /// Whether any node holds frames for its transmit queue.

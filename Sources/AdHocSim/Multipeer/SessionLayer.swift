@@ -98,13 +98,16 @@ struct SessionLayer: Sendable {
         case taken
     }
 
-    /// Frame `f` from `from` reached node `r` (up; only session peers of the sender listen):
-    /// set-up frames are the layer's; a frame from a phone not (or no longer) in `r`'s session
-    /// is ignored; a reliable one is taken once, in its hop's order.
+    /// The frame in `slot` of the in-flight table (`SessionWire`), from `from`, reached node `r`
+    /// (up; only session peers of the sender listen): set-up frames are the layer's; a frame
+    /// from a phone not (or no longer) in `r`'s session is ignored; a reliable one is taken once,
+    /// in its hop's order. Decided on the frame's own part where it can be: the routing's frame
+    /// is read in place.
     mutating func receive<L: LinkTechnology>(
-        _ f: SessionFrame, at r: Int, from: Int, link: inout L, sim: inout Simulation
+        _ slot: Int, at r: Int, from: Int, link: inout L, sim: inout Simulation
     ) -> Arrival {
-        if case .setup(let setupFrame) = f.own {
+        let part = wire.partsInFlight[slot]
+        if part.isSetup, case .setup(let setupFrame) = part.own {
             guard var s = setup.take() else { return .nothing }
             let formed = s.arrived(setupFrame, at: r, from: from, link: &link, sessions: &sessions, wire: &wire, sim: &sim)
             setup = s
@@ -113,20 +116,18 @@ struct SessionLayer: Sendable {
             return .connected(formed.0, formed.1)
         }
         guard sessions.peers[r].contains(from), !sessions.hasLeft(r, from) else { return .nothing }
-        guard isReliable(f) else { return f.routed == nil ? .nothing : .frame(inOrder: false) }
+        // Numbered on its hop exactly when it goes in reliable mode (`isReliable`).
+        guard part.isNumbered else { return part.isRouted ? .frame(inOrder: false) : .nothing }
+        let piece = part.piece
         // Reliable mode: each frame once, in its session's order. With path-broadcast every
         // session peer gets a numbered copy and must take its number in turn (the routing then
         // drops the copies of those not next on the path).
-        let addressee = f.piece?.to ?? f.routed?.addressee
+        let addressee = piece?.to ?? wire.routedInFlight[slot]?.addressee
         guard addressee == r || takesEveryCopy else { return .nothing }
-        guard reliable.accept(f, from: from, to: r) else { return .nothing }
-        switch f.own {
-        case .routed: return .frame(inOrder: true)
-        case .piece(let p):
-            transfers.pieceArrived(p, now: sim.now)  // always reliable, addressed here (checked above)
-            return .taken
-        case .setup: return .nothing
-        }
+        guard reliable.accept(wire.frame(slot), from: from, to: r) else { return .nothing }
+        guard let piece else { return .frame(inOrder: true) }
+        transfers.pieceArrived(piece, now: sim.now)  // always reliable, addressed here (checked above)
+        return .taken
     }
 
     /// The next frame for the routing that was held behind a reliable arrival from `from` to
@@ -171,12 +172,13 @@ struct SessionLayer: Sendable {
         wire.hand(r.frame, from: r.from, to: UInt32(r.to), bytes: r.bytes, now: now)
     }
 
-    /// The link is done with the frame `f` in `slot` (`dropped`: it gave up; `refused`: the
-    /// sender's link never took it): the slot may be reused, and a transfer's window has room
-    /// again (after the slot is free, so the next piece may take it).
-    mutating func released(_ slot: Int, frame f: SessionFrame?, dropped: Bool, refused: Bool, now: SimTime) {
+    /// The link is done with the frame in `slot` (`live`: the slot still held it; `dropped`: the
+    /// link gave up; `refused`: the sender's link never took it): the slot may be reused, and a
+    /// transfer's window has room again (after the slot is free, so the next piece may take it).
+    mutating func released(_ slot: Int, live: Bool, dropped: Bool, refused: Bool, now: SimTime) {
+        let piece = live ? wire.partsInFlight[slot].piece : nil
         wire.noticed(slot, all: dropped || refused)
-        if let p = f?.piece {
+        if let p = piece {
             transfers.pieceReleased(
                 p.transfer, dropped: dropped || refused, refused: refused, sessions: sessions, reliable: &reliable,
                 wire: &wire, now: now)

@@ -6,8 +6,12 @@
 struct SessionWire: Sendable {
     /// Settings (the frame sizes, the encryption's record).
     let config: SessionConfig
-    /// Frames on the link, by packet tag.
-    var inFlight: [SessionFrame?] = []
+    /// Frames on the link, by packet tag, in two parts (`SessionFrame`): the routing's frame
+    /// (`nil` for the layer's own frames and free slots) and the layer's own part. A slot is live
+    /// while notices about its frame are still to come (`isLive`); `frame` puts it together.
+    var routedInFlight: [RoutedPayload?] = []
+    /// See `routedInFlight`.
+    var partsInFlight: [SessionFrame.Part] = []
     /// Per slot: notices still to come before the slot may be reused. A unicast waits for its
     /// sender's notice and its delivery (a receiver's block-ack reordering can pass a frame up
     /// after the sender is done with it); a broadcast for its sender's notice only.
@@ -61,9 +65,11 @@ struct SessionWire: Sendable {
         let slot: Int
         let waits: UInt8 = destination == LinkPacket.broadcast ? 1 : 2
         if let free = freeSlots.popLast() {
-            slot = free; inFlight[slot] = f; pendingNotices[slot] = waits
+            slot = free
+            (routedInFlight[slot], partsInFlight[slot], pendingNotices[slot]) = (f.routed, f.part, waits)
         } else {
-            slot = inFlight.count; inFlight.append(f); pendingNotices.append(waits)
+            slot = routedInFlight.count
+            routedInFlight.append(f.routed); partsInFlight.append(f.part); pendingNotices.append(waits)
         }
         outbox.append(
             LinkPacket(
@@ -76,9 +82,7 @@ struct SessionWire: Sendable {
     mutating func handNumbered(
         _ f: SessionFrame, from i: Int, to peer: Int, bytes: Int32, now: SimTime, numbers: inout ReliableHops
     ) {
-        var f = f
-        f.hopSeq = numbers.number(from: i, to: peer)
-        hand(f, from: i, to: UInt32(peer), bytes: bytes, now: now)
+        hand(f.numbered(numbers.number(from: i, to: peer)), from: i, to: UInt32(peer), bytes: bytes, now: now)
     }
 
     /// One of the notices slot `slot` waits for came (`all`: the link gave up, nothing more
@@ -87,9 +91,18 @@ struct SessionWire: Sendable {
         guard pendingNotices[slot] > 0 else { return }
         pendingNotices[slot] = all ? 0 : pendingNotices[slot] - 1
         if pendingNotices[slot] == 0 {
-            inFlight[slot] = nil
+            routedInFlight[slot] = nil
             freeSlots.append(slot)
         }
+    }
+
+    /// Whether the frame in `slot` is on the link (the link has more to say about it).
+    @inline(__always)
+    func isLive(_ slot: Int) -> Bool { pendingNotices[slot] > 0 }
+
+    /// The frame in the live slot `slot`, both parts.
+    func frame(_ slot: Int) -> SessionFrame {
+        SessionFrame(routed: routedInFlight[slot], part: partsInFlight[slot])
     }
 
     /// Whether `packet` must wait in its sender's session buffer (`held`) instead of going to
@@ -97,12 +110,8 @@ struct SessionWire: Sendable {
     /// queue has no `room`, or when older frames already wait there (it never overtakes them).
     /// Flooded control frames never wait: a full queue refuses them and they are lost.
     func mustHold(_ packet: LinkPacket, room: Int) -> Bool {
-        guard let f = inFlight[Int(packet.tag)] else { return false }
-        switch f.own {
-        case .setup: return false
-        case .piece: break
-        case .routed: guard f.routed?.waitsForRoom == true else { return false }
-        }
+        let slot = Int(packet.tag)
+        guard isLive(slot), partsInFlight[slot].waitsForRoom else { return false }
         return room == 0 || (!holding.isEmpty && !held[Int(packet.source)].isEmpty)
     }
 
@@ -125,7 +134,7 @@ struct SessionWire: Sendable {
         while sendingIndex < sending.count {
             let p = sending[sendingIndex]
             sendingIndex += 1
-            if let timeline, let f = inFlight[Int(p.tag)] { timeline.frame(f, packet: p, now: sim.now) }
+            if let timeline, isLive(Int(p.tag)) { timeline.frame(frame(Int(p.tag)), packet: p, now: sim.now) }
             if mustHold(p, room: link.queueRoom(of: Int(p.source))) {
                 hold(p)
             } else if !link.send(p, sim: &sim) {
@@ -197,16 +206,13 @@ public struct FramesSent: Sendable {
 
     /// Node `node` handed `frame` of `bytes` to the link (originated or forwarded).
     mutating func count(_ frame: SessionFrame, bytes: Int32, by node: Int) {
-        let control: Bool
-        switch frame.own {
-        case .piece: return  // counted per transfer (`SessionTransfers`)
-        case .setup:
+        if frame.isSetup {
             sessionFramesSent[node] += 1
             sessionBytes[node] += UInt64(bytes)
             return
-        case .routed: control = frame.routed?.isControl == true
         }
-        if control {
+        guard let routed = frame.routed else { return }  // a piece: counted per transfer (`SessionTransfers`)
+        if routed.isControl {
             controlFramesSent[node] += 1
             controlBytes[node] += UInt64(bytes)
         } else {
