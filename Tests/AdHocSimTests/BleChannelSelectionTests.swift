@@ -8,17 +8,17 @@ import Testing
     @Test func algorithm2MatchesTheSpecificationsSampleData() throws {
         // Access address 0x8E89BED6: 0x8E89 XOR 0xBED6 = 0x305F.
         let id = BleChannelSelection.channelIdentifier(accessAddress: 0x8E89_BED6)
-        #expect(id == 0x305F)
+        expectEqual(id, 0x305F)
         // §3.1, all 37 channels used: event counters 1, 2, 3 use channels 20, 6, 21.
         let all = BleChannelMap.all
-        #expect([1, 2, 3].map { BleChannelSelection.algorithm2(counter: $0, identifier: id, map: all) } == [20, 6, 21])
+        expectEqual([1, 2, 3].map { BleChannelSelection.algorithm2(counter: $0, identifier: id, map: all) }, [20, 6, 21])
         // §3.2, nine channels used (9, 10, 21, 22, 23, 33, 34, 35, 36): counters 6, 7, 8 use
         // 23, 9, 34.
-        let nine = try #require(BleChannelMap([9, 10, 21, 22, 23, 33, 34, 35, 36]))
-        #expect([6, 7, 8].map { BleChannelSelection.algorithm2(counter: $0, identifier: id, map: nine) } == [23, 9, 34])
+        let nine = try require(BleChannelMap([9, 10, 21, 22, 23, 33, 34, 35, 36]))
+        expectEqual([6, 7, 8].map { BleChannelSelection.algorithm2(counter: $0, identifier: id, map: nine) }, [23, 9, 34])
         // Every counter lands on a used channel.
         for n in 0..<2000 {
-            #expect(nine.contains(BleChannelSelection.algorithm2(counter: UInt16(n), identifier: id, map: nine)))
+            expect(nine.contains(BleChannelSelection.algorithm2(counter: UInt16(n), identifier: id, map: nine)))
         }
     }
 
@@ -31,10 +31,10 @@ import Testing
             seen.append(r.channel)
             last = r.unmapped
         }
-        #expect(seen == [7, 14, 21, 28, 35, 5])
+        expectEqual(seen, [7, 14, 21, 28, 35, 5])
         // Only channels 1 and 2 used: unmapped 7 is unused; 7 mod 2 = 1 → the second used, 2.
-        let two = try #require(BleChannelMap([1, 2]))
-        #expect(BleChannelSelection.algorithm1(lastUnmapped: 0, hop: 7, map: two) == (2, 7))
-        #expect(BleChannelMap([5]) == nil && BleChannelMap([0, 37]) == nil)
+        let two = try require(BleChannelMap([1, 2]))
+        expect(BleChannelSelection.algorithm1(lastUnmapped: 0, hop: 7, map: two) == (2, 7))
+        expect(BleChannelMap([5]) == nil && BleChannelMap([0, 37]) == nil)
     }
 }

@@ -10,7 +10,7 @@ import Testing
         let s = try bleScenario(
             nodes: [("phone", 0, 0), ("sensor", 1, 0)], ble: #"{"connections": [\#(connection)]}"#, duration: duration,
             extra: events)
-        return try #require(try ScenarioRunner.run(s).ble?.connections.first)
+        return try require(try ScenarioRunner.run(s).ble?.connections.first)
     }
 
     /// n = ⌊I / (t_c + t_p + 2 T_IFS)⌋ exchanges per event, each a notification of `value`
@@ -37,18 +37,18 @@ import Testing
             #"{"central": "phone", "peripheral": "sensor", "intervalMs": 30, "phy": "\#(phy)", "dataLength": \#(dataLength), "mtu": \#(mtu), "notifyBytes": 400000}"#,
             duration: 40)
         let bound = boundKbps(intervalUs: 30_000, centralUs: tc, peripheralUs: tp, value: value)
-        let goodput = try #require(c.goodputKbps)
-        #expect(c.completed != nil && c.valueBytesDelivered == 400_000 && c.retransmissions == 0)
-        #expect(abs(goodput - bound) / bound < 0.05, "\(phy) \(dataLength): \(goodput) vs \(bound)")
+        let goodput = try require(c.goodputKbps)
+        expect(c.completed != nil && c.valueBytesDelivered == 400_000 && c.retransmissions == 0)
+        expect(abs(goodput - bound) / bound < 0.05, "\(phy) \(dataLength): \(goodput) vs \(bound)")
     }
 
     @Test func setupIsTheConnectIndAndTheTransmitWindowDelay() throws {
         // CONNECT_IND: header 2 + payload 34 on LE 1M, (1 + 4 + 36 + 3) · 8 = 352 µs, then
         // transmitWindowDelay 1.25 ms: the first event 1.602 ms after atS.
         let c = try run(#"{"central": "phone", "peripheral": "sensor", "atS": 2}"#, duration: 3)
-        #expect(abs(try #require(c.setupS) - 0.001602) < 1e-9)
+        expect(abs(try require(c.setupS) - 0.001602) < 1e-9)
         // 30 ms events from 2.001602 s to 3 s: 34 of them.
-        #expect(c.events == 34)
+        expectEqual(c.events, 34)
     }
 
     @Test func aLinkThatHearsNothingEndsAtTheSupervisionTimeout() throws {
@@ -57,8 +57,8 @@ import Testing
         let c = try run(
             #"{"central": "phone", "peripheral": "sensor", "supervisionTimeoutMs": 4000}"#, duration: 10,
             events: #""events": [{"at_s": 2, "node": "sensor", "action": "fail"}],"#)
-        let lost = try #require(c.lost)
-        #expect(lost > .milliseconds(5_970) && lost <= .seconds(6))
+        let lost = try require(c.lost)
+        expect(lost > .milliseconds(5_970) && lost <= .seconds(6))
     }
 
     @Test func badConnectionsAreReportedWithTheirPath() {
@@ -66,21 +66,21 @@ import Testing
             diagnostics(
                 #"{"name": "t", "seed": 1, "duration_s": 5, "environment": {"preset": "field"}, "nodes": [{"id": "a", "position": [0, 0, 0]}, {"id": "b", "position": [1, 0, 0]}], "ble": {"connections": [\#(c)]}}"#)
         }
-        #expect(problems(#"{"central": "a", "peripheral": "b", "intervalMs": 31}"#).first?.message.contains("1.25 ms grid") == true)
-        #expect(problems(#"{"central": "a", "peripheral": "b", "intervalMs": 5}"#).first?.path == "ble.connections[0].intervalMs")
-        #expect(problems(#"{"central": "a", "peripheral": "b", "intervalMs": 5000}"#).first?.path == "ble.connections[0].intervalMs")
+        expect(problems(#"{"central": "a", "peripheral": "b", "intervalMs": 31}"#).first?.message.contains("1.25 ms grid") == true)
+        expectEqual(problems(#"{"central": "a", "peripheral": "b", "intervalMs": 5}"#).first?.path, "ble.connections[0].intervalMs")
+        expectEqual(problems(#"{"central": "a", "peripheral": "b", "intervalMs": 5000}"#).first?.path, "ble.connections[0].intervalMs")
         let tight = problems(#"{"central": "a", "peripheral": "b", "intervalMs": 1000, "latency": 1, "supervisionTimeoutMs": 4000}"#)
-        #expect(tight.first?.path == "ble.connections[0].supervisionTimeoutMs", "\(tight)")
-        #expect(tight.first?.message.contains("= 4000 ms") == true)
-        #expect(problems(#"{"central": "a", "peripheral": "a"}"#).first?.message.contains("two different nodes") == true)
+        expectEqual(tight.first?.path, "ble.connections[0].supervisionTimeoutMs", "\(tight)")
+        expect(tight.first?.message.contains("= 4000 ms") == true)
+        expect(problems(#"{"central": "a", "peripheral": "a"}"#).first?.message.contains("two different nodes") == true)
         // An iPhone central's rules (Apple's Accessory Design Guidelines): 7.5 ms is a valid
         // interval for the specification but not a multiple of 15 ms; a 1 s timeout is below 2 s.
         let ios = problems(#"{"central": "a", "peripheral": "b", "intervalMs": 7.5, "supervisionTimeoutMs": 1000}"#)
-        #expect(ios.map(\.path).sorted() == ["ble.connections[0].intervalMs", "ble.connections[0].supervisionTimeoutMs"], "\(ios)")
-        #expect(problems(#"{"central": "a", "peripheral": "b", "intervalMs": 7.5, "supervisionTimeoutMs": 1000, "centralOs": "any"}"#).isEmpty)
+        expectEqual(ios.map(\.path).sorted(), ["ble.connections[0].intervalMs", "ble.connections[0].supervisionTimeoutMs"], "\(ios)")
+        expect(problems(#"{"central": "a", "peripheral": "b", "intervalMs": 7.5, "supervisionTimeoutMs": 1000, "centralOs": "any"}"#).isEmpty)
         // 30 ms × (1 + 30) = 930 ms ≤ 2 s, × 3 = 2 790 ms < 4 s: accepted; latency 31 is not.
-        #expect(problems(#"{"central": "a", "peripheral": "b", "latency": 30}"#).isEmpty)
-        #expect(problems(#"{"central": "a", "peripheral": "b", "latency": 31, "supervisionTimeoutMs": 6000}"#).first?.path == "ble.connections[0].latency")
+        expect(problems(#"{"central": "a", "peripheral": "b", "latency": 30}"#).isEmpty)
+        expectEqual(problems(#"{"central": "a", "peripheral": "b", "latency": 31, "supervisionTimeoutMs": 6000}"#).first?.path, "ble.connections[0].latency")
     }
 }
 
@@ -95,23 +95,23 @@ import Testing
                  "scanners": [{"node": "phone", "intervalMs": 30, "windowMs": 30, "active": false}],
                  "connections": [{"central": "phone", "peripheral": "sensor", "atS": 0, "initiate": true}]}
                 """#, duration: 5)
-        let m = try #require(try ScenarioRunner.run(s).ble)
-        let c = try #require(m.connections.first)
+        let m = try require(try ScenarioRunner.run(s).ble)
+        let c = try require(m.connections.first)
         // The ADV_IND decoded first ends at firstReceived; T_IFS 150 µs, CONNECT_IND 352 µs and
         // transmitWindowDelay 1.25 ms later comes the first connection event.
-        let heard = try #require(m.pairs[0].record.firstReceived)
-        let setup = try #require(c.setupS)
-        #expect(abs(setup - (heard.inSeconds + 0.000150 + 0.000352 + 0.001250)) < 1e-9)
+        let heard = try require(m.pairs[0].record.firstReceived)
+        let setup = try require(c.setupS)
+        expect(abs(setup - (heard.inSeconds + 0.000150 + 0.000352 + 0.001250)) < 1e-9)
         // The sensor stops advertising once connected: its first event, at most, besides the one
         // that was heard (advertising events 100 ms apart, the connection within the first).
-        #expect(m.advertisers[0].events <= 2)
-        #expect(c.events > 100)  // 30 ms events for the rest of the 5 s
+        expect(m.advertisers[0].events <= 2)
+        expect(c.events > 100)  // 30 ms events for the rest of the 5 s
     }
 
     @Test func anInitiatorNeedsAScannerAndAConnectableAdvertiser() {
         let d = diagnostics(
             #"{"name": "t", "seed": 1, "duration_s": 5, "environment": {"preset": "field"}, "nodes": [{"id": "a", "position": [0, 0, 0]}, {"id": "b", "position": [1, 0, 0]}], "ble": {"advertisers": [{"node": "b", "pdu": "ADV_NONCONN_IND"}], "connections": [{"central": "a", "peripheral": "b", "initiate": true}]}}"#)
-        #expect(d.count == 2 && d.allSatisfy { $0.path == "ble.connections[0].initiate" }, "\(d)")
+        expect(d.count == 2 && d.allSatisfy { $0.path == "ble.connections[0].initiate" }, "\(d)")
     }
 }
 
@@ -129,17 +129,17 @@ import Testing
                 {"wifi": [{"node": "router", "channel": 6, "load": 0.5, "txPowerDbm": 15, "pattern": "continuous"}],
                  "connections": [{"central": "phone", "peripheral": "sensor", "notifyBytes": 100000\#(extra)}]}
                 """#, duration: 20)
-        return try #require(try ScenarioRunner.run(s).ble?.connections.first)
+        return try require(try ScenarioRunner.run(s).ble?.connections.first)
     }
 
     @Test func wifiSpoilsTheDataChannelsUnderItsMaskAndAChannelMapAvoidsThem() throws {
         let all = try connection("")
-        #expect(all.retransmissions > 0, "\(all.retransmissions)")
+        expect(all.retransmissions > 0, "\(all.retransmissions)")
         let clear = Array(0...8) + Array(23...36)
         let avoiding = try connection(", \"channels\": \(clear)")
-        #expect(avoiding.retransmissions == 0)
+        expectEqual(avoiding.retransmissions, 0)
         // About 10 of 37 channels are spoilt half the time: an event there loses its exchanges
         // from the first failed PDU on; the map that avoids them keeps the clean-air goodput.
-        #expect(try #require(all.goodputKbps) < 0.9 * (try #require(avoiding.goodputKbps)))
+        expect(try require(all.goodputKbps) < 0.9 * (try require(avoiding.goodputKbps)))
     }
 }

@@ -16,15 +16,15 @@ import Testing
         let s = try bleScenario(
             nodes: [("phone", 0, 0), ("tag", 2, 0)],
             ble: #"{"advertisers": [{"node": "tag", "intervalMs": 100, "data": \#(Self.chipolo)}], "scanners": [{"node": "phone"}]}"#)
-        let ad = try #require(s.ble?.advertisers[0])
-        #expect(ad.payloadBytes == 30)
-        #expect(ad.data?.localName == "Chipolo" && ad.data?.serviceUUIDs == ["FD59"] && !ad.advertisesTxPower)
+        let ad = try require(s.ble?.advertisers[0])
+        expectEqual(ad.payloadBytes, 30)
+        expect(ad.data?.localName == "Chipolo" && ad.data?.serviceUUIDs == ["FD59"] && !ad.advertisesTxPower)
         // One TX Power structure more (3 octets): 33, over the budget, said with every size.
         let over = Self.chipolo.replacingOccurrences(of: "}}]", with: "}}, {\"txPower\": 4}]")
         let d = diagnostics(
             #"{"name": "t", "seed": 1, "duration_s": 5, "environment": {"preset": "field"}, "nodes": [{"id": "tag", "position": [0, 0, 0]}], "ble": {"advertisers": [{"node": "tag", "data": \#(over)}]}}"#)
-        #expect(d.count == 1 && d[0].path == "ble.advertisers[0].data", "\(d)")
-        #expect(d.first?.message.contains("take 33 octets ([0] 3, [1] 9, [2] 4, [3] 14, [4] 3") == true, "\(d)")
+        expect(d.count == 1 && d[0].path == "ble.advertisers[0].data", "\(d)")
+        expect(d.first?.message.contains("take 33 octets ([0] 3, [1] 9, [2] 4, [3] 14, [4] 3") == true, "\(d)")
     }
 
     @Test func badAdStructuresAreReportedWithTheirPath() {
@@ -33,29 +33,29 @@ import Testing
                 #"{"name": "t", "seed": 1, "duration_s": 5, "environment": {"preset": "field"}, "nodes": [{"id": "tag", "position": [0, 0, 0]}], "ble": {"advertisers": [{"node": "tag", "data": \#(data)\#(extra)}]}}"#)
         }
         let unknown = problems(#"[{"manufacturer": {"company": "0x1234", "bytes": 4}}]"#)
-        #expect(unknown.first?.path == "ble.advertisers[0].data[0].manufacturer.company", "\(unknown)")
-        #expect(unknown.first?.message.contains("not a company identifier AdHocSim knows") == true)
-        #expect(problems(#"[{"uuids16": ["FD5"]}]"#).first?.path == "ble.advertisers[0].data[0].uuids16[0]")
-        #expect(problems(#"[{"beacon": 1}]"#).first?.message.contains("unknown AD structure \"beacon\"") == true)
-        #expect(
+        expectEqual(unknown.first?.path, "ble.advertisers[0].data[0].manufacturer.company", "\(unknown)")
+        expect(unknown.first?.message.contains("not a company identifier AdHocSim knows") == true)
+        expectEqual(problems(#"[{"uuids16": ["FD5"]}]"#).first?.path, "ble.advertisers[0].data[0].uuids16[0]")
+        expect(problems(#"[{"beacon": 1}]"#).first?.message.contains("unknown AD structure \"beacon\"") == true)
+        expect(
             problems(#"[{"flags": ["le-limited-discoverable", "le-general-discoverable"]}]"#).first?.message
                 .contains("limited or in general") == true)
         let both = problems(#"[{"name": "x"}]"#, extra: #", "payloadBytes": 10"#)
-        #expect(both.first?.path == "ble.advertisers[0].payloadBytes", "\(both)")
+        expectEqual(both.first?.path, "ble.advertisers[0].payloadBytes", "\(both)")
     }
 
     @Test func theAppIsShownWhatIosHandsIt() {
         let apple = BleAdvertisingData([BleAdStructure(kind: .manufacturer(company: 0x004C, bytes: 23))])
         let v = BleAdvertisingData.appView(data: apple, response: nil, connectable: true)
-        #expect(v.company == nil && v.connectable)  // Apple's own data withheld
+        expect(v.company == nil && v.connectable)  // Apple's own data withheld
         let samsung = BleAdvertisingData([
             BleAdStructure(kind: .manufacturer(company: 0x0075, bytes: 20)), BleAdStructure(kind: .txPower(-4))
         ])
         let response = BleAdvertisingData([BleAdStructure(kind: .localName("Galaxy", complete: true))])
         let w = BleAdvertisingData.appView(data: samsung, response: response, connectable: false)
-        #expect(w.company == 0x0075 && w.localName == "Galaxy" && w.txPower == -4 && !w.connectable)
-        #expect(BleAdvertisingData.appView(data: samsung, response: nil, connectable: false).localName == nil)
-        #expect(BleCompanies.name(0x00E0) == "Google" && BleCompanies.name(0x1234) == nil)
+        expect(w.company == 0x0075 && w.localName == "Galaxy" && w.txPower == -4 && !w.connectable)
+        expect(BleAdvertisingData.appView(data: samsung, response: nil, connectable: false).localName == nil)
+        expect(BleCompanies.name(0x00E0) == "Google" && BleCompanies.name(0x1234) == nil)
     }
 
     /// Two phones scan one tag whose name is only in its scan response: the active scanner
@@ -71,17 +71,17 @@ import Testing
                  "scanners": [{"node": "active", "active": true}, {"node": "passive", "active": false}]}
                 """#)
         let report = try ScenarioRunner.run(s)
-        let m = try #require(report.ble)
+        let m = try require(report.ble)
         let table = BleFiles.discoveriesTable(m, report)
         let col = { (name: String) in BleFiles.discoveryColumns.firstIndex(of: name)! }
-        #expect(table.rows.count == 2)
-        let active = try #require(table.rows.first { $0[0] == "active" })
-        let passive = try #require(table.rows.first { $0[0] == "passive" })
-        #expect(active[col("local_name")] == "Thermo" && passive[col("local_name")] == "")
-        #expect(active[col("company")] == "Nordic Semiconductor" && active[col("manufacturer_data")] == "shown")
-        #expect(active[col("connectable")] == "yes")
-        #expect(active[col("identifier")] != passive[col("identifier")])
-        #expect(BleFiles.files(m, report: report).contains { $0.name == "ble_discoveries.csv" })
+        expectEqual(table.rows.count, 2)
+        let active = try require(table.rows.first { $0[0] == "active" })
+        let passive = try require(table.rows.first { $0[0] == "passive" })
+        expect(active[col("local_name")] == "Thermo" && passive[col("local_name")] == "")
+        expect(active[col("company")] == "Nordic Semiconductor" && active[col("manufacturer_data")] == "shown")
+        expectEqual(active[col("connectable")], "yes")
+        expect(active[col("identifier")] != passive[col("identifier")])
+        expect(BleFiles.files(m, report: report).contains { $0.name == "ble_discoveries.csv" })
     }
 
     /// Table 5.4's rows counted from what one passive scanner's app is shown, 2 m from five
@@ -108,13 +108,13 @@ import Testing
                  "scanners": [{"node": "phone", "active": false}]}
                 """#)
         let report = try ScenarioRunner.run(s)
-        let m = try #require(report.ble)
+        let m = try require(report.ble)
         let view = BleFiles.appViewTable(m, report)
-        #expect(view.rows == [["phone", "5", "5", "1", "2", "1", "2", "2", "4"]])
+        expectEqual(view.rows, [["phone", "5", "5", "1", "2", "1", "2", "2", "4"]])
         let categories = BleFiles.categoriesTable(m, report).rows
-        #expect(categories == [["phone", "unknown", "", "3"], ["phone", "Sony", "manufacturer data", "1"], ["phone", "Tile", "service UUID", "1"]])
+        expectEqual(categories, [["phone", "unknown", "", "3"], ["phone", "Sony", "manufacturer data", "1"], ["phone", "Tile", "service UUID", "1"]])
         let names = BleFiles.files(m, report: report).map(\.name)
-        #expect(names.contains("ble_app_view.csv") && names.contains("ble_categories.csv"))
+        expect(names.contains("ble_app_view.csv") && names.contains("ble_categories.csv"))
     }
 }
 
@@ -123,7 +123,7 @@ import Testing
 /// the general discovery procedure is not told of non-discoverable devices.
 @Suite struct BleGapTests {
     func run(_ ble: String, duration: Double) throws -> BleMetrics {
-        try #require(try ScenarioRunner.run(try bleScenario(nodes: [("phone", 0, 0), ("tag", 2, 0)], ble: ble, duration: duration)).ble)
+        try require(try ScenarioRunner.run(try bleScenario(nodes: [("phone", 0, 0), ("tag", 2, 0)], ble: ble, duration: duration)).ble)
     }
 
     @Test func aLimitedDiscoverableDeviceStopsAfterTgapLimAdvTimeout() throws {
@@ -131,43 +131,43 @@ import Testing
         // Events 1 s + 0–10 ms apart from a first one within the first second: 177 to 180 of
         // them begin before 180 s, none after.
         let early = try run(#"{"advertisers": [\#(ad)], "scanners": [{"node": "phone", "active": false}]}"#, duration: 300)
-        #expect((177...180).contains(early.advertisers[0].events), "\(early.advertisers[0].events)")
-        #expect(early.pairs[0].record.firstReport != nil)
+        expect((177...180).contains(early.advertisers[0].events), "\(early.advertisers[0].events)")
+        expect(early.pairs[0].record.firstReport != nil)
         // A scan from 200 s on finds nothing.
         let late = try run(
             #"{"advertisers": [\#(ad)], "scanners": [{"node": "phone", "active": false, "startS": 200, "durationS": 100}]}"#,
             duration: 300)
-        #expect(late.pairs[0].record.firstReport == nil && late.pairs[0].record.received == 0)
+        expect(late.pairs[0].record.firstReport == nil && late.pairs[0].record.received == 0)
     }
 
     @Test func aConnectedDeviceAdvertisesOnlyWhileNotConnected() throws {
         let m = try run(
             #"{"advertisers": [{"node": "tag", "intervalMs": 100, "connected": [[0, 60]]}], "scanners": [{"node": "phone", "active": false}]}"#,
             duration: 90)
-        let first = try #require(m.pairs[0].record.firstReceived)
-        #expect(first >= .seconds(60) && first < .milliseconds(60_200))
+        let first = try require(m.pairs[0].record.firstReceived)
+        expect(first >= .seconds(60) && first < .milliseconds(60_200))
         let keeps = try run(
             #"{"advertisers": [{"node": "tag", "intervalMs": 100, "connected": [[0, 60]], "advertisesWhenConnected": true}], "scanners": [{"node": "phone", "active": false}]}"#,
             duration: 90)
-        #expect(try #require(keeps.pairs[0].record.firstReceived) < .seconds(1))
+        expect(try require(keeps.pairs[0].record.firstReceived) < .seconds(1))
     }
 
     @Test func generalDiscoveryIsNotToldOfNonDiscoverableDevices() throws {
         let ad = #"{"node": "tag", "intervalMs": 100, "data": [{"uuids16": ["FEED"]}]}"#
         let observe = try run(#"{"advertisers": [\#(ad)], "scanners": [{"node": "phone", "active": false}]}"#, duration: 5)
-        #expect(observe.pairs[0].record.reports > 0)
+        expect(observe.pairs[0].record.reports > 0)
         let general = try run(
             #"{"advertisers": [\#(ad)], "scanners": [{"node": "phone", "active": false, "discovery": "general"}]}"#, duration: 5)
-        #expect(general.pairs[0].record.reports == 0 && general.pairs[0].record.received > 0)
+        expect(general.pairs[0].record.reports == 0 && general.pairs[0].record.received > 0)
         // A service filter matches the UUIDs the AD structures list.
         let filtered = try run(
             #"{"advertisers": [\#(ad)], "scanners": [{"node": "phone", "active": false, "serviceFilter": ["FEED"]}]}"#, duration: 5)
-        #expect(filtered.pairs[0].record.reports > 0)
+        expect(filtered.pairs[0].record.reports > 0)
     }
 
     @Test func badConnectionWindowsAreReportedWithTheirPath() {
         let d = diagnostics(
             #"{"name": "t", "seed": 1, "duration_s": 50, "environment": {"preset": "field"}, "nodes": [{"id": "tag", "position": [0, 0, 0]}], "ble": {"advertisers": [{"node": "tag", "connected": [[0, 20], [10, 30]]}]}}"#)
-        #expect(d.first?.path == "ble.advertisers[0].connected[1]" && d.first?.message.contains("not overlap") == true, "\(d)")
+        expect(d.first?.path == "ble.advertisers[0].connected[1]" && d.first?.message.contains("not overlap") == true, "\(d)")
     }
 }

@@ -49,36 +49,36 @@ struct BlePhyTests {
     /// payload + CRC 3) bytes at 1 µs per bit on LE 1M.
     @Test func legacyPduAirtimesOnLe1M() {
         // ADV_IND with 31 bytes of data: payload 6 + 31 = 37 → 47 bytes → 376 µs.
-        #expect(BlePhy.le1M.airtime(pduBytes: BlePduType.advInd.pduBytes(dataBytes: 31)) == .microseconds(376))
+        expectEqual(BlePhy.le1M.airtime(pduBytes: BlePduType.advInd.pduBytes(dataBytes: 31)), .microseconds(376))
         // SCAN_REQ: payload ScanA + AdvA = 12 → 22 bytes → 176 µs.
-        #expect(BlePhy.le1M.airtime(pduBytes: BlePduType.scanReq.pduBytes(dataBytes: 0)) == .microseconds(176))
+        expectEqual(BlePhy.le1M.airtime(pduBytes: BlePduType.scanReq.pduBytes(dataBytes: 0)), .microseconds(176))
         // CONNECT_IND: payload 34 → 44 bytes → 352 µs.
-        #expect(BlePhy.le1M.airtime(pduBytes: BlePduType.connectInd.pduBytes(dataBytes: 0)) == .microseconds(352))
+        expectEqual(BlePhy.le1M.airtime(pduBytes: BlePduType.connectInd.pduBytes(dataBytes: 0)), .microseconds(352))
         // ADV_DIRECT_IND: AdvA + TargetA = 12 → 176 µs.
-        #expect(BlePhy.le1M.airtime(pduBytes: BlePduType.advDirectInd.pduBytes(dataBytes: 0)) == .microseconds(176))
+        expectEqual(BlePhy.le1M.airtime(pduBytes: BlePduType.advDirectInd.pduBytes(dataBytes: 0)), .microseconds(176))
     }
 
     /// LE 2M: 2-byte preamble, 0.5 µs per bit; LE Coded S=8: 80 + 256 + 16 + 24 µs of preamble,
     /// access address, CI and TERM1, then 64 µs per PDU+CRC byte and TERM2 24 µs.
     @Test func airtimesOnLe2MAndCoded() {
         // 2M, 39-byte PDU: (2 + 4 + 39 + 3) · 4 µs = 192 µs.
-        #expect(BlePhy.le2M.airtime(pduBytes: 39) == .microseconds(192))
+        expectEqual(BlePhy.le2M.airtime(pduBytes: 39), .microseconds(192))
         // Coded S=8, 39-byte PDU: 376 + 42 · 64 + 24 = 3088 µs.
-        #expect(BlePhy.codedS8.airtime(pduBytes: 39) == .microseconds(3088))
+        expectEqual(BlePhy.codedS8.airtime(pduBytes: 39), .microseconds(3088))
         // Coded S=2: 376 + 42 · 16 + 6 = 1054 µs.
-        #expect(BlePhy.codedS2.airtime(pduBytes: 39) == .microseconds(1054))
+        expectEqual(BlePhy.codedS2.airtime(pduBytes: 39), .microseconds(1054))
     }
 
     /// The error model gives BER 10⁻³ at the typical sensitivity with the 7 dB reference noise
     /// figure: for LE 1M, −94 dBm against −174 + 60 + 7 = −107 dBm, an SNR of 13 dB.
     @Test func errorModelIsAnchoredAtTheSensitivity() {
         let m = BleErrorModel(phy: .le1M)
-        #expect(close(Decibel.db(fromLinear: m.referenceSinr), 13, 1e-9))
-        #expect(close(m.ber(sinr: m.referenceSinr), 1e-3, 1e-12))
+        expect(close(Decibel.db(fromLinear: m.referenceSinr), 13, 1e-9))
+        expect(close(m.ber(sinr: m.referenceSinr), 1e-3, 1e-12))
         // An equally strong colliding packet (SINR ≈ 0 dB) destroys a 376-bit PDU.
-        #expect(exp(m.logSuccess(sinr: 1, bits: 376)) < 1e-50)
+        expect(exp(m.logSuccess(sinr: 1, bits: 376)) < 1e-50)
         // 20 dB above the reference point a PDU almost always survives.
-        #expect(exp(m.logSuccess(sinr: m.referenceSinr * 100, bits: 376)) > 0.999)
+        expect(exp(m.logSuccess(sinr: m.referenceSinr * 100, bits: 376)) > 0.999)
     }
 
     /// IEEE 802.11 OFDM mask: channel 38 (2426 MHz) lies 11 MHz below Wi-Fi channel 6
@@ -86,27 +86,27 @@ struct BlePhyTests {
     /// is 35 MHz away: −40 dBr − 12.2 dB.
     @Test func wifiCouplingFollowsTheSpectrumMask() {
         let c38 = Decibel.db(fromLinear: BleChannel.wifiCoupling(bleChannel: 38, wifiChannel: 6, bandwidthHz: 1e6))
-        #expect(close(c38, -20 - 10 * log10(16.6), 1e-9))
+        expect(close(c38, -20 - 10 * log10(16.6), 1e-9))
         let c37 = Decibel.db(fromLinear: BleChannel.wifiCoupling(bleChannel: 37, wifiChannel: 6, bandwidthHz: 1e6))
-        #expect(close(c37, -40 - 10 * log10(16.6), 1e-9))
+        expect(close(c37, -40 - 10 * log10(16.6), 1e-9))
     }
 
     /// The 40 channels cover 2402…2480 MHz in 2 MHz steps, each RF channel once.
     @Test func channelIndicesCoverTheBandOnce() {
         let f = (0...39).map { BleChannel.frequencyMHz(channelIndex: $0) }
-        #expect(Set(f) == Set(stride(from: 2402.0, through: 2480, by: 2)))
-        #expect(f[37] == 2402 && f[38] == 2426 && f[39] == 2480 && f[0] == 2404 && f[11] == 2428)
+        expectEqual(Set(f), Set(stride(from: 2402.0, through: 2480, by: 2)))
+        expect(f[37] == 2402 && f[38] == 2426 && f[39] == 2480 && f[0] == 2404 && f[11] == 2428)
     }
 
     /// Address numbers: a private address changes at its phase and every interval after it.
     @Test func addressRotationEpochs() {
         let r = AddressRotation(interval: .seconds(900), phase: .seconds(100))
-        #expect(r.epoch(at: .zero) == 0)
-        #expect(r.epoch(at: .seconds(99)) == 0)
-        #expect(r.epoch(at: .seconds(100)) == 1)
-        #expect(r.epoch(at: .seconds(999)) == 1)
-        #expect(r.epoch(at: .seconds(1000)) == 2)
-        #expect(AddressRotation(interval: nil, phase: .zero).epoch(at: .seconds(1e6)) == 0)
+        expectEqual(r.epoch(at: .zero), 0)
+        expectEqual(r.epoch(at: .seconds(99)), 0)
+        expectEqual(r.epoch(at: .seconds(100)), 1)
+        expectEqual(r.epoch(at: .seconds(999)), 1)
+        expectEqual(r.epoch(at: .seconds(1000)), 2)
+        expectEqual(AddressRotation(interval: nil, phase: .zero).epoch(at: .seconds(1e6)), 0)
     }
 
     /// §4.4.3.2: upperLimit doubles after two consecutive failures, halves after two successes,
@@ -115,16 +115,16 @@ struct BlePhyTests {
         var s = BleScannerState(
             spec: BleProfiles.scanner(nil, node: 0), receiver: 0, stream: RandomStream(seed: 1, name: "t"))
         s.exchangeEnded(success: false)
-        #expect(s.upperLimit == 1)
+        expectEqual(s.upperLimit, 1)
         s.exchangeEnded(success: false)
-        #expect(s.upperLimit == 2)
+        expectEqual(s.upperLimit, 2)
         for _ in 0..<20 { s.exchangeEnded(success: false) }
-        #expect(s.upperLimit == 256)
-        #expect((1...256).contains(s.backoffCount))
+        expectEqual(s.upperLimit, 256)
+        expect((1...256).contains(s.backoffCount))
         s.exchangeEnded(success: true)
-        #expect(s.upperLimit == 256)
+        expectEqual(s.upperLimit, 256)
         s.exchangeEnded(success: true)
-        #expect(s.upperLimit == 128)
+        expectEqual(s.upperLimit, 128)
     }
 }
 
@@ -175,15 +175,15 @@ struct BleDiscoveryTests {
         for seed in 1...2000 {
             scenario.seed = UInt64(seed)
             let report = try ScenarioRunner.run(scenario)
-            let d = try #require(report.ble?.pairs.first?.discoveryS)
+            let d = try require(report.ble?.pairs.first?.discoveryS)
             latencies.append(d)
         }
         let mean = latencies.reduce(0, +) / Double(latencies.count)
         let worst = latencies.max()!
-        #expect(abs(mean / expected.mean - 1) <= 0.05, "mean \(mean) s vs analytic \(expected.mean) s")
+        expect(abs(mean / expected.mean - 1) <= 0.05, "mean \(mean) s vs analytic \(expected.mean) s")
         // The grid's step (Ta / 20 000) bounds how far the true supremum lies above the grid's.
-        #expect(worst <= expected.max + ta / 20_000 / 1000, "max \(worst) s exceeds the analytic \(expected.max) s")
-        #expect(worst >= 0.95 * expected.max, "max \(worst) s vs analytic \(expected.max) s")
+        expect(worst <= expected.max + ta / 20_000 / 1000, "max \(worst) s exceeds the analytic \(expected.max) s")
+        expect(worst >= 0.95 * expected.max, "max \(worst) s vs analytic \(expected.max) s")
     }
 
     /// N unsynchronised advertisers, equally strong (a circle of 2 m around the scanner, no
@@ -207,11 +207,11 @@ struct BleDiscoveryTests {
                 "scanners": [["node": "phone", "intervalMs": 100, "windowMs": 100, "active": false, "channels": [37]]],
             ], duration: 120)
         let report = try ScenarioRunner.run(scenario)
-        let s = try #require(report.ble?.scanners.first)
+        let s = try require(report.ble?.scanners.first)
         let loss = 1 - Double(s.received) / Double(s.heardable)
         let expected = 1 - pow(1 - 2 * 0.376 / 105, Double(n - 1))
-        #expect(s.heardable > 10_000)
-        #expect(abs(loss / expected - 1) <= 0.10, "loss \(loss) vs ALOHA \(expected)")
+        expect(s.heardable > 10_000)
+        expect(abs(loss / expected - 1) <= 0.10, "loss \(loss) vs ALOHA \(expected)")
     }
 
     /// Active scanning: the scanner's SCAN_REQ is answered, the response is counted once per
@@ -223,17 +223,17 @@ struct BleDiscoveryTests {
                 "advertisers": [["node": "tag", "intervalMs": 100, "scanResponseBytes": 20]],
                 "scanners": [["node": "phone", "intervalMs": 30, "windowMs": 30, "active": true]],
             ])
-        let m = try #require(try ScenarioRunner.run(scenario).ble)
-        #expect(m.pairs[0].record.responses == 1)
-        #expect(m.scanners[0].requestsSent == 1)
-        #expect(m.scanners[0].responsesReceived == 1)
-        #expect(m.advertisers[0].requestsReceived == 1)
-        #expect(m.advertisers[0].responsesSent == 1)
+        let m = try require(try ScenarioRunner.run(scenario).ble)
+        expectEqual(m.pairs[0].record.responses, 1)
+        expectEqual(m.scanners[0].requestsSent, 1)
+        expectEqual(m.scanners[0].responsesReceived, 1)
+        expectEqual(m.advertisers[0].requestsReceived, 1)
+        expectEqual(m.advertisers[0].responsesSent, 1)
         // The response follows the request: SCAN_RSP ends T_IFS + SCAN_REQ + T_IFS + SCAN_RSP
         // after the ADV_IND that triggered it (150 + 176 + 150 + (10 + 20 + 6 + 2) · 8 µs).
-        let adv = try #require(m.pairs[0].record.firstReceived)
-        let rsp = try #require(m.pairs[0].record.firstResponse)
-        #expect(rsp - adv == .microseconds(150 + 176 + 150 + (10 + 26) * 8))
+        let adv = try require(m.pairs[0].record.firstReceived)
+        let rsp = try require(m.pairs[0].record.firstResponse)
+        expectEqual(rsp - adv, .microseconds(150 + 176 + 150 + (10 + 26) * 8))
     }
 
     /// ADV_DIRECT_IND is discovered by its target only; another scanner next to it neither
@@ -245,12 +245,12 @@ struct BleDiscoveryTests {
                 "advertisers": [["node": "tag", "pdu": "ADV_DIRECT_IND", "target": "phone", "intervalMs": 100]],
                 "scanners": [["node": "phone", "active": false], ["node": "other", "active": false]],
             ])
-        let m = try #require(try ScenarioRunner.run(scenario).ble)
-        #expect(m.pairs[0].record.reports == 1)
-        #expect(m.pairs[0].record.received > 50)
-        #expect(m.pairs[1].record.reports == 0)
-        #expect(m.pairs[1].record.heardable == 0)
-        #expect(m.advertisers[0].pdusReceived == Int(m.pairs[0].record.received))
+        let m = try require(try ScenarioRunner.run(scenario).ble)
+        expectEqual(m.pairs[0].record.reports, 1)
+        expect(m.pairs[0].record.received > 50)
+        expectEqual(m.pairs[1].record.reports, 0)
+        expectEqual(m.pairs[1].record.heardable, 0)
+        expectEqual(m.advertisers[0].pdusReceived, Int(m.pairs[0].record.received))
     }
 
     /// A private address rotating every 60 s, phase in (0, 60] s, changes 5 times in 300 s:
@@ -264,10 +264,10 @@ struct BleDiscoveryTests {
                     "advertisers": [["node": "tag", "intervalMs": 100, "address": .string(address)]],
                     "scanners": [["node": "phone", "intervalMs": 30, "windowMs": 30, "active": false]],
                 ], duration: 300)
-            return try #require(try ScenarioRunner.run(scenario).ble).pairs[0].record.identifiers
+            return try require(try ScenarioRunner.run(scenario).ble).pairs[0].record.identifiers
         }
-        #expect(try identifiers("resolvable") == 6)
-        #expect(try identifiers("public") == 1)
+        expectEqual(try identifiers("resolvable"), 6)
+        expectEqual(try identifiers("public"), 1)
     }
 
     /// Scanning sessions of one phone (startS + durationS): a static address keeps its
@@ -287,17 +287,17 @@ struct BleDiscoveryTests {
                     ["node": "phone", "active": false, "startS": 10, "durationS": 5],
                 ],
             ], duration: 20)
-        let m = try #require(try ScenarioRunner.run(scenario).ble)
+        let m = try require(try ScenarioRunner.run(scenario).ble)
         let files = BleFiles.pairsTable(m, try ScenarioRunner.run(scenario)).rows
         let column = BleFiles.pairColumns.firstIndex(of: "first_identifier")!
         // Rows: session 0 × (static, private), session 1 × (static, private).
-        #expect(files[0][column] == files[2][column])
-        #expect(files[1][column] != files[3][column])
-        #expect(m.scanners[0].windows == 167 && m.scanners[1].windows == 167)
-        #expect(try #require(m.pairs[2].record.firstReport) >= .seconds(10))
+        expectEqual(files[0][column], files[2][column])
+        expect(files[1][column] != files[3][column])
+        expect(m.scanners[0].windows == 167 && m.scanners[1].windows == 167)
+        expect(try require(m.pairs[2].record.firstReport) >= .seconds(10))
         // About 5 private addresses per 5 s session (a new one every second).
-        #expect((5...6).contains(m.pairs[1].record.identifiers))
-        #expect(m.pairs[0].record.identifiers == 1)
+        expect((5...6).contains(m.pairs[1].record.identifiers))
+        expectEqual(m.pairs[0].record.identifiers, 1)
     }
 
     /// With free-space propagation and the estimator's own assumptions (n = 2, advertised TX
@@ -309,12 +309,12 @@ struct BleDiscoveryTests {
                 "advertisers": [["node": "tag", "intervalMs": 100, "advertisesTxPower": true, "txPowerDbm": 4]],
                 "scanners": [["node": "phone", "intervalMs": 30, "windowMs": 30, "duplicateFilter": false]],
             ])
-        let p = try #require(try ScenarioRunner.run(scenario).ble).pairs[0]
-        let estimate = try #require(p.estimatedDistance)
-        #expect(abs(estimate / 10 - 1) <= 0.06)
+        let p = try require(try ScenarioRunner.run(scenario).ble).pairs[0]
+        let estimate = try require(p.estimatedDistance)
+        expect(abs(estimate / 10 - 1) <= 0.06)
         // 4 dBm − 40.2 dB − 20 dB = −56.2 dBm, reported as −56.
-        #expect(p.rssiMean == -56)
-        #expect(p.record.reports > 50)
+        expectEqual(p.rssiMean, -56)
+        expect(p.record.reports > 50)
     }
 
     /// A phone sending Wi-Fi on channel 6 next to the scanner: channel 38 (11 MHz from it)
@@ -331,13 +331,13 @@ struct BleDiscoveryTests {
                     ],
                     "wifi": [["node": "wifi", "pattern": .string(pattern), "load": 1]],
                 ], duration: duration)
-            let s = try #require(try ScenarioRunner.run(scenario).ble).scanners[0]
+            let s = try require(try ScenarioRunner.run(scenario).ble).scanners[0]
             return 1 - Double(s.received) / Double(s.heardable)
         }
-        #expect(try loss(channel: 38, pattern: "continuous", duration: 10) > 0.99)
-        #expect(try loss(channel: 37, pattern: "continuous", duration: 10) < 0.02)
+        expect(try loss(channel: 38, pattern: "continuous", duration: 10) > 0.99)
+        expect(try loss(channel: 37, pattern: "continuous", duration: 10) < 0.02)
         let awdl = try loss(channel: 38, pattern: "awdl", duration: 300)
-        #expect(abs(awdl - 1.0 / 16) < 0.02, "AWDL slot-8 loss \(awdl)")
+        expect(abs(awdl - 1.0 / 16) < 0.02, "AWDL slot-8 loss \(awdl)")
     }
 }
 
@@ -370,34 +370,34 @@ struct BleInputTests {
             // A Wi-Fi transmitter whose load rounds the frame gap out of range, and AWDL off channel 6.
             let text = Self.base.replacingOccurrences(
                 of: "\"scanners\":", with: "\"wifi\": [{\"node\": \"phone\", \"channel\": 3}], \"scanners\":")
-            #expect(diagnostics(text).first?.path == "ble.wifi[0].channel")
+            expectEqual(diagnostics(text).first?.path, "ble.wifi[0].channel")
             let load = Self.base.replacingOccurrences(
                 of: "\"scanners\":", with: "\"wifi\": [{\"node\": \"phone\", \"load\": 1e-300}], \"scanners\":")
-            #expect(diagnostics(load).first?.path == "ble.wifi[0].load")
+            expectEqual(diagnostics(load).first?.path, "ble.wifi[0].load")
             return
         }
         let d = diagnostics(Self.base, overrides: [c.0])
-        #expect(d.count == 1)
-        #expect(d.first?.path == c.1)
-        #expect(d.first?.message.contains(c.2) == true, "\(d.first?.message ?? "none")")
+        expectEqual(d.count, 1)
+        expectEqual(d.first?.path, c.1)
+        expect(d.first?.message.contains(c.2) == true, "\(d.first?.message ?? "none")")
     }
 
     /// A non-scannable PDU with a scan response, ADV_DIRECT_IND without its target, and a
     /// channel outside 37–39.
     @Test func inconsistentAdvertisersAreRefused() {
         let nonconn = diagnostics(Self.base, overrides: ["ble.advertisers[0].pdu=\"ADV_NONCONN_IND\""])
-        #expect(nonconn.first?.path == "ble.advertisers[0].scanResponseBytes")
+        expectEqual(nonconn.first?.path, "ble.advertisers[0].scanResponseBytes")
         let text = Self.base.replacingOccurrences(of: "\"scanResponseBytes\": 10", with: "\"pdu\": \"ADV_DIRECT_IND\"")
-        #expect(diagnostics(text).first?.message.contains("needs a \"target\"") == true)
+        expect(diagnostics(text).first?.message.contains("needs a \"target\"") == true)
         let targeted = text.replacingOccurrences(
             of: "\"pdu\": \"ADV_DIRECT_IND\"", with: "\"pdu\": \"ADV_DIRECT_IND\", \"target\": \"phone\"")
-        #expect(diagnostics(targeted).isEmpty)
+        expect(diagnostics(targeted).isEmpty)
         let ios = Self.base.replacingOccurrences(
             of: "\"scanResponseBytes\": 10", with: "\"profile\": \"ios-foreground\", \"pdu\": \"ADV_NONCONN_IND\"")
-        #expect(diagnostics(ios).first?.path == "ble.advertisers[0].pdu")
+        expectEqual(diagnostics(ios).first?.path, "ble.advertisers[0].pdu")
         let channels = Self.base.replacingOccurrences(
             of: "\"windowMs\": 30", with: "\"windowMs\": 30, \"channels\": [37, 40]")
-        #expect(diagnostics(channels).first?.path == "ble.scanners[0].channels[1]")
+        expectEqual(diagnostics(channels).first?.path, "ble.scanners[0].channels[1]")
     }
 
     /// A phone runs one scan at a time: overlapping scanners on one node are refused,
@@ -406,9 +406,9 @@ struct BleInputTests {
         let two = Self.base.replacingOccurrences(
             of: "\"scanners\": [{\"node\": \"phone\", \"intervalMs\": 60, \"windowMs\": 30}]",
             with: "\"scanners\": [{\"node\": \"phone\", \"durationS\": 2}, {\"node\": \"phone\", \"startS\": 1}]")
-        #expect(diagnostics(two).first?.path == "ble.scanners[1].node")
+        expectEqual(diagnostics(two).first?.path, "ble.scanners[1].node")
         let apart = two.replacingOccurrences(of: "\"startS\": 1", with: "\"startS\": 2")
-        #expect(diagnostics(apart).isEmpty)
+        expect(diagnostics(apart).isEmpty)
     }
 
     /// The CLI exits 2, names the file and the path, and writes nothing.
@@ -416,10 +416,10 @@ struct BleInputTests {
         let dir = try temporaryFolder(["b.json": Self.base])
         let r = try CLI.run(
             ["run", "b.json", "--out", "out", "--set", "ble.advertisers[0].intervalMs=33"], in: dir)
-        #expect(r.status == 2)
-        #expect(r.stderr.contains("b.json"))
-        #expect(r.stderr.contains("ble.advertisers[0].intervalMs"))
-        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("out").path))
+        expectEqual(r.status, 2)
+        expect(r.stderr.contains("b.json"))
+        expect(r.stderr.contains("ble.advertisers[0].intervalMs"))
+        expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("out").path))
     }
 
     /// Same seed, same bytes: two runs and a two-worker sweep of the same scenario agree.
@@ -428,18 +428,18 @@ struct BleInputTests {
             of: "\"ble\":", with: "\"matrix\": {\"ble.scanners[0].windowMs\": [10, 30, 60], \"repeat\": 2}, \"ble\":")
         let dir = try temporaryFolder(["b.json": Self.base, "s.json": sweep])
         for out in ["r1", "r2"] {
-            #expect(try CLI.run(["run", "b.json", "--out", out], in: dir).status == 0)
+            expectEqual(try CLI.run(["run", "b.json", "--out", out], in: dir).status, 0)
         }
         for name in ["ble_pairs.csv", "ble_scanners.csv", "ble_advertisers.csv", "summary.csv"] {
             let a = try String(contentsOf: dir.appendingPathComponent("r1/\(name)"), encoding: .utf8)
             let b = try String(contentsOf: dir.appendingPathComponent("r2/\(name)"), encoding: .utf8)
-            #expect(a == b, "\(name) differs between runs")
+            expectEqual(a, b, "\(name) differs between runs")
         }
-        #expect(try CLI.run(["sweep", "s.json", "--out", "s1", "-j", "1"], in: dir).status == 0)
-        #expect(try CLI.run(["sweep", "s.json", "--out", "s2", "-j", "2"], in: dir).status == 0)
+        expectEqual(try CLI.run(["sweep", "s.json", "--out", "s1", "-j", "1"], in: dir).status, 0)
+        expectEqual(try CLI.run(["sweep", "s.json", "--out", "s2", "-j", "2"], in: dir).status, 0)
         let a = try String(contentsOf: dir.appendingPathComponent("s1/cells.csv"), encoding: .utf8)
         let b = try String(contentsOf: dir.appendingPathComponent("s2/cells.csv"), encoding: .utf8)
-        #expect(a == b)
-        #expect(a.contains("phone<-tag"))
+        expectEqual(a, b)
+        expect(a.contains("phone<-tag"))
     }
 }

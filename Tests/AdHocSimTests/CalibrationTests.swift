@@ -50,19 +50,19 @@ struct CalibrationTests {
         let inside = NelderMead(maxEvaluations: 400).minimise(dimensions: 2) { p in
             (p[0] - 0.3) * (p[0] - 0.3) + 2 * (p[1] - 0.8) * (p[1] - 0.8)
         }
-        #expect(abs(inside.point[0] - 0.3) < 1e-3 && abs(inside.point[1] - 0.8) < 1e-3)
-        #expect(inside.evaluations <= 400)
+        expect(abs(inside.point[0] - 0.3) < 1e-3 && abs(inside.point[1] - 0.8) < 1e-3)
+        expect(inside.evaluations <= 400)
         let edge = NelderMead(maxEvaluations: 400).minimise(dimensions: 1) { p in (p[0] - 1.2) * (p[0] - 1.2) }
-        #expect(abs(edge.point[0] - 1) < 1e-3)
+        expect(abs(edge.point[0] - 1) < 1e-3)
     }
 
     /// The loss terms, by hand: a factor 2 in RTT costs (ln(20.01/10.01))² = 0.4797; 10
     /// percentage points of loss cost 1; a metric the run did not produce costs 4.
     @Test func theLossTermsAreTheDocumentedOnes() {
-        #expect(abs(CalibrationProblem.term(.rttMean, measured: 10, simulated: 20) - 0.47971) < 1e-4)
-        #expect(CalibrationProblem.term(.loss, measured: 5, simulated: 15) == 1)
-        #expect(CalibrationProblem.term(.dataRate, measured: 5, simulated: nil) == 4)
-        #expect(CalibrationProblem.term(.rttSd, measured: 3, simulated: 3) == 0)
+        expect(abs(CalibrationProblem.term(.rttMean, measured: 10, simulated: 20) - 0.47971) < 1e-4)
+        expectEqual(CalibrationProblem.term(.loss, measured: 5, simulated: 15), 1)
+        expectEqual(CalibrationProblem.term(.dataRate, measured: 5, simulated: nil), 4)
+        expectEqual(CalibrationProblem.term(.rttSd, measured: 3, simulated: 3), 0)
     }
 
     /// Measurements made with sendUs = 80 µs and delay = 7 ms are fitted back within 2 µs and
@@ -81,15 +81,15 @@ struct CalibrationTests {
             parameters: [FitParameter(argument: "host.sendUs=0:200"), FitParameter(argument: "link.delayMs=1:20")],
             measured: table, repeats: 1)
         let one = try Calibration.run(problem, measured: table, holdout: [.field], workers: 1, maxEvaluations: 100)
-        #expect(abs(one.values[0].value - 80) < 2, "sendUs \(one.values[0].value)")
-        #expect(abs(one.values[1].value - 7) < 0.1, "delayMs \(one.values[1].value)")
-        #expect(one.fitted.count == 2 && one.heldOut.count == 2 && one.loss < one.startLoss)
+        expect(abs(one.values[0].value - 80) < 2, "sendUs \(one.values[0].value)")
+        expect(abs(one.values[1].value - 7) < 0.1, "delayMs \(one.values[1].value)")
+        expect(one.fitted.count == 2 && one.heldOut.count == 2 && one.loss < one.startLoss)
         for r in CalibrationProblem.residuals(one.heldOut, one.simulatedHeldOut) {
-            #expect(r.rms < 0.01, "\(r.metric.rawValue): \(r.rms)")
+            expect(r.rms < 0.01, "\(r.metric.rawValue): \(r.rms)")
         }
         let two = try Calibration.run(problem, measured: table, holdout: [.field], workers: 2, maxEvaluations: 100)
-        #expect(two.values.map(\.value) == one.values.map(\.value))
-        #expect(one.overridesJSON.contains("\"host.sendUs\": ") && one.overridesJSON.contains("\"link.delayMs\": "))
+        expectEqual(two.values.map(\.value), one.values.map(\.value))
+        expect(one.overridesJSON.contains("\"host.sendUs\": ") && one.overridesJSON.contains("\"link.delayMs\": "))
     }
 
     /// The receive cost alone, from the probes' RTT mean and SD (sendUs known): 120 µs is
@@ -104,7 +104,7 @@ struct CalibrationTests {
             scenarioPath: file, overrides: [], parameters: [FitParameter(argument: "host.receiveUs=0:400")],
             measured: table, repeats: 1)
         let r = try Calibration.run(problem, measured: table, holdout: [], workers: 2, maxEvaluations: 60)
-        #expect(abs(r.values[0].value - 120) < 5, "receiveUs \(r.values[0].value)")
+        expect(abs(r.values[0].value - 120) < 5, "receiveUs \(r.values[0].value)")
     }
 
     /// Bad tables and arguments exit 2 naming the file, the line and the column.
@@ -140,9 +140,9 @@ struct CalibrationTests {
         try table.write(to: dir.appendingPathComponent("m.csv"), atomically: true, encoding: .utf8)
         let r = try CLI.run(
             ["calibrate", file, "--measured", "m.csv", "--fit", "host.sendUs=0:200", "--out", "o.json"], in: dir)
-        #expect(r.status == 2)
-        #expect(r.stderr.contains(expected), "\(r.stderr)")
-        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("o.json").path))
+        expectEqual(r.status, 2)
+        expect(r.stderr.contains(expected), "\(r.stderr)")
+        expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("o.json").path))
     }
 
     /// A row that is not a cell of the scenario's matrix is refused with its line.
@@ -157,8 +157,8 @@ struct CalibrationTests {
                 "calibrate", root.appendingPathComponent("topologies/thesis-2025.json").path, "--measured",
                 dir.appendingPathComponent("m.csv").path, "--fit", "host.sendUs=0:200"
             ], in: dir)
-        #expect(r.status == 2)
-        #expect(r.stderr.contains("m.csv:2: error: column distance_m: 30 matches no cell of the matrix"), "\(r.stderr)")
+        expectEqual(r.status, 2)
+        expect(r.stderr.contains("m.csv:2: error: column distance_m: 30 matches no cell of the matrix"), "\(r.stderr)")
     }
 
     /// `--metrics` names metrics; a wrong one is bad usage (exit 2, naming what it found), and
@@ -172,13 +172,13 @@ struct CalibrationTests {
         let bad = try CLI.run(
             ["calibrate", file, "--measured", "m.csv", "--fit", "host.sendUs=0:200", "--metrics", "rtt_mean_ms,jitter"],
             in: dir)
-        #expect(bad.status == 2 && bad.stderr.contains("found \"jitter\""), "\(bad.stderr)")
+        expect(bad.status == 2 && bad.stderr.contains("found \"jitter\""), "\(bad.stderr)")
         let none = try CLI.run(
             ["calibrate", file, "--measured", "m.csv", "--fit", "host.sendUs=0:200", "--metrics", "loss_pct"], in: dir)
-        #expect(none.status == 2 && none.stderr.contains("no measured value"), "\(none.stderr)")
+        expect(none.status == 2 && none.stderr.contains("no measured value"), "\(none.stderr)")
         let compare = try CLI.run(["compare", dir.path, "--measured", "m.csv"], in: dir)
-        #expect(compare.status == 2 && compare.stderr.contains("cells.csv"), "\(compare.stderr)")
-        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("compare").path))
+        expect(compare.status == 2 && compare.stderr.contains("cells.csv"), "\(compare.stderr)")
+        expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("compare").path))
     }
 
     /// The calibrated overrides file is what `run --overrides` applies, before any `--set`.
@@ -187,17 +187,16 @@ struct CalibrationTests {
         let file = try CalibrationTests.scenarioFile(dir)
         try "{\n  \"host.sendUs\": 80,\n  \"link.delayMs\": 7\n}\n".write(
             to: dir.appendingPathComponent("o.json"), atomically: true, encoding: .utf8)
-        #expect(
-            try OverrideFile.read(dir.appendingPathComponent("o.json").path) == ["host.sendUs=80", "link.delayMs=7"])
+        expectEqual(try OverrideFile.read(dir.appendingPathComponent("o.json").path), ["host.sendUs=80", "link.delayMs=7"])
         let r = try CLI.run(["run", file, "--overrides", "o.json", "--set", "link.delayMs=9", "--out", "r"], in: dir)
-        #expect(r.status == 0, "\(r.stderr)")
+        expectEqual(r.status, 0, "\(r.stderr)")
         let scenario = try String(contentsOf: dir.appendingPathComponent("r/scenario.json"), encoding: .utf8)
-        #expect(scenario.contains("\"sendUs\": 80") && scenario.contains("\"delayMs\": 9"))
+        expect(scenario.contains("\"sendUs\": 80") && scenario.contains("\"delayMs\": 9"))
         try "{\"host.sendUs\": [80]}".write(
             to: dir.appendingPathComponent("bad.json"), atomically: true, encoding: .utf8)
         let bad = try CLI.run(["run", file, "--overrides", "bad.json"], in: dir)
         // Column 17: the "[" after `{"host.sendUs": `.
-        #expect(bad.status == 2 && bad.stderr.contains("bad.json:1:17: error: host.sendUs"), "\(bad.stderr)")
+        expect(bad.status == 2 && bad.stderr.contains("bad.json:1:17: error: host.sendUs"), "\(bad.stderr)")
     }
 
     /// Rounds of one cell are averaged per metric (over the rows that measured it); "5" and
@@ -210,12 +209,12 @@ struct CalibrationTests {
             city,udp,5.0,100,128,300,8
             """
         let cells = MeasuredCell.group(try MeasuredTable(text: csv, file: "m.csv").rows)
-        #expect(cells.map(\.label) == ["city udp 5 m, 100 × 128 B", "field udp 5 m, 100 × 128 B"])
-        #expect(cells[0].lines == [2, 4] && cells[0].means[0] == 200 && cells[0].counts[0] == 2)
-        #expect(cells[0].means[2] == 8 && cells[0].counts[2] == 1 && cells[0].means[1] == nil)
+        expectEqual(cells.map(\.label), ["city udp 5 m, 100 × 128 B", "field udp 5 m, 100 × 128 B"])
+        expect(cells[0].lines == [2, 4] && cells[0].means[0] == 200 && cells[0].counts[0] == 2)
+        expect(cells[0].means[2] == 8 && cells[0].counts[2] == 1 && cells[0].means[1] == nil)
         // The loss weighs a cell's term by its rows: simulated 200 and 8 match the city cell.
         let loss = CalibrationProblem.loss(cells, [[200, nil, 8, nil], [40, nil, 2, nil]])
-        #expect(loss == 0)
+        expectEqual(loss, 0)
     }
 
     /// `--out` never replaces a folder or a file that is not an overrides file.
@@ -229,16 +228,16 @@ struct CalibrationTests {
         try "x".write(to: dir.appendingPathComponent("keep/data.txt"), atomically: true, encoding: .utf8)
         let args = ["calibrate", file, "--measured", "m.csv", "--fit", "host.sendUs=0:200", "--max-evals", "3"]
         let folder = try CLI.run(args + ["--out", "keep"], in: dir)
-        #expect(folder.status == 2 && folder.stderr.contains("is a folder"))
-        #expect(FileManager.default.fileExists(atPath: dir.appendingPathComponent("keep/data.txt").path))
+        expect(folder.status == 2 && folder.stderr.contains("is a folder"))
+        expect(FileManager.default.fileExists(atPath: dir.appendingPathComponent("keep/data.txt").path))
         let underFile = try CLI.run(args + ["--out", "keep/data.txt/o.json"], in: dir)
-        #expect(underFile.status == 2 && underFile.stderr.contains("is a file, not a folder"), "\(underFile.stderr)")
-        #expect(!underFile.stderr.contains("NSCocoaErrorDomain"))
+        expect(underFile.status == 2 && underFile.stderr.contains("is a file, not a folder"), "\(underFile.stderr)")
+        expect(!underFile.stderr.contains("NSCocoaErrorDomain"))
         let foreign = try CLI.run(args + ["--out", "cal.json"], in: dir)
-        #expect(foreign.status == 2 && foreign.stderr.contains("not an overrides file"))
-        #expect(try String(contentsOfFile: file, encoding: .utf8) == CalibrationTests.scenario)
+        expect(foreign.status == 2 && foreign.stderr.contains("not an overrides file"))
+        expectEqual(try String(contentsOfFile: file, encoding: .utf8), CalibrationTests.scenario)
         let ok = try CLI.run(args + ["--out", "o.json"], in: dir)
         let again = try CLI.run(args + ["--out", "o.json"], in: dir)
-        #expect(ok.status == 0 && again.status == 0, "\(again.stderr)")
+        expect(ok.status == 0 && again.status == 0, "\(again.stderr)")
     }
 }

@@ -7,12 +7,12 @@ import Testing
 struct ChartTests {
     /// Tick labels show the first significant digit on log axes that reach below 0.01.
     @Test func smallTickLabelsKeepTheirDigit() {
-        #expect(SvgChart.label(0.001) == "0.001")
-        #expect(SvgChart.label(0.0001) == "0.0001")
-        #expect(SvgChart.label(0.002) == "0.002")
-        #expect(SvgChart.label(0.1) == "0.10")
-        #expect(SvgChart.label(10) == "10")
-        #expect(SvgChart.label(1e-12) == "1e-12")
+        expectEqual(SvgChart.label(0.001), "0.001")
+        expectEqual(SvgChart.label(0.0001), "0.0001")
+        expectEqual(SvgChart.label(0.002), "0.002")
+        expectEqual(SvgChart.label(0.1), "0.10")
+        expectEqual(SvgChart.label(10), "10")
+        expectEqual(SvgChart.label(1e-12), "1e-12")
     }
 
     /// A BLE sweep's cells.csv gets the discovery charts: one line per scan window with the
@@ -37,13 +37,13 @@ struct ChartTests {
             + [row("field", "100", "30", "0.2"), row("city", "100", "30", "0.4"), row("field", "1000", "30", "2")])
             .joined(separator: "\n") + "\n"
         let charts = try SweepPlots.charts(cellsCSV: csv)
-        #expect(charts.map(\.file) == ["ble-discovery-vs-interval.svg", "ble-discovery-by-place.svg"])
+        expectEqual(charts.map(\.file), ["ble-discovery-vs-interval.svg", "ble-discovery-by-place.svg"])
         guard case .lines(let series, _) = charts[0].chart.kind else {
             Issue.record("not a line chart")
             return
         }
-        #expect(series.count == 1)
-        #expect(series[0].points.map(\.x) == [100, 1000])
-        #expect(close(series[0].points[0].y, 0.3, 1e-12))
+        expectEqual(series.count, 1)
+        expectEqual(series[0].points.map(\.x), [100, 1000])
+        expect(close(series[0].points[0].y, 0.3, 1e-12))
     }
 }

@@ -31,19 +31,19 @@ struct ClassicDsrTests {
             messages: [["id": "m", "from": "A", "to": "D", "size_bytes": 100, "count": 5, "interval_s": 1, "start_s": 1]],
             duration: 10)
         let (w, m) = run(s)
-        #expect(m.nodes.map(\.controlFrames) == [1, 3, 3, 1])
+        expectEqual(m.nodes.map(\.controlFrames), [1, 3, 3, 1])
         // Every frame also carries the encrypted session's 37-byte DTLS record (13-byte header,
         // 8-byte explicit nonce, 16-byte tag; `SessionConfig.dtlsRecordBytes`).
         let r: UInt64 = 37
         let bytes: [UInt64] = [40 + r, 2 * (48 + r) + 64 + r, 2 * (56 + r) + 64 + r, 64 + r]
-        #expect(m.nodes.map(\.controlBytes) == bytes)
-        #expect(w.layers.mesh!.route(from: 0, to: 3, at: .seconds(10))?.path == [0, 1, 2, 3])
+        expectEqual(m.nodes.map(\.controlBytes), bytes)
+        expectEqual(w.layers.mesh!.route(from: 0, to: 3, at: .seconds(10))?.path, [0, 1, 2, 3])
         // The target caches the reversed route; nobody else learned anything.
-        #expect(w.layers.mesh!.route(from: 3, to: 0, at: .seconds(10))?.path == [3, 2, 1, 0])
-        #expect(m.pairsRouted == 2)
-        #expect(m.workloads[0].delivered == 5 && m.workloads[0].meanHops == 3)
+        expectEqual(w.layers.mesh!.route(from: 3, to: 0, at: .seconds(10))?.path, [3, 2, 1, 0])
+        expectEqual(m.pairsRouted, 2)
+        expect(m.workloads[0].delivered == 5 && m.workloads[0].meanHops == 3)
         // The first message waited for the discovery; the others found the cached route.
-        #expect(m.workloads[0].attemptsWithoutRoute == 1)
+        expectEqual(m.workloads[0].attemptsWithoutRoute, 1)
     }
 
     @Test func aBrokenLinkSendsARouteErrorAndTheSourceRediscovers() throws {
@@ -53,7 +53,7 @@ struct ClassicDsrTests {
             ["id": "m", "from": "A", "to": "D", "size_bytes": 100, "count": 30, "interval_s": 1, "start_s": 1]
         ]
         let (probe, _) = run(try scenario(nodes, messages: messages, duration: 5))
-        let relay = try #require(probe.layers.mesh!.route(from: 0, to: 4, at: .seconds(5))).path[2]
+        let relay = try require(probe.layers.mesh!.route(from: 0, to: 4, at: .seconds(5))).path[2]
         let other = relay == 2 ? 3 : 2
         let (w, m) = run(
             try scenario(
@@ -61,12 +61,12 @@ struct ClassicDsrTests {
                 events: [["at_s": 10, "node": .string(relay == 2 ? "C1" : "C2"), "action": "fail"]]))
         // B's unicast to the failed relay exhausts its retries (or the peer leaves B's
         // session): B sends a route error to A, which forgets the route and rediscovers.
-        #expect(w.layers.mesh!.recorder.routeErrors >= 1)
-        #expect(w.layers.mesh!.route(from: 0, to: 4, at: .seconds(40))?.path == [0, 1, other, 4])
-        #expect(m.nodes[0].controlFrames >= 2)  // at least two requests from A
-        #expect(m.workloads[0].delivered == 30)
-        let repair = try #require(m.repairs.first)
-        #expect(repair.brokenPairs >= 1 && repair.repairTimes.count == repair.brokenPairs)
+        expect(w.layers.mesh!.recorder.routeErrors >= 1)
+        expectEqual(w.layers.mesh!.route(from: 0, to: 4, at: .seconds(40))?.path, [0, 1, other, 4])
+        expect(m.nodes[0].controlFrames >= 2)  // at least two requests from A
+        expectEqual(m.workloads[0].delivered, 30)
+        let repair = try require(m.repairs.first)
+        expect(repair.brokenPairs >= 1 && repair.repairTimes.count == repair.brokenPairs)
     }
 
     @Test func aMessageWaitingForARouteIsSentOnceHoweverOftenItWasRetried() throws {
@@ -79,12 +79,12 @@ struct ClassicDsrTests {
             messages: [["id": "m", "from": "A", "to": "C", "size_bytes": 10, "count": 1, "interval_s": 1, "start_s": 1]],
             events: [["at_s": 10, "node": "C", "action": "join"]], duration: 30)
         let (_, m) = run(s)
-        #expect(m.workloads[0].attempts == 4 && m.workloads[0].attemptsWithoutRoute == 4)
-        #expect(m.workloads[0].delivered == 1)
-        #expect(m.nodes[0].messageFrames == 1)
-        #expect(m.nodes[0].controlFrames == 6)  // requests at 1, 1.5, 2.5, 4.5, 8.5, 16.5 s
-        let established = try #require(m.workloads[0].routeEstablished)
-        #expect(established > .milliseconds(16_500) && established < .milliseconds(16_600))
+        expect(m.workloads[0].attempts == 4 && m.workloads[0].attemptsWithoutRoute == 4)
+        expectEqual(m.workloads[0].delivered, 1)
+        expectEqual(m.nodes[0].messageFrames, 1)
+        expectEqual(m.nodes[0].controlFrames, 6)  // requests at 1, 1.5, 2.5, 4.5, 8.5, 16.5 s
+        let established = try require(m.workloads[0].routeEstablished)
+        expect(established > .milliseconds(16_500) && established < .milliseconds(16_600))
     }
 
     /// One phone over Wi-Fi for a second, with this `mesh` section.
@@ -101,21 +101,21 @@ struct ClassicDsrTests {
             _ = try ScenarioDecoder.decode(bytes: Array(text.utf8), file: "x")
             Issue.record("accepted keyPaths with classic DSR")
         } catch {
-            #expect("\(error)".contains("mesh.keyPaths: path-derived keys come from heartbeat paths"))
+            expect("\(error)".contains("mesh.keyPaths: path-derived keys come from heartbeat paths"))
         }
         // `--set mesh.keyPaths=null` turns the key report off, so a heartbeat scenario with keys
         // can be rerun with classic DSR (the README's mesh-chat command).
         let s = try ScenarioDecoder.decode(bytes: Array(text.utf8), file: "x", overrides: ["mesh.keyPaths=null"])
-        #expect(s.mesh?.keyPaths == nil)
-        #expect(s.mesh?.routing == "dsr")
+        expect(s.mesh?.keyPaths == nil)
+        expectEqual(s.mesh?.routing, "dsr")
     }
 
     @Test func unknownRoutingProtocolsAreBadInput() throws {
         let text = Self.onePhone(mesh: ["routing": "aodv"]).text
         #expect(throws: ScenarioError.self) { try ScenarioDecoder.decode(bytes: Array(text.utf8), file: "x") }
         do { _ = try ScenarioDecoder.decode(bytes: Array(text.utf8), file: "x") } catch {
-            #expect("\(error)".contains("mesh.routing"))
-            #expect("\(error)".contains("dsr-heartbeat"))
+            expect("\(error)".contains("mesh.routing"))
+            expect("\(error)".contains("dsr-heartbeat"))
         }
     }
 }

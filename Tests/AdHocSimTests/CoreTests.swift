@@ -17,23 +17,23 @@ extension EventKind {
 @Suite("SimTime")
 struct SimTimeTests {
     @Test func constructorsAreIntegerNanoseconds() {
-        #expect(SimTime.milliseconds(5).nanoseconds == 5_000_000)
-        #expect(SimTime.microseconds(3).nanoseconds == 3_000)
-        #expect(SimTime.seconds(2).nanoseconds == 2_000_000_000)
-        #expect(SimTime.seconds(1.25).nanoseconds == 1_250_000_000)
-        #expect(SimTime.milliseconds(0.0015).nanoseconds == 1_500)
-        #expect(SimTime.seconds(1) + .milliseconds(250) == SimTime.seconds(1.25))
+        expectEqual(SimTime.milliseconds(5).nanoseconds, 5_000_000)
+        expectEqual(SimTime.microseconds(3).nanoseconds, 3_000)
+        expectEqual(SimTime.seconds(2).nanoseconds, 2_000_000_000)
+        expectEqual(SimTime.seconds(1.25).nanoseconds, 1_250_000_000)
+        expectEqual(SimTime.milliseconds(0.0015).nanoseconds, 1_500)
+        expectEqual(SimTime.seconds(1) + .milliseconds(250), SimTime.seconds(1.25))
     }
 
     @Test func printsThreeDecimalsInTheLargestUnit() {
-        #expect(SimTime.seconds(1.25).description == "1.250 s")
-        #expect(SimTime.milliseconds(5).description == "5.000 ms")
-        #expect(SimTime.nanoseconds(12_500).description == "12.500 µs")
-        #expect(SimTime.nanoseconds(7).description == "7 ns")
-        #expect(SimTime.seconds(60).description == "60.000 s")
+        expectEqual(SimTime.seconds(1.25).description, "1.250 s")
+        expectEqual(SimTime.milliseconds(5).description, "5.000 ms")
+        expectEqual(SimTime.nanoseconds(12_500).description, "12.500 µs")
+        expectEqual(SimTime.nanoseconds(7).description, "7 ns")
+        expectEqual(SimTime.seconds(60).description, "60.000 s")
         // Half a thousandth rounds up: 1.0005 s -> 1.001 s.
-        #expect(SimTime.nanoseconds(1_000_500_000).description == "1.001 s")
-        #expect(SimTime.milliseconds(-5).description == "-5.000 ms")
+        expectEqual(SimTime.nanoseconds(1_000_500_000).description, "1.001 s")
+        expectEqual(SimTime.milliseconds(-5).description, "-5.000 ms")
     }
 }
 
@@ -54,7 +54,7 @@ struct EventQueueTests {
         }
         var order: [Int] = []
         while !q.isEmpty { order.append(Int(q.pop().target)) }
-        #expect(order == EventQueueTests.referenceOrder(times))
+        expectEqual(order, EventQueueTests.referenceOrder(times))
     }
 
     @Test func interleavedPushAndPopMatchAReferenceModel() {
@@ -77,10 +77,10 @@ struct EventQueueTests {
                 } else {
                     let e = q.pop()
                     let expected = model.removeFirst()
-                    #expect(e.time.nanoseconds == expected.time && Int(e.target) == expected.seq)
+                    expect(e.time.nanoseconds == expected.time && Int(e.target) == expected.seq)
                     now = e.time.nanoseconds
                 }
-                #expect(q.count == model.count)
+                expectEqual(q.count, model.count)
             }
         }
     }
@@ -96,11 +96,11 @@ struct EventQueueTests {
             while !h.isEmpty { out.append(Int(h.pop().target)) }
             return out
         }
-        #expect(drain(BinaryEager.self) == expected)
-        #expect(drain(BinaryLazy.self) == expected)
-        #expect(drain(QuaternaryEager.self) == expected)
-        #expect(drain(QuaternaryLazy.self) == expected)
-        #expect(drain(OctonaryLazy.self) == expected)
+        expectEqual(drain(BinaryEager.self), expected)
+        expectEqual(drain(BinaryLazy.self), expected)
+        expectEqual(drain(QuaternaryEager.self), expected)
+        expectEqual(drain(QuaternaryLazy.self), expected)
+        expectEqual(drain(OctonaryLazy.self), expected)
     }
 
     @Test func anOlderSequenceNumberStillLeavesFirstAmongEqualTimes() {
@@ -111,14 +111,14 @@ struct EventQueueTests {
         q.insert(Event(time: .seconds(5), seq: reserved, target: 99, kind: .testA, arg: 0))  // ...inserted last
         var order: [UInt32] = []
         while !q.isEmpty { order.append(q.pop().target) }
-        #expect(order == [50, 99, 0, 1, 2, 3, 4])
+        expectEqual(order, [50, 99, 0, 1, 2, 3, 4])
     }
 
     @Test func payloadSurvivesTheQueue() {
         var q = EventQueue(initialCapacity: 16)
         q.push(time: .seconds(1), target: 0xDEAD_BEEF, kind: EventKind(rawValue: 0xBEEF), arg: .max)
         let e = q.pop()
-        #expect(e.target == 0xDEAD_BEEF && e.kind.rawValue == 0xBEEF && e.arg == .max && e.time == .seconds(1))
+        expect(e.target == 0xDEAD_BEEF && e.kind.rawValue == 0xBEEF && e.arg == .max && e.time == .seconds(1))
     }
 }
 
@@ -129,8 +129,8 @@ struct SimulationTests {
         for i in 0..<10 { sim.schedule(at: .milliseconds(5), target: UInt32(9 - i), kind: .testA) }
         sim.schedule(at: .milliseconds(1), target: 100, kind: .testA)
         var r = Recorder()
-        #expect(sim.run(&r) == .queueEmpty)
-        #expect(r.seen.map(\.target) == [100, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0])
+        expectEqual(sim.run(&r), .queueEmpty)
+        expectEqual(r.seen.map(\.target), [100, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0])
     }
 
     @Test func runUntilRunsEventsAtTheLimitAndStopsTheClockThere() {
@@ -139,12 +139,12 @@ struct SimulationTests {
         sim.schedule(at: .seconds(2), target: 2, kind: .testA)
         sim.schedule(at: .seconds(3), target: 3, kind: .testA)
         var r = Recorder()
-        #expect(sim.run(&r, until: .seconds(2)) == .timeLimit)
-        #expect(r.seen.map(\.target) == [1, 2])
-        #expect(sim.now == .seconds(2))
-        #expect(sim.run(&r, until: .seconds(10)) == .queueEmpty)
-        #expect(r.seen.map(\.target) == [1, 2, 3])
-        #expect(sim.now == .seconds(10))
+        expectEqual(sim.run(&r, until: .seconds(2)), .timeLimit)
+        expectEqual(r.seen.map(\.target), [1, 2])
+        expectEqual(sim.now, .seconds(2))
+        expectEqual(sim.run(&r, until: .seconds(10)), .queueEmpty)
+        expectEqual(r.seen.map(\.target), [1, 2, 3])
+        expectEqual(sim.now, .seconds(10))
     }
 
     @Test func eventBudgetStopsAfterExactlyThatManyEvents() {
@@ -156,9 +156,9 @@ struct SimulationTests {
         var sim = Simulation(seed: 1)
         sim.schedule(at: .zero, target: 0, kind: .testA)
         var h = Forever()
-        #expect(sim.run(&h, maxEvents: 1234) == .eventBudget)
-        #expect(sim.eventsExecuted == 1234)
-        #expect(sim.now == .microseconds(1233))
+        expectEqual(sim.run(&h, maxEvents: 1234), .eventBudget)
+        expectEqual(sim.eventsExecuted, 1234)
+        expectEqual(sim.now, .microseconds(1233))
     }
 
     @Test func stopEndsTheRunAfterTheCurrentEvent() {
@@ -172,8 +172,8 @@ struct SimulationTests {
         var sim = Simulation(seed: 1)
         for i in 1...4 { sim.schedule(at: .seconds(i), target: UInt32(i), kind: .testA) }
         var h = Stopper()
-        #expect(sim.run(&h) == .stopped)
-        #expect(h.count == 2)
+        expectEqual(sim.run(&h), .stopped)
+        expectEqual(h.count, 2)
     }
 }
 
@@ -186,9 +186,9 @@ struct TimerTests {
         sim.cancel(t)
         var r = Recorder()
         _ = sim.run(&r)
-        #expect(r.seen.isEmpty)
+        expect(r.seen.isEmpty)
         let armed = sim.isArmed(t)
-        #expect(!armed)
+        expect(!armed)
     }
 
     @Test func cancelAfterFiringIsHarmless() {
@@ -201,9 +201,9 @@ struct TimerTests {
         sim.cancel(t)
         sim.arm(t, at: .seconds(2), arg: 43)
         _ = sim.run(&r)
-        #expect(r.seen.map(\.time) == [1_000_000_000, 2_000_000_000])
-        #expect(r.seen.map(\.arg) == [42, 43])
-        #expect(r.seen.allSatisfy { $0.target == 7 && $0.kind == EventKind.testA.rawValue })
+        expectEqual(r.seen.map(\.time), [1_000_000_000, 2_000_000_000])
+        expectEqual(r.seen.map(\.arg), [42, 43])
+        expect(r.seen.allSatisfy { $0.target == 7 && $0.kind == EventKind.testA.rawValue })
     }
 
     @Test func rearmingMovesTheSingleFiring() {
@@ -214,14 +214,14 @@ struct TimerTests {
         sim.arm(t, at: .seconds(3))  // earlier than the last arming (still lazy: queued at 1 s)
         var r = Recorder()
         _ = sim.run(&r)
-        #expect(r.seen.map(\.time) == [3_000_000_000])
-        #expect(sim.eventsExecuted == 1)
+        expectEqual(r.seen.map(\.time), [3_000_000_000])
+        expectEqual(sim.eventsExecuted, 1)
 
         let u = sim.makeTimer(kind: .testB, target: 2)
         sim.arm(u, at: .seconds(10))
         sim.arm(u, at: .seconds(4))  // earlier than the queued firing: re-queued
         _ = sim.run(&r)
-        #expect(r.seen.map(\.time) == [3_000_000_000, 4_000_000_000])
+        expectEqual(r.seen.map(\.time), [3_000_000_000, 4_000_000_000])
     }
 
     @Test func rearmedTimerKeepsItsPlaceAmongSimultaneousEvents() {
@@ -245,7 +245,7 @@ struct TimerTests {
         sim.arm(t, at: .seconds(5))
         sim.schedule(at: .milliseconds(500), target: 0, kind: .testB)
         _ = sim.run(&h)
-        #expect(h.order == ["timer", "event"])
+        expectEqual(h.order, ["timer", "event"])
     }
 
     @Test func closureEventsRunAndCanBeCancelled() {
@@ -255,7 +255,7 @@ struct TimerTests {
         let doomed = sim.schedule(at: .seconds(1)) { sim in sim.schedule(after: .seconds(1), target: 6, kind: .testA) }
         sim.cancel(doomed)
         _ = sim.run(&r)
-        #expect(r.seen.map(\.target) == [5])
+        expectEqual(r.seen.map(\.target), [5])
         sim.cancel(doomed)  // after the slot was recycled: harmless
     }
 
@@ -277,6 +277,6 @@ struct TimerTests {
         var h = Acker(rto: rto)
         sim.schedule(at: .zero, target: 0, kind: .testA, arg: 0)
         _ = sim.run(&h, until: .milliseconds(500))
-        #expect(sim.queue.count <= 2)
+        expect(sim.queue.count <= 2)
     }
 }

@@ -13,12 +13,12 @@ struct DeterminismTests {
         let scenario = try decode(validScenario).get()
         let first = try DeterminismTests.files(scenario)
         let second = try DeterminismTests.files(scenario)
-        #expect(first == second)
+        expectEqual(first, second)
         let results = ParallelResults(count: 4)
         DispatchQueue.concurrentPerform(iterations: 4) { i in
             results.set(i, (try? DeterminismTests.files(scenario)) ?? [])
         }
-        for r in results.values { #expect(r == first) }
+        for r in results.values { expectEqual(r, first) }
     }
 
     @Test func theRadixQueueExecutesExactlyTheHeapsEventSequence() {
@@ -29,8 +29,8 @@ struct DeterminismTests {
             let bench = CoreBenchmark(population: population, events: 200_000, seed: UInt64(population))
             let sim = bench.runSimulation()
             let heap = bench.runBareHeap(QuaternaryEager.self)
-            #expect(sim.checksum == heap.checksum, "population \(population)")
-            #expect(sim.events == 200_000)
+            expectEqual(sim.checksum, heap.checksum, "population \(population)")
+            expectEqual(sim.events, 200_000)
         }
     }
 
@@ -41,7 +41,7 @@ struct DeterminismTests {
         DispatchQueue.concurrentPerform(iterations: 8) { i in
             results.set(i, ["\(bench.runSimulation().checksum)"])
         }
-        for r in results.values { #expect(r == ["\(reference)"]) }
+        for r in results.values { expectEqual(r, ["\(reference)"]) }
     }
 }
 
@@ -64,25 +64,25 @@ struct FullRunDeterminismTests {
             .appendingPathComponent(file)
         let scenario = try ScenarioDecoder.load(path: url.path)
         let first = try DeterminismTests.files(scenario)
-        #expect(first == (try DeterminismTests.files(scenario)))
+        expectEqual(first, (try DeterminismTests.files(scenario)))
         let results = ParallelResults(count: parallel)
         DispatchQueue.concurrentPerform(iterations: parallel) { i in
             results.set(i, (try? DeterminismTests.files(scenario)) ?? [])
         }
-        for r in results.values { #expect(r == first) }
+        for r in results.values { expectEqual(r, first) }
         return first
     }
 
     @Test func theShippedExampleGivesTheSameBytesTwiceAndInParallel() throws {
         let files = try stableFiles("topologies/two-phones.json", parallel: 3)
         // The run did real work: every probe echoed, every byte delivered.
-        #expect(files.contains { $0.hasPrefix("summary.csv") && $0.contains(",ok,") })
+        expect(files.contains { $0.hasPrefix("summary.csv") && $0.contains(",ok,") })
     }
 
     @Test(ScaleCheck.trait) func theMeshExampleGivesTheSameBytesTwiceAndInParallel() throws {
         let files = try stableFiles("topologies/examples/mesh-chat.json", parallel: 2)
-        #expect(files.contains { $0.hasPrefix("mesh_messages.csv") })
-        #expect(files.contains { $0.hasPrefix("mesh_keys.csv") })
+        expect(files.contains { $0.hasPrefix("mesh_messages.csv") })
+        expect(files.contains { $0.hasPrefix("mesh_keys.csv") })
     }
 }
 
@@ -99,9 +99,9 @@ struct FingerprintTests {
                 .fingerprint
         }
         let a = try fingerprint([])
-        #expect(a.count == 16)
-        #expect(try fingerprint([]) == a)
-        #expect(try fingerprint(["seed=6"]) != a)  // other random draws
-        #expect(try fingerprint(["transport.tcp.noDelay=true"]) != a)  // other behaviour
+        expectEqual(a.count, 16)
+        expectEqual(try fingerprint([]), a)
+        expect(try fingerprint(["seed=6"]) != a)  // other random draws
+        expect(try fingerprint(["transport.tcp.noDelay=true"]) != a)  // other behaviour
     }
 }

@@ -24,11 +24,11 @@ struct FadingTableTests {
     @Test(arguments: [0.0, 1, 4, 10])
     func cdfMatchesTheConstruction(_ k: Double) {
         for x in [0.01, 0.1, 0.5, 1, 2, 5] where k == 0 {
-            #expect(abs(RicianPowerTable.cdf(x, k: 0) - (1 - exp(-x))) < 1e-12)
+            expect(abs(RicianPowerTable.cdf(x, k: 0) - (1 - exp(-x))) < 1e-12)
         }
         var stream = RandomStream(seed: 11, name: "ks/construction")
         let samples = (0..<20_000).map { _ in RicianFading.gain(k: k, stream: &stream) }
-        #expect(Self.ksDistance(samples, k: k) < 1.63 / (20_000.0).squareRoot())
+        expect(Self.ksDistance(samples, k: k) < 1.63 / (20_000.0).squareRoot())
     }
 
     /// Table plus counter-based uniforms against the exact CDF: 100 000 draws over 1 000
@@ -45,18 +45,18 @@ struct FadingTableTests {
                 samples.append(table.power(u: RicianPowerTable.uniform(key: key, UInt64(t), UInt64(r))))
             }
         }
-        #expect(Self.ksDistance(samples, k: k) < 1.63 / (100_000.0).squareRoot())
+        expect(Self.ksDistance(samples, k: k) < 1.63 / (100_000.0).squareRoot())
         // Mean power over a fine midpoint grid of u: E|h|² = 1.
         let n = 200_000
         let mean = (0..<n).reduce(0.0) { $0 + table.power(u: (Double($1) + 0.5) / Double(n)) } / Double(n)
-        #expect(abs(mean - 1) < 2e-3, "mean \(mean)")
+        expect(abs(mean - 1) < 2e-3, "mean \(mean)")
         let fade = RicianPowerTable.invert(1e-3, k: k, from: 0)
         var below = 0
         for i in 0..<1_000_000 where table.power(u: RicianPowerTable.uniform(key: key, UInt64(i), 1 << 40)) <= fade {
             below += 1
         }
         let se = (1e-3 * (1 - 1e-3) / 1e6).squareRoot()
-        #expect(abs(Double(below) / 1e6 - 1e-3) < 4 * se, "\(below) deep fades in 10⁶")
+        expect(abs(Double(below) / 1e6 - 1e-3) < 4 * se, "\(below) deep fades in 10⁶")
     }
 
     /// The medium's draw from the hash's integer bits (`power(bits:body:)`) is the draw from the
@@ -84,15 +84,15 @@ struct FadingTableTests {
             let viaUniform = table.power(u: RicianPowerTable.uniform(bits: bits), body: body)
             if viaBits.bitPattern != viaUniform.bitPattern { mismatches += 1 }
         }
-        #expect(mismatches == 0)
+        expectEqual(mismatches, 0)
     }
 
     /// A draw depends only on its counters, not on what was drawn before.
     @Test func drawsAreOrderIndependent() {
         let a = RicianPowerTable.uniform(key: 42, 7, 3)
         _ = (0..<100).map { RicianPowerTable.uniform(key: 42, UInt64($0), 5) }
-        #expect(RicianPowerTable.uniform(key: 42, 7, 3) == a)
-        #expect(RicianPowerTable.uniform(key: 42, 7, 4) != a)
-        #expect(RicianPowerTable.uniform(key: 43, 7, 3) != a)
+        expectEqual(RicianPowerTable.uniform(key: 42, 7, 3), a)
+        expect(RicianPowerTable.uniform(key: 42, 7, 4) != a)
+        expect(RicianPowerTable.uniform(key: 43, 7, 3) != a)
     }
 }

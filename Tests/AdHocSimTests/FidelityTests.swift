@@ -26,23 +26,23 @@ struct FidelityTests {
         let slot = FidelityTests.slot
         var s = FidelityTests.loggedSchedule()
         let now = slot * 1 + .milliseconds(1)
-        #expect(s.nextWindow(0, 1, from: now, lasting: .microseconds(100)) == slot * 9)
-        #expect(!s.isPresent(0, at: slot * 11))  // idle: slot 11 is off
+        expectEqual(s.nextWindow(0, 1, from: now, lasting: .microseconds(100)), slot * 9)
+        expect(!s.isPresent(0, at: slot * 11))  // idle: slot 11 is off
         s.trafficQueued(0, 1, now: now)
         // The queued frame still leaves at the next shared slot ...
-        #expect(s.nextWindow(0, 1, from: now, lasting: .microseconds(100)) == slot * 9)
+        expectEqual(s.nextWindow(0, 1, from: now, lasting: .microseconds(100)), slot * 9)
         // ... but from there on both are on the active sequence: 11 and 13 are shared, 14 not.
-        #expect(s.isPresent(0, at: slot * 11))
-        #expect(s.isPresent(1, at: slot * 13))
-        #expect(!s.isPresent(0, at: slot * 14))
-        #expect(s.nextWindow(0, 1, from: slot * 14, lasting: .microseconds(100)) == slot * 16)
+        expect(s.isPresent(0, at: slot * 11))
+        expect(s.isPresent(1, at: slot * 13))
+        expect(!s.isPresent(0, at: slot * 14))
+        expectEqual(s.nextWindow(0, 1, from: slot * 14, lasting: .microseconds(100)), slot * 16)
         // Slot 8 (channel 6) never carries data on channel 149.
-        #expect(!s.isPresent(0, at: slot * 8))
+        expect(!s.isPresent(0, at: slot * 8))
         // Active for one hold (1.048576 s = 16 slots) from the activation at slot 9: slots
         // starting before slot 25 are active (slot 18 = slot 2 of the next sequence is on),
         // later ones idle again (slot 27 = slot 11 is off).
-        #expect(s.isPresent(0, at: slot * 18))
-        #expect(!s.isPresent(0, at: slot * 27))
+        expect(s.isPresent(0, at: slot * 18))
+        expect(!s.isPresent(0, at: slot * 27))
     }
 
     /// The idle sequence's wait from a given phase, by hand: a frame queued 1 ms into slot 1
@@ -53,7 +53,7 @@ struct FidelityTests {
         let s = FidelityTests.loggedSchedule()
         for (from, wait) in [(slot * 1, SimTime.microseconds(523_288)), (slot * 11, .microseconds(326_680))] {
             let t = from + .milliseconds(1)
-            #expect(s.nextWindow(0, 1, from: t, lasting: .microseconds(100))! - t == wait)
+            expectEqual(s.nextWindow(0, 1, from: t, lasting: .microseconds(100))! - t, wait)
         }
     }
 
@@ -69,19 +69,19 @@ struct FidelityTests {
             return s
         }
         let quick = schedule(.zero), slow = schedule(.milliseconds(200))
-        #expect(quick.isPresent(0, at: slot * 11))
-        #expect(!slow.isPresent(0, at: slot * 11))
-        #expect(slow.isPresent(0, at: slot * 17) && slow.isPresent(1, at: slot * 17))
+        expect(quick.isPresent(0, at: slot * 11))
+        expect(!slow.isPresent(0, at: slot * 11))
+        expect(slow.isPresent(0, at: slot * 17) && slow.isPresent(1, at: slot * 17))
     }
 
     /// Fixed presence (the ablation switch, or `awdlSlots`) never changes with traffic.
     @Test func fixedPresenceIgnoresTraffic() {
         var s = AwdlSchedule(
             occupancy: [AwdlSchedule.defaultOccupancy, AwdlSchedule.defaultOccupancy], dataChannelIs6: false)
-        #expect(!s.adaptive)
+        expect(!s.adaptive)
         s.trafficQueued(0, 1, now: .zero)
-        #expect(!s.isPresent(0, at: FidelityTests.slot * 4))
-        #expect(s.isPresent(0, at: FidelityTests.slot * 9))
+        expect(!s.isPresent(0, at: FidelityTests.slot * 4))
+        expect(s.isPresent(0, at: FidelityTests.slot * 9))
     }
 
     /// End to end on the ideal link: P probes written back to back through a connection queue
@@ -95,14 +95,14 @@ struct FidelityTests {
         s["host"] = ["sendUs": 200, "receiveUs": 0, "packetUs": 0, "spread": 0, "coldFactor": 1]
         let r = try s.run()
         let rtts = r.flows[0].rttsMs
-        #expect(rtts.count == 20)
+        expectEqual(rtts.count, 20)
         // Probe k leaves at (k+1)·0.2 ms; its echo is queued at the server behind the earlier
         // echoes, whose sends take 0.2 ms each but start only as probes arrive 0.2 ms apart: so
         // echo k leaves 0.2 ms after probe k arrives. RTT_k = (k+1)·0.2 + 10 + 0.2 + serialisation.
         for k in 0..<20 {
-            #expect(abs(rtts[k] - rtts[0] - 0.2 * Double(k)) < 0.01, "probe \(k): \(rtts[k]) ms")
+            expect(abs(rtts[k] - rtts[0] - 0.2 * Double(k)) < 0.01, "probe \(k): \(rtts[k]) ms")
         }
-        #expect(abs(rtts[0] - 10.4) < 0.05)
+        expect(abs(rtts[0] - 10.4) < 0.05)
     }
 
     /// QUIC packs queued writes (RFC 9000 §12.4, §13): 1100 probes of 12 bytes written at one
@@ -120,13 +120,13 @@ struct FidelityTests {
             s["host"] = ["sendUs": 0, "receiveUs": 0]
             s["transport"] = ["quic": ["coalesce": .bool(coalesce)]]
             let r = try s.run()
-            #expect(r.flows[0].rttsMs.count == 1100 && r.flows[0].status == "ok")
+            expect(r.flows[0].rttsMs.count == 1100 && r.flows[0].status == "ok")
             return r.flows[0].ipPacketsSent
         }
         let unpacked = try packets(coalesce: false)
         let packed = try packets(coalesce: true)
-        #expect(unpacked >= 1100)
-        #expect(2 * packed < unpacked, "\(packed) packets packed, \(unpacked) unpacked")
+        expect(unpacked >= 1100)
+        expect(2 * packed < unpacked, "\(packed) packets packed, \(unpacked) unpacked")
     }
 }
 
@@ -137,10 +137,10 @@ struct SpatialStreamTests {
     /// −10.79 dB with K = 2 (street); `ideal` and no fading keep the full SNR.
     @Test func theSecondStreamLosesWhatTheLineOfSightCannotCarry() {
         let m = SpatialStreamModel.scattering
-        #expect(abs(Decibel.db(fromLinear: m.secondStreamGain(k: 0)) + 6.0206) < 1e-3)
-        #expect(abs(Decibel.db(fromLinear: m.secondStreamGain(k: 10)) + 16.435) < 1e-3)
-        #expect(abs(Decibel.db(fromLinear: m.secondStreamGain(k: 2)) + 10.792) < 1e-3)
-        #expect(m.secondStreamGain(k: nil) == 1 && SpatialStreamModel.ideal.secondStreamGain(k: 0) == 1)
+        expect(abs(Decibel.db(fromLinear: m.secondStreamGain(k: 0)) + 6.0206) < 1e-3)
+        expect(abs(Decibel.db(fromLinear: m.secondStreamGain(k: 10)) + 16.435) < 1e-3)
+        expect(abs(Decibel.db(fromLinear: m.secondStreamGain(k: 2)) + 10.792) < 1e-3)
+        expect(m.secondStreamGain(k: nil) == 1 && SpatialStreamModel.ideal.secondStreamGain(k: 0) == 1)
     }
 
     /// A one-stream frame's airtime uses one LTF and half the bits per symbol: at 80 MHz MCS 7,
@@ -148,9 +148,9 @@ struct SpatialStreamTests {
     /// link that falls back to one stream pays the one-stream airtime.
     @Test func aFrameCarriesItsOwnStreamCount() {
         let phy = OfdmPhy(widthMHz: 80, spatialStreams: 2)
-        #expect(phy.airtimeNanos(psduBytes: 1500, mcs: Mcs(index: 7, streams: 1)) == 84_000)
-        #expect(phy.airtimeNanos(psduBytes: 1500, mcs: Mcs(index: 7)) == 68_000)
-        #expect(phy.rateBitsPerSecond(Mcs(index: 9, streams: 1)) == 390e6)
+        expectEqual(phy.airtimeNanos(psduBytes: 1500, mcs: Mcs(index: 7, streams: 1)), 84_000)
+        expectEqual(phy.airtimeNanos(psduBytes: 1500, mcs: Mcs(index: 7)), 68_000)
+        expectEqual(phy.rateBitsPerSecond(Mcs(index: 9, streams: 1)), 390e6)
     }
 
     /// In an open field at 10 m the two-stream link loses rate to the rank-one channel: the
@@ -163,9 +163,9 @@ struct SpatialStreamTests {
                     "environment.preset=field", "radio.spatialStreamModel=\(model)", "environment.fadingK=10",
                     "host.sendUs=0", "host.receiveUs=0"
                 ])
-            return try #require(r.flows[0].dataRateMbps)
+            return try require(r.flows[0].dataRateMbps)
         }
-        #expect(try rate("scattering") < rate("ideal"))
+        expect(try rate("scattering") < rate("ideal"))
     }
 }
 
@@ -180,20 +180,20 @@ struct InterfaceQueueTests {
         var q = InterfaceQueue(nodes: 1, discipline: .fqCodel)
         for _ in 0..<4 { q.enqueued(0) }
         let first = q.admit(0, flowControlled: false)
-        #expect(first == .accept)  // nothing measured yet
+        expectEqual(first, .accept)  // nothing measured yet
         // Dequeue at 20 ms of a packet queued at 0: 20 ms > 10 ms at the first update.
         q.dequeued(0, enqueuedAt: .zero, now: .milliseconds(20))
-        #expect(q.delayHigh[0])
+        expect(q.delayHigh[0])
         let udp = q.admit(0, flowControlled: false)
-        #expect(udp == .dropAndPause && q.drops[0] == 1 && q.paused[0])
+        expect(udp == .dropAndPause && q.drops[0] == 1 && q.paused[0])
         let tcp = q.admit(0, flowControlled: true)
-        #expect(tcp == .acceptAndPause)
+        expectEqual(tcp, .acceptAndPause)
         // Within the interval (until 120 ms) nothing is re-decided, even for a short delay.
         q.dequeued(0, enqueuedAt: .milliseconds(48), now: .milliseconds(50))
-        #expect(q.delayHigh[0] && q.paused[0])
+        expect(q.delayHigh[0] && q.paused[0])
         // At 130 ms the interval's minimum is 2 ms: no longer high, the sender resumes.
         q.dequeued(0, enqueuedAt: .milliseconds(100), now: .milliseconds(130))
-        #expect(!q.delayHigh[0] && !q.paused[0])
+        expect(!q.delayHigh[0] && !q.paused[0])
     }
 
     /// An emptied queue is never "delay high", and `blocking` never drops or pauses.
@@ -201,13 +201,13 @@ struct InterfaceQueueTests {
         var q = InterfaceQueue(nodes: 1, discipline: .fqCodel)
         q.enqueued(0)
         q.dequeued(0, enqueuedAt: .zero, now: .milliseconds(500))
-        #expect(!q.delayHigh[0])
+        expect(!q.delayHigh[0])
         var b = InterfaceQueue(nodes: 1, discipline: .blocking)
         b.enqueued(0)
         b.enqueued(0)
         b.dequeued(0, enqueuedAt: .zero, now: .milliseconds(500))
         let a = b.admit(0, flowControlled: false)
-        #expect(a == .accept && b.drops[0] == 0)
+        expect(a == .accept && b.drops[0] == 0)
     }
 }
 
@@ -249,7 +249,7 @@ struct FidelityKeyTests {
     ])
     func aBadValueIsReportedAtItsPath(_ override: String, _ path: String) {
         let d = diagnostics(FidelityKeyTests.base, overrides: [override])
-        #expect(d.count == 1 && d.first?.path == path, "\(d.map(\.message))")
+        expect(d.count == 1 && d.first?.path == path, "\(d.map(\.message))")
     }
 
     @Test func goodValuesDecode() throws {
@@ -260,7 +260,7 @@ struct FidelityKeyTests {
                 "radio.awdlPresence=\"fixed\"", "host.interfaceQueue=\"blocking\""
             ]
         ).get()
-        #expect(s.flows[0].startPhase == .offset(.milliseconds(500)))
-        #expect(s.host.sendUs == 0 && s.nodes[1].host?.receiveUs == 80 && s.host.interfaceQueue == .blocking)
+        expectEqual(s.flows[0].startPhase, .offset(.milliseconds(500)))
+        expect(s.host.sendUs == 0 && s.nodes[1].host?.receiveUs == 80 && s.host.interfaceQueue == .blocking)
     }
 }

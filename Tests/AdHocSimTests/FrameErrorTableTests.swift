@@ -31,7 +31,7 @@ struct FrameErrorTableTests {
                 }
             }
         }
-        #expect(worstLog < 5e-5, "worst |Δ ln p| \(worstLog)")
-        #expect(worstP < 2e-5, "worst |Δ p| \(worstP)")
+        expect(worstLog < 5e-5, "worst |Δ ln p| \(worstLog)")
+        expect(worstP < 2e-5, "worst |Δ p| \(worstP)")
     }
 }

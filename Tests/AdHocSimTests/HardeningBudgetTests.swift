@@ -20,10 +20,10 @@ struct HardeningBudgetTests {
             Issue.record("150 empty events were accepted")
             return
         }
-        #expect(e.diagnostics.count == 100)
-        #expect(e.omitted >= 50)
-        #expect(e.count == 100 + e.omitted)
-        #expect(e.description.hasSuffix("… and \(e.omitted) more problems (only the first 100 are shown)"))
+        expectEqual(e.diagnostics.count, 100)
+        expect(e.omitted >= 50)
+        expectEqual(e.count, 100 + e.omitted)
+        expect(e.description.hasSuffix("… and \(e.omitted) more problems (only the first 100 are shown)"))
     }
 
     /// Scanners of one phone: 0 scans 0–2 s, 1 from 1 s on, 2 from 5 s on, 3 is another phone's.
@@ -38,9 +38,9 @@ struct HardeningBudgetTests {
         let found = BleSpec.overlappingScanners([
             scanner(0, 0, 2), scanner(0, 1, nil), scanner(0, 5, nil), scanner(1, 0, nil)
         ])
-        #expect(found.map { [$0.0, $0.1] } == [[1, 0], [2, 1]])
+        expectEqual(found.map { [$0.0, $0.1] }, [[1, 0], [2, 1]])
         // Back to back is not overlapping.
-        #expect(BleSpec.overlappingScanners([scanner(0, 0, 2), scanner(0, 2, 1), scanner(0, 3, nil)]).isEmpty)
+        expect(BleSpec.overlappingScanners([scanner(0, 0, 2), scanner(0, 2, 1), scanner(0, 3, nil)]).isEmpty)
     }
 
     /// `--set` arguments gathered into one tree: a later value for the same path wins, new
@@ -49,13 +49,13 @@ struct HardeningBudgetTests {
     @Test func overridesApplyInOnePassWithTheSameRules() throws {
         let base = Self.twoPhones + "}"
         let later = try decode(base, overrides: ["seed=5", "seed=9"]).get()
-        #expect(later.seed == 9)
+        expectEqual(later.seed, 9)
         let moved = try decode(base, overrides: ["nodes[1].position[0]=25", "nodes[1].position[1]=3"]).get()
-        #expect(moved.nodes[1].position.x == 25 && moved.nodes[1].position.y == 3)
+        expect(moved.nodes[1].position.x == 25 && moved.nodes[1].position.y == 3)
         let conflict = diagnostics(base, overrides: ["limits=3", "limits.maxEvents=100"])
-        #expect(conflict.first?.path == "limits")
+        expectEqual(conflict.first?.path, "limits")
         let outside = diagnostics(base, overrides: ["nodes[7].position[0]=1"])
-        #expect(outside.first?.message.contains("out of range") == true)
+        expect(outside.first?.message.contains("out of range") == true)
     }
 
     /// At the limits: 64 messages of 64 MiB hand over exactly 4 GiB and pass, 65 do not; ten
@@ -74,9 +74,9 @@ struct HardeningBudgetTests {
                     with: "{\"messages\": [{\"id\": \"m\", \"from\": \"a\", \"to\": \"b\", \"size_bytes\": 67108864, "
                         + "\"count\": \(count), \"interval_s\": 1e-9}]}"))
         }
-        #expect(messages(64).isEmpty, "\(messages(64))")
+        expect(messages(64).isEmpty, "\(messages(64))")
         let over = messages(65)
-        #expect(over.first?.path == "mesh" && over.first?.message.contains("4.1 GiB") == true, "\(over)")
+        expect(over.first?.path == "mesh" && over.first?.message.contains("4.1 GiB") == true, "\(over)")
         func streams(_ n: Int) -> [Diagnostic] {
             let list = (0..<n).map {
                 "{\"id\": \"s\($0)\", \"from\": \"a\", \"to\": \"b\", \"bytes_per_s\": 100000, \"duration_s\": 10, \"write_bytes\": 1}"
@@ -84,8 +84,8 @@ struct HardeningBudgetTests {
             return diagnostics(
                 mesh.replacingOccurrences(of: "{MESH}", with: "{\"streams\": [\(list.joined(separator: ", "))]}"))
         }
-        #expect(streams(10).isEmpty, "\(streams(10))")
-        #expect(streams(11).contains { $0.path == "mesh.streams" && $0.message.contains("11000000 writes") })
+        expect(streams(10).isEmpty, "\(streams(10))")
+        expect(streams(11).contains { $0.path == "mesh.streams" && $0.message.contains("11000000 writes") })
     }
 
     /// A resumed sweep reruns a cell whose `.jsonl` is missing and one whose `.csv` is garbage,
@@ -94,24 +94,24 @@ struct HardeningBudgetTests {
         let sweep = Self.twoPhones + ", \"matrix\": {\"distance_m\": [5, 10, 20]}}"
         let dir = try temporaryFolder(["m.json": sweep])
         let fm = FileManager.default
-        #expect(try CLI.run(["sweep", "m.json", "--out", "fresh", "-j", "1", "--quiet"], in: dir).status == 0)
-        #expect(try CLI.run(["sweep", "m.json", "--out", "res", "-j", "1", "--quiet"], in: dir).status == 0)
+        expectEqual(try CLI.run(["sweep", "m.json", "--out", "fresh", "-j", "1", "--quiet"], in: dir).status, 0)
+        expectEqual(try CLI.run(["sweep", "m.json", "--out", "res", "-j", "1", "--quiet"], in: dir).status, 0)
         let cells = dir.appendingPathComponent("res/cells")
         let stems = try fm.contentsOfDirectory(atPath: cells.path).filter { $0.hasSuffix(".csv") }.sorted()
             .map { String($0.dropLast(4)) }
-        #expect(stems.count == 3)
+        expectEqual(stems.count, 3)
         try fm.removeItem(at: cells.appendingPathComponent(stems[0] + ".jsonl"))
         try "garbage\n".write(to: cells.appendingPathComponent(stems[1] + ".csv"), atomically: true, encoding: .utf8)
         let resumed = try CLI.run(["sweep", "m.json", "--out", "res", "-j", "1", "--resume", "--quiet"], in: dir)
-        #expect(resumed.status == 0, "\(resumed.stderr)")
+        expectEqual(resumed.status, 0, "\(resumed.stderr)")
         for name in ["cells.csv", "cells.jsonl"] {
             let a = try String(contentsOf: dir.appendingPathComponent("fresh/\(name)"), encoding: .utf8)
             let b = try String(contentsOf: dir.appendingPathComponent("res/\(name)"), encoding: .utf8)
-            #expect(a == b, "\(name) differs from a fresh sweep after resuming")
+            expectEqual(a, b, "\(name) differs from a fresh sweep after resuming")
         }
-        #expect(try CLI.run(["sweep", "m.json", "--out", "half", "--shard", "1/2", "--quiet"], in: dir).status == 0)
+        expectEqual(try CLI.run(["sweep", "m.json", "--out", "half", "--shard", "1/2", "--quiet"], in: dir).status, 0)
         let other = try CLI.run(["sweep", "m.json", "--out", "half", "--shard", "2/2", "--resume", "--quiet"], in: dir)
-        #expect(other.status == 2 && other.stderr.contains("holds shard 1/2, not shard 2/2"), "\(other.stderr)")
+        expect(other.status == 2 && other.stderr.contains("holds shard 1/2, not shard 2/2"), "\(other.stderr)")
     }
 
     /// A rerun into a read-only earlier result folder is refused before anything moves (for a
@@ -119,17 +119,17 @@ struct HardeningBudgetTests {
     @Test func aReadOnlyEarlierResultIsRefusedCleanly() throws {
         let dir = try temporaryFolder(["m.json": Self.twoPhones + "}"])
         let fm = FileManager.default
-        #expect(try CLI.run(["run", "m.json", "--out", "res", "--quiet"], in: dir).status == 0)
+        expectEqual(try CLI.run(["run", "m.json", "--out", "res", "--quiet"], in: dir).status, 0)
         let res = dir.appendingPathComponent("res")
         try fm.setAttributes([.posixPermissions: 0o555], ofItemAtPath: res.path)
         defer { try? fm.setAttributes([.posixPermissions: 0o755], ofItemAtPath: res.path) }
         let again = try CLI.run(["run", "m.json", "--out", "res", "--quiet"], in: dir)
         if access(res.path, W_OK) != 0 {
-            #expect(again.status == 2 && again.stderr.contains("read-only"), "\(again.stderr)")
-            #expect(fm.fileExists(atPath: res.appendingPathComponent("summary.csv").path))
+            expect(again.status == 2 && again.stderr.contains("read-only"), "\(again.stderr)")
+            expect(fm.fileExists(atPath: res.appendingPathComponent("summary.csv").path))
         }
         let hidden = try fm.contentsOfDirectory(atPath: dir.path).filter { $0.hasPrefix(".res.") }
-        #expect(hidden.isEmpty, "left behind: \(hidden)")
+        expect(hidden.isEmpty, "left behind: \(hidden)")
     }
 
     /// The recorder keeps its first records and ends the file with one saying how many it did
@@ -142,19 +142,19 @@ struct HardeningBudgetTests {
                 + "\"events\":[],\"mesh\":false,\"heartbeat_ns\":0,\"flows\":[],\"routes_recorded\":false}")
         for t in 0..<5 { r.record("{\"e\":\"hb\",\"t\":\(t),\"n\":0}") }
         // The header and 3 records kept, 2 dropped.
-        #expect(r.lines.count == 4 && r.dropped == 2)
-        #expect(r.text.hasSuffix("{\"e\":\"truncated\",\"kept\":3,\"dropped\":2}\n"))
-        #expect(TimelineCheck.problem(in: r.text) == nil)
+        expect(r.lines.count == 4 && r.dropped == 2)
+        expect(r.text.hasSuffix("{\"e\":\"truncated\",\"kept\":3,\"dropped\":2}\n"))
+        expect(TimelineCheck.problem(in: r.text) == nil)
     }
 
     /// A whole timeline passes; cut short, of the wrong type, out of range or of an unknown
     /// record it is refused, naming the line; `view` then exits 2 and writes no page.
     @Test func theViewerChecksTheTimelineFirst() throws {
         let dir = try temporaryFolder(["m.json": Self.twoPhones + "}"])
-        #expect(try CLI.run(["run", "m.json", "--out", "res", "--timeline", "--quiet"], in: dir).status == 0)
+        expectEqual(try CLI.run(["run", "m.json", "--out", "res", "--timeline", "--quiet"], in: dir).status, 0)
         let url = dir.appendingPathComponent("res/timeline.jsonl")
         let whole = try String(contentsOf: url, encoding: .utf8)
-        #expect(TimelineCheck.problem(in: whole) == nil, "\(TimelineCheck.problem(in: whole) ?? "")")
+        expect(TimelineCheck.problem(in: whole) == nil, "\(TimelineCheck.problem(in: whole) ?? "")")
         let lines = whole.split(separator: "\n").map(String.init)
         let header = lines[0]
         let tampered: [(String, String)] = [
@@ -166,12 +166,12 @@ struct HardeningBudgetTests {
         ]
         for (text, says) in tampered {
             let problem = TimelineCheck.problem(in: text)
-            #expect(problem?.contains(says) == true, "\(says): \(problem ?? "accepted")")
+            expect(problem?.contains(says) == true, "\(says): \(problem ?? "accepted")")
         }
         try tampered[0].0.write(to: url, atomically: true, encoding: .utf8)
         let view = try CLI.run(["view", "res"], in: dir)
-        #expect(view.status == 2 && view.stderr.contains("timeline.jsonl"), "\(view.stderr)")
-        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("res/view.html").path))
+        expect(view.status == 2 && view.stderr.contains("timeline.jsonl"), "\(view.stderr)")
+        expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("res/view.html").path))
     }
 
     /// The page runs only its own scripts (a nonce, no 'unsafe-inline' scripts, so no inline
@@ -183,14 +183,14 @@ struct HardeningBudgetTests {
             return
         }
         let policy = String(page[meta.upperBound...].prefix { $0 != "\"" })
-        #expect(policy.contains("default-src 'none'"))
-        #expect(policy.contains("script-src 'nonce-") && !policy.contains("script-src 'unsafe-inline'"))
+        expect(policy.contains("default-src 'none'"))
+        expect(policy.contains("script-src 'nonce-") && !policy.contains("script-src 'unsafe-inline'"))
         let nonce = policy.components(separatedBy: "'nonce-")[1].prefix { $0 != "'" }
         // Every executable script element carries the nonce; the data element is not executable.
         let scripts = page.components(separatedBy: "<script").dropFirst()
-        #expect(scripts.count == 3)
+        expectEqual(scripts.count, 3)
         for s in scripts {
-            #expect(s.hasPrefix(" nonce=\"\(nonce)\">") || s.hasPrefix(" type=\"application/json\""), "\(s.prefix(40))")
+            expect(s.hasPrefix(" nonce=\"\(nonce)\">") || s.hasPrefix(" type=\"application/json\""), "\(s.prefix(40))")
         }
     }
 
@@ -199,7 +199,7 @@ struct HardeningBudgetTests {
     @Test func plotRefusesNumbersNoChartCanDraw() throws {
         let header = "environment,protocol,status,rtt_mean_ms,rtt_sd_ms,data_rate_mbps,goodput_mbps,distance_m,loss_pct,packets"
         let good = "field,udp,ok,12.5,1.0,10,9,5,0,100"
-        #expect(try SweepPlots.charts(cellsCSV: header + "\n" + good + "\n").count > 0)
+        expect(try SweepPlots.charts(cellsCSV: header + "\n" + good + "\n").count > 0)
         for bad in ["1e308", "inf", "0x1p3", "12abc"] {
             let text = header + "\n" + good + "\n" + good.replacingOccurrences(of: "12.5", with: bad) + "\n"
             #expect {
@@ -209,7 +209,7 @@ struct HardeningBudgetTests {
             }
         }
         let failed = header + "\n" + good + "\nfield,udp,ok,,,,,5,,100\n"
-        #expect(try SweepPlots.charts(cellsCSV: failed).count > 0)
+        expect(try SweepPlots.charts(cellsCSV: failed).count > 0)
     }
 
     /// A group message `m` to [b] makes the workload `m/b`; an explicit workload of that name
@@ -224,9 +224,9 @@ struct HardeningBudgetTests {
         let plain = "{\"id\": \"m/b\", \"from\": \"a\", \"to\": \"b\", \"size_bytes\": 10, \"count\": 1, \"interval_s\": 1}"
         for (list, at) in [([group, plain], "mesh.messages[1].id"), ([plain, group], "mesh.messages[1].id")] {
             let d = diagnostics(base.replacingOccurrences(of: "LIST", with: list.joined(separator: ", ")))
-            #expect(d.count == 1 && d.first?.path == at && d.first?.message.contains("\"m/b\"") == true, "\(d)")
+            expect(d.count == 1 && d.first?.path == at && d.first?.message.contains("\"m/b\"") == true, "\(d)")
         }
-        #expect(diagnostics(base.replacingOccurrences(of: "LIST", with: group)).isEmpty)
+        expect(diagnostics(base.replacingOccurrences(of: "LIST", with: group)).isEmpty)
     }
 
     /// One writer at a time: a second lock on a locked folder is refused with a plain message,
@@ -248,7 +248,7 @@ struct HardeningBudgetTests {
             again = try? FolderLock(dir)
             if again == nil { usleep(10_000) }
         }
-        #expect(again != nil)
+        expect(again != nil)
     }
 
     /// Files read back from a result folder must be regular: a FIFO in place of metadata.json
@@ -257,13 +257,13 @@ struct HardeningBudgetTests {
     @Test func onlyRegularFilesAreReadBackFromAResultFolder() throws {
         let dir = try temporaryFolder(["plain.txt": "abc"])
         let fifo = dir.appendingPathComponent("metadata.json")
-        #expect(mkfifo(fifo.path, 0o644) == 0)
-        #expect(OutputFolder.readRegularFile(fifo) == nil)
-        #expect(!OutputFolder.isResultFolder(dir))
+        expectEqual(mkfifo(fifo.path, 0o644), 0)
+        expect(OutputFolder.readRegularFile(fifo) == nil)
+        expect(!OutputFolder.isResultFolder(dir))
         let link = dir.appendingPathComponent("link.txt")
         try FileManager.default.createSymbolicLink(at: link, withDestinationURL: dir.appendingPathComponent("plain.txt"))
-        #expect(OutputFolder.readRegularFile(link) == nil)
-        #expect(OutputFolder.readRegularText(dir.appendingPathComponent("plain.txt")) == "abc")
-        #expect(OutputFolder.readRegularFile(dir.appendingPathComponent("plain.txt"), limit: 2) == nil)
+        expect(OutputFolder.readRegularFile(link) == nil)
+        expectEqual(OutputFolder.readRegularText(dir.appendingPathComponent("plain.txt")), "abc")
+        expect(OutputFolder.readRegularFile(dir.appendingPathComponent("plain.txt"), limit: 2) == nil)
     }
 }

@@ -21,7 +21,7 @@ struct HardeningTests {
     /// nanoseconds, naming its JSON path, where it used to be accepted and then spin at one
     /// instant for the whole event budget.
     @Test func everyDurationKeyRefusesValuesBelowOneNanosecond() throws {
-        #expect(diagnostics(everyDuration).isEmpty)
+        expect(diagnostics(everyDuration).isEmpty)
         let seconds = [
             "duration_s", "mesh.heartbeatIntervalS", "mesh.routeTimeoutS", "mesh.peerTimeoutS",
             "mesh.confirmTimeoutS", "mesh.messages[0].interval_s", "traffic[0].intervalS",
@@ -29,23 +29,23 @@ struct HardeningTests {
         ]
         for key in seconds {
             let d = diagnostics(everyDuration, overrides: ["\(key)=1e-10"])
-            #expect(d.count == 1 && d[0].path == key && d[0].message.contains("rounds to 0 ns"), "\(key): \(d)")
+            expect(d.count == 1 && d[0].path == key && d[0].message.contains("rounds to 0 ns"), "\(key): \(d)")
             // One nanosecond is the clock's resolution and is accepted (where the range allows).
             if key != "duration_s" {
-                #expect(
+                expect(
                     diagnostics(everyDuration, overrides: ["\(key)=1e-9"]).allSatisfy { !$0.message.contains("0 ns") })
             }
         }
         // Milliseconds: 1e-7 ms is 0.1 ns; zero itself means "no delay" and stays valid.
         for key in ["transport.tcp.delayedAckMs"] {
             let d = diagnostics(everyDuration, overrides: ["\(key)=1e-7"])
-            #expect(d.count == 1 && d[0].path == key && d[0].message.contains("rounds to 0 ns"), "\(d)")
-            #expect(diagnostics(everyDuration, overrides: ["\(key)=0"]).isEmpty)
+            expect(d.count == 1 && d[0].path == key && d[0].message.contains("rounds to 0 ns"), "\(d)")
+            expect(diagnostics(everyDuration, overrides: ["\(key)=0"]).isEmpty)
         }
         // A CBR of 100 000 Mbit/s in 1-byte writes would write every 0.08 ns.
         let cbr = diagnostics(
             everyDuration, overrides: ["flows[0].workload.rateMbps=100000", "flows[0].workload.size=1"])
-        #expect(cbr.count == 1 && cbr[0].path == "flows[0].workload.rateMbps", "\(cbr)")
+        expect(cbr.count == 1 && cbr[0].path == "flows[0].workload.rateMbps", "\(cbr)")
     }
 }
 
@@ -59,7 +59,7 @@ struct HardeningLimitTests {
         let text = validScenario.replacingOccurrences(
             of: "\"flows\": []", with: "\"flows\": [], \"matrix\": {\(axes.joined(separator: ", "))}")
         let d = diagnostics(text)  // 100⁴ = 10⁸ cells
-        #expect(d.count == 1 && d[0].path == "matrix" && d[0].message.contains("100000000 runs"), "\(d)")
+        expect(d.count == 1 && d[0].path == "matrix" && d[0].message.contains("100000000 runs"), "\(d)")
     }
 
     /// Class 7: equal values in one axis would give two cells the same id.
@@ -67,7 +67,7 @@ struct HardeningLimitTests {
         let text = validScenario.replacingOccurrences(
             of: "\"flows\": []", with: "\"flows\": [], \"matrix\": {\"nodes[1].position[0]\": [5, 10, 5]}")
         let d = diagnostics(text)
-        #expect(
+        expect(
             d.count == 1 && d[0].path == "matrix.nodes[1].position[0][2]" && d[0].message.contains("appears twice"),
             "\(d)")
     }
@@ -79,9 +79,9 @@ struct HardeningLimitTests {
             + "\"speedMps\": [1, 1], \"pauseS\": [0, 0], \"area\": [[0, 0], [0.000000001, 0.000000001]]} }"
         let text = mutated("{ \"id\": \"B\", \"position\": [10, 0, 1.2] }", mobile)
         let d = diagnostics(text)
-        #expect(d.count == 1 && d[0].path == "nodes[1].mobility" && d[0].message.contains("waypoints"), "\(d)")
+        expect(d.count == 1 && d[0].path == "nodes[1].mobility" && d[0].message.contains("waypoints"), "\(d)")
         // A walker crossing a 100 m square with pauses is fine: 60 s needs a handful.
-        #expect(diagnostics(text.replacingOccurrences(of: "[0.000000001, 0.000000001]", with: "[100, 100]")).isEmpty)
+        expect(diagnostics(text.replacingOccurrences(of: "[0.000000001, 0.000000001]", with: "[100, 100]")).isEmpty)
     }
 
     /// Class 3: a `--set` path or a matrix axis of more components than any scenario key has
@@ -89,13 +89,13 @@ struct HardeningLimitTests {
     @Test func overlongPathsAreRefused() {
         let long = String(repeating: "a.", count: 60_000) + "b"
         let d = diagnostics(validScenario, overrides: ["\(long)=1"])
-        #expect(d.count == 1 && d[0].message.contains("at most 32 components"))
-        #expect(d[0].description.count < 1000)  // the 120 000-character path is not echoed whole
+        expect(d.count == 1 && d[0].message.contains("at most 32 components"))
+        expect(d[0].description.count < 1000)  // the 120 000-character path is not echoed whole
         let axis = String(repeating: "x.", count: 200_000) + "y"
         let m = diagnostics(
             validScenario.replacingOccurrences(
                 of: "\"flows\": []", with: "\"flows\": [], \"matrix\": {\"\(axis)\": [1]}"))
-        #expect(m.count == 1 && m[0].message.contains("at most 32 components"))
+        expect(m.count == 1 && m[0].message.contains("at most 32 components"))
     }
 
     /// Class 8: keys and values with newlines or terminal escapes are printed escaped, on one line.
@@ -103,10 +103,10 @@ struct HardeningLimitTests {
         let text = validScenario.replacingOccurrences(
             of: "\"flows\": []", with: "\"flows\": [], \"x\\u001b[2J\\ny\": 1")
         let d = diagnostics(text)
-        #expect(d.count == 1)
+        expectEqual(d.count, 1)
         let line = d[0].description
-        #expect(!line.contains("\n") && !line.unicodeScalars.contains { $0.value == 0x1B })
-        #expect(line.contains("x\\u{1B}[2J\\ny"))
+        expect(!line.contains("\n") && !line.unicodeScalars.contains { $0.value == 0x1B })
+        expect(line.contains("x\\u{1B}[2J\\ny"))
     }
 
     /// Class 5: columns stay right when many problems share one long line (the column count
@@ -117,11 +117,11 @@ struct HardeningLimitTests {
             "{\"name\": \"m\", \"seed\": 1, \"duration_s\": 1, \"environment\": {\"preset\": \"city\"}, "
             + "\"nodes\": [{\"id\": \"A\", \"position\": [0, 0, 0]}], \(keys)}"
         let d = diagnostics(text)
-        #expect(d.count == 50)
+        expectEqual(d.count, 50)
         // Key k's column is its opening quote's 1-based character position in the one-line text.
         for (k, diagnostic) in d.enumerated() {
             let quote = text.range(of: "\"z\(k)\"")!.lowerBound
-            #expect(
+            expect(
                 diagnostic.line == 1 && diagnostic.column == text.distance(from: text.startIndex, to: quote) + 1,
                 "z\(k)")
         }
@@ -133,10 +133,10 @@ struct HardeningLimitTests {
         let ids = (0..<3000).map { "node\($0)" }.sorted()
         let index = SuggestionIndex(ids)
         for q in ["nod42", "nodee42", "mode42", "node2217x", "ode999", "NODE7", "node12a"] {
-            #expect(index.closest(to: q) == Suggestion.closest(to: q, among: ids), "\(q)")
-            #expect(index.closest(to: q) != nil, "\(q)")
+            expectEqual(index.closest(to: q), Suggestion.closest(to: q, among: ids), "\(q)")
+            expect(index.closest(to: q) != nil, "\(q)")
         }
-        #expect(index.closest(to: "zzzzzz") == nil)
+        expect(index.closest(to: "zzzzzz") == nil)
     }
 
     /// Class 11: validate runs the same support checks as run.
@@ -145,22 +145,22 @@ struct HardeningLimitTests {
             of: "\"flows\": []", with: "\"flows\": [], \"radio\": {\"technology\": \"ideal\"}, \"mesh\": {}")
         let dir = try temporaryFolder(["m.json": text])
         let v = try CLI.run(["validate", "m.json"], in: dir)
-        #expect(v.status == 2 && v.stderr.contains("mesh: the mesh needs a radio"), "\(v.stderr)")
+        expect(v.status == 2 && v.stderr.contains("mesh: the mesh needs a radio"), "\(v.stderr)")
     }
 
     /// Class 11: messages a user can act on.
     @Test func unreadableInputsGetPlainReasons() throws {
         let dir = try temporaryFolder()
         let empty = try CLI.run(["validate", ""], in: dir)
-        #expect(empty.status == 2 && empty.stderr.hasPrefix("\"\": error: an empty file name"))
+        expect(empty.status == 2 && empty.stderr.hasPrefix("\"\": error: an empty file name"))
         let null = try CLI.run(["validate", "/dev/null"], in: dir)
-        #expect(
+        expect(
             null.status == 2
                 && null.stderr.contains("/dev/null:1:1: error: invalid JSON: expected a value, found end of file"))
         let version = try CLI.run(["--version", "junk"], in: dir)
-        #expect(version.status == 2 && version.stderr.contains("takes no arguments"))
+        expect(version.status == 2 && version.stderr.contains("takes no arguments"))
         let help = try CLI.run(["-h", "junk"], in: dir)
-        #expect(help.status == 2 && help.stderr.contains("no help for \"junk\""))
+        expect(help.status == 2 && help.stderr.contains("no help for \"junk\""))
     }
 
     /// Class 6 (and issue #27, class 9): plot never steps an axis to infinity. A value that is
@@ -186,8 +186,8 @@ struct HardeningLimitTests {
         }
         let blank = "a,0,f,city,awdl,tcp,10,100,1024,10,1,,1,1,1,1,1,1,,,0,ok"
         let charts = try SweepPlots.charts(cellsCSV: header + "\n" + good + "\n" + blank + "\n")
-        #expect(!charts.isEmpty)
-        #expect(charts.allSatisfy { !$0.chart.svg.contains("inf") && !$0.chart.svg.contains("nan") })
+        expect(!charts.isEmpty)
+        expect(charts.allSatisfy { !$0.chart.svg.contains("inf") && !$0.chart.svg.contains("nan") })
     }
 
     /// Class 4 and 10: merge reads only checked numbers and merges only complete sets.
@@ -200,32 +200,32 @@ struct HardeningLimitTests {
         }
         // One of three shards: refused, naming what is missing.
         let one = try CLI.run(["merge", "s1", "--out", "m1"], in: dir)
-        #expect(one.status == 2 && one.stderr.contains("16 of the sweep's 24 units are missing"), "\(one.stderr)")
-        #expect(one.stderr.contains("shards 2/3, 3/3 not given"))
-        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("m1").path))
+        expect(one.status == 2 && one.stderr.contains("16 of the sweep's 24 units are missing"), "\(one.stderr)")
+        expect(one.stderr.contains("shards 2/3, 3/3 not given"))
+        expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("m1").path))
         // With --allow-partial it merges and warns.
         let partial = try CLI.run(["merge", "s1", "--out", "m1", "--allow-partial"], in: dir)
-        #expect(partial.status == 0 && partial.stderr.contains("warning: 16 of the sweep's 24 units are missing"))
+        expect(partial.status == 0 && partial.stderr.contains("warning: 16 of the sweep's 24 units are missing"))
         // The same shard twice.
         let twice = try CLI.run(["merge", "s1", "s1", "s2", "s3", "--out", "m2"], in: dir)
-        #expect(twice.status == 2 && twice.stderr.contains("are both shard 1/3"))
+        expect(twice.status == 2 && twice.stderr.contains("are both shard 1/3"))
         // A cut-short cell file.
         let cells = shards[1].appendingPathComponent("cells")
-        let victim = try #require(
+        let victim = try require(
             try FileManager.default.contentsOfDirectory(atPath: cells.path).sorted().first { $0.hasSuffix(".csv") })
         try Data("a,b".utf8).write(to: cells.appendingPathComponent(victim))
         let corrupt = try CLI.run(["merge", "s1", "s2", "s3", "--out", "m3"], in: dir)
-        #expect(corrupt.status == 2 && corrupt.stderr.contains("empty or cut short"), "\(corrupt.stderr)")
+        expect(corrupt.status == 2 && corrupt.stderr.contains("empty or cut short"), "\(corrupt.stderr)")
         // A number no Int can hold in metadata.json: a clear refusal, not a trap.
         let meta = shards[2].appendingPathComponent("metadata.json")
         let text = try String(contentsOf: meta, encoding: .utf8)
         try Data(text.replacingOccurrences(of: "\"units_total\": 24", with: "\"units_total\": 1e300").utf8).write(
             to: meta)
         let huge = try CLI.run(["merge", "s3", "--out", "m4"], in: dir)
-        #expect(huge.status == 2 && huge.stderr.contains("out of range"), "\(huge.stderr)")
+        expect(huge.status == 2 && huge.stderr.contains("out of range"), "\(huge.stderr)")
         let resume = try CLI.run(["sweep", "m.json", "--out", "s3", "--resume", "--quiet", "--shard", "3/3"], in: dir)
         // Resuming into it is refused with the reason, not a trap (exit 132) and not a blind resume.
-        #expect(resume.status == 2 && resume.stderr.contains("cannot resume"), "\(resume.stderr)")
+        expect(resume.status == 2 && resume.stderr.contains("cannot resume"), "\(resume.stderr)")
     }
 
     /// Class 10: a resumed sweep removes the temporary files a killed run left behind.
@@ -237,6 +237,6 @@ struct HardeningLimitTests {
         let stale = out.appendingPathComponent("cells/.x.csv.tmp-999-1")
         try Data("half".utf8).write(to: stale)
         try SweepRunner.run(plan, out: out, workers: 2, shard: (1, 4), resume: true, progress: .quiet)
-        #expect(!FileManager.default.fileExists(atPath: stale.path))
+        expect(!FileManager.default.fileExists(atPath: stale.path))
     }
 }

@@ -16,7 +16,7 @@ import Testing
         let s = try MeshScenarioText.scenario(
             nodes, mesh: mesh == "{}" ? "{\"sessionSetup\": \"instant\"}" : instant, events: events, duration: duration,
             seed: 5)
-        return try #require(try ScenarioRunner.run(s).mesh)
+        return try require(try ScenarioRunner.run(s).mesh)
     }
 
     static let line = [("A", 0.0, 0.0), ("B", 30.0, 0.0), ("C", 60.0, 0.0)]
@@ -27,8 +27,8 @@ import Testing
         // back-off: every pair of the line holds its route by 0.2 s (two hops for A–C).
         let m = try run(
             Self.line, mesh: "{\"heartbeatOnStart\": true, \"heartbeatOnNewSession\": false}", duration: 0.5)
-        #expect(m.pairsRouted == 6)
-        for r in m.firstRoutes { #expect(r.time <= .milliseconds(200), "\(r)") }
+        expectEqual(m.pairsRouted, 6)
+        for r in m.firstRoutes { expect(r.time <= .milliseconds(200), "\(r)") }
     }
 
     @Test func aNewSessionTriggersAHeartbeatAtBothEnds() throws {
@@ -37,18 +37,18 @@ import Testing
         // 21.2 s, without waiting for C's periodic heartbeat.
         let joined = "[{\"at_s\": 20, \"node\": \"C\", \"action\": \"join\"}]"
         let on = try run(Self.line, mesh: "{}", events: joined, duration: 27)
-        let aToC = try #require(on.firstRoutes.first { $0.from == 0 && $0.to == 2 }?.time)
-        #expect(aToC >= .seconds(20))
-        #expect(aToC <= .milliseconds(21_200))
+        let aToC = try require(on.firstRoutes.first { $0.from == 0 && $0.to == 2 }?.time)
+        expect(aToC >= .seconds(20))
+        expect(aToC <= .milliseconds(21_200))
         // A's own session did not change, so C learns of A from A's next periodic heartbeat:
         // within one period plus the jitter (5.1 s) of the session forming.
-        let cToA = try #require(on.firstRoutes.first { $0.from == 2 && $0.to == 0 }?.time)
-        #expect(cToA <= .milliseconds(26_200))
+        let cToA = try require(on.firstRoutes.first { $0.from == 2 && $0.to == 0 }?.time)
+        expect(cToA <= .milliseconds(26_200))
         // Without the trigger, A waits for C's periodic heartbeat (with this seed its phase falls
         // after 21.2 s): later than with it.
         let off = try run(Self.line, mesh: "{\"heartbeatOnNewSession\": false}", events: joined, duration: 27)
-        let aToCOff = try #require(off.firstRoutes.first { $0.from == 0 && $0.to == 2 }?.time)
-        #expect(aToCOff > aToC)
+        let aToCOff = try require(off.firstRoutes.first { $0.from == 0 && $0.to == 2 }?.time)
+        expect(aToCOff > aToC)
     }
 
     @Test func aPhoneThatMovesIntoRangeFormsASessionAtTheNextRound() throws {
@@ -59,9 +59,9 @@ import Testing
         let nodes = [("A", 0.0, 0.0), ("B", 30.0, 0.0), ("C", 200.0, 0.0)]
         let moved = "[{\"at_s\": 10, \"node\": \"C\", \"action\": \"move\", \"position\": [60, 0, 1.2]}]"
         let m = try run(nodes, mesh: "{}", events: moved, duration: 14)
-        let aToC = try #require(m.firstRoutes.first { $0.from == 0 && $0.to == 2 }?.time)
-        #expect(aToC >= .seconds(10))
-        #expect(aToC <= .milliseconds(11_200))
+        let aToC = try require(m.firstRoutes.first { $0.from == 0 && $0.to == 2 }?.time)
+        expect(aToC >= .seconds(10))
+        expect(aToC <= .milliseconds(11_200))
     }
 
     @Test func aFloodedFrameGoesToEachSessionPeerAsItsOwnUnicast() throws {
@@ -71,14 +71,14 @@ import Testing
         // heartbeats that came through B (1 + 1): 12 frames, none lost (every copy is retried).
         let peers = try run(
             Self.line, mesh: "{\"heartbeatOnStart\": true, \"heartbeatOnNewSession\": false}", duration: 0.5)
-        #expect(peers.nodes.map(\.controlFrames).reduce(0, +) == 12)
-        #expect(peers.nodes.map(\.controlFrames) == [3, 6, 3])
+        expectEqual(peers.nodes.map(\.controlFrames).reduce(0, +), 12)
+        expectEqual(peers.nodes.map(\.controlFrames), [3, 6, 3])
         // As one broadcast per hop: 3 originated, 6 passed on (B: 2, A: 2, C: 2).
         let broadcast = try run(
             Self.line,
             mesh: "{\"heartbeatOnStart\": true, \"heartbeatOnNewSession\": false, \"floodSend\": \"broadcast\"}",
             duration: 0.5)
-        #expect(broadcast.nodes.map(\.controlFrames) == [3, 3, 3])
+        expectEqual(broadcast.nodes.map(\.controlFrames), [3, 3, 3])
     }
 
     @Test func theSwitchesAreCheckedInput() throws {
@@ -87,7 +87,7 @@ import Testing
              "nodes": [{"id": "A", "position": [0, 0, 1.2]}], "mesh": {"heartbeatOnStart": "yes", "floodSend": "multicast"}}
             """
         let d = diagnostics(text)
-        #expect(d.map(\.path).sorted() == ["mesh.floodSend", "mesh.heartbeatOnStart"])
-        #expect(d.first { $0.path == "mesh.floodSend" }?.message.contains("\"sessionPeers\", \"broadcast\"") == true)
+        expectEqual(d.map(\.path).sorted(), ["mesh.floodSend", "mesh.heartbeatOnStart"])
+        expect(d.first { $0.path == "mesh.floodSend" }?.message.contains("\"sessionPeers\", \"broadcast\"") == true)
     }
 }

@@ -26,22 +26,22 @@ import Testing
         // −97.6 dBm) are kept, a–c (3000 m, −101.1 dBm) is dropped. All three are within the
         // interaction range (6.6 km), so without the cutoff everyone hears everyone.
         let floor = -174 + 10 * log10(80e6) + 7
-        #expect(rx(2000) + 10 >= floor && rx(3000) + 10 < floor)
+        expect(rx(2000) + 10 >= floor && rx(3000) + 10 < floor)
         var off = try channel(margin: "null")
         var cut = try channel(margin: "10")
-        #expect(off.neighbourhood(of: 0).nodes == [1, 2])
-        #expect(cut.neighbourhood(of: 0).nodes == [1])
-        #expect(cut.neighbourhood(of: 1).nodes == [0, 2])
-        #expect(cut.neighbourhood(of: 2).nodes == [1])
+        expectEqual(off.neighbourhood(of: 0).nodes, [1, 2])
+        expectEqual(cut.neighbourhood(of: 0).nodes, [1])
+        expectEqual(cut.neighbourhood(of: 1).nodes, [0, 2])
+        expectEqual(cut.neighbourhood(of: 2).nodes, [1])
         // The dropped energy comes back as a mean term: c's is a's power at 3000 m, a's is c's.
         cut.updateDroppedPowers()
         let dropped = cut.droppedMw
         let expected = Decibel.milliwatts(fromDbm: rx(3000))
-        #expect(abs(dropped[2] - expected) / expected < 1e-6)
-        #expect(abs(dropped[0] - expected) / expected < 1e-6)
-        #expect(dropped[1] == 0)
+        expect(abs(dropped[2] - expected) / expected < 1e-6)
+        expect(abs(dropped[0] - expected) / expected < 1e-6)
+        expectEqual(dropped[1], 0)
         off.updateDroppedPowers()
-        #expect(off.droppedMw.isEmpty)
+        expect(off.droppedMw.isEmpty)
     }
 
     /// `radio.farField: "cells"` (issue #31): the dropped pair a–c comes back while a frame is on
@@ -50,19 +50,19 @@ import Testing
     /// cell's average is the pair's own power.
     @Test func droppedEnergyComesBackPerCellWhileTheFrameIsOnTheAir() throws {
         var cut = try channel(margin: "10")
-        #expect(cut.aggregatesCells)
-        #expect(cut.farGrid.columns == 61 && cut.farGrid.rows == 1)
+        expect(cut.aggregatesCells)
+        expect(cut.farGrid.columns == 61 && cut.farGrid.rows == 1)
         cut.updateDroppedPowers()
-        #expect(cut.farCellOf == [0, 20, 60])
+        expectEqual(cut.farCellOf, [0, 20, 60])
         let p3000 = Decibel.milliwatts(fromDbm: rx(3000))
         let cells = 61
         // a's row holds c's cell only; c's row a's cell only; b dropped nobody.
         for c in 0..<cells {
             let a = Double(cut.farRows[0 * cells + c]), b = Double(cut.farRows[1 * cells + c])
             let cc = Double(cut.farRows[2 * cells + c])
-            #expect(c == 60 ? abs(a - p3000) / p3000 < 1e-6 : a == 0)
-            #expect(b == 0)
-            #expect(c == 0 ? abs(cc - p3000) / p3000 < 1e-6 : cc == 0)
+            expect(c == 60 ? abs(a - p3000) / p3000 < 1e-6 : a == 0)
+            expectEqual(b, 0)
+            expect(c == 0 ? abs(cc - p3000) / p3000 < 1e-6 : cc == 0)
         }
         var medium = SharedMedium<Int>(channel: cut)
         let noise = cut.noiseMw
@@ -70,20 +70,20 @@ import Testing
         // c hears nothing of a exactly (dropped), but its SINR denominator gains a's power at
         // 3000 m through its cell; b, in a's near set, gains nothing from the far field.
         let atC = medium.noiseAndInterference(at: 2) - noise
-        #expect(abs(atC - p3000) / p3000 < 1e-6)
-        #expect(medium.far!.farMw[20] == 0)
+        expect(abs(atC - p3000) / p3000 < 1e-6)
+        expectEqual(medium.far!.farMw[20], 0)
         _ = medium.end(slot, now: .microseconds(100))
-        #expect(medium.noiseAndInterference(at: 2) == noise)
+        expectEqual(medium.noiseAndInterference(at: 2), noise)
         // With the time-averaged model the same pair counts as its power times the mean duty.
         let old = try channel(margin: "10", farField: "mean-duty")
-        #expect(!old.aggregatesCells)
+        expect(!old.aggregatesCells)
     }
 
     @Test func safeMarginIsSixSigmaOfShadowingAndFading() throws {
         // Rayleigh fading (K = 0): the gain is Exp(1), whose logarithm has SD π/√6 nepers, so
         // 10·log10 of it has SD (10 / ln 10)·π/√6 = 5.57 dB.
         let rayleigh = RicianPowerTable.shared(k: 0).decibelSpread()
-        #expect(abs(rayleigh - 10 / log(10) * Double.pi / 6.0.squareRoot()) < 0.02)
+        expect(abs(rayleigh - 10 / log(10) * Double.pi / 6.0.squareRoot()) < 0.02)
         // Field: σ = 3 dB shadowing, K = 10.
         let s = try ScenarioDecoder.decode(
             bytes: Array(
@@ -93,8 +93,8 @@ import Testing
         let place = PlaceParameters.resolve(s.environment, frequencyHz: radio.frequencyHz)
         let c = WirelessChannel(place: place, radio: radio, positions: s.nodes.map(\.position), seed: 1)
         let fade = RicianPowerTable.shared(k: 10).decibelSpread()
-        #expect(abs(c.interactionMarginDb! - 6 * (9 + fade * fade).squareRoot()) < 1e-9)
-        #expect(fade > 1.5 && fade < 2.5)
+        expect(abs(c.interactionMarginDb! - 6 * (9 + fade * fade).squareRoot()) < 1e-9)
+        expect(fade > 1.5 && fade < 2.5)
     }
 
     @Test func badMarginsNameTheirPath() {
@@ -102,7 +102,7 @@ import Testing
             let d = diagnostics(
                 #"{"name": "f", "seed": 1, "duration_s": 1, "environment": {"preset": "field"}, "radio": {"interactionMarginDb": \#(value)}, "nodes": [{"id": "a", "position": [0, 0, 1.2]}]}"#
             )
-            #expect(
+            expect(
                 d.contains { $0.path == "radio.interactionMarginDb" && $0.message.contains(words) }, "\(value): \(d)")
         }
     }

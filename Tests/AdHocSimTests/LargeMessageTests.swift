@@ -15,20 +15,20 @@ import Testing
                     ["id": "picture", "from": "A", "to": "E", "size_bytes": 1_000_000, "count": 1, "interval_s": 1, "start_s": 2]
                 ]
             ], duration: 30, seed: 2)
-        let m = try #require(try ScenarioRunner.run(s).mesh)
+        let m = try require(try ScenarioRunner.run(s).mesh)
         let w = m.workloads[0]
-        #expect(w.delivered == 1 && w.confirmed == 1)
-        #expect(w.meanHops == 4)
+        expect(w.delivered == 1 && w.confirmed == 1)
+        expectEqual(w.meanHops, 4)
         // 1 000 000 bytes = 833 fragments of 1 200 and one of 400: 834 frames per attempt. On
         // a 5-node route a frame is 32 + 8 · 5 bytes of header and route, the 8-byte fragment
         // header and the session's 37-byte DTLS record: 833 · 1 317 + 517 = 1 097 578 bytes per
         // attempt from A.
-        #expect(m.nodes[0].messageFrames == 834 * UInt64(w.attempts))
-        #expect(m.nodes[0].messageBytes == 1_097_578 * UInt64(w.attempts))
+        expectEqual(m.nodes[0].messageFrames, 834 * UInt64(w.attempts))
+        expectEqual(m.nodes[0].messageBytes, 1_097_578 * UInt64(w.attempts))
         // E answers with route returns only (32 + 8 · 5 + 37 = 109 bytes each), one per
         // completed attempt at most.
-        #expect(m.nodes[4].messageFrames >= 1 && m.nodes[4].messageFrames <= UInt64(w.attempts))
-        #expect(m.nodes[4].messageBytes == 109 * m.nodes[4].messageFrames)
+        expect(m.nodes[4].messageFrames >= 1 && m.nodes[4].messageFrames <= UInt64(w.attempts))
+        expectEqual(m.nodes[4].messageBytes, 109 * m.nodes[4].messageFrames)
     }
 
     /// Two phones 10 m apart in the field (no radio given) whose mesh sends this one workload.
@@ -44,22 +44,22 @@ import Testing
         func text(_ size: Int) -> String {
             Self.twoPhones(message: ["id": "m", "from": "A", "to": "B", "size_bytes": .integer(size), "count": 1, "interval_s": 1])
         }
-        #expect(diagnostics(text(5_000_000)).isEmpty)
+        expect(diagnostics(text(5_000_000)).isEmpty)
         let d = diagnostics(text(67_108_865))
-        #expect(d.first?.path == "mesh.messages[0].size_bytes")
-        #expect(d.first?.message.contains("1...67108864") == true)
+        expectEqual(d.first?.path, "mesh.messages[0].size_bytes")
+        expect(d.first?.message.contains("1...67108864") == true)
     }
 
     @Test func fragmentSizesFollowTheFrameLimit() {
-        #expect(MeshConfig.fragmentCount(size: 1200) == 1)
-        #expect(MeshConfig.fragmentCount(size: 1201) == 2)
-        #expect(MeshConfig.fragmentBytes(0, size: 1201) == 1200)
-        #expect(MeshConfig.fragmentBytes(1, size: 1201) == 1)
-        #expect(MeshConfig.fragmentBytes(0, size: 700) == 700)
+        expectEqual(MeshConfig.fragmentCount(size: 1200), 1)
+        expectEqual(MeshConfig.fragmentCount(size: 1201), 2)
+        expectEqual(MeshConfig.fragmentBytes(0, size: 1201), 1200)
+        expectEqual(MeshConfig.fragmentBytes(1, size: 1201), 1)
+        expectEqual(MeshConfig.fragmentBytes(0, size: 700), 700)
         // The largest frame: a 21-node route, the fragment header and a full payload fit
         // AWDL's 1 484-byte MTU.
         let config = MeshConfig()
-        #expect(config.messageBytes(pathLength: 21, payload: 1200 + MeshConfig.fragmentHeaderBytes) <= 1484)
+        expect(config.messageBytes(pathLength: 21, payload: 1200 + MeshConfig.fragmentHeaderBytes) <= 1484)
     }
 }
 
@@ -80,11 +80,11 @@ import Testing
                     ]
                 ]
             ], duration: 30, seed: 3)
-        #expect(s.mesh?.messages.map(\.id) == ["family/B", "family/C", "family/D"])
-        #expect(s.mesh?.messages.allSatisfy { $0.group == "family" } == true)
-        let m = try #require(try ScenarioRunner.run(s).mesh)
-        #expect(m.workloads.map(\.delivered) == [10, 10, 10])
-        #expect(m.workloads.map(\.meanHops) == [1, 2, 1])
+        expectEqual(s.mesh?.messages.map(\.id), ["family/B", "family/C", "family/D"])
+        expect(s.mesh?.messages.allSatisfy { $0.group == "family" } == true)
+        let m = try require(try ScenarioRunner.run(s).mesh)
+        expectEqual(m.workloads.map(\.delivered), [10, 10, 10])
+        expectEqual(m.workloads.map(\.meanHops), [1, 2, 1])
     }
 
     @Test func aGroupIsCheckedInput() throws {
@@ -92,10 +92,10 @@ import Testing
             diagnostics(
                 LargeMessageTests.twoPhones(message: ["id": "g", "from": "A", "to": .raw(to), "size_bytes": 10, "count": 1, "interval_s": 1]))
         }
-        #expect(errors("[\"B\"]").isEmpty)
-        #expect(errors("[]").first?.message == "a group needs at least one recipient")
-        #expect(errors("[\"B\", \"B\"]").first?.path == "mesh.messages[0].to[1]")
-        #expect(errors("[\"A\", \"B\"]").first?.message == "the sender cannot be in its own group")
-        #expect(errors("[\"Q\"]").first?.message == "no node has the id \"Q\"")
+        expect(errors("[\"B\"]").isEmpty)
+        expectEqual(errors("[]").first?.message, "a group needs at least one recipient")
+        expectEqual(errors("[\"B\", \"B\"]").first?.path, "mesh.messages[0].to[1]")
+        expectEqual(errors("[\"A\", \"B\"]").first?.message, "the sender cannot be in its own group")
+        expectEqual(errors("[\"Q\"]").first?.message, "no node has the id \"Q\"")
     }
 }

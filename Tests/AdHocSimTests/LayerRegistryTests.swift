@@ -9,17 +9,17 @@ import Testing
     @Test func layerBlocksAreInsideTheLayerRangeAndDisjoint() {
         let claims = Layers.eventBlocks.flatMap { entry in entry.blocks.map { (entry.layer, $0) } }
         for (layer, block) in claims {
-            #expect(block.lowerBound >= 230 && block.upperBound <= 300, "\(layer) claims \(block)")
-            for k in block { #expect(EventKind(rawValue: k).block == .layer) }
+            expect(block.lowerBound >= 230 && block.upperBound <= 300, "\(layer) claims \(block)")
+            for k in block { expectEqual(EventKind(rawValue: k).block, .layer) }
         }
         for i in claims.indices {
             for j in claims.indices where j > i {
-                #expect(!claims[i].1.overlaps(claims[j].1), "\(claims[i].0) \(claims[i].1) and \(claims[j].0) \(claims[j].1)")
+                expect(!claims[i].1.overlaps(claims[j].1), "\(claims[i].0) \(claims[i].1) and \(claims[j].0) \(claims[j].1)")
             }
         }
         // Just outside the range: the application's block below, the transport's far above.
-        #expect(EventKind(rawValue: 229).block == .world)
-        #expect(EventKind(rawValue: 300).block == .transport)
+        expectEqual(EventKind(rawValue: 229).block, .world)
+        expectEqual(EventKind(rawValue: 300).block, .transport)
     }
 
     @Test func everyLayerKindLiesInItsOwnBlocks() {
@@ -38,23 +38,23 @@ import Testing
             .bleConnectionEvent,
         ]
         for k in mesh {
-            #expect(MeshNetwork.owns(k) && !SessionEvents.owns(k) && !BleNetwork.owns(k), "mesh kind \(k.rawValue)")
-            #expect(MeshNetwork.eventBlocks.contains { $0.contains(k.rawValue) })
+            expect(MeshNetwork.owns(k) && !SessionEvents.owns(k) && !BleNetwork.owns(k), "mesh kind \(k.rawValue)")
+            expect(MeshNetwork.eventBlocks.contains { $0.contains(k.rawValue) })
         }
         for k in sessions {
-            #expect(SessionEvents.owns(k) && !MeshNetwork.owns(k) && !BleNetwork.owns(k), "session kind \(k.rawValue)")
-            #expect(SessionEvents.eventBlocks.contains { $0.contains(k.rawValue) })
+            expect(SessionEvents.owns(k) && !MeshNetwork.owns(k) && !BleNetwork.owns(k), "session kind \(k.rawValue)")
+            expect(SessionEvents.eventBlocks.contains { $0.contains(k.rawValue) })
         }
         for k in ble {
-            #expect(BleNetwork.owns(k) && !MeshNetwork.owns(k) && !SessionEvents.owns(k), "BLE kind \(k.rawValue)")
-            #expect(BleNetwork.eventBlocks.contains { $0.contains(k.rawValue) })
+            expect(BleNetwork.owns(k) && !MeshNetwork.owns(k) && !SessionEvents.owns(k), "BLE kind \(k.rawValue)")
+            expect(BleNetwork.eventBlocks.contains { $0.contains(k.rawValue) })
         }
         // `owns` agrees with the claimed blocks over the whole layer range.
         for raw in UInt16(230)..<300 {
             let k = EventKind(rawValue: raw)
-            #expect(MeshNetwork.owns(k) == MeshNetwork.eventBlocks.contains { $0.contains(raw) })
-            #expect(SessionEvents.owns(k) == SessionEvents.eventBlocks.contains { $0.contains(raw) })
-            #expect(BleNetwork.owns(k) == BleNetwork.eventBlocks.contains { $0.contains(raw) })
+            expectEqual(MeshNetwork.owns(k), MeshNetwork.eventBlocks.contains { $0.contains(raw) })
+            expectEqual(SessionEvents.owns(k), SessionEvents.eventBlocks.contains { $0.contains(raw) })
+            expectEqual(BleNetwork.owns(k), BleNetwork.eventBlocks.contains { $0.contains(raw) })
         }
     }
 }
@@ -90,12 +90,12 @@ import Testing
 
     @Test func aStackedLayerIsFoundByItsTypeAndClaimsItsBlocksFirst() throws {
         var specs = Stack.noSpecs
-        #expect(Stack.spec(specs, CountingLayer.self) == nil)
+        expect(Stack.spec(specs, CountingLayer.self) == nil)
         Stack.setSpec(3, in: &specs, CountingLayer.self)
-        #expect(Stack.spec(specs, CountingLayer.self) == 3)
-        #expect(Stack.spec(specs, MeshNetwork.self) == nil)
-        #expect(Stack.eventClaims.map(\.layer) == ["counting", "mesh", "multipeer"])
-        #expect(Stack.schemaStubs.map(\.key) == ["counting", "mesh"])
+        expectEqual(Stack.spec(specs, CountingLayer.self), 3)
+        expect(Stack.spec(specs, MeshNetwork.self) == nil)
+        expectEqual(Stack.eventClaims.map(\.layer), ["counting", "mesh", "multipeer"])
+        expectEqual(Stack.schemaStubs.map(\.key), ["counting", "mesh"])
         // Started without a mesh section: the counting layer runs, the mesh does not, and the
         // counting layer's first event is the only one scheduled.
         var t = TestScenario()
@@ -103,15 +103,15 @@ import Testing
         let s = try t.decoded()
         var sim = Simulation(seed: 1)
         var stack = Stack.start(specs, scenario: s, nodes: NodeTable(s), hasRadio: true, sim: &sim)
-        #expect(stack.layer(CountingLayer.self)?.events == 3)
-        #expect(stack.layer(MeshNetwork.self) == nil)
-        #expect(sim.queue.count == 1)
+        expectEqual(stack.layer(CountingLayer.self)?.events, 3)
+        expect(stack.layer(MeshNetwork.self) == nil)
+        expectEqual(sim.queue.count, 1)
         stack.nodeCameUp(4, joined: true, sim: &sim)
-        #expect(stack.layer(CountingLayer.self)?.log == ["up 4"])
+        expectEqual(stack.layer(CountingLayer.self)?.log, ["up 4"])
         // Without a mesh no layer routes IP: no route, no peer, no header.
-        #expect(stack.sourceRoute(from: 0, to: 1, at: .zero) == nil)
-        #expect(!stack.canForward(from: 0, to: 1))
-        #expect(stack.encapsulationBytes(pathNodes: 3) == 0)
+        expect(stack.sourceRoute(from: 0, to: 1, at: .zero) == nil)
+        expect(!stack.canForward(from: 0, to: 1))
+        expectEqual(stack.encapsulationBytes(pathNodes: 3), 0)
     }
 
     @Test func bothRegisteredLayersRunTogetherInRegistrationOrder() throws {
@@ -125,35 +125,35 @@ import Testing
         ]
         let scenario = try s.decoded()
         let report = try ScenarioRunner.run(scenario)
-        let mesh = try #require(report.mesh)
-        let ble = try #require(report.ble)
-        #expect(mesh.nodes.count == 2)
-        #expect(ble.scanners.count == 1)
+        let mesh = try require(report.mesh)
+        let ble = try require(report.ble)
+        expectEqual(mesh.nodes.count, 2)
+        expectEqual(ble.scanners.count, 1)
 
         // Files and summary: the mesh's, then Bluetooth LE's.
         let names = report.layers.files(report).map(\.name)
-        #expect(names == MeshFiles.files(mesh, report: report).map(\.name) + BleFiles.files(ble, report: report).map(\.name))
+        expectEqual(names, MeshFiles.files(mesh, report: report).map(\.name) + BleFiles.files(ble, report: report).map(\.name))
         let summary = report.layers.summaryText(report)
-        let meshLine = try #require(summary.range(of: "mesh: 2 nodes"))
-        let bleLine = try #require(summary.range(of: "ble: 1 advertisers, 1 scanners"))
-        #expect(meshLine.lowerBound < bleLine.lowerBound)
+        let meshLine = try require(summary.range(of: "mesh: 2 nodes"))
+        let bleLine = try require(summary.range(of: "ble: 1 advertisers, 1 scanners"))
+        expect(meshLine.lowerBound < bleLine.lowerBound)
 
         // Sweep columns: the flow summary's, the mesh's 24 (no flow crosses it), Bluetooth LE's 9.
         let flowWidth = RunFiles.summaryColumns.count
         let columns = LayerReports.sweepColumns(scenario)
-        #expect(columns.count == 24 + 9)
-        #expect(columns.first == "mesh_delivery_ratio" && columns[24] == "ble_scanner")
+        expectEqual(columns.count, 24 + 9)
+        expect(columns.first == "mesh_delivery_ratio" && columns[24] == "ble_scanner")
         let rows = LayerReports.sweepRows(report, base: scenario, flowRows: RunFiles.summaryRows(report))
-        #expect(!rows.isEmpty)
-        for row in rows { #expect(row.count == flowWidth + 33) }
-        let technology = try #require(RunFiles.summaryColumns.firstIndex(of: "technology"))
+        expect(!rows.isEmpty)
+        for row in rows { expectEqual(row.count, flowWidth + 33) }
+        let technology = try require(RunFiles.summaryColumns.firstIndex(of: "technology"))
         let bleRows = rows.filter { $0[technology] == "ble" }
         let meshRows = rows.filter { !$0[flowWidth..<(flowWidth + 24)].allSatisfy { $0.isEmpty } }
-        #expect(bleRows.count == 1 && meshRows.count >= 1)
+        expect(bleRows.count == 1 && meshRows.count >= 1)
         for row in bleRows {
-            #expect(row[flowWidth..<(flowWidth + 24)].allSatisfy { $0.isEmpty })
-            #expect(row[flowWidth + 24] == "b")
+            expect(row[flowWidth..<(flowWidth + 24)].allSatisfy { $0.isEmpty })
+            expectEqual(row[flowWidth + 24], "b")
         }
-        for row in meshRows { #expect(row[(flowWidth + 24)...].allSatisfy { $0.isEmpty }) }
+        for row in meshRows { expect(row[(flowWidth + 24)...].allSatisfy { $0.isEmpty }) }
     }
 }

@@ -34,32 +34,32 @@ import Testing
             // Alternate who asks about {0, 3}: the two directions keep their own row entries.
             let asked03 = i % 3 == 0
                 ? Self.blockedViaRow(&store, 3, 0, 0, at: time) : Self.blockedViaRow(&store, 0, 1, 3, at: time)
-            #expect(asked03 == p03.isBlocked(at: time))
-            #expect(Self.blockedViaRow(&store, 0, 0, 1, at: time) == p01.isBlocked(at: time))
+            expectEqual(asked03, p03.isBlocked(at: time))
+            expectEqual(Self.blockedViaRow(&store, 0, 0, 1, at: time), p01.isBlocked(at: time))
             if p03.blocked != last { flips += 1 }
             last = p03.blocked
         }
         // One process per unordered pair, however often and from whichever side it was asked.
-        #expect(store.processes.count == 2)
+        expectEqual(store.processes.count, 2)
         // Samples 0.75 s apart on average against a correlation time of 0.46 s: the state
         // changed between many of them (so both states were compared).
-        #expect(flips > 500)
+        expect(flips > 500)
         // `gain` reads the same processes: blocked means the penalty's factor, 10^(−15/10).
         let factor = store.gain(0, 3, at: time)
-        #expect(factor == (p03.isBlocked(at: time) ? Decibel.linear(fromDb: -15) : 1))
+        expectEqual(factor, (p03.isBlocked(at: time) ? Decibel.linear(fromDb: -15) : 1))
     }
 
     /// A place without blockage answers 1 and stores nothing.
     @Test func noBlockageStoresNothing() {
         var store = LinkBlockage(spec: nil, nodes: 100, seed: 1)
-        #expect(!store.isActive)
-        #expect(store.gain(3, 4, at: .seconds(1)) == 1)
-        #expect(store.flatIndex.isEmpty && store.rowState.isEmpty && store.processes.isEmpty)
+        expect(!store.isActive)
+        expectEqual(store.gain(3, 4, at: .seconds(1)), 1)
+        expect(store.flatIndex.isEmpty && store.rowState.isEmpty && store.processes.isEmpty)
     }
 
     /// A stored process is five words: the stream's four and the packed state (the memory
     /// figure of `LinkBlockage`'s doc comment).
     @Test func aStoredProcessTakesFortyBytes() {
-        #expect(MemoryLayout<StoredBlockage>.stride == 40)
+        expectEqual(MemoryLayout<StoredBlockage>.stride, 40)
     }
 }

@@ -22,8 +22,8 @@ import Testing
         for r in 1...7 { oneByOne.notice(LinkNotice(kind: .delivered, node: UInt32(r), packet: packet), now: now) }
         var sum = 0.0
         for _ in 0..<7 { sum += (now - packet.enqueued).inSeconds }
-        #expect(run.counters[0].received == 7 && run.counters[0].receivedBytes == 700)
-        #expect(run.counters[0].delaySum.bitPattern == sum.bitPattern)
-        #expect(run.counters == oneByOne.counters)
+        expect(run.counters[0].received == 7 && run.counters[0].receivedBytes == 700)
+        expectEqual(run.counters[0].delaySum.bitPattern, sum.bitPattern)
+        expectEqual(run.counters, oneByOne.counters)
     }
 }

@@ -49,11 +49,11 @@ struct MacTests {
         // ACK at 24 Mbit/s (the basic rate below 39 Mbit/s): 20 + 4·ceil(134/96) = 28 µs.
         let phy = OfdmPhy(widthMHz: 20, spatialStreams: 1)
         let data = Double(phy.airtimeNanos(psduBytes: 1536, mcs: Mcs(index: 4))) * 1e-9
-        #expect(close(data, 356e-6, 1e-12))
+        expect(close(data, 356e-6, 1e-12))
         let ts = 34e-6 + data + 16e-6 + 28e-6
         // A collision keeps the channel for about as long (listeners wait EIFS, senders time out).
         let analytic = bianchiThroughput(n: stations, w: 16, m: 6, payloadBits: 12_000, slot: 9e-6, ts: ts, tc: ts)
-        #expect(
+        expect(
             abs(simulated / analytic - 1) < 0.10,
             "N = \(stations): simulated \(simulated / 1e6) Mbit/s, Bianchi \(analytic / 1e6) Mbit/s")
     }
@@ -86,8 +86,8 @@ struct AwdlTests {
             radio: "{\"technology\": \"awdl\", \"mcs\": 0, \"channelWidthMHz\": 80, \"spatialStreams\": 1}",
             traffic: "[]")
         var scenario = s
-        scenario.nodes[0].awdlSlots = try #require(UInt16(slotsA, radix: 2))
-        scenario.nodes[1].awdlSlots = try #require(UInt16(slotsB, radix: 2))
+        scenario.nodes[0].awdlSlots = try require(UInt16(slotsA, radix: 2))
+        scenario.nodes[1].awdlSlots = try require(UInt16(slotsB, radix: 2))
         let world = World<WirelessLink>(scenario, sim: &sim)
         return LinkProbe(wireless: world.link)
     }
@@ -96,13 +96,13 @@ struct AwdlTests {
         var sim = Simulation(seed: 1)
         var p = try probe(slotsA: "1000", slotsB: "1000", sim: &sim)  // both only in slot 3
         let packet = LinkPacket(source: 0, destination: 1, bytes: 1000, owner: .linkTraffic, tag: 1, enqueued: .zero)
-        #expect(p.wireless!.send(packet, sim: &sim))
+        expect(p.wireless!.send(packet, sim: &sim))
         _ = sim.run(&p, until: .seconds(2))
         // Slot 3 starts at 3 × 64 TU = 196.608 ms; contention needs DIFS (34 µs); the PPDU carries
         // one A-MPDU subframe of 4 + (1000 + 30, padded to 1032) = 1036 bytes at MCS 0, 80 MHz,
         // one stream: ceil((16 + 8288 + 6) / 117) = 72 symbols, so 40 + 288 = 328 µs.
-        #expect(p.arrivals.count == 1)
-        #expect(p.arrivals.first?.time == .nanoseconds(196_608_000 + 34_000 + 328_000))
+        expectEqual(p.arrivals.count, 1)
+        expectEqual(p.arrivals.first?.time, .nanoseconds(196_608_000 + 34_000 + 328_000))
     }
 
     @Test func aFrameThatWouldOverrunTheSlotWaitsForTheNextSequence() throws {
@@ -113,30 +113,30 @@ struct AwdlTests {
         sim.schedule(at: late) { _ in }
         var idle = Recorder()
         _ = sim.run(&idle, until: late)
-        #expect(
+        expect(
             p.wireless!.send(
                 LinkPacket(source: 0, destination: 1, bytes: 1000, owner: .linkTraffic, tag: 1, enqueued: late),
                 sim: &sim))
         _ = sim.run(&p, until: .seconds(3))
         // Next slot 3: one sequence (16 × 65.536 ms = 1.048576 s) after the first.
-        #expect(p.arrivals.first?.time == .nanoseconds(196_608_000 + 1_048_576_000 + 34_000 + 328_000))
+        expectEqual(p.arrivals.first?.time, .nanoseconds(196_608_000 + 1_048_576_000 + 34_000 + 328_000))
     }
 
     @Test func peersWithoutASharedSlotCannotTalk() throws {
         var sim = Simulation(seed: 1)
         var p = try probe(slotsA: "1", slotsB: "10", sim: &sim)
-        #expect(
+        expect(
             !p.wireless!.send(
                 LinkPacket(source: 0, destination: 1, bytes: 100, owner: .linkTraffic, tag: 1, enqueued: .zero),
                 sim: &sim))
-        #expect(p.wireless!.counters(of: 0).queueDrops == 1)
+        expectEqual(p.wireless!.counters(of: 0).queueDrops, 1)
     }
 
     @Test func slotEightIsChannelSixAndNeverCarries5GHzData() {
         let s = AwdlSchedule(occupancy: [0xFFFF, 1 << 8], dataChannelIs6: false)
-        #expect(s.occupancy == [0xFEFF, 0])
-        #expect(AwdlSchedule.slot(at: .nanoseconds(8 * 65_536_000 + 5)).index == 8)
-        #expect(AwdlSchedule.slot(at: .nanoseconds(17 * 65_536_000)).index == 1)
+        expectEqual(s.occupancy, [0xFEFF, 0])
+        expectEqual(AwdlSchedule.slot(at: .nanoseconds(8 * 65_536_000 + 5)).index, 8)
+        expectEqual(AwdlSchedule.slot(at: .nanoseconds(17 * 65_536_000)).index, 1)
     }
 }
 
@@ -153,7 +153,7 @@ struct IdealLinkTests {
         var sim = Simulation(seed: 1)
         var p = try make("{\"rateMbps\": 100, \"delayMs\": 25}", sim: &sim)
         for k in 0..<3 {
-            #expect(
+            expect(
                 p.ideal!.send(
                     LinkPacket(
                         source: 0, destination: 1, bytes: 1000, owner: .linkTraffic, tag: UInt64(k), enqueued: .zero),
@@ -161,7 +161,7 @@ struct IdealLinkTests {
         }
         _ = sim.run(&p)
         // 1000 bytes at 100 Mbit/s = 80 µs each, back to back, plus 25 ms.
-        #expect(p.arrivals.map(\.time) == [25_080_000, 25_160_000, 25_240_000].map(SimTime.nanoseconds))
+        expectEqual(p.arrivals.map(\.time), [25_080_000, 25_160_000, 25_240_000].map(SimTime.nanoseconds))
     }
 
     @Test func lossIsBernoulliPerPacket() throws {
@@ -175,7 +175,7 @@ struct IdealLinkTests {
         }
         _ = sim.run(&p)
         // Expected 7000 arrivals, sd √(10000·0.3·0.7) = 45.8; 5 sd.
-        #expect(abs(p.arrivals.count - 7000) < 230)
+        expect(abs(p.arrivals.count - 7000) < 230)
     }
 
     @Test func aFullQueueRefusesAndCounts() throws {
@@ -189,8 +189,8 @@ struct IdealLinkTests {
         {
             accepted += 1
         }
-        #expect(accepted == 5)
-        #expect(p.ideal!.counters(of: 0).queueDrops == 5)
+        expectEqual(accepted, 5)
+        expectEqual(p.ideal!.counters(of: 0).queueDrops, 5)
     }
 }
 
@@ -222,13 +222,13 @@ struct RadioInputTests {
         ]
         for (override, path, message) in cases {
             let d = diagnostics(validScenario, overrides: [override])
-            #expect(d.count == 1 && d.first?.path == path && d.first?.message == message, "\(override): \(d)")
+            expect(d.count == 1 && d.first?.path == path && d.first?.message == message, "\(override): \(d)")
         }
     }
 
     @Test func mcsNineAtTwentyMegahertzIsRefused() {
         let d = diagnostics(validScenario, overrides: ["radio.mcs=9", "radio.channelWidthMHz=20"])
-        #expect(d.count == 1 && d[0].path == "radio.mcs")
+        expect(d.count == 1 && d[0].path == "radio.mcs")
     }
 }
 
@@ -242,7 +242,7 @@ struct SpatialTests {
         let grid = SpatialGrid(positions: positions, cellSize: 100)
         var seen: [UInt32] = []
         grid.forEachCandidate(near: positions[0]) { seen.append($0) }
-        #expect(seen == (0..<50).map(UInt32.init))
+        expectEqual(seen, (0..<50).map(UInt32.init))
     }
 
     @Test func aBroadcastReachesItsNeighbourhoodOnly() throws {
@@ -253,9 +253,9 @@ struct SpatialTests {
             radio: "{\"technology\": \"wifi\", \"channelWidthMHz\": 20, \"spatialStreams\": 1}",
             traffic: "[{\"kind\": \"broadcast\", \"intervalS\": 0.5, \"bytes\": 200}]", duration: 10)
         let r = try ScenarioRunner.run(s)
-        #expect(r.link[3].received == 0 && r.link[3].receiveFailures == 0)
+        expect(r.link[3].received == 0 && r.link[3].receiveFailures == 0)
         // Each of a, b, c sends 20 broadcasts; each is heard by the other two.
-        #expect(r.link[0].received + r.link[1].received + r.link[2].received == 3 * 20 * 2)
+        expectEqual(r.link[0].received + r.link[1].received + r.link[2].received, 3 * 20 * 2)
     }
 
     @Test func aPhoneThatFailsWhileSendingCutsItsFrameShort() throws {
@@ -280,9 +280,9 @@ struct SpatialTests {
         let r = try ScenarioRunner.run(s)
         let a = r.link[0], b = r.link[1]
         let cutShort = a.dataTransmissions - a.delivered
-        #expect(cutShort >= 1 && cutShort <= 3)
-        #expect(b.received == a.delivered)
-        #expect(b.receiveFailures == cutShort)
+        expect(cutShort >= 1 && cutShort <= 3)
+        expectEqual(b.received, a.delivered)
+        expectEqual(b.receiveFailures, cutShort)
     }
 
     @Test func aRecoveredSendersPacketsAreNotHeldBehindTheOnesItsFailureDropped() throws {
@@ -304,20 +304,20 @@ struct SpatialTests {
                 "events": [{"at_s": 1, "node": "a", "action": "fail"}, {"at_s": 2, "node": "a", "action": "recover"}],
                 """)
         let r = try ScenarioRunner.run(s)
-        #expect(r.link[0].retryDrops > 0)  // packets were queued at the failure
-        #expect(r.link[1].received == r.link[0].delivered)
-        #expect(r.link[0].delivered > r.link[0].retryDrops + 1000)
+        expect(r.link[0].retryDrops > 0)  // packets were queued at the failure
+        expectEqual(r.link[1].received, r.link[0].delivered)
+        expect(r.link[0].delivered > r.link[0].retryDrops + 1000)
     }
 
     @Test func distanceMaxPlacesTheSecondNodeAtTheRange() throws {
         let s = try decode(validScenario, overrides: ["distance_m=max", "environment.preset=field"]).get()
         let nodes = NodeTable(s)
-        #expect(close(nodes.position(of: 1, at: .zero).x, MaximumRange(s).metres, 1e-9))
-        #expect(close(MaximumRange(s).metres, 191.05, 0.05))
+        expect(close(nodes.position(of: 1, at: .zero).x, MaximumRange(s).metres, 1e-9))
+        expect(close(MaximumRange(s).metres, 191.05, 0.05))
         let fixed = try decode(validScenario, overrides: ["distance_m=30"]).get()
-        #expect(NodeTable(fixed).position(of: 1, at: .zero) == Position(x: 30, y: 0, z: 1.2))
+        expectEqual(NodeTable(fixed).position(of: 1, at: .zero), Position(x: 30, y: 0, z: 1.2))
         let d = diagnostics(validScenario, overrides: ["distance_m=far"])
-        #expect(
+        expect(
             d.count == 1
                 && d[0].message == "expected a distance in metres, > 0 and ≤ 100000, or \"max\", found a string \"far\""
         )

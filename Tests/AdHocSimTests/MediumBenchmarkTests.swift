@@ -22,7 +22,7 @@ import Testing
     @Test func everyVariantVisitsTheSameReceivers() throws {
         let b = try bench(frames: 10, onAir: 2)
         for v in MediumBenchmark.Variant.allCases {
-            #expect(b.run(v).events == 20, "\(v)")
+            expectEqual(b.run(v).events, 20, "\(v)")
         }
     }
 
@@ -31,7 +31,7 @@ import Testing
     /// sum, every addition is exact, so every sum returns to exactly zero: the checksum (the sum
     /// of the sums' bit patterns) is 0.
     @Test func aFramesEndTakesBackWhatItsStartAdded() throws {
-        #expect(try bench(frames: 50, onAir: 2).run(.row).checksum == 0)
+        expectEqual(try bench(frames: 50, onAir: 2).run(.row).checksum, 0)
     }
 
     /// The command prints one line per variant with its cost per receiver and its visits:
@@ -42,14 +42,14 @@ import Testing
         let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("topologies/two-phones.json").path
         let r = try CLI.run(["bench", "medium", file, "--frames", "100", "--on-air", "1", "--repeat", "1"], in: dir)
-        #expect(r.status == 0)
+        expectEqual(r.status, 0)
         let lines = r.stdout.split(separator: "\n").map(String.init)
-        #expect(lines.count == 3)
+        expectEqual(lines.count, 3)
         for (line, v) in zip(lines, ["row", "draw", "medium"]) {
-            #expect(line.hasPrefix("variant=\(v) ns_per_receiver="), "\(line)")
-            #expect(line.contains("receiver_visits=100 frames=100 on_air=1"), "\(line)")
+            expect(line.hasPrefix("variant=\(v) ns_per_receiver="), "\(line)")
+            expect(line.contains("receiver_visits=100 frames=100 on_air=1"), "\(line)")
         }
         let bad = try CLI.run(["bench", "medium"], in: dir)
-        #expect(bad.status == 2)
+        expectEqual(bad.status, 2)
     }
 }

@@ -39,13 +39,13 @@ import Testing
             _ = m.end(slot, now: end)
             let ended = (0..<m.indications.count).map { m.indications.items[$0] }
             m.indications.removeAll()
-            #expect(begun == (listening ? [.busy(node: 1)] : []))
+            expectEqual(begun, (listening ? [.busy(node: 1)] : []))
             guard case .frameEnded(node: 1, _) = ended.first else {
                 Issue.record("no frameEnded at node 1: \(ended)")
                 continue
             }
-            #expect(ended.dropFirst() == (listening ? [.idle(node: 1)] : []))
-            #expect(m.busySince(1) == start && m.idleSince(1) == end)
+            expectEqual(ended.dropFirst(), (listening ? [.idle(node: 1)] : []))
+            expect(m.busySince(1) == start && m.idleSince(1) == end)
         }
     }
 
@@ -53,11 +53,11 @@ import Testing
     /// recomputed when a radio changes).
     @Test func aRadioSwitchedOffAndOnIsDeafThenHearsAgain() throws {
         var m = try medium()
-        #expect(heard(&m, awdl: nil, at: .milliseconds(1)))
+        expect(heard(&m, awdl: nil, at: .milliseconds(1)))
         m.setOff(1, true)
-        #expect(!heard(&m, awdl: nil, at: .milliseconds(2)))
+        expect(!heard(&m, awdl: nil, at: .milliseconds(2)))
         m.setOff(1, false)
-        #expect(heard(&m, awdl: nil, at: .milliseconds(3)))
+        expect(heard(&m, awdl: nil, at: .milliseconds(3)))
     }
 
     /// With AWDL, presence is per slot: node 1 occupies only slot 0, so it hears node 0 in slot 0,
@@ -66,11 +66,11 @@ import Testing
         var m = try medium()
         let awdl = AwdlSchedule(occupancy: [0xFFFF, 1], dataChannelIs6: false)
         let slot = AwdlSchedule.slotDuration
-        #expect(heard(&m, awdl: awdl, at: .milliseconds(1)))
-        #expect(heard(&m, awdl: awdl, at: .milliseconds(2)))
-        #expect(!heard(&m, awdl: awdl, at: slot + .milliseconds(1)))
-        #expect(heard(&m, awdl: awdl, at: AwdlSchedule.sequenceDuration + .milliseconds(1)))
-        #expect(!heard(&m, awdl: awdl, at: AwdlSchedule.sequenceDuration + slot * 2))
+        expect(heard(&m, awdl: awdl, at: .milliseconds(1)))
+        expect(heard(&m, awdl: awdl, at: .milliseconds(2)))
+        expect(!heard(&m, awdl: awdl, at: slot + .milliseconds(1)))
+        expect(heard(&m, awdl: awdl, at: AwdlSchedule.sequenceDuration + .milliseconds(1)))
+        expect(!heard(&m, awdl: awdl, at: AwdlSchedule.sequenceDuration + slot * 2))
     }
 
     /// `presenceRevision` counts changes of a node's sequence in the slot under way, and only
@@ -85,16 +85,16 @@ import Testing
             hold: AwdlSchedule.sequenceDuration,
             dataChannelIs6: false)
         let start = AwdlSchedule.sequenceDuration
-        #expect(s.isPresent(0, at: start) && s.isPresent(1, at: start))
+        expect(s.isPresent(0, at: start) && s.isPresent(1, at: start))
         s.trafficQueued(0, 1, now: start)
-        #expect(s.presenceRevision == 2)
-        #expect(s.isPresent(0, at: start) && s.isPresent(1, at: start))
+        expectEqual(s.presenceRevision, 2)
+        expect(s.isPresent(0, at: start) && s.isPresent(1, at: start))
         s.trafficQueued(0, 1, now: start + .milliseconds(5))
-        #expect(s.presenceRevision == 2)
+        expectEqual(s.presenceRevision, 2)
         // Nodes 2 and 3 in slot 5: they next share slot 0 of the third sequence.
         s.trafficQueued(2, 3, now: start + AwdlSchedule.slotDuration * 5 + .milliseconds(1))
-        #expect(s.presenceRevision == 2)
-        #expect(!s.isPresent(2, at: start + AwdlSchedule.slotDuration * 5 + .milliseconds(2)))
+        expectEqual(s.presenceRevision, 2)
+        expect(!s.isPresent(2, at: start + AwdlSchedule.slotDuration * 5 + .milliseconds(2)))
     }
 
     /// The division-free decision never says "surely" when the correctly rounded quotient is
@@ -114,12 +114,12 @@ import Testing
                 let surely = FrameDecoder.surely(signal, over: noise, atLeast: threshold)
                 if surely {
                     sure += 1
-                    #expect(signal / noise >= threshold)
+                    expect(signal / noise >= threshold)
                 }
-                if signal == far { #expect(surely) }
+                if signal == far { expect(surely) }
             }
         }
-        #expect(sure > 50_000)
+        expect(sure > 50_000)
     }
 
     /// `medianRxDbm(from:to:ifAtLeast:)` (which refuses most pairs without a logarithm) gives
@@ -148,15 +148,15 @@ import Testing
                 for floor in floors {
                     let answer = link.medianRxDbm(from: t, to: r, ifAtLeast: floor)
                     if exact >= floor {
-                        #expect(answer == exact)
+                        expectEqual(answer, exact)
                         reached += 1
                     } else {
-                        #expect(answer == nil)
+                        expect(answer == nil)
                         refused += 1
                     }
                 }
             }
         }
-        #expect(reached > 10_000 && refused > 10_000)
+        expect(reached > 10_000 && refused > 10_000)
     }
 }

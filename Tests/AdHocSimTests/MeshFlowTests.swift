@@ -45,16 +45,16 @@ import Testing
         // A to E is 120 m: four sessions in a row, no direct one.
         let report = try ScenarioRunner.run(line(5, flow: bulk(to: "E")))
         let flow = report.flows[0]
-        #expect(flow.status == "ok")
-        #expect(flow.bytesDelivered == 2_000_000)
-        let carried = try #require(report.mesh?.flows.first)
-        #expect(carried.counters.lastHops == 4)
-        #expect(carried.counters.maxHops == 4)
+        expectEqual(flow.status, "ok")
+        expectEqual(flow.bytesDelivered, 2_000_000)
+        let carried = try require(report.mesh?.flows.first)
+        expectEqual(carried.counters.lastHops, 4)
+        expectEqual(carried.counters.maxHops, 4)
         // Every IP packet that reached either end passed the three relays B, C and D.
         let ends = flow.ipPacketsReceived + flow.serverIpPacketsReceived
-        #expect(carried.counters.relayed >= 3 * ends)
+        expect(carried.counters.relayed >= 3 * ends)
         // The sessions were up long before the flow started: nothing waited for a route.
-        #expect(carried.counters.waitedForRoute == 0)
+        expectEqual(carried.counters.waitedForRoute, 0)
     }
 
     @Test func fourHopGoodputIsTheSingleHopGoodputOverFourHopsOfAirtime() throws {
@@ -64,38 +64,38 @@ import Testing
         // relay queues overflowing, take some of it (Fu et al., "The impact of multihop wireless
         // channel on TCP throughput and loss", INFOCOM 2003): the test allows down to 70 % of the
         // bound and 5 % above it.
-        let one = try #require(ScenarioRunner.run(line(2, flow: bulk(to: "B"))).flows[0].goodputMbps)
-        let four = try #require(ScenarioRunner.run(line(5, flow: bulk(to: "E"))).flows[0].goodputMbps)
+        let one = try require(ScenarioRunner.run(line(2, flow: bulk(to: "B"))).flows[0].goodputMbps)
+        let four = try require(ScenarioRunner.run(line(5, flow: bulk(to: "E"))).flows[0].goodputMbps)
         let bound = one / 4
-        #expect(four <= bound * 1.05, "four hops \(four) Mbit/s against the bound \(bound)")
-        #expect(four >= bound * 0.7, "four hops \(four) Mbit/s against the bound \(bound)")
+        expect(four <= bound * 1.05, "four hops \(four) Mbit/s against the bound \(bound)")
+        expect(four >= bound * 0.7, "four hops \(four) Mbit/s against the bound \(bound)")
     }
 
     @Test func aFlowStartedBeforeAnyRouteWaitsInTheSendBufferAndGoesWhenOneArrives() throws {
         // At t = 0 no heartbeat has been heard: the SYN waits in the send buffer (RFC 4728 §4.1)
         // instead of being lost, and nothing is dropped for want of a route.
         let report = try ScenarioRunner.run(line(4, flow: bulk(to: "D", bytes: 200_000, start: 0)))
-        let carried = try #require(report.mesh?.flows.first)
-        #expect(carried.counters.waitedForRoute >= 1)
-        #expect(carried.counters.noRouteDrops == 0)
-        #expect(report.flows[0].status == "ok")
+        let carried = try require(report.mesh?.flows.first)
+        expect(carried.counters.waitedForRoute >= 1)
+        expectEqual(carried.counters.noRouteDrops, 0)
+        expectEqual(report.flows[0].status, "ok")
         // The handshake could not finish before the mesh held a route both ways.
         let n = report.scenario.nodes.count
-        let firstA = try #require(report.mesh?.firstRoutes.first { $0.from == 0 && $0.to == n - 1 }?.time)
-        let firstD = try #require(report.mesh?.firstRoutes.first { $0.from == n - 1 && $0.to == 0 }?.time)
-        let handshake = try #require(report.flows[0].handshakeMs)
-        #expect(handshake / 1000 >= max(firstA, firstD).inSeconds - 1e-9)
+        let firstA = try require(report.mesh?.firstRoutes.first { $0.from == 0 && $0.to == n - 1 }?.time)
+        let firstD = try require(report.mesh?.firstRoutes.first { $0.from == n - 1 && $0.to == 0 }?.time)
+        let handshake = try require(report.flows[0].handshakeMs)
+        expect(handshake / 1000 >= max(firstA, firstD).inSeconds - 1e-9)
     }
 
     @Test func classicDsrDiscoversTheRouteTheFlowAsksFor() throws {
         // On-demand: no route exists until the flow's first datagram asks for one.
         let report = try ScenarioRunner.run(
             line(4, flow: bulk(to: "D", bytes: 200_000), mesh: ["routing": "dsr"]))
-        let carried = try #require(report.mesh?.flows.first)
-        #expect(carried.counters.waitedForRoute >= 1)
-        #expect(carried.counters.lastHops == 3)
-        #expect(report.flows[0].status == "ok")
-        #expect(report.flows[0].bytesDelivered == 200_000)
+        let carried = try require(report.mesh?.flows.first)
+        expect(carried.counters.waitedForRoute >= 1)
+        expectEqual(carried.counters.lastHops, 3)
+        expectEqual(report.flows[0].status, "ok")
+        expectEqual(report.flows[0].bytesDelivered, 200_000)
     }
 
     @Test func aRelayFailingMidFlowIsSeenByTheTransportAndTheFlowGoesOnByTheOtherRelay() throws {
@@ -108,21 +108,21 @@ import Testing
             "workload": ["kind": "cbr", "rateMbps": 2, "size": 1000],
         ]
         let probe = try ScenarioRunner.run(diamondOrLine(nodes, flow: cbr, duration: 12.5))
-        let relay = try #require(probe.mesh?.routes.first { $0.from == 0 && $0.to == 3 }?.path[1])
+        let relay = try require(probe.mesh?.routes.first { $0.from == 0 && $0.to == 3 }?.path[1])
         let name = relay == 1 ? "B" : "C"
         let report = try ScenarioRunner.run(
             diamondOrLine(nodes, flow: cbr, events: [["at_s": 20, "node": .string(name), "action": "fail"]]))
         let flow = report.flows[0]
-        let carried = try #require(report.mesh?.flows.first)
+        let carried = try require(report.mesh?.flows.first)
         // Packets sent to the dead relay were lost at that hop, TCP retransmitted them, and the
         // datagrams after the repair took the other relay.
-        #expect(carried.counters.brokenHopDrops >= 1)
-        #expect(flow.retransmissions >= 1)
-        #expect(carried.counters.routeChanges >= 1)
-        let last = try #require(report.mesh?.routes.first { $0.from == 0 && $0.to == 3 }?.path)
-        #expect(!last.contains(relay))
+        expect(carried.counters.brokenHopDrops >= 1)
+        expect(flow.retransmissions >= 1)
+        expect(carried.counters.routeChanges >= 1)
+        let last = try require(report.mesh?.routes.first { $0.from == 0 && $0.to == 3 }?.path)
+        expect(!last.contains(relay))
         // 28 s of 2 Mbit/s were written; all but the last round trip's worth arrived.
-        #expect(Double(flow.bytesDelivered) >= 0.95 * Double(flow.bytesSent))
+        expect(Double(flow.bytesDelivered) >= 0.95 * Double(flow.bytesSent))
     }
 
     @Test func eachTransportCrossesTheMesh() throws {
@@ -132,9 +132,9 @@ import Testing
                 "workload": ["kind": "thesis", "probes": 20, "packets": 50, "size": 1000],
             ]
             let report = try ScenarioRunner.run(line(4, flow: thesis))
-            #expect(report.flows[0].status == "ok", "\(transport)")
-            #expect(report.flows[0].rttMean != nil, "\(transport)")
-            #expect(report.mesh?.flows.first?.counters.lastHops == 3, "\(transport)")
+            expectEqual(report.flows[0].status, "ok", "\(transport)")
+            expect(report.flows[0].rttMean != nil, "\(transport)")
+            expectEqual(report.mesh?.flows.first?.counters.lastHops, 3, "\(transport)")
         }
     }
 
@@ -146,8 +146,8 @@ import Testing
             "workload": ["kind": "bulk", "bytes": 100_000],
         ]
         let report = try ScenarioRunner.run(line(3, flow: flow))
-        #expect(report.flows[0].status == "ok")
-        #expect(report.mesh?.flows.isEmpty == true)
+        expectEqual(report.flows[0].status, "ok")
+        expect(report.mesh?.flows.isEmpty == true)
     }
 
     @Test func aFlowViaTheMeshNeedsAMesh() throws {
@@ -159,20 +159,20 @@ import Testing
         ]
         let text = t.text
         let d = diagnostics(text)
-        #expect(d.count == 1)
-        #expect(d.first?.path == "flows[0].via")
-        #expect(d.first?.message.contains("no \"mesh\" section") == true)
+        expectEqual(d.count, 1)
+        expectEqual(d.first?.path, "flows[0].via")
+        expect(d.first?.message.contains("no \"mesh\" section") == true)
         let bad = diagnostics(text.replacingOccurrences(of: "\"via\": \"mesh\"", with: "\"via\": \"air\""))
-        #expect(bad.first?.path == "flows[0].via")
-        #expect(bad.first?.message.contains("\"link\", \"mesh\"") == true)
+        expectEqual(bad.first?.path, "flows[0].via")
+        expect(bad.first?.message.contains("\"link\", \"mesh\"") == true)
     }
 
     @Test func aMultiHopFlowRunsTheSameTwice() throws {
         let s = try line(4, flow: bulk(to: "D", bytes: 300_000))
         let a = try ScenarioRunner.run(s), b = try ScenarioRunner.run(s)
-        #expect(a.fingerprint == b.fingerprint)
-        #expect(a.flows[0].goodputMbps == b.flows[0].goodputMbps)
-        #expect(a.mesh?.flows == b.mesh?.flows)
+        expectEqual(a.fingerprint, b.fingerprint)
+        expectEqual(a.flows[0].goodputMbps, b.flows[0].goodputMbps)
+        expectEqual(a.mesh?.flows, b.mesh?.flows)
     }
 }
 
@@ -197,24 +197,24 @@ import Testing
 
     @Test func aSweepSaysHowManyHopsEachFlowTookAndPlotsAgainstThem() throws {
         let dir = try temporaryFolder(["s.json": MeshFlowOutputTests.lineText])
-        #expect(try CLI.run(["sweep", "s.json", "--out", "s1", "-j", "1", "--quiet"], in: dir).status == 0)
-        #expect(try CLI.run(["sweep", "s.json", "--out", "s2", "-j", "2", "--quiet"], in: dir).status == 0)
+        expectEqual(try CLI.run(["sweep", "s.json", "--out", "s1", "-j", "1", "--quiet"], in: dir).status, 0)
+        expectEqual(try CLI.run(["sweep", "s.json", "--out", "s2", "-j", "2", "--quiet"], in: dir).status, 0)
         let one = try String(contentsOf: dir.appendingPathComponent("s1/cells.csv"), encoding: .utf8)
         let two = try String(contentsOf: dir.appendingPathComponent("s2/cells.csv"), encoding: .utf8)
-        #expect(one == two)
+        expectEqual(one, two)
         let rows = CSVTable.records(one).rows
-        let header = try #require(rows.first)
-        let to = try #require(header.firstIndex(of: "param.flows[0].to"))
-        let hops = try #require(header.firstIndex(of: "mesh_flow_hops"))
-        let flow = try #require(header.firstIndex(of: "flow"))
+        let header = try require(rows.first)
+        let to = try require(header.firstIndex(of: "param.flows[0].to"))
+        let hops = try require(header.firstIndex(of: "mesh_flow_hops"))
+        let flow = try require(header.firstIndex(of: "flow"))
         // B, C and D are one, two and three sessions away from A.
         var seen: [String: String] = [:]
         for r in rows.dropFirst() where r.count == header.count && r[flow] == "f" { seen[r[to]] = r[hops] }
-        #expect(seen == ["B": "1", "C": "2", "D": "3"])
-        #expect(try CLI.run(["plot", "s1"], in: dir).status == 0)
+        expectEqual(seen, ["B": "1", "C": "2", "D": "3"])
+        expectEqual(try CLI.run(["plot", "s1"], in: dir).status, 0)
         let charts = try listing(dir.appendingPathComponent("s1/plots"))
-        #expect(charts.contains("goodput-vs-hops.svg"))
-        #expect(charts.contains("rtt-vs-hops.svg"))
+        expect(charts.contains("goodput-vs-hops.svg"))
+        expect(charts.contains("rtt-vs-hops.svg"))
     }
 
     @Test func checkReportsWhetherAFlowDeliveredWhatItWrote() throws {
@@ -226,15 +226,15 @@ import Testing
             with: "\"mesh\": {}, \"expectations\": [{\"metric\": \"flow_delivered\", \"flow\": \"f\", \"min\": 1}],")
         let dir = try temporaryFolder(["good.json": good])
         let run = try CLI.run(["check", "good.json"], in: dir)
-        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
-        #expect(run.stdout.contains("flow f delivered"))
-        #expect(run.stdout.contains("100000/100000 bytes"))
+        expectEqual(run.status, 0, "\(run.stdout)\(run.stderr)")
+        expect(run.stdout.contains("flow f delivered"))
+        expect(run.stdout.contains("100000/100000 bytes"))
         let bad = diagnostics(
             text.replacingOccurrences(
                 of: "\"mesh\": {},",
                 with: "\"mesh\": {}, \"expectations\": [{\"metric\": \"flow_delivered\", \"flow\": \"g\", \"min\": 1}],"
             ))
-        #expect(bad.first?.path == "expectations[0].flow")
-        #expect(bad.first?.message.contains("no flow is named \"g\" (known: f)") == true)
+        expectEqual(bad.first?.path, "expectations[0].flow")
+        expect(bad.first?.message.contains("no flow is named \"g\" (known: f)") == true)
     }
 }

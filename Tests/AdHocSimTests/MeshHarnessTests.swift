@@ -140,14 +140,14 @@ struct MeshHarnessTests {
         for a in 0..<4 {
             for b in 0..<4 where a != b {
                 let expected = a < b ? Array(a...b) : Array((b...a).reversed())
-                #expect(h.mesh.route(from: a, to: b, at: sim.now)?.path == expected, "\(a) → \(b)")
+                expectEqual(h.mesh.route(from: a, to: b, at: sim.now)?.path, expected, "\(a) → \(b)")
             }
         }
         // Each heartbeat is sent by its origin and forwarded once by each of the 3 others, each
         // time to every session peer (`floodSend`): 1 + 2 + 2 + 1 = 6 frames per heartbeat.
         let originated = h.mesh.originated.reduce(0, +)
-        #expect(originated >= 8)
-        #expect(h.mesh.framesSent.controlFramesSent.reduce(0, +) == 6 * originated)
+        expect(originated >= 8)
+        expectEqual(h.mesh.framesSent.controlFramesSent.reduce(0, +), 6 * originated)
     }
 
     @Test func aRouteExpiresWhenItsOriginFallsSilent() {
@@ -157,9 +157,9 @@ struct MeshHarnessTests {
         var sim = Simulation(seed: 5)
         var h = MeshHarness(peers: [[1], [0]], config: config, sim: &sim)
         _ = sim.run(&h, until: .seconds(6))
-        let learned = try! #require(h.mesh.route(from: 0, to: 1, at: sim.now)).learned
-        #expect(h.mesh.route(from: 0, to: 1, at: learned + .seconds(15)) != nil)
-        #expect(h.mesh.route(from: 0, to: 1, at: learned + .seconds(15) + .nanoseconds(1)) == nil)
+        let learned = try! require(h.mesh.route(from: 0, to: 1, at: sim.now)).learned
+        expect(h.mesh.route(from: 0, to: 1, at: learned + .seconds(15)) != nil)
+        expect(h.mesh.route(from: 0, to: 1, at: learned + .seconds(15) + .nanoseconds(1)) == nil)
     }
 
     /// Classic DSR on a 4-node line (RFC 4728 §3.1): one request flood and one reply. Control
@@ -176,15 +176,15 @@ struct MeshHarnessTests {
         _ = sim.run(&h, until: .seconds(3))
         let r: UInt64 = 37
         let bytes: [UInt64] = [40 + r, 2 * (48 + r) + 64 + r, 2 * (56 + r) + 64 + r, 64 + r]
-        #expect(h.mesh.framesSent.controlBytes == bytes)
-        #expect(h.mesh.route(from: 0, to: 3, at: sim.now)?.path == [0, 1, 2, 3])
-        #expect(h.mesh.route(from: 3, to: 0, at: sim.now)?.path == [3, 2, 1, 0])
+        expectEqual(h.mesh.framesSent.controlBytes, bytes)
+        expectEqual(h.mesh.route(from: 0, to: 3, at: sim.now)?.path, [0, 1, 2, 3])
+        expectEqual(h.mesh.route(from: 3, to: 0, at: sim.now)?.path, [3, 2, 1, 0])
         let record = h.mesh.ledger.records[0][0]
         // Found, sent and confirmed: request and reply 3 hops each, message and return 3 each,
         // 1 ms per hop on the perfect link.
-        #expect(record.delivered == .seconds(1) + .milliseconds(9))
-        #expect(record.confirmed == .seconds(1) + .milliseconds(12))
-        #expect(record.hops == 3)
+        expectEqual(record.delivered, .seconds(1) + .milliseconds(9))
+        expectEqual(record.confirmed, .seconds(1) + .milliseconds(12))
+        expectEqual(record.hops, 3)
     }
 
     /// A relay whose session no longer includes the next hop cannot pass a message on; with
@@ -198,18 +198,18 @@ struct MeshHarnessTests {
         var h = MeshHarness(
             peers: line, config: config, messages: [message(from: 0, to: 3, count: 2, start: 1)], sim: &sim)
         _ = sim.run(&h, until: .seconds(2))
-        #expect(h.mesh.route(from: 0, to: 3, at: sim.now)?.path == [0, 1, 2, 3])
-        #expect(h.mesh.route(from: 1, to: 3, at: sim.now) == nil)  // 1 only relayed
+        expectEqual(h.mesh.route(from: 0, to: 3, at: sim.now)?.path, [0, 1, 2, 3])
+        expect(h.mesh.route(from: 1, to: 3, at: sim.now) == nil)  // 1 only relayed
         h.mesh.disconnect(2, 3)
         _ = sim.run(&h, until: .milliseconds(2100))  // the second message leaves at 2 s
-        #expect(h.mesh.recorder.noSessionDrops == 1)
-        #expect(h.mesh.recorder.routeErrors == 1)
-        #expect(h.mesh.route(from: 0, to: 3, at: sim.now) == nil)
-        #expect(h.mesh.ledger.records[0][1].delivered == nil)
+        expectEqual(h.mesh.recorder.noSessionDrops, 1)
+        expectEqual(h.mesh.recorder.routeErrors, 1)
+        expect(h.mesh.route(from: 0, to: 3, at: sim.now) == nil)
+        expect(h.mesh.ledger.records[0][1].delivered == nil)
         // The error (path 2 → 1 → 0, 3 nodes: 56 B) was sent by 2 and forwarded by 1 (after the
         // request copies to both peers and the reply), each frame with its 37-byte DTLS record.
         let r: UInt64 = 37
-        #expect(h.mesh.framesSent.controlBytes[2] == 2 * (56 + r) + (64 + r) + (56 + r))
-        #expect(h.mesh.framesSent.controlBytes[1] == 2 * (48 + r) + (64 + r) + (56 + r))
+        expectEqual(h.mesh.framesSent.controlBytes[2], 2 * (56 + r) + (64 + r) + (56 + r))
+        expectEqual(h.mesh.framesSent.controlBytes[1], 2 * (48 + r) + (64 + r) + (56 + r))
     }
 }

@@ -33,20 +33,20 @@ struct MeshMessageTests {
         let (w, end) = run(s)
         let m = MeshMetrics(w.layers.mesh!, end: end)
         let chat = m.workloads[0]
-        #expect(chat.created == 10 && chat.delivered == 10 && chat.confirmed == 10)
-        #expect(chat.attempts == 10)
-        #expect(chat.meanHops == 3)
-        #expect(w.layers.mesh!.ledger.records[0].allSatisfy { $0.hops == 3 })
+        expect(chat.created == 10 && chat.delivered == 10 && chat.confirmed == 10)
+        expectEqual(chat.attempts, 10)
+        expectEqual(chat.meanHops, 3)
+        expect(w.layers.mesh!.ledger.records[0].allSatisfy { $0.hops == 3 })
         // Per message: A sends it, B and C forward it and the return, D sends the return.
         // Frame bytes: 32 + 8·4 + 37 + 200 = 301 for the message, 32 + 8·4 + 37 = 101 for the
         // return (37: the session's DTLS record, `SessionConfig.dtlsRecordBytes`).
-        #expect(m.nodes.map(\.messageFrames) == [10, 20, 20, 10])
+        expectEqual(m.nodes.map(\.messageFrames), [10, 20, 20, 10])
         // Typed apart: as an untyped literal inside `#expect` this took the type checker 5 s.
         let bytes: [UInt64] = [3010, 3010 + 1010, 3010 + 1010, 1010]
-        #expect(m.nodes.map(\.messageBytes) == bytes)
+        expectEqual(m.nodes.map(\.messageBytes), bytes)
         // The route return leaves the destination after the message arrived.
-        for r in w.layers.mesh!.ledger.records[0] { #expect(r.confirmed! > r.delivered!) }
-        #expect(chat.confirmRtt.count == 10 && chat.confirmRtt.mean > 0)
+        for r in w.layers.mesh!.ledger.records[0] { expect(r.confirmed! > r.delivered!) }
+        expect(chat.confirmRtt.count == 10 && chat.confirmRtt.mean > 0)
     }
 
     static let line5 = [("A", 0.0, 0.0), ("B", 30, 0), ("C", 60, 0), ("D", 90, 0), ("E", 120, 0)]
@@ -69,27 +69,27 @@ struct MeshMessageTests {
                     ],
                 ], duration: 30)
             let (w, end) = run(s)
-            #expect(w.layers.mesh!.peers == [[1], [0, 2], [1, 3], [2, 4], [3]])
+            expectEqual(w.layers.mesh!.peers, [[1], [0, 2], [1, 3], [2, 4], [3]])
             return MeshMetrics(w.layers.mesh!, end: end)
         }
         let broadcast = try metrics("path-broadcast")
         let chat = broadcast.workloads[0]
-        #expect(chat.created == 10 && chat.delivered == 10 && chat.confirmed == 10 && chat.attempts == 10)
+        expect(chat.created == 10 && chat.delivered == 10 && chat.confirmed == 10 && chat.attempts == 10)
         // A message A → E costs the senders' session peers at each hop: A 1, B 2, C 2, D 2
         // (7 frames); its return E → A: E 1, D 2, C 2, B 2 (7). Per node, per message: A sends
         // 1, B, C and D 2 + 2, E 1.
-        #expect(broadcast.nodes.map(\.messageFrames) == [10, 40, 40, 40, 10])
+        expectEqual(broadcast.nodes.map(\.messageFrames), [10, 40, 40, 40, 10])
         // The relays pass each message and each return on once: B, C, D twice per message.
-        #expect(broadcast.nodes.map(\.relayed) == [0, 20, 20, 20, 0])
+        expectEqual(broadcast.nodes.map(\.relayed), [0, 20, 20, 20, 0])
         // The copies not for the next node are dropped: B's copy of the message to A, C's to
         // B, D's to C; of the return, D's to E, C's to D, B's to C. 6 per message, 14 − 8.
-        #expect(broadcast.nodes.map(\.notOnPath) == [10, 10, 20, 10, 10])
+        expectEqual(broadcast.nodes.map(\.notOnPath), [10, 10, 20, 10, 10])
         // Next-hop delivery: 4 + 4 frames per message, the same relaying, nothing dropped.
         let unicast = try metrics("next-hop")
-        #expect(unicast.nodes.map(\.messageFrames) == [10, 20, 20, 20, 10])
-        #expect(unicast.nodes.map(\.relayed) == [0, 20, 20, 20, 0])
-        #expect(unicast.nodes.map(\.notOnPath) == [0, 0, 0, 0, 0])
-        #expect(unicast.workloads[0].delivered == 10)
+        expectEqual(unicast.nodes.map(\.messageFrames), [10, 20, 20, 20, 10])
+        expectEqual(unicast.nodes.map(\.relayed), [0, 20, 20, 20, 0])
+        expectEqual(unicast.nodes.map(\.notOnPath), [0, 0, 0, 0, 0])
+        expectEqual(unicast.workloads[0].delivered, 10)
     }
 
     /// "Each node can connect to up to 8 other nodes" (seed 002), counted as the design counts
@@ -104,16 +104,16 @@ struct MeshMessageTests {
         for (mesh, neighbours) in [([:], 8), (["sessionsPerPhone": 1], 7)] as [(JSON, Int)] {
             let (w, end) = run(try scenario(grid, mesh: mesh, duration: 10))
             let m = MeshMetrics(w.layers.mesh!, end: end)
-            #expect(m.nodes[4].sessionPeers == neighbours, "\(mesh.text)")
-            #expect(m.neighboursMax == neighbours)
-            #expect(m.largestSession == 8)
+            expectEqual(m.nodes[4].sessionPeers, neighbours, "\(mesh.text)")
+            expectEqual(m.neighboursMax, neighbours)
+            expectEqual(m.largestSession, 8)
         }
     }
 
     /// The relay A uses to reach C at 11 s.
     func relay() throws -> Int {
         let (w, end) = run(try scenario(Self.diamond, mesh: [:]), until: .seconds(11))
-        return try #require(w.layers.mesh!.route(from: 0, to: 3, at: end)).path[1]
+        return try require(w.layers.mesh!.route(from: 0, to: 3, at: end)).path[1]
     }
 
     @Test func aLostPeerLeavesTheSessionAfterThePeerTimeout() throws {
@@ -122,8 +122,8 @@ struct MeshMessageTests {
             Self.diamond, mesh: [:], events: [["at_s": 12, "node": .string(b == 1 ? "B1" : "B2"), "action": "fail"]])
         // Sessions are evaluated every second; the round at 12 s (after the failure, which was
         // scheduled first) notes the loss, and the peer goes when 3 s have passed: at 15 s.
-        #expect(run(s, until: .milliseconds(14_900)).0.layers.mesh!.peers[0].contains(b))
-        #expect(!run(s, until: .milliseconds(15_100)).0.layers.mesh!.peers[0].contains(b))
+        expect(run(s, until: .milliseconds(14_900)).0.layers.mesh!.peers[0].contains(b))
+        expect(!run(s, until: .milliseconds(15_100)).0.layers.mesh!.peers[0].contains(b))
     }
 
     @Test func aSenderRetriesWithTheRepairedRouteAfterARelayFails() throws {
@@ -143,9 +143,9 @@ struct MeshMessageTests {
         let chat = m.workloads[0]
         // Without the route cache (`RouteCacheTests` has it fail over at once), three retries
         // 4 s apart outlast the repair (one heartbeat period at most, below).
-        #expect(chat.delivered == 20)
-        #expect(w.layers.mesh!.ledger.records[0].contains { $0.attempts >= 2 })
-        #expect(w.layers.mesh!.route(from: 0, to: 3, at: end)?.path == [0, other, 3])
+        expectEqual(chat.delivered, 20)
+        expect(w.layers.mesh!.ledger.records[0].contains { $0.attempts >= 2 })
+        expectEqual(w.layers.mesh!.route(from: 0, to: 3, at: end)?.path, [0, other, 3])
         // Repair: every route relayed through the failed node (counted here from the tables
         // just before the failure) is repaired by its destination's next heartbeat, which
         // arrives through the other relay within one period (5 s + ≤ 100 ms jitter) plus two
@@ -157,12 +157,12 @@ struct MeshMessageTests {
                 if before.layers.mesh!.route(from: a, to: c, at: t)?.path.contains(b) == true { through += 1 }
             }
         }
-        let repair = try #require(m.repairs.first)
-        #expect(repair.node == b && repair.failed == .milliseconds(15_500))
-        #expect(through >= 1)
-        #expect(repair.brokenPairs == through)
-        #expect(repair.repairTimes.count == through)
-        #expect(repair.repairTimes.allSatisfy { $0 > .zero && $0 <= .milliseconds(5_120) })
+        let repair = try require(m.repairs.first)
+        expect(repair.node == b && repair.failed == .milliseconds(15_500))
+        expect(through >= 1)
+        expectEqual(repair.brokenPairs, through)
+        expectEqual(repair.repairTimes.count, through)
+        expect(repair.repairTimes.allSatisfy { $0 > .zero && $0 <= .milliseconds(5_120) })
     }
 
     @Test func everyHeartbeatIsForwardedOnceByEachOtherNode() throws {
@@ -175,8 +175,8 @@ struct MeshMessageTests {
             try scenario(
                 Self.diamond, mesh: ["floodSend": "broadcast", "sessionSetup": "instant"], duration: 32))
         let originated = w.layers.mesh!.originated.reduce(0, +)
-        #expect(originated >= 4 * 6)
-        #expect(w.layers.mesh!.framesSent.controlFramesSent.reduce(0, +) == 4 * originated)
+        expect(originated >= 4 * 6)
+        expectEqual(w.layers.mesh!.framesSent.controlFramesSent.reduce(0, +), 4 * originated)
         // With one unicast per session peer (the default), a node forwards each heartbeat at
         // most once, to each of its peers: at most 2 × 5 sessions = 10 frames per heartbeat. A
         // node whose first copy of a new heartbeat came the long way round while its route is
@@ -185,8 +185,8 @@ struct MeshMessageTests {
         let (u, _) = run(try scenario(Self.diamond, mesh: ["sessionSetup": "instant"], duration: 32))
         let sent = u.layers.mesh!.framesSent.controlFramesSent.reduce(0, +)
         let made = u.layers.mesh!.originated.reduce(0, +)
-        #expect(sent <= 10 * made)
-        #expect(sent >= 2 * made)
+        expect(sent <= 10 * made)
+        expect(sent >= 2 * made)
     }
 
     @Test func simultaneousFailuresCountOnlyRoutesBetweenLiveNodes() throws {
@@ -199,9 +199,9 @@ struct MeshMessageTests {
             events: [["at_s": 20, "node": "C", "action": "fail"], ["at_s": 20, "node": "D", "action": "fail"]])
         let (w, end) = run(s)
         let repairs = MeshMetrics(w.layers.mesh!, end: end).repairs
-        #expect(repairs.map(\.node) == [2, 3])
-        #expect(repairs.map(\.brokenPairs) == [4, 4])
-        #expect(repairs.allSatisfy { $0.repairTimes.isEmpty })
+        expectEqual(repairs.map(\.node), [2, 3])
+        expectEqual(repairs.map(\.brokenPairs), [4, 4])
+        expect(repairs.allSatisfy { $0.repairTimes.isEmpty })
     }
 
     @Test func routeEstablishmentIsTheFirstHeartbeatThatArrives() throws {
@@ -217,21 +217,21 @@ struct MeshMessageTests {
         let offset = SimTime(nanoseconds: Int64(min(start, session) * 1e8))
         let m = MeshMetrics(w.layers.mesh!, end: end)
         let established = SimTime(nanoseconds: w.layers.mesh!.recorder.firstRoute[0 * 2 + 1])
-        #expect(established > offset && established - offset < .milliseconds(2))
-        #expect(m.pairsRouted == 2)
+        expect(established > offset && established - offset < .milliseconds(2))
+        expectEqual(m.pairsRouted, 2)
         let a = m.firstRoutes[0]
-        #expect(m.firstRoutes.count == 2 && a.from == 0 && a.to == 1 && a.time == established)
+        expect(m.firstRoutes.count == 2 && a.from == 0 && a.to == 1 && a.time == established)
         let csv = MeshFiles.files(m, report: try ScenarioRunner.run(s)).first { $0.name == "route_establishment.csv" }
-        #expect(
+        expect(
             csv?.contents.hasPrefix(
                 "from,to,first_route_s\nA,B,\(NumberText.fixed(established.inSeconds, decimals: 6))\n") == true)
     }
 
     @Test func medianNodesFollowTheDesign() {
-        #expect(PathKeys.median(of: [0, 9]) == nil)
-        #expect(PathKeys.median(of: [0, 5, 9]) == 5)
-        #expect(PathKeys.median(of: [0, 5, 6, 9]) == 5)
-        #expect(PathKeys.median(of: [0, 5, 6, 7, 9]) == 6)
+        expect(PathKeys.median(of: [0, 9]) == nil)
+        expectEqual(PathKeys.median(of: [0, 5, 9]), 5)
+        expectEqual(PathKeys.median(of: [0, 5, 6, 9]), 5)
+        expectEqual(PathKeys.median(of: [0, 5, 6, 7, 9]), 6)
     }
 
     @Test func aKeyNeedsEnoughSharedPathsAndShowsWhoElseCanRebuildIt() {
@@ -245,42 +245,36 @@ struct MeshMessageTests {
         ]
         let peers: [[Int]] = [[1, 2, 4], [0, 4, 5], [0, 3, 5], [2, 4, 6], [0, 1, 3], [1, 2], [3]]
         let two = PathKeys.report(heard: heard, nodes: n, peers: peers, keyPaths: 2)
-        #expect(two.count == 1)
-        #expect(two[0].a == 0 && two[0].b == 4 && two[0].sharedPaths == 2)
+        expectEqual(two.count, 1)
+        expect(two[0].a == 0 && two[0].b == 4 && two[0].sharedPaths == 2)
         // Medians: 1 for 0-1-4; for 0-2-3-4 (two relays) the one nearer node 0: 2.
-        #expect(two[0].medians == [1, 2])
+        expectEqual(two[0].medians, [1, 2])
         // Observers of 0-1-4: {0, 1, 4} and their peers {2, 5, 3}; of 0-2-3-4: {0, 2, 3, 4}
         // and their peers {1, 5, 6}. Both, without the pair: 1, 2, 3, 5.
-        #expect(two[0].exposedTo == [1, 2, 3, 5])
+        expectEqual(two[0].exposedTo, [1, 2, 3, 5])
         let three = PathKeys.report(heard: heard, nodes: n, peers: peers, keyPaths: 3)
-        #expect(three[0].medians == nil && three[0].exposedTo.isEmpty)
+        expect(three[0].medians == nil && three[0].exposedTo.isEmpty)
     }
 
     @Test func routeChangeLogsNameWhatChanged() {
         let h = RouteChangeLog.header + "\n"
         let stored = h + "0.500000000 A C A B C\n0.500000000 C A C B A\n12.000000000 A C -\n"
-        #expect(RouteChangeLog.difference(stored: stored, new: stored) == nil)
+        expect(RouteChangeLog.difference(stored: stored, new: stored) == nil)
         // Both routes learned 2 s later, the same paths, and A's lost 2 s later: two pairs,
         // both only in time, every shift +2 s; the first difference is the stored 0.5 s change.
         let later = h + "2.500000000 A C A B C\n2.500000000 C A C B A\n14.000000000 A C -\n"
-        #expect(
-            RouteChangeLog.difference(stored: stored, new: later)
-                == "2 pairs changed, 2 only in time (+2.000 s); first at 0.500 s, node A, destination C: "
+        expectEqual(RouteChangeLog.difference(stored: stored, new: later), "2 pairs changed, 2 only in time (+2.000 s); first at 0.500 s, node A, destination C: "
                 + "stored A B C from 0.500 s, new A B C from 2.500 s")
         // A different relay for C → A at the same time: one pair, not only in time.
         let other = h + "0.500000000 A C A B C\n0.500000000 C A C D A\n12.000000000 A C -\n"
-        #expect(
-            RouteChangeLog.difference(stored: stored, new: other)
-                == "1 pair changed; first at 0.500 s, node C, destination A: stored C B A from 0.500 s, "
+        expectEqual(RouteChangeLog.difference(stored: stored, new: other), "1 pair changed; first at 0.500 s, node C, destination A: stored C B A from 0.500 s, "
                 + "new C D A from 0.500 s")
         // The route is never lost: the stored loss at 12 s is the difference.
         let kept = h + "0.500000000 A C A B C\n0.500000000 C A C B A\n"
-        #expect(
-            RouteChangeLog.difference(stored: stored, new: kept)
-                == "1 pair changed; first at 12.000 s, node A, destination C: stored no route from 12.000 s, "
+        expectEqual(RouteChangeLog.difference(stored: stored, new: kept), "1 pair changed; first at 12.000 s, node A, destination C: stored no route from 12.000 s, "
                 + "new no further change")
         // An old per-heartbeat snapshot is not compared as if it were a log.
-        #expect(
+        expect(
             RouteChangeLog.difference(stored: "5.000000000 A C A B C\n", new: stored)?
                 .hasPrefix("the stored file is not a route change log") == true)
     }
@@ -301,7 +295,7 @@ struct MeshMessageTests {
                 return ""
             } catch { return "\(error)" }
         }
-        #expect(
+        expect(
             errors(
                 "[{\"id\": \"x\", \"from\": \"A\", \"to\": \"A\", \"size_bytes\": 1, \"count\": 1, \"interval_s\": 1}]"
             )
@@ -310,27 +304,27 @@ struct MeshMessageTests {
             _ = try scenario(Self.line, mesh: ["forwarding": "flood"])
             Issue.record("an unknown forwarding was accepted")
         } catch {
-            #expect("\(error)".contains("mesh.forwarding: "), "\(error)")
-            #expect("\(error)".contains("\"path-broadcast\""), "\(error)")
+            expect("\(error)".contains("mesh.forwarding: "), "\(error)")
+            expect("\(error)".contains("\"path-broadcast\""), "\(error)")
         }
-        #expect(
+        expect(
             errors(
                 "[{\"id\": \"x\", \"from\": \"A\", \"to\": \"Q\", \"size_bytes\": 1, \"count\": 1, \"interval_s\": 1}]"
             )
             .contains("mesh.messages[0].to: no node has the id \"Q\""))
-        #expect(
+        expect(
             errors(
                 "[{\"id\": \"x\", \"from\": \"A\", \"to\": \"B\", \"size_bytes\": 0, \"count\": 1, \"interval_s\": 1}]"
             )
             .contains("mesh.messages[0].size_bytes"))
-        #expect(
+        expect(
             errors(
                 "[{\"id\": \"x\", \"from\": \"A\", \"to\": \"B\", \"size_bytes\": 67108865, \"count\": 1, \"interval_s\": 1}]"
             )
             .contains("a message size in 1...67108864 bytes"))
         let twice =
             "{\"id\": \"x\", \"from\": \"A\", \"to\": \"B\", \"size_bytes\": 1, \"count\": 1, \"interval_s\": 1}"
-        #expect(
+        expect(
             errors("[\(twice), \(twice)]").contains(
                 "mesh.messages[1].id: another message workload is already named \"x\""))
     }
@@ -344,7 +338,7 @@ struct MeshSweepTests {
         let plan = try SweepPlan(
             path: root.appendingPathComponent("topologies/mesh-compare.json").path,
             overrides: ["matrix.repeat=1"])
-        #expect(plan.header.suffix(MeshFiles.sweepColumns.count) == ArraySlice(MeshFiles.sweepColumns))
+        expectEqual(plan.header.suffix(MeshFiles.sweepColumns.count), ArraySlice(MeshFiles.sweepColumns))
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("mesh-sweep-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: out) }
         try SweepRunner.run(plan, out: out, workers: 2, shard: nil, resume: false, progress: .quiet)
@@ -352,16 +346,15 @@ struct MeshSweepTests {
         let header = rows[0]
         let data = rows.dropFirst().filter { $0.count == header.count }
         // 2 routings × 3 heartbeat intervals × 1 repeat, two workloads each.
-        #expect(data.count == 12)
+        expectEqual(data.count, 12)
         let proto = header.firstIndex(of: "protocol")!, flow = header.firstIndex(of: "flow")!
         let ratio = header.firstIndex(of: "mesh_delivery_ratio")!, packets = header.firstIndex(of: "packets")!
-        #expect(Set(data.map { $0[proto] }) == ["dsr-heartbeat", "dsr"])
-        #expect(Set(data.map { $0[flow] }) == ["chat", "reply"])
-        #expect(data.allSatisfy { $0[packets] == "120" && Double($0[ratio]).map { (0...1).contains($0) } == true })
+        expectEqual(Set(data.map { $0[proto] }), ["dsr-heartbeat", "dsr"])
+        expectEqual(Set(data.map { $0[flow] }), ["chat", "reply"])
+        expect(data.allSatisfy { $0[packets] == "120" && Double($0[ratio]).map { (0...1).contains($0) } == true })
         let charts = try SweepPlots.charts(
             cellsCSV: try String(contentsOf: out.appendingPathComponent("cells.csv"), encoding: .utf8))
-        #expect(
-            charts.map(\.file) == [
+        expectEqual(charts.map(\.file), [
                 "mesh-delivery-by-place-and-routing.svg", "mesh-latency-by-place-and-routing.svg",
                 "mesh-control-by-place-and-routing.svg"
             ])

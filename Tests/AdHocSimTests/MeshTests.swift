@@ -16,10 +16,10 @@ struct MeshTests {
         // Heartbeats start within the first 5 s and repeat every 5 s (+ ≤ 100 ms jitter):
         // by 10.2 s every node has flooded twice.
         _ = sim.run(&w, until: .milliseconds(10_200))
-        #expect(w.layers.mesh!.peers == [[1], [0, 2], [1, 3], [2]])
-        #expect(w.layers.mesh!.route(from: 0, to: 3, at: sim.now)?.path == [0, 1, 2, 3])
-        #expect(w.layers.mesh!.route(from: 3, to: 0, at: sim.now)?.hops == 3)
-        #expect(w.layers.mesh!.route(from: 1, to: 2, at: sim.now)?.path == [1, 2])
+        expectEqual(w.layers.mesh!.peers, [[1], [0, 2], [1, 3], [2]])
+        expectEqual(w.layers.mesh!.route(from: 0, to: 3, at: sim.now)?.path, [0, 1, 2, 3])
+        expectEqual(w.layers.mesh!.route(from: 3, to: 0, at: sim.now)?.hops, 3)
+        expectEqual(w.layers.mesh!.route(from: 1, to: 2, at: sim.now)?.path, [1, 2])
     }
 
     @Test func routesAvoidAFailedNodeAfterRepair() throws {
@@ -30,16 +30,16 @@ struct MeshTests {
         var sim = Simulation(seed: s.seed)
         var w = World<WirelessLink>(s, sim: &sim)
         _ = sim.run(&w, until: .seconds(11))
-        let before = try #require(w.layers.mesh!.route(from: 0, to: 3, at: sim.now))
-        #expect(before.hops == 2)
+        let before = try require(w.layers.mesh!.route(from: 0, to: 3, at: sim.now))
+        expectEqual(before.hops, 2)
         _ = sim.run(&w, until: .seconds(30))
         // B1 is gone: its session drops within a session round, and the next heartbeat
         // rounds teach the path through B2.
         let now = sim.now
-        let after = try #require(w.layers.mesh!.route(from: 0, to: 3, at: now))
-        #expect(after.path == [0, 2, 3])
-        #expect(w.layers.mesh!.route(from: 0, to: 1, at: now) == nil)  // B1's route expired
-        #expect(!w.layers.mesh!.peers[0].contains(1))
+        let after = try require(w.layers.mesh!.route(from: 0, to: 3, at: now))
+        expectEqual(after.path, [0, 2, 3])
+        expect(w.layers.mesh!.route(from: 0, to: 1, at: now) == nil)  // B1's route expired
+        expect(!w.layers.mesh!.peers[0].contains(1))
     }
 
     @Test(ScaleCheck.trait) func noNodeHoldsMoreThanEightInItsSession() throws {
@@ -53,12 +53,12 @@ struct MeshTests {
         // Every phone reaches the design's 8 other nodes (two Multipeer sessions of at most 8
         // members each, the phone included).
         let peers = w.layers.mesh!.peers.map(\.count)
-        #expect(peers.allSatisfy { $0 <= 8 })
-        #expect(peers.contains(8))
+        expect(peers.allSatisfy { $0 <= 8 })
+        expect(peers.contains(8))
         let config = w.layers.mesh!.config
-        #expect(peers.allSatisfy { config.largestSession(peers: $0) <= 8 })
+        expect(peers.allSatisfy { config.largestSession(peers: $0) <= 8 })
         // Sessions are mutual.
-        for (i, p) in w.layers.mesh!.peers.enumerated() { for j in p { #expect(w.layers.mesh!.peers[j].contains(i)) } }
+        for (i, p) in w.layers.mesh!.peers.enumerated() { for j in p { expect(w.layers.mesh!.peers[j].contains(i)) } }
     }
 
     @Test func meshRunsAreDeterministic() throws {
@@ -68,8 +68,8 @@ struct MeshTests {
         let s = try t.decoded()
         let a = RunFiles.files(for: try ScenarioRunner.run(s)).map { "\($0.name)\n" + deterministicPart($0.contents) }
         let b = RunFiles.files(for: try ScenarioRunner.run(s)).map { "\($0.name)\n" + deterministicPart($0.contents) }
-        #expect(a == b)
-        #expect(a.contains { $0.hasPrefix("routes.csv") })
+        expectEqual(a, b)
+        expect(a.contains { $0.hasPrefix("routes.csv") })
     }
 }
 
@@ -83,18 +83,18 @@ struct CheckTests {
             atPath: CheckTests.root.appendingPathComponent("topologies/regression").path
         )
         .filter { $0.hasSuffix(".json") }.sorted().map { "topologies/regression/\($0)" }
-        #expect(files.count == 7)
+        expectEqual(files.count, 7)
         let r = try CLI.run(["check"] + files + ["--golden", "topologies/regression/golden"], in: CheckTests.root)
-        #expect(r.status == 0, "\(r.stdout)")
-        #expect(!r.stdout.contains("FAIL"))
+        expectEqual(r.status, 0, "\(r.stdout)")
+        expect(!r.stdout.contains("FAIL"))
     }
 
     @Test func aBrokenExpectationFailsAndShowsWhatWasObserved() throws {
         let r = try CLI.run(
             ["check", "topologies/regression/line-5.json", "--set", "expectations[2].route.maxHops=3"],
             in: CheckTests.root)
-        #expect(r.status == 1)
-        #expect(r.stdout.contains("exists at 15.000 s, ≤ 3 hops  A B C D E (4 hops)  FAIL"))
+        expectEqual(r.status, 1)
+        expect(r.stdout.contains("exists at 15.000 s, ≤ 3 hops  A B C D E (4 hops)  FAIL"))
     }
 
     @Test func aDeliveryRatioBelowItsBoundFailsWithTheObservedRatio() throws {
@@ -102,13 +102,13 @@ struct CheckTests {
         let r = try CLI.run(
             ["check", "topologies/regression/grid-delivery.json", "--set", "expectations[1].max=0.5"],
             in: CheckTests.root)
-        #expect(r.status == 1)
-        #expect(r.stdout.contains("delivery ratio chat  ≥ 0.9900, ≤ 0.5000  1.0000 (100/100)  FAIL"), "\(r.stdout)")
+        expectEqual(r.status, 1)
+        expect(r.stdout.contains("delivery ratio chat  ≥ 0.9900, ≤ 0.5000  1.0000 (100/100)  FAIL"), "\(r.stdout)")
         let unknown = try CLI.run(
             ["check", "topologies/regression/grid-delivery.json", "--set", "expectations[1].flow=voice"],
             in: CheckTests.root)
-        #expect(unknown.status == 2)
-        #expect(
+        expectEqual(unknown.status, 2)
+        expect(
             unknown.stderr.contains("expectations[1].flow: no mesh message workload is named \"voice\" (known: chat)"))
     }
 
@@ -116,44 +116,44 @@ struct CheckTests {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("golden-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let file = "topologies/regression/line-5.json"
-        #expect(try CLI.run(["check", file, "--golden", dir, "--update-golden"], in: CheckTests.root).status == 0)
+        expectEqual(try CLI.run(["check", file, "--golden", dir, "--update-golden"], in: CheckTests.root).status, 0)
         let same = try CLI.run(["check", file, "--golden", dir], in: CheckTests.root)
-        #expect(same.status == 0 && same.stdout.contains("identical  pass"))
+        expect(same.status == 0 && same.stdout.contains("identical  pass"))
         // E moved 30 m further out (60 m from D: −67.2 dBm, below the −65 dBm discovery
         // threshold): nobody holds a route to E, so the tables differ from the first sample.
         let other = try CLI.run(
             ["check", file, "--golden", dir, "--set", "nodes[4].position[0]=150"], in: CheckTests.root)
-        #expect(other.status == 1)
+        expectEqual(other.status, 1)
         // Routes to and from E never come; the 12 pairs of A…D alone keep theirs (same
         // paths), so at most those differ only in time.
         let counts = other.stdout.split(separator: "\n").first { $0.contains("route changes") }.map { line in
             line.split(separator: " ").enumerated().compactMap { k, w in Int(w).map { (k, $0) } }.map(\.1)
         } ?? []
-        #expect(counts.count >= 1 && counts[0] - (counts.count > 1 ? counts[1] : 0) >= 8, "\(other.stdout)")
-        #expect(try CLI.run(["check", file, "--update-golden"], in: CheckTests.root).status == 2)
+        expect(counts.count >= 1 && counts[0] - (counts.count > 1 ? counts[1] : 0) >= 8, "\(other.stdout)")
+        expectEqual(try CLI.run(["check", file, "--update-golden"], in: CheckTests.root).status, 2)
         // --seed replaces the file's seed (1): the same seed gives the same log, another one
         // another trajectory.
         let same1 = try CLI.run(["check", file, "--golden", dir, "--seed", "1"], in: CheckTests.root)
-        #expect(same1.stdout.contains("identical  pass"), "\(same1.stdout)")
+        expect(same1.stdout.contains("identical  pass"), "\(same1.stdout)")
         let seven = try CLI.run(["check", file, "--golden", dir, "--seed", "7"], in: CheckTests.root)
-        #expect(seven.status == 1 && seven.stdout.contains("pairs changed"), "\(seven.stdout)")
+        expect(seven.status == 1 && seven.stdout.contains("pairs changed"), "\(seven.stdout)")
         let badSeed = try CLI.run(["check", file, "--seed", "-1"], in: CheckTests.root)
-        #expect(badSeed.status == 2)
+        expectEqual(badSeed.status, 2)
         // The log is looked at on the 100 ms grid whatever the heartbeat period: with 0.35 s
         // heartbeats every change still falls on a multiple of 0.1 s.
         let s = try ScenarioDecoder.load(
             path: CheckTests.root.appendingPathComponent(file).path, overrides: ["mesh.heartbeatIntervalS=0.35"])
-        let log = try #require(try Checker.run(s).routeChanges)
+        let log = try require(try Checker.run(s).routeChanges)
         let stamps = log.split(separator: "\n").dropFirst().compactMap { $0.split(separator: " ").first }
-        #expect(!stamps.isEmpty)
-        #expect(stamps.allSatisfy { $0.hasSuffix("00000000") })
+        expect(!stamps.isEmpty)
+        expect(stamps.allSatisfy { $0.hasSuffix("00000000") })
     }
 
     @Test func expectationsNamingUnknownNodesAreBadInput() throws {
         let r = try CLI.run(
             ["check", "topologies/regression/line-5.json", "--set", "expectations[0].route.to=Z"], in: CheckTests.root)
-        #expect(r.status == 2)
-        #expect(r.stderr.contains("expectations[0].route.to: no node has the id \"Z\""))
+        expectEqual(r.status, 2)
+        expect(r.stderr.contains("expectations[0].route.to: no node has the id \"Z\""))
     }
 
     @Test func aFingerprintExpectationCatchesAnyBehaviouralChange() throws {
@@ -167,9 +167,9 @@ struct CheckTests {
             return try t.decoded(overrides: extra)
         }
         let fp = try ScenarioRunner.run(try scenario([])).fingerprint
-        #expect(try Checker.run(try scenario([["fingerprint": .string(fp)]])).outcomes.first?.passed == true)
+        expect(try Checker.run(try scenario([["fingerprint": .string(fp)]])).outcomes.first?.passed == true)
         let changed = try Checker.run(try scenario([["fingerprint": .string(fp)]], ["mesh.heartbeatIntervalS=4"]))
-        #expect(changed.outcomes.first?.passed == false)
-        #expect(changed.outcomes.first?.observed != fp)
+        expect(changed.outcomes.first?.passed == false)
+        expect(changed.outcomes.first?.observed != fp)
     }
 }

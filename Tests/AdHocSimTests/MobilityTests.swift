@@ -23,21 +23,21 @@ struct MobilityTests {
             "{\"id\": \"B\", \"position\": [0, 0, 1.2], \"mobility\": {\"waypoints\": [[0, 0, 0, 1.2], [10, 100, 0, 1.2]]}}"
         )
         let table = NodeTable(s)
-        #expect(table.position(of: 1, at: .milliseconds(2500)) == Position(x: 25, y: 0, z: 1.2))
-        #expect(table.position(of: 1, at: .seconds(20)) == Position(x: 100, y: 0, z: 1.2))
-        #expect(table.mobile == [false, true])
+        expectEqual(table.position(of: 1, at: .milliseconds(2500)), Position(x: 25, y: 0, z: 1.2))
+        expectEqual(table.position(of: 1, at: .seconds(20)), Position(x: 100, y: 0, z: 1.2))
+        expectEqual(table.mobile, [false, true])
     }
 
     @Test func aNodeWalkingAwayIsNoLongerHeard() throws {
         let stay = try ScenarioRunner.run(try scenario("{\"id\": \"B\", \"position\": [10, 0, 1.2]}"))
-        #expect(stay.link[0].received == 10)
+        expectEqual(stay.link[0].received, 10)
         // B leaves between 5 and 6 s for 50 km away (sampled every 100 ms): A hears the
         // broadcasts B sent before about 5.1 s, five or six of them, and nothing later.
         let away = try ScenarioRunner.run(
             try scenario(
                 "{\"id\": \"B\", \"position\": [10, 0, 1.2], \"mobility\": {\"waypoints\": [[0, 10, 0, 1.2], [5, 10, 0, 1.2], [6, 50000, 0, 1.2]]}}"
             ))
-        #expect(away.link[0].received >= 5 && away.link[0].received <= 6)
+        expect(away.link[0].received >= 5 && away.link[0].received <= 6)
     }
 
     @Test func aFailedNodeIsSilentUntilItRecovers() throws {
@@ -49,8 +49,8 @@ struct MobilityTests {
                 "[{\"at_s\": 3, \"node\": \"B\", \"action\": \"fail\"}, {\"at_s\": 6, \"node\": \"B\", \"action\": \"recover\"}]"
         )
         let r = try ScenarioRunner.run(s)
-        #expect(r.link[0].received == 7)
-        #expect(r.link[1].queueDrops == 3)
+        expectEqual(r.link[0].received, 7)
+        expectEqual(r.link[1].queueDrops, 3)
     }
 
     @Test func aMoveEventTeleports() throws {
@@ -58,7 +58,7 @@ struct MobilityTests {
             "{\"id\": \"B\", \"position\": [10, 0, 1.2]}",
             events: "[{\"at_s\": 3, \"node\": \"B\", \"action\": \"move\", \"position\": [90000, 0, 1.2]}]")
         let r = try ScenarioRunner.run(s)
-        #expect(r.link[0].received == 3)  // p, 1+p, 2+p
+        expectEqual(r.link[0].received, 3)  // p, 1+p, 2+p
     }
 
     @Test func randomWaypointStaysInItsAreaAndIsSeeded() throws {
@@ -67,11 +67,11 @@ struct MobilityTests {
         let one = NodeTable(try scenario(b)), two = NodeTable(try scenario(b))
         for t in stride(from: 0, through: 10_000, by: 250) {
             let p = one.position(of: 1, at: .milliseconds(t))
-            #expect(p == two.position(of: 1, at: .milliseconds(t)))
-            #expect(p.x >= -50 && p.x <= 50 && p.y >= -20 && p.y <= 20)
+            expectEqual(p, two.position(of: 1, at: .milliseconds(t)))
+            expect(p.x >= -50 && p.x <= 50 && p.y >= -20 && p.y <= 20)
         }
         let other = NodeTable(try scenario(b, extra: ["seed=4"]))
-        #expect(other.position(of: 1, at: .seconds(8)) != one.position(of: 1, at: .seconds(8)))
+        expect(other.position(of: 1, at: .seconds(8)) != one.position(of: 1, at: .seconds(8)))
     }
 
     @Test func badMobilityAndEventsAreClearErrors() {
@@ -83,15 +83,15 @@ struct MobilityTests {
         let order = problems(
             "{\"id\": \"B\", \"position\": [0, 0, 1.2], \"mobility\": {\"waypoints\": [[0, 0, 0, 1.2], [10, 5, 0, 1.2], [4, 9, 0, 1.2]]}}"
         )
-        #expect(order.count == 1 && order[0].path == "nodes[1].mobility.waypoints[2][0]")
-        #expect(order.first?.message == "waypoints out of time order: t = 4 s follows t = 10 s (times must increase)")
+        expect(order.count == 1 && order[0].path == "nodes[1].mobility.waypoints[2][0]")
+        expectEqual(order.first?.message, "waypoints out of time order: t = 4 s follows t = 10 s (times must increase)")
         let unknown = problems(
             "{\"id\": \"B\", \"position\": [0, 0, 1.2]}", "[{\"at_s\": 1, \"node\": \"Z\", \"action\": \"fail\"}]")
-        #expect(
+        expect(
             unknown.count == 1 && unknown[0].path == "events[0].node"
                 && unknown[0].message == "no node has the id \"Z\"")
         let early = problems(
             "{\"id\": \"B\", \"position\": [0, 0, 1.2]}", "[{\"at_s\": -1, \"node\": \"B\", \"action\": \"fail\"}]")
-        #expect(early.count == 1 && early[0].path == "events[0].at_s")
+        expect(early.count == 1 && early[0].path == "events[0].at_s")
     }
 }

@@ -12,7 +12,7 @@ import Testing
     ) throws -> MeshMetrics {
         let s = try MeshScenarioText.scenario(
             nodes, mesh: "{\"phones\": \(phones)\(extra)}", events: events, duration: duration, seed: 6)
-        return try #require(try ScenarioRunner.run(s).mesh)
+        return try require(try ScenarioRunner.run(s).mesh)
     }
 
     /// The events phone `node` heard of `kind`, in time order.
@@ -28,16 +28,16 @@ import Testing
             #"[{"node": "B", "invitations": "decline"}]"#,
             events: #"[{"at_s": 0, "node": "B", "action": "stopBrowsing"}]"#)
         let received = heard(m, 1, .invitation), declined = heard(m, 0, .notConnected)
-        #expect(!received.isEmpty)
-        #expect(heard(m, 0, .invite).count == received.count)
-        #expect(declined.count == received.count)
+        expect(!received.isEmpty)
+        expectEqual(heard(m, 0, .invite).count, received.count)
+        expectEqual(declined.count, received.count)
         for (r, d) in zip(received, declined) {
-            #expect(d.time > r.time && d.time - r.time < .milliseconds(5))
+            expect(d.time > r.time && d.time - r.time < .milliseconds(5))
         }
-        #expect(heard(m, 0, .connected).isEmpty && heard(m, 1, .connecting).isEmpty)
-        #expect(m.nodes.map(\.sessionPeers) == [0, 0])
-        #expect(heard(m, 1, .found).isEmpty)  // B does not browse
-        #expect(heard(m, 0, .found).count == 1)  // found once, never lost
+        expect(heard(m, 0, .connected).isEmpty && heard(m, 1, .connecting).isEmpty)
+        expectEqual(m.nodes.map(\.sessionPeers), [0, 0])
+        expect(heard(m, 1, .found).isEmpty)  // B does not browse
+        expectEqual(heard(m, 0, .found).count, 1)  // found once, never lost
     }
 
     @Test func anIgnoredInvitationTimesOutAfterThirtySeconds() throws {
@@ -45,44 +45,44 @@ import Testing
         let m = try run(
             #"[{"node": "B", "invitations": "ignore"}]"#,
             events: #"[{"at_s": 0, "node": "B", "action": "stopBrowsing"}]"#)
-        let invite = try #require(heard(m, 0, .invite).first)
-        let gaveUp = try #require(heard(m, 0, .notConnected).first)
-        #expect(gaveUp.time - invite.time == .seconds(30))
-        #expect(heard(m, 1, .invitation).count >= 1)
-        #expect(heard(m, 1, .connecting).isEmpty && heard(m, 1, .notConnected).isEmpty)
-        #expect(m.nodes.map(\.sessionPeers) == [0, 0])
+        let invite = try require(heard(m, 0, .invite).first)
+        let gaveUp = try require(heard(m, 0, .notConnected).first)
+        expectEqual(gaveUp.time - invite.time, .seconds(30))
+        expect(heard(m, 1, .invitation).count >= 1)
+        expect(heard(m, 1, .connecting).isEmpty && heard(m, 1, .notConnected).isEmpty)
+        expectEqual(m.nodes.map(\.sessionPeers), [0, 0])
     }
 
     @Test func encryptionPreferencesGiveApplesOutcomes() throws {
         // required (the default) with none: never connected (the invited side declines).
         let mismatch = try run(#"[{"node": "B", "encryption": "none"}]"#, duration: 5)
-        #expect(mismatch.nodes.map(\.sessionPeers) == [0, 0])
-        #expect((mismatch.multipeerEvents ?? []).allSatisfy { $0.kind != .connected })
-        #expect(!heard(mismatch, 0, .notConnected).isEmpty || !heard(mismatch, 1, .notConnected).isEmpty)
+        expectEqual(mismatch.nodes.map(\.sessionPeers), [0, 0])
+        expect((mismatch.multipeerEvents ?? []).allSatisfy { $0.kind != .connected })
+        expect(!heard(mismatch, 0, .notConnected).isEmpty || !heard(mismatch, 1, .notConnected).isEmpty)
         // optional with none: connected, unencrypted: the plain request and response, no
         // certificate.
         let plain = try run(#"[{"node": "A", "encryption": "optional"}, {"node": "B", "encryption": "none"}]"#, duration: 5)
-        #expect(plain.nodes.map(\.sessionPeers) == [1, 1])
-        #expect((plain.multipeerEvents ?? []).allSatisfy { $0.kind != .certificate })
+        expectEqual(plain.nodes.map(\.sessionPeers), [1, 1])
+        expect((plain.multipeerEvents ?? []).allSatisfy { $0.kind != .certificate })
         // optional with required: encrypted: each side answers the other's certificate once
         // (flights 4 and 5 of the DTLS handshake), then both connect at once.
         let both = try run(#"[{"node": "A", "encryption": "optional"}]"#, duration: 5)
-        #expect(both.nodes.map(\.sessionPeers) == [1, 1])
-        #expect(heard(both, 0, .certificate).count == 1 && heard(both, 1, .certificate).count == 1)
-        #expect(heard(both, 0, .connected).map(\.time) == heard(both, 1, .connected).map(\.time))
-        #expect(MultipeerPhone.sessionEncrypted(.required, .none) == nil)
-        #expect(MultipeerPhone.sessionEncrypted(.optional, .none) == false)
-        #expect(MultipeerPhone.sessionEncrypted(.optional, .required) == true)
+        expectEqual(both.nodes.map(\.sessionPeers), [1, 1])
+        expect(heard(both, 0, .certificate).count == 1 && heard(both, 1, .certificate).count == 1)
+        expectEqual(heard(both, 0, .connected).map(\.time), heard(both, 1, .connected).map(\.time))
+        expect(MultipeerPhone.sessionEncrypted(.required, .none) == nil)
+        expect(MultipeerPhone.sessionEncrypted(.optional, .none) == false)
+        expect(MultipeerPhone.sessionEncrypted(.optional, .required) == true)
     }
 
     @Test func aRejectedCertificateFailsTheConnection() throws {
         let m = try run(#"[{"node": "A", "certificate": "reject"}]"#, duration: 5)
-        #expect(m.nodes.map(\.sessionPeers) == [0, 0])
-        let certificate = try #require(heard(m, 0, .certificate).first)
+        expectEqual(m.nodes.map(\.sessionPeers), [0, 0])
+        let certificate = try require(heard(m, 0, .certificate).first)
         // The handshake ends at A's answer: both sessions report not connected at that instant.
-        #expect(heard(m, 0, .notConnected).first?.time == certificate.time)
-        #expect(heard(m, 1, .notConnected).first?.time == certificate.time)
-        #expect((m.multipeerEvents ?? []).allSatisfy { $0.kind != .connected })
+        expectEqual(heard(m, 0, .notConnected).first?.time, certificate.time)
+        expectEqual(heard(m, 1, .notConnected).first?.time, certificate.time)
+        expect((m.multipeerEvents ?? []).allSatisfy { $0.kind != .connected })
     }
 
     @Test func aDisconnectMidResourceFailsItAtThePeerTimeout() throws {
@@ -96,17 +96,17 @@ import Testing
                 ["at_s": 6.5, "node": "A", "action": "disconnect"], ["at_s": 6.5, "node": "A", "action": "stopAdvertising"],
                 ["at_s": 6.5, "node": "A", "action": "stopBrowsing"],
             ], duration: 20, seed: 6)
-        let m = try #require(try ScenarioRunner.run(s).mesh)
-        #expect(heard(m, 0, .notConnected).map(\.time) == [.milliseconds(6500)])
-        #expect(heard(m, 1, .notConnected).map(\.time) == [.seconds(10)])
-        #expect(heard(m, 1, .lost).map(\.time) == [.milliseconds(6500)])  // A stopped advertising
+        let m = try require(try ScenarioRunner.run(s).mesh)
+        expectEqual(heard(m, 0, .notConnected).map(\.time), [.milliseconds(6500)])
+        expectEqual(heard(m, 1, .notConnected).map(\.time), [.seconds(10)])
+        expectEqual(heard(m, 1, .lost).map(\.time), [.milliseconds(6500)])  // A stopped advertising
         let t = m.transfers[0]
-        #expect(t.state == .peerLeft)
+        expectEqual(t.state, .peerLeft)
         // The sender's session ends then, and with it the resource (sendResource's completion
         // handler reports the peer gone).
-        #expect(t.finished == .seconds(10))
-        #expect(t.received < t.size)
-        #expect(m.nodes.map(\.sessionPeers) == [0, 0])
+        expectEqual(t.finished, .seconds(10))
+        expect(t.received < t.size)
+        expectEqual(m.nodes.map(\.sessionPeers), [0, 0])
     }
 
     @Test func noSessionFormsAfterDiscoveryStops() throws {
@@ -119,21 +119,21 @@ import Testing
         let m = try run(
             "[]", events: "[" + (stop + [#"{"at_s": 10, "node": "C", "action": "join"}"#]).joined(separator: ", ") + "]",
             nodes: [("A", 0, 0), ("B", 30, 0), ("C", 15, 10)], duration: 30)
-        #expect(m.nodes.map(\.sessionPeers) == [1, 1, 0])
-        #expect((m.multipeerEvents ?? []).allSatisfy { $0.node != 2 && $0.peer != 2 })
+        expectEqual(m.nodes.map(\.sessionPeers), [1, 1, 0])
+        expect((m.multipeerEvents ?? []).allSatisfy { $0.node != 2 && $0.peer != 2 })
         // The phones that stopped advertising were lost by the browsers that had found them.
-        #expect(heard(m, 0, .lost).map(\.time) == [.seconds(5)])
-        #expect(heard(m, 1, .lost).map(\.time) == [.seconds(5)])
+        expectEqual(heard(m, 0, .lost).map(\.time), [.seconds(5)])
+        expectEqual(heard(m, 1, .lost).map(\.time), [.seconds(5)])
     }
 
     @Test func theTxtRecordIsCountedAsRfc6763Writes() {
         var p = MultipeerPhone(node: 0)
-        #expect(p.txtBytes == 1)  // an empty record is one zero byte (§6.1)
+        expectEqual(p.txtBytes, 1)  // an empty record is one zero byte (§6.1)
         p.discoveryInfo = [("room", "42"), ("v", "")]
         // "room=42" (7 bytes) and "v=" (2), each with its length byte.
-        #expect(p.txtBytes == 8 + 3)
+        expectEqual(p.txtBytes, 8 + 3)
         p.displayName = "Anna"
-        #expect(p.answerExtraBytes == 10 + (4 - 16))
+        expectEqual(p.answerExtraBytes, 10 + (4 - 16))
     }
 
     @Test func badPhoneSettingsAndAppCallsAreReportedWithTheirPath() throws {
@@ -143,31 +143,31 @@ import Testing
                 return ""
             } catch { return "\(error)" }
         }
-        #expect(errors(#"{"phones": [{"node": "A", "invitations": "maybe"}]}"#).contains("mesh.phones[0].invitations: "))
+        expect(errors(#"{"phones": [{"node": "A", "invitations": "maybe"}]}"#).contains("mesh.phones[0].invitations: "))
         let long = String(repeating: "x", count: 250)
-        #expect(errors(#"{"phones": [{"node": "A", "discoveryInfo": {"key": "\#(long)"}}]}"#) == "")  // 254 bytes
+        expectEqual(errors(#"{"phones": [{"node": "A", "discoveryInfo": {"key": "\#(long)"}}]}"#), "")  // 254 bytes
         let longer = String(repeating: "x", count: 252)
-        #expect(
+        expect(
             errors(#"{"phones": [{"node": "A", "discoveryInfo": {"key": "\#(longer)"}}]}"#)
                 .contains("is 256 bytes of UTF-8; Multipeer allows at most 255"))
-        #expect(
+        expect(
             errors(#"{"phones": [{"node": "A", "displayName": "\#(String(repeating: "é", count: 32))"}]}"#)
                 .contains("mesh.phones[0].displayName: a display name is 1 to 63 bytes of UTF-8 (MCPeerID); this one has 64"))
-        #expect(errors(#"{"phones": [{"node": "A", "invitations": "accept-listed"}]}"#).contains("acceptFrom"))
-        #expect(errors(#"{"phones": [{"node": "A"}, {"node": "A"}]}"#).contains("mesh.phones[1].node: this phone already has its settings"))
+        expect(errors(#"{"phones": [{"node": "A", "invitations": "accept-listed"}]}"#).contains("acceptFrom"))
+        expect(errors(#"{"phones": [{"node": "A"}, {"node": "A"}]}"#).contains("mesh.phones[1].node: this phone already has its settings"))
         // A disconnect of a phone in none of the fixed session groups.
         let three = try? MeshScenarioText.scenario(
             [("A", 0, 0), ("B", 30, 0), ("C", 60, 0)], mesh: #"{"sessions": [["A", "B"]]}"#,
             events: #"[{"at_s": 1, "node": "C", "action": "disconnect"}]"#, seed: 1)
-        #expect(three == nil)
+        expect(three == nil)
         do {
             _ = try MeshScenarioText.scenario(
                 [("A", 0, 0), ("B", 30, 0), ("C", 60, 0)], mesh: #"{"sessions": [["A", "B"]]}"#,
                 events: #"[{"at_s": 1, "node": "C", "action": "disconnect"}]"#, seed: 1)
         } catch {
-            #expect("\(error)".contains("events[0].node: this phone is in none of mesh.sessions' groups"))
+            expect("\(error)".contains("events[0].node: this phone is in none of mesh.sessions' groups"))
         }
-        #expect(
+        expect(
             errors(#"{"sessionSetup": "instant"}"#, events: #"[{"at_s": 1, "node": "A", "action": "stopBrowsing"}]"#)
                 .contains("events[0].action: \"stopBrowsing\" changes Multipeer discovery"))
     }

@@ -8,7 +8,7 @@ import Testing
     func run(encryption: String, duration: Double = 5) throws -> MeshMetrics {
         let s = try MeshScenarioText.scenario(
             [("A", 0, 0), ("B", 30, 0)], mesh: ["encryption": .string(encryption)], duration: duration, seed: 6)
-        return try #require(try ScenarioRunner.run(s).mesh)
+        return try require(try ScenarioRunner.run(s).mesh)
     }
 
     @Test func twoPhonesExchangeExactlyTheFramesOfDiscoveryInvitationAndHandshake() throws {
@@ -20,34 +20,34 @@ import Testing
         let m = try run(encryption: "optional")
         let frames: UInt64 = m.nodes.map(\.sessionFrames).reduce(0, +)
         let bytes: UInt64 = m.nodes.map(\.sessionBytes).reduce(0, +)
-        #expect(frames == 24)
-        #expect(bytes == 6_192)
-        #expect(m.nodes.map(\.sessionPeers) == [1, 1])
+        expectEqual(frames, 24)
+        expectEqual(bytes, 6_192)
+        expectEqual(m.nodes.map(\.sessionPeers), [1, 1])
         // Without encryption the connection is one request and one response (120 bytes each).
         let plain = try run(encryption: "none")
         let plainFrames: UInt64 = plain.nodes.map(\.sessionFrames).reduce(0, +)
-        #expect(plainFrames == 20)
+        expectEqual(plainFrames, 20)
         let plainBytes: UInt64 = 2 * (270 + 1_250) + 400 + 120 + 100 + 120
         let plainSent: UInt64 = plain.nodes.map(\.sessionBytes).reduce(0, +)
-        #expect(plainSent == plainBytes)
+        expectEqual(plainSent, plainBytes)
         // The same draws find the peer at the same instant; four more frames take longer.
-        let joined = try #require(m.nodes[0].firstSession)
-        let joinedPlain = try #require(plain.nodes[0].firstSession)
-        #expect(joinedPlain < joined)
+        let joined = try require(m.nodes[0].firstSession)
+        let joinedPlain = try require(plain.nodes[0].firstSession)
+        expect(joinedPlain < joined)
         // Both ends connect when the last frame arrives: the same instant. The first answer
         // comes at most 120 ms after the start (an announcement) and, on an idle 20 MHz channel,
         // none of the ten frames after it takes 10 ms: joined within 0.22 s.
-        #expect(m.nodes[1].firstSession == joined)
-        #expect(joined <= .milliseconds(220))
-        #expect(m.joinTime?.count == 2)
+        expectEqual(m.nodes[1].firstSession, joined)
+        expect(joined <= .milliseconds(220))
+        expectEqual(m.joinTime?.count, 2)
     }
 
     @Test func routesWaitForTheSessionsToConnect() throws {
         // A route can only follow a session: B's first route to A comes after they connected.
         let m = try run(encryption: "required", duration: 3)
-        let connected = try #require(m.nodes[1].firstSession)
-        let route = try #require(m.firstRoutes.first { $0.from == 1 && $0.to == 0 }?.time)
-        #expect(route > connected)
+        let connected = try require(m.nodes[1].firstSession)
+        let route = try require(m.firstRoutes.first { $0.from == 1 && $0.to == 0 }?.time)
+        expect(route > connected)
     }
 
     @Test func theSetUpIsCheckedInput() throws {
@@ -55,11 +55,10 @@ import Testing
         t.place("A", 0, 0)
         t["mesh"] = ["sessionSetup": "magic", "encryption": "strong", "sessionsPerPhone": 0, "maxNeighbours": 65]
         let d = t.problems
-        #expect(
-            d.map(\.path).sorted() == [
+        expectEqual(d.map(\.path).sorted(), [
                 "mesh.encryption", "mesh.maxNeighbours", "mesh.sessionSetup", "mesh.sessionsPerPhone"
             ])
-        #expect(
+        expect(
             d.first { $0.path == "mesh.encryption" }?.message.contains("\"none\", \"optional\", \"required\"") == true)
     }
 
@@ -68,20 +67,20 @@ import Testing
         // 8 peers including the phone itself, so one session gives 7 neighbours and a second
         // session (the default since issue #30) the design's 8.
         var config = MeshConfig()
-        #expect(config.neighbourLimit == 8)
+        expectEqual(config.neighbourLimit, 8)
         config.sessionsPerPhone = 1
-        #expect(config.neighbourLimit == 7)
+        expectEqual(config.neighbourLimit, 7)
         config.sessionsPerPhone = 2
         config.maxNeighbours = 3
-        #expect(config.neighbourLimit == 3)
+        expectEqual(config.neighbourLimit, 3)
         // 30 phones within a few metres: every phone fills up to its limit.
         var nodes: [(String, Double, Double)] = []
         for k in 0..<30 { nodes.append(("n\(k)", Double(k % 6), Double(k / 6))) }
         for (sessions, limit) in [(1, 7), (2, 8)] {
             let s = try MeshScenarioText.scenario(
                 nodes, mesh: ["sessionsPerPhone": .integer(sessions)], duration: 5, seed: 2)
-            let m = try #require(try ScenarioRunner.run(s).mesh)
-            #expect(m.nodes.map(\.sessionPeers).max() == limit)
+            let m = try require(try ScenarioRunner.run(s).mesh)
+            expectEqual(m.nodes.map(\.sessionPeers).max(), limit)
         }
     }
 }
@@ -104,29 +103,29 @@ import Testing
     /// A lost flight that expects an answer goes again when its sender's 1 s timer runs out: the
     /// pair connects exactly 1 s later than without the loss.
     @Test func aLostFlightIsSentAgainAfterOneSecond() throws {
-        let clean = try #require(joined(dropping: []))
-        #expect(try #require(joined(dropping: [2])) == clean + .seconds(1))  // the inviter's first flight
-        #expect(try #require(joined(dropping: [5])) == clean + .seconds(1))  // the invited side's second
+        let clean = try require(joined(dropping: []))
+        expectEqual(try require(joined(dropping: [2])), clean + .seconds(1))  // the inviter's first flight
+        expectEqual(try require(joined(dropping: [5])), clean + .seconds(1))  // the invited side's second
     }
 
     /// The last flight expects no answer: when it is lost, the flight before it comes again
     /// after that sender's timer (1 s), and the last flight's sender answers it again.
     @Test func aLostLastFlightIsAnsweredWhenThePreviousOneComesAgain() throws {
-        let clean = try #require(joined(dropping: []))
-        #expect(try #require(joined(dropping: [7])) == clean + .seconds(1))
+        let clean = try require(joined(dropping: []))
+        expectEqual(try require(joined(dropping: [7])), clean + .seconds(1))
     }
 
     /// Switched off (`mesh.handshakeRetransmission`), a lost flight is recovered only by the
     /// 30 s set-up timeout: no session within the 10 s run.
     @Test func withoutTheTimerALostFlightWaitsForTheSetUpTimeout() throws {
-        #expect(joined(dropping: [], retransmission: false) != nil)
-        #expect(joined(dropping: [2], retransmission: false) == nil)
+        expect(joined(dropping: [], retransmission: false) != nil)
+        expect(joined(dropping: [2], retransmission: false) == nil)
     }
 
     /// The timer doubles: the same flight lost twice waits 1 s, then 2 s.
     @Test func theTimerDoublesAtEachRetransmission() throws {
-        let clean = try #require(joined(dropping: []))
-        #expect(try #require(joined(dropping: [2, 3])) == clean + .seconds(3))
+        let clean = try require(joined(dropping: []))
+        expectEqual(try require(joined(dropping: [2, 3])), clean + .seconds(3))
     }
 }
 
@@ -161,8 +160,8 @@ import Testing
     /// encryption two connection frames replace the six flights: 1 + 4 ms.
     @Test func theSetUpTakesExactlyItsFrames() throws {
         let dtls = run(encryption: .optional)
-        #expect(try #require(dtls.joined) == dtls.firstAnswer + .milliseconds(9))
+        expectEqual(try require(dtls.joined), dtls.firstAnswer + .milliseconds(9))
         let plain = run(encryption: .none)
-        #expect(try #require(plain.joined) == plain.firstAnswer + .milliseconds(5))
+        expectEqual(try require(plain.joined), plain.firstAnswer + .milliseconds(5))
     }
 }

@@ -5,26 +5,26 @@ import Testing
 @Suite("Output")
 struct OutputTests {
     @Test func fixedPointNumbersAreExactText() {
-        #expect(NumberText.fixed(0.5, decimals: 3) == "0.500")
-        #expect(NumberText.fixed(-1.25, decimals: 3) == "-1.250")
-        #expect(NumberText.fixed(2, decimals: 0) == "2")
-        #expect(NumberText.fixed(1e-10, decimals: 3) == "0.000")
-        #expect(NumberText.fixed(-0.0001, decimals: 3) == "0.000")
-        #expect(NumberText.fixed(1234.5678, decimals: 2) == "1234.57")
-        #expect(NumberText.fixed(0.001, decimals: 6) == "0.001000")
+        expectEqual(NumberText.fixed(0.5, decimals: 3), "0.500")
+        expectEqual(NumberText.fixed(-1.25, decimals: 3), "-1.250")
+        expectEqual(NumberText.fixed(2, decimals: 0), "2")
+        expectEqual(NumberText.fixed(1e-10, decimals: 3), "0.000")
+        expectEqual(NumberText.fixed(-0.0001, decimals: 3), "0.000")
+        expectEqual(NumberText.fixed(1234.5678, decimals: 2), "1234.57")
+        expectEqual(NumberText.fixed(0.001, decimals: 6), "0.001000")
     }
 
     @Test func csvQuotesOnlyWhatNeedsIt() {
         var t = CSVTable(header: ["a", "b"])
         t.append(["plain", "with,comma"])
         t.append(["say \"hi\"", ""])
-        #expect(t.text == "a,b\nplain,\"with,comma\"\n\"say \"\"hi\"\"\",\n")
+        expectEqual(t.text, "a,b\nplain,\"with,comma\"\n\"say \"\"hi\"\"\",\n")
         // A line break inside a field is quoted, CR LF (one Character in Swift) included.
         var u = CSVTable(header: ["x"])
         u.append(["two\r\nlines"])
         u.append(["one\nbreak"])
-        #expect(u.text == "x\n\"two\r\nlines\"\n\"one\nbreak\"\n")
-        #expect(CSVTable.records(u.text).rows == [["x"], ["two\r\nlines"], ["one\nbreak"]])
+        expectEqual(u.text, "x\n\"two\r\nlines\"\n\"one\nbreak\"\n")
+        expectEqual(CSVTable.records(u.text).rows, [["x"], ["two\r\nlines"], ["one\nbreak"]])
     }
 
     /// The row-by-row writer (`CSVText`, for tables of millions of rows) writes the same bytes,
@@ -33,7 +33,7 @@ struct OutputTests {
         var t = CSVText(header: ["a", "b"])
         t.append(["plain", "with,comma"])
         t.append(["say \"hi\"", ""])
-        #expect(t.text == "a,b\nplain,\"with,comma\"\n\"say \"\"hi\"\"\",\n")
+        expectEqual(t.text, "a,b\nplain,\"with,comma\"\n\"say \"\"hi\"\"\",\n")
     }
 
     /// The files adhocsim wrote (its manifest names them) are replaced whole; b.txt, written
@@ -45,16 +45,16 @@ struct OutputTests {
         try ResultDirectory.commit(
             [meta, ResultFile(name: "a.txt", contents: "1"), ResultFile(name: "b.txt", contents: "2")], to: target)
         try ResultDirectory.commit([meta, ResultFile(name: "a.txt", contents: "3")], to: target)
-        #expect(try listing(target) == [ResultDirectory.manifestName, "a.txt", "metadata.json"])
-        #expect(try String(contentsOf: target.appendingPathComponent("a.txt"), encoding: .utf8) == "3")
-        #expect(try listing(dir) == ["run"])
+        expectEqual(try listing(target), [ResultDirectory.manifestName, "a.txt", "metadata.json"])
+        expectEqual(try String(contentsOf: target.appendingPathComponent("a.txt"), encoding: .utf8), "3")
+        expectEqual(try listing(dir), ["run"])
         // A folder without adhocsim's metadata.json is not replaced (the --out rule).
         let foreign = dir.appendingPathComponent("foreign")
         try ResultDirectory.commit([ResultFile(name: "a.txt", contents: "1")], to: foreign)
         #expect(throws: ResultDirectory.WriteError.self) {
             try ResultDirectory.commit([ResultFile(name: "a.txt", contents: "2")], to: foreign)
         }
-        #expect(try String(contentsOf: foreign.appendingPathComponent("a.txt"), encoding: .utf8) == "1")
+        expectEqual(try String(contentsOf: foreign.appendingPathComponent("a.txt"), encoding: .utf8), "1")
     }
 
     @Test func commitRefusesNamesThatLeaveTheFolder() throws {
@@ -65,7 +65,7 @@ struct OutputTests {
                     [ResultFile(name: bad, contents: "x")], to: dir.appendingPathComponent("run"))
             }
         }
-        #expect(try listing(dir).isEmpty)
+        expect(try listing(dir).isEmpty)
     }
 
     @Test func jsonTextEscapesAndKeepsOrder() {
@@ -74,9 +74,7 @@ struct OutputTests {
                 JSONMember(key: "b", value: JSONNode(.string("line\n\"q\"\u{01}"))),
                 JSONMember(key: "a", value: JSONNode(.array([JSONNode(.number(JSONNumber(1.5))), JSONNode(.null)])))
             ]))
-        #expect(JSONText.render(node, pretty: false) == "{\"b\":\"line\\n\\\"q\\\"\\u0001\",\"a\":[1.5,null]}")
-        #expect(
-            JSONText.render(node, pretty: false, sortKeys: true)
-                == "{\"a\":[1.5,null],\"b\":\"line\\n\\\"q\\\"\\u0001\"}")
+        expectEqual(JSONText.render(node, pretty: false), "{\"b\":\"line\\n\\\"q\\\"\\u0001\",\"a\":[1.5,null]}")
+        expectEqual(JSONText.render(node, pretty: false, sortKeys: true), "{\"a\":[1.5,null],\"b\":\"line\\n\\\"q\\\"\\u0001\"}")
     }
 }

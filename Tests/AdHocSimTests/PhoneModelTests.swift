@@ -36,11 +36,11 @@ struct PhoneModelTests {
                 done.append(t)
             }
         }
-        #expect(kept == [0, 1, 2, 3, 4, 8, 12])
-        #expect(q.receiveBufferDrops == 6)
+        expectEqual(kept, [0, 1, 2, 3, 4, 8, 12])
+        expectEqual(q.receiveBufferDrops, 6)
         // Each kept datagram is read 200 µs after the one before.
         let expected: [SimTime] = (1...7).map { SimTime.microseconds(200) * Int64($0) }
-        #expect(done == expected)
+        expectEqual(done, expected)
     }
 
     /// Cooling slower than warming: warm cost 10 µs, cold factor 5, τ = 1 ms, τ↓ = 10 ms, no
@@ -53,12 +53,12 @@ struct PhoneModelTests {
             coolDown: .milliseconds(10))
         q.submit(message: 0, bytes: 1, awaited: false, at: .zero)
         let first = q.pending.elements[0].readyAt
-        #expect(first == .microseconds(50))
+        expectEqual(first, .microseconds(50))
         q.submit(message: 1, bytes: 1, awaited: false, at: first + .milliseconds(10))
         let second = q.pending.elements[1].readyAt - first - .milliseconds(10)
         let w1 = 1 - exp(-0.05)
         let expected = 10_000 * (1 + 4 * (1 - w1 / exp(1)))
-        #expect(abs(Double(second.nanoseconds) - expected) <= 1)
+        expect(abs(Double(second.nanoseconds) - expected) <= 1)
     }
 
     /// The receive buffer's datagram limit works as its byte limit does, whatever the
@@ -71,8 +71,8 @@ struct PhoneModelTests {
         for k in 0...12 where q.receiveDatagram(bytes: 4_000, arrivedAt: .microseconds(50) * Int64(k)) != nil {
             kept.append(k)
         }
-        #expect(kept == [0, 1, 2, 3, 4, 8, 12])
-        #expect(q.receiveBufferDrops == 6)
+        expectEqual(kept, [0, 1, 2, 3, 4, 8, 12])
+        expectEqual(q.receiveBufferDrops, 6)
     }
 
     /// The send buffer keeps what fits and loses the rest, and the app is never held back.
@@ -90,14 +90,14 @@ struct PhoneModelTests {
         let link = ["link.rateMbps=0.1", "link.queuePackets=1"]
         let lossy = try PhoneModelTests.idealRun(
             delayMs: 1, host: host, protocol: "udp", probes: 1, packets: 20, extra: link)
-        #expect(lossy.lossPct == 70)
+        expectEqual(lossy.lossPct, 70)
         // summary.csv says where: the 14 at the send buffer, none at the receiver.
-        #expect(lossy.sendBufferDrops == 14 && lossy.receiveBufferDrops == 0)
+        expect(lossy.sendBufferDrops == 14 && lossy.receiveBufferDrops == 0)
         let waiting = try PhoneModelTests.idealRun(
             delayMs: 1, host: host, protocol: "udp", probes: 1, packets: 20,
             extra: link + ["host.udpSendBufferBytes=0"])
-        #expect(waiting.lossPct == 0)
-        #expect(waiting.sendBufferDrops == 0 && waiting.receiveBufferDrops == 0)
+        expectEqual(waiting.lossPct, 0)
+        expect(waiting.sendBufferDrops == 0 && waiting.receiveBufferDrops == 0)
     }
 
     /// A buffer of zero bytes keeps nothing (every datagram passes through the socket buffer),
@@ -105,11 +105,11 @@ struct PhoneModelTests {
     @Test func aTransferThatDeliveredNothingFails() throws {
         let m = try PhoneModelTests.idealRun(
             delayMs: 2, host: ["udpReceiveBufferBytes": 0], protocol: "udp", probes: 5, packets: 20)
-        #expect(m.status == "failed:nothing-delivered")
-        #expect(m.lossPct == 100)
+        expectEqual(m.status, "failed:nothing-delivered")
+        expectEqual(m.lossPct, 100)
         // Every one of the 20 datagrams was dropped at the server's full (empty) buffer.
-        #expect(m.receiveBufferDrops >= 20 && m.sendBufferDrops == 0)
-        #expect(m.rttsMs.isEmpty)
+        expect(m.receiveBufferDrops >= 20 && m.sendBufferDrops == 0)
+        expect(m.rttsMs.isEmpty)
     }
 
     /// A cold phone: warm cost 10 µs, cold factor 5, τ = 1 ms, no spread. Job 1 from cold
@@ -122,13 +122,13 @@ struct PhoneModelTests {
         q.submit(message: 0, bytes: 1, awaited: false, at: .zero)
         q.submit(message: 1, bytes: 1, awaited: false, at: .zero)
         let ready = q.pending.elements.map(\.readyAt)
-        #expect(ready[0] == .microseconds(50))
+        expectEqual(ready[0], .microseconds(50))
         let second = 10_000 * (1 + 4 * exp(-0.05))
-        #expect(abs(Double((ready[1] - ready[0]).nanoseconds) - second) <= 1)
+        expect(abs(Double((ready[1] - ready[0]).nanoseconds) - second) <= 1)
         let idleStart = ready[1]
         q.submit(message: 2, bytes: 1, awaited: false, at: idleStart + .milliseconds(10))
         let third = q.pending.elements.last!.readyAt - idleStart - .milliseconds(10)
-        #expect(abs(Double(third.nanoseconds) - 50_000) < 10)
+        expect(abs(Double(third.nanoseconds) - 50_000) < 10)
     }
 
     /// The log-normal factor has mean 1 (σ² = ln(1 + CV²), μ = −σ²/2): 20 000 jobs of 100 µs
@@ -139,7 +139,7 @@ struct PhoneModelTests {
             stream: RandomStream(seed: 9, name: "test/host"))
         for k in 0..<20_000 { q.submit(message: k, bytes: 1, awaited: false, at: .zero) }
         let total = q.pending.elements.last!.readyAt.inSeconds
-        #expect(abs(total - 2) < 0.06, "total \(total) s")
+        expect(abs(total - 2) < 0.06, "total \(total) s")
     }
 
     /// XNU ACKs a PUSH segment at once. Ten TCP probes on an ideal 5 ms link with no host cost:
@@ -152,11 +152,11 @@ struct PhoneModelTests {
             let m = try PhoneModelTests.idealRun(
                 delayMs: 5, host: ["sendUs": 0, "receiveUs": 0], protocol: "tcp", probes: 10, packets: 1,
                 extra: extra)
-            #expect(m.rttsMs.count == 10)
+            expectEqual(m.rttsMs.count, 10)
             return m.rttsMs.max() ?? 0
         }
-        #expect(try maxRtt([]) < 50)
-        #expect(try maxRtt(["transport.tcp.ackOnPush=false"]) >= 100)
+        expect(try maxRtt([]) < 50)
+        expect(try maxRtt(["transport.tcp.ackOnPush=false"]) >= 100)
     }
 
     /// The sample SD is the population SD × √(n/(n − 1)).
@@ -164,8 +164,8 @@ struct PhoneModelTests {
         let m = try PhoneModelTests.idealRun(
             seed: 4, delayMs: 2, host: ["sendUs": 100, "receiveUs": 10], protocol: "udp", probes: 100, packets: 1)
         let n = Double(m.rttsMs.count)
-        #expect(n == 100)
-        #expect(abs(m.rttSdSample! - m.rttSd! * (n / (n - 1)).squareRoot()) < 1e-9)
+        expectEqual(n, 100)
+        expect(abs(m.rttSdSample! - m.rttSd! * (n / (n - 1)).squareRoot()) < 1e-9)
     }
 }
 
@@ -202,16 +202,16 @@ struct FieldDataTests {
 
     @Test func theLayoutIsReadAsItIsAndGroupedByMedians() throws {
         let t = try MeasuredTable(text: FieldDataTests.table, file: "dev.csv")
-        #expect(t.aggregation == .groupMedian)
-        #expect(t.rows.count == 6)
-        #expect(t.notes == ["1 failed test skipped (failed=1: no figures)", "1 test of place \"Home\" skipped (no place preset)"])
+        expectEqual(t.aggregation, .groupMedian)
+        expectEqual(t.rows.count, 6)
+        expectEqual(t.notes, ["1 failed test skipped (failed=1: no figures)", "1 test of place \"Home\" skipped (no place preset)"])
         let groups = MeasuredCell.group(t.rows, t.aggregation)
-        #expect(groups.map(\.label) == ["field udp probes", "field udp 1000 × 128 B"])
+        expectEqual(groups.map(\.label), ["field udp probes", "field udp 1000 × 128 B"])
         let k = { (m: CalibrationMetric) in CalibrationMetric.allCases.firstIndex(of: m)! }
-        #expect(groups[0].means[k(.rttMean)] == 300 && groups[0].means[k(.rttSdSample)] == 20)
-        #expect(groups[0].runs.map(\.distance) == ["1", "5", "10"])
-        #expect(groups[1].means[k(.dataRate)] == 15 && groups[1].means[k(.loss)] == 5)
-        #expect(groups[1].counts[k(.dataRate)] == 1)
+        expect(groups[0].means[k(.rttMean)] == 300 && groups[0].means[k(.rttSdSample)] == 20)
+        expectEqual(groups[0].runs.map(\.distance), ["1", "5", "10"])
+        expect(groups[1].means[k(.dataRate)] == 15 && groups[1].means[k(.loss)] == 5)
+        expectEqual(groups[1].counts[k(.dataRate)], 1)
     }
 
     /// The comparison takes the sweep rows of each group's place, protocol and distances (and
@@ -230,12 +230,12 @@ struct FieldDataTests {
         let t = try MeasuredTable(text: FieldDataTests.table, file: "dev.csv")
         let c = try FieldComparison(cellsCSV: cells, file: "cells.csv", measured: t)
         let byMetric = Dictionary(uniqueKeysWithValues: c.rows.map { ($0.metric, $0) })
-        #expect(byMetric[.rttMean]?.simulated == 225 && byMetric[.rttMean]?.agrees == true)
-        #expect(byMetric[.rttSdSample]?.simulated == 50 && byMetric[.rttSdSample]?.agrees == false)
-        #expect(byMetric[.dataRate]?.simulated == 40 && byMetric[.dataRate]?.agrees == false)
-        #expect(byMetric[.loss]?.simulated == 12 && byMetric[.loss]?.agrees == true)
-        #expect(c.tally.map(\.agree) == [1, 0, 1] && c.tally.map(\.total) == [2, 1, 1])
-        #expect(c.charts.map(\.name) == ["compare-rtt.svg", "compare-jitter.svg", "compare-rate-field.svg", "compare-loss-field.svg"])
+        expect(byMetric[.rttMean]?.simulated == 225 && byMetric[.rttMean]?.agrees == true)
+        expect(byMetric[.rttSdSample]?.simulated == 50 && byMetric[.rttSdSample]?.agrees == false)
+        expect(byMetric[.dataRate]?.simulated == 40 && byMetric[.dataRate]?.agrees == false)
+        expect(byMetric[.loss]?.simulated == 12 && byMetric[.loss]?.agrees == true)
+        expect(c.tally.map(\.agree) == [1, 0, 1] && c.tally.map(\.total) == [2, 1, 1])
+        expectEqual(c.charts.map(\.name), ["compare-rtt.svg", "compare-jitter.svg", "compare-rate-field.svg", "compare-loss-field.svg"])
     }
 
     /// calibrate recovers a known parameter from per-test data the simulator made itself, by
@@ -274,8 +274,8 @@ struct FieldDataTests {
             scenarioPath: file, overrides: [], parameters: [FitParameter(argument: "host.sendUs=0:200")],
             measured: table, repeats: 6)
         let r = try Calibration.run(problem, measured: problem.measured, holdout: [], workers: 2, maxEvaluations: 40)
-        #expect(r.fitted.count == 2)
-        #expect(abs(r.values[0].value - 80) < 8, "sendUs \(r.values[0].value)")
+        expectEqual(r.fitted.count, 2)
+        expect(abs(r.values[0].value - 80) < 8, "sendUs \(r.values[0].value)")
     }
 }
 
@@ -295,7 +295,7 @@ struct MinstrelTests {
     /// (150 ms after the change); meanwhile no frame is lost, the chain retries at 40 Mbit/s.
     @Test func aStepChangeMovesTheBestRateDownAtTheThirdUpdate() {
         var m = MinstrelTests.controller()
-        #expect(m.chain(attempt: 1) == 3 && m.chain(attempt: 3) == 2 && m.chain(attempt: 7) == 0)
+        expect(m.chain(attempt: 1) == 3 && m.chain(attempt: 3) == 2 && m.chain(attempt: 7) == 0)
         m.report(rate: 3, sent: 10, delivered: 10, now: .milliseconds(10))
         var bests: [Int] = []
         for k in 0..<4 {
@@ -304,10 +304,10 @@ struct MinstrelTests {
             bests.append(m.best)
             m.report(rate: 2, sent: 10, delivered: 10, now: t + .milliseconds(10))
         }
-        #expect(bests == [3, 3, 3, 2])
-        #expect(m.probability[3]! == 0.421875 && m.probability[2]! == 1)
-        #expect(abs(m.throughput(3) - 33.75e6) < 1e-3 && m.throughput(2) == 40e6)
-        #expect(m.second == 3 && m.mostProbable == 2)
+        expectEqual(bests, [3, 3, 3, 2])
+        expect(m.probability[3]! == 0.421875 && m.probability[2]! == 1)
+        expect(abs(m.throughput(3) - 33.75e6) < 1e-3 && m.throughput(2) == 40e6)
+        expect(m.second == 3 && m.mostProbable == 2)
     }
 
     /// Every 10th first attempt transmitted samples a rate whose PHY rate beats the best rate's
@@ -317,19 +317,19 @@ struct MinstrelTests {
         var m = MinstrelTests.controller()
         m.report(rate: 1, sent: 10, delivered: 10, now: .milliseconds(10))
         m.report(rate: 1, sent: 0, delivered: 0, now: .milliseconds(60))  // best: 20 Mbit/s, known
-        #expect(m.best == 1)
+        expectEqual(m.best, 1)
         var stream = RandomStream(seed: 3, name: "test/minstrel")
         var picks: [Int] = []
         for _ in 0..<30 {
             let k = m.choose(attempt: 1, stream: &stream)
             // A deferred access asks again before the frame goes out: the same answer.
-            #expect(m.choose(attempt: 1, stream: &stream) == k)
+            expectEqual(m.choose(attempt: 1, stream: &stream), k)
             m.transmitted(attempt: 1)
             picks.append(k)
         }
         for (n, k) in picks.enumerated() {
-            if (n + 1) % 10 == 0 { #expect(k == 2 || k == 3, "sample \(n): \(k)") } else { #expect(k == 1) }
+            if (n + 1) % 10 == 0 { expect(k == 2 || k == 3, "sample \(n): \(k)") } else { expectEqual(k, 1) }
         }
-        #expect(m.choose(attempt: 2, stream: &stream) == 1 && m.choose(attempt: 5, stream: &stream) == 1)
+        expect(m.choose(attempt: 2, stream: &stream) == 1 && m.choose(attempt: 5, stream: &stream) == 1)
     }
 }

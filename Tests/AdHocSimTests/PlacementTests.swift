@@ -15,38 +15,38 @@ import Testing
         // 400 phones at 1000 per km²: a square of side √(400 / 1000) km = 632.456 m.
         let s = try decode(scenario(#"{"count": 400, "density_per_km2": 1000}"#)).get()
         let side = (400.0 / 1000).squareRoot() * 1000
-        #expect(s.nodes.count == 400)
-        #expect(s.nodes.map(\.id) == (0..<400).map { "n\($0)" })
-        #expect(
+        expectEqual(s.nodes.count, 400)
+        expectEqual(s.nodes.map(\.id), (0..<400).map { "n\($0)" })
+        expect(
             s.nodes.allSatisfy {
                 $0.position.x >= 0 && $0.position.x < side && $0.position.y >= 0 && $0.position.y < side
             })
-        #expect(s.nodes.allSatisfy { $0.position.z == 1.2 })
+        expect(s.nodes.allSatisfy { $0.position.z == 1.2 })
         // Uniform on [0, side]: mean side/2, standard error side/√(12·400) ≈ 9.1 m; allow 4 of them.
         let se = side / (12.0 * 400).squareRoot()
         let meanX = s.nodes.map(\.position.x).reduce(0, +) / 400
         let meanY = s.nodes.map(\.position.y).reduce(0, +) / 400
-        #expect(abs(meanX - side / 2) < 4 * se)
-        #expect(abs(meanY - side / 2) < 4 * se)
+        expect(abs(meanX - side / 2) < 4 * se)
+        expect(abs(meanY - side / 2) < 4 * se)
         // Some phone lies in the far corner's triangle x + y > 1.7·side, whose area is
         // 0.3²/2 = 4.5 % of the square: the chance that none of 400 does is 0.955^400 ≈ 1e-8.
         let far = s.nodes.map { $0.position.x + $0.position.y }.max() ?? 0
-        #expect(far > 1.7 * side)
+        expect(far > 1.7 * side)
     }
 
     @Test func areaAndHeight() throws {
         let s = try decode(scenario(#"{"count": 50, "area_m": [100, 20], "z_m": 0.8}"#)).get()
-        #expect(s.nodes.count == 50)
-        #expect(s.nodes.allSatisfy { (0..<100).contains($0.position.x) && (0..<20).contains($0.position.y) })
-        #expect(s.nodes.allSatisfy { $0.position.z == 0.8 })
+        expectEqual(s.nodes.count, 50)
+        expect(s.nodes.allSatisfy { (0..<100).contains($0.position.x) && (0..<20).contains($0.position.y) })
+        expect(s.nodes.allSatisfy { $0.position.z == 0.8 })
     }
 
     @Test func theSeedDecidesThePlacement() throws {
         let a = try decode(scenario(#"{"count": 20, "density_per_km2": 500}"#, seed: 3)).get()
         let b = try decode(scenario(#"{"count": 20, "density_per_km2": 500}"#, seed: 3)).get()
         let c = try decode(scenario(#"{"count": 20, "density_per_km2": 500}"#, seed: 4)).get()
-        #expect(a.nodes == b.nodes)
-        #expect(a.nodes != c.nodes)
+        expectEqual(a.nodes, b.nodes)
+        expect(a.nodes != c.nodes)
     }
 
     @Test func placedPhonesCanBeNamedByFlowsAndMessages() throws {
@@ -57,7 +57,7 @@ import Testing
              "mesh": {"messages": [{"id": "m", "from": "n0", "to": "n9", "size_bytes": 100, "count": 1,
                                     "interval_s": 1, "start_s": 2}]}}
             """
-        #expect(diagnostics(text).isEmpty)
+        expect(diagnostics(text).isEmpty)
     }
 
     @Test func badPlacementsNameTheirPath() {
@@ -73,7 +73,7 @@ import Testing
         ]
         for (placement, path, words) in cases {
             let d = diagnostics(scenario(placement))
-            #expect(d.contains { $0.path == path && $0.message.contains(words) }, "\(placement): \(d)")
+            expect(d.contains { $0.path == path && $0.message.contains(words) }, "\(placement): \(d)")
         }
     }
 
@@ -82,7 +82,7 @@ import Testing
     /// lifts it, and accepted (decoded only) with `radio.interactionMarginDb`; 20 001 never.
     @Test func largeCrowdsNeedTheCutoff() {
         let without = diagnostics(scenario(#"{"count": 9000, "density_per_km2": 1000}"#))
-        #expect(
+        expect(
             without.contains {
                 $0.path == "nodes.count" && $0.message.contains("1...8192")
                     && $0.message.contains("radio.interactionMarginDb")
@@ -93,7 +93,7 @@ import Testing
              "radio": {"interactionMarginDb": 5}, "nodes": {"count": \(count), "density_per_km2": 1000}}
             """
         }
-        #expect(diagnostics(withCutoff(9000)).isEmpty)
-        #expect(diagnostics(withCutoff(20_001)).contains { $0.path == "nodes.count" && $0.message.contains("1...20000") })
+        expect(diagnostics(withCutoff(9000)).isEmpty)
+        expect(diagnostics(withCutoff(20_001)).contains { $0.path == "nodes.count" && $0.message.contains("1...20000") })
     }
 }

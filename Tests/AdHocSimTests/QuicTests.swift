@@ -33,11 +33,11 @@ struct QuicPair: EventHandler {
 @Suite("QUIC")
 struct QuicTests {
     @Test func initialAndMinimumWindowsFollowRfc9002() {
-        #expect(QuicEndpoint.initialWindow(maxDatagram: 1200) == 12_000)
-        #expect(QuicEndpoint.initialWindow(maxDatagram: 1436) == 14_360)
-        #expect(QuicEndpoint.initialWindow(maxDatagram: 1472) == 14_720)
+        expectEqual(QuicEndpoint.initialWindow(maxDatagram: 1200), 12_000)
+        expectEqual(QuicEndpoint.initialWindow(maxDatagram: 1436), 14_360)
+        expectEqual(QuicEndpoint.initialWindow(maxDatagram: 1472), 14_720)
         var sim = Simulation(seed: 1)
-        #expect(QuicPair(sim: &sim).client.minimumWindow == 2 * 1472)
+        expectEqual(QuicPair(sim: &sim).client.minimumWindow, 2 * 1472)
     }
 
     @Test func theHandshakeCompletesAndRespectsAntiAmplification() {
@@ -45,11 +45,11 @@ struct QuicTests {
         var pair = QuicPair(sim: &sim)
         pair.client.connect(sim: &sim)
         let initial = pair.client.outbox
-        #expect(initial.count == 1 && initial[0].transportBytes - 8 == 1200)  // padded to 1200
+        expect(initial.count == 1 && initial[0].transportBytes - 8 == 1200)  // padded to 1200
         pair.settle(sim: &sim)
-        #expect(pair.client.state == .established && pair.server.state == .established)
+        expect(pair.client.state == .established && pair.server.state == .established)
         // Before the client's address was validated the server sent ≤ 3 × 1200 bytes.
-        #expect(pair.server.bytesSentUnvalidated <= 3 * 1200)
+        expect(pair.server.bytesSentUnvalidated <= 3 * 1200)
     }
 
     @Test func aLargeCertificateWaitsForAddressValidation() {
@@ -64,8 +64,8 @@ struct QuicTests {
         for d in up { _ = pair.server.receive(d, sim: &sim) }
         // 90 + 80 + 6000 + 264 + 36 = 6470 bytes of flight, but only 3600 may leave now.
         let first = pair.server.outbox.reduce(0) { $0 + $1.transportBytes - 8 }
-        #expect(first <= 3600)
-        #expect(pair.server.cryptoSent < pair.server.cryptoToSend)
+        expect(first <= 3600)
+        expect(pair.server.cryptoSent < pair.server.cryptoToSend)
     }
 
     func establishedPair(_ sim: inout Simulation) -> QuicPair {
@@ -81,13 +81,13 @@ struct QuicTests {
         let firstData = pair.client.nextPn
         pair.drop = [firstData]
         for i in 0..<5 { pair.client.write(stream: 0, offset: Int64(i) * 100, bytes: 100, sim: &sim) }
-        #expect(pair.client.retransmissions == 0)
+        expectEqual(pair.client.retransmissions, 0)
         pair.settle(sim: &sim)
         // The server acknowledges every second packet: first firstData+1…+2 (firstData is 2
         // behind: not yet lost), then …+4: now 4 behind ≥ kPacketThreshold (3): lost, and its
         // 100 bytes go out again under a new packet number.
-        #expect(pair.client.retransmissions == 1)
-        #expect(!pair.client.sent.contains { $0.pn == firstData && !$0.lost })
+        expectEqual(pair.client.retransmissions, 1)
+        expect(!pair.client.sent.contains { $0.pn == firstData && !$0.lost })
     }
 
     @Test func timeThresholdDeclaresLossAfterNineEighthsOfAnRtt() {
@@ -99,16 +99,16 @@ struct QuicTests {
         pair.settle(sim: &sim)
         // Two later packets acknowledged: 2 < 3, not lost by count. With an RTT of 40 ms the
         // loss timer waits 9/8 · max(smoothed_rtt, latest_rtt) = 45 ms from the lost packet's send.
-        #expect(pair.client.retransmissions == 0)
+        expectEqual(pair.client.retransmissions, 0)
         pair.client.updateRtt(0.040)
         pair.client.setLossDetectionTimer(sim: &sim)
         let delay = 9.0 / 8.0 * max(pair.client.smoothedRtt, pair.client.latestRtt)
-        #expect(close(delay, 0.045, 1e-12))
-        #expect(sim.deadline(of: pair.client.lossTimer) == .seconds(delay))
+        expect(close(delay, 0.045, 1e-12))
+        expectEqual(sim.deadline(of: pair.client.lossTimer), .seconds(delay))
         _ = sim.run(&pair, until: .milliseconds(44))
-        #expect(pair.client.retransmissions == 0)
+        expectEqual(pair.client.retransmissions, 0)
         _ = sim.run(&pair, until: .milliseconds(45))
-        #expect(pair.client.retransmissions == 1)
+        expectEqual(pair.client.retransmissions, 1)
     }
 
     @Test func ptoDoublesPerConsecutiveTimeout() {
@@ -116,13 +116,13 @@ struct QuicTests {
         var pair = establishedPair(&sim)
         let base = pair.client.ptoDuration
         pair.client.ptoCount = 1
-        #expect(pair.client.ptoDuration == base * 2)
+        expectEqual(pair.client.ptoDuration, base * 2)
         pair.client.ptoCount = 3
-        #expect(pair.client.ptoDuration == base * 8)
+        expectEqual(pair.client.ptoDuration, base * 8)
         // PTO = srtt + max(4·rttvar, 1 ms) + max_ack_delay once established.
         pair.client.ptoCount = 0
         let expected = pair.client.smoothedRtt + max(4 * pair.client.rttVar, 0.001) + 0.025
-        #expect(pair.client.ptoDuration == .seconds(expected))
+        expectEqual(pair.client.ptoDuration, .seconds(expected))
     }
 
     @Test func handshakeTakesOneRoundTripOnTheIdealLink() throws {
@@ -133,14 +133,14 @@ struct QuicTests {
         // client Initial 20 + 8 + 1200 = 1228 bytes: 98.24 µs. Server flight, 1970 crypto bytes
         // with 60 bytes of long header, tag, CRYPTO and ACK frames per packet: 1412 + 558 crypto
         // bytes in IP packets of 1500 and 646 bytes: 120 + 51.68 µs.
-        #expect(close(try #require(r.flows[0].handshakeMs), 50 + 0.09824 + 0.120 + 0.05168, 1e-6))
+        expect(close(try require(r.flows[0].handshakeMs), 50 + 0.09824 + 0.120 + 0.05168, 1e-6))
     }
 
     @Test func quicSendsOnePacketPerSmallWrite() throws {
         let r = try ThesisMechanismTests.cell("quic", size: 128, packets: 1000)
-        #expect(r.flows[0].status == "ok")
+        expectEqual(r.flows[0].status, "ok")
         // Handshake (1 Initial + Finished), 10 probes and 1000 writes: at least one packet each.
-        #expect(r.flows[0].ipPacketsSent >= 1012)
+        expect(r.flows[0].ipPacketsSent >= 1012)
     }
 }
 
@@ -158,7 +158,7 @@ struct ZeroRttTests {
         var world = World<IdealLink>(scenario, sim: &sim)
         _ = sim.run(&world, until: scenario.duration)
         let app = world.hosts.flows[0].app
-        return (app.probeSent[0], try #require(app.probeEcho[0]))
+        return (app.probeSent[0], try require(app.probeEcho[0]))
     }
 
     @Test func zeroRttSendsDataWithTheInitial() throws {
@@ -166,8 +166,8 @@ struct ZeroRttTests {
         let early = try firstProbeSent(zeroRtt: true)
         // Without 0-RTT the first probe leaves after the handshake (≈ 50 ms); with it, at once,
         // and its echo is back about one round trip (50 ms) after the start instead of two.
-        #expect(full.sent > .milliseconds(50))
-        #expect(early.sent == .zero)
-        #expect(early.echo < .milliseconds(52) && full.echo > .milliseconds(100))
+        expect(full.sent > .milliseconds(50))
+        expectEqual(early.sent, .zero)
+        expect(early.echo < .milliseconds(52) && full.echo > .milliseconds(100))
     }
 }

@@ -18,7 +18,7 @@ import Testing
                 "routeCache": .bool(cache),
                 "messages": [["id": "m", "from": "A", "to": "D", "size_bytes": 300, "count": 20, "interval_s": 1, "start_s": 10]],
             ], events: [["at_s": 15.5, "node": "B1", "action": "fail"]], duration: 40, seed: 1)
-        return try #require(try ScenarioRunner.run(s).mesh)
+        return try require(try ScenarioRunner.run(s).mesh)
     }
 
     @Test func aSourceFailsOverToACachedPathBeforeTheNextHeartbeat() throws {
@@ -30,17 +30,17 @@ import Testing
         // until D's next heartbeat, which with this seed comes after 20 s: the message is lost
         // and waits for its confirmation timeout.
         let now = on.messages[0][10], later = off.messages[0][10]
-        #expect(try #require(now.delivered) - now.created < .milliseconds(50))
-        #expect(now.attempts == 1)
-        #expect(later.attempts >= 2)
-        #expect(try #require(later.delivered) - later.created >= .seconds(4))
-        #expect(on.failovers >= 1 && off.failovers == 0)
+        expect(try require(now.delivered) - now.created < .milliseconds(50))
+        expectEqual(now.attempts, 1)
+        expect(later.attempts >= 2)
+        expect(try require(later.delivered) - later.created >= .seconds(4))
+        expect(on.failovers >= 1 && off.failovers == 0)
         // Message 6 went to B1 just after it failed: Multipeer's reliable mode resends it to
         // B1 while B1 stays in the session, then it is lost. Its retry 4 s later takes the next
         // cached route (through B2) with the cache, and the same dead route without it.
-        #expect(on.messages[0][6].attempts == 2)
-        #expect(off.messages[0][6].attempts == 3)
-        #expect(on.workloads[0].delivered == 20 && off.workloads[0].delivered == 20)
+        expectEqual(on.messages[0][6].attempts, 2)
+        expectEqual(off.messages[0][6].attempts, 3)
+        expect(on.workloads[0].delivered == 20 && off.workloads[0].delivered == 20)
     }
 
     @Test func theCacheKeepsOnePathPerOtherFirstHop() {
@@ -49,19 +49,19 @@ import Testing
         table.routes[i] = MeshRoute(path: [0, 1, 4], learned: .seconds(1))
         // Through the route's own first hop: not cached.
         table.remember(MeshRoute(path: [0, 1, 3, 4], learned: .seconds(2)), at: i)
-        #expect(table.alternates[i] == nil)
+        expect(table.alternates[i] == nil)
         // Through 2, twice: the fresher is kept. Through 3: kept beside it.
         table.remember(MeshRoute(path: [0, 2, 3, 4], learned: .seconds(2)), at: i)
         table.remember(MeshRoute(path: [0, 2, 4], learned: .seconds(3)), at: i)
         table.remember(MeshRoute(path: [0, 3, 4], learned: .seconds(4)), at: i)
-        #expect(table.alternates[i]?.map(\.path) == [[0, 3, 4], [0, 2, 4]])
+        expectEqual(table.alternates[i]?.map(\.path), [[0, 3, 4], [0, 2, 4]])
         // In order of use: the route in use, then fewest hops, the fresher first.
-        #expect(table.routes(at: i, time: .seconds(5)).map(\.path) == [[0, 1, 4], [0, 3, 4], [0, 2, 4]])
+        expectEqual(table.routes(at: i, time: .seconds(5)).map(\.path), [[0, 1, 4], [0, 3, 4], [0, 2, 4]])
         // Losing the link 0–1 leaves the cached paths; the best of them takes over.
         table.forgetLink((0, 1), at: 0)
-        #expect(table.route(from: 0, to: 4, at: .seconds(5))?.path == [0, 3, 4])
+        expectEqual(table.route(from: 0, to: 4, at: .seconds(5))?.path, [0, 3, 4])
         // Cached paths expire like routes.
-        #expect(table.route(from: 0, to: 4, at: .seconds(20)) == nil)
+        expect(table.route(from: 0, to: 4, at: .seconds(20)) == nil)
     }
 }
 
@@ -85,12 +85,12 @@ import Testing
     @Test func aReliableMessageOverALossyHopArrivesOnceAndInOrder() {
         let ledger = run(reliable: true, count: 200)
         let records = ledger.records[0]
-        #expect(records.count == 200)
+        expectEqual(records.count, 200)
         // Every message arrives, exactly one copy of each is taken, and in the order sent:
         // the session resends a lost frame and holds the ones behind it until it arrives.
-        #expect(records.allSatisfy { $0.delivered != nil && $0.arrivals == 1 })
+        expect(records.allSatisfy { $0.delivered != nil && $0.arrivals == 1 })
         let times = records.compactMap(\.delivered)
-        #expect(zip(times, times.dropFirst()).allSatisfy { $0 <= $1 })
+        expect(zip(times, times.dropFirst()).allSatisfy { $0 <= $1 })
     }
 
     @Test func anUnreliableMessageOverA30PercentLossHopArrivesWithProbability07() {
@@ -98,8 +98,8 @@ import Testing
         // 1 000 messages the share is within 4 standard errors, 4 · √(0.21 / 1 000) = 0.058.
         let records = run(reliable: false, count: 1000).records[0]
         let share = Double(records.filter { $0.delivered != nil }.count) / Double(records.count)
-        #expect(abs(share - 0.7) <= 0.058, "\(share)")
-        #expect(records.allSatisfy { $0.arrivals <= 1 })
+        expect(abs(share - 0.7) <= 0.058, "\(share)")
+        expect(records.allSatisfy { $0.arrivals <= 1 })
     }
 }
 
@@ -115,7 +115,7 @@ import Testing
                 "keyPaths": .integer(keyPaths),
                 "messages": [["id": "m", "from": "A", "to": "D", "size_bytes": 300, "count": 10, "interval_s": 1, "start_s": 12]],
             ], duration: 30, seed: 4)
-        return try #require(try ScenarioRunner.run(s).mesh)
+        return try require(try ScenarioRunner.run(s).mesh)
     }
 
     @Test func keyedMessagesCarryTheCipherOverheadAndUnkeyedOnesGoInTheClear() throws {
@@ -124,11 +124,11 @@ import Testing
         // 16-byte tag when encrypted end to end: 421 or 393.
         let keyed = try run(keyPaths: 2)
         let attempts = UInt64(keyed.workloads[0].attempts)
-        #expect(keyed.messages[0].allSatisfy { $0.encrypted })
-        #expect(keyed.nodes[0].messageBytes == 421 * attempts)
+        expect(keyed.messages[0].allSatisfy { $0.encrypted })
+        expectEqual(keyed.nodes[0].messageBytes, 421 * attempts)
         // Three distinct relayed paths are needed and only two exist: no key, no encryption.
         let clear = try run(keyPaths: 3)
-        #expect(clear.messages[0].allSatisfy { !$0.encrypted })
-        #expect(clear.nodes[0].messageBytes == 393 * UInt64(clear.workloads[0].attempts))
+        expect(clear.messages[0].allSatisfy { !$0.encrypted })
+        expectEqual(clear.nodes[0].messageBytes, 393 * UInt64(clear.workloads[0].attempts))
     }
 }

@@ -33,7 +33,7 @@ import Testing
     /// Every key the schema lists, by the pattern of its object's path (`JSONPath.pattern`);
     /// `matrix` is a map from JSON paths to value lists, not a fixed set of keys.
     static func schemaKeys() throws -> [String: Set<String>] {
-        let schema = try #require(
+        let schema = try require(
             try JSONSerialization.jsonObject(with: Data(ScenarioSchema.text.utf8)) as? [String: Any])
         var keys: [String: Set<String>] = [:]
         let defs = schema["$defs"] as? [String: Any] ?? [:]
@@ -60,25 +60,25 @@ import Testing
     @Test func theShippedSchemaIsTheCommandsOutput() throws {
         let shipped = try String(
             contentsOf: Self.root.appendingPathComponent("topologies/scenario.schema.json"), encoding: .utf8)
-        #expect(shipped == ScenarioSchema.text)
+        expectEqual(shipped, ScenarioSchema.text)
         let dir = try temporaryFolder()
         let printed = try CLI.run(["schema"], in: dir)
-        #expect(printed.status == 0)
-        #expect(printed.stdout == ScenarioSchema.text)
+        expectEqual(printed.status, 0)
+        expectEqual(printed.stdout, ScenarioSchema.text)
     }
 
     /// The expectation metrics are declared once (`ExpectationMetric`): the schema offers
     /// exactly those, and `check --help` shows every one with its form.
     @Test func theExpectationMetricsAreTheDeclaredOnes() throws {
-        let root = try #require(
+        let root = try require(
             try JSONSerialization.jsonObject(with: Data(ScenarioSchema.text.utf8)) as? [String: Any])
         let properties = root["properties"] as? [String: Any]
         let items = (properties?["expectations"] as? [String: Any])?["items"] as? [String: Any]
         let metric = (items?["properties"] as? [String: Any])?["metric"] as? [String: Any]
-        #expect(metric?["enum"] as? [String] == ExpectationMetric.allCases.map(\.rawValue))
+        expectEqual(metric?["enum"] as? [String], ExpectationMetric.allCases.map(\.rawValue))
         let help = try CLI.run(["check", "--help"], in: try temporaryFolder())
-        for m in ExpectationMetric.allCases { #expect(help.stdout.contains(m.form), "\(m.rawValue)") }
-        #expect(help.stdout.contains("--seed N"))
+        for m in ExpectationMetric.allCases { expect(help.stdout.contains(m.form), "\(m.rawValue)") }
+        expect(help.stdout.contains("--seed N"))
     }
 
     /// The decoder asks for every key it knows whenever it reads an object, present or not, so
@@ -102,24 +102,24 @@ import Testing
         let schema = try Self.schemaKeys()
         for pattern in Set(census.keys).union(schema.keys).sorted() {
             let decoder = census[pattern] ?? [], listed = schema[pattern] ?? []
-            #expect(
+            expect(
                 decoder.subtracting(listed).isEmpty,
                 "\(pattern): the schema lacks \(decoder.subtracting(listed).sorted())")
-            #expect(
+            expect(
                 listed.subtracting(decoder).isEmpty,
                 "\(pattern): the decoder does not take \(listed.subtracting(decoder).sorted())")
         }
-        #expect(schema.count >= 30)  // the walk reached the nested objects
+        expect(schema.count >= 30)  // the walk reached the nested objects
     }
 
     /// Every structural bad input the schema must reject is one the decoder rejects too.
     @Test func theSchemasBadInputsAreTheDecoders() throws {
         let data = try Data(contentsOf: Self.root.appendingPathComponent("Tests/SchemaCases/bad-inputs.json"))
-        let cases = try #require(try JSONSerialization.jsonObject(with: data) as? [[String: Any]])
-        #expect(cases.count >= 20)
+        let cases = try require(try JSONSerialization.jsonObject(with: data) as? [[String: Any]])
+        expect(cases.count >= 20)
         for c in cases {
             let text = String(decoding: try JSONSerialization.data(withJSONObject: c["scenario"]!), as: UTF8.self)
-            #expect(!diagnostics(text).isEmpty, "the decoder accepts: \(c["why"] as? String ?? "")")
+            expect(!diagnostics(text).isEmpty, "the decoder accepts: \(c["why"] as? String ?? "")")
         }
     }
 
@@ -129,12 +129,11 @@ import Testing
             #"{"name": "t", "seed": 1, "duration_s": 5, "environment": {"preset": "field"}, "nodes": [{"id": "a", "position": [0, 0, 1]}]}"#
         let marked = plain.replacingOccurrences(of: #"{"name""#, with: #"{"$schema": "scenario.schema.json", "name""#)
         let a = try decode(plain).get(), b = try decode(marked).get()
-        #expect(a.inputHash == b.inputHash)
-        #expect(JSONText.render(a.effectiveInput) == JSONText.render(b.effectiveInput))
-        #expect(
-            diagnostics(
+        expectEqual(a.inputHash, b.inputHash)
+        expectEqual(JSONText.render(a.effectiveInput), JSONText.render(b.effectiveInput))
+        expectEqual(diagnostics(
                 #"{"$schema": 3, "name": "t", "seed": 1, "duration_s": 5, "environment": {"preset": "field"}, "nodes": [{"id": "a", "position": [0, 0, 1]}]}"#
-            ).map(\.path) == ["$schema"])
+            ).map(\.path), ["$schema"])
     }
 }
 
@@ -156,8 +155,7 @@ struct ParameterDeclarationTests {
             Issue.record("docs/models/\(pageName).md lacks the generated-table markers for \(name)")
             return
         }
-        #expect(
-            String(page[a.upperBound..<b.lowerBound]) == table,
+        expectEqual(String(page[a.upperBound..<b.lowerBound]), table,
             "docs/models/\(pageName).md is stale: run scripts/refresh-model-tables.py")
     }
 
@@ -169,13 +167,13 @@ struct ParameterDeclarationTests {
              "nodes": [{"id": "a", "position": [0, 0, 1.2]}, {"id": "b", "position": [5, 0, 1.2]}]}
             """
         let s = try decode(base, overrides: ["transport.quic.certificateBytes=0", "transport.tcp.keepaliveIdleS=null"]).get()
-        #expect(s.transport.quicCertificateBytes == 0 && s.transport.keepaliveIdleS == .off)
+        expect(s.transport.quicCertificateBytes == 0 && s.transport.keepaliveIdleS == .off)
         let bad = diagnostics(base, overrides: ["transport.tcp.delayedAckMs=501"])
-        #expect(bad.first?.path == "transport.tcp.delayedAckMs")
-        #expect(bad.first?.message.contains("a delayed-ACK timer in ms in 0...500 (RFC 1122 limit)") == true)
+        expectEqual(bad.first?.path, "transport.tcp.delayedAckMs")
+        expect(bad.first?.message.contains("a delayed-ACK timer in ms in 0...500 (RFC 1122 limit)") == true)
         let keep = diagnostics(base, overrides: ["transport.tcp.keepaliveIdleS=0"])
-        #expect(keep.first?.message.contains("a keepalive idle time in seconds, > 0 and ≤ 7200, or null") == true)
-        #expect(TcpConfig(s.transport).keepaliveIdle == nil)
+        expect(keep.first?.message.contains("a keepalive idle time in seconds, > 0 and ≤ 7200, or null") == true)
+        expect(TcpConfig(s.transport).keepaliveIdle == nil)
     }
 
     /// The schema's host objects say what the decoder checks: every declared number's range,
@@ -185,27 +183,27 @@ struct ParameterDeclarationTests {
         let sink = DiagnosticSink(file: "schema", lineMap: LineMap(bytes))
         var parser = JSONParser(bytes: bytes, sink: sink)
         let parsed = parser.parseDocument()
-        let root = try #require(parsed)
+        let root = try require(parsed)
         let found = root["properties"]?["host"]?["properties"]
-        let host = try #require(found)
+        let host = try require(found)
         guard case .number(let max)? = host["warmUpMs"]?["maximum"]?.value else {
             Issue.record("host.warmUpMs has no maximum")
             return
         }
-        #expect(max.value == 60_000)
+        expectEqual(max.value, 60_000)
         guard case .number(let sendMax)? = host["sendUs"]?["maximum"]?.value else {
             Issue.record("host.sendUs has no maximum")
             return
         }
-        #expect(sendMax.value == 1_000_000)
-        #expect(host["interfaceQueue"]?["enum"] != nil)
+        expectEqual(sendMax.value, 1_000_000)
+        expect(host["interfaceQueue"]?["enum"] != nil)
         guard case .array(let nodes)? = root["properties"]?["nodes"]?["anyOf"]?.value else {
             Issue.record("nodes.anyOf missing")
             return
         }
         let perNodeFound = nodes.first?["items"]?["properties"]?["host"]?["properties"]
-        let perNode = try #require(perNodeFound)
-        #expect(perNode["interfaceQueue"] == nil && perNode["sendUs"] != nil)
+        let perNode = try require(perNodeFound)
+        expect(perNode["interfaceQueue"] == nil && perNode["sendUs"] != nil)
     }
 
     /// The decoder checks a declared key against its declaration: a value out of the declared
@@ -217,17 +215,16 @@ struct ParameterDeclarationTests {
              "nodes": [{"id": "a", "position": [0, 0, 1.2]}, {"id": "b", "position": [5, 0, 1.2]}]}
             """
         let d = diagnostics(base, overrides: ["host.warmUpMs=70000"])
-        #expect(d.first?.path == "host.warmUpMs")
-        #expect(d.first?.message.contains("a warm-up time constant in milliseconds, 0.001...60000") == true)
-        #expect(diagnostics(base, overrides: ["host.warmUpMs=60000"]).isEmpty)
-        #expect(diagnostics(base, overrides: ["nodes[0].host.interfaceQueue=blocking"]).first?.path
-            == "nodes[0].host.interfaceQueue")
+        expectEqual(d.first?.path, "host.warmUpMs")
+        expect(d.first?.message.contains("a warm-up time constant in milliseconds, 0.001...60000") == true)
+        expect(diagnostics(base, overrides: ["host.warmUpMs=60000"]).isEmpty)
+        expectEqual(diagnostics(base, overrides: ["nodes[0].host.interfaceQueue=blocking"]).first?.path, "nodes[0].host.interfaceQueue")
         // The model's defaults are the declared ones.
-        #expect(ConnectionQueue.defaultSendCost == .nanoseconds(23_300))
-        #expect(ConnectionQueue.defaultWarmUp == .microseconds(38_000))
-        #expect(ConnectionQueue.defaultCoolDown == .milliseconds(2_000))
-        #expect(ConnectionQueue.defaultUdpReceiveBuffer == 8 * 1_048_576)
-        #expect(ConnectionQueue.defaultUdpReceiveDatagrams == 3_200)
-        #expect(ConnectionQueue.defaultUdpSendBuffer == 5_000_000)
+        expectEqual(ConnectionQueue.defaultSendCost, .nanoseconds(23_300))
+        expectEqual(ConnectionQueue.defaultWarmUp, .microseconds(38_000))
+        expectEqual(ConnectionQueue.defaultCoolDown, .milliseconds(2_000))
+        expectEqual(ConnectionQueue.defaultUdpReceiveBuffer, 8 * 1_048_576)
+        expectEqual(ConnectionQueue.defaultUdpReceiveDatagrams, 3_200)
+        expectEqual(ConnectionQueue.defaultUdpSendBuffer, 5_000_000)
     }
 }

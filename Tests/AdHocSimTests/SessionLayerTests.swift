@@ -57,13 +57,13 @@ struct SessionLayerTests {
         var s = layer()
         var link = PerfectLink(nodes: 2)
         var sim = Simulation(seed: 1)
-        #expect(isNothing(arrive(&s, message(2), at: 1, from: 0, link: &link, sim: &sim)))
-        #expect(isNothing(arrive(&s, message(1), at: 1, from: 0, link: &link, sim: &sim)))
-        #expect(isFrame(arrive(&s, message(0), at: 1, from: 0, link: &link, sim: &sim), inOrder: true))
-        #expect(s.nextInOrder(from: 0, to: 1, now: .zero)?.message == 1)
-        #expect(s.nextInOrder(from: 0, to: 1, now: .zero)?.message == 2)
-        #expect(s.nextInOrder(from: 0, to: 1, now: .zero) == nil)
-        #expect(isNothing(arrive(&s, message(1), at: 1, from: 0, link: &link, sim: &sim)))
+        expect(isNothing(arrive(&s, message(2), at: 1, from: 0, link: &link, sim: &sim)))
+        expect(isNothing(arrive(&s, message(1), at: 1, from: 0, link: &link, sim: &sim)))
+        expect(isFrame(arrive(&s, message(0), at: 1, from: 0, link: &link, sim: &sim), inOrder: true))
+        expectEqual(s.nextInOrder(from: 0, to: 1, now: .zero)?.message, 1)
+        expectEqual(s.nextInOrder(from: 0, to: 1, now: .zero)?.message, 2)
+        expect(s.nextInOrder(from: 0, to: 1, now: .zero) == nil)
+        expect(isNothing(arrive(&s, message(1), at: 1, from: 0, link: &link, sim: &sim)))
     }
 
     /// An unreliable message goes up whatever its number, and nothing is held behind it; a
@@ -72,8 +72,8 @@ struct SessionLayerTests {
         var s = layer(peers: [[1], [0], []])
         var link = PerfectLink(nodes: 3)
         var sim = Simulation(seed: 1)
-        #expect(isFrame(arrive(&s, message(7, workload: 1), at: 1, from: 0, link: &link, sim: &sim), inOrder: false))
-        #expect(isNothing(arrive(&s, message(0, path: [2, 1]), at: 1, from: 2, link: &link, sim: &sim)))
+        expect(isFrame(arrive(&s, message(7, workload: 1), at: 1, from: 0, link: &link, sim: &sim), inOrder: false))
+        expect(isNothing(arrive(&s, message(0, path: [2, 1]), at: 1, from: 2, link: &link, sim: &sim)))
     }
 
     /// A reliable frame whose next hop is another phone is a path-broadcast copy: taken (and
@@ -83,9 +83,9 @@ struct SessionLayerTests {
         var sim = Simulation(seed: 1)
         let copy = message(0, path: [0, 2, 1])  // next hop 2, heard by 1
         var nextHop = layer(peers: [[1, 2], [0], [0]])
-        #expect(isNothing(arrive(&nextHop, copy, at: 1, from: 0, link: &link, sim: &sim)))
+        expect(isNothing(arrive(&nextHop, copy, at: 1, from: 0, link: &link, sim: &sim)))
         var broadcast = layer(takesEveryCopy: true, peers: [[1, 2], [0], [0]])
-        #expect(isFrame(arrive(&broadcast, copy, at: 1, from: 0, link: &link, sim: &sim), inOrder: true))
+        expect(isFrame(arrive(&broadcast, copy, at: 1, from: 0, link: &link, sim: &sim), inOrder: true))
     }
 
     /// Sending: a reliable frame is numbered per ordered pair (0, 1 to phone 1; 0 to phone 2),
@@ -97,11 +97,11 @@ struct SessionLayerTests {
         s.send(routed(0), from: 0, to: 1, bytes: 100, now: .zero)
         s.send(routed(0), from: 0, to: 2, bytes: 100, now: .zero)
         s.send(routed(9, workload: 1), from: 0, to: 1, bytes: 100, now: .zero)
-        #expect(s.wire.partsInFlight.map(\.hopSeq) == [0, 1, 0, 0])
-        #expect(s.wire.partsInFlight.map(\.isNumbered) == [true, true, true, false])
-        #expect(s.wire.routedInFlight.map { $0?.message } == [0, 0, 0, 9])
-        #expect(s.wire.outbox.map(\.destination) == [1, 1, 2, 1])
-        #expect(s.wire.sent.messageFramesSent == [4, 0, 0])
+        expectEqual(s.wire.partsInFlight.map(\.hopSeq), [0, 1, 0, 0])
+        expectEqual(s.wire.partsInFlight.map(\.isNumbered), [true, true, true, false])
+        expectEqual(s.wire.routedInFlight.map { $0?.message }, [0, 0, 0, 9])
+        expectEqual(s.wire.outbox.map(\.destination), [1, 1, 2, 1])
+        expectEqual(s.wire.sent.messageFramesSent, [4, 0, 0])
     }
 
     /// The layer's own frames and the routing's, told apart by the session frame's body: a
@@ -114,12 +114,12 @@ struct SessionLayerTests {
         s.wire.hand(SessionFrame(.setup(invitation)), from: 0, to: 1, bytes: 100, now: .zero)
         s.broadcast(MeshFrame(kind: .heartbeat, origin: 0, seq: 1, path: [0]), from: 0, bytes: 40, now: .zero)
         s.send(routed(0, workload: 1), from: 0, to: 1, bytes: 300, now: .zero)
-        #expect(s.wire.sent.sessionFramesSent == [1, 0] && s.wire.sent.sessionBytes == [100, 0])
-        #expect(s.wire.sent.controlFramesSent == [1, 0] && s.wire.sent.controlBytes == [40, 0])
-        #expect(s.wire.sent.messageFramesSent == [1, 0] && s.wire.sent.messageBytes == [300, 0])
+        expect(s.wire.sent.sessionFramesSent == [1, 0] && s.wire.sent.sessionBytes == [100, 0])
+        expect(s.wire.sent.controlFramesSent == [1, 0] && s.wire.sent.controlBytes == [40, 0])
+        expect(s.wire.sent.messageFramesSent == [1, 0] && s.wire.sent.messageBytes == [300, 0])
         let packets = s.wire.outbox
-        #expect(packets.map { s.wire.mustHold($0, room: 0) } == [false, false, true])
-        #expect(packets.map { s.wire.mustHold($0, room: 5) } == [false, false, false])
+        expectEqual(packets.map { s.wire.mustHold($0, room: 0) }, [false, false, true])
+        expectEqual(packets.map { s.wire.mustHold($0, room: 5) }, [false, false, false])
     }
 }
 

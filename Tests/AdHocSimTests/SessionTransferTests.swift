@@ -26,9 +26,9 @@ struct SessionTransferTests {
         h.mesh.logTransferPieces()
         _ = sim.run(&h, until: .seconds(60))
         let x = h.mesh.transfers[0]
-        #expect(x.state == .completed)
-        #expect(x.received == size)
-        #expect(x.misordered == 0)
+        expectEqual(x.state, .completed)
+        expectEqual(x.received, size)
+        expectEqual(x.misordered, 0)
         // The file: bytes from a generator; the copy: each piece taken from the file at its offset.
         var draws = RandomStream(seed: 5, name: "test/file")
         let file = (0..<size).map { _ in UInt8(truncatingIfNeeded: draws.next()) }
@@ -36,25 +36,25 @@ struct SessionTransferTests {
         var written = [Bool](repeating: false, count: size)
         var next = 0
         for p in x.pieces {
-            #expect(p.offset == next, "pieces arrive in order")
+            expectEqual(p.offset, next, "pieces arrive in order")
             for k in p.offset..<(p.offset + p.length) {
-                #expect(!written[k])
+                expect(!written[k])
                 written[k] = true
                 copy[k] = file[k]
             }
             next = p.offset + p.length
         }
-        #expect(copy == file)
-        #expect(written.allSatisfy { $0 })
-        #expect(x.pieces.count == 874)
-        #expect(x.pieces.last?.length == size - 873 * 1200)
+        expectEqual(copy, file)
+        expect(written.allSatisfy { $0 })
+        expectEqual(x.pieces.count, 874)
+        expectEqual(x.pieces.last?.length, size - 873 * 1200)
         // Progress: every tenth reached, in time order, 100 % when the transfer completed.
         let times = x.progress.compactMap { $0 }
-        #expect(times.count == 10)
-        #expect(times == times.sorted())
-        #expect(x.progress[9] == x.finished)
-        #expect(x.framesSent == 874 + x.framesResent)
-        #expect((259...490).contains(Int(x.framesResent)), "374.6 ± 5σ resends, got \(x.framesResent)")
+        expectEqual(times.count, 10)
+        expectEqual(times, times.sorted())
+        expectEqual(x.progress[9], x.finished)
+        expectEqual(x.framesSent, 874 + x.framesResent)
+        expect((259...490).contains(Int(x.framesResent)), "374.6 ± 5σ resends, got \(x.framesResent)")
     }
 
     /// A stream over a lossless hop: 16 000 bytes/s in writes of 320 bytes is one write every
@@ -65,17 +65,17 @@ struct SessionTransferTests {
         let stream = StreamSpec(
             id: "voice", from: 1, to: 0, start: .seconds(1), bytesPerSecond: 16_000, writeBytes: 320,
             duration: .seconds(1))
-        #expect(stream.writes == 50)
+        expectEqual(stream.writes, 50)
         var sim = Simulation(seed: 2)
         var h = MeshHarness(peers: pair, config: MeshConfig(), streams: [stream], releases: true, sim: &sim)
         _ = sim.run(&h, until: .seconds(5))
         let x = h.mesh.transfers[0]
-        #expect(x.state == .completed)
-        #expect(x.received == 16_000)
-        #expect(x.writeLatencies == Array(repeating: .milliseconds(1), count: 50))
-        #expect(x.finished == .seconds(1) + .milliseconds(49 * 20) + .milliseconds(1))
+        expectEqual(x.state, .completed)
+        expectEqual(x.received, 16_000)
+        expectEqual(x.writeLatencies, Array(repeating: .milliseconds(1), count: 50))
+        expectEqual(x.finished, .seconds(1) + .milliseconds(49 * 20) + .milliseconds(1))
         // Each piece: 32-byte header, 8-byte offset, 37-byte DTLS record, 320 bytes.
-        #expect(x.bytesOnAir == 50 * (32 + 8 + 37 + 320))
+        expectEqual(x.bytesOnAir, 50 * (32 + 8 + 37 + 320))
     }
 
     /// Multipeer sends only to connected peers: a resource to a phone outside the sender's
@@ -86,9 +86,9 @@ struct SessionTransferTests {
         var h = MeshHarness(peers: [[1], [0], []], config: MeshConfig(), resources: [far], releases: true, sim: &sim)
         _ = sim.run(&h, until: .seconds(3))
         let x = h.mesh.transfers[0]
-        #expect(x.state == .notConnected)
-        #expect(x.finished == .seconds(1))
-        #expect(x.framesSent == 0)
+        expectEqual(x.state, .notConnected)
+        expectEqual(x.finished, .seconds(1))
+        expectEqual(x.framesSent, 0)
     }
 
     /// The unencrypted session's pieces carry no record: 32 + 8 + 1 200 bytes.
@@ -98,7 +98,7 @@ struct SessionTransferTests {
         var sim = Simulation(seed: 3)
         var h = MeshHarness(peers: pair, config: config, resources: [resource(size: 2400)], releases: true, sim: &sim)
         _ = sim.run(&h, until: .seconds(3))
-        #expect(h.mesh.transfers[0].bytesOnAir == 2 * (32 + 8 + 1200))
+        expectEqual(h.mesh.transfers[0].bytesOnAir, 2 * (32 + 8 + 1200))
     }
 
     /// Three phones in the field, over AWDL, with `mesh` as the mesh section.
@@ -112,7 +112,7 @@ struct SessionTransferTests {
     }
 
     func run(mesh: JSON) throws -> MeshMetrics {
-        try #require(try SessionTransferTests.radioScenario(mesh: mesh).run().mesh)
+        try require(try SessionTransferTests.radioScenario(mesh: mesh).run().mesh)
     }
 
     /// Over the radio: a 20 MB resource cancelled 0.2 s after it starts stops there, short of its
@@ -125,12 +125,12 @@ struct SessionTransferTests {
             ]
         ])
         let big = m.transfers[0]
-        #expect(big.state == .cancelled)
-        #expect(big.finished == .seconds(3.2))
-        #expect(big.received < big.size)
-        #expect(big.progress.allSatisfy { $0 == nil || $0! <= .seconds(3.2) })
-        #expect(m.transfers[1].state == .completed)
-        #expect(m.transfers[1].received == 100_000)
+        expectEqual(big.state, .cancelled)
+        expectEqual(big.finished, .seconds(3.2))
+        expect(big.received < big.size)
+        expect(big.progress.allSatisfy { $0 == nil || $0! <= .seconds(3.2) })
+        expectEqual(m.transfers[1].state, .completed)
+        expectEqual(m.transfers[1].received, 100_000)
     }
 
     /// Fixed sessions are groups: every member is every other's peer (an MCSession connects all
@@ -141,9 +141,9 @@ struct SessionTransferTests {
             "sessions": [["a", "b", "c"]],
             "streams": [["id": "s", "from": "b", "to": "c", "bytes_per_s": 8000, "duration_s": 2, "at_s": 1]],
         ])
-        #expect(m.nodes.map(\.sessionPeers) == [2, 2, 2])
-        #expect(m.transfers[0].state == .completed)
-        #expect(m.transfers[0].writeLatencies.count == 15)  // 8 000 B/s in 1 024-byte writes: 2 s / 0.128 s
+        expectEqual(m.nodes.map(\.sessionPeers), [2, 2, 2])
+        expectEqual(m.transfers[0].state, .completed)
+        expectEqual(m.transfers[0].writeLatencies.count, 15)  // 8 000 B/s in 1 024-byte writes: 2 s / 0.128 s
     }
 
     /// A member of a set-up group that fails leaves the session once the peer timeout (3 s) has
@@ -161,19 +161,19 @@ struct SessionTransferTests {
         var sim = Simulation(seed: s.seed)
         var world = World<WirelessLink>(s, sim: &sim)
         _ = sim.run(&world, until: .seconds(5.5))
-        #expect(world.layers.mesh!.peers[0] == [1, 2])  // lost at 3 s, kept until 3 + 3 s
+        expectEqual(world.layers.mesh!.peers[0], [1, 2])  // lost at 3 s, kept until 3 + 3 s
         _ = sim.run(&world, until: .seconds(6.5))
-        #expect(world.layers.mesh!.peers[0] == [1])
-        #expect(world.layers.mesh!.peers[2] == [])
+        expectEqual(world.layers.mesh!.peers[0], [1])
+        expectEqual(world.layers.mesh!.peers[2], [])
         _ = sim.run(&world, until: .seconds(9.5))
-        #expect(world.layers.mesh!.peers[0] == [1, 2])
-        #expect(world.layers.mesh!.peers[2] == [0, 1])
+        expectEqual(world.layers.mesh!.peers[0], [1, 2])
+        expectEqual(world.layers.mesh!.peers[2], [0, 1])
         let x = world.layers.mesh!.transfers[0]
-        #expect(x.state == .peerLeft)
+        expectEqual(x.state, .peerLeft)
         // The session ends at the evaluation at 6 s (lost at 3 s, kept 3 s) and the stream
         // with it, as sendResource's and a stream's peer-gone report (issue #30).
-        #expect(x.finished == .seconds(6))
-        #expect(x.received < x.size)
+        expectEqual(x.finished, .seconds(6))
+        expect(x.received < x.size)
     }
 
     // MARK: Bad input
@@ -188,13 +188,13 @@ struct SessionTransferTests {
             {"maxResourceBytes": 1000000,
              "resources": [{"id": "r", "from": "a", "to": "b", "size_bytes": 2000000}]}
             """)
-        #expect(d.count == 1)
-        #expect(d.first?.path == "mesh.resources[0].size_bytes")
-        #expect(d.first?.message.contains("larger than the configured limit of 1000000 bytes") == true)
+        expectEqual(d.count, 1)
+        expectEqual(d.first?.path, "mesh.resources[0].size_bytes")
+        expect(d.first?.message.contains("larger than the configured limit of 1000000 bytes") == true)
         // The default limit is 64 MiB.
         let e = problems(#"{"resources": [{"id": "r", "from": "a", "to": "b", "size_bytes": 67108865}]}"#)
-        #expect(e.first?.path == "mesh.resources[0].size_bytes")
-        #expect(e.first?.message.contains("67108864") == true)
+        expectEqual(e.first?.path, "mesh.resources[0].size_bytes")
+        expect(e.first?.message.contains("67108864") == true)
     }
 
     @Test func aStreamToAPeerOutsideTheSessionIsRefusedWithItsPath() {
@@ -203,9 +203,9 @@ struct SessionTransferTests {
             {"sessions": [["a", "b"]],
              "streams": [{"id": "s", "from": "a", "to": "c", "bytes_per_s": 1000, "duration_s": 1}]}
             """)
-        #expect(d.count == 1)
-        #expect(d.first?.path == "mesh.streams[0].to")
-        #expect(d.first?.message.contains("\"c\" is outside every session of \"a\"") == true)
+        expectEqual(d.count, 1)
+        expectEqual(d.first?.path, "mesh.streams[0].to")
+        expect(d.first?.message.contains("\"c\" is outside every session of \"a\"") == true)
     }
 
     @Test func otherBadTransfersNameTheirPaths() {
@@ -238,7 +238,7 @@ struct SessionTransferTests {
         ]
         for (mesh, path) in cases {
             let d = problems(mesh)
-            #expect(d.map(\.path).contains(path), "\(mesh): \(d.map(\.description))")
+            expect(d.map(\.path).contains(path), "\(mesh): \(d.map(\.description))")
         }
     }
 }
@@ -258,12 +258,12 @@ struct SessionTransferTests {
         let s = try t.decoded()
         var sim = Simulation(seed: 1)
         let w = World<WirelessLink>(s, sim: &sim)
-        #expect(w.link.mtu == 1484)
+        expectEqual(w.link.mtu, 1484)
         return w.hosts.ip.flowMtu[0]
     }
 
     @Test func theMeshMtuLeavesRoomForRouteAndRecord() throws {
-        #expect(try flowMtu(encryption: "required") == 1287)
-        #expect(try flowMtu(encryption: "none") == 1324)
+        expectEqual(try flowMtu(encryption: "required"), 1287)
+        expectEqual(try flowMtu(encryption: "none"), 1324)
     }
 }

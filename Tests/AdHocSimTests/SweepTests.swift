@@ -19,14 +19,14 @@ struct SweepTests {
     @Test func cellsAreTheCartesianProductWithStableIdsAndSeeds() throws {
         let dir = try temporaryFolder(["m.json": miniSweep])
         let plan = try SweepPlan(path: dir.appendingPathComponent("m.json").path, overrides: [])
-        #expect(plan.matrix.cells.count == 2 * 3 * 2)
-        #expect(plan.units.count == 24)
-        #expect(plan.units.map(\.stem) == plan.units.map(\.stem).sorted())
+        expectEqual(plan.matrix.cells.count, 2 * 3 * 2)
+        expectEqual(plan.units.count, 24)
+        expectEqual(plan.units.map(\.stem), plan.units.map(\.stem).sorted())
         // Ids depend only on the values: the same cell in another plan has the same id.
         let again = try SweepPlan(path: dir.appendingPathComponent("m.json").path, overrides: [])
-        #expect(again.units.map(\.stem) == plan.units.map(\.stem))
+        expectEqual(again.units.map(\.stem), plan.units.map(\.stem))
         let u = plan.units[0]
-        #expect(plan.seed(of: u, cellSeed: 7) == SplitMix64.mix(7 &+ StableHash.fnv1a(u.stem)))
+        expectEqual(plan.seed(of: u, cellSeed: 7), SplitMix64.mix(7 &+ StableHash.fnv1a(u.stem)))
     }
 
     @Test func outputIsByteIdenticalForAnyParallelismAndSharding() throws {
@@ -35,17 +35,17 @@ struct SweepTests {
         let one = dir.appendingPathComponent("one"), two = dir.appendingPathComponent("two")
         try SweepRunner.run(plan, out: one, workers: 1, shard: nil, resume: false, progress: .quiet)
         try SweepRunner.run(plan, out: two, workers: 2, shard: nil, resume: false, progress: .quiet)
-        #expect(try cellsCSV(one) == cellsCSV(two))
+        try expectEqual(cellsCSV(one), cellsCSV(two))
         let shards = (1...3).map { dir.appendingPathComponent("shard\($0)") }
         for (k, s) in shards.enumerated() {
             try SweepRunner.run(plan, out: s, workers: 2, shard: (k + 1, 3), resume: false, progress: .quiet)
         }
         let merged = dir.appendingPathComponent("merged")
         try SweepRunner.merge(shards, out: merged)
-        #expect(try cellsCSV(merged) == cellsCSV(one))
+        try expectEqual(cellsCSV(merged), cellsCSV(one))
         let text = try cellsCSV(one)
-        #expect(text.split(separator: "\n").count == 1 + 24)
-        #expect(
+        expectEqual(text.split(separator: "\n").count, 1 + 24)
+        expect(
             text.hasPrefix("cell_id,repeat,param.environment.preset,param.flows[0].protocol,param.distance_m,flow,"))
     }
 
@@ -62,7 +62,7 @@ struct SweepTests {
         #expect(throws: SweepRunner.OutputError.self) {
             try SweepRunner.merge([a, b], out: dir.appendingPathComponent("m"))
         }
-        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("m").path))
+        expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("m").path))
     }
 
     @Test func aKilledSweepResumesToTheSameBytes() throws {
@@ -75,7 +75,7 @@ struct SweepTests {
         let dir = try temporaryFolder(["m.json": big])
         let reference = dir.appendingPathComponent("reference")
         let r = try CLI.run(["sweep", "m.json", "--out", "reference", "-j", "2", "--quiet"], in: dir)
-        #expect(r.status == 0)
+        expectEqual(r.status, 0)
         // Start the same sweep, kill it with SIGKILL once some cells are committed, resume.
         let p = Process()
         p.executableURL = CLI.binary
@@ -96,10 +96,10 @@ struct SweepTests {
         let committed = ((try? FileManager.default.contentsOfDirectory(atPath: cells.path)) ?? []).filter {
             $0.hasSuffix(".csv") && !$0.hasPrefix(".")
         }.count
-        #expect(committed >= 5 && committed < 48)
+        expect(committed >= 5 && committed < 48)
         let resumed = try CLI.run(["sweep", "m.json", "--out", "killed", "-j", "2", "--resume", "--quiet"], in: dir)
-        #expect(resumed.status == 0)
-        #expect(try cellsCSV(dir.appendingPathComponent("killed")) == cellsCSV(reference))
+        expectEqual(resumed.status, 0)
+        try expectEqual(cellsCSV(dir.appendingPathComponent("killed")), cellsCSV(reference))
     }
 
     @Test func aMatrixFromTheCommandLineReplacesTheFilesOwn() throws {
@@ -111,30 +111,30 @@ struct SweepTests {
         // --set matrix={...}: 2 presets × 1 protocol, twice: 4 units, and only these axes.
         let inline = try SweepPlan(
             path: path, overrides: ["matrix={\"environment.preset\": [\"city\", \"field\"], \"repeat\": 2}"])
-        #expect(inline.matrix.axes.map(\.path) == ["environment.preset"])
-        #expect(inline.matrix.cellCount == 2 && inline.units.count == 4)
+        expectEqual(inline.matrix.axes.map(\.path), ["environment.preset"])
+        expect(inline.matrix.cellCount == 2 && inline.units.count == 4)
         // From a file: 3 distances once. The argument it becomes records the matrix, so the
         // sweep's identity (and a later merge or resume) knows it.
         let argument = try Matrix.overrideArgument(file: dir.appendingPathComponent("axes.json").path)
-        #expect(argument == "matrix={\"distance_m\":[2,3,4],\"repeat\":1}")
+        expectEqual(argument, "matrix={\"distance_m\":[2,3,4],\"repeat\":1}")
         let fromFile = try SweepPlan(path: path, overrides: [argument])
-        #expect(fromFile.units.map { Matrix.display($0.cell.assignments[0].value) }.sorted() == ["2", "3", "4"])
-        #expect(fromFile.base.inputHash != (try SweepPlan(path: path, overrides: [])).base.inputHash)
+        expectEqual(fromFile.units.map { Matrix.display($0.cell.assignments[0].value) }.sorted(), ["2", "3", "4"])
+        expect(fromFile.base.inputHash != (try SweepPlan(path: path, overrides: [])).base.inputHash)
         let r = try CLI.run(["sweep", "m.json", "--matrix", "axes.json", "--out", "o", "--quiet"], in: dir)
-        #expect(r.status == 0, "\(r.stderr)")
-        #expect(try cellsCSV(dir.appendingPathComponent("o")).split(separator: "\n").count == 1 + 3)
+        expectEqual(r.status, 0, "\(r.stderr)")
+        expectEqual(try cellsCSV(dir.appendingPathComponent("o")).split(separator: "\n").count, 1 + 3)
         // A bad matrix file is reported against itself, line and column, every problem.
         let bad = try CLI.run(["sweep", "m.json", "--matrix", "bad.json", "--out", "o2"], in: dir)
-        #expect(bad.status == 2)
-        #expect(bad.stderr.contains("bad.json:2:21: error: distance_m[1]: matrix values must be single values"))
-        #expect(bad.stderr.contains("bad.json:3:13: error: repeat: "))
+        expectEqual(bad.status, 2)
+        expect(bad.stderr.contains("bad.json:2:21: error: distance_m[1]: matrix values must be single values"))
+        expect(bad.stderr.contains("bad.json:3:13: error: repeat: "))
         // Inline, its problems name the argument; only the top-level matrix may be an object.
         let inlineBad = try CLI.run(["sweep", "m.json", "--matrix", "{\"distance_m\": 5}", "--out", "o3"], in: dir)
-        #expect(inlineBad.status == 2)
-        #expect(inlineBad.stderr.contains("--set matrix={\"distance_m\": 5}: error: matrix.distance_m: expected an array"))
+        expectEqual(inlineBad.status, 2)
+        expect(inlineBad.stderr.contains("--set matrix={\"distance_m\": 5}: error: matrix.distance_m: expected an array"))
         let elsewhere = try CLI.run(["sweep", "m.json", "--set", "environment={\"preset\": \"city\"}", "--out", "o4"], in: dir)
-        #expect(elsewhere.status == 2 && elsewhere.stderr.contains("--set replaces single values only"))
-        #expect(try listing(dir).filter { $0.hasPrefix("o") } == ["o"])
+        expect(elsewhere.status == 2 && elsewhere.stderr.contains("--set replaces single values only"))
+        expectEqual(try listing(dir).filter { $0.hasPrefix("o") }, ["o"])
     }
 
     @Test func badSweepInputIsRefusedClearly() throws {
@@ -146,17 +146,17 @@ struct SweepTests {
             "m.json": miniSweep
         ])
         let empty = try CLI.run(["sweep", "empty.json", "--out", "o1"], in: dir)
-        #expect(empty.status == 2 && empty.stderr.contains("matrix.distance_m: expected at least one value"))
+        expect(empty.status == 2 && empty.stderr.contains("matrix.distance_m: expected at least one value"))
         let nopath = try CLI.run(["sweep", "nopath.json", "--out", "o2"], in: dir)
-        #expect(nopath.status == 2 && nopath.stderr.contains("matrix.environment.presett: the path does not exist"))
+        expect(nopath.status == 2 && nopath.stderr.contains("matrix.environment.presett: the path does not exist"))
         let shard = try CLI.run(["sweep", "m.json", "--shard", "4/3", "--out", "o3"], in: dir)
-        #expect(shard.status == 2 && shard.stderr.contains("--shard expects K/N with 1 ≤ K ≤ N, found \"4/3\""))
+        expect(shard.status == 2 && shard.stderr.contains("--shard expects K/N with 1 ≤ K ≤ N, found \"4/3\""))
         // An output folder that cannot be created (a file stands where its parent should be;
         // unlike permission bits, this holds for root too).
         try Data("x".utf8).write(to: dir.appendingPathComponent("blocker"))
         let blocked = try CLI.run(["sweep", "m.json", "--out", "blocker/out"], in: dir)
-        #expect(blocked.status == 2 && blocked.stderr.contains("cannot create the sweep folder"))
-        #expect(try listing(dir).filter { $0.hasPrefix("o") }.isEmpty)
+        expect(blocked.status == 2 && blocked.stderr.contains("cannot create the sweep folder"))
+        expect(try listing(dir).filter { $0.hasPrefix("o") }.isEmpty)
     }
 }
 
@@ -184,7 +184,7 @@ struct PlotTests {
         let out = dir.appendingPathComponent("out")
         try SweepRunner.run(plan, out: out, workers: 2, shard: nil, resume: false, progress: .quiet)
         let files = try SweepPlots.write(dir: out)
-        #expect(
+        expect(
             files.contains("rtt-by-place-and-protocol.svg") && files.contains("goodput-vs-distance.svg")
                 && files.contains("range-per-place.svg"))
         for f in files {
@@ -192,16 +192,16 @@ struct PlotTests {
             let parser = XMLParser(data: data)
             let c = Collector()
             parser.delegate = c
-            #expect(parser.parse(), "\(f) is not well-formed XML")
+            expect(parser.parse(), "\(f) is not well-formed XML")
             switch f {
-            case "goodput-vs-distance.svg", "data-rate-vs-distance.svg": #expect(c.series == ["TCP", "UDP", "QUIC"])
-            case "udp-loss-vs-packets.svg": #expect(c.series == ["city", "field"])
+            case "goodput-vs-distance.svg", "data-rate-vs-distance.svg": expectEqual(c.series, ["TCP", "UDP", "QUIC"])
+            case "udp-loss-vs-packets.svg": expectEqual(c.series, ["city", "field"])
             case "rtt-by-place-and-protocol.svg":
-                #expect(c.boxes == ["city/tcp", "city/udp", "city/quic", "field/tcp", "field/udp", "field/quic"])
-            case "range-per-place.svg": #expect(c.boxes == ["city", "field"])
+                expectEqual(c.boxes, ["city/tcp", "city/udp", "city/quic", "field/tcp", "field/udp", "field/quic"])
+            case "range-per-place.svg": expectEqual(c.boxes, ["city", "field"])
             default: break
             }
         }
-        #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("plots/index.html").path))
+        expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("plots/index.html").path))
     }
 }

@@ -13,7 +13,7 @@ func tshark(_ args: [String]) throws -> [String] {
     try p.run()
     let data = readToEnd(out.fileHandleForReading)
     p.waitUntilExit()
-    #expect(p.terminationStatus == 0, "tshark \(args) failed")
+    expectEqual(p.terminationStatus, 0, "tshark \(args) failed")
     return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
 }
 
@@ -33,13 +33,13 @@ struct TraceTests {
         let report = try ScenarioRunner.run(s, trace: true)
         let dir = try temporaryFolder()
         let file = dir.appendingPathComponent("client.pcap")
-        try Data(try #require(report.traces)[0]).write(to: file)
+        try Data(try require(report.traces)[0]).write(to: file)
         // Frames and bytes: every IP packet the client sent or received, over the whole run.
         let lengths = try tshark(["-r", file.path, "-T", "fields", "-e", "frame.len"]).compactMap { UInt64($0) }
         let packets = report.ipTotals.reduce(0) { $0 + $1.packetsSent + $1.packetsReceived }
         let bytes = report.ipTotals.reduce(0) { $0 + $1.bytesSent + $1.bytesReceived }
-        #expect(UInt64(lengths.count) == packets)
-        #expect(lengths.reduce(0, +) == bytes)
+        expectEqual(UInt64(lengths.count), packets)
+        expectEqual(lengths.reduce(0, +), bytes)
         // TCP retransmissions the client sent, as tshark's analysis sees them. tshark labels a
         // resent segment "out-of-order" instead of "retransmission" when it follows the previous
         // segment closely (its heuristic); in the sender's own capture nothing is sent out of
@@ -49,23 +49,23 @@ struct TraceTests {
             "ipv6.src == fe80::200:ff:fe00:1 && tcp.len > 0 && (tcp.analysis.retransmission || tcp.analysis.fast_retransmission || tcp.analysis.spurious_retransmission || tcp.analysis.out_of_order)",
             "-T", "fields", "-e", "frame.number"
         ])
-        #expect(UInt64(retransmitted.count) == report.flows[0].clientRetransmissions)
-        #expect(report.flows[0].clientRetransmissions > 0)
+        expectEqual(UInt64(retransmitted.count), report.flows[0].clientRetransmissions)
+        expect(report.flows[0].clientRetransmissions > 0)
         // The protocols decode: TCP with its handshake, UDP reassembled from IPv6 fragments, QUIC.
         let syn = try tshark([
             "-r", file.path, "-Y", "tcp.flags.syn == 1 && tcp.flags.ack == 0", "-T", "fields", "-e", "tcp.srcport"
         ])
-        #expect(syn == ["49152"])
+        expectEqual(syn, ["49152"])
         let udp = try tshark(["-r", file.path, "-Y", "udp.length == 9008", "-T", "fields", "-e", "udp.srcport"])
-        #expect(!udp.isEmpty)
+        expect(!udp.isEmpty)
         let quic = try tshark(["-r", file.path, "-Y", "quic.long.packet_type == 0", "-T", "fields", "-e", "udp.dstport"]
         )
-        #expect(quic.first == "443")
+        expectEqual(quic.first, "443")
         // Checksums are right: tshark's validation finds no bad TCP or UDP checksum.
         let bad = try tshark([
             "-r", file.path, "-o", "tcp.check_checksum:TRUE", "-o", "udp.check_checksum:TRUE",
             "-Y", "tcp.checksum.status == 0 || udp.checksum.status == 0", "-T", "fields", "-e", "frame.number"
         ])
-        #expect(bad.isEmpty)
+        expect(bad.isEmpty)
     }
 }
