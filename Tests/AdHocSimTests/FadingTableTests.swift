@@ -35,7 +35,7 @@ struct FadingTableTests {
     /// transmissions × 100 receivers, KS distance under 1.63/√n = 0.0052 (α = 1 %); the mean
     /// power is 1; and the deep-fade tail is right: P(x ≤ F⁻¹(10⁻³)) over 10⁶ draws within
     /// 4 standard errors of 10⁻³.
-    @Test(arguments: [0.0, 1, 2, 4, 10])
+    @Test(ScaleCheck.trait, arguments: [0.0, 1, 2, 4, 10])
     func tableDrawsFollowTheExactDistribution(_ k: Double) {
         let table = RicianPowerTable.shared(k: k)
         let key = StableHash.fnv1a("node/fading") ^ 7

@@ -98,7 +98,7 @@ import Testing
         expectEqual(report.flows[0].bytesDelivered, 200_000)
     }
 
-    @Test func aRelayFailingMidFlowIsSeenByTheTransportAndTheFlowGoesOnByTheOtherRelay() throws {
+    @Test(ScaleCheck.trait) func aRelayFailingMidFlowIsSeenByTheTransportAndTheFlowGoesOnByTheOtherRelay() throws {
         // A diamond: A (0, 0), B (25, 20), C (25, −20), D (50, 0). A–B, B–D, A–C and C–D are
         // 32 m (sessions); A–D is 50 m, −65.6 dBm, below the discovery threshold: two 2-hop
         // routes. The relay the flow uses when it starts fails 8 s later.

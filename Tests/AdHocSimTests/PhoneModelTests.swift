@@ -242,7 +242,7 @@ struct FieldDataTests {
     /// medians over seeds: probe tests and transfers of a UDP flow on the ideal link made with
     /// sendUs = 80 µs and a per-message spread of 0.5 (so single tests scatter), six tests per
     /// group; fitting sendUs in 0…200 µs with six repeats finds it within 8 µs.
-    @Test func calibrateRecoversAKnownCostFromMediansOverSeeds() throws {
+    @Test(ScaleCheck.trait) func calibrateRecoversAKnownCostFromMediansOverSeeds() throws {
         let dir = try temporaryFolder()
         var t = TestScenario.twoPhones(
             name: "cal", seed: 5, duration: 60, radio: ["technology": "ideal"], protocol: "udp",

@@ -176,7 +176,7 @@ struct TcpValidationTests {
         expect(wire >= 95)
     }
 
-    @Test(arguments: [(0.001, 0.6, 1.4), (0.01, 0.6, 1.4), (0.03, 0.8, 2.0)])
+    @Test(ScaleCheck.trait, arguments: [(0.001, 0.6, 1.4), (0.01, 0.6, 1.4), (0.03, 0.8, 2.0)])
     func newRenoGoodputTracksPftk(p: Double, low: Double, high: Double) throws {
         let r = try ScenarioRunner.run(try decode(tcpValidation, overrides: ["link.lossProbability=\(p)"]).get())
         // RTT 50 ms (plus < 1 ms of serialisation); T0 = the RTO, at its 200 ms floor here.
