@@ -241,6 +241,14 @@ public struct ScenarioDecoder {
         return ok ? result : nil
     }
 
+    /// The JSON Schema of a position (`$defs/position`): three numbers within
+    /// `ScenarioBounds.maxCoordinate`, as `decodePosition` checks.
+    static var positionSchema: JSONNode {
+        let c = JSONNumber(ScenarioBounds.maxCoordinate).literal
+        return ScenarioSchema.object(
+            #"{"type": "array", "items": {"type": "number", "minimum": -\#(c), "maximum": \#(c)}, "minItems": 3, "maxItems": 3, "description": "[x, y, z] in metres"}"#)
+    }
+
     func decodePosition(_ node: JSONNode, _ path: JSONPath) -> Position? {
         let what =
             "[x, y, z]: three finite numbers in metres, each within ±\(JSONNumber(ScenarioBounds.maxCoordinate).literal)"

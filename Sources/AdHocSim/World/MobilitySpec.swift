@@ -62,6 +62,42 @@ public struct NodeEvent: Sendable, Equatable {
     public var position: Position?
 }
 
+extension MobilitySpec {
+    /// Random waypoint: the walking speeds a scenario may give, m/s (assumption: from barely
+    /// moving to well above any walker or vehicle in a crowd).
+    static let speedBounds = 0.01...100.0
+    /// Random waypoint: the pauses a scenario may give, seconds (assumption: up to an hour).
+    static let pauseBounds = 0.0...3600.0
+
+    /// The JSON Schema of `nodes[i].mobility` (`$defs/mobility`), with the bounds the decoder
+    /// checks (`decodeMobility`): times within the longest run, coordinates within
+    /// `ScenarioBounds.maxCoordinate`, speeds and pauses within `speedBounds` and `pauseBounds`.
+    /// What it cannot say stays the decoder's: times increasing, min ≤ max, a non-empty area,
+    /// and which keys go together (`waypoints`, or `model` with its three ranges).
+    static var schema: JSONNode {
+        func n(_ v: Double) -> String { JSONNumber(v).literal }
+        let c = ScenarioBounds.maxCoordinate
+        let coordinate = #"{"type": "number", "minimum": \#(n(-c)), "maximum": \#(n(c))}"#
+        func pair(_ item: String) -> String { #"{"type": "array", "items": \#(item), "minItems": 2, "maxItems": 2}"# }
+        func bounded(_ r: ClosedRange<Double>) -> String {
+            pair(#"{"type": "number", "minimum": \#(n(r.lowerBound)), "maximum": \#(n(r.upperBound))}"#)
+        }
+        let time = #"{"type": "number", "minimum": 0, "maximum": \#(n(ScenarioBounds.maxDurationSeconds))}"#
+        let waypoint =
+            #"{"type": "array", "prefixItems": [\#(time), \#(coordinate), \#(coordinate), \#(coordinate)], "items": false, "minItems": 4}"#
+        return ScenarioSchema.object(
+            #"""
+            {"type": "object", "properties": {
+              "waypoints": {"type": "array", "items": \#(waypoint), "minItems": 1, "description": "[[t, x, y, z], ...]: seconds, metres"},
+              "model": {"enum": ["random-waypoint"]},
+              "speedMps": \#(bounded(speedBounds)),
+              "pauseS": \#(bounded(pauseBounds)),
+              "area": \#(pair(pair(coordinate)))},
+             "additionalProperties": false, "description": "waypoints, or the random-waypoint model"}
+            """#)
+    }
+}
+
 extension ScenarioDecoder {
     func decodeMobility(_ node: JSONNode, _ path: JSONPath) -> MobilitySpec? {
         guard
@@ -150,8 +186,8 @@ extension ScenarioDecoder {
             }
             return lo...hi
         }
-        let speed = range("speedMps", "a walking speed in m/s", 0.01...100)
-        let pause = range("pauseS", "a pause in seconds", 0...3600)
+        let speed = range("speedMps", "a walking speed in m/s", MobilitySpec.speedBounds)
+        let pause = range("pauseS", "a pause in seconds", MobilitySpec.pauseBounds)
         var area: (x: ClosedRange<Double>, y: ClosedRange<Double>)?
         if let a = r.required("area", "[[x0, y0], [x1, y1]] in metres") {
             let ap = path.appending("area")
