@@ -17,9 +17,10 @@ public enum ScenarioSchema {
         // template holds their markers.
         insert(LayerSpecs.schemaSections, replacing: "@layers", in: "properties", of: &root)
         insert(LayerSpecs.schemaDefinitions, replacing: "@layerDefinitions", in: "$defs", of: &root)
-        // Positions and mobility carry the decoder's bounds (arrays a parameter cannot declare).
+        // Positions, mobility and placements carry the decoder's bounds (arrays a parameter cannot declare).
         replace(&root, at: ["$defs", "position"], with: ScenarioDecoder.positionSchema)
         replace(&root, at: ["$defs", "mobility"], with: MobilitySpec.schema)
+        replace(&root, at: ["properties", "nodes", "anyOf", "1"], with: ScenarioDecoder.placementSchema)
         for section in DeclaredSection.all {
             for (path, object) in section.schemaObjects {
                 replace(&root, at: path[...], with: object, keepingUndeclared: true)

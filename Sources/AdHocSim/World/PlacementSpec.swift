@@ -18,6 +18,30 @@ extension ScenarioDecoder {
     /// assumptions: the 10 000-phone city bench peaks at 2.8 GiB with the cutoff at 3 dB.
     static let maxPlacedNodes = 8192
     static let maxPlacedNodesWithCutoff = 20_000
+    /// The densest placement a scenario may ask for, phones per km² (assumption: a crush of
+    /// one phone per square metre).
+    static let maxDensityPerKm2 = 1_000_000.0
+
+    /// The JSON Schema of a placement (`nodes` as an object), with the bounds `decodePlacement`
+    /// checks: the count up to the cutoff's limit (the lower limit without it depends on
+    /// another key, so it stays the decoder's), exactly one of `density_per_km2` and `area_m`,
+    /// sizes and the height within `ScenarioBounds.maxCoordinate`.
+    static var placementSchema: JSONNode {
+        func n(_ v: Double) -> String { JSONNumber(v).literal }
+        let c = n(ScenarioBounds.maxCoordinate)
+        let side = #"{"type": "number", "exclusiveMinimum": 0, "maximum": \#(c)}"#
+        return ScenarioSchema.object(
+            #"""
+            {"type": "object", "properties": {
+              "count": {"type": "integer", "minimum": 1, "maximum": \#(maxPlacedNodesWithCutoff)},
+              "density_per_km2": {"type": "number", "exclusiveMinimum": 0, "maximum": \#(n(maxDensityPerKm2))},
+              "area_m": {"type": "array", "items": \#(side), "minItems": 2, "maxItems": 2},
+              "z_m": {"type": "number", "minimum": -\#(c), "maximum": \#(c)}},
+             "additionalProperties": false, "required": ["count"],
+             "oneOf": [{"required": ["density_per_km2"]}, {"required": ["area_m"]}],
+             "description": "phones placed uniformly at random"}
+            """#)
+    }
 
     func decodePlacement(
         _ node: JSONNode, _ path: JSONPath, seed: UInt64?, cutoff: Bool, ids: inout [String]
@@ -53,7 +77,8 @@ extension ScenarioDecoder {
             sizeOK = false
         case (.some(let d), nil):
             if let density = values.positive(
-                d, path.appending("density_per_km2"), "phones per km², > 0 and ≤ 1000000", above: 0, upTo: 1_000_000),
+                d, path.appending("density_per_km2"), "phones per km², > 0 and ≤ \(JSONNumber(Self.maxDensityPerKm2).literal)",
+                above: 0, upTo: Self.maxDensityPerKm2),
                 let count
             {
                 let s = (Double(count) / density).squareRoot() * 1000
