@@ -252,7 +252,9 @@ public struct MeshNetwork: Sendable {
     ) {
         let slot = Int(packet.tag)
         let live = core.sessionLayer.wire.isLive(slot)
-        if live, let m = core.sessionLayer.wire.routedInFlight[slot], m.kind == .message, m.fragments > 1, m.hop == 0, m.fragment == m.fragments - 1 {
+        if live, let m = core.sessionLayer.wire.routedInFlight[slot], m.kind == .message, m.fragments > 1, m.hop == 0,
+            m.fragment == m.fragments - 1
+        {
             sim.schedule(
                 after: config.confirmTimeout, target: UInt32(m.workload), kind: .meshConfirmTimeout,
                 arg: MessageAttempt(message: m.message, attempt: m.attempt).argument)
