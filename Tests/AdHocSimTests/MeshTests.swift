@@ -156,6 +156,29 @@ struct CheckTests {
         expect(r.stderr.contains("expectations[0].route.to: no node has the id \"Z\""))
     }
 
+    /// An expectation checks one thing (rule 3: nothing silently ignored): a fingerprint with a
+    /// route, or a metric with a time, is bad input at the extra key; a session-size metric
+    /// takes no `min`.
+    @Test func anExpectationWithKeysOfAnotherShapeIsBadInput() {
+        func problems(_ expectation: JSON) -> [(path: String, message: String)] {
+            var t = TestScenario(name: "x", seed: 1, duration: 5, radio: ["technology": "awdl"])
+            t.place("a", 0, 0)
+            t.place("b", 10, 0)
+            t["mesh"] = [:]
+            t["expectations"] = [expectation]
+            return diagnostics(t.text).map { ($0.path, $0.message) }
+        }
+        let withRoute = problems(["fingerprint": "0123456789abcdef", "route": ["from": "a", "to": "b"], "by_s": 3])
+        expectEqual(withRoute.map(\.path).sorted(), ["expectations[0].by_s", "expectations[0].route"])
+        expect(withRoute.allSatisfy { $0.message.contains("does not go with \"fingerprint\"") })
+        let withTime = problems(["metric": "max_neighbours", "max": 8, "at_s": 2])
+        expectEqual(withTime.map(\.path), ["expectations[0].at_s"])
+        let withMin = problems(["metric": "max_session_size", "max": 8, "min": 2])
+        expectEqual(withMin.map(\.path), ["expectations[0].min"])
+        expect(withMin.first?.message.contains("max_session_size takes only \"max\"") == true)
+        expect(problems(["metric": "max_session_size", "max": 8]).isEmpty)
+    }
+
     @Test func aFingerprintExpectationCatchesAnyBehaviouralChange() throws {
         func scenario(_ expectations: JSON, _ extra: [String] = []) throws -> Scenario {
             var t = TestScenario(

@@ -94,4 +94,14 @@ struct MobilityTests {
             "{\"id\": \"B\", \"position\": [0, 0, 1.2]}", "[{\"at_s\": -1, \"node\": \"B\", \"action\": \"fail\"}]")
         expect(early.count == 1 && early[0].path == "events[0].at_s")
     }
+
+    /// A node moves along waypoints or by the random-waypoint model, never both: the model's
+    /// keys beside waypoints are bad input (they were ignored before), each at its own path.
+    @Test func waypointsTakeNoRandomWaypointKeys() {
+        var t = TestScenario(name: "x", seed: 1, duration: 5, radio: ["technology": "awdl"])
+        t.place("a", 0, 0, ["mobility": ["waypoints": [[0, 0, 0, 1.2]], "speedMps": [1, 2], "area": [[0, 0], [5, 5]]]])
+        let found = diagnostics(t.text)
+        expectEqual(found.map(\.path).sorted(), ["nodes[0].mobility.area", "nodes[0].mobility.speedMps"])
+        expect(found.allSatisfy { $0.message.contains("does not go with \"waypoints\"") })
+    }
 }

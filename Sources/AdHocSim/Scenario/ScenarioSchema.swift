@@ -314,7 +314,27 @@ public enum ScenarioSchema {
             "pattern": "^[0-9a-f]{16}$"
           }
         },
-        "additionalProperties": false
+        "additionalProperties": false,
+        "if": {"required": ["fingerprint"]},
+        "then": {"properties": {"by_s": false, "at_s": false, "route": false, "metric": false, "max": false, "min": false, "flow": false}},
+        "else": {
+          "if": {"required": ["metric"]},
+          "then": {
+            "properties": {"by_s": false, "at_s": false, "route": false},
+            "if": {"properties": {"metric": {"enum": ["delivery_ratio", "flow_delivered"]}}},
+            "then": {
+              "required": ["flow"],
+              "anyOf": [{"required": ["min"]}, {"required": ["max"]}],
+              "properties": {"min": {"minimum": 0, "maximum": 1}, "max": {"minimum": 0, "maximum": 1}}
+            },
+            "else": {"required": ["max"], "properties": {"flow": false, "min": false}}
+          },
+          "else": {
+            "required": ["route"],
+            "oneOf": [{"required": ["by_s"]}, {"required": ["at_s"]}],
+            "properties": {"min": false, "max": false, "flow": false}
+          }
+        }
       }
     },
     "events": {

@@ -39,6 +39,18 @@ final class ObjectReader {
         return v
     }
 
+    /// Marks `keys` as known and reports each one present: it does not go with `chosen`, the
+    /// key that chose this object's shape (`reason` says why). Returns whether none was present.
+    func refuse(_ keys: [String], with chosen: String, _ reason: String) -> Bool {
+        var none = true
+        for key in keys {
+            guard value(key) != nil, let m = members.first(where: { $0.key == key }) else { continue }
+            sink.report("\"\(key)\" does not go with \"\(chosen)\": \(reason)", path: path.appending(key), at: m.keyOrigin)
+            none = false
+        }
+        return none
+    }
+
     /// Reports every key that was never asked for.
     func finish() {
         for m in members where !known.contains(m.key) {

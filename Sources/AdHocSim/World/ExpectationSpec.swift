@@ -93,8 +93,9 @@ extension ScenarioDecoder {
             defer { r.finish() }
             func nodeRef(_ v: JSONNode, _ at: JSONPath) -> Int? { values.node(v, at, in: nodeIndex) }
             let upper = duration ?? ScenarioBounds.maxDurationSeconds
+            let one = "an expectation checks one thing: a fingerprint, a metric or a route"
             if let f = r.value("fingerprint") {
-                for key in ["by_s", "at_s", "route", "metric", "max"] { _ = r.value(key) }
+                if !r.refuse(["by_s", "at_s", "route", "metric", "max"], with: "fingerprint", one) { ok = false }
                 guard let hex = values.string(f, p.appending("fingerprint"), "16 hex digits"), hex.count == 16,
                     hex.allSatisfy(\.isHexDigit)
                 else {
@@ -108,7 +109,7 @@ extension ScenarioDecoder {
                 continue
             }
             if let m = r.value("metric") {
-                for key in ["by_s", "at_s", "route"] { _ = r.value(key) }
+                if !r.refuse(["by_s", "at_s", "route"], with: "metric", one) { ok = false }
                 guard
                     let metric = values.choice(
                         m, p.appending("metric"), "a metric",
@@ -163,7 +164,7 @@ extension ScenarioDecoder {
                     }
                     continue
                 }
-                _ = r.value("flow"); _ = r.value("min")
+                if !r.refuse(["flow", "min"], with: "metric", "\(metric) takes only \"max\"") { ok = false }
                 if metric == "routes_within_s" {
                     guard let v = r.required("max", "the longest wait for a route in seconds"),
                         let s = values.number(

@@ -72,8 +72,8 @@ extension MobilitySpec {
     /// The JSON Schema of `nodes[i].mobility` (`$defs/mobility`), with the bounds the decoder
     /// checks (`decodeMobility`): times within the longest run, coordinates within
     /// `ScenarioBounds.maxCoordinate`, speeds and pauses within `speedBounds` and `pauseBounds`.
-    /// What it cannot say stays the decoder's: times increasing, min ≤ max, a non-empty area,
-    /// and which keys go together (`waypoints`, or `model` with its three ranges).
+    /// Which keys go together too: `waypoints` alone, or `model` with its three ranges. What
+    /// it cannot say stays the decoder's: times increasing, min ≤ max, a non-empty area.
     static var schema: JSONNode {
         func n(_ v: Double) -> String { JSONNumber(v).literal }
         let c = ScenarioBounds.maxCoordinate
@@ -93,7 +93,11 @@ extension MobilitySpec {
               "speedMps": \#(bounded(speedBounds)),
               "pauseS": \#(bounded(pauseBounds)),
               "area": \#(pair(pair(coordinate)))},
-             "additionalProperties": false, "description": "waypoints, or the random-waypoint model"}
+             "additionalProperties": false,
+             "if": {"required": ["waypoints"]},
+             "then": {"properties": {"model": false, "speedMps": false, "pauseS": false, "area": false}},
+             "else": {"required": ["model", "speedMps", "pauseS", "area"]},
+             "description": "waypoints, or the random-waypoint model"}
             """#)
     }
 }
@@ -109,7 +113,9 @@ extension ScenarioDecoder {
         }
         defer { r.finish() }
         if let w = r.value("waypoints") {
-            for key in ["model", "speedMps", "pauseS", "area"] { _ = r.value(key) }
+            let refused = !r.refuse(
+                ["model", "speedMps", "pauseS", "area"], with: "waypoints",
+                "a node moves along waypoints or by the random-waypoint model")
             let wp = path.appending("waypoints")
             guard let items = values.array(w, wp, "an array of [t, x, y, z] waypoints"), !items.isEmpty else {
                 if case .array = w.value { sink.report("expected at least one waypoint", path: wp, at: w.origin) }
@@ -151,7 +157,7 @@ extension ScenarioDecoder {
                 previous = t
                 result.append((.seconds(t), Position(x: xyz[0], y: xyz[1], z: xyz[2])))
             }
-            return ok ? .waypoints(result) : nil
+            return ok && !refused ? .waypoints(result) : nil
         }
         guard let m = r.required("model", "\"random-waypoint\" (or give \"waypoints\")"),
             values.choice(m, path.appending("model"), "a mobility model", from: ["random-waypoint"]) != nil
