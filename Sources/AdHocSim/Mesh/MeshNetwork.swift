@@ -237,7 +237,7 @@ public struct MeshNetwork: Sendable {
         case .routed:
             guard let m = f.routed, m.isSourceRouted, m.kind != .routeError else { return }
             core.routeBroke(m, at: from, next: to, now: sim.now)
-            bytes = core.sessionLayer.isReliable(m) ? core.frameBytes(m) : 0
+            bytes = f.part.isNumbered ? core.frameBytes(m) : 0
         }
         // The app above (MAdHoc) never sees the link give up: it fails over only when the peer
         // leaves the session (`MeshCore.send`) or its confirmation times out.

@@ -79,8 +79,6 @@ struct SessionFrame: Sendable {
     var hopSeq: UInt32 { part.hopSeq }
     /// A set-up frame (sent between phones not yet in a session).
     var isSetup: Bool { part.isSetup }
-    /// A frame of the routing.
-    var isRouted: Bool { part.isRouted }
     /// The piece of a transfer, if this is one.
     var piece: TransferPiece? { part.piece }
 
@@ -92,7 +90,8 @@ struct SessionFrame: Sendable {
         /// phone to the next (`ReliableHops`); 0 otherwise.
         private(set) var hopSeq: UInt32 = 0
         /// Whether it goes in reliable mode (`numbered`): every transfer piece, and the
-        /// routing's messages and returns of a reliable workload (`SessionLayer.isReliable`).
+        /// routing's messages and returns of a reliable workload (`SessionLayer.isReliable`,
+        /// asked once, when the frame is sent); the layer reads this, not the rule, after.
         private(set) var isNumbered = false
         /// Whether it waits in its sender's session buffer when the transmit queue is full
         /// (`SessionWire.mustHold`): pieces, and the routing's frames that say so

@@ -56,16 +56,6 @@ struct SessionLayer: Sendable {
     /// return of a reliable workload.
     func isReliable(_ f: RoutedPayload) -> Bool { f.reliableWorkload.map { reliableWorkloads[$0] } ?? false }
 
-    /// Whether `f` goes in reliable mode: a reliable routed frame, and every stream or resource
-    /// piece.
-    func isReliable(_ f: SessionFrame) -> Bool {
-        switch f.own {
-        case .routed: return f.routed?.reliableWorkload.map { reliableWorkloads[$0] } ?? false
-        case .piece: return true
-        case .setup: return false
-        }
-    }
-
     // MARK: The routing's frames
 
     /// Node `i` sends `f` of `bytes` to session peer `peer` (`MCSession.send` to one peer),
@@ -116,7 +106,7 @@ struct SessionLayer: Sendable {
             return .connected(formed.0, formed.1)
         }
         guard sessions.peers[r].contains(from), !sessions.hasLeft(r, from) else { return .nothing }
-        // Numbered on its hop exactly when it goes in reliable mode (`isReliable`).
+        // Numbered on its hop exactly when it goes in reliable mode (`send`, and every piece).
         guard part.isNumbered else { return part.isRouted ? .frame(inOrder: false) : .nothing }
         let piece = part.piece
         // Reliable mode: each frame once, in its session's order. With path-broadcast every
@@ -152,7 +142,7 @@ struct SessionLayer: Sendable {
             transfers.pieceLost(p.transfer, now: sim.now)
             return
         }
-        if isReliable(f) && sessions.peers[from].contains(to) {
+        if f.part.isNumbered && sessions.peers[from].contains(to) {
             let id = nextResend
             nextResend += 1
             resends[id] = (f, from, to, bytes)
