@@ -69,7 +69,7 @@ struct CalibrationTests {
     /// 0.1 ms from the bounds' centre (100 µs, 10.5 ms), fitting on the city rows only; the
     /// held-out field rows are then predicted within 1 % (the ideal link ignores the place).
     /// The fit is the same for one worker and two.
-    @Test func knownParametersAreRecoveredAndTheHoldoutIsPredicted() throws {
+    @Test(ScaleCheck.trait) func knownParametersAreRecoveredAndTheHoldoutIsPredicted() throws {
         let dir = try temporaryFolder()
         let file = try CalibrationTests.scenarioFile(dir)
         let csv = try CalibrationTests.measured(

@@ -135,7 +135,6 @@ struct SeamTests {
     /// 12-byte probes submitted at one instant; the server reads each probe (two receive
     /// completions) once all its bytes are in and submits its echo; it sinks what follows.
     @Test func theThesisApplicationFramesProbesOnAStream() {
-        var sim = Simulation(seed: 1)
         let free = ConnectionQueue(sendCost: .zero, receiveCost: .zero)
         var client = thesisFlow(probes: 3, packets: 2, size: 100)
         var q = free

@@ -65,7 +65,7 @@ struct SweepTests {
         expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("m").path))
     }
 
-    @Test func aKilledSweepResumesToTheSameBytes() throws {
+    @Test(ScaleCheck.trait) func aKilledSweepResumesToTheSameBytes() throws {
         // A bigger matrix so the kill lands mid-way: 4 places × 3 protocols × 2 distances × 2 sizes.
         let big = miniSweep.replacingOccurrences(
             of: "\"environment.preset\": [\"city\", \"field\"]",

@@ -28,7 +28,7 @@ struct TraceTests {
                    {"id": "q", "from": "client", "to": "server", "protocol": "quic", "start_s": 5, "workload": {"kind": "thesis", "probes": 5, "packets": 20, "size": 2000}}]}
         """
 
-    @Test func tsharkReadsTheTraceAndAgreesWithOurCounters() throws {
+    @Test(ScaleCheck.trait) func tsharkReadsTheTraceAndAgreesWithOurCounters() throws {
         let s = try ScenarioDecoder.decode(bytes: Array(TraceTests.scenario.utf8), file: "pc")
         let report = try ScenarioRunner.run(s, trace: true)
         let dir = try temporaryFolder()

@@ -23,12 +23,13 @@ struct FrameDecoder: Sendable {
         self.phy = phy
         self.secondStreamGain = secondStreamGain
         let model = WaterfallErrorModel()
-        let margin = log(1e12) / model.steepness
-        certainSuccess = Mcs.all.map {
-            Decibel.linear(fromDb: model.minimumSnrDb[$0.index] - log(9) / model.steepness + margin + 1)
+        let margin: Double = log(1e12) / model.steepness
+        let knee: Double = log(9) / model.steepness
+        certainSuccess = Mcs.all.map { (m: Mcs) -> Double in
+            Decibel.linear(fromDb: model.minimumSnrDb[m.index] - knee + margin + 1)
         }
-        certainFailure = Mcs.all.map {
-            Decibel.linear(fromDb: model.minimumSnrDb[$0.index] - log(9) / model.steepness - margin)
+        certainFailure = Mcs.all.map { (m: Mcs) -> Double in
+            Decibel.linear(fromDb: model.minimumSnrDb[m.index] - knee - margin)
         }
         errorTable = FrameErrorTable(model, lower: certainFailure, upper: certainSuccess)
     }

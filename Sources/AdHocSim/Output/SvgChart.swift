@@ -180,14 +180,14 @@ public struct SvgChart: Sendable {
             let lo = tx(xs.min() ?? 0), hi = tx(xs.max() ?? 1)
             let span = hi - lo > 0 ? hi - lo : 1
             func px(_ v: Double) -> Double { SvgChart.left + (tx(v) - lo) / span * plotW }
-            let xTicks =
-                logX
-                ? stride(from: floor(lo), through: ceil(hi), by: 1).map { pow(10, $0) }.filter {
-                    tx($0) >= lo - 1e-9 && tx($0) <= hi + 1e-9
-                }
-                : SvgChart.ticks(xs.min() ?? 0, xs.max() ?? 1).filter {
-                    $0 >= (xs.min() ?? 0) - 1e-9 && $0 <= (xs.max() ?? 1) + 1e-9
-                }
+            let xTicks: [Double]
+            if logX {
+                let decades: [Double] = stride(from: floor(lo), through: ceil(hi), by: 1).map { pow(10, $0) }
+                xTicks = decades.filter { (t: Double) -> Bool in tx(t) >= lo - 1e-9 && tx(t) <= hi + 1e-9 }
+            } else {
+                let first: Double = xs.min() ?? 0, last: Double = xs.max() ?? 1
+                xTicks = SvgChart.ticks(first, last).filter { (t: Double) -> Bool in t >= first - 1e-9 && t <= last + 1e-9 }
+            }
             for t in xTicks {
                 out +=
                     "<text x=\"\(SvgChart.f(px(t)))\" y=\"\(SvgChart.f(SvgChart.top + plotH + 18))\" text-anchor=\"middle\">\(SvgChart.label(t))</text>\n"

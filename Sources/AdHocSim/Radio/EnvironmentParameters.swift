@@ -126,11 +126,12 @@ extension ScenarioDecoder {
         guard let spec = decode(EnvironmentParameters.section, node, path, into: EnvironmentSpec(place: .field), perNode: false)
         else { return nil }
         if spec.place == .custom {
-            let missing = [
+            let given: [(String, Double?)] = [
                 ("pathLossExponent", spec.pathLossExponent), ("referenceLossDb", spec.referenceLossDb),
                 ("shadowingSigmaDb", spec.shadowingSigmaDb), ("noiseFigureDb", spec.noiseFigureDb),
                 ("interferenceDb", spec.interferenceDb)
-            ].filter { $0.1 == nil }.map(\.0)
+            ]
+            let missing = given.filter { $0.1 == nil }.map(\.0)
             if !missing.isEmpty {
                 sink.report(
                     "a \"custom\" place has no preset defaults; missing " + missing.map { "\"\($0)\"" }.joined(separator: ", "),
