@@ -177,6 +177,20 @@ struct CheckTests {
         expectEqual(withMin.map(\.path), ["expectations[0].min"])
         expect(withMin.first?.message.contains("max_session_size takes only \"max\"") == true)
         expect(problems(["metric": "max_session_size", "max": 8]).isEmpty)
+        // A route by a time has only to exist: what it avoids and its hops are checked at a time.
+        let byWithAvoids = problems(["by_s": 3, "route": ["from": "a", "to": "b", "avoids": ["b"], "maxHops": 2]])
+        expectEqual(byWithAvoids.map(\.path), ["expectations[0].route.avoids", "expectations[0].route.maxHops"])
+        expect(byWithAvoids.allSatisfy { $0.message.contains("does not go with \"by_s\"") })
+        expect(problems(["at_s": 3, "route": ["from": "a", "to": "b", "avoids": ["b"], "maxHops": 2]]).isEmpty)
+        // A fingerprint with a ratio's keys, a ratio with neither bound, a session size of 0.
+        expectEqual(problems(["fingerprint": "0123456789ABCDEF", "min": 0.5]).map(\.path), ["expectations[0].min"])
+        let noBound = problems(["metric": "delivery_ratio", "flow": "chat"])
+        expect(noBound.contains { $0.path == "expectations[0]" && $0.message.contains("expected \"min\" or \"max\"") })
+        let empty = problems(["metric": "max_session_size", "max": 0])
+        expect(empty.first?.path == "expectations[0].max" && empty.first?.message.contains("a session size in 1...64") == true)
+        // Neither a route's time, a metric nor a fingerprint.
+        let none = problems(["route": ["from": "a", "to": "b"]])
+        expect(none.first?.path == "expectations[0]" && none.first?.message.contains("\"by_s\" or \"at_s\"") == true)
     }
 
     @Test func aFingerprintExpectationCatchesAnyBehaviouralChange() throws {

@@ -74,8 +74,14 @@ import Testing
             try JSONSerialization.jsonObject(with: Data(ScenarioSchema.text.utf8)) as? [String: Any])
         let properties = root["properties"] as? [String: Any]
         let items = (properties?["expectations"] as? [String: Any])?["items"] as? [String: Any]
-        let metric = (items?["properties"] as? [String: Any])?["metric"] as? [String: Any]
-        expectEqual(metric?["enum"] as? [String], ExpectationMetric.allCases.map(\.rawValue))
+        // One closed branch per form; the metric branches name the metrics in declaration order.
+        let branches = (items?["anyOf"] as? [[String: Any]]) ?? []
+        let metrics = branches.compactMap { branch -> [String]? in
+            let metric = (branch["properties"] as? [String: Any])?["metric"] as? [String: Any]
+            return metric?["enum"] as? [String]
+        }
+        expectEqual(metrics.flatMap { $0 }, ExpectationMetric.allCases.map(\.rawValue))
+        expectEqual(branches.count, ExpectationMetric.allCases.count + 3)  // and by_s, at_s, fingerprint
         let help = try CLI.run(["check", "--help"], in: try temporaryFolder())
         for m in ExpectationMetric.allCases { expect(help.stdout.contains(m.form), "\(m.rawValue)") }
         expect(help.stdout.contains("--seed N"))

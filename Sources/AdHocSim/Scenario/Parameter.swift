@@ -301,7 +301,7 @@ public struct DeclaredSection: Sendable {
         DeclaredSection(
             name: LinkParameters.mac.name, page: "link", markdownTable: LinkParameters.mac.markdownTable,
             schemaObjects: [(["properties", "mac"], LinkParameters.mac.schema(perNode: false))]),
-    ] + LayerSpecs.declaredSections
+    ] + ExpectationParameters.declaredSections + LayerSpecs.declaredSections
 }
 
 extension ScenarioDecoder {
