@@ -16,7 +16,8 @@ extension MeshNetwork: SimulationLayer {
     }
 
     /// The mesh's lists beside its declared settings (`messages`, `phones`, `resources` and
-    /// `streams`, whose items are declared; `sessions`, written here).
+    /// `streams`, whose items are declared; `sessions`, written here: each a session of 2 to
+    /// `MeshBounds.maxSessionSize` phones, at most `mesh.maxPeers` as the decoder checks).
     static let schemaStub = #"""
     {
       "type": "object",
@@ -44,7 +45,8 @@ extension MeshNetwork: SimulationLayer {
             "items": {
               "$ref": "#/$defs/nodeId"
             },
-            "minItems": 2
+            "minItems": 2,
+            "maxItems": \#(MeshBounds.maxSessionSize)
           }
         }
       },

@@ -34,7 +34,7 @@ enum MeshParameters {
                 expected: "a confirmation timeout in seconds, {range}",
                 source: .assumption("ten hops at ns-3 DSR's 40 ms node traversal time both ways, plus AWDL waits, × 2")),
             Parameter(
-                "maxPeers", .integer(2...64, unit: "", set: { $0.maxPeers = $1 }), default: "\(config.maxPeers)",
+                "maxPeers", .integer(2...UInt64(MeshBounds.maxSessionSize), unit: "", set: { $0.maxPeers = $1 }), default: "\(config.maxPeers)",
                 help: "a Multipeer session's size, the phone included", expected: "a session size (including the node) in {range}",
                 source: .cited("radio.md: Multipeer Connectivity holds 8 peers")),
             Parameter(

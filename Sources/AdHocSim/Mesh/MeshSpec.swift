@@ -169,4 +169,8 @@ public enum MeshBounds {
     /// 4 GiB (assumption: a sender holds a message's fragments until they leave, about a tenth
     /// of their size in records; the largest shipped workload hands over a few megabytes).
     public static let maxHeldBytes: Int64 = 1 << 32
+    /// The largest `mesh.maxPeers` (a session's size, the phone included), so the longest
+    /// session `mesh.sessions` may list: 64 (assumption: eight times Multipeer's 8, room to ask
+    /// what a larger session would do).
+    public static let maxSessionSize = 64
 }

@@ -21,6 +21,7 @@ public enum ScenarioSchema {
         replace(&root, at: ["$defs", "position"], with: ScenarioDecoder.positionSchema)
         replace(&root, at: ["$defs", "mobility"], with: MobilitySpec.schema)
         replace(&root, at: ["properties", "nodes", "anyOf", "1"], with: ScenarioDecoder.placementSchema)
+        replace(&root, at: ["properties", "matrix"], with: Matrix.schema)
         for section in DeclaredSection.all {
             for (path, object) in section.schemaObjects {
                 replace(&root, at: path[...], with: object, keepingUndeclared: true)
@@ -261,20 +262,7 @@ public enum ScenarioSchema {
       "items": {}
     },
     "limits": {},
-    "matrix": {
-      "type": "object",
-      "description": "the sweep's axes: JSON paths to lists of values, and repeat",
-      "properties": {
-        "repeat": {
-          "type": "integer",
-          "minimum": 1
-        }
-      },
-      "additionalProperties": {
-        "type": "array",
-        "minItems": 1
-      }
-    }
+    "matrix": {}
   }
 }
 """#

@@ -40,6 +40,22 @@ public struct Matrix: Sendable {
     /// times the thesis plan's 576 cells; a bigger sweep is better split into several files).
     public static let maxUnits = 1_000_000
 
+    /// The most runs of one cell (`repeat`): 1 000 (assumption: enough for any spread; more is
+    /// better as a second seed).
+    public static let maxRepeats: UInt64 = 1000
+
+    /// The JSON Schema of `matrix`, from the decoder's own rules: `repeat` in 1…`maxRepeats`,
+    /// every other key an axis of at least one single value (no arrays or objects). What a
+    /// schema cannot say stays with the decoder: that a key is a JSON path the scenario has,
+    /// that an axis holds no value twice, that the cells stay within `maxUnits`.
+    static var schema: JSONNode {
+        ScenarioSchema.object(
+            #"{"type": "object", "description": "the sweep's axes: JSON paths to lists of values, and repeat", "#
+                + #""properties": {"repeat": {"type": "integer", "minimum": 1, "maximum": \#(maxRepeats)}}, "#
+                + #""additionalProperties": {"type": "array", "minItems": 1, "#
+                + #""items": {"type": ["string", "number", "boolean", "null"]}}}"#)
+    }
+
     /// The number of cells, the product of the axis lengths, without building them.
     public var cellCount: Int { axes.reduce(1) { $0 * $1.values.count } }
 
@@ -74,7 +90,7 @@ extension ScenarioDecoder {
         for m in members {
             let p = path.appending(m.key)
             if m.key == "repeat" {
-                if let r = values.integer(m.value, p, "a repeat count in 1...1000", in: 1...1000) {
+                if let r = values.integer(m.value, p, "a repeat count in 1...\(Matrix.maxRepeats)", in: 1...Matrix.maxRepeats) {
                     repeats = Int(r)
                 } else {
                     ok = false
