@@ -63,8 +63,11 @@ import Testing
 
     @Test func badConnectionsAreReportedWithTheirPath() {
         func problems(_ c: String) -> [Diagnostic] {
-            diagnostics(
-                #"{"name": "t", "seed": 1, "duration_s": 5, "environment": {"preset": "field"}, "nodes": [{"id": "a", "position": [0, 0, 0]}, {"id": "b", "position": [1, 0, 0]}], "ble": {"connections": [\#(c)]}}"#)
+            var t = TestScenario(seed: 1, duration: 5, radio: nil)
+            t.place("a", 0, 0, z: 0)
+            t.place("b", 1, 0, z: 0)
+            t["ble"] = ["connections": [.raw(c)]]
+            return t.problems
         }
         expect(problems(#"{"central": "a", "peripheral": "b", "intervalMs": 31}"#).first?.message.contains("1.25 ms grid") == true)
         expectEqual(problems(#"{"central": "a", "peripheral": "b", "intervalMs": 5}"#).first?.path, "ble.connections[0].intervalMs")
@@ -109,8 +112,14 @@ import Testing
     }
 
     @Test func anInitiatorNeedsAScannerAndAConnectableAdvertiser() {
-        let d = diagnostics(
-            #"{"name": "t", "seed": 1, "duration_s": 5, "environment": {"preset": "field"}, "nodes": [{"id": "a", "position": [0, 0, 0]}, {"id": "b", "position": [1, 0, 0]}], "ble": {"advertisers": [{"node": "b", "pdu": "ADV_NONCONN_IND"}], "connections": [{"central": "a", "peripheral": "b", "initiate": true}]}}"#)
+        var t = TestScenario(seed: 1, duration: 5, radio: nil)
+        t.place("a", 0, 0, z: 0)
+        t.place("b", 1, 0, z: 0)
+        t["ble"] = [
+            "advertisers": [["node": "b", "pdu": "ADV_NONCONN_IND"]],
+            "connections": [["central": "a", "peripheral": "b", "initiate": true]]
+        ]
+        let d = t.problems
         expect(d.count == 2 && d.allSatisfy { $0.path == "ble.connections[0].initiate" }, "\(d)")
     }
 }

@@ -4,6 +4,14 @@ import Testing
 /// What advertisers say and what an iOS app is shown of it (issue #29, items 1 and 2): AD
 /// structures within a legacy PDU's 31 octets, Apple's manufacturer data withheld, the scan
 /// response's content once one arrived, and an identifier per scanning phone.
+/// One phone, `tag`, at the origin with Bluetooth LE's `advertiser` and no Wi-Fi radio.
+func bleTagScenario(_ advertiser: JSON, duration: Double = 5) -> TestScenario {
+    var t = TestScenario(seed: 1, duration: duration, radio: nil)
+    t.place("tag", 0, 0, z: 0)
+    t["ble"] = ["advertisers": [advertiser]]
+    return t
+}
+
 @Suite struct BleContentTests {
     /// Flags 3, "Chipolo" 2 + 7, one 16-bit UUID 2 + 2, service data for it with 10 bytes
     /// 2 + 2 + 10: 30 octets (Core Specification Supplement Part A §1 formats).
@@ -21,16 +29,14 @@ import Testing
         expect(ad.data?.localName == "Chipolo" && ad.data?.serviceUUIDs == ["FD59"] && !ad.advertisesTxPower)
         // One TX Power structure more (3 octets): 33, over the budget, said with every size.
         let over = Self.chipolo.replacingOccurrences(of: "}}]", with: "}}, {\"txPower\": 4}]")
-        let d = diagnostics(
-            #"{"name": "t", "seed": 1, "duration_s": 5, "environment": {"preset": "field"}, "nodes": [{"id": "tag", "position": [0, 0, 0]}], "ble": {"advertisers": [{"node": "tag", "data": \#(over)}]}}"#)
+        let d = bleTagScenario(["node": "tag", "data": .raw(over)]).problems
         expect(d.count == 1 && d[0].path == "ble.advertisers[0].data", "\(d)")
         expect(d.first?.message.contains("take 33 octets ([0] 3, [1] 9, [2] 4, [3] 14, [4] 3") == true, "\(d)")
     }
 
     @Test func badAdStructuresAreReportedWithTheirPath() {
         func problems(_ data: String, extra: String = "") -> [Diagnostic] {
-            diagnostics(
-                #"{"name": "t", "seed": 1, "duration_s": 5, "environment": {"preset": "field"}, "nodes": [{"id": "tag", "position": [0, 0, 0]}], "ble": {"advertisers": [{"node": "tag", "data": \#(data)\#(extra)}]}}"#)
+            bleTagScenario(["node": "tag", "data": .raw(data + extra)]).problems
         }
         let unknown = problems(#"[{"manufacturer": {"company": "0x1234", "bytes": 4}}]"#)
         expectEqual(unknown.first?.path, "ble.advertisers[0].data[0].manufacturer.company", "\(unknown)")
@@ -166,8 +172,7 @@ import Testing
     }
 
     @Test func badConnectionWindowsAreReportedWithTheirPath() {
-        let d = diagnostics(
-            #"{"name": "t", "seed": 1, "duration_s": 50, "environment": {"preset": "field"}, "nodes": [{"id": "tag", "position": [0, 0, 0]}], "ble": {"advertisers": [{"node": "tag", "connected": [[0, 20], [10, 30]]}]}}"#)
+        let d = bleTagScenario(["node": "tag", "connected": [[0, 20], [10, 30]]], duration: 50).problems
         expect(d.first?.path == "ble.advertisers[0].connected[1]" && d.first?.message.contains("not overlap") == true, "\(d)")
     }
 }

@@ -10,13 +10,14 @@ struct CalibrationTests {
     /// A thesis UDP test on the ideal link: probe RTT ≈ 2·delay + (k + 2)·sendUs, data rate ≈
     /// 8·S / sendUs (the awaited writes are paced by the send cost, above the 1000 Mbit/s link's
     /// serialisation), so RTT and rate together pin both parameters.
-    static let scenario = """
-        {"name": "cal", "seed": 5, "duration_s": 60, "environment": {"preset": "city"}, "radio": {"technology": "ideal"},
-         "link": {"rateMbps": 1000, "delayMs": 5}, "host": {"sendUs": 50, "receiveUs": 0, "packetUs": 0, "spread": 0, "coldFactor": 1},
-         "nodes": [{"id": "c", "position": [0, 0, 1.2]}, {"id": "s", "position": [10, 0, 1.2]}],
-         "flows": [{"id": "f", "from": "c", "to": "s", "protocol": "udp",
-                    "workload": {"kind": "thesis", "probes": 20, "packets": 200, "size": 1000}}]}
-        """
+    static let scenario: String = {
+        var t = TestScenario.twoPhones(
+            name: "cal", seed: 5, duration: 60, environment: ["preset": "city"], radio: ["technology": "ideal"],
+            protocol: "udp", workload: ["kind": "thesis", "probes": 20, "packets": 200, "size": 1000])
+        t["link"] = ["rateMbps": 1000, "delayMs": 5]
+        t["host"] = ["sendUs": 50, "receiveUs": 0, "packetUs": 0, "spread": 0, "coldFactor": 1]
+        return t.text
+    }()
 
     /// Writes the scenario to a folder and returns its path.
     static func scenarioFile(_ dir: URL) throws -> String {

@@ -89,14 +89,15 @@ struct FullRunDeterminismTests {
 @Suite("Event fingerprint")
 struct FingerprintTests {
     @Test func theFingerprintIsStableAndSensitive() throws {
-        let text = """
-            {"name": "fp", "seed": 5, "duration_s": 10, "environment": {"preset": "city"}, "radio": {"technology": "wifi"},
-             "nodes": [{"id": "a", "position": [0, 0, 1.2]}, {"id": "b", "position": [20, 0, 1.2]}],
-             "flows": [{"id": "f", "from": "a", "to": "b", "protocol": "tcp", "workload": {"kind": "thesis", "probes": 10, "packets": 50, "size": 1000}}]}
-            """
+        var t = TestScenario(name: "fp", seed: 5, environment: ["preset": "city"], radio: ["technology": "wifi"])
+        t.place("a", 0, 0)
+        t.place("b", 20, 0)
+        t["flows"] = [[
+            "id": "f", "from": "a", "to": "b", "protocol": "tcp",
+            "workload": ["kind": "thesis", "probes": 10, "packets": 50, "size": 1000]
+        ]]
         func fingerprint(_ extra: [String]) throws -> String {
-            try ScenarioRunner.run(try ScenarioDecoder.decode(bytes: Array(text.utf8), file: "fp", overrides: extra))
-                .fingerprint
+            try ScenarioRunner.run(try t.decoded(overrides: extra)).fingerprint
         }
         let a = try fingerprint([])
         expectEqual(a.count, 16)

@@ -214,12 +214,18 @@ struct InterfaceQueueTests {
 /// The fidelity keys are validated like every other: a wrong value names its JSON path.
 @Suite("Fidelity keys")
 struct FidelityKeyTests {
-    static let base = """
-        {"name": "k", "seed": 1, "duration_s": 10, "environment": {"preset": "city"},
-         "nodes": [{"id": "c", "position": [0, 0, 1.2]}, {"id": "s", "position": [10, 0, 1.2], "host": {"receiveUs": 80}}],
-         "flows": [{"id": "f", "from": "c", "to": "s", "protocol": "udp",
-                    "workload": {"kind": "thesis", "probes": 10, "packets": 10, "size": 100}}]}
-        """
+    /// Two phones in the city without a radio section, the server's host with its own receive
+    /// cost, and a UDP thesis flow.
+    static let base: String = {
+        var t = TestScenario(name: "k", seed: 1, environment: ["preset": "city"], radio: nil)
+        t.place("c", 0, 0)
+        t.place("s", 10, 0, ["host": ["receiveUs": 80]])
+        t["flows"] = [[
+            "id": "f", "from": "c", "to": "s", "protocol": "udp",
+            "workload": ["kind": "thesis", "probes": 10, "packets": 10, "size": 100]
+        ]]
+        return t.text
+    }()
 
     @Test(arguments: [
         ("flows[0].workload.startPhase=\"soon\"", "flows[0].workload.startPhase"),

@@ -8,14 +8,16 @@ import Testing
 /// a timeline checked before a page is built from it.
 @Suite("Hardening: budgets, resume, viewer (issue #27)")
 struct HardeningBudgetTests {
-    /// The two-phone UDP test, unclosed so a test can add keys (`ResultFolderSafetyTests`).
-    static let twoPhones = ResultFolderSafetyTests.twoPhones
+    /// The two-phone UDP test (`ResultFolderSafetyTests`).
+    static var twoPhones: TestScenario { ResultFolderSafetyTests.twoPhones }
 
     /// 150 bad scripted events: the first 100 problems are kept, the other 50 counted, and the
     /// message says so.
     @Test func diagnosticsKeepTheFirstHundredAndCountTheRest() {
         let events = Array(repeating: "{}", count: 150).joined(separator: ", ")
-        let text = Self.twoPhones + ", \"events\": [\(events)]}"
+        var t = Self.twoPhones
+        t["events"] = .raw("[\(events)]")
+        let text = t.text
         guard case .failure(let e) = decode(text) else {
             Issue.record("150 empty events were accepted")
             return
@@ -47,7 +49,7 @@ struct HardeningBudgetTests {
     /// objects are made on the way, a value and a member inside it conflict, an index outside
     /// the array is refused.
     @Test func overridesApplyInOnePassWithTheSameRules() throws {
-        let base = Self.twoPhones + "}"
+        let base = Self.twoPhones.text
         let later = try decode(base, overrides: ["seed=5", "seed=9"]).get()
         expectEqual(later.seed, 9)
         let moved = try decode(base, overrides: ["nodes[1].position[0]=25", "nodes[1].position[1]=3"]).get()
@@ -91,7 +93,9 @@ struct HardeningBudgetTests {
     /// A resumed sweep reruns a cell whose `.jsonl` is missing and one whose `.csv` is garbage,
     /// and ends with the same bytes as a fresh sweep; a folder of another shard is refused.
     @Test func resumeChecksWhatItFinds() throws {
-        let sweep = Self.twoPhones + ", \"matrix\": {\"distance_m\": [5, 10, 20]}}"
+        var t = Self.twoPhones
+        t["matrix"] = ["distance_m": [5, 10, 20]]
+        let sweep = t.text
         let dir = try temporaryFolder(["m.json": sweep])
         let fm = FileManager.default
         expectEqual(try CLI.run(["sweep", "m.json", "--out", "fresh", "-j", "1", "--quiet"], in: dir).status, 0)
@@ -117,7 +121,7 @@ struct HardeningBudgetTests {
     /// A rerun into a read-only earlier result folder is refused before anything moves (for a
     /// user without the right to change it; root may), and never leaves a hidden folder behind.
     @Test func aReadOnlyEarlierResultIsRefusedCleanly() throws {
-        let dir = try temporaryFolder(["m.json": Self.twoPhones + "}"])
+        let dir = try temporaryFolder(["m.json": Self.twoPhones.text])
         let fm = FileManager.default
         expectEqual(try CLI.run(["run", "m.json", "--out", "res", "--quiet"], in: dir).status, 0)
         let res = dir.appendingPathComponent("res")
@@ -150,7 +154,7 @@ struct HardeningBudgetTests {
     /// A whole timeline passes; cut short, of the wrong type, out of range or of an unknown
     /// record it is refused, naming the line; `view` then exits 2 and writes no page.
     @Test func theViewerChecksTheTimelineFirst() throws {
-        let dir = try temporaryFolder(["m.json": Self.twoPhones + "}"])
+        let dir = try temporaryFolder(["m.json": Self.twoPhones.text])
         expectEqual(try CLI.run(["run", "m.json", "--out", "res", "--timeline", "--quiet"], in: dir).status, 0)
         let url = dir.appendingPathComponent("res/timeline.jsonl")
         let whole = try String(contentsOf: url, encoding: .utf8)

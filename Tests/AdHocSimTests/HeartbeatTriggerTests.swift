@@ -82,11 +82,10 @@ import Testing
     }
 
     @Test func theSwitchesAreCheckedInput() throws {
-        let text = """
-            {"name": "x", "seed": 1, "duration_s": 10, "environment": {"preset": "field"},
-             "nodes": [{"id": "A", "position": [0, 0, 1.2]}], "mesh": {"heartbeatOnStart": "yes", "floodSend": "multicast"}}
-            """
-        let d = diagnostics(text)
+        var t = TestScenario(name: "x", seed: 1, radio: nil)
+        t.place("A", 0, 0)
+        t["mesh"] = ["heartbeatOnStart": "yes", "floodSend": "multicast"]
+        let d = t.problems
         expectEqual(d.map(\.path).sorted(), ["mesh.floodSend", "mesh.heartbeatOnStart"])
         expect(d.first { $0.path == "mesh.floodSend" }?.message.contains("\"sessionPeers\", \"broadcast\"") == true)
     }

@@ -5,6 +5,13 @@ import Testing
 
 /// `radio.interactionMarginDb`: the optional per-pair interaction cutoff (issue #11 item 5).
 @Suite struct InteractionCutoffTests {
+    /// One phone in the field with `radio.interactionMarginDb` = `margin`.
+    static func onePhone(margin: JSON) -> TestScenario {
+        var t = TestScenario(name: "f", seed: 1, duration: 1, radio: ["interactionMarginDb": margin])
+        t.place("a", 0, 0)
+        return t
+    }
+
     /// Three phones on a line at 0, 1000 and 3000 m, free-space loss (n = 2, 47.6 dB at 1 m),
     /// no shadowing or fading, 16.02 dBm, 80 MHz, noise figure 7 dB.
     func channel(margin: String, farField: String = "cells") throws -> WirelessChannel {
@@ -85,10 +92,7 @@ import Testing
         let rayleigh = RicianPowerTable.shared(k: 0).decibelSpread()
         expect(abs(rayleigh - 10 / log(10) * Double.pi / 6.0.squareRoot()) < 0.02)
         // Field: σ = 3 dB shadowing, K = 10.
-        let s = try ScenarioDecoder.decode(
-            bytes: Array(
-                #"{"name": "f", "seed": 1, "duration_s": 1, "environment": {"preset": "field"}, "radio": {"interactionMarginDb": "safe"}, "nodes": [{"id": "a", "position": [0, 0, 1.2]}]}"#
-                    .utf8), file: "f.json")
+        let s = try Self.onePhone(margin: "safe").decoded()
         let radio = RadioConfiguration(s.radio)
         let place = PlaceParameters.resolve(s.environment, frequencyHz: radio.frequencyHz)
         let c = WirelessChannel(place: place, radio: radio, positions: s.nodes.map(\.position), seed: 1)
@@ -99,9 +103,7 @@ import Testing
 
     @Test func badMarginsNameTheirPath() {
         for (value, words) in [("-1", "0...100"), ("\"loose\"", "\"safe\""), ("true", "\"safe\"")] {
-            let d = diagnostics(
-                #"{"name": "f", "seed": 1, "duration_s": 1, "environment": {"preset": "field"}, "radio": {"interactionMarginDb": \#(value)}, "nodes": [{"id": "a", "position": [0, 0, 1.2]}]}"#
-            )
+            let d = Self.onePhone(margin: .raw(value)).problems
             expect(
                 d.contains { $0.path == "radio.interactionMarginDb" && $0.message.contains(words) }, "\(value): \(d)")
         }

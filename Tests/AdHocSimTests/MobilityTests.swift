@@ -7,15 +7,17 @@ struct MobilityTests {
     func scenario(
         _ bNode: String, events: String = "[]", duration: Double = 10, extra: [String] = []
     ) throws -> Scenario {
-        let text = """
-            {"name": "mob", "seed": 3, "duration_s": \(duration),
-             "environment": {"preset": "custom", "pathLossExponent": 2, "referenceLossDb": 47.6, "shadowingSigmaDb": 0, "noiseFigureDb": 7, "interferenceDb": 0},
-             "radio": {"technology": "wifi", "channelWidthMHz": 20, "spatialStreams": 1},
-             "nodes": [{"id": "A", "position": [0, 0, 1.2]}, \(bNode)],
-             "traffic": [{"kind": "broadcast", "intervalS": 1, "bytes": 200, "nodes": ["B"]}],
-             "events": \(events)}
-            """
-        return try ScenarioDecoder.decode(bytes: Array(text.utf8), file: "mob", overrides: extra)
+        var t = TestScenario(
+            name: "mob", seed: 3, duration: duration,
+            environment: [
+                "preset": "custom", "pathLossExponent": 2, "referenceLossDb": 47.6, "shadowingSigmaDb": 0,
+                "noiseFigureDb": 7, "interferenceDb": 0
+            ],
+            radio: ["technology": "wifi", "channelWidthMHz": 20, "spatialStreams": 1])
+        t["nodes"] = [["id": "A", "position": [0, 0, 1.2]], .raw(bNode)]
+        t["traffic"] = [["kind": "broadcast", "intervalS": 1, "bytes": 200, "nodes": ["B"]]]
+        t["events"] = .raw(events)
+        return try t.decoded(overrides: extra)
     }
 
     @Test func waypointsInterpolateLinearly() throws {

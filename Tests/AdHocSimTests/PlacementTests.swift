@@ -6,9 +6,9 @@ import Testing
 /// `"nodes"` as a placement: a number of phones spread uniformly over a rectangle.
 @Suite struct PlacementTests {
     func scenario(_ nodes: String, seed: Int = 3) -> String {
-        """
-        {"name": "p", "seed": \(seed), "duration_s": 1, "environment": {"preset": "field"}, "nodes": \(nodes)}
-        """
+        var t = TestScenario(name: "p", seed: seed, duration: 1, radio: nil)
+        t["nodes"] = .raw(nodes)
+        return t.text
     }
 
     @Test func densityGivesTheSquareAndEveryPhoneIsInside() throws {
@@ -50,14 +50,12 @@ import Testing
     }
 
     @Test func placedPhonesCanBeNamedByFlowsAndMessages() throws {
-        let text = """
-            {"name": "p", "seed": 1, "duration_s": 5, "environment": {"preset": "field"},
-             "radio": {"technology": "awdl"},
-             "nodes": {"count": 10, "area_m": [30, 30]},
-             "mesh": {"messages": [{"id": "m", "from": "n0", "to": "n9", "size_bytes": 100, "count": 1,
-                                    "interval_s": 1, "start_s": 2}]}}
-            """
-        expect(diagnostics(text).isEmpty)
+        var t = TestScenario(name: "p", seed: 1, duration: 5)
+        t["nodes"] = ["count": 10, "area_m": [30, 30]]
+        t["mesh"] = ["messages": [[
+            "id": "m", "from": "n0", "to": "n9", "size_bytes": 100, "count": 1, "interval_s": 1, "start_s": 2
+        ]]]
+        expect(t.problems.isEmpty)
     }
 
     @Test func badPlacementsNameTheirPath() {
@@ -87,13 +85,12 @@ import Testing
                 $0.path == "nodes.count" && $0.message.contains("1...8192")
                     && $0.message.contains("radio.interactionMarginDb")
             }, "\(without)")
-        func withCutoff(_ count: Int) -> String {
-            """
-            {"name": "p", "seed": 3, "duration_s": 1, "environment": {"preset": "field"},
-             "radio": {"interactionMarginDb": 5}, "nodes": {"count": \(count), "density_per_km2": 1000}}
-            """
+        func withCutoff(_ count: Int) -> [Diagnostic] {
+            var t = TestScenario(name: "p", seed: 3, duration: 1, radio: ["interactionMarginDb": 5])
+            t["nodes"] = ["count": .integer(count), "density_per_km2": 1000]
+            return t.problems
         }
-        expect(diagnostics(withCutoff(9000)).isEmpty)
-        expect(diagnostics(withCutoff(20_001)).contains { $0.path == "nodes.count" && $0.message.contains("1...20000") })
+        expect(withCutoff(9000).isEmpty)
+        expect(withCutoff(20_001).contains { $0.path == "nodes.count" && $0.message.contains("1...20000") })
     }
 }

@@ -147,13 +147,12 @@ struct QuicTests {
 @Suite("QUIC 0-RTT")
 struct ZeroRttTests {
     func firstProbeSent(zeroRtt: Bool) throws -> (sent: SimTime, echo: SimTime) {
-        let text = """
-            {"name": "z", "seed": 1, "duration_s": 2, "environment": {"preset": "field"}, "radio": {"technology": "ideal"},
-             "link": {"rateMbps": 100, "delayMs": 25}, "transport": {"ipVersion": "ipv4", "quic": {"zeroRtt": \(zeroRtt)}},
-             "nodes": [{"id": "c", "position": [0, 0, 1.2]}, {"id": "s", "position": [10, 0, 1.2]}],
-             "flows": [{"id": "f", "from": "c", "to": "s", "protocol": "quic", "workload": {"kind": "thesis", "probes": 1, "packets": 1, "size": 100, "startPhase": "connect"}}]}
-            """
-        let scenario = try ScenarioDecoder.decode(bytes: Array(text.utf8), file: "z")
+        var t = TestScenario.twoPhones(
+            name: "z", duration: 2, radio: ["technology": "ideal"], protocol: "quic",
+            workload: ["kind": "thesis", "probes": 1, "packets": 1, "size": 100, "startPhase": "connect"])
+        t["link"] = ["rateMbps": 100, "delayMs": 25]
+        t["transport"] = ["ipVersion": "ipv4", "quic": ["zeroRtt": .bool(zeroRtt)]]
+        let scenario = try t.decoded()
         var sim = Simulation(seed: scenario.seed)
         var world = World<IdealLink>(scenario, sim: &sim)
         _ = sim.run(&world, until: scenario.duration)

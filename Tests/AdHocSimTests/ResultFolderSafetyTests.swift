@@ -7,16 +7,18 @@ import Testing
 /// and never deletes what it did not write.
 @Suite("Result folder safety (issue #27)")
 struct ResultFolderSafetyTests {
-    /// Two phones 10 m apart on an ideal link, a short UDP thesis test, without the closing
-    /// brace so tests can add keys.
-    static let twoPhones = """
-        {"name": "s", "seed": 1, "duration_s": 10, "environment": {"preset": "field"}, "radio": {"technology": "ideal"},
-         "nodes": [{"id": "c", "position": [0, 0, 1.2]}, {"id": "s", "position": [10, 0, 1.2]}],
-         "flows": [{"id": "f", "from": "c", "to": "s", "protocol": "udp", "start_s": 0,
-                    "workload": {"kind": "thesis", "probes": 2, "packets": 2, "size": 100, "startPhase": "connect"}}]
-        """
+    /// Two phones 10 m apart on an ideal link, a short UDP thesis test.
+    static var twoPhones: TestScenario {
+        TestScenario.twoPhones(
+            name: "s", radio: ["technology": "ideal"], protocol: "udp",
+            workload: ["kind": "thesis", "probes": 2, "packets": 2, "size": 100, "startPhase": "connect"])
+    }
     /// The same with a matrix of two distances.
-    static let scenario = twoPhones + ",\n \"matrix\": {\"distance_m\": [5, 10]}}"
+    static let scenario: String = {
+        var t = twoPhones
+        t["matrix"] = ["distance_m": [5, 10]]
+        return t.text
+    }()
 
     /// A sweep folder whose `cells/` was replaced by a link to another folder: a fresh sweep and
     /// a resumed one refuse with exit 2, and the link's target keeps every file, dot files and
@@ -138,11 +140,11 @@ struct DecimalTextTests {
 struct MessageExcerptTests {
     @Test func longIdsAreCutAndBidiControlsEscaped() {
         let long = String(repeating: "x", count: 5_000)
-        let text = """
-            {"name": "m", "seed": 1, "duration_s": 5, "environment": {"preset": "field"},
-             "nodes": [{"id": "a", "position": [0, 0, 1.2]}, {"id": "b", "position": [5, 0, 1.2]}],
-             "traffic": [{"kind": "saturated", "from": "\(long)", "to": "b\u{202E}cba", "bytes": 100}]}
-            """
+        var t = TestScenario(name: "m", seed: 1, duration: 5, radio: nil)
+        t.place("a", 0, 0)
+        t.place("b", 5, 0)
+        t["traffic"] = [["kind": "saturated", "from": .string(long), "to": "b\u{202E}cba", "bytes": 100]]
+        let text = t.text
         var message = ""
         do {
             _ = try ScenarioDecoder.decode(bytes: Array(text.utf8), file: "m.json")

@@ -259,14 +259,12 @@ struct SeamTests {
 @Suite("Blocking writes")
 struct BlockingWriteTests {
     @Test func probesBeyondTheSendBufferWaitForRoom() throws {
-        let text = """
-            {"name": "b", "seed": 1, "duration_s": 30, "environment": {"preset": "field"}, "radio": {"technology": "ideal"},
-             "link": {"rateMbps": 10, "delayMs": 5}, "transport": {"tcp": {"sendBufferBytes": 1024}},
-             "nodes": [{"id": "c", "position": [0, 0, 1.2]}, {"id": "s", "position": [10, 0, 1.2]}],
-             "flows": [{"id": "f", "from": "c", "to": "s", "protocol": "tcp",
-                        "workload": {"kind": "thesis", "probes": 200, "packets": 10, "size": 100}}]}
-            """
-        let scenario = try ScenarioDecoder.decode(bytes: Array(text.utf8), file: "b.json")
+        var t = TestScenario.twoPhones(
+            name: "b", duration: 30, radio: ["technology": "ideal"], protocol: "tcp",
+            workload: ["kind": "thesis", "probes": 200, "packets": 10, "size": 100])
+        t["link"] = ["rateMbps": 10, "delayMs": 5]
+        t["transport"] = ["tcp": ["sendBufferBytes": 1024]]
+        let scenario = try t.decoded()
         let report = try ScenarioRunner.run(scenario)
         // 200 probes of 12 bytes = 2400 bytes, more than twice the 1024-byte buffer: all timed.
         let rtts = report.flows[0].rttsMs

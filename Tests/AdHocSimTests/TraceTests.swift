@@ -19,14 +19,24 @@ func tshark(_ args: [String]) throws -> [String] {
 
 @Suite("Packet traces")
 struct TraceTests {
-    static let scenario = """
-        {"name": "pc", "seed": 1, "duration_s": 25, "environment": {"preset": "field"}, "radio": {"technology": "ideal"},
-         "link": {"rateMbps": 100, "delayMs": 5, "lossProbability": 0.02},
-         "nodes": [{"id": "client", "position": [0,0,1.2]}, {"id": "server", "position": [10,0,1.2]}],
-         "flows": [{"id": "t", "from": "client", "to": "server", "protocol": "tcp", "workload": {"kind": "thesis", "probes": 10, "packets": 300, "size": 4096}},
-                   {"id": "u", "from": "client", "to": "server", "protocol": "udp", "start_s": 3, "workload": {"kind": "thesis", "probes": 5, "packets": 20, "size": 9000}},
-                   {"id": "q", "from": "client", "to": "server", "protocol": "quic", "start_s": 5, "workload": {"kind": "thesis", "probes": 5, "packets": 20, "size": 2000}}]}
-        """
+    static let scenario: String = {
+        var t = TestScenario(name: "pc", seed: 1, duration: 25, radio: ["technology": "ideal"])
+        t["link"] = ["rateMbps": 100, "delayMs": 5, "lossProbability": 0.02]
+        t.place("client", 0, 0)
+        t.place("server", 10, 0)
+        func flow(_ id: String, _ proto: String, start: Double, probes: Int, packets: Int, size: Int) -> JSON {
+            [
+                "id": .string(id), "from": "client", "to": "server", "protocol": .string(proto), "start_s": .number(start),
+                "workload": ["kind": "thesis", "probes": .integer(probes), "packets": .integer(packets), "size": .integer(size)]
+            ]
+        }
+        t["flows"] = [
+            flow("t", "tcp", start: 0, probes: 10, packets: 300, size: 4096),
+            flow("u", "udp", start: 3, probes: 5, packets: 20, size: 9000),
+            flow("q", "quic", start: 5, probes: 5, packets: 20, size: 2000)
+        ]
+        return t.text
+    }()
 
     @Test(ScaleCheck.trait) func tsharkReadsTheTraceAndAgreesWithOurCounters() throws {
         let s = try ScenarioDecoder.decode(bytes: Array(TraceTests.scenario.utf8), file: "pc")
