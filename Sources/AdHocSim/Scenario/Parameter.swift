@@ -275,6 +275,15 @@ public struct DeclaredSection: Sendable {
             name: "nodes", page: "core", markdownTable: NodeParameters.section.markdownTable,
             schemaObjects: [(["properties", "nodes", "anyOf", "0", "items"], NodeParameters.section.schema(perNode: false))]),
         DeclaredSection(
+            name: "mobility.waypoints", page: "core", markdownTable: MobilityParameters.waypoints.markdownTable,
+            schemaObjects: []),
+        DeclaredSection(
+            name: "mobility.random-waypoint", page: "core", markdownTable: MobilityParameters.randomWaypoint.markdownTable,
+            schemaObjects: []),
+        DeclaredSection(
+            name: "nodes.placement", page: "core", markdownTable: PlacementParameters.section.markdownTable,
+            schemaObjects: []),
+        DeclaredSection(
             name: "events", page: "core", markdownTable: NodeEventParameters.section.markdownTable,
             schemaObjects: [(["properties", "events", "items"], NodeEventParameters.section.schema(perNode: false))]),
         DeclaredSection(

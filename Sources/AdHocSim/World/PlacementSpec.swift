@@ -22,116 +22,150 @@ extension ScenarioDecoder {
     /// one phone per square metre).
     static let maxDensityPerKm2 = 1_000_000.0
 
-    /// The JSON Schema of a placement (`nodes` as an object), with the bounds `decodePlacement`
-    /// checks: the count up to the cutoff's limit (the lower limit without it depends on
-    /// another key, so it stays the decoder's), exactly one of `density_per_km2` and `area_m`,
-    /// sizes and the height within `ScenarioBounds.maxCoordinate`.
+    /// The JSON Schema of a placement (`nodes` as an object): the declarations' objects
+    /// (`PlacementParameters`), with exactly one of `density_per_km2` and `area_m` (`oneOf`).
+    /// The count's lower limit without the cutoff depends on another key, so it stays the
+    /// decoder's.
     static var placementSchema: JSONNode {
-        func n(_ v: Double) -> String { JSONNumber(v).literal }
-        let c = n(ScenarioBounds.maxCoordinate)
-        let side = #"{"type": "number", "exclusiveMinimum": 0, "maximum": \#(c)}"#
-        return ScenarioSchema.object(
-            #"""
-            {"type": "object", "properties": {
-              "count": {"type": "integer", "minimum": 1, "maximum": \#(maxPlacedNodesWithCutoff)},
-              "density_per_km2": {"type": "number", "exclusiveMinimum": 0, "maximum": \#(n(maxDensityPerKm2))},
-              "area_m": {"type": "array", "items": \#(side), "minItems": 2, "maxItems": 2},
-              "z_m": {"type": "number", "minimum": -\#(c), "maximum": \#(c)}},
-             "additionalProperties": false, "required": ["count"],
-             "oneOf": [{"required": ["density_per_km2"]}, {"required": ["area_m"]}],
-             "description": "phones placed uniformly at random"}
-            """#)
+        guard case .object(var members) = PlacementParameters.section.schema(perNode: false).value else {
+            preconditionFailure("a section's schema is an object")
+        }
+        members.append(JSONMember(key: "oneOf", value: JSONNode.literal(#"[{"required": ["density_per_km2"]}, {"required": ["area_m"]}]"#)))
+        members.append(JSONMember(key: "description", value: JSONNode(.string("phones placed uniformly at random"))))
+        return JSONNode(.object(members))
     }
 
     func decodePlacement(
         _ node: JSONNode, _ path: JSONPath, seed: UInt64?, cutoff: Bool, ids: inout [String]
     ) -> [NodeSpec]? {
-        guard
-            let r = ObjectReader(
-                node, path: path, sink: sink,
-                expected: "an array of nodes, or a placement {\"count\", \"density_per_km2\" or \"area_m\", \"z_m\"}")
-        else { return nil }
-        defer { r.finish() }
-        let most = cutoff ? Self.maxPlacedNodesWithCutoff : Self.maxPlacedNodes
-        let count = r.required("count", "how many phones to place").flatMap {
-            values.integer(
-                $0, path.appending("count"),
-                cutoff
-                    ? "a number of phones in 1...\(most)"
-                    : "a number of phones in 1...\(most) (up to \(Self.maxPlacedNodesWithCutoff) with radio.interactionMarginDb set)",
-                in: 1...UInt64(most))
-        }
-        let densityNode = r.value("density_per_km2")
-        let areaNode = r.value("area_m")
-        var side: (Double, Double)?
-        var sizeOK = true
-        switch (densityNode, areaNode) {
-        case (nil, nil):
-            sink.report(
-                "expected \"density_per_km2\" or \"area_m\" (where to place the phones), found neither", path: path,
-                at: node.origin)
-            sizeOK = false
-        case (.some, .some(let a)):
-            sink.report(
-                "expected \"density_per_km2\" or \"area_m\", not both", path: path.appending("area_m"), at: a.origin)
-            sizeOK = false
-        case (.some(let d), nil):
-            if let density = values.positive(
-                d, path.appending("density_per_km2"), "phones per km², > 0 and ≤ \(JSONNumber(Self.maxDensityPerKm2).literal)",
-                above: 0, upTo: Self.maxDensityPerKm2),
-                let count
-            {
-                let s = (Double(count) / density).squareRoot() * 1000
-                if s > ScenarioBounds.maxCoordinate {
-                    sink.report(
-                        "expected a density that keeps the square within \(JSONNumber(ScenarioBounds.maxCoordinate).literal) m; \(count) phones at \(JSONNumber(density).literal) per km² need \(JSONNumber(s).literal) m",
-                        path: path.appending("density_per_km2"), at: d.origin)
-                    sizeOK = false
-                } else {
-                    side = (s, s)
-                }
-            } else {
-                sizeOK = false
-            }
-        case (nil, .some(let a)):
-            let what = "[width, depth] in metres, each > 0 and ≤ \(JSONNumber(ScenarioBounds.maxCoordinate).literal)"
-            if case .array(let e) = a.value, e.count == 2,
-                let w = values.positive(
-                    e[0], path.appending("area_m").appending(0), what, above: 0, upTo: ScenarioBounds.maxCoordinate),
-                let h = values.positive(
-                    e[1], path.appending("area_m").appending(1), what, above: 0, upTo: ScenarioBounds.maxCoordinate)
-            {
-                side = (w, h)
-            } else {
-                if case .array(let e) = a.value, e.count == 2 {
-                } else {
-                    sink.report(
-                        "expected \(what), found \(a.value.summary)", path: path.appending("area_m"), at: a.origin)
-                }
-                sizeOK = false
+        let start = PlacementParameters.Item(cutoff: cutoff)
+        let read = values.decodeAll(PlacementParameters.section, node, path, into: start, perNode: false) { r, _ in
+            // Where to place them: a density or an area, exactly one.
+            switch (r.value("density_per_km2"), r.value("area_m")) {
+            case (nil, nil):
+                self.sink.report(
+                    "expected \"density_per_km2\" or \"area_m\" (where to place the phones), found neither", path: path,
+                    at: node.origin)
+                return false
+            case (.some, .some(let a)):
+                self.sink.report(
+                    "expected \"density_per_km2\" or \"area_m\", not both", path: path.appending("area_m"), at: a.origin)
+                return false
+            default:
+                return true
             }
         }
-        var z = 1.2
-        if let v = r.value("z_m") {
-            guard
-                let h = values.number(
-                    v, path.appending("z_m"),
-                    "a height in metres within ±\(JSONNumber(ScenarioBounds.maxCoordinate).literal)",
-                    in: -ScenarioBounds.maxCoordinate...ScenarioBounds.maxCoordinate)
-            else { return nil }
-            z = h
+        guard let (placement, ok) = read, ok, let count = placement.count, let side = placement.side, let seed else {
+            return nil
         }
-        guard let count, sizeOK, let side, let seed else { return nil }
         var stream = RandomStream(seed: seed, name: "placement")
         var nodes: [NodeSpec] = []
-        nodes.reserveCapacity(Int(count))
-        for i in 0..<Int(count) {
+        nodes.reserveCapacity(count)
+        for i in 0..<count {
             let x = stream.uniform() * side.0
             let y = stream.uniform() * side.1
             let id = "n\(i)"
             ids.append(id)
-            nodes.append(NodeSpec(id: id, position: Position(x: x, y: y, z: z)))
+            nodes.append(NodeSpec(id: id, position: Position(x: x, y: y, z: placement.z)))
         }
         return nodes
     }
+}
+
+/// A placement's keys (`nodes` as an object), each declared once (issue #28): the decoder's
+/// checks and messages, the schema's placement object and the table in `docs/models/core.md`.
+/// Rules between keys stay in code: exactly one of a density and an area (`decodePlacement`),
+/// the count's limit by the cutoff and the density's square within the coordinates (the custom
+/// decodes, the count read first).
+enum PlacementParameters {
+    /// One placement being read.
+    struct Item {
+        /// Whether `radio.interactionMarginDb` is set (the count's limit).
+        let cutoff: Bool
+        var count: Int?
+        /// The rectangle's width and depth, m.
+        var side: (Double, Double)?
+        var z = 1.2
+    }
+
+    static let section = ParameterSection<Item>(
+        "nodes",
+        [
+            Parameter(
+                "count",
+                .custom(
+                    schema: #"{"type": "integer", "minimum": 1, "maximum": \#(ScenarioDecoder.maxPlacedNodesWithCutoff)}"#,
+                    value: "1 … \(ScenarioDecoder.maxPlacedNodes), or … \(ScenarioDecoder.maxPlacedNodesWithCutoff) with `radio.interactionMarginDb` set",
+                    decode: { values, v, at, _, item in
+                        let most = item.cutoff ? ScenarioDecoder.maxPlacedNodesWithCutoff : ScenarioDecoder.maxPlacedNodes
+                        let what =
+                            item.cutoff
+                            ? "a number of phones in 1...\(most)"
+                            : "a number of phones in 1...\(most) (up to \(ScenarioDecoder.maxPlacedNodesWithCutoff) with radio.interactionMarginDb set)"
+                        guard let n = values.integer(v, at, what, in: 1...UInt64(most)) else { return false }
+                        item.count = Int(n)
+                        return true
+                    }),
+                default: "required", help: "how many phones, named `n0` … `n<count−1>`", expected: "a number of phones",
+                source: .required, required: "how many phones to place"),
+            Parameter(
+                "density_per_km2",
+                .custom(
+                    schema: #"{"type": "number", "exclusiveMinimum": 0, "maximum": \#(JSONNumber(ScenarioDecoder.maxDensityPerKm2).literal)}"#,
+                    value: "> 0 … \(JSONNumber(ScenarioDecoder.maxDensityPerKm2).literal) phones per km²",
+                    decode: { values, v, at, _, item in
+                        let upper = ScenarioDecoder.maxDensityPerKm2
+                        guard
+                            let density = values.positive(
+                                v, at, "phones per km², > 0 and ≤ \(JSONNumber(upper).literal)", above: 0, upTo: upper)
+                        else { return false }
+                        guard let count = item.count else { return true }
+                        let s = (Double(count) / density).squareRoot() * 1000
+                        guard s <= ScenarioBounds.maxCoordinate else {
+                            values.sink.report(
+                                "expected a density that keeps the square within \(JSONNumber(ScenarioBounds.maxCoordinate).literal) m; \(count) phones at \(JSONNumber(density).literal) per km² need \(JSONNumber(s).literal) m",
+                                path: at, at: v.origin)
+                            return false
+                        }
+                        item.side = (s, s)
+                        return true
+                    }),
+                default: "this or `area_m`",
+                help: "place them over a square of side √(count / density) km (a sweep over `count` keeps the density)",
+                expected: "phones per km²", source: .required),
+            Parameter(
+                "area_m",
+                .custom(
+                    schema: #"{"type": "array", "items": {"type": "number", "exclusiveMinimum": 0, "maximum": \#(JSONNumber(ScenarioBounds.maxCoordinate).literal)}, "minItems": 2, "maxItems": 2}"#,
+                    value: "`[width, depth]`, each > 0 … \(JSONNumber(ScenarioBounds.maxCoordinate).literal) m",
+                    decode: { values, v, at, _, item in
+                        let what = "[width, depth] in metres, each > 0 and ≤ \(JSONNumber(ScenarioBounds.maxCoordinate).literal)"
+                        guard case .array(let e) = v.value, e.count == 2 else {
+                            values.sink.report("expected \(what), found \(v.value.summary)", path: at, at: v.origin)
+                            return false
+                        }
+                        guard let w = values.positive(e[0], at.appending(0), what, above: 0, upTo: ScenarioBounds.maxCoordinate),
+                            let h = values.positive(e[1], at.appending(1), what, above: 0, upTo: ScenarioBounds.maxCoordinate)
+                        else { return false }
+                        item.side = (w, h)
+                        return true
+                    }),
+                default: "this or `density_per_km2`",
+                help: "place them over a rectangle of this width (x) and depth (y) from the origin",
+                expected: "[width, depth]", source: .required),
+            Parameter(
+                "z_m",
+                .custom(
+                    schema: #"{"type": "number", "minimum": -\#(JSONNumber(ScenarioBounds.maxCoordinate).literal), "maximum": \#(JSONNumber(ScenarioBounds.maxCoordinate).literal)}"#,
+                    value: "± \(JSONNumber(ScenarioBounds.maxCoordinate).literal) m",
+                    decode: { values, v, at, _, item in
+                        let c = ScenarioBounds.maxCoordinate
+                        guard let z = values.number(v, at, "a height in metres within ±\(JSONNumber(c).literal)", in: -c...c)
+                        else { return false }
+                        item.z = z
+                        return true
+                    }),
+                default: "1.2", help: "every phone's height",
+                expected: "a height in metres", source: .assumption("a phone held in the hand, the height the shipped topologies use"))
+        ], objectExpected: "an array of nodes, or a placement {\"count\", \"density_per_km2\" or \"area_m\", \"z_m\"}")
 }
