@@ -29,24 +29,43 @@ enum ExpectationParameters {
         var fingerprint = ""
     }
 
-    /// One form: the key that chooses it, the metric it checks (a `metric` form) and its keys.
+    /// What an expectation checks.
+    enum Shape: Sendable, Equatable {
+        case routeBy, routeAt, metric(ExpectationMetric), fingerprint
+
+        /// The key that chooses the shape.
+        var key: String {
+            switch self {
+            case .routeBy: return "by_s"
+            case .routeAt: return "at_s"
+            case .metric: return "metric"
+            case .fingerprint: return "fingerprint"
+            }
+        }
+    }
+
+    /// One form: its shape and its keys.
     struct Form: Sendable {
-        let chosenBy: String
-        let metric: ExpectationMetric?
+        let shape: Shape
         let section: ParameterSection<Item>
         /// Its keys, in declaration order.
         var keys: [String] { section.parameters.map(\.key) }
+        /// The metric it checks, for a metric.
+        var metric: ExpectationMetric? {
+            if case .metric(let m) = shape { return m }
+            return nil
+        }
     }
 
     /// The forms, in the order `adhocsim check --help`, the schema and the docs list them.
     static let forms: [Form] =
         [
-            Form(chosenBy: "by_s", metric: nil, section: ParameterSection("expectations[i]", [
+            Form(shape: .routeBy, section: ParameterSection("expectations[i]", [
                 seconds("by_s", help: "the latest time the route may first exist (looked at every 100 ms)",
                     required: "the time", set: { $0.time = .seconds($1) }),
                 route(routeBy)
             ])),
-            Form(chosenBy: "at_s", metric: nil, section: ParameterSection("expectations[i]", [
+            Form(shape: .routeAt, section: ParameterSection("expectations[i]", [
                 seconds("at_s", help: "when the route must exist, avoid `avoids` and have at most `maxHops` hops",
                     required: "the time", set: { $0.time = .seconds($1) }),
                 route(routeAt)
@@ -54,7 +73,7 @@ enum ExpectationParameters {
         ]
         + ExpectationMetric.allCases.map { metricForm($0) }
         + [
-            Form(chosenBy: "fingerprint", metric: nil, section: ParameterSection("expectations[i]", [
+            Form(shape: .fingerprint, section: ParameterSection("expectations[i]", [
                 Parameter(
                     "fingerprint",
                     .custom(
@@ -99,7 +118,7 @@ enum ExpectationParameters {
             keys = [target(flows: metric == .flowDelivered), ratio("min", "the lowest share allowed", { $0.min = $1 }),
                 ratio("max", "the highest share allowed", { $0.max = $1 })]
         }
-        return Form(chosenBy: "metric", metric: metric, section: ParameterSection("expectations[i]", [name] + keys))
+        return Form(shape: .metric(metric), section: ParameterSection("expectations[i]", [name] + keys))
     }
 
     /// Every key of every form, each once, in form order (the keys a form refuses are the rest).
@@ -201,8 +220,8 @@ enum ExpectationParameters {
     static let routeBy = ParameterSection<Item>(
         "expectations[i].route", Array(routeAt.parameters.prefix(2)), objectExpected: "a route {\"from\", \"to\"}")
 
-    /// `route`: an object of `section`'s keys; a route by a time refuses the keys only a route
-    /// at a time takes.
+    /// `route`: an object of `section`'s keys; a route by a time (`by_s`) refuses the keys only
+    /// a route at a time takes.
     static func route(_ section: ParameterSection<Item>) -> Parameter<Item> {
         let extra = routeAt.parameters.map(\.key).filter { key in !section.parameters.contains { $0.key == key } }
         return Parameter(
@@ -240,7 +259,7 @@ enum ExpectationParameters {
     static var declaredSections: [DeclaredSection] {
         forms.enumerated().map { i, form in
             DeclaredSection(
-                name: "expectations." + (form.metric?.rawValue ?? form.chosenBy), page: "core",
+                name: "expectations." + (form.metric?.rawValue ?? form.shape.key), page: "core",
                 markdownTable: form.section.markdownTable,
                 schemaObjects: i == 0 ? [(["properties", "expectations", "items"], itemSchema)] : [])
         } + [DeclaredSection(name: "expectations.route", page: "core", markdownTable: routeAt.markdownTable, schemaObjects: [])]
@@ -280,7 +299,7 @@ extension ScenarioDecoder {
                 let only = takes.count == 1 ? "takes only " + takes[0] : "takes " + takes.joined(separator: ", ")
                 if !r.refuse(otherShape, with: "metric", one) { ok = false }
                 if !r.refuse(otherMetric, with: "metric", "\(metric.rawValue) \(only)") { ok = false }
-            } else if !r.refuse(otherShape + otherMetric, with: form.chosenBy, one) {
+            } else if !r.refuse(otherShape + otherMetric, with: form.shape.key, one) {
                 ok = false
             }
             var item = E.Item(nodeIndex: nodeIndex, runDuration: duration, workloads: workloads, groups: groups, flows: flows)
@@ -296,15 +315,15 @@ extension ScenarioDecoder {
                 ok = false
                 continue
             }
-            switch form.metric {
-            case nil where form.chosenBy == "fingerprint": out.append(.fingerprint(item.fingerprint))
-            case nil where form.chosenBy == "by_s": out.append(.routeBy(time: item.time, from: item.from, to: item.to))
-            case nil:
+            switch form.shape {
+            case .fingerprint: out.append(.fingerprint(item.fingerprint))
+            case .routeBy: out.append(.routeBy(time: item.time, from: item.from, to: item.to))
+            case .routeAt:
                 out.append(.routeAt(time: item.time, from: item.from, to: item.to, avoids: item.avoids, maxHops: item.maxHops))
-            case .maxSessionSize?: out.append(.maxSessionSize(max: Int(item.max ?? 0)))
-            case .maxNeighbours?: out.append(.maxNeighbours(max: Int(item.max ?? 0)))
-            case .routesWithin?: out.append(.routesWithin(.seconds(item.max ?? 0)))
-            case let metric?:
+            case .metric(.maxSessionSize): out.append(.maxSessionSize(max: Int(item.max ?? 0)))
+            case .metric(.maxNeighbours): out.append(.maxNeighbours(max: Int(item.max ?? 0)))
+            case .metric(.routesWithin): out.append(.routesWithin(.seconds(item.max ?? 0)))
+            case .metric(let metric):
                 for t in item.targets {
                     out.append(
                         metric == .flowDelivered
@@ -320,7 +339,7 @@ extension ScenarioDecoder {
     /// a time; `nil` after reporting why none.
     private func expectationForm(_ r: ObjectReader, _ p: JSONPath, _ element: JSONNode) -> ExpectationParameters.Form? {
         let forms = ExpectationParameters.forms
-        if r.value("fingerprint") != nil { return forms.first { $0.chosenBy == "fingerprint" } }
+        if r.value("fingerprint") != nil { return forms.first { $0.shape == .fingerprint } }
         if let m = r.value("metric") {
             guard let name = values.choice(m, p.appending("metric"), "a metric", from: ExpectationMetric.allCases.map(\.rawValue))
             else { return nil }
@@ -332,6 +351,6 @@ extension ScenarioDecoder {
             sink.report("expected \(what)", path: p, at: element.origin)
             return nil
         }
-        return forms.first { $0.chosenBy == (by ? "by_s" : "at_s") }
+        return forms.first { $0.shape == (by ? .routeBy : .routeAt) }
     }
 }
