@@ -343,12 +343,24 @@ struct BleDiscoveryTests {
 
 @Suite("Bluetooth LE input")
 struct BleInputTests {
-    static let base = """
-        {"name": "b", "seed": 1, "duration_s": 5, "environment": {"preset": "city"},
-         "nodes": [{"id": "phone", "position": [0, 0, 0]}, {"id": "tag", "position": [4, 0, 0]}],
-         "ble": {"advertisers": [{"node": "tag", "intervalMs": 100, "scanResponseBytes": 10}],
-                 "scanners": [{"node": "phone", "intervalMs": 60, "windowMs": 30}]}}
-        """
+    /// Two phones 4 m apart in the city without Wi-Fi: `tag` advertises (every 100 ms with a
+    /// 10-byte scan response unless told otherwise), `phone` scans (30 ms of every 60 ms), and
+    /// optional Wi-Fi transmitters beside them.
+    static func scenario(
+        advertiser: JSON = ["node": "tag", "intervalMs": 100, "scanResponseBytes": 10],
+        scanners: JSON = [["node": "phone", "intervalMs": 60, "windowMs": 30]], wifi: JSON? = nil
+    ) -> TestScenario {
+        var t = TestScenario(name: "b", seed: 1, duration: 5, environment: ["preset": "city"], radio: nil)
+        t.place("phone", 0, 0, z: 0)
+        t.place("tag", 4, 0, z: 0)
+        var ble: JSON = ["advertisers": [advertiser]]
+        if let wifi { ble["wifi"] = wifi }
+        ble["scanners"] = scanners
+        t["ble"] = ble
+        return t
+    }
+
+    static let base = scenario().text
 
     /// Each bad value is reported at its JSON path with what was expected.
     @Test(arguments: [
@@ -368,12 +380,10 @@ struct BleInputTests {
     func badValuesNameTheirPath(_ c: (String, String, String)) {
         if c.0 == "ble.wifi" {
             // A Wi-Fi transmitter whose load rounds the frame gap out of range, and AWDL off channel 6.
-            let text = Self.base.replacingOccurrences(
-                of: "\"scanners\":", with: "\"wifi\": [{\"node\": \"phone\", \"channel\": 3}], \"scanners\":")
-            expectEqual(diagnostics(text).first?.path, "ble.wifi[0].channel")
-            let load = Self.base.replacingOccurrences(
-                of: "\"scanners\":", with: "\"wifi\": [{\"node\": \"phone\", \"load\": 1e-300}], \"scanners\":")
-            expectEqual(diagnostics(load).first?.path, "ble.wifi[0].load")
+            let channel = Self.scenario(wifi: [["node": "phone", "channel": 3]])
+            expectEqual(channel.problems.first?.path, "ble.wifi[0].channel")
+            let load = Self.scenario(wifi: [["node": "phone", "load": 1e-300]])
+            expectEqual(load.problems.first?.path, "ble.wifi[0].load")
             return
         }
         let d = diagnostics(Self.base, overrides: [c.0])
@@ -387,28 +397,24 @@ struct BleInputTests {
     @Test func inconsistentAdvertisersAreRefused() {
         let nonconn = diagnostics(Self.base, overrides: ["ble.advertisers[0].pdu=\"ADV_NONCONN_IND\""])
         expectEqual(nonconn.first?.path, "ble.advertisers[0].scanResponseBytes")
-        let text = Self.base.replacingOccurrences(of: "\"scanResponseBytes\": 10", with: "\"pdu\": \"ADV_DIRECT_IND\"")
-        expect(diagnostics(text).first?.message.contains("needs a \"target\"") == true)
-        let targeted = text.replacingOccurrences(
-            of: "\"pdu\": \"ADV_DIRECT_IND\"", with: "\"pdu\": \"ADV_DIRECT_IND\", \"target\": \"phone\"")
-        expect(diagnostics(targeted).isEmpty)
-        let ios = Self.base.replacingOccurrences(
-            of: "\"scanResponseBytes\": 10", with: "\"profile\": \"ios-foreground\", \"pdu\": \"ADV_NONCONN_IND\"")
-        expectEqual(diagnostics(ios).first?.path, "ble.advertisers[0].pdu")
-        let channels = Self.base.replacingOccurrences(
-            of: "\"windowMs\": 30", with: "\"windowMs\": 30, \"channels\": [37, 40]")
-        expectEqual(diagnostics(channels).first?.path, "ble.scanners[0].channels[1]")
+        let direct = Self.scenario(advertiser: ["node": "tag", "intervalMs": 100, "pdu": "ADV_DIRECT_IND"])
+        expect(direct.problems.first?.message.contains("needs a \"target\"") == true)
+        let targeted = Self.scenario(advertiser: ["node": "tag", "intervalMs": 100, "pdu": "ADV_DIRECT_IND", "target": "phone"])
+        expect(targeted.problems.isEmpty)
+        let ios = Self.scenario(
+            advertiser: ["node": "tag", "intervalMs": 100, "profile": "ios-foreground", "pdu": "ADV_NONCONN_IND"])
+        expectEqual(ios.problems.first?.path, "ble.advertisers[0].pdu")
+        let channels = Self.scenario(scanners: [["node": "phone", "intervalMs": 60, "windowMs": 30, "channels": [37, 40]]])
+        expectEqual(channels.problems.first?.path, "ble.scanners[0].channels[1]")
     }
 
     /// A phone runs one scan at a time: overlapping scanners on one node are refused,
     /// consecutive sessions are fine.
     @Test func scannersOfOneNodeMustNotOverlap() {
-        let two = Self.base.replacingOccurrences(
-            of: "\"scanners\": [{\"node\": \"phone\", \"intervalMs\": 60, \"windowMs\": 30}]",
-            with: "\"scanners\": [{\"node\": \"phone\", \"durationS\": 2}, {\"node\": \"phone\", \"startS\": 1}]")
-        expectEqual(diagnostics(two).first?.path, "ble.scanners[1].node")
-        let apart = two.replacingOccurrences(of: "\"startS\": 1", with: "\"startS\": 2")
-        expect(diagnostics(apart).isEmpty)
+        let two = Self.scenario(scanners: [["node": "phone", "durationS": 2], ["node": "phone", "startS": 1]])
+        expectEqual(two.problems.first?.path, "ble.scanners[1].node")
+        let apart = Self.scenario(scanners: [["node": "phone", "durationS": 2], ["node": "phone", "startS": 2]])
+        expect(apart.problems.isEmpty)
     }
 
     /// The CLI exits 2, names the file and the path, and writes nothing.
@@ -424,9 +430,9 @@ struct BleInputTests {
 
     /// Same seed, same bytes: two runs and a two-worker sweep of the same scenario agree.
     @Test func runsAndSweepsAreDeterministic() throws {
-        let sweep = Self.base.replacingOccurrences(
-            of: "\"ble\":", with: "\"matrix\": {\"ble.scanners[0].windowMs\": [10, 30, 60], \"repeat\": 2}, \"ble\":")
-        let dir = try temporaryFolder(["b.json": Self.base, "s.json": sweep])
+        var sweep = Self.scenario()
+        sweep["matrix"] = ["ble.scanners[0].windowMs": [10, 30, 60], "repeat": 2]
+        let dir = try temporaryFolder(["b.json": Self.base, "s.json": sweep.text])
         for out in ["r1", "r2"] {
             expectEqual(try CLI.run(["run", "b.json", "--out", out], in: dir).status, 0)
         }

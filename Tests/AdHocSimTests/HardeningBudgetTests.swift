@@ -64,27 +64,26 @@ struct HardeningBudgetTests {
     /// streams of 10⁶ writes each (10 s at 10⁵ one-byte writes a second) make exactly 10⁷ writes
     /// and pass, eleven do not. Refused before the run, naming the section and the budget.
     @Test func runWideBudgetsAreCheckedBeforeTheRun() {
-        let mesh = """
-            {"name": "m", "seed": 1, "duration_s": 100, "environment": {"preset": "field"},
-             "nodes": [{"id": "a", "position": [0, 0, 1.2]}, {"id": "b", "position": [5, 0, 1.2]}],
-             "mesh": {MESH}}
-            """
+        func mesh(_ section: JSON) -> [Diagnostic] {
+            var t = TestScenario(name: "m", seed: 1, duration: 100, radio: nil)
+            t.place("a", 0, 0)
+            t.place("b", 5, 0)
+            t["mesh"] = section
+            return t.problems
+        }
         func messages(_ count: Int) -> [Diagnostic] {
-            diagnostics(
-                mesh.replacingOccurrences(
-                    of: "{MESH}",
-                    with: "{\"messages\": [{\"id\": \"m\", \"from\": \"a\", \"to\": \"b\", \"size_bytes\": 67108864, "
-                        + "\"count\": \(count), \"interval_s\": 1e-9}]}"))
+            mesh(["messages": [[
+                "id": "m", "from": "a", "to": "b", "size_bytes": 67_108_864, "count": .integer(count), "interval_s": 1e-9
+            ]]])
         }
         expect(messages(64).isEmpty, "\(messages(64))")
         let over = messages(65)
         expect(over.first?.path == "mesh" && over.first?.message.contains("4.1 GiB") == true, "\(over)")
         func streams(_ n: Int) -> [Diagnostic] {
-            let list = (0..<n).map {
-                "{\"id\": \"s\($0)\", \"from\": \"a\", \"to\": \"b\", \"bytes_per_s\": 100000, \"duration_s\": 10, \"write_bytes\": 1}"
+            let list = (0..<n).map { i -> JSON in
+                ["id": .string("s\(i)"), "from": "a", "to": "b", "bytes_per_s": 100_000, "duration_s": 10, "write_bytes": 1]
             }
-            return diagnostics(
-                mesh.replacingOccurrences(of: "{MESH}", with: "{\"streams\": [\(list.joined(separator: ", "))]}"))
+            return mesh(["streams": .array(list)])
         }
         expect(streams(10).isEmpty, "\(streams(10))")
         expect(streams(11).contains { $0.path == "mesh.streams" && $0.message.contains("11000000 writes") })
@@ -219,18 +218,20 @@ struct HardeningBudgetTests {
     /// A group message `m` to [b] makes the workload `m/b`; an explicit workload of that name
     /// would be merged with it in the results, so the pair is refused (in either order).
     @Test func aGroupsWorkloadNameCannotBeTakenTwice() {
-        let base = """
-            {"name": "m", "seed": 1, "duration_s": 100, "environment": {"preset": "field"},
-             "nodes": [{"id": "a", "position": [0, 0, 1.2]}, {"id": "b", "position": [5, 0, 1.2]}],
-             "mesh": {"messages": [LIST]}}
-            """
-        let group = "{\"id\": \"m\", \"from\": \"a\", \"to\": [\"b\"], \"size_bytes\": 10, \"count\": 1, \"interval_s\": 1}"
-        let plain = "{\"id\": \"m/b\", \"from\": \"a\", \"to\": \"b\", \"size_bytes\": 10, \"count\": 1, \"interval_s\": 1}"
+        var base = TestScenario(name: "m", seed: 1, duration: 100, radio: nil)
+        base.place("a", 0, 0)
+        base.place("b", 5, 0)
+        let group: JSON = ["id": "m", "from": "a", "to": ["b"], "size_bytes": 10, "count": 1, "interval_s": 1]
+        let plain: JSON = ["id": "m/b", "from": "a", "to": "b", "size_bytes": 10, "count": 1, "interval_s": 1]
         for (list, at) in [([group, plain], "mesh.messages[1].id"), ([plain, group], "mesh.messages[1].id")] {
-            let d = diagnostics(base.replacingOccurrences(of: "LIST", with: list.joined(separator: ", ")))
+            var t = base
+            t["mesh"] = ["messages": .array(list)]
+            let d = t.problems
             expect(d.count == 1 && d.first?.path == at && d.first?.message.contains("\"m/b\"") == true, "\(d)")
         }
-        expect(diagnostics(base.replacingOccurrences(of: "LIST", with: group)).isEmpty)
+        var alone = base
+        alone["mesh"] = ["messages": [group]]
+        expect(alone.problems.isEmpty)
     }
 
     /// One writer at a time: a second lock on a locked folder is refused with a plain message,

@@ -168,10 +168,10 @@ struct ParameterDeclarationTests {
     /// The transport's nested objects: a QUIC certificate of 0 bytes is valid for the decoder
     /// and now for the schema too (it said minimum 1); a TCP keepalive of null turns it off.
     @Test func theTransportDeclarationsDecodeAsBefore() throws {
-        let base = """
-            {"name": "s", "seed": 1, "duration_s": 1, "environment": {"preset": "field"},
-             "nodes": [{"id": "a", "position": [0, 0, 1.2]}, {"id": "b", "position": [5, 0, 1.2]}]}
-            """
+        var t = TestScenario(name: "s", seed: 1, duration: 1, radio: nil)
+        t.place("a", 0, 0)
+        t.place("b", 5, 0)
+        let base = t.text
         let s = try decode(base, overrides: ["transport.quic.certificateBytes=0", "transport.tcp.keepaliveIdleS=null"]).get()
         expect(s.transport.quicCertificateBytes == 0 && s.transport.keepaliveIdleS == .off)
         let bad = diagnostics(base, overrides: ["transport.tcp.delayedAckMs=501"])
@@ -216,10 +216,10 @@ struct ParameterDeclarationTests {
     /// range is refused at its path with the declared phrase and range; per node, the
     /// scenario-wide key is unknown.
     @Test func theDecoderChecksTheDeclarations() {
-        let base = """
-            {"name": "s", "seed": 1, "duration_s": 1, "environment": {"preset": "field"},
-             "nodes": [{"id": "a", "position": [0, 0, 1.2]}, {"id": "b", "position": [5, 0, 1.2]}]}
-            """
+        var t = TestScenario(name: "s", seed: 1, duration: 1, radio: nil)
+        t.place("a", 0, 0)
+        t.place("b", 5, 0)
+        let base = t.text
         let d = diagnostics(base, overrides: ["host.warmUpMs=70000"])
         expectEqual(d.first?.path, "host.warmUpMs")
         expect(d.first?.message.contains("a warm-up time constant in milliseconds, 0.001...60000") == true)

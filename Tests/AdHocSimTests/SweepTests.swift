@@ -2,13 +2,27 @@ import Foundation
 import Testing
 @testable import AdHocSim
 
-let miniSweep = """
-    {"name": "mini", "seed": 7, "duration_s": 20, "environment": {"preset": "field"}, "radio": {"technology": "wifi"},
-     "distance_m": 10,
-     "nodes": [{"id": "client", "position": [0, 0, 1.2]}, {"id": "server", "position": [10, 0, 1.2]}],
-     "flows": [{"id": "f", "from": "client", "to": "server", "protocol": "tcp", "workload": {"kind": "thesis", "probes": 10, "packets": 200, "size": 1024}}],
-     "matrix": {"environment.preset": ["city", "field"], "flows[0].protocol": ["tcp", "udp", "quic"], "distance_m": [1, "max"], "repeat": 2}}
-    """
+/// A thesis flow between two Wi-Fi phones 10 m apart, swept by `matrix`: by default two places,
+/// three transports and two distances (1 m and the range), twice.
+func miniSweepScenario(
+    matrix: JSON = [
+        "environment.preset": ["city", "field"], "flows[0].protocol": ["tcp", "udp", "quic"], "distance_m": [1, "max"],
+        "repeat": 2
+    ]
+) -> TestScenario {
+    var t = TestScenario(name: "mini", seed: 7, duration: 20, radio: ["technology": "wifi"])
+    t["distance_m"] = 10
+    t.place("client", 0, 0)
+    t.place("server", 10, 0)
+    t["flows"] = [[
+        "id": "f", "from": "client", "to": "server", "protocol": "tcp",
+        "workload": ["kind": "thesis", "probes": 10, "packets": 200, "size": 1024]
+    ]]
+    t["matrix"] = matrix
+    return t
+}
+
+let miniSweep = miniSweepScenario().text
 
 func cellsCSV(_ dir: URL) throws -> String {
     try String(contentsOf: dir.appendingPathComponent("cells.csv"), encoding: .utf8)
@@ -67,11 +81,10 @@ struct SweepTests {
 
     @Test(ScaleCheck.trait) func aKilledSweepResumesToTheSameBytes() throws {
         // A bigger matrix so the kill lands mid-way: 4 places × 3 protocols × 2 distances × 2 sizes.
-        let big = miniSweep.replacingOccurrences(
-            of: "\"environment.preset\": [\"city\", \"field\"]",
-            with: "\"environment.preset\": [\"underground\", \"city\", \"field\", \"forest\"]"
-        )
-        .replacingOccurrences(of: "\"repeat\": 2", with: "\"flows[0].workload.size\": [1024, 4096], \"repeat\": 1")
+        let big = miniSweepScenario(matrix: [
+            "environment.preset": ["underground", "city", "field", "forest"], "flows[0].protocol": ["tcp", "udp", "quic"],
+            "distance_m": [1, "max"], "flows[0].workload.size": [1024, 4096], "repeat": 1
+        ]).text
         let dir = try temporaryFolder(["m.json": big])
         let reference = dir.appendingPathComponent("reference")
         let r = try CLI.run(["sweep", "m.json", "--out", "reference", "-j", "2", "--quiet"], in: dir)
@@ -139,10 +152,13 @@ struct SweepTests {
 
     @Test func badSweepInputIsRefusedClearly() throws {
         let dir = try temporaryFolder([
-            "empty.json": miniSweep.replacingOccurrences(
-                of: "\"distance_m\": [1, \"max\"]", with: "\"distance_m\": []"),
-            "nopath.json": miniSweep.replacingOccurrences(
-                of: "\"distance_m\": [1, \"max\"]", with: "\"environment.presett\": [1]"),
+            "empty.json": miniSweepScenario(matrix: [
+                "environment.preset": ["city", "field"], "flows[0].protocol": ["tcp", "udp", "quic"], "distance_m": [], "repeat": 2
+            ]).text,
+            "nopath.json": miniSweepScenario(matrix: [
+                "environment.preset": ["city", "field"], "flows[0].protocol": ["tcp", "udp", "quic"], "environment.presett": [1],
+                "repeat": 2
+            ]).text,
             "m.json": miniSweep
         ])
         let empty = try CLI.run(["sweep", "empty.json", "--out", "o1"], in: dir)
