@@ -17,7 +17,7 @@ import Testing
     func channel(margin: String, farField: String = "cells") throws -> WirelessChannel {
         let s = try linkScenario(
             nodes: [("a", 0, 0), ("b", 1000, 0), ("c", 3000, 0)],
-            radio: #"{"technology": "wifi", "interactionMarginDb": \#(margin), "farField": "\#(farField)"}"#, traffic: "[]")
+            radio: ["technology": "wifi", "interactionMarginDb": .raw(margin), "farField": .string(farField)])
         let radio = RadioConfiguration(s.radio)
         return WirelessChannel(
             place: PlaceParameters.resolve(s.environment, frequencyHz: radio.frequencyHz), radio: radio,

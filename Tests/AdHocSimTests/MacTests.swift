@@ -29,17 +29,16 @@ struct MacTests {
         // equal powers (so a collision destroys both frames), fixed MCS 4 at 20 MHz, one stream,
         // no aggregation, 1500-byte payloads.
         var nodes = [("sink", 0.0, 0.0)]
-        var traffic: [String] = []
+        var traffic: [JSON] = []
         for k in 0..<stations {
             let a = 2 * Double.pi * Double(k) / Double(stations)
             nodes.append(("s\(k)", 5 * cos(a), 5 * sin(a)))
-            traffic.append("{\"kind\": \"saturated\", \"from\": \"s\(k)\", \"to\": \"sink\", \"bytes\": 1500}")
+            traffic.append(["kind": "saturated", "from": .string("s\(k)"), "to": "sink", "bytes": 1500])
         }
         let scenario = try linkScenario(
             nodes: nodes,
-            radio: "{\"technology\": \"wifi\", \"mcs\": 4, \"channelWidthMHz\": 20, \"spatialStreams\": 1}",
-            traffic: "[" + traffic.joined(separator: ", ") + "]", duration: 20,
-            extra: "\"mac\": {\"aggregation\": false},")
+            radio: ["technology": "wifi", "mcs": 4, "channelWidthMHz": 20, "spatialStreams": 1],
+            traffic: .array(traffic), duration: 20, extra: ["mac": ["aggregation": false]])
         let report = try ScenarioRunner.run(scenario)
         let simulated = Double(report.traffic.reduce(0) { $0 + $1.receivedBytes }) * 8 / 20
 
@@ -83,8 +82,7 @@ struct AwdlTests {
     func probe(slotsA: String, slotsB: String, sim: inout Simulation) throws -> LinkProbe {
         let s = try linkScenario(
             nodes: [("A", 0, 0), ("B", 10, 0)],
-            radio: "{\"technology\": \"awdl\", \"mcs\": 0, \"channelWidthMHz\": 80, \"spatialStreams\": 1}",
-            traffic: "[]")
+            radio: ["technology": "awdl", "mcs": 0, "channelWidthMHz": 80, "spatialStreams": 1])
         var scenario = s
         scenario.nodes[0].awdlSlots = try require(UInt16(slotsA, radix: 2))
         scenario.nodes[1].awdlSlots = try require(UInt16(slotsB, radix: 2))
@@ -144,8 +142,7 @@ struct AwdlTests {
 struct IdealLinkTests {
     func make(_ link: String, sim: inout Simulation) throws -> LinkProbe {
         let s = try linkScenario(
-            nodes: [("A", 0, 0), ("B", 10, 0)], radio: "{\"technology\": \"ideal\"}", traffic: "[]",
-            extra: "\"link\": \(link),")
+            nodes: [("A", 0, 0), ("B", 10, 0)], radio: ["technology": "ideal"], extra: ["link": .raw(link)])
         return LinkProbe(ideal: World<IdealLink>(s, sim: &sim).link)
     }
 
@@ -250,8 +247,8 @@ struct SpatialTests {
         // touched (its counters stay zero), while cluster members receive each other.
         let s = try linkScenario(
             nodes: [("a", 0, 0), ("b", 5, 0), ("c", 0, 5), ("far", 50_000, 0)],
-            radio: "{\"technology\": \"wifi\", \"channelWidthMHz\": 20, \"spatialStreams\": 1}",
-            traffic: "[{\"kind\": \"broadcast\", \"intervalS\": 0.5, \"bytes\": 200}]", duration: 10)
+            radio: ["technology": "wifi", "channelWidthMHz": 20, "spatialStreams": 1],
+            traffic: [["kind": "broadcast", "intervalS": 0.5, "bytes": 200]], duration: 10)
         let r = try ScenarioRunner.run(s)
         expect(r.link[3].received == 0 && r.link[3].receiveFailures == 0)
         // Each of a, b, c sends 20 broadcasts; each is heard by the other two.
@@ -269,14 +266,16 @@ struct SpatialTests {
         // crashed before: the frame's end looked for a packet the failure had dropped.)
         let s = try linkScenario(
             nodes: [("a", 0, 0), ("b", 5, 0)],
-            radio: "{\"technology\": \"wifi\", \"channelWidthMHz\": 20, \"spatialStreams\": 1}",
-            traffic: "[{\"kind\": \"broadcast\", \"intervalS\": 0.001, \"bytes\": 1400, \"nodes\": [\"a\"]}]",
+            radio: ["technology": "wifi", "channelWidthMHz": 20, "spatialStreams": 1],
+            traffic: [["kind": "broadcast", "intervalS": 0.001, "bytes": 1400, "nodes": ["a"]]],
             duration: 3,
-            extra: """
-                "events": [{"at_s": 1.0005, "node": "a", "action": "fail"}, {"at_s": 1.2, "node": "a", "action": "recover"},
-                           {"at_s": 1.3001, "node": "a", "action": "fail"}, {"at_s": 1.8, "node": "a", "action": "recover"},
-                           {"at_s": 1.90007, "node": "a", "action": "fail"}],
-                """)
+            extra: [
+                "events": [
+                    ["at_s": 1.0005, "node": "a", "action": "fail"], ["at_s": 1.2, "node": "a", "action": "recover"],
+                    ["at_s": 1.3001, "node": "a", "action": "fail"], ["at_s": 1.8, "node": "a", "action": "recover"],
+                    ["at_s": 1.90007, "node": "a", "action": "fail"]
+                ]
+            ])
         let r = try ScenarioRunner.run(s)
         let a = r.link[0], b = r.link[1]
         let cutShort = a.dataTransmissions - a.delivered
@@ -294,15 +293,13 @@ struct SpatialTests {
         // receptions equal a's deliveries, after the recovery too.
         let s = try linkScenario(
             nodes: [("a", 0, 0), ("b", 5, 0)],
-            radio: "{\"technology\": \"wifi\", \"channelWidthMHz\": 20, \"spatialStreams\": 1}",
-            traffic: """
-                [{"kind": "saturated", "from": "a", "to": "b", "bytes": 1000},
-                 {"kind": "saturated", "from": "a", "to": "b", "bytes": 1000, "start_s": 2.2}]
-                """,
+            radio: ["technology": "wifi", "channelWidthMHz": 20, "spatialStreams": 1],
+            traffic: [
+                ["kind": "saturated", "from": "a", "to": "b", "bytes": 1000],
+                ["kind": "saturated", "from": "a", "to": "b", "bytes": 1000, "start_s": 2.2]
+            ],
             duration: 3,
-            extra: """
-                "events": [{"at_s": 1, "node": "a", "action": "fail"}, {"at_s": 2, "node": "a", "action": "recover"}],
-                """)
+            extra: ["events": [["at_s": 1, "node": "a", "action": "fail"], ["at_s": 2, "node": "a", "action": "recover"]]])
         let r = try ScenarioRunner.run(s)
         expect(r.link[0].retryDrops > 0)  // packets were queued at the failure
         expectEqual(r.link[1].received, r.link[0].delivered)

@@ -12,7 +12,7 @@ import Testing
     /// the field's fading unless `environment` says otherwise.
     func bench(frames: Int, onAir: Int) throws -> MediumBenchmark {
         let s = try linkScenario(
-            nodes: [("a", 0, 0), ("b", 3, 0), ("c", 0, 4)], radio: #"{"technology": "wifi"}"#, traffic: "[]")
+            nodes: [("a", 0, 0), ("b", 3, 0), ("c", 0, 4)], radio: ["technology": "wifi"])
         return MediumBenchmark(s, frames: frames, onAir: onAir)
     }
 

@@ -8,7 +8,7 @@ import Testing
 @Suite struct MediumLoopTests {
     /// Two phones 10 m apart (free space: −51.6 dBm, 30 dB above the preamble threshold).
     func medium() throws -> SharedMedium<Int> {
-        let s = try linkScenario(nodes: [("a", 0, 0), ("b", 10, 0)], radio: #"{"technology": "wifi"}"#, traffic: "[]")
+        let s = try linkScenario(nodes: [("a", 0, 0), ("b", 10, 0)], radio: ["technology": "wifi"])
         let radio = RadioConfiguration(s.radio)
         return SharedMedium(
             channel: WirelessChannel(
@@ -132,7 +132,7 @@ import Testing
             let y = Double(k / 6) * 41.0
             return ("n\(k)", x, y)
         }
-        let s = try linkScenario(nodes: nodes, radio: #"{"technology": "wifi"}"#, traffic: "[]")
+        let s = try linkScenario(nodes: nodes, radio: ["technology": "wifi"])
         var place = PlaceParameters.preset(.city, frequencyHz: 5.18e9)
         place.blockage = nil
         let radio = RadioConfiguration(s.radio)

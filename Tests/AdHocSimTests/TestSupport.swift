@@ -130,19 +130,22 @@ func diagnostics(_ text: String, overrides: [String] = []) -> [Diagnostic] {
     }
 }
 
-/// A scenario on an idealised channel: no shadowing, fading or blockage.
+/// A scenario on an idealised channel: free-space loss (n = 2, 47.6 dB at 1 m), no shadowing,
+/// fading or blockage; `nodes` at 1.2 m, `radio`, link `traffic`, and `extra` top-level keys.
 func linkScenario(
-    nodes: [(String, Double, Double)], radio: String, traffic: String, duration: Double = 10, extra: String = ""
+    nodes: [(String, Double, Double)], radio: JSON, traffic: JSON = [], duration: Double = 10, extra: JSON = [:]
 ) throws -> Scenario {
-    let nodeList = nodes.map { "{\"id\": \"\($0.0)\", \"position\": [\($0.1), \($0.2), 1.2]}" }.joined(separator: ", ")
-    let text = """
-        {"name": "t", "seed": 7, "duration_s": \(duration),
-         "environment": {"preset": "custom", "pathLossExponent": 2, "referenceLossDb": 47.6, "shadowingSigmaDb": 0,
-                         "noiseFigureDb": 7, "interferenceDb": 0},
-         "radio": \(radio), \(extra)
-         "nodes": [\(nodeList)], "traffic": \(traffic)}
-        """
-    return try ScenarioDecoder.decode(bytes: Array(text.utf8), file: "t.json")
+    var t = TestScenario(
+        duration: duration,
+        environment: [
+            "preset": "custom", "pathLossExponent": 2, "referenceLossDb": 47.6, "shadowingSigmaDb": 0,
+            "noiseFigureDb": 7, "interferenceDb": 0
+        ],
+        radio: radio)
+    if case .object(let pairs) = extra { for p in pairs { t[p.key] = p.value } }
+    for n in nodes { t.place(n.0, n.1, n.2) }
+    t["traffic"] = traffic
+    return try t.decoded()
 }
 
 /// Whether `a` and `b` differ by at most `tolerance`.
