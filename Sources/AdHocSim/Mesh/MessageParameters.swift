@@ -5,7 +5,7 @@
 /// group's workloads take (`<id>/<node>`) are checked after the object (`decodeMessages`).
 enum MessageParameters {
     /// One message workload being read, with what its keys refer to.
-    struct Item: NodeReferencing {
+    struct Item: NodeReferencing, RunBounded {
         /// Node ids to indices.
         let nodeIndex: [String: Int]
         /// The run's duration, s (`start_s` must fall inside it).
@@ -76,19 +76,9 @@ enum MessageParameters {
                 .duration(upTo: 3600, unit: "s", scale: 1, allowZero: false, nullable: false, set: { $0.interval = $1 }),
                 default: "required", help: "seconds between messages", expected: "seconds between messages, {range}",
                 source: .required, required: "seconds between messages"),
-            Parameter(
-                "start_s",
-                .custom(
-                    schema: #"{"type": "number", "minimum": 0}"#, value: "0 … the run's duration, s",
-                    decode: { values, v, at, _, item in
-                        let upper = item.runDuration ?? ScenarioBounds.maxDurationSeconds
-                        let what = "a start time in seconds in 0...\(JSONNumber(upper).literal)"
-                        guard let s = values.number(v, at, what, in: 0...upper) else { return false }
-                        item.start = s
-                        return true
-                    }),
-                default: "0", help: "when the first message is created", expected: "a start time in seconds",
-                source: .assumption("from the start")),
+            .withinRun(
+                "start_s", phrase: "a start time in seconds", default: "0", help: "when the first message is created",
+                expected: "a start time in seconds", source: .assumption("from the start"), set: { $0.start = $1 }),
             Parameter(
                 "reliable", .bool(set: { $0.reliable = $1 }), default: "true",
                 help: "reliable session messages (resent hop by hop, in order) or unreliable ones",

@@ -449,6 +449,31 @@ extension Parameter where Spec: NodeReferencing {
     }
 }
 
+extension Parameter where Spec: NodeReferencing {
+    /// A list of node ids: one schema, check and message for `traffic[i].nodes` and
+    /// `expectations[i].route.avoids`.
+    static func nodeList(
+        _ key: String, default value: String, help: String, source: Source,
+        set: @escaping @Sendable (inout Spec, [Int]) -> Void
+    ) -> Parameter {
+        Parameter(
+            key,
+            .custom(
+                schema: ##"{"type": "array", "items": {"$ref": "#/$defs/nodeId"}}"##, value: "an array of node ids",
+                decode: { values, v, at, _, item in
+                    guard let items = values.array(v, at, "an array of node ids") else { return false }
+                    var picked: [Int] = []
+                    var ok = true
+                    for (j, element) in items.enumerated() {
+                        if let n = values.node(element, at.appending(j), in: item.nodeIndex) { picked.append(n) } else { ok = false }
+                    }
+                    set(&item, picked)
+                    return ok
+                }),
+            default: value, help: help, expected: "an array of node ids", source: source)
+    }
+}
+
 /// A section item that knows the run's duration (times must fall inside it).
 protocol RunBounded {
     /// The run's duration, s (`nil`: not known yet).
@@ -456,6 +481,28 @@ protocol RunBounded {
 }
 
 extension Parameter where Spec: RunBounded {
+    /// A time in seconds from 0 to the run's duration (the longest run when it is not known),
+    /// its message "`phrase` in 0...D`suffix`": one schema and check for `events[i].at_s`,
+    /// `traffic[i].start_s`, `mesh.messages[i].start_s`, `expectations[i].by_s`/`at_s` and
+    /// `routes_within_s`'s `max`.
+    static func withinRun(
+        _ key: String, phrase: String, suffix: String = "", default value: String, help: String, expected: String,
+        source: Source, required: String? = nil, set: @escaping @Sendable (inout Spec, Double) -> Void
+    ) -> Parameter {
+        Parameter(
+            key,
+            .custom(
+                schema: #"{"type": "number", "minimum": 0}"#, value: "0 … the run's duration, s",
+                decode: { values, v, at, _, item in
+                    let upper = item.runDuration ?? ScenarioBounds.maxDurationSeconds
+                    guard let s = values.number(v, at, "\(phrase) in 0...\(JSONNumber(upper).literal)\(suffix)", in: 0...upper)
+                    else { return false }
+                    set(&item, s)
+                    return true
+                }),
+            default: value, help: help, expected: expected, source: source, required: required)
+    }
+
     /// A time in seconds from 0 to the run's duration, when something starts: one check and
     /// message for `ble.advertisers[i].startS`, `ble.scanners[i].startS`,
     /// `ble.connections[i].atS`.

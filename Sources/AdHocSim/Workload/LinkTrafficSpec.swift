@@ -12,7 +12,7 @@ public enum TrafficSpec: Sendable, Equatable {
 /// in `docs/models/link.md`.
 enum TrafficParameters {
     /// One generator being read, with what its keys refer to.
-    struct Item: NodeReferencing {
+    struct Item: NodeReferencing, RunBounded {
         let nodeIndex: [String: Int]
         let nodeCount: Int
         let runDuration: Double?
@@ -32,21 +32,9 @@ enum TrafficParameters {
                 "bytes", .integer(1...65_535, unit: "bytes", set: { $0.bytes = $1 }), default: "required",
                 help: "the packet size handed to the link", expected: "a packet size in bytes in {range}", source: .required,
                 required: "the packet size in bytes"),
-            Parameter(
-                "start_s",
-                .custom(
-                    schema: #"{"type": "number", "minimum": 0}"#, value: "0 … the run's duration, s",
-                    decode: { values, v, at, _, item in
-                        let upper = item.runDuration ?? ScenarioBounds.maxDurationSeconds
-                        guard
-                            let s = values.number(
-                                v, at, "a start time in seconds in 0...\(JSONNumber(upper).literal)", in: 0...upper)
-                        else { return false }
-                        item.start = .seconds(s)
-                        return true
-                    }),
-                default: "0", help: "when the generator starts", expected: "a start time in seconds",
-                source: .assumption("from the start"))
+            .withinRun(
+                "start_s", phrase: "a start time in seconds", default: "0", help: "when the generator starts",
+                expected: "a start time in seconds", source: .assumption("from the start"), set: { $0.start = .seconds($1) })
         ], objectExpected: "a traffic object with a \"kind\" (\"saturated\" or \"broadcast\")")
 
     /// The kinds and their own keys.
@@ -60,22 +48,9 @@ enum TrafficParameters {
                 "intervalS", .duration(upTo: 3600, unit: "s", scale: 1, allowZero: false, nullable: false, set: { if let x = $1 { $0.interval = x } }),
                 default: "required", help: "time between a node's broadcasts (each node at a random phase)",
                 expected: "an interval in seconds, {range}", source: .required, required: "seconds between broadcasts"),
-            Parameter(
-                "nodes",
-                .custom(
-                    schema: ##"{"type": "array", "items": {"$ref": "#/$defs/nodeId"}}"##, value: "an array of node ids",
-                    decode: { values, v, at, _, item in
-                        guard let items = values.array(v, at, "an array of node ids") else { return false }
-                        var picked: [Int] = []
-                        var ok = true
-                        for (j, element) in items.enumerated() {
-                            if let n = values.node(element, at.appending(j), in: item.nodeIndex) { picked.append(n) } else { ok = false }
-                        }
-                        item.members = picked
-                        return ok
-                    }),
-                default: "every node", help: "the broadcasting nodes", expected: "an array of node ids",
-                source: .assumption("everyone broadcasts"))
+            .nodeList(
+                "nodes", default: "every node", help: "the broadcasting nodes", source: .assumption("everyone broadcasts"),
+                set: { $0.members = $1 })
         ]))
     ]
 

@@ -7,7 +7,7 @@
 /// `min` or `max`; a group message's workloads).
 enum ExpectationParameters {
     /// One expectation being read, with what its keys refer to.
-    struct Item: NodeReferencing {
+    struct Item: NodeReferencing, RunBounded {
         /// Node ids to indices.
         let nodeIndex: [String: Int]
         /// The run's duration, s (times must fall inside it; `nil`: the format's longest run).
@@ -131,22 +131,13 @@ enum ExpectationParameters {
 
     // MARK: Declarations used by several forms
 
-    /// A time in seconds from 0 to the run's duration.
+    /// A required time in seconds from 0 to the run's duration.
     static func seconds(
         _ key: String, help: String, required: String, set: @escaping @Sendable (inout Item, Double) -> Void
     ) -> Parameter<Item> {
-        Parameter(
-            key,
-            .custom(
-                schema: #"{"type": "number", "minimum": 0}"#, value: "0 … the run's duration, s",
-                decode: { values, v, at, _, item in
-                    let upper = item.runDuration ?? ScenarioBounds.maxDurationSeconds
-                    let what = "a time in seconds in 0...\(JSONNumber(upper).literal)"
-                    guard let s = values.number(v, at, what, in: 0...upper) else { return false }
-                    set(&item, s)
-                    return true
-                }),
-            default: "required", help: help, expected: "a time in seconds", source: .required, required: required)
+        .withinRun(
+            key, phrase: "a time in seconds", default: "required", help: help, expected: "a time in seconds",
+            source: .required, required: required, set: set)
     }
 
     /// A share in 0…1 (`min` or `max` of a ratio metric); at least one of the two is given.
@@ -196,20 +187,9 @@ enum ExpectationParameters {
         [
             .nodeReference("from", help: "the node the route starts at", set: { $0.from = $1 }),
             .nodeReference("to", help: "the node the route leads to", set: { $0.to = $1 }),
-            Parameter(
-                "avoids",
-                .custom(
-                    schema: ##"{"type": "array", "items": {"$ref": "#/$defs/nodeId"}}"##, value: "a list of node ids",
-                    decode: { values, v, at, what, item in
-                        guard let list = values.array(v, at, "an array of node ids") else { return false }
-                        var ok = true
-                        for (j, n) in list.enumerated() {
-                            if let k = values.node(n, at.appending(j), in: item.nodeIndex) { item.avoids.append(k) } else { ok = false }
-                        }
-                        return ok
-                    }),
-                default: "[]", help: "nodes the route must not relay through", expected: "an array of node ids",
-                source: .assumption("any relay will do")),
+            .nodeList(
+                "avoids", default: "[]", help: "nodes the route must not relay through",
+                source: .assumption("any relay will do"), set: { $0.avoids = $1 }),
             Parameter(
                 "maxHops", .integer(1...1000, unit: "hops", set: { $0.maxHops = $1 }), default: "no limit",
                 help: "the most hops the route may have", expected: "a hop count in {range}",

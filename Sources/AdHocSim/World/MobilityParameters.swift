@@ -12,9 +12,6 @@ enum MobilityParameters {
     }
 
     static func n(_ v: Double) -> String { JSONNumber(v).literal }
-    static var coordinateSchema: String {
-        #"{"type": "number", "minimum": \#(n(-ScenarioBounds.maxCoordinate)), "maximum": \#(n(ScenarioBounds.maxCoordinate))}"#
-    }
     static func pairSchema(_ item: String) -> String { #"{"type": "array", "items": \#(item), "minItems": 2, "maxItems": 2}"# }
 
     /// Timed waypoints.
@@ -22,7 +19,7 @@ enum MobilityParameters {
         Parameter(
             "waypoints",
             .custom(
-                schema: #"{"type": "array", "items": {"type": "array", "prefixItems": [{"type": "number", "minimum": 0, "maximum": \#(n(ScenarioBounds.maxDurationSeconds))}, \#(coordinateSchema), \#(coordinateSchema), \#(coordinateSchema)], "items": false, "minItems": 4}, "minItems": 1}"#,
+                schema: #"{"type": "array", "items": {"type": "array", "prefixItems": [{"type": "number", "minimum": 0, "maximum": \#(n(ScenarioBounds.maxDurationSeconds))}, \#(ScenarioBounds.coordinateSchema), \#(ScenarioBounds.coordinateSchema), \#(ScenarioBounds.coordinateSchema)], "items": false, "minItems": 4}, "minItems": 1}"#,
                 value: "`[[t, x, y, z], ...]`: seconds (increasing), metres",
                 decode: { values, v, at, _, item in
                     guard let list = decodeWaypoints(values, v, at) else { return false }
@@ -45,7 +42,7 @@ enum MobilityParameters {
         Parameter(
             "area",
             .custom(
-                schema: pairSchema(pairSchema(coordinateSchema)), value: "`[[x0, y0], [x1, y1]]`, metres, x0 < x1 and y0 < y1",
+                schema: pairSchema(pairSchema(ScenarioBounds.coordinateSchema)), value: "`[[x0, y0], [x1, y1]]`, metres, x0 < x1 and y0 < y1",
                 decode: { values, v, at, _, item in
                     let b = ScenarioBounds.maxCoordinate
                     if case .array(let corners) = v.value, corners.count == 2,

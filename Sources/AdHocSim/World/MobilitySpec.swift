@@ -180,7 +180,7 @@ extension ScenarioDecoder {
 /// `docs/models/core.md`.
 enum NodeEventParameters {
     /// One event being read.
-    struct Item: NodeReferencing {
+    struct Item: NodeReferencing, RunBounded {
         let nodeIndex: [String: Int]
         let runDuration: Double?
         var at = 0.0
@@ -192,21 +192,10 @@ enum NodeEventParameters {
     static let section = ParameterSection<Item>(
         "events[i]",
         [
-            Parameter(
-                "at_s",
-                .custom(
-                    schema: #"{"type": "number", "minimum": 0}"#, value: "0 … the run's duration, s",
-                    decode: { values, v, at, _, item in
-                        let upper = item.runDuration ?? ScenarioBounds.maxDurationSeconds
-                        guard
-                            let t = values.number(
-                                v, at, "a time in seconds in 0...\(JSONNumber(upper).literal) (the run's duration)", in: 0...upper)
-                        else { return false }
-                        item.at = t
-                        return true
-                    }),
-                default: "required", help: "when it happens", expected: "a time in seconds", source: .required,
-                required: "when, in seconds"),
+            .withinRun(
+                "at_s", phrase: "a time in seconds", suffix: " (the run's duration)", default: "required",
+                help: "when it happens", expected: "a time in seconds", source: .required, required: "when, in seconds",
+                set: { $0.at = $1 }),
             .nodeReference("node", help: "the node it happens to") { $0.node = $1 },
             Parameter(
                 "action", .choice(NodeEvent.Action.allCases.map(\.rawValue), set: { $0.action = NodeEvent.Action(rawValue: $1) }),

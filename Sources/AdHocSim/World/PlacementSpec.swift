@@ -156,7 +156,7 @@ enum PlacementParameters {
             Parameter(
                 "z_m",
                 .custom(
-                    schema: #"{"type": "number", "minimum": -\#(JSONNumber(ScenarioBounds.maxCoordinate).literal), "maximum": \#(JSONNumber(ScenarioBounds.maxCoordinate).literal)}"#,
+                    schema: ScenarioBounds.coordinateSchema,
                     value: "± \(JSONNumber(ScenarioBounds.maxCoordinate).literal) m",
                     decode: { values, v, at, _, item in
                         let c = ScenarioBounds.maxCoordinate
