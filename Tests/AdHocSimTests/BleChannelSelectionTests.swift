@@ -4,7 +4,7 @@ import Testing
 /// The data-channel selection algorithms against the Core Specification's sample data (v5.4,
 /// Vol 6, Part C §3, as the open controllers' unit tests quote it: Zephyr's
 /// `lll_chan_sel_2_ut`) and against §4.5.8.2's rule, worked by hand.
-@Suite struct BleChannelSelectionTests {
+struct BleChannelSelectionTests {
     @Test func algorithm2MatchesTheSpecificationsSampleData() throws {
         // Access address 0x8E89BED6: 0x8E89 XOR 0xBED6 = 0x305F.
         let id = BleChannelSelection.channelIdentifier(accessAddress: 0x8E89_BED6)

@@ -5,7 +5,7 @@ import Testing
 /// the specification's timing: LL data PDU airtimes (preamble 1 or 2 bytes, access address 4,
 /// header 2, payload, CRC 3; Vol 6, Part B §2.1), T_IFS 150 µs, one central PDU and one
 /// peripheral PDU per exchange, exchanges while the next fits before the next anchor.
-@Suite struct BleConnectionTests {
+struct BleConnectionTests {
     func run(_ connection: String, duration: Double = 20, events: String = "") throws -> BleMetrics.Connection {
         let s = try bleScenario(
             nodes: [("phone", 0, 0), ("sensor", 1, 0)], ble: #"{"connections": [\#(connection)]}"#, duration: duration,
@@ -89,7 +89,7 @@ import Testing
 
 /// An initiating central (issue #29: "CONNECT_IND from an initiator"): the connection begins
 /// with the first connectable advertisement the central's scanner decodes from `atS` on.
-@Suite struct BleInitiatorTests {
+struct BleInitiatorTests {
     @Test func setupIsTheAdvertisementTIfsConnectIndAndTheWindowDelay() throws {
         let s = try bleScenario(
             nodes: [("phone", 0, 0), ("sensor", 1, 0)],
@@ -130,7 +130,7 @@ import Testing
 /// is about −43 dBm against the sensor's −40 dBm: those PDUs fail when a frame is on; 13 MHz and
 /// more away the mask is below −21 dBr and the SINR above 20 dB. A map without channels 9–22
 /// hops around it.
-@Suite struct BleCoexistenceTests {
+struct BleCoexistenceTests {
     func connection(_ extra: String) throws -> BleMetrics.Connection {
         let s = try bleScenario(
             nodes: [("phone", 0, 0), ("sensor", 1, 0), ("router", 2, 0)],

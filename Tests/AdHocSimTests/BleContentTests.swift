@@ -12,7 +12,7 @@ func bleTagScenario(_ advertiser: JSON, duration: Double = 5) -> TestScenario {
     return t
 }
 
-@Suite struct BleContentTests {
+struct BleContentTests {
     /// Flags 3, "Chipolo" 2 + 7, one 16-bit UUID 2 + 2, service data for it with 10 bytes
     /// 2 + 2 + 10: 30 octets (Core Specification Supplement Part A §1 formats).
     static let chipolo = #"""
@@ -127,7 +127,7 @@ func bleTagScenario(_ advertiser: JSON, duration: Double = 5) -> TestScenario {
 /// GAP's modes and procedures (issue #29, item 3): limited discoverable mode ends after
 /// TGAP(lim_adv_timeout), a device connected elsewhere stops advertising, and a scanner running
 /// the general discovery procedure is not told of non-discoverable devices.
-@Suite struct BleGapTests {
+struct BleGapTests {
     func run(_ ble: String, duration: Double) throws -> BleMetrics {
         try require(try ScenarioRunner.run(try bleScenario(nodes: [("phone", 0, 0), ("tag", 2, 0)], ble: ble, duration: duration)).ble)
     }

@@ -6,7 +6,7 @@ import Testing
 /// `MeshScenarioText`'s: plain Wi-Fi with no AWDL waits, phones 30 m apart in session, 60 m not.
 /// Sessions form at once (`"sessionSetup": "instant"`), so they exist at 0 s and the counts
 /// below follow from the heartbeats alone; `MultipeerSetupTests` covers the set-up.
-@Suite struct HeartbeatTriggerTests {
+struct HeartbeatTriggerTests {
     func run(
         _ nodes: [(String, Double, Double)], mesh: String, events: String = "[]", duration: Double
     ) throws

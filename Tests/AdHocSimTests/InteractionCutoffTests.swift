@@ -4,7 +4,7 @@ import Testing
 @testable import AdHocSim
 
 /// `radio.interactionMarginDb`: the optional per-pair interaction cutoff (issue #11 item 5).
-@Suite struct InteractionCutoffTests {
+struct InteractionCutoffTests {
     /// One phone in the field with `radio.interactionMarginDb` = `margin`.
     static func onePhone(margin: JSON) -> TestScenario {
         var t = TestScenario(name: "f", seed: 1, duration: 1, radio: ["interactionMarginDb": margin])

@@ -4,7 +4,7 @@ import Testing
 /// Messages longer than one frame (MAdHoc's picture messages, seed 002): split into 1 200-byte
 /// fragments that follow the same source route, reassembled at the destination, answered by
 /// one route return.
-@Suite struct LargeMessageTests {
+struct LargeMessageTests {
     static let line = [("A", 0.0, 0.0), ("B", 30.0, 0.0), ("C", 60.0, 0.0), ("D", 90.0, 0.0), ("E", 120.0, 0.0)]
 
     @Test func aOneMegabyteMessageCrossesFourHopsInFragmentsAndArrivesOnce() throws {
@@ -65,7 +65,7 @@ import Testing
 
 /// Group messages (`"to"` a list; seed 002: "a user can create a group of users to message"):
 /// one workload per recipient, each message sent along that recipient's own route.
-@Suite struct GroupMessageTests {
+struct GroupMessageTests {
     @Test func aGroupMessageReachesEveryRecipientByItsOwnRoute() throws {
         // A, B, C on a line 30 m apart and D 30 m north of B. A hears B at 30 m (−61.2 dBm)
         // and D at 42.4 m (16.02 − 47.63 − 32.55 = −64.2 dBm), both above the −65 dBm

@@ -5,7 +5,7 @@ import Testing
 /// The registration of the optional layers (`Layers/`, issue #28): each layer's blocks of event
 /// kinds lie in the core's range for layers and overlap no other layer's, and every kind a layer
 /// declares lies in its own blocks.
-@Suite struct LayerRegistryTests {
+struct LayerRegistryTests {
     @Test func layerBlocksAreInsideTheLayerRangeAndDisjoint() {
         let claims = Layers.eventBlocks.flatMap { entry in entry.blocks.map { (entry.layer, $0) } }
         for (layer, block) in claims {
@@ -62,7 +62,7 @@ import Testing
 /// The one registration (`RegisteredLayers`) and the hooks written once over it: a scenario with
 /// both optional layers runs both, and their files, summary lines and sweep columns come in
 /// registration order, each layer's rows blank in the other's columns.
-@Suite struct LayerListTests {
+struct LayerListTests {
     /// A layer a test can stack: it claims 290–299, counts its events and records node changes.
     struct CountingLayer: SimulationLayer {
         var events = 0

@@ -5,7 +5,7 @@ import Testing
 
 /// Link-layer traffic counters (`LinkTraffic`): a broadcast's deliveries, counted as one run
 /// by the world, count as they would one notice at a time.
-@Suite struct LinkTrafficTests {
+struct LinkTrafficTests {
     /// Seven receivers get a 100-byte broadcast enqueued at 0.3 s, at 1.0 s: 7 packets, 700
     /// bytes, and a delay sum of 0.7 s added seven times in turn (not 7 × 0.7, which rounds
     /// differently), whether counted as a run or one notice at a time.

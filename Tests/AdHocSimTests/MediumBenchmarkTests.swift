@@ -7,7 +7,7 @@ import Testing
 /// reference loops over the same rows. What a user relies on: every variant visits the same
 /// receivers of the same frames (so the figures compare like with like), and a frame's end takes
 /// back what its start added.
-@Suite struct MediumBenchmarkTests {
+struct MediumBenchmarkTests {
     /// Three phones within a few metres (custom place: free-space-like loss, no shadowing), in
     /// the field's fading unless `environment` says otherwise.
     func bench(frames: Int, onAir: Int) throws -> MediumBenchmark {

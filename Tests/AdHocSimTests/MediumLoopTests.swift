@@ -5,7 +5,7 @@ import Testing
 
 /// The medium's receiver loop as issue #11 made it faster: the per-slot deafness column, the
 /// AWDL presence revision it is keyed on, and the division-free certain-success decision.
-@Suite struct MediumLoopTests {
+struct MediumLoopTests {
     /// Two phones 10 m apart (free space: −51.6 dBm, 30 dB above the preamble threshold).
     func medium() throws -> SharedMedium<Int> {
         let s = try linkScenario(nodes: [("a", 0, 0), ("b", 10, 0)], radio: ["technology": "wifi"])

@@ -3,7 +3,7 @@ import Testing
 
 /// The mesh's typed event arguments (`MeshEvents.swift`): each value comes back as it went in
 /// at the edges of its fields, and the packing is the documented one, worked out by hand.
-@Suite struct MeshEventArgumentTests {
+struct MeshEventArgumentTests {
     @Test func argumentsComeBackAsTheyWentIn() {
         let m = MessageAttempt(message: 70_000, attempt: 65_535)
         expectEqual(MessageAttempt(m.argument), m)

@@ -10,7 +10,7 @@ import Testing
 /// are not (−67.2 dBm), so a line of phones 30 m apart is a chain of one-hop sessions and a flow
 /// between its ends must be relayed. Every phone of a line up to 180 m long is within the others'
 /// preamble range (191 m, `adhocsim range` for the field), so all of them share one channel.
-@Suite struct MeshFlowTests {
+struct MeshFlowTests {
     /// A line of `count` phones 30 m apart (A, B, C, …) with one flow from the first to the last.
     func line(
         _ count: Int, flow: JSON, mesh: JSON = [:], events: JSON = [], duration: Double = 40
@@ -177,7 +177,7 @@ import Testing
 }
 
 /// What a user reads about flows across the mesh: the sweep's columns and charts, the check.
-@Suite struct MeshFlowOutputTests {
+struct MeshFlowOutputTests {
     /// Four phones 30 m apart in a line over Wi-Fi, a bulk flow from A swept to B, C and D.
     static let lineText: String = {
         var t = TestScenario(

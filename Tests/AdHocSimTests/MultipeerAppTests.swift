@@ -5,7 +5,7 @@ import Testing
 /// app's calls as events, and what each app hears (`multipeer_events.csv`). `MeshScenarioText`'s
 /// plain Wi-Fi field: two phones 30 m apart hear each other at −61.2 dBm, above the −65 dBm
 /// discovery threshold.
-@Suite struct MultipeerAppTests {
+struct MultipeerAppTests {
     func run(
         _ phones: String, events: String = "[]", nodes: [(String, Double, Double)] = [("A", 0, 0), ("B", 30, 0)],
         extra: String = "", duration: Double = 40

@@ -4,7 +4,7 @@ import Testing
 /// Multipeer session set-up (`mesh.sessionSetup: "multipeer"`): Bonjour discovery, invitation
 /// and the connection frames (a DTLS 1.2 handshake with encryption), each a real frame with
 /// airtime. `MeshScenarioText`'s plain Wi-Fi: A and B 30 m apart hear each other at −61.2 dBm.
-@Suite struct MultipeerSetupTests {
+struct MultipeerSetupTests {
     func run(encryption: String, duration: Double = 5) throws -> MeshMetrics {
         let s = try MeshScenarioText.scenario(
             [("A", 0, 0), ("B", 30, 0)], mesh: ["encryption": .string(encryption)], duration: duration, seed: 6)
@@ -88,7 +88,7 @@ import Testing
 /// DTLS's retransmission timer in the session set-up (RFC 6347 §4.2.4.1), over the test link
 /// (1 ms per frame, nothing lost unless told): the unicasts of a set-up are the invitation (0),
 /// the reply (1) and the six flights (2–7).
-@Suite struct HandshakeRetransmissionTests {
+struct HandshakeRetransmissionTests {
     func joined(dropping: Set<Int>, retransmission: Bool = true) -> SimTime? {
         var config = MeshConfig()
         config.sessionSetup = .multipeer
@@ -133,7 +133,7 @@ import Testing
 /// exactly 1 ms, so the only randomness is mDNS's 20–120 ms delays, redrawn here from the same
 /// named streams (`node:<i>/mesh/mdns`: each phone draws its first query's delay, then its
 /// announcement's, then the delay of its answer to the first query it hears).
-@Suite struct SetUpTimeTests {
+struct SetUpTimeTests {
     func delay(_ u: Double) -> SimTime { .nanoseconds(20_000_000 + Int64(u * 100_000_000)) }
 
     func run(encryption: SessionEncryption) -> (joined: SimTime?, firstAnswer: SimTime) {

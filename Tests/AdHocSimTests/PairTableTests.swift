@@ -4,7 +4,7 @@ import Testing
 
 /// The mesh's per-pair tables (issue #31): flat and sparse storage answer alike, so a run above
 /// 2 048 phones keeps the results it had with flat tables.
-@Suite struct PairTableTests {
+struct PairTableTests {
     /// The same writes to a flat and a sparse table of 7 phones, checked against the pairs
     /// written by hand: a pair never written reads `empty`; writing `empty` back forgets it; the
     /// pairs holding a value come in flat-index order (source-major).

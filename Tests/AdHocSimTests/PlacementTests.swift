@@ -4,7 +4,7 @@ import Testing
 @testable import AdHocSim
 
 /// `"nodes"` as a placement: a number of phones spread uniformly over a rectangle.
-@Suite struct PlacementTests {
+struct PlacementTests {
     func scenario(_ nodes: String, seed: Int = 3) -> String {
         var t = TestScenario(name: "p", seed: seed, duration: 1, radio: nil)
         t["nodes"] = .raw(nodes)

@@ -5,7 +5,7 @@ import Testing
 /// routes"): paths heard through other session peers are kept; a retry takes the next cached
 /// route, and a source whose first hop has left its session sends along a cached path at once,
 /// before the next heartbeat could repair the route.
-@Suite struct RouteCacheTests {
+struct RouteCacheTests {
     /// A diamond on plain Wi-Fi (`MeshScenarioText`): A (0, 0), B1 (25, 20), B2 (25, −20),
     /// D (50, 0). A–B1, A–B2, B1–D and B2–D are 32 m (sessions); A–D is 50 m, −65.6 dBm, below
     /// the discovery threshold, so A reaches D through B1 or B2. A sends D a message every
@@ -68,7 +68,7 @@ import Testing
 /// Multipeer's send modes for mesh messages (`mesh.messages[i].reliable`), over one hop that
 /// loses 30 % of its frames, with no end-to-end retries (`retries: 0`): what the session layer
 /// alone does.
-@Suite struct SendModeTests {
+struct SendModeTests {
     func run(reliable: Bool, count: Int) -> MessageLedger {
         var config = MeshConfig()
         config.retries = 0
@@ -105,7 +105,7 @@ import Testing
 
 /// Path-derived keys used for real (`mesh.keyPaths`; seed 002): a message between a keyed
 /// pair carries the encryption overhead, one to a pair without a key goes in the clear.
-@Suite struct PathKeyMessageTests {
+struct PathKeyMessageTests {
     func run(keyPaths: Int) throws -> MeshMetrics {
         // The diamond A, B1, B2, D of `RouteCacheTests`: A and D share two relayed paths,
         // A–B1–D and A–B2–D, once both have heard each other's heartbeats both ways.

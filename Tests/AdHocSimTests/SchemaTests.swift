@@ -6,7 +6,7 @@ import Testing
 /// the decoder agree: the same keys in every object, and the schema's bad inputs are the
 /// decoder's too. (That the schema accepts every shipped topology and rejects those bad inputs
 /// is checked with Python's jsonschema in CI, `.ci/schema-check.py`.)
-@Suite struct SchemaTests {
+struct SchemaTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
 

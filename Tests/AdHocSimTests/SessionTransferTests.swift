@@ -246,7 +246,7 @@ struct SessionTransferTests {
 /// The IP MTU of a flow across the mesh leaves room for the mesh header, a 16-node source route
 /// and the session's DTLS record: on AWDL (1 484 bytes) 1 484 − (32 + 8 · 16) − 37 = 1 287, at
 /// least IPv6's 1 280 (RFC 8200 §5); without encryption there is no record: 1 324.
-@Suite struct MeshMtuTests {
+struct MeshMtuTests {
     func flowMtu(encryption: String) throws -> Int {
         var t = TestScenario(name: "t", seed: 1, duration: 5)
         t.place("a", 0, 0)

@@ -16,7 +16,7 @@ func miniSweepScenario(
     t.place("server", 10, 0)
     t["flows"] = [[
         "id": "f", "from": "client", "to": "server", "protocol": "tcp",
-        "workload": ["kind": "thesis", "probes": 10, "packets": 200, "size": 1024]
+        "workload": ["kind": "thesis", "probes": 10, "packets": 50, "size": 1024]
     ]]
     t["matrix"] = matrix
     return t

@@ -3,7 +3,7 @@ import Testing
 @testable import AdHocSim
 
 /// The run timeline (`timeline.jsonl`) and the page that plays it back (`view.html`).
-@Suite struct TimelineTests {
+struct TimelineTests {
     /// A line A–B–C–D of phones 30 m apart (`MeshScenarioText`: neighbours in session, the ends
     /// three hops apart), two messages from A to D, and C failing at 30 s.
     func lineScenario() throws -> Scenario {

@@ -18,20 +18,38 @@ struct FrameDecoder: Sendable {
     /// The frame error model tabulated between the two bounds.
     let errorTable: FrameErrorTable
 
-    /// The decoder of `phy` whose second stream gets `secondStreamGain` of the SNR.
+    /// The decoder of `phy` whose second stream gets `secondStreamGain` of the SNR. The bounds
+    /// and the table depend on the error model alone, so every link shares one copy (`Tables`).
     init(phy: OfdmPhy, secondStreamGain: Double) {
         self.phy = phy
         self.secondStreamGain = secondStreamGain
-        let model = WaterfallErrorModel()
-        let margin: Double = log(1e12) / model.steepness
-        let knee: Double = log(9) / model.steepness
-        certainSuccess = Mcs.all.map { (m: Mcs) -> Double in
-            Decibel.linear(fromDb: model.minimumSnrDb[m.index] - knee + margin + 1)
+        let tables = Tables.waterfall
+        certainSuccess = tables.certainSuccess
+        certainFailure = tables.certainFailure
+        errorTable = tables.errorTable
+    }
+
+    /// The certain bounds and the tabulated error model of `WaterfallErrorModel`, built once per
+    /// process (about 60 000 logarithms: a run's set-up cost, paid again by every run and every
+    /// sweep cell before).
+    struct Tables: Sendable {
+        let certainSuccess: [Double]
+        let certainFailure: [Double]
+        let errorTable: FrameErrorTable
+
+        static let waterfall = Tables(WaterfallErrorModel())
+
+        init(_ model: WaterfallErrorModel) {
+            let margin: Double = log(1e12) / model.steepness
+            let knee: Double = log(9) / model.steepness
+            certainSuccess = Mcs.all.map { (m: Mcs) -> Double in
+                Decibel.linear(fromDb: model.minimumSnrDb[m.index] - knee + margin + 1)
+            }
+            certainFailure = Mcs.all.map { (m: Mcs) -> Double in
+                Decibel.linear(fromDb: model.minimumSnrDb[m.index] - knee - margin)
+            }
+            errorTable = FrameErrorTable(model, lower: certainFailure, upper: certainSuccess)
         }
-        certainFailure = Mcs.all.map { (m: Mcs) -> Double in
-            Decibel.linear(fromDb: model.minimumSnrDb[m.index] - knee - margin)
-        }
-        errorTable = FrameErrorTable(model, lower: certainFailure, upper: certainSuccess)
     }
 
     /// Whether an MPDU of `bytes` at `mcs`, received at `signalMw` over `noiseMw` (noise plus
