@@ -108,7 +108,11 @@ struct TimelineTests {
     }
 
     @Test func viewNeedsATimelineAndWritesThePage() throws {
-        let dir = try temporaryFolder(["s.json": try String(contentsOfFile: Self.twoPhones, encoding: .utf8)])
+        // Two AWDL phones, a short QUIC test: the plumbing, not the run, is under test.
+        let scenario = TestScenario.twoPhones(
+            name: "s", radio: ["technology": "awdl"], protocol: "quic",
+            workload: ["kind": "thesis", "probes": 5, "packets": 20, "size": 1000])
+        let dir = try temporaryFolder(["s.json": scenario.text])
         // A folder adhocsim did not write is left alone.
         let foreign = try CLI.run(["view", "."], in: dir)
         expectEqual(foreign.status, 2)
@@ -127,9 +131,4 @@ struct TimelineTests {
         expectEqual(try CLI.run(["run", "s.json", "--view", "--quiet", "--out", "out2"], in: dir).status, 0)
         expect(try listing(dir.appendingPathComponent("out2")).contains("view.html"))
     }
-
-    static let twoPhones: String = {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("topologies/two-phones.json").path
-    }()
 }
