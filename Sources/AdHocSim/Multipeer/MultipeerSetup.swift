@@ -294,7 +294,6 @@ extension MultipeerSetup {
             if sent == MultipeerSetup.flights(a).count { return connected(a, sessions: &sessions, wire: &wire, now: sim.now) }
             attempts[key]!.flights = sent + 1
             sendFlight(sent, of: key, from: r, to: from, wire: &wire, sim: &sim)
-        default: break
         }
         return nil
     }

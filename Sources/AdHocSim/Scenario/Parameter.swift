@@ -237,7 +237,7 @@ extension ParameterSection {
                 JSONMember(key: "required", value: JSONNode(.array(required.map { JSONNode(.string($0)) })))
             ]))
         }
-        return JSONNode(.object([JSONMember(key: "anyOf", value: JSONNode(.array(branches)))]))
+        return .anyOf(branches)
     }
 }
 
@@ -420,10 +420,19 @@ extension JSONNode {
         guard let node = parser.parseDocument() else { preconditionFailure("a declared schema is not JSON: \(text)") }
         return node
     }
+
+    /// A schema that accepts what any of `branches` accepts (JSON Schema's `anyOf`), with its
+    /// `description` if given: how an object whose form is chosen by a key (a workload's or a
+    /// generator's `kind`, a mobility model, an expectation's form) is written in the schema.
+    static func anyOf(_ branches: [JSONNode], description: String? = nil) -> JSONNode {
+        var members = [JSONMember(key: "anyOf", value: JSONNode(.array(branches)))]
+        if let description { members.append(JSONMember(key: "description", value: JSONNode(.string(description)))) }
+        return JSONNode(.object(members))
+    }
 }
 
 /// A section item whose keys may name nodes by id.
-protocol NodeReferencing {
+protocol NodeReferencing: Sendable {
     /// Node ids to indices.
     var nodeIndex: [String: Int] { get }
 }
@@ -475,7 +484,7 @@ extension Parameter where Spec: NodeReferencing {
 }
 
 /// A section item that knows the run's duration (times must fall inside it).
-protocol RunBounded {
+protocol RunBounded: Sendable {
     /// The run's duration, s (`nil`: not known yet).
     var runDuration: Double? { get }
 }

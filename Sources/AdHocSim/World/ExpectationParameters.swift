@@ -232,7 +232,7 @@ enum ExpectationParameters {
             m.append(JSONMember(key: "anyOf", value: JSONNode.literal(#"[{"required": ["min"]}, {"required": ["max"]}]"#)))
             return JSONNode(.object(m))
         }
-        return JSONNode(.object([JSONMember(key: "anyOf", value: JSONNode(.array(branches)))]))
+        return .anyOf(branches)
     }
 
     /// The docs' sections: each form's table, then the route's.

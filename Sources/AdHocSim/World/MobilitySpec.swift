@@ -77,10 +77,7 @@ extension MobilitySpec {
     /// increasing, min ≤ max, a non-empty area.
     static var schema: JSONNode {
         let branches = [MobilityParameters.waypoints, MobilityParameters.randomWaypoint].map { $0.schema(perNode: false) }
-        return JSONNode(.object([
-            JSONMember(key: "anyOf", value: JSONNode(.array(branches))),
-            JSONMember(key: "description", value: JSONNode(.string("waypoints, or the random-waypoint model")))
-        ]))
+        return .anyOf(branches, description: "waypoints, or the random-waypoint model")
     }
 }
 
