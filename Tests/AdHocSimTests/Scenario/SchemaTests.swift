@@ -7,8 +7,7 @@ import Testing
 /// decoder's too. (That the schema accepts every shipped topology and rejects those bad inputs
 /// is checked with Python's jsonschema in CI, `.ci/schema-check.py`.)
 struct SchemaTests {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
+    static let root = Repository.root
 
     static var shippedTopologies: [URL] {
         let base = root.appendingPathComponent("topologies")
@@ -147,8 +146,7 @@ struct SchemaTests {
 /// table; the committed table and schema are what the declarations generate now.
 @Suite("Parameter declarations (issue #28)")
 struct ParameterDeclarationTests {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
+    static let root = Repository.root
 
     /// Every declared section's model page, docs/models/PAGE.md, holds exactly `adhocsim schema
     /// --table SECTION` between its markers.

@@ -333,8 +333,7 @@ struct MeshMessageTests {
 @Suite("Mesh sweeps")
 struct MeshSweepTests {
     @Test(ScaleCheck.trait) func aMeshSweepReportsEveryWorkloadWithMeshColumns() throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
+        let root = Repository.root
         let plan = try SweepPlan(
             path: root.appendingPathComponent("topologies/mesh-compare.json").path,
             overrides: ["matrix.repeat=1"])

@@ -14,8 +14,7 @@ struct ProgressTests {
     /// duration.
     @Test(arguments: ["topologies/two-phones.json", "topologies/ble/two-phones.json"])
     func progressSlicesDoNotChangeTheRun(_ file: String) throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
+        let root = Repository.root
         let scenario = try ScenarioDecoder.load(path: root.appendingPathComponent(file).path)
         let plain = try ScenarioRunner.run(scenario)
         let log = Log()

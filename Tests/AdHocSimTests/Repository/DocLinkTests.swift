@@ -7,8 +7,7 @@ import Testing
 /// them).
 @Suite("Doc links")
 struct DocLinkTests {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
+    static let root = Repository.root
 
     /// The Markdown pages: every `.md` outside hidden folders (`.build/`) and outside a result
     /// folder under `results/` (`results/README.md` itself is a page).

@@ -5,8 +5,7 @@ import Testing
 /// `scripts/refresh-folder-readmes.py` writes), so the map of the code stays true.
 @Suite("Folder READMEs")
 struct FolderReadmeTests {
-    static let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("Sources/AdHocSim")
+    static let sources = Repository.root.appendingPathComponent("Sources/AdHocSim")
 
     @Test func everyFolderListsExactlyItsFiles() throws {
         let fm = FileManager.default

@@ -39,8 +39,7 @@ struct MediumBenchmarkTests {
     /// eight on the air, a phone would wait for its own frame to end: 26 visits.)
     @Test func theCommandPrintsEachVariant() throws {
         let dir = try temporaryFolder()
-        let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("topologies/two-phones.json").path
+        let file = Repository.root.appendingPathComponent("topologies/two-phones.json").path
         let r = try CLI.run(["bench", "medium", file, "--frames", "100", "--on-air", "1", "--repeat", "1"], in: dir)
         expectEqual(r.status, 0)
         let lines = r.stdout.split(separator: "\n").map(String.init)

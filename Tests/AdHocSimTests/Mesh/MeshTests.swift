@@ -75,8 +75,7 @@ struct MeshTests {
 
 @Suite("adhocsim check", .serialized)
 struct CheckTests {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
+    static let root = Repository.root
 
     @Test(ScaleCheck.trait) func theShippedRegressionChecksPass() throws {
         let files = try FileManager.default.contentsOfDirectory(

@@ -147,9 +147,7 @@ struct TcpTests {
 }
 
 let tcpValidation: String = {
-    let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
-        .appendingPathComponent("topologies/validation/tcp-loss.json")
+    let url = Repository.root.appendingPathComponent("topologies/validation/tcp-loss.json")
     return (try? String(contentsOf: url, encoding: .utf8)) ?? ""
 }()
 

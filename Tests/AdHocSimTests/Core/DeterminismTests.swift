@@ -59,9 +59,7 @@ struct FullRunDeterminismTests {
     /// The result files of the shipped topology `file`, after checking that a second run and
     /// `parallel` concurrent runs give the same bytes.
     func stableFiles(_ file: String, parallel: Int) throws -> [String] {
-        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
-            .appendingPathComponent(file)
+        let url = Repository.root.appendingPathComponent(file)
         let scenario = try ScenarioDecoder.load(path: url.path)
         let first = try DeterminismTests.files(scenario)
         expectEqual(first, (try DeterminismTests.files(scenario)))

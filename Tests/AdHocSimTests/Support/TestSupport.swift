@@ -4,6 +4,20 @@ import Foundation
 import Testing
 @testable import AdHocSim
 
+/// The repository's root: the folder holding Package.swift, found upwards from this file, so a
+/// test file's depth under `Tests/` does not matter.
+enum Repository {
+    static let root: URL = {
+        var url = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        while !FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path) {
+            let up = url.deletingLastPathComponent()
+            precondition(up.path != url.path, "no Package.swift above \(#filePath)")
+            url = up
+        }
+        return url
+    }()
+}
+
 /// Runs the built `adhocsim` binary as a subprocess.
 struct CLI {
     static let binary: URL = {
@@ -12,9 +26,7 @@ struct CLI {
         let besideTests = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
             .appendingPathComponent("adhocsim")
         if fm.isExecutableFile(atPath: besideTests.path) { return besideTests }
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
-        return root.appendingPathComponent(".build/debug/adhocsim")
+        return Repository.root.appendingPathComponent(".build/debug/adhocsim")
     }()
 
     struct Outcome {

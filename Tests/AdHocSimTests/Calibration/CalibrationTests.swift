@@ -151,8 +151,7 @@ struct CalibrationTests {
         let dir = try temporaryFolder()
         let csv = "place,protocol,distance_m,packets,size_bytes,rtt_mean_ms\ncity,udp,30,100,128,3\n"
         try csv.write(to: dir.appendingPathComponent("m.csv"), atomically: true, encoding: .utf8)
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
+        let root = Repository.root
         let r = try CLI.run(
             [
                 "calibrate", root.appendingPathComponent("topologies/thesis-2025.json").path, "--measured",
