@@ -6,7 +6,9 @@ import PackageDescription
 
 /// Each layer's folder says what it owns in its README.md (docs, neither a source nor a
 /// resource): excluded here, folder by folder, so a build warns of no unhandled file and a new
-/// layer's folder needs no line of its own.
+/// layer's folder needs no line of its own. (Where a manifest is read without the package's
+/// files, as SwiftPM may for a versioned dependency, the list is just the top README and the
+/// build only warns.)
 let folderReadmes =
     ["README.md"]
     + ((try? FileManager.default.contentsOfDirectory(atPath: Context.packageDirectory + "/Sources/AdHocSim")) ?? [])
