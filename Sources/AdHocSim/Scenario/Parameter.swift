@@ -512,9 +512,10 @@ extension Parameter where Spec: RunBounded {
             default: value, help: help, expected: expected, source: source, required: required)
     }
 
-    /// A time in seconds from 0 to the run's duration, when something starts: one check and
-    /// message for `ble.advertisers[i].startS`, `ble.scanners[i].startS`,
-    /// `ble.connections[i].atS`.
+    /// A time in seconds from 0 to the run's duration (the longest run when it is not known),
+    /// when something starts: one check and message for `ble.advertisers[i].startS`,
+    /// `ble.scanners[i].startS`, `ble.connections[i].atS`. Unlike `withinRun` it is a clock
+    /// time, so a value that rounds to 0 ns is refused with the duration's message.
     static func startSeconds(
         _ key: String, help: String, set: @escaping @Sendable (inout Spec, SimTime) -> Void
     ) -> Parameter {
@@ -523,7 +524,7 @@ extension Parameter where Spec: RunBounded {
             .custom(
                 schema: #"{"type": "number", "minimum": 0}"#, value: "0 … the run's duration, s",
                 decode: { values, v, at, what, item in
-                    guard let s = values.duration(v, at, what, upTo: item.runDuration ?? 1e6, allowZero: true) else { return false }
+                    guard let s = values.duration(v, at, what, upTo: item.runDuration ?? ScenarioBounds.maxDurationSeconds, allowZero: true) else { return false }
                     set(&item, .seconds(s))
                     return true
                 }),
