@@ -70,6 +70,9 @@ public struct CalibrationProblem: Sendable {
     /// matrix is an error there); for per-test field data the rows on the scenario's matrix,
     /// the others skipped with a note (the pilot's counts of 2 000, 3 000 and 8 000 writes).
     public let measured: MeasuredTable
+    /// Whether the scenario's first flow is a round (`protocol` as a list): one run then serves
+    /// every protocol's rows of its cell, each read from the round's flow of that transport.
+    public let isRound: Bool
 
     /// The matrix paths of the five key columns, in `MeasuredTable.keyColumns` order.
     static let keyPaths = [
@@ -122,11 +125,12 @@ public struct CalibrationProblem: Sendable {
                     + (off > 0 ? ["\(off) test\(off == 1 ? "" : "s") off the scenario's matrix skipped"] : []))
         }
         self.measured = usable
+        isRound = base.flows.first?.round != nil
         for row in usable.rows {
             if let matrix = base.matrix { try CalibrationProblem.checkOnMatrix(row, matrix, file: measured.file) }
             do {
                 _ = try ScenarioDecoder.decode(
-                    bytes: bytes, file: scenarioPath, overrides: overrides + CalibrationProblem.rowOverrides(row))
+                    bytes: bytes, file: scenarioPath, overrides: overrides + CalibrationProblem.rowOverrides(row, round: isRound))
             } catch let e as ScenarioError {
                 throw CalibrationError(
                     description:
@@ -136,11 +140,12 @@ public struct CalibrationProblem: Sendable {
     }
 
     /// The `--set` arguments that make `row`'s cell (a probe test keeps the scenario's packets
-    /// and size).
-    static func rowOverrides(_ row: MeasuredRow) -> [String] {
+    /// and size; a round keeps its transports).
+    static func rowOverrides(_ row: MeasuredRow, round: Bool = false) -> [String] {
         let distance = row.distance == "max" ? "\"max\"" : row.distance
         let values = [row.place.rawValue, row.transport.rawValue, distance, "\(row.packets)", "\(row.size)"]
-        return zip(keyPaths, values).enumerated().filter { k, _ in k < 3 || row.packets > 0 }.map { "\($1.0)=\($1.1)" }
+        return zip(keyPaths, values).enumerated().filter { k, _ in (k < 3 || row.packets > 0) && !(round && k == 1) }
+            .map { "\($1.0)=\($1.1)" }
     }
 
     /// A row must name a value of every matrix axis among the five key paths.
@@ -175,7 +180,8 @@ public struct CalibrationProblem: Sendable {
     final class Results: @unchecked Sendable {
         let lock = NSLock()
         var next = 0
-        var metrics: [FlowMetrics?]
+        /// Per run and repeat: each measured flow's transport and metrics (nil: the run failed).
+        var metrics: [[(TransportProtocol, FlowMetrics)]?]
         init(count: Int) { metrics = Array(repeating: nil, count: count) }
     }
 
@@ -187,8 +193,12 @@ public struct CalibrationProblem: Sendable {
         let params = parameterOverrides(point)
         var runs: [MeasuredRow] = []
         var runIndex: [String: Int] = [:]  // lookup only; the order is the cells'
+        let round = isRound
+        // A round's run is one for every protocol: its name leaves the protocol out.
         @Sendable func name(_ r: MeasuredRow) -> String {
-            "\(r.place.rawValue)/\(r.transport.rawValue)/\(r.distance)/\(r.packets)/\(r.size)"
+            round
+                ? "\(r.place.rawValue)/round/\(r.distance)/\(r.packets)/\(r.size)"
+                : "\(r.place.rawValue)/\(r.transport.rawValue)/\(r.distance)/\(r.packets)/\(r.size)"
         }
         let cellRuns: [[Int]] = cells.map { cell in
             cell.runs.map { r in
@@ -210,11 +220,15 @@ public struct CalibrationProblem: Sendable {
                 guard t < total else { return }
                 let run = allRuns[t / repeats], k = t % repeats
                 let seed = SplitMix64.mix(base.seed &+ StableHash.fnv1a("calibrate:\(name(run)):\(k)"))
-                let m = try? ScenarioRunner.run(
+                let report = try? ScenarioRunner.run(
                     ScenarioDecoder.decode(
                         bytes: bytes, file: path,
-                        overrides: overrides + CalibrationProblem.rowOverrides(run) + params + ["seed=\(seed)"])
-                ).flows.first
+                        overrides: overrides + CalibrationProblem.rowOverrides(run, round: round) + params + ["seed=\(seed)"]))
+                // The first flow, or every flow of the first flow's round.
+                let m = report.map { r in
+                    r.scenario.flows.indices.filter { $0 == 0 || (round && r.scenario.flows[$0].round == 0) }
+                        .map { (r.scenario.flows[$0].transport, r.flows[$0]) }
+                }
                 results.lock.lock()
                 results.metrics[t] = m
                 results.lock.unlock()
@@ -222,8 +236,12 @@ public struct CalibrationProblem: Sendable {
         }
         return cells.indices.map { c in
             CalibrationMetric.allCases.map { metric in
-                let vs = cellRuns[c].flatMap { r in
-                    (0..<repeats).compactMap { results.metrics[r * repeats + $0].flatMap(metric.value(of:)) }
+                let vs = zip(cellRuns[c], cells[c].runs).flatMap { r, row in
+                    (0..<repeats).compactMap { k in
+                        results.metrics[r * repeats + k].flatMap { flows in
+                            (round ? flows.first { $0.0 == row.transport } : flows.first).flatMap { metric.value(of: $0.1) }
+                        }
+                    }
                 }
                 guard !vs.isEmpty else { return nil }
                 switch cells[c].aggregation {

@@ -134,16 +134,37 @@ public struct ConnectionQueue: Sendable {
     public let coldFactor: Double
     /// Mean service time of one transport packet sent or received.
     public let packetCost: SimTime
+    /// What a UDP datagram costs beyond `packetCost` (`host.datagramUs`).
+    public let datagramCost: SimTime
+    /// Whether the connection sends datagrams (UDP): its packets cost `datagramCost` more.
+    public var carriesDatagrams = false
     /// Warm-up time constant, seconds.
     let warmUpSeconds: Double
     /// Cool-down time constant, seconds.
     let coolDownSeconds: Double
+    /// The serial queue that runs this side's jobs: when it is free, how warm the phone is,
+    /// and its service-time draws. A connection has its own unless it is one of a round's, whose
+    /// connections share each phone's main queue (`HostStack.mainQueues`).
+    public struct Processor: Sendable {
+        /// When the queue finishes the last job submitted.
+        public internal(set) var freeAt = SimTime.zero
+        /// How warm the phone is, 0 (cold) … 1 (warm), as of `freeAt`.
+        public internal(set) var warmth = 0.0
+        /// The service-time stream.
+        var stream: RandomStream
+    }
+    /// The queue that runs this side's jobs: with no `mainQueue`, all of them; with one, the
+    /// stack's (sends and packets) on the connection's own context.
+    public internal(set) var processor: Processor
+    /// The app's main queue, when the connection shares it with a round's others: its receive
+    /// completions run there (`HostStack.mainQueues`), held here only while an operation runs.
+    public internal(set) var mainQueue: Processor?
     /// How warm the phone is, 0 (cold) … 1 (warm), as of `freeAt`.
-    public private(set) var warmth = 0.0
+    public var warmth: Double { processor.warmth }
+    /// When the queue finishes the last job submitted.
+    public var freeAt: SimTime { processor.freeAt }
     /// The log-normal factor's σ and μ (μ = −σ²/2, so its mean is 1).
     let sigma: Double, mu: Double
-    /// The side's service-time stream.
-    var stream: RandomStream
     /// The datagram connection's receive buffer, bytes.
     public let udpReceiveBuffer: Int64
     /// The datagram connection's receive buffer, datagrams.
@@ -166,8 +187,6 @@ public struct ConnectionQueue: Sendable {
         var leavesAt: SimTime
         var bytes: Int64
     }
-    /// When the server finishes the last job submitted.
-    public private(set) var freeAt = SimTime.zero
     /// Sends not yet handed to the transport, in order.
     var pending = FifoBuffer<PendingWrite>()
     /// When a wake-up event for this side is scheduled, if one is.
@@ -175,7 +194,8 @@ public struct ConnectionQueue: Sendable {
 
     /// A queue with the given mean service times, spread and receive buffer.
     public init(
-        sendCost: SimTime, receiveCost: SimTime, packetCost: SimTime = .zero, spread: Double = 0, coldFactor: Double = 1,
+        sendCost: SimTime, receiveCost: SimTime, packetCost: SimTime = .zero, datagramCost: SimTime = .zero,
+        spread: Double = 0, coldFactor: Double = 1,
         warmUp: SimTime = ConnectionQueue.defaultWarmUp, coolDown: SimTime? = nil,
         udpReceiveBuffer: Int64 = ConnectionQueue.defaultUdpReceiveBuffer,
         udpReceiveDatagrams: Int = ConnectionQueue.defaultUdpReceiveDatagrams,
@@ -187,6 +207,7 @@ public struct ConnectionQueue: Sendable {
         self.spread = spread
         self.coldFactor = coldFactor
         self.packetCost = packetCost
+        self.datagramCost = datagramCost
         warmUpSeconds = Swift.max(warmUp.inSeconds, 1e-9)
         coolDownSeconds = Swift.max((coolDown ?? warmUp).inSeconds, 1e-9)
         let s2 = spread > 0 ? log(1 + spread * spread) : 0
@@ -195,7 +216,7 @@ public struct ConnectionQueue: Sendable {
         self.udpReceiveBuffer = udpReceiveBuffer
         self.udpReceiveDatagrams = udpReceiveDatagrams
         self.udpSendBuffer = udpSendBuffer
-        self.stream = stream
+        processor = Processor(stream: stream)
     }
 
     /// The costs of `spec` (defaults where it has none), drawing from `stream`.
@@ -204,6 +225,7 @@ public struct ConnectionQueue: Sendable {
             sendCost: spec.sendUs.map { SimTime.seconds($0 / 1e6) } ?? ConnectionQueue.defaultSendCost,
             receiveCost: spec.receiveUs.map { SimTime.seconds($0 / 1e6) } ?? ConnectionQueue.defaultReceiveCost,
             packetCost: spec.packetUs.map { SimTime.seconds($0 / 1e6) } ?? ConnectionQueue.defaultPacketCost,
+            datagramCost: SimTime.seconds((spec.datagramUs ?? HostParameters.datagramUs) / 1e6),
             spread: spec.spread ?? ConnectionQueue.defaultSpread,
             coldFactor: spec.coldFactor ?? ConnectionQueue.defaultColdFactor,
             warmUp: spec.warmUpMs.map { SimTime.milliseconds($0) } ?? ConnectionQueue.defaultWarmUp,
@@ -219,23 +241,33 @@ public struct ConnectionQueue: Sendable {
     /// slow-down times the log-normal factor (no draw when the spread is 0), and warms the phone
     /// over its busy time. Returns when it ends.
     @inline(__always) mutating func serve(_ mean: SimTime, at t: SimTime) -> SimTime {
+        serve(mean, at: t, onMain: false)
+    }
+
+    /// `serve` on the app's main queue (`onMain`, when the connection shares one: its receive
+    /// completions) or on the connection's own.
+    @inline(__always) mutating func serve(_ mean: SimTime, at t: SimTime, onMain: Bool) -> SimTime {
+        var p = onMain ? mainQueue! : processor
+        let freeAt = p.freeAt
         let start = Swift.max(t, freeAt)
         var cost = Double(mean.nanoseconds)
         if coldFactor != 1 {
-            if start > freeAt { warmth *= exp(-(start - freeAt).inSeconds / coolDownSeconds) }
-            cost *= 1 + (coldFactor - 1) * (1 - warmth)
+            if start > freeAt { p.warmth *= exp(-(start - freeAt).inSeconds / coolDownSeconds) }
+            cost *= 1 + (coldFactor - 1) * (1 - p.warmth)
         }
-        if sigma > 0 && mean > .zero { cost *= exp(mu + sigma * stream.normal()) }
+        if sigma > 0 && mean > .zero { cost *= exp(mu + sigma * p.stream.normal()) }
         let d = SimTime.nanoseconds(Int64(cost.rounded()))
-        if coldFactor != 1 { warmth = 1 - (1 - warmth) * exp(-d.inSeconds / warmUpSeconds) }
-        freeAt = start + d
-        return freeAt
+        if coldFactor != 1 { p.warmth = 1 - (1 - p.warmth) * exp(-d.inSeconds / warmUpSeconds) }
+        p.freeAt = start + d
+        if onMain { mainQueue = p } else { processor = p }
+        return p.freeAt
     }
 
     /// A transport packet of the connection was sent or arrived at `t`: its processing takes
     /// the queue's time (nothing when the packet cost is 0).
     @inline(__always) public mutating func processPacket(at t: SimTime) {
-        if packetCost > .zero { _ = serve(packetCost, at: t) }
+        let cost = carriesDatagrams ? packetCost + datagramCost : packetCost
+        if cost > .zero { _ = serve(cost, at: t) }
     }
 
     /// Submits a send at `t`: it is served after every earlier job.
@@ -248,9 +280,18 @@ public struct ConnectionQueue: Sendable {
     public mutating func receiveCompletion(
         arrivedAt t: SimTime, reads: Int = ConnectionQueue.readsPerMessage
     ) -> SimTime {
-        for _ in 0..<reads { _ = serve(receiveCost, at: t) }
-        return Swift.max(freeAt, t)
+        guard mainQueue != nil else {
+            for _ in 0..<reads { _ = serve(receiveCost, at: t) }
+            return Swift.max(freeAt, t)
+        }
+        // On the shared main queue, after the stack processed the packet that carried it.
+        let after = Swift.max(t, processor.freeAt)
+        for _ in 0..<reads { _ = serve(receiveCost, at: after, onMain: true) }
+        return Swift.max(mainQueue!.freeAt, after)
     }
+
+    /// When the app's next receive completion can begin: its main queue's, if it shares one.
+    var readsFreeAt: SimTime { mainQueue?.freeAt ?? freeAt }
 
     /// A datagram of `bytes` payload arrived at `t`: `nil` when the receive buffer has no room
     /// for it (dropped), else when its last receive completion ends. Datagrams whose first read
@@ -267,7 +308,7 @@ public struct ConnectionQueue: Sendable {
             receiveBufferDrops += 1
             return nil
         }
-        let readStart = Swift.max(t, freeAt)
+        let readStart = Swift.max(t, readsFreeAt)
         if readStart > t {
             bufferedBytes += size
             buffered.append(BufferedDatagram(leavesAt: readStart, bytes: size))

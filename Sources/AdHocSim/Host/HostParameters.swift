@@ -8,6 +8,9 @@ public enum HostParameters {
     public static let receiveUs = 13.3
     /// `host.packetUs`: mean service time of a transport packet, µs.
     public static let packetUs = 12.2
+    /// `host.datagramUs`: what a UDP datagram costs beyond `packetUs`, µs: off (assumption; see
+    /// its declaration).
+    public static let datagramUs = 0.0
     /// `host.spread`: coefficient of variation of a job's service time.
     public static let spread = 0.61
     /// `host.coldFactor`: slow-down of a cold phone.
@@ -26,6 +29,17 @@ public enum HostParameters {
     /// `host.interfaceQueue`: XNU's FQ-CoDel.
     public static let defaultInterfaceQueue = InterfaceQueue.Discipline.fqCodel
 
+    /// `host.roundQueue`: a round's connections share each phone's main queue.
+    public static let defaultRoundQueue = RoundQueue.shared
+
+    /// Where a round's connections do their work on each phone (`host.roundQueue`).
+    public enum RoundQueue: String, Sendable, CaseIterable {
+        /// One main queue per phone for all the round's connections (the thesis app's `.main`).
+        case shared
+        /// A queue of its own per connection (the ablation: a round as three apps).
+        case perConnection = "per-connection"
+    }
+
     /// The declarations, in the order the docs and the schema list them.
     static let section = ParameterSection<HostSpec>(
         "host",
@@ -42,6 +56,12 @@ public enum HostParameters {
                 "packetUs", .number(0...1_000_000, unit: "µs", set: { $0.packetUs = $1 }), default: JSONNumber(packetUs).literal,
                 help: "mean service time of one transport packet sent or received",
                 expected: "a per-message processing time in microseconds, {range}", source: .fitted, perNode: true),
+            Parameter(
+                "datagramUs", .number(0...1_000_000, unit: "µs", set: { $0.datagramUs = $1 }), default: JSONNumber(datagramUs).literal,
+                help: "what a UDP datagram sent or received costs beyond `packetUs` (Network.framework's datagram path, one packet per message)",
+                expected: "a per-datagram processing time in microseconds, {range}",
+                source: .assumption("off: no public source separates a datagram's cost from a segment's; fitted on the round layout it came out 17.9 µs and scored lower (docs/fidelity.md, \"The study as it ran\")"),
+                perNode: true),
             Parameter(
                 "spread", .number(0...10, unit: "", set: { $0.spread = $1 }), default: JSONNumber(spread).literal,
                 help: "coefficient of variation of a job's service time (log-normal; 0: fixed)",
@@ -80,6 +100,12 @@ public enum HostParameters {
                 default: "\"\(defaultInterfaceQueue.rawValue)\"",
                 help: "Darwin's interface queue: FQ-CoDel's flow control and UDP drops, or only a full queue holding senders",
                 expected: "an interface queue discipline",
-                source: .cited("xnu `bsd/net/classq/classq_fq_codel.c`"))
+                source: .cited("xnu `bsd/net/classq/classq_fq_codel.c`")),
+            Parameter(
+                "roundQueue", .choice(RoundQueue.allCases.map(\.rawValue), set: { spec, word in spec.roundQueue = RoundQueue(rawValue: word) }),
+                default: "\"\(defaultRoundQueue.rawValue)\"",
+                help: "where a round's connections (`flows[i].protocol` as a list) do their work on each phone: one main queue for all, or a queue each",
+                expected: "a round queue",
+                source: .cited("MatthiasBart/PtPPrototype, `ConnectionImpl.swift`: `connection.start(queue: .main)`; transport.md, \"Darwin buffers\""))
         ], description: "the phone's per-message costs and interface queue")
 }

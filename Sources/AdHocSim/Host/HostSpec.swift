@@ -10,6 +10,8 @@ public struct HostSpec: Sendable, Equatable {
     public var spread: Double?
     /// Service time of one transport packet, µs (`host.packetUs`).
     public var packetUs: Double?
+    /// What a UDP datagram costs beyond `packetUs`, µs (`host.datagramUs`).
+    public var datagramUs: Double?
     /// Slow-down of a cold phone (`host.coldFactor`).
     public var coldFactor: Double?
     /// Warm-up time constant, ms (`host.warmUpMs`).
@@ -25,6 +27,9 @@ public struct HostSpec: Sendable, Equatable {
     /// The interface queue discipline (scenario-wide `host` only).
     public var interfaceQueue: InterfaceQueue.Discipline?
 
+    /// Where a round's connections do their work (scenario-wide `host` only).
+    public var roundQueue: HostParameters.RoundQueue?
+
     /// No settings: the defaults.
     public init(sendUs: Double? = nil, receiveUs: Double? = nil) {
         self.sendUs = sendUs
@@ -37,12 +42,14 @@ public struct HostSpec: Sendable, Equatable {
         spec.spread = other?.spread ?? spread
         spec.coldFactor = other?.coldFactor ?? coldFactor
         spec.packetUs = other?.packetUs ?? packetUs
+        spec.datagramUs = other?.datagramUs ?? datagramUs
         spec.warmUpMs = other?.warmUpMs ?? warmUpMs
         spec.coolDownMs = other?.coolDownMs ?? coolDownMs
         spec.udpReceiveBufferBytes = other?.udpReceiveBufferBytes ?? udpReceiveBufferBytes
         spec.udpSendBufferBytes = other?.udpSendBufferBytes ?? udpSendBufferBytes
         spec.udpReceiveBufferDatagrams = other?.udpReceiveBufferDatagrams ?? udpReceiveBufferDatagrams
         spec.interfaceQueue = interfaceQueue
+        spec.roundQueue = roundQueue
         return spec
     }
 }

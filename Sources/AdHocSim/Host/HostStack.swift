@@ -94,6 +94,25 @@ public struct HostStack: Sendable {
     var linkScratch: [LinkPacket] = []
     /// Per flow side (`FlowSide.index`): the phone's processing of that connection end.
     public internal(set) var queues: [ConnectionQueue] = []
+    /// Per flow side (`FlowSide.index`): the index in `mainQueues` of the queue it shares, or
+    /// −1 for a connection with a queue of its own.
+    let mainQueueSlot: [Int]
+    /// The main queues that a round's connections share, one per phone of each round: the thesis
+    /// app starts every connection on `.main` (MatthiasBart/PtPPrototype,
+    /// `Service/Connection/ConnectionImpl.swift`: `connection.start(queue: .main)`;
+    /// transport.md, "Darwin buffers": each message read "with two callbacks … on the main
+    /// queue"), so the receive completions of a round's connections run one after another on
+    /// each phone, while each connection's user-space stack (its sends and packets) keeps its
+    /// own context (`ConnectionQueue.mainQueue`). A side's queue holds the shared state only
+    /// while a socket operation runs on it (`checkOut`, `checkIn`).
+    var mainQueues: [ConnectionQueue.Processor] = []
+    /// Per flow: the flows of the round it leads (empty unless it leads one).
+    let roundMembers: [[Int]]
+    /// Per flow: whether its client is ready and waits for the round's tap.
+    var awaitsTap: [Bool]
+    /// Per flow of a round whose tests run in turn: the flow whose test starts when this one's
+    /// client wrote its last message, or −1.
+    var nextInTurn: [Int]
     /// Darwin's interface queue discipline of every phone.
     public internal(set) var interface: InterfaceQueue
     /// Per flow: whether it travels across the mesh (`Scenario.carrier(of:)`).
@@ -121,6 +140,33 @@ public struct HostStack: Sendable {
         if let v = scenario.transport.quicZeroRtt { quicConfig.zeroRtt = v }
         if let v = scenario.transport.quicCoalesce { quicConfig.coalesce = v }
         flows = []
+        var members = Array(repeating: [Int](), count: scenario.flows.count)
+        for (k, spec) in scenario.flows.enumerated() { if let r = spec.round { members[r].append(k) } }
+        roundMembers = members
+        awaitsTap = Array(repeating: false, count: scenario.flows.count)
+        nextInTurn = Array(repeating: -1, count: scenario.flows.count)
+        // One main queue per phone and round (`host.roundQueue`), created in flow order.
+        var slots: [Int] = []
+        var processors: [ConnectionQueue.Processor] = []
+        let shared = (scenario.host.roundQueue ?? HostParameters.defaultRoundQueue) == .shared
+        for (k, spec) in scenario.flows.enumerated() {
+            for (node, side) in [(spec.from, "client"), (spec.to, "server")] {
+                guard shared, let r = spec.round else {
+                    slots.append(-1)
+                    continue
+                }
+                if k == r {
+                    slots.append(processors.count)
+                    processors.append(ConnectionQueue.Processor(stream: sim.randomStream(named: "round:\(r)/host/\(side)")))
+                } else {
+                    // The member's ends are the leader's two phones (`decodeFlows`).
+                    let leaderSide = node == scenario.flows[r].from ? FlowSide.client(r) : FlowSide.server(r)
+                    slots.append(slots[leaderSide.index])
+                }
+            }
+        }
+        mainQueueSlot = slots
+        mainQueues = processors
         for (k, spec) in scenario.flows.enumerated() {
             sockets.addFlow(
                 k, transport: spec.transport, tcpConfig: config, quicConfig: quicConfig,
@@ -131,10 +177,11 @@ public struct HostStack: Sendable {
                     app: FlowApplication(spec: spec, index: k), clientNode: UInt32(spec.from),
                     serverNode: UInt32(spec.to), phase: phaseStream.uniform()))
             for (node, side) in [(spec.from, "client"), (spec.to, "server")] {
-                queues.append(
-                    ConnectionQueue(
-                        scenario.host.overridden(by: scenario.nodes[node].host),
-                        stream: sim.randomStream(named: "flow:\(k)/host/\(side)")))
+                var queue = ConnectionQueue(
+                    scenario.host.overridden(by: scenario.nodes[node].host),
+                    stream: sim.randomStream(named: "flow:\(k)/host/\(side)"))
+                queue.carriesDatagrams = spec.transport == .udp
+                queues.append(queue)
             }
             sim.schedule(at: spec.start, target: UInt32(k), kind: .flowStart)
         }
@@ -144,7 +191,21 @@ public struct HostStack: Sendable {
     @inline(__always) @discardableResult
     mutating func apply<O: SocketOperation>(_ op: O, to side: FlowSide, sim: inout Simulation) -> O.Result {
         var op = op
+        checkOut(side.index)
+        defer { checkIn(side.index) }
         return sockets.with(side, &op, app: &flows[side.flow].app, queue: &queues[side.index], sim: &sim)
+    }
+
+    /// Side `s`'s connection queue takes its round's shared main queue before an operation.
+    @inline(__always) mutating func checkOut(_ s: Int) {
+        let slot = mainQueueSlot[s]
+        if slot >= 0 { queues[s].mainQueue = mainQueues[slot] }
+    }
+
+    /// Side `s`'s connection queue gives its round's shared main queue back after an operation.
+    @inline(__always) mutating func checkIn(_ s: Int) {
+        let slot = mainQueueSlot[s]
+        if slot >= 0 { mainQueues[slot] = queues[s].mainQueue! }
     }
 
     /// What flow `k`'s transport did, for its metrics.
@@ -253,6 +314,10 @@ public struct HostStack: Sendable {
     /// Flow `k`'s client socket takes writes for the first time: the thesis test's probe burst
     /// is scheduled (`StartPhase`), a bulk or CBR transfer begins.
     mutating func opened<L: LinkTechnology, R: IpRouting>(_ k: Int, link: inout L, router: R, sim: inout Simulation) {
+        if let r = flows[k].app.spec.round, flows[k].app.isThesis {
+            tapWhenReady(k, round: r, link: &link, sim: &sim)
+            return
+        }
         guard let at = flows[k].app.opened(now: sim.now, phase: flows[k].phase) else {
             if flows[k].app.opened && flows[k].app.transferring { pump(k, link: &link, router: router, sim: &sim) }
             return
@@ -263,6 +328,43 @@ public struct HostStack: Sendable {
             link.noteUnsimulatedTraffic(Int(flows[k].clientNode), Int(flows[k].serverNode), now: sim.now)
         }
         sim.schedule(at: at, target: UInt32(k), kind: .testStart)
+    }
+
+    /// Flow `k` of round `r` is ready: once every thesis flow of the round is, one tap starts
+    /// them all at one instant, in the round's order (the app's start button calls every
+    /// client's `startTesting` in one loop: MatthiasBart/PtPPrototype,
+    /// `Views/Client/ClientViewModel.swift`, `onStartTestingButtonPressed`), after one idle time
+    /// drawn from the round's first flow's stream (`StartPhase`).
+    mutating func tapWhenReady<L: LinkTechnology>(_ k: Int, round r: Int, link: inout L, sim: inout Simulation) {
+        guard !awaitsTap[k], !flows[k].app.opened else { return }
+        awaitsTap[k] = true
+        let thesis = roundMembers[r].filter { flows[$0].app.isThesis }
+        guard thesis.allSatisfy({ awaitsTap[$0] }) else { return }
+        var tap: SimTime?
+        for m in thesis {
+            awaitsTap[m] = false
+            tap = flows[m].app.opened(now: sim.now, phase: flows[r].phase)
+        }
+        guard let at = tap else { return }
+        if flows[r].app.spec.startPhase != .connect {
+            // The round before this one, the idle time before this one (FlowApplication.idleBeforeTest).
+            link.noteUnsimulatedTraffic(Int(flows[r].clientNode), Int(flows[r].serverNode), now: sim.now)
+        }
+        guard flows[r].app.spec.roundStart == .inTurn else {
+            for m in thesis { sim.schedule(at: at, target: UInt32(m), kind: .testStart) }
+            return
+        }
+        sim.schedule(at: at, target: UInt32(thesis[0]), kind: .testStart)
+        for (m, next) in zip(thesis, thesis.dropFirst()) { nextInTurn[m] = next }
+    }
+
+    /// In a round whose tests run in turn, the next test starts once flow `k`'s client wrote
+    /// its last message (the app's `startTesting` returns when its sends completed).
+    @inline(__always) mutating func startNextInTurn(after k: Int, sim: inout Simulation) {
+        let next = nextInTurn[k]
+        guard next >= 0, flows[k].app.writesDone == flows[k].app.writes else { return }
+        nextInTurn[k] = -1
+        sim.schedule(at: sim.now, target: UInt32(next), kind: .testStart)
     }
 
     // MARK: Sending
@@ -435,6 +537,7 @@ public struct HostStack: Sendable {
             queues[s].wakeAt = w.readyAt
             sim.schedule(at: w.readyAt, target: UInt32(s), kind: .hostWake)
         }
+        if side.isClient { startNextInTurn(after: k, sim: &sim) }
     }
 
     /// The served sends of a TCP or QUIC side go to its socket while the send buffer takes them

@@ -53,6 +53,9 @@ public struct FlowMetrics: Sendable, Equatable {
     public var handshakeMs: Double?
     public var durationS: Double?
     public var status: String
+    /// When the client began to connect and when the thesis test's probe burst began
+    /// (nil when it did not).
+    public var connectingAt: SimTime?, testStartedAt: SimTime?
 
     /// Nearest-rank percentile of sorted values.
     public static func percentile(_ sorted: [Double], _ p: Double) -> Double {
@@ -74,6 +77,8 @@ public struct FlowMetrics: Sendable, Equatable {
     public init(flow f: FlowRuntime, index k: Int, transport t: TransportSummary, ip: IpLayer, linkLostPackets: UInt64)
     {
         let app = f.app
+        connectingAt = app.startedAt
+        testStartedAt = app.testStartedAt
         var pairs: [(sent: Double, received: Double)] = []
         for (i, echo) in app.probeEcho.enumerated() {
             if let echo { pairs.append((app.probeSent[i].inMilliseconds, echo.inMilliseconds)) }

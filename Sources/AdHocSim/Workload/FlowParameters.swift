@@ -14,11 +14,13 @@ enum FlowParameters {
         var id = ""
         var from = 0
         var to = 0
-        var transport = TransportProtocol.tcp
+        /// The transport, or a round's transports in the order the app starts them.
+        var transports = [TransportProtocol.tcp]
         var workload = WorkloadSpec.bulk(bytes: 0)
         var phase = StartPhase.random
         var start = SimTime.zero
         var via: FlowCarrier?
+        var roundStart = RoundStart.together
     }
 
     static let flow = ParameterSection<Item>(
@@ -38,9 +40,17 @@ enum FlowParameters {
             end("from", help: "the client's node", set: { $0.from = $1 }),
             end("to", help: "the server's node", set: { $0.to = $1 }),
             Parameter(
-                "protocol", .choice(TransportProtocol.allCases.map(\.rawValue), set: { if let t = TransportProtocol(rawValue: $1) { $0.transport = t } }),
-                default: "required", help: "the transport ([transports](transport.md))", expected: "a transport",
-                source: .required, required: "tcp, udp or quic"),
+                "protocol",
+                .custom(
+                    schema: protocolSchema, value: "`\"tcp\"`, `\"udp\"`, `\"quic\"`, or a list of them (a round)",
+                    decode: { values, v, at, what, item in
+                        guard let transports = decodeProtocols(values, v, at, what) else { return false }
+                        item.transports = transports
+                        return true
+                    }),
+                default: "required",
+                help: "the transport ([transports](transport.md)); a list makes a round: one flow per transport between the same two phones, started by one tap, their connections sharing each phone's main queue, in list order (ids `<id>-<protocol>`)",
+                expected: "a transport", source: .required, required: "tcp, udp or quic, or a list of them"),
             Parameter(
                 "workload",
                 .custom(
@@ -66,11 +76,50 @@ enum FlowParameters {
                 default: "0", help: "when the client opens its connection", expected: "a start time in seconds",
                 source: .assumption("from the start")),
             Parameter(
+                "roundStart", .choice(RoundStart.allCases.map(\.rawValue), set: { $0.roundStart = RoundStart(rawValue: $1) ?? .together }),
+                default: "\"together\"",
+                help: "a round's thesis tests: all at the tap, or in turn in list order, each when the one before wrote its last message",
+                expected: "how a round's tests follow the tap",
+                source: .assumption("the app's start button calls every client's `startTesting` in one loop (MatthiasBart/PtPPrototype, `ClientViewModel.swift`); whether the study's version awaited each is not stored")),
+            Parameter(
                 "via", .choice(FlowCarrier.allCases.map(\.rawValue), set: { $0.via = FlowCarrier(rawValue: $1) }),
                 default: "the mesh when the scenario has one, else the link",
                 help: "straight over the link (one hop) or IP across the mesh", expected: "how the flow travels",
                 source: .assumption("a scenario with a mesh means its flows to cross it"))
         ], objectExpected: "a flow object {\"id\", \"from\", \"to\", \"protocol\", \"workload\"}")
+
+    /// `protocol`'s schema: one transport, or a round's list of distinct transports.
+    static var protocolSchema: String {
+        let names = TransportProtocol.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
+        return #"{"anyOf": [{"enum": [\#(names)]}, {"type": "array", "minItems": 1, "maxItems": \#(TransportProtocol.allCases.count), "uniqueItems": true, "items": {"enum": [\#(names)]}}]}"#
+    }
+
+    /// `protocol`: one transport, or a non-empty list of distinct transports (a round).
+    static func decodeProtocols(_ values: ValueReader, _ node: JSONNode, _ path: JSONPath, _ what: String) -> [TransportProtocol]? {
+        guard case .array(let items) = node.value else {
+            return values.choice(node, path, what, of: TransportProtocol.self).map { [$0] }
+        }
+        guard !items.isEmpty else {
+            values.sink.report("expected a round's transports, found an empty list", path: path, at: node.origin)
+            return nil
+        }
+        var result: [TransportProtocol] = []
+        var ok = true
+        for (j, item) in items.enumerated() {
+            guard let t = values.choice(item, path.appending(j), what, of: TransportProtocol.self) else {
+                ok = false
+                continue
+            }
+            if let first = result.firstIndex(of: t) {
+                values.sink.report(
+                    "\"\(t.rawValue)\" appears twice in this round (also at [\(first)]); a round runs each transport once",
+                    path: path.appending(j), at: item.origin)
+                ok = false
+            }
+            result.append(t)
+        }
+        return ok ? result : nil
+    }
 
     /// `from` or `to`: a node id, with a suggestion when it is close to one.
     static func end(_ key: String, help: String, set: @escaping @Sendable (inout Item, Int) -> Void) -> Parameter<Item> {

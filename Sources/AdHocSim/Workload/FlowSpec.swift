@@ -26,6 +26,14 @@ public enum FlowCarrier: String, Sendable, CaseIterable {
     case mesh
 }
 
+/// How the tests of a round follow the tap (`flows[i].roundStart`).
+public enum RoundStart: String, Sendable, CaseIterable {
+    /// Every test of the round starts at the tap.
+    case together
+    /// The first starts at the tap, each next one when the one before wrote its last message.
+    case inTurn = "in-turn"
+}
+
 /// One flow between two nodes.
 public struct FlowSpec: Sendable, Equatable {
     /// The flow's name (unique).
@@ -42,6 +50,12 @@ public struct FlowSpec: Sendable, Equatable {
     public var start: SimTime
     /// When the thesis test's probe burst begins (`workload.startPhase`).
     public var startPhase: StartPhase = .random
+    /// The index of the first flow of this flow's round (`protocol` as a list), `nil` for a
+    /// flow of its own. A round's flows join the same two phones; their thesis tests start at
+    /// one tap and their connections share each phone's main queue (`HostStack`).
+    public var round: Int?
+    /// How a round's tests follow the tap (`roundStart`).
+    public var roundStart: RoundStart = .together
     /// `via`: over the link or across the mesh; `nil` when the file does not say (the mesh
     /// when the scenario has one, else the link: `Scenario.carrier(of:)`).
     public var via: FlowCarrier?
@@ -57,16 +71,20 @@ extension ScenarioDecoder {
         let nodeIds = SuggestionIndex(nodeIndex.keys.sorted())  // once, for "did you mean"
         for (i, element) in elements.enumerated() {
             let p = path.appending(i)
-            if let flow = decodeFlow(element, p, nodeIndex: nodeIndex, nodeIds: nodeIds, duration: duration) {
-                if let first = seen[flow.id] {
-                    sink.report(
-                        "duplicate flow id \"\(flow.id)\" (also flows[\(first)])", path: p.appending("id"),
-                        at: element["id"]?.origin ?? element.origin)
-                    ok = false
-                } else {
-                    seen[flow.id] = i
+            if let round = decodeFlow(element, p, nodeIndex: nodeIndex, nodeIds: nodeIds, duration: duration) {
+                let leader = round.count > 1 || isRound(element) ? flows.count : nil
+                for var flow in round {
+                    if let first = seen[flow.id] {
+                        sink.report(
+                            "duplicate flow id \"\(flow.id)\" (also flows[\(first)])", path: p.appending("id"),
+                            at: element["id"]?.origin ?? element.origin)
+                        ok = false
+                    } else {
+                        seen[flow.id] = i
+                    }
+                    flow.round = leader
+                    flows.append(flow)
                 }
-                flows.append(flow)
             } else {
                 ok = false
             }
@@ -76,7 +94,7 @@ extension ScenarioDecoder {
 
     private func decodeFlow(
         _ node: JSONNode, _ path: JSONPath, nodeIndex: [String: Int], nodeIds: SuggestionIndex, duration: Double?
-    ) -> FlowSpec? {
+    ) -> [FlowSpec]? {
         let start = FlowParameters.Item(nodeIndex: nodeIndex, nodeIds: nodeIds, runDuration: duration)
         guard let f = decode(FlowParameters.flow, node, path, into: start, perNode: false) else { return nil }
         if f.from == f.to {
@@ -85,9 +103,17 @@ extension ScenarioDecoder {
                 at: node["to"]?.origin ?? node.origin)
             return nil
         }
-        return FlowSpec(
-            id: f.id, from: f.from, to: f.to, transport: f.transport, workload: f.workload, start: f.start,
-            startPhase: f.phase, via: f.via)
+        return f.transports.map { t in
+            FlowSpec(
+                id: f.transports.count > 1 || isRound(node) ? "\(f.id)-\(t.rawValue)" : f.id, from: f.from, to: f.to,
+                transport: t, workload: f.workload, start: f.start, startPhase: f.phase, roundStart: f.roundStart, via: f.via)
+        }
+    }
+
+    /// Whether the flow object names its transports as a list (a round, even of one).
+    private func isRound(_ node: JSONNode) -> Bool {
+        if case .array = node["protocol"]?.value { return true }
+        return false
     }
 }
 
