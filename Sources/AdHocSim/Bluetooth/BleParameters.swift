@@ -421,7 +421,8 @@ extension ValueReader {
         guard let result = list(v, p, "an array of advertising channels (37, 38, 39)", { oneOf($0, $1, "an advertising channel", [37, 38, 39]) })
         else { return nil }
         var ok = true
-        for (i, c) in result.enumerated() where result[..<i].contains(c) {
+        var seen: Set<Int> = []  // one pass, however long the list
+        for (i, c) in result.enumerated() where !seen.insert(c).inserted {
             sink.report("channel \(c) is listed twice", path: p.appending(i), at: v.origin)
             ok = false
         }

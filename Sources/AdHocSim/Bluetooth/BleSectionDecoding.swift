@@ -41,14 +41,17 @@ extension ScenarioDecoder {
         }
         var ok = true
         // An initiating central listens with one of its scanners for one of the peripheral's
-        // connectable advertising PDUs.
+        // connectable advertising PDUs: the nodes looked up in sets made once, so the check is
+        // linear in connections, scanners and advertisers together.
+        let scanning = Set(spec.scanners.map(\.node))
+        let connectable = Set(spec.advertisers.filter(\.pdu.isConnectable).map(\.node))
         for (i, c) in spec.connections.enumerated() where c.initiate {
             let at = bp.appending("connections").appending(i).appending("initiate")
-            if !spec.scanners.contains(where: { $0.node == c.central }) {
+            if !scanning.contains(c.central) {
                 sink.report("an initiating central needs a scanner on its node (ble.scanners)", path: at, at: node.origin)
                 ok = false
             }
-            if !spec.advertisers.contains(where: { $0.node == c.peripheral && $0.pdu.isConnectable }) {
+            if !connectable.contains(c.peripheral) {
                 sink.report(
                     "the peripheral needs a connectable advertiser (ADV_IND or ADV_DIRECT_IND) for a central to initiate from",
                     path: at, at: node.origin)

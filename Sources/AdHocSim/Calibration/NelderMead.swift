@@ -33,12 +33,16 @@ public struct NelderMead: Sendable {
         public var startValue: Double
     }
 
-    /// Minimises `f` over [0, 1]^d from the centre.
+    /// Minimises `f` over [0, 1]^d from the centre, calling it at most `maxEvaluations` times
+    /// (at least once: the centre).
     public func minimise(dimensions d: Int, _ f: ([Double]) -> Double) -> Result {
         precondition(d >= 1)
         var evaluations = 0
         func clamp(_ p: [Double]) -> [Double] { p.map { Swift.min(1, Swift.max(0, $0)) } }
+        // The limit holds inside a step too: once it is reached, a point is not evaluated (it
+        // counts as infinitely bad) and the loop ends with the best point seen.
         func eval(_ p: [Double]) -> Double {
+            guard evaluations < maxEvaluations else { return .infinity }
             evaluations += 1
             let v = f(p)
             return v.isNaN ? .infinity : v

@@ -100,6 +100,15 @@ extension ScenarioDecoder {
                 path: mp, at: origin)
             ok = false
         }
+        // Each message is a record in the ledger and the senders' queues whatever its size: the
+        // bytes alone do not bound the run (ten workloads of a million 1-byte messages are 10 MB).
+        let messages = spec.messages.reduce(0.0) { $0 + Double($1.count) }
+        if messages > Double(MeshBounds.maxMessages) {
+            sink.report(
+                "the message workloads send \(Int(messages)) messages in all (count summed over every workload and "
+                    + "recipient); at most \(MeshBounds.maxMessages) per run", path: mp.appending("messages"), at: origin)
+            ok = false
+        }
         let writes = spec.streams.reduce(0.0) { $0 + Double($1.writes) }
         if writes > Double(SessionTransferBounds.maxWrites) {
             sink.report(
@@ -151,7 +160,9 @@ extension ScenarioDecoder {
                 return fine
             }
             guard let (item, itemOK) = read else { ok = false; continue }
-            names = item.names
+            // Read-only in the item, inserted here: an insert into the item's copy would copy
+            // the whole set for every item (quadratic in the items).
+            if let id = item.id { names.insert(id) }
             if !itemOK { ok = false }
         }
         return ok ? out : nil
@@ -169,6 +180,10 @@ public enum MeshBounds {
     /// 4 GiB (assumption: a sender holds a message's fragments until they leave, about a tenth
     /// of their size in records; the largest shipped workload hands over a few megabytes).
     public static let maxHeldBytes: Int64 = 1 << 32
+    /// The most messages all message workloads of a run may send, whatever their size:
+    /// 2 000 000 (assumption: each message keeps a few hundred bytes of ledger and queue records
+    /// while it is under way, about 0.6 GB at the bound; the shipped examples send thousands).
+    public static let maxMessages = 2_000_000
     /// The largest `mesh.maxPeers` (a session's size, the phone included), so the longest
     /// session `mesh.sessions` may list: 64 (assumption: eight times Multipeer's 8, room to ask
     /// what a larger session would do).

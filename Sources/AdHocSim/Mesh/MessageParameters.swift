@@ -11,7 +11,7 @@ enum MessageParameters {
         /// The run's duration, s (`start_s` must fall inside it).
         let runDuration: Double?
         /// The ids of the workloads read before this one.
-        var names: Set<String>
+        let names: Set<String>
         var id: String?
         /// Whether `id` was another workload's too.
         var sameId = false
@@ -42,7 +42,7 @@ enum MessageParameters {
                     decode: { values, v, at, what, item in
                         guard let id = values.string(v, at, what) else { return false }
                         item.id = id
-                        guard item.names.insert(id).inserted else {
+                        guard !item.names.contains(id) else {
                             item.sameId = true
                             values.sink.report(
                                 "another message workload is already named \"\(Diagnostic.excerpt(id))\"", path: at,
@@ -103,10 +103,11 @@ enum MessageParameters {
         }
         item.isGroup = true
         var found: [(index: Int, name: String)] = []
+        var members: Set<Int> = []  // one pass, however large the group
         for (k, e) in list.enumerated() {
             let ek = at.appending(k)
             guard let n = resolve(values, e, ek, item) else { continue }
-            if found.contains(where: { $0.index == n.index }) {
+            if members.contains(n.index) {
                 values.sink.report("\"\(n.name)\" is already in this group", path: ek, at: e.origin)
                 continue
             }
@@ -114,6 +115,7 @@ enum MessageParameters {
                 values.sink.report("the sender cannot be in its own group", path: ek, at: e.origin)
                 continue
             }
+            members.insert(n.index)
             found.append(n)
         }
         if list.isEmpty { values.sink.report("a group needs at least one recipient", path: at, at: v.origin) }

@@ -131,7 +131,9 @@ extension ScenarioDecoder {
                 return true
             }
             guard let (item, itemOK) = read else { ok = false; continue }
-            names = item.names
+            // Read-only in the item, inserted here: an insert into the item's copy would copy
+            // the whole set for every item (quadratic in the items).
+            if let id = item.id { names.insert(id) }
             if !itemOK { ok = false }
         }
         return ok ? out : nil

@@ -19,7 +19,7 @@ enum TransferParameters {
         /// `mesh.maxResourceBytes`.
         let limit: Int
         /// The ids of the resources and streams read before this one.
-        var names: Set<String>
+        let names: Set<String>
         var id: String?
         var from: Int?
         var to: Int?
@@ -54,7 +54,7 @@ enum TransferParameters {
                             return false
                         }
                         item.id = id
-                        guard item.names.insert(id).inserted else {
+                        guard !item.names.contains(id) else {
                             values.sink.report("another resource or stream is already named \"\(id)\"", path: at, at: v.origin)
                             item.endsFailed = true
                             return false

@@ -99,9 +99,10 @@ public struct SweepPlan: Sendable {
     /// (`LayerReports.sweepColumns`).
     var columns: [String] { RunFiles.summaryColumns + LayerReports.sweepColumns(base) }
 
-    /// Runs one unit and returns its `cells.csv` rows and `cells.jsonl` lines. Never throws:
-    /// an invalid cell becomes a row with its status.
-    public func run(_ unit: SweepUnit) -> (csv: String, jsonl: String) {
+    /// Runs one unit and returns its `cells.csv` rows and `cells.jsonl` lines, and whether a row's
+    /// status is a failure (read from the rows, not from their text: a message or an axis value
+    /// may hold any characters). Never throws: an invalid cell becomes a row with its status.
+    public func run(_ unit: SweepUnit) -> (csv: String, jsonl: String, failed: Bool) {
         let params = unit.cell.assignments.map { Matrix.display($0.value) }
         var rows: [[String]] = []
         var status: String?
@@ -152,6 +153,7 @@ public struct SweepPlan: Sendable {
             jsonl += JSONText.render(JSONNode(.object(members)), pretty: false) + "\n"
         }
         let body = csv.text.split(separator: "\n", omittingEmptySubsequences: false).dropFirst().joined(separator: "\n")
-        return (body, jsonl)
+        let statusColumn = columns.firstIndex(of: "status")!
+        return (body, jsonl, rows.contains { $0[statusColumn].hasPrefix("failed") })
     }
 }

@@ -100,9 +100,8 @@ public enum SweepRunner {
                 guard i < total, !stop else { return }
                 let unit = todo[i]
                 let unitStart = ContinuousClock().now
-                let (csv, jsonl) = plan.run(unit)
+                let (csv, jsonl, failed) = plan.run(unit)
                 let unitSeconds = (ContinuousClock().now - unitStart).seconds
-                let failed = csv.contains(",failed:")
                 do {
                     try commit(jsonl, to: cellsDir.appendingPathComponent(unit.stem + ".jsonl"))
                     try commit(csv, to: cellsDir.appendingPathComponent(unit.stem + ".csv"))
@@ -305,8 +304,9 @@ public enum SweepRunner {
         var shard: (Int, Int)?
         if case .string(let s)? = root["shard"]?.value {
             let parts = s.split(separator: "/").map { Int($0) }
-            guard parts.count == 2, let k = parts[0], let n = parts[1], n >= 1, k >= 1, k <= n else {
-                throw OutputError(description: "\(url.path): shard \"\(Diagnostic.excerpt(s))\" is not K/N")
+            guard parts.count == 2, let k = parts[0], let n = parts[1], n >= 1, k >= 1, k <= n, n <= Matrix.maxUnits else {
+                throw OutputError(
+                    description: "\(url.path): shard \"\(Diagnostic.excerpt(s))\" is not K/N with 1 ≤ K ≤ N ≤ \(Matrix.maxUnits)")
             }
             shard = (k, n)
         }
@@ -370,9 +370,17 @@ public enum SweepRunner {
         if owner.count < reference.total {
             var missing = "\(reference.total - owner.count) of the sweep's \(reference.total) units are missing"
             if let shard = reference.shard {
-                let absent = (1...shard.n).filter { shards[$0] == nil }
-                if !absent.isEmpty {
-                    missing += " (shards " + absent.map { "\($0)/\(shard.n)" }.joined(separator: ", ") + " not given)"
+                // At most ten named, however many shards there are (N is at most Matrix.maxUnits).
+                let absentCount = shard.n - shards.keys.filter { $0 <= shard.n }.count
+                if absentCount > 0 {
+                    var absent: [Int] = []
+                    var k = 1
+                    while absent.count < 10 && k <= shard.n {
+                        if shards[k] == nil { absent.append(k) }
+                        k += 1
+                    }
+                    missing += " (\(absentCount) shard\(absentCount == 1 ? "" : "s") not given: "
+                        + absent.map { "\($0)/\(shard.n)" }.joined(separator: ", ") + (absentCount > absent.count ? ", …" : "") + ")"
                 }
             }
             if let plan = try? SweepPlan(path: reference.inputFile, overrides: reference.overrides),

@@ -57,6 +57,22 @@ struct CalibrationTests {
         expect(abs(edge.point[0] - 1) < 1e-3)
     }
 
+    /// The evaluation limit holds exactly, also inside the first simplex and inside a step: with
+    /// four parameters, a limit of 1 calls the objective once (the centre), a limit of 7 seven
+    /// times (the simplex's five and two more), never more; the result is the best point called.
+    @Test func theEvaluationLimitIsKeptExactly() {
+        for limit in [1, 3, 5, 7, 23] {
+            var calls = 0
+            let r = NelderMead(maxEvaluations: limit).minimise(dimensions: 4) { p in
+                calls += 1
+                return p.reduce(0) { $0 + ($1 - 0.1) * ($1 - 0.1) }
+            }
+            expectEqual(calls, limit)
+            expectEqual(r.evaluations, limit)
+            expect(r.value.isFinite)
+        }
+    }
+
     /// The loss terms, by hand: a factor 2 in RTT costs (ln(20.01/10.01))² = 0.4797; 10
     /// percentage points of loss cost 1; a metric the run did not produce costs 4.
     @Test func theLossTermsAreTheDocumentedOnes() {

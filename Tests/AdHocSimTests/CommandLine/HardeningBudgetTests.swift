@@ -89,6 +89,55 @@ struct HardeningBudgetTests {
         expect(streams(11).contains { $0.path == "mesh.streams" && $0.message.contains("11000000 writes") })
     }
 
+    /// Long lists are checked in one pass with the same findings: a repeated workload name among
+    /// 5 000 message workloads and among 5 000 resources is reported at the repeat, a channel
+    /// listed twice and a node named twice in a group at their second place.
+    @Test func longListsAreCheckedInOnePass() {
+        func mesh(_ section: JSON) -> [Diagnostic] {
+            var t = TestScenario(name: "m", seed: 1, duration: 100, radio: nil)
+            t.place("a", 0, 0)
+            t.place("b", 5, 0)
+            t.place("c", 9, 0)
+            t["mesh"] = section
+            return t.problems
+        }
+        let n = 5_000
+        var messages = (0..<n).map { i -> JSON in
+            ["id": .string("m\(i)"), "from": "a", "to": "b", "size_bytes": 1, "count": 1, "interval_s": 1]
+        }
+        messages[n - 1]["id"] = "m17"
+        let repeated = mesh(["messages": .array(messages)])
+        expect(repeated.map(\.path) == ["mesh.messages[\(n - 1)].id"], "\(repeated.prefix(3))")
+        var resources = (0..<n).map { i -> JSON in ["id": .string("r\(i)"), "from": "a", "to": "b", "size_bytes": 10, "at_s": 1] }
+        resources[n - 1]["id"] = "r3"
+        let again = mesh(["resources": .array(resources)])
+        expect(again.contains { $0.path == "mesh.resources[\(n - 1)].id" && $0.message.contains("already named") }, "\(again.prefix(3))")
+        let group = mesh(["messages": [["id": "g", "from": "a", "to": ["b", "c", "b"], "size_bytes": 1, "count": 1, "interval_s": 1]]])
+        expect(group.contains { $0.path == "mesh.messages[0].to[2]" && $0.message.contains("already in this group") }, "\(group)")
+        var t = TestScenario(name: "b", seed: 1, duration: 10, radio: nil)
+        t.place("a", 0, 0)
+        t["ble"] = ["scanners": [["node": "a", "channels": [37, 38, 37]]]]
+        expect(t.problems.contains { $0.path == "ble.scanners[0].channels[2]" && $0.message.contains("listed twice") }, "\(t.problems)")
+    }
+
+    /// Messages are counted whatever their size: two workloads of 10⁶ one-byte messages (2 MB,
+    /// far inside the byte budget) send exactly the 2 000 000 allowed and pass; a third of one
+    /// message more is refused at `mesh.messages`, before the run.
+    @Test func theMessageCountHasABudgetOfItsOwn() {
+        func workloads(_ counts: [Int]) -> [Diagnostic] {
+            var t = TestScenario(name: "m", seed: 1, duration: 100, radio: nil)
+            t.place("a", 0, 0)
+            t.place("b", 5, 0)
+            t["mesh"] = ["messages": .array(counts.enumerated().map { i, n -> JSON in
+                ["id": .string("m\(i)"), "from": "a", "to": "b", "size_bytes": 1, "count": .integer(n), "interval_s": 1e-6]
+            })]
+            return t.problems
+        }
+        expect(workloads([1_000_000, 1_000_000]).isEmpty, "\(workloads([1_000_000, 1_000_000]))")
+        let over = workloads([1_000_000, 1_000_000, 1])
+        expect(over.contains { $0.path == "mesh.messages" && $0.message.contains("2000001 messages") }, "\(over)")
+    }
+
     /// A resumed sweep reruns a cell whose `.jsonl` is missing and one whose `.csv` is garbage,
     /// and ends with the same bytes as a fresh sweep; a folder of another shard is refused.
     @Test func resumeChecksWhatItFinds() throws {

@@ -190,6 +190,27 @@ struct HardeningLimitTests {
         expect(charts.allSatisfy { !$0.chart.svg.contains("inf") && !$0.chart.svg.contains("nan") })
     }
 
+    /// A shard count without bound: `--shard` takes at most `Matrix.maxUnits` shards, a
+    /// metadata.json claiming more is refused, and a merge of a set with a million shards names
+    /// ten missing ones and counts the rest instead of listing them all.
+    @Test func shardCountsAreBounded() throws {
+        let dir = try temporaryFolder(["m.json": miniSweep])
+        let huge = try CLI.run(["sweep", "m.json", "--shard", "1/1000000000000", "--out", "h"], in: dir)
+        expect(huge.status == 2 && huge.stderr.contains("1 ≤ K ≤ N ≤ 1000000"), "\(huge.stderr)")
+        expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("h").path))
+        let plan = try SweepPlan(path: dir.appendingPathComponent("m.json").path, overrides: [])
+        let s1 = dir.appendingPathComponent("s1")
+        try SweepRunner.run(plan, out: s1, workers: 2, shard: (1, 1_000_000), resume: false, progress: .quiet)
+        let merged = try CLI.run(["merge", "s1", "--out", "m"], in: dir)
+        expect(merged.status == 2 && merged.stderr.contains("(999999 shards not given: 2/1000000, 3/1000000"), "\(merged.stderr)")
+        expect(merged.stderr.count < 4_000, "\(merged.stderr.count) bytes")
+        let meta = s1.appendingPathComponent("metadata.json")
+        let text = try String(contentsOf: meta, encoding: .utf8)
+        try text.replacingOccurrences(of: "\"1/1000000\"", with: "\"1/1000000000000\"").write(to: meta, atomically: true, encoding: .utf8)
+        let tampered = try CLI.run(["merge", "s1", "--out", "m"], in: dir)
+        expect(tampered.status == 2 && tampered.stderr.contains("is not K/N with 1 ≤ K ≤ N ≤ 1000000"), "\(tampered.stderr)")
+    }
+
     /// Class 4 and 10: merge reads only checked numbers and merges only complete sets.
     @Test func mergeRefusesIncompleteDuplicatedOrCorruptSets() throws {
         let dir = try temporaryFolder(["m.json": miniSweep])
@@ -201,7 +222,7 @@ struct HardeningLimitTests {
         // One of three shards: refused, naming what is missing.
         let one = try CLI.run(["merge", "s1", "--out", "m1"], in: dir)
         expect(one.status == 2 && one.stderr.contains("16 of the sweep's 24 units are missing"), "\(one.stderr)")
-        expect(one.stderr.contains("shards 2/3, 3/3 not given"))
+        expect(one.stderr.contains("(2 shards not given: 2/3, 3/3)"), "\(one.stderr)")
         expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("m1").path))
         // With --allow-partial it merges and warns.
         let partial = try CLI.run(["merge", "s1", "--out", "m1", "--allow-partial"], in: dir)

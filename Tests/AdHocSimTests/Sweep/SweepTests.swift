@@ -30,6 +30,21 @@ func cellsCSV(_ dir: URL) throws -> String {
 
 @Suite("Sweeps", .serialized)
 struct SweepTests {
+    /// A cell's failure is read from its status, not from the CSV text: the invalid cell's
+    /// message holds a comma (so its field is quoted and its text has no ",failed:"), and it is
+    /// still counted failed; the valid cell is counted ok.
+    @Test func failedCellsAreCountedByTheirStatus() throws {
+        let dir = try temporaryFolder(["m.json": miniSweepScenario(matrix: ["distance_m": [5, -3]]).text])
+        let plan = try SweepPlan(path: dir.appendingPathComponent("m.json").path, overrides: [])
+        let results = plan.units.map { plan.run($0) }
+        expectEqual(results.filter(\.failed).count, 1)
+        let bad = try require(results.first { $0.failed })
+        expect(bad.csv.contains(",\"failed:invalid: ") && !bad.csv.contains(",failed:"), "\(bad.csv)")
+        let (ran, failed) = try SweepRunner.run(
+            plan, out: dir.appendingPathComponent("out"), workers: 1, shard: nil, resume: false, progress: .quiet)
+        expect(ran == 2 && failed == 1, "ran \(ran), failed \(failed)")
+    }
+
     @Test func cellsAreTheCartesianProductWithStableIdsAndSeeds() throws {
         let dir = try temporaryFolder(["m.json": miniSweep])
         let plan = try SweepPlan(path: dir.appendingPathComponent("m.json").path, overrides: [])
@@ -166,7 +181,7 @@ struct SweepTests {
         let nopath = try CLI.run(["sweep", "nopath.json", "--out", "o2"], in: dir)
         expect(nopath.status == 2 && nopath.stderr.contains("matrix.environment.presett: the path does not exist"))
         let shard = try CLI.run(["sweep", "m.json", "--shard", "4/3", "--out", "o3"], in: dir)
-        expect(shard.status == 2 && shard.stderr.contains("--shard expects K/N with 1 ≤ K ≤ N, found \"4/3\""))
+        expect(shard.status == 2 && shard.stderr.contains("--shard expects K/N with 1 ≤ K ≤ N ≤ 1000000 (a sweep's most units), found \"4/3\""))
         // An output folder that cannot be created (a file stands where its parent should be;
         // unlike permission bits, this holds for root too).
         try Data("x".utf8).write(to: dir.appendingPathComponent("blocker"))
