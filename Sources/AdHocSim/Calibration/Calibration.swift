@@ -28,7 +28,8 @@ public enum Calibration {
     }
 
     /// Fits `problem` to the rows of `measured` whose place is not in `holdout`.
-    /// - Throws: `CalibrationError` when every row is held out or a held-out place has no row.
+    /// - Throws: `CalibrationError` when every row is held out, a held-out place has no row, or
+    ///   a run of the fit fails (the first failure named).
     public static func run(
         _ problem: CalibrationProblem, measured: MeasuredTable, holdout: [Place], workers: Int, maxEvaluations: Int
     ) throws -> Report {
@@ -43,14 +44,23 @@ public enum Calibration {
                 description: "--holdout: every row of \(measured.file) is held out; nothing left to fit")
         }
         let search = NelderMead(maxEvaluations: maxEvaluations)
+        // A point whose runs fail ends the fit with that failure (no evaluation after it runs).
+        var failure: Error?
         let result = search.minimise(dimensions: problem.parameters.count) { point in
-            CalibrationProblem.loss(fitted, problem.simulate(fitted, at: point, workers: workers))
+            guard failure == nil else { return .infinity }
+            do {
+                return CalibrationProblem.loss(fitted, try problem.simulate(fitted, at: point, workers: workers))
+            } catch {
+                failure = error
+                return .infinity
+            }
         }
+        if let failure { throw failure }
         return Report(
             values: zip(problem.parameters, result.point).map { ($0, $0.value(at: $1)) },
             startLoss: result.startValue, loss: result.value, evaluations: result.evaluations, fitted: fitted,
-            heldOut: heldOut, simulatedFitted: problem.simulate(fitted, at: result.point, workers: workers),
-            simulatedHeldOut: heldOut.isEmpty ? [] : problem.simulate(heldOut, at: result.point, workers: workers),
+            heldOut: heldOut, simulatedFitted: try problem.simulate(fitted, at: result.point, workers: workers),
+            simulatedHeldOut: heldOut.isEmpty ? [] : try problem.simulate(heldOut, at: result.point, workers: workers),
             notes: measured.notes)
     }
 }

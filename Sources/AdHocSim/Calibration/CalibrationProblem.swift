@@ -8,6 +8,9 @@ public struct FitParameter: Sendable, Equatable {
     public var lower: Double
     /// Upper bound.
     public var upper: Double
+    /// Whether the key takes whole numbers only (found by `CalibrationProblem`: the scenario
+    /// refuses a fraction between the bounds); its values are then rounded.
+    public var wholeNumbers = false
 
     /// Parses `PATH=LOW:HIGH`. - Throws: `CalibrationError` saying what was expected.
     public init(argument text: String) throws {
@@ -26,8 +29,11 @@ public struct FitParameter: Sendable, Equatable {
         upper = hi
     }
 
-    /// The value at `u` in [0, 1].
-    public func value(at u: Double) -> Double { lower + u * (upper - lower) }
+    /// The value at `u` in [0, 1] (rounded to a whole number for a key that takes only those).
+    public func value(at u: Double) -> Double {
+        let v = lower + u * (upper - lower)
+        return wholeNumbers ? Swift.min(upper.rounded(.down), Swift.max(lower.rounded(.up), v.rounded())) : v
+    }
 }
 
 /// The objective of `adhocsim calibrate`: for a point in parameter space, run the scenario for
@@ -91,14 +97,14 @@ public struct CalibrationProblem: Sendable {
         }
         path = scenarioPath
         self.overrides = overrides
-        self.parameters = parameters
         self.repeats = repeats
         base = try ScenarioDecoder.decode(bytes: bytes, file: scenarioPath, overrides: overrides)
         guard !base.flows.isEmpty else {
             throw CalibrationError(description: "\(scenarioPath): error: flows: calibration needs a flow to measure")
         }
         var seen: Set<String> = []
-        for p in parameters {
+        var checked: [FitParameter] = []
+        for var p in parameters {
             guard seen.insert(p.path).inserted else {
                 throw CalibrationError(description: "--fit \(p.path): the path is fitted twice")
             }
@@ -114,7 +120,23 @@ public struct CalibrationProblem: Sendable {
                             + "the scenario does not accept \(CalibrationProblem.number(v)) there:\n\(e.description)")
                 }
             }
+            // A key of whole numbers refuses a fraction between its bounds: the search then
+            // evaluates whole numbers only (every point a value `run --overrides` accepts).
+            let fraction = p.lower.rounded(.down) + 0.5 < p.upper ? p.lower.rounded(.down) + 0.5 : (p.lower + p.upper) / 2
+            if fraction > p.lower, fraction < p.upper,
+                (try? ScenarioDecoder.decode(
+                    bytes: bytes, file: scenarioPath, overrides: overrides + ["\(p.path)=\(CalibrationProblem.number(fraction))"])) == nil
+            {
+                guard p.lower.rounded(.up) <= p.upper.rounded(.down) else {
+                    throw CalibrationError(
+                        description:
+                            "--fit \(p.path)=\(CalibrationProblem.number(p.lower)):\(CalibrationProblem.number(p.upper)): the key takes whole numbers and there is none between the bounds")
+                }
+                p.wholeNumbers = true
+            }
+            checked.append(p)
         }
+        self.parameters = checked
         var usable = measured
         if measured.aggregation == .groupMedian, let matrix = base.matrix {
             let on = measured.rows.filter { (try? CalibrationProblem.checkOnMatrix($0, matrix, file: "")) != nil }
@@ -182,6 +204,8 @@ public struct CalibrationProblem: Sendable {
         var next = 0
         /// Per run and repeat: each measured flow's transport and metrics (nil: the run failed).
         var metrics: [[(TransportProtocol, FlowMetrics)]?]
+        /// The first run that could not be made or run (its cell and why), in run order.
+        var firstFailure: (index: Int, text: String)?
         init(count: Int) { metrics = Array(repeating: nil, count: count) }
     }
 
@@ -189,7 +213,9 @@ public struct CalibrationProblem: Sendable {
     /// over its repeats (`cellMean`), or the median over every repeat of every run of the group
     /// (`groupMedian`). A run shared by several cells is simulated once. Runs on `workers`
     /// threads; the result does not depend on their number.
-    public func simulate(_ cells: [MeasuredCell], at point: [Double], workers: Int) -> [[Double?]] {
+    /// - Throws: `CalibrationError` naming the first run (in run order) that could not be made or
+    ///   run: a point whose runs fail is bad input, not a bad fit.
+    public func simulate(_ cells: [MeasuredCell], at point: [Double], workers: Int) throws -> [[Double?]] {
         let params = parameterOverrides(point)
         var runs: [MeasuredRow] = []
         var runIndex: [String: Int] = [:]  // lookup only; the order is the cells'
@@ -220,10 +246,16 @@ public struct CalibrationProblem: Sendable {
                 guard t < total else { return }
                 let run = allRuns[t / repeats], k = t % repeats
                 let seed = SplitMix64.mix(base.seed &+ StableHash.fnv1a("calibrate:\(name(run)):\(k)"))
-                let report = try? ScenarioRunner.run(
-                    ScenarioDecoder.decode(
-                        bytes: bytes, file: path,
-                        overrides: overrides + CalibrationProblem.rowOverrides(run, round: round) + params + ["seed=\(seed)"]))
+                var report: RunReport?
+                var failure: String?
+                do {
+                    report = try ScenarioRunner.run(
+                        ScenarioDecoder.decode(
+                            bytes: bytes, file: path,
+                            overrides: overrides + CalibrationProblem.rowOverrides(run, round: round) + params + ["seed=\(seed)"]))
+                } catch {
+                    failure = "\(name(run)) with \(params.joined(separator: " ")): \(error)"
+                }
                 // The first flow, or every flow of the first flow's round.
                 let m = report.map { r in
                     r.scenario.flows.indices.filter { $0 == 0 || (round && r.scenario.flows[$0].round == 0) }
@@ -231,8 +263,12 @@ public struct CalibrationProblem: Sendable {
                 }
                 results.lock.lock()
                 results.metrics[t] = m
+                if let failure, results.firstFailure.map({ t < $0.index }) ?? true { results.firstFailure = (t, failure) }
                 results.lock.unlock()
             }
+        }
+        if let f = results.firstFailure {
+            throw CalibrationError(description: "calibrate: a run of the fit failed: \(f.text)")
         }
         return cells.indices.map { c in
             CalibrationMetric.allCases.map { metric in

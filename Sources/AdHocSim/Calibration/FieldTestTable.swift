@@ -46,7 +46,14 @@ enum FieldTestTable {
             CalibrationError(description: "\(file):\(line): error: \(message)")
         }
         var index: [String: Int] = [:]
-        for (c, name) in header.enumerated() where index[name] == nil { index[name] = c }
+        for (c, name) in header.enumerated() {
+            // A column named twice would be read from its first place only: refused, as the
+            // per-cell layout refuses it.
+            if let first = index[name] {
+                throw fail(1, "column \(c + 1) \"\(Diagnostic.excerpt(name))\" repeats column \(first + 1); each column once")
+            }
+            index[name] = c
+        }
         for name in required where index[name] == nil {
             throw fail(1, "missing column \"\(name)\" of the per-test layout (field-data/README.md)")
         }

@@ -204,7 +204,8 @@ public struct MeasuredTable: Sendable {
     /// column of the first problem.
     public init(text: String, file: String) throws {
         self.file = file
-        let (records, closed) = CSVTable.records(text)
+        // A UTF-8 byte order mark (spreadsheets write one) is not part of the first column's name.
+        let (records, closed) = CSVTable.records(text.hasPrefix("\u{FEFF}") ? String(text.dropFirst()) : text)
         func fail(_ line: Int, _ message: String) -> CalibrationError {
             CalibrationError(description: "\(file):\(line): error: \(message)")
         }

@@ -154,23 +154,23 @@ public enum RunFiles {
         return t
     }
 
+    /// The columns whose values are always text in JSON, whatever they look like.
+    static let textColumns: Set<String> = ["flow", "environment", "technology", "protocol", "status"]
+
+    /// A table cell as a JSON value: text in a text column; otherwise null when empty, a number
+    /// when it is a JSON number literal, and text when it is anything else (a layer's name
+    /// column, such as a scanner's node id), so every line stays JSON.
+    static func jsonCell(_ value: String, column: String) -> JSONValue {
+        if textColumns.contains(column) { return .string(value) }
+        if value.isEmpty { return .null }
+        if case .number(let n)? = JSONParser.parseScalar(value), n.value.isFinite { return .number(n) }
+        return .string(value)
+    }
+
     /// `summary.json`: the same rows as objects (numbers as numbers, empty fields as null).
     public static func summaryJSON(_ report: RunReport) -> String {
-        let textColumns: Set<String> = ["flow", "environment", "technology", "protocol", "status"]
         let rows = summaryRows(report).map { row in
-            JSONNode(
-                .object(
-                    zip(summaryColumns, row).map { key, value in
-                        let v: JSONValue
-                        if textColumns.contains(key) {
-                            v = .string(value)
-                        } else if value.isEmpty {
-                            v = .null
-                        } else {
-                            v = .number(JSONNumber(literal: value, value: Double(value) ?? 0))
-                        }
-                        return JSONMember(key: key, value: JSONNode(v))
-                    }))
+            JSONNode(.object(zip(summaryColumns, row).map { JSONMember(key: $0, value: JSONNode(jsonCell($1, column: $0))) }))
         }
         return JSONText.render(JSONNode(.object([JSONMember(key: "flows", value: JSONNode(.array(rows)))])))
     }

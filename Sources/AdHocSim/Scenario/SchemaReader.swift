@@ -145,12 +145,16 @@ struct ValueReader {
             sink.report("expected \(what), found \(node.value.summary)", path: path, at: node.origin)
             return nil
         }
-        guard n.isIntegerLiteral, !n.literal.hasPrefix("-") || n.literal == "-0",
-            let v = UInt64(n.literal.replacingOccurrences(of: "-", with: ""))
+        // A whole number written with an exponent or a zero fraction (2e5, 3.0) is one too, as
+        // JSON Schema's "integer" has it, while it is exact in a Double (below 2^53).
+        let exact = !n.isIntegerLiteral && n.value >= 0 && n.value == n.value.rounded() && n.value < 9_007_199_254_740_992
+        guard let v = exact ? UInt64(n.value) : (n.isIntegerLiteral && (!n.literal.hasPrefix("-") || n.literal == "-0")
+            ? UInt64(n.literal.replacingOccurrences(of: "-", with: "")) : nil)
         else {
-            sink.report(
-                "expected \(what), found \(n.literal) (not a non-negative whole number up to 2^64 - 1)", path: path,
-                at: node.origin)
+            let why =
+                n.value < 0 ? "negative" : n.value != n.value.rounded() ? "not a whole number"
+                : "above 2^64 − 1, or written with an exponent above 2^53"
+            sink.report("expected \(what), found \(n.literal) (\(why))", path: path, at: node.origin)
             return nil
         }
         guard range.contains(v) else {

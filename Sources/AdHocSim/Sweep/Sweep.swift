@@ -127,7 +127,6 @@ public struct SweepPlan: Sendable {
         }
         var csv = CSVTable(header: header)
         var jsonl = ""
-        let textColumns: Set<String> = ["flow", "environment", "technology", "protocol", "status"]
         for r in rows {
             let full = [unit.cell.id, "\(unit.repeatIndex)"] + params + r
             csv.append(full)
@@ -144,11 +143,7 @@ public struct SweepPlan: Sendable {
                                 JSONMember(key: $0.path, value: JSONNode($0.value))
                             }))))
             for (key, value) in zip(columns, r) {
-                let v: JSONValue =
-                    textColumns.contains(key)
-                    ? .string(value)
-                    : value.isEmpty ? .null : .number(JSONNumber(literal: value, value: Double(value) ?? 0))
-                members.append(JSONMember(key: key, value: JSONNode(v)))
+                members.append(JSONMember(key: key, value: JSONNode(RunFiles.jsonCell(value, column: key))))
             }
             jsonl += JSONText.render(JSONNode(.object(members)), pretty: false) + "\n"
         }

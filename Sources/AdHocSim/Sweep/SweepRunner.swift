@@ -421,9 +421,27 @@ public enum SweepRunner {
         if let bad = parsed.rows.first(where: { $0.count != columns }) {
             return "a row has \(bad.count) fields, not \(columns)"
         }
+        // The rows must be this unit's: a file holding another cell's row would make one cell
+        // twice and another missing in the merged table.
+        if let dash = stem.range(of: "-r", options: .backwards) {
+            let cellId = String(stem[..<dash.lowerBound]), rep = Int(stem[dash.upperBound...])
+            if let bad = parsed.rows.first(where: { $0[0] != cellId || Int($0[1]) != rep }) {
+                return "a row is cell \(Diagnostic.excerpt(bad[0])) repeat \(Diagnostic.excerpt(bad[1])), not this file's"
+            }
+        }
         guard let jsonl = OutputFolder.readRegularText(cells.appendingPathComponent(stem + ".jsonl")),
             jsonl.hasSuffix("\n")
         else { return "its .jsonl is missing or cut short" }
+        let lines = jsonl.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+        guard lines.count == parsed.rows.count else {
+            return "its .jsonl has \(lines.count) lines for \(parsed.rows.count) rows"
+        }
+        for line in lines {
+            guard case .object(let members)? = JSONParser.parseScalar(String(line)),
+                case .string(let id)? = members.first(where: { $0.key == "cell_id" })?.value.value,
+                stem.hasPrefix(id + "-r")
+            else { return "its .jsonl has a line that is not this unit's JSON object" }
+        }
         return nil
     }
 }

@@ -57,6 +57,52 @@ struct CalibrationTests {
         expect(abs(edge.point[0] - 1) < 1e-3)
     }
 
+    /// A key of whole numbers is fitted in whole numbers: the scenario refuses 100.5 datagrams,
+    /// so every point of `host.udpReceiveBufferDatagrams=100:200` is an integer and the overrides
+    /// file is one `run --overrides` accepts. A run that cannot be made (a send cost of −200 µs,
+    /// outside the bounds) is an error naming the value, not a large loss.
+    @Test func wholeNumberKeysAndFailingRunsAreHandled() throws {
+        let dir = try temporaryFolder()
+        let file = try CalibrationTests.scenarioFile(dir)
+        let table = try MeasuredTable(
+            text: "place,protocol,distance_m,packets,size_bytes,data_rate_mbps\ncity,udp,10,200,1000,150\n", file: "m.csv")
+        let problem = try CalibrationProblem(
+            scenarioPath: file, overrides: [], parameters: [FitParameter(argument: "host.udpReceiveBufferDatagrams=100:200")],
+            measured: table, repeats: 1)
+        expect(problem.parameters[0].wholeNumbers)
+        expectEqual(problem.parameters[0].value(at: 0.503), 150)
+        let r = try Calibration.run(problem, measured: table, holdout: [], workers: 1, maxEvaluations: 6)
+        let v = r.values[0].value
+        expect(v == v.rounded() && v >= 100 && v <= 200, "\(v)")
+        let overrides = dir.appendingPathComponent("o.json")
+        try r.overridesJSON.write(to: overrides, atomically: true, encoding: .utf8)
+        expectEqual(try CLI.run(["run", file, "--overrides", overrides.path, "--out", "r", "--quiet"], in: dir).status, 0)
+        let cost = try CalibrationProblem(
+            scenarioPath: file, overrides: [], parameters: [FitParameter(argument: "host.sendUs=0:200")],
+            measured: table, repeats: 1)
+        expect(!cost.parameters[0].wholeNumbers)
+        let cells = MeasuredCell.group(table.rows, table.aggregation)
+        #expect {
+            _ = try cost.simulate(cells, at: [-1], workers: 1)
+        } throws: { error in
+            "\(error)".contains("a run of the fit failed") && "\(error)".contains("host.sendUs=-200")
+        }
+    }
+
+    /// A spreadsheet's byte order mark is not part of the first column's name; a per-test table
+    /// naming a column twice is refused at line 1 with both places.
+    @Test func aByteOrderMarkIsSkippedAndARepeatedColumnRefused() throws {
+        let bom = try MeasuredTable(
+            text: "\u{FEFF}place,protocol,distance_m,packets,size_bytes,rtt_mean_ms\ncity,udp,10,200,1000,15\n", file: "m.csv")
+        expectEqual(bom.rows.count, 1)
+        let header = FieldDataTests.header + ",rate_mbps"
+        #expect {
+            _ = try MeasuredTable(text: header + "\n", file: "t.csv")
+        } throws: { error in
+            "\(error)".contains("t.csv:1: error: column 26 \"rate_mbps\" repeats column 22")
+        }
+    }
+
     /// The evaluation limit holds exactly, also inside the first simplex and inside a step: with
     /// four parameters, a limit of 1 calls the objective once (the centre), a limit of 7 seven
     /// times (the simplex's five and two more), never more; the result is the best point called.

@@ -120,6 +120,22 @@ struct HardeningBudgetTests {
         expect(t.problems.contains { $0.path == "ble.scanners[0].channels[2]" && $0.message.contains("listed twice") }, "\(t.problems)")
     }
 
+    /// A whole number may be written with an exponent or a zero fraction (2e3, 100.0), as JSON
+    /// Schema's "integer" allows; a fraction and a negative number are refused with the reason.
+    @Test func wholeNumbersInAnyNotation() throws {
+        let t = Self.twoPhones.text
+        let s = try decode(t, overrides: ["flows[0].workload.packets=2e3", "flows[0].workload.probes=100.0"]).get()
+        guard case .thesis(let probes, let packets, _) = s.flows[0].workload else {
+            Issue.record("not a thesis workload")
+            return
+        }
+        expect(probes == 100 && packets == 2000, "\(probes) \(packets)")
+        let half = diagnostics(t, overrides: ["flows[0].workload.packets=2.5"])
+        expect(half.first?.message.contains("(not a whole number)") == true, "\(half)")
+        let negative = diagnostics(t, overrides: ["flows[0].workload.packets=-3"])
+        expect(negative.first?.message.contains("(negative)") == true, "\(negative)")
+    }
+
     /// Messages are counted whatever their size: two workloads of 10⁶ one-byte messages (2 MB,
     /// far inside the byte budget) send exactly the 2 000 000 allowed and pass; a third of one
     /// message more is refused at `mesh.messages`, before the run.

@@ -211,6 +211,47 @@ struct HardeningLimitTests {
         expect(tampered.status == 2 && tampered.stderr.contains("is not K/N with 1 ≤ K ≤ N ≤ 1000000"), "\(tampered.stderr)")
     }
 
+    /// A cell's files must be that cell's: a `.csv` holding another cell's row (swapped with
+    /// it) is refused by `merge` with the file named, and `--resume` runs the cell again, ending
+    /// with the bytes of a fresh sweep.
+    @Test func swappedCellsAreNotTrusted() throws {
+        let dir = try temporaryFolder(["m.json": miniSweep])
+        expectEqual(try CLI.run(["sweep", "m.json", "--out", "fresh", "-j", "2", "--quiet"], in: dir).status, 0)
+        expectEqual(try CLI.run(["sweep", "m.json", "--out", "s", "-j", "2", "--quiet"], in: dir).status, 0)
+        let cells = dir.appendingPathComponent("s/cells")
+        let names = try FileManager.default.contentsOfDirectory(atPath: cells.path).filter { $0.hasSuffix(".csv") }.sorted()
+        let (a, b) = (cells.appendingPathComponent(names[0]), cells.appendingPathComponent(names[1]))
+        let (ta, tb) = (try String(contentsOf: a, encoding: .utf8), try String(contentsOf: b, encoding: .utf8))
+        try tb.write(to: a, atomically: true, encoding: .utf8)
+        try ta.write(to: b, atomically: true, encoding: .utf8)
+        let merged = try CLI.run(["merge", "s", "--out", "m"], in: dir)
+        expect(merged.status == 2 && merged.stderr.contains("not this file's"), "\(merged.stderr)")
+        expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("m").path))
+        expectEqual(try CLI.run(["sweep", "m.json", "--out", "s", "-j", "2", "--quiet", "--resume"], in: dir).status, 0)
+        expectEqual(try cellsCSV(dir.appendingPathComponent("s")), try cellsCSV(dir.appendingPathComponent("fresh")))
+    }
+
+    /// Every line of a sweep's `cells.jsonl` is JSON, also for the columns a layer adds (a
+    /// Bluetooth LE sweep's scanner and advertiser ids are strings, not bare words).
+    @Test func aBluetoothSweepWritesJsonLines() throws {
+        let root = Repository.root
+        let dir = try temporaryFolder()
+        let r = try CLI.run(
+            ["sweep", root.appendingPathComponent("topologies/ble/two-phones.json").path, "--matrix", #"{"nodes[1].position[0]": [2, 8]}"#,
+             "--out", "b", "--quiet"], in: dir)
+        expectEqual(r.status, 0, "\(r.stderr)")
+        let text = try String(contentsOf: dir.appendingPathComponent("b/cells.jsonl"), encoding: .utf8)
+        let lines = text.split(separator: "\n")
+        expect(!lines.isEmpty)
+        for line in lines {
+            guard case .object(let members)? = JSONParser.parseScalar(String(line)) else {
+                Issue.record("not a JSON object: \(line.prefix(200))")
+                continue
+            }
+            expect(members.contains { $0.key == "ble_scanner" }, "\(line.prefix(200))")
+        }
+    }
+
     /// Class 4 and 10: merge reads only checked numbers and merges only complete sets.
     @Test func mergeRefusesIncompleteDuplicatedOrCorruptSets() throws {
         let dir = try temporaryFolder(["m.json": miniSweep])
