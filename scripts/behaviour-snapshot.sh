@@ -32,7 +32,7 @@ for f in topologies/*.json topologies/*/*.json; do
   digest "$WORK/run" "$label"
   rm -rf "$WORK/run"
 done
-for f in topologies/thesis-plan.json topologies/thesis-2025.json topologies/mesh-compare.json; do
+for f in topologies/thesis-plan.json topologies/thesis-2025.json topologies/thesis-2025-solo.json topologies/mesh-compare.json; do
   label=${f#topologies/}; label=${label%.json}
   "$BIN" sweep "$f" -j 2 --quiet --out "$WORK/sweep" >/dev/null 2>&1
   digest "$WORK/sweep" "$label"

@@ -74,8 +74,8 @@ enum FieldTestTable {
             func number(_ name: String, upTo upper: Double = .greatestFiniteMagnitude) throws -> Double? {
                 let text = field(name)
                 if text.isEmpty { return nil }
-                guard let v = DecimalText.parse(text), v >= 0, v <= upper else {
-                    throw bad(name, upper == 100 ? "a percentage in 0...100" : "a number ≥ 0")
+                guard let v = DecimalText.parse(text), MeasuredTable.plausible(v, loss: upper == 100) else {
+                    throw bad(name, upper == 100 ? "a percentage in 0...100" : MeasuredTable.magnitudes)
                 }
                 return v
             }

@@ -172,6 +172,16 @@ public struct CalibrationError: Error, CustomStringConvertible {
 public struct MeasuredTable: Sendable {
     /// The columns that say which cell a row measured.
     public static let keyColumns = ["place", "protocol", "distance_m", "packets", "size_bytes"]
+
+    /// The magnitudes a measured RTT, jitter or rate may have: 0, or 10⁻⁶ … 10⁹ (ms or Mbit/s;
+    /// assumption: far outside any phone's figure, and inside what a ratio or a logarithm of two
+    /// of them keeps finite). A loss is a percentage, 0 … 100.
+    static let magnitudes = "0 or a number in 0.000001...1000000000"
+
+    /// Whether `v` is a measured value the comparison can use (`magnitudes`).
+    static func plausible(_ v: Double, loss: Bool) -> Bool {
+        loss ? (0...100).contains(v) : v == 0 || (1e-6...1e9).contains(v)
+    }
     /// The file, as named in messages.
     public let file: String
     /// The rows, in file order.
@@ -275,9 +285,9 @@ public struct MeasuredTable: Sendable {
                     values.append(nil)
                     continue
                 }
-                let upper = metric == .loss ? 100.0 : Double.greatestFiniteMagnitude
-                guard let v = DecimalText.parse(field(metric.rawValue)), v >= 0, v <= upper else {
-                    throw bad(metric.rawValue, metric == .loss ? "a percentage in 0...100" : "a number ≥ 0")
+                guard let v = DecimalText.parse(field(metric.rawValue)), MeasuredTable.plausible(v, loss: metric == .loss)
+                else {
+                    throw bad(metric.rawValue, metric == .loss ? "a percentage in 0...100" : MeasuredTable.magnitudes)
                 }
                 values.append(v)
             }

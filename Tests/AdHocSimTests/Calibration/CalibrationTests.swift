@@ -103,6 +103,27 @@ struct CalibrationTests {
         }
     }
 
+    /// Absurd magnitudes are refused with the line and column, in both layouts: 1.8e308 ms and a
+    /// subnormal rate would make a ratio or its logarithm infinite; 0 and ordinary figures pass.
+    @Test func absurdMagnitudesAreRefused() throws {
+        let head = "place,protocol,distance_m,packets,size_bytes,rtt_mean_ms\n"
+        for bad in ["1.8e308", "4e-320", "1e10"] {
+            #expect {
+                _ = try MeasuredTable(text: head + "city,udp,10,200,1000,\(bad)\n", file: "m.csv")
+            } throws: { error in
+                "\(error)".contains("m.csv:2: error: column rtt_mean_ms: expected 0 or a number in 0.000001...1000000000")
+            }
+        }
+        expectEqual(try MeasuredTable(text: head + "city,udp,10,200,1000,0\n", file: "m.csv").rows.count, 1)
+        let perTest = FieldDataTests.header + "\n"
+            + FieldDataTests.row(side: "server", proto: "UDP", place: "Field", d: 5, n: "100", s: "128", rate: "5e-324", loss: "0") + "\n"
+        #expect {
+            _ = try MeasuredTable(text: perTest, file: "t.csv")
+        } throws: { error in
+            "\(error)".contains("t.csv:2: error: column rate_mbps: expected 0 or a number")
+        }
+    }
+
     /// The evaluation limit holds exactly, also inside the first simplex and inside a step: with
     /// four parameters, a limit of 1 calls the objective once (the centre), a limit of 7 seven
     /// times (the simplex's five and two more), never more; the result is the best point called.
