@@ -102,18 +102,17 @@ extension ScenarioDecoder {
         }
         // Each message is a record in the ledger and the senders' queues whatever its size: the
         // bytes alone do not bound the run (ten workloads of a million 1-byte messages are 10 MB).
-        let messages = spec.messages.reduce(0.0) { $0 + Double($1.count) }
-        if messages > Double(MeshBounds.maxMessages) {
+        let budgets: [(total: Double, limit: Int, key: String, message: String)] = [
+            (spec.messages.reduce(0.0) { $0 + Double($1.count) }, MeshBounds.maxMessages, "messages",
+             "the message workloads send {total} messages in all (count summed over every workload and recipient); at most {limit} per run"),
+            (spec.streams.reduce(0.0) { $0 + Double($1.writes) }, SessionTransferBounds.maxWrites, "streams",
+             "the streams make {total} writes in all; at most {limit} over every stream of a run (use larger write_bytes)")
+        ]
+        for b in budgets where b.total > Double(b.limit) {
             sink.report(
-                "the message workloads send \(Int(messages)) messages in all (count summed over every workload and "
-                    + "recipient); at most \(MeshBounds.maxMessages) per run", path: mp.appending("messages"), at: origin)
-            ok = false
-        }
-        let writes = spec.streams.reduce(0.0) { $0 + Double($1.writes) }
-        if writes > Double(SessionTransferBounds.maxWrites) {
-            sink.report(
-                "the streams make \(Int(writes)) writes in all; at most \(SessionTransferBounds.maxWrites) over every "
-                    + "stream of a run (use larger write_bytes)", path: mp.appending("streams"), at: origin)
+                b.message.replacingOccurrences(of: "{total}", with: "\(Int(b.total))")
+                    .replacingOccurrences(of: "{limit}", with: "\(b.limit)"),
+                path: mp.appending(b.key), at: origin)
             ok = false
         }
         return ok
