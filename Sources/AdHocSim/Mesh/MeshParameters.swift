@@ -141,6 +141,23 @@ extension ScenarioDecoder {
                 }
             }
             ok = self.decodeSessionTransfers(mr, mp, into: &spec, nodeIndex: nodeIndex, duration: duration) && ok
+            // Keys that cannot act with the set-up chosen are bad input, not silently ignored: the
+            // apps' settings and DTLS's retransmission belong to Multipeer's own set-up, which
+            // neither instant sessions nor fixed groups (`sessions`) run.
+            let instant = spec.sessionSetup == .instant
+            if let v = mr.value("phones"), instant || spec.sessions != nil {
+                self.sink.report(
+                    "the apps' settings act in Multipeer's discovery and invitations; with "
+                        + (instant ? "\"sessionSetup\": \"instant\"" : "fixed \"sessions\"") + " no phone discovers or invites",
+                    path: mp.appending("phones"), at: v.origin)
+                ok = false
+            }
+            if let v = mr.value("handshakeRetransmission"), instant {
+                self.sink.report(
+                    "handshakeRetransmission resends lost DTLS flights; with \"sessionSetup\": \"instant\" there is no handshake",
+                    path: mp.appending("handshakeRetransmission"), at: v.origin)
+                ok = false
+            }
             ok = self.checkBudgets(spec, mp, at: node.origin) && ok
             return ok
         }

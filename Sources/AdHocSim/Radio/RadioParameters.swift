@@ -143,6 +143,13 @@ extension ScenarioDecoder {
                 at: origin("channelWidthMHz"))
             return nil
         }
+        // A key that cannot act is bad input, not a silent default.
+        if spec.farField != nil && spec.interactionMargin == nil {
+            sink.report(
+                "\"farField\" says how the interaction cutoff gives back the pairs it leaves out; without the cutoff (\"interactionMarginDb\" a number or \"safe\") every pair interacts and it does nothing",
+                path: path.appending("farField"), at: origin("farField"))
+            return nil
+        }
         if case .fixed(9)? = spec.mcs, spec.channelWidthMHz == 20 {
             sink.report(
                 "MCS 9 does not exist at 20 MHz for one or two streams (IEEE 802.11-2016 Table 21-30); use 0...8 or a wider channel",

@@ -90,7 +90,13 @@ extension ScenarioDecoder {
             let p = path.appending(i)
             let start = NodeEventParameters.Item(nodeIndex: nodeIndex, runDuration: duration)
             let read = values.decodeAll(NodeEventParameters.section, item, p, into: start, perNode: false) { r, e in
-                // `position` belongs to a move, which needs one.
+                // `position` belongs to a move, which needs one; on any other action it cannot act.
+                if let action = e.action, action != .move, item["position"] != nil {
+                    self.sink.report(
+                        "\"position\" goes with a \"move\" only; a \"\(action.rawValue)\" event does not move the node",
+                        path: p.appending("position"), at: item["position"]!.origin)
+                    return false
+                }
                 guard e.action == .move, e.position == nil, item["position"] == nil else { return true }
                 _ = r.required("position", "where the node moves")
                 return false

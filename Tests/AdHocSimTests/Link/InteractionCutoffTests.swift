@@ -17,7 +17,9 @@ struct InteractionCutoffTests {
     func channel(margin: String, farField: String = "cells") throws -> WirelessChannel {
         let s = try linkScenario(
             nodes: [("a", 0, 0), ("b", 1000, 0), ("c", 3000, 0)],
-            radio: ["technology": "wifi", "interactionMarginDb": .raw(margin), "farField": .string(farField)])
+            radio: margin == "null"
+                ? ["technology": "wifi", "interactionMarginDb": .raw(margin)]
+                : ["technology": "wifi", "interactionMarginDb": .raw(margin), "farField": .string(farField)])
         let radio = RadioConfiguration(s.radio)
         return WirelessChannel(
             place: PlaceParameters.resolve(s.environment, frequencyHz: radio.frequencyHz), radio: radio,
@@ -49,6 +51,15 @@ struct InteractionCutoffTests {
         expectEqual(dropped[1], 0)
         off.updateDroppedPowers()
         expect(off.droppedMw.isEmpty)
+    }
+
+    /// `radio.farField` without the cutoff cannot act: bad input at its path.
+    @Test func aFarFieldWithoutTheCutoffIsBadInput() {
+        var t = TestScenario(name: "f", seed: 1, duration: 5, radio: ["technology": "wifi", "farField": "cells"])
+        t.place("a", 0, 0)
+        expect(t.problems.contains { $0.path == "radio.farField" && $0.message.contains("without the cutoff") }, "\(t.problems)")
+        t["radio"] = ["technology": "wifi", "farField": "cells", "interactionMarginDb": 3]
+        expect(t.problems.isEmpty, "\(t.problems)")
     }
 
     /// `radio.farField: "cells"` (issue #31): the dropped pair a–c comes back while a frame is on

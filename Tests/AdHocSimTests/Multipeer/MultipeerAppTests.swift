@@ -155,6 +155,10 @@ struct MultipeerAppTests {
                 .contains("mesh.phones[0].displayName: a display name is 1 to 63 bytes of UTF-8 (MCPeerID); this one has 64"))
         expect(errors(#"{"phones": [{"node": "A", "invitations": "accept-listed"}]}"#).contains("acceptFrom"))
         expect(errors(#"{"phones": [{"node": "A"}, {"node": "A"}]}"#).contains("mesh.phones[1].node: this phone already has its settings"))
+        // Settings that cannot act with the set-up chosen.
+        expect(errors(#"{"sessionSetup": "instant", "phones": [{"node": "A", "displayName": "Anna"}]}"#).contains("mesh.phones: the apps' settings act in Multipeer's discovery"))
+        expect(errors(#"{"sessions": [["A", "B"]], "phones": [{"node": "A", "displayName": "Anna"}]}"#).contains("with fixed \"sessions\" no phone discovers"))
+        expect(errors(#"{"sessionSetup": "instant", "handshakeRetransmission": true}"#).contains("mesh.handshakeRetransmission: handshakeRetransmission resends lost DTLS flights"))
         // A disconnect of a phone in none of the fixed session groups.
         let three = try? MeshScenarioText.scenario(
             [("A", 0, 0), ("B", 30, 0), ("C", 60, 0)], mesh: #"{"sessions": [["A", "B"]]}"#,
