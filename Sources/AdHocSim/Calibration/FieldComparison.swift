@@ -54,6 +54,19 @@ public struct FieldComparison: Sendable {
     /// What the measured table skipped.
     public let notes: [String]
 
+    /// `text` as Markdown that shows it as it is: the characters that can open markup mid-line
+    /// (emphasis, code, links and images, tags and entities, headings, tables, strike-through)
+    /// backslash-escaped, so a measured table's labels cannot add headings, links or raw HTML to
+    /// the report.
+    static func markdownText(_ text: String) -> String {
+        var out = ""
+        for ch in text {
+            if "\\`*_[]#!|<>&~".contains(ch) { out.append("\\") }
+            out.append(ch)
+        }
+        return out
+    }
+
     /// Compares the sweep rows of `cellsCSV` (the text of a sweep's `cells.csv`, named `file`)
     /// with `measured`. - Throws: `Failure` naming the column a sweep table lacks.
     public init(cellsCSV text: String, file: String, measured: MeasuredTable) throws {
@@ -151,7 +164,7 @@ public struct FieldComparison: Sendable {
     public func markdown(sweep: String, measuredFile: String) -> String {
         let agg = aggregation == .groupMedian ? "median" : "mean"
         var s = "# Simulated against measured\n\nSweep `\(sweep)` against `\(measuredFile)`; \(agg)s per group.\n\n"
-        for note in notes { s += "- Note: \(note)\n" }
+        for note in notes { s += "- Note: \(FieldComparison.markdownText(note))\n" }
         if !notes.isEmpty { s += "\n" }
         for t in tally { s += "- \(t.name): **\(t.agree) of \(t.total)**\n" }
         if let f = rmsLogFactor { s += "- RMS log error: ×\(NumberText.fixed(f, decimals: 2))\n" }

@@ -123,7 +123,9 @@ enum FieldTestTable {
         var notes: [String] = []
         if failed > 0 { notes.append("\(failed) failed test\(failed == 1 ? "" : "s") skipped (failed=1: no figures)") }
         for label in noPresetOrder {
-            notes.append("\(noPreset[label]!) test\(noPreset[label]! == 1 ? "" : "s") of place \"\(label)\" skipped (no place preset)")
+            // The label is the table's text: escaped (controls, bidi) and bounded before it is shown.
+            notes.append(
+                "\(noPreset[label]!) test\(noPreset[label]! == 1 ? "" : "s") of place \"\(Diagnostic.excerpt(label, limit: 80))\" skipped (no place preset)")
         }
         return (rows, notes)
     }

@@ -113,9 +113,41 @@ public struct CSVTable: Sendable {
     }
 
     static func field(_ s: String) -> String {
+        // A text that a spreadsheet would take for a formula (it starts with =, +, -, @, a tab or
+        // a CR and is not a number) is written with a leading apostrophe, so it shows as text
+        // (OWASP, "CSV Injection"); numbers, negative ones included, stay numbers.
+        let s = CSVTable.looksLikeFormula(s) ? "'" + s : s
         // Byte by byte (the four are ASCII): a CR LF pair counts too, which a Character
         // comparison would miss (it is one grapheme).
         guard s.utf8.contains(where: { $0 == 0x2C || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }) else { return s }
         return "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
+    /// Whether a spreadsheet would read `s` as a formula: its first byte is =, +, -, @, tab or
+    /// CR and it is not a decimal number (`-3`, `+2.5e-3`).
+    static func looksLikeFormula(_ s: String) -> Bool {
+        guard let first = s.utf8.first, [0x3D, 0x2B, 0x2D, 0x40, 0x09, 0x0D].contains(first) else { return false }
+        return !isNumber(s) && s != "-inf"  // NumberText writes -inf in numeric columns
+    }
+
+    /// `[+-]digits[.digits][(e|E)[+-]digits]` with at least one digit before the exponent.
+    static func isNumber(_ s: String) -> Bool {
+        let u = Array(s.utf8)
+        var i = 0, digits = 0
+        func isDigit(_ k: Int) -> Bool { k < u.count && u[k] >= 0x30 && u[k] <= 0x39 }
+        if i < u.count, u[i] == 0x2B || u[i] == 0x2D { i += 1 }
+        while isDigit(i) { i += 1; digits += 1 }
+        if i < u.count, u[i] == 0x2E {
+            i += 1
+            while isDigit(i) { i += 1; digits += 1 }
+        }
+        guard digits > 0 else { return false }
+        if i < u.count, u[i] == 0x65 || u[i] == 0x45 {
+            i += 1
+            if i < u.count, u[i] == 0x2B || u[i] == 0x2D { i += 1 }
+            guard isDigit(i) else { return false }
+            while isDigit(i) { i += 1 }
+        }
+        return i == u.count
     }
 }

@@ -124,6 +124,21 @@ struct CalibrationTests {
         }
     }
 
+    /// A measured table's text reaches the report and the terminal as text: a place label with
+    /// a heading mark, a tag, a link and an escape sequence is escaped in the note (controls
+    /// shown as `\u{1B}`) and backslash-escaped in Markdown.
+    @Test func measuredLabelsCannotInjectMarkupOrControls() throws {
+        let label = "# Evil <script>[x](javascript:alert(1))\u{1B}[31m"
+        let text = FieldDataTests.header + "\n"
+            + FieldDataTests.row(side: "client", proto: "UDP", place: "Field", d: 5, rtt: "300", sd: "12") + "\n"
+            + FieldDataTests.row(side: "client", proto: "UDP", place: label, d: 5, rtt: "300", sd: "12") + "\n"
+        let table = try MeasuredTable(text: text, file: "t.csv")
+        let note = try require(table.notes.first { $0.contains("skipped (no place preset)") })
+        expect(!note.unicodeScalars.contains { $0.value == 0x1B } && note.contains("\\u{1B}"), "\(note)")
+        let md = FieldComparison.markdownText(note)
+        expect(md.contains("\\# Evil \\<script\\>\\[x\\](javascript:alert(1))"), "\(md)")
+    }
+
     /// The evaluation limit holds exactly, also inside the first simplex and inside a step: with
     /// four parameters, a limit of 1 calls the objective once (the centre), a limit of 7 seven
     /// times (the simplex's five and two more), never more; the result is the best point called.

@@ -29,6 +29,18 @@ struct OutputTests {
 
     /// The row-by-row writer (`CSVText`, for tables of millions of rows) writes the same bytes,
     /// the quoting written out by hand here as above.
+    /// A text a spreadsheet would run as a formula gets a leading apostrophe (OWASP, "CSV
+    /// Injection"); numbers, negative and signed ones included, are written as they are.
+    @Test func csvTextThatLooksLikeAFormulaIsWrittenAsText() {
+        for (field, written) in [
+            ("=1+2", "'=1+2"), ("@SUM(A1:A9)", "'@SUM(A1:A9)"), ("+cmd", "'+cmd"), ("-x", "'-x"), ("\tab", "'\tab"),
+            ("=a,b", "\"'=a,b\""), ("-3.5", "-3.5"), ("+1e5", "+1e5"), ("-2.5E-3", "-2.5E-3"), ("-inf", "-inf"),
+            ("-", "'-"), ("a=b", "a=b"), ("", "")
+        ] {
+            expectEqual(CSVTable.field(field), written, "\(field)")
+        }
+    }
+
     @Test func csvWrittenRowByRowIsTheSameText() {
         var t = CSVText(header: ["a", "b"])
         t.append(["plain", "with,comma"])
