@@ -72,7 +72,7 @@ enum BleAdDecoding {
     ) -> BleAdStructure? {
         func uuid16(_ n: JSONNode, _ q: JSONPath) -> UInt16? {
             guard let s = values.string(n, q, "a 16-bit UUID of four hex digits, such as \"FD59\"") else { return nil }
-            guard s.count == 4, let u = UInt16(s, radix: 16) else {
+            guard let u = HexText.value(s, digits: 4).map({ UInt16($0) }) else {
                 values.sink.report("expected a 16-bit UUID of four hex digits, such as \"FD59\"; found \"\(Diagnostic.excerpt(s))\"", path: q, at: n.origin)
                 return nil
             }
@@ -125,7 +125,7 @@ enum BleAdDecoding {
             for (k, e) in list.enumerated() {
                 guard let s = values.string(e, p.appending(k), "a 128-bit UUID") else { return nil }
                 let hex = s.split(separator: "-").map(\.count)
-                guard hex == [8, 4, 4, 4, 12], s.allSatisfy({ $0 == "-" || $0.isHexDigit }) else {
+                guard hex == [8, 4, 4, 4, 12], s.split(separator: "-").allSatisfy(HexText.isHex), s.utf8.count == 36 else {
                     values.sink.report(
                         "expected a 128-bit UUID such as \"6E400001-B5A3-F393-E0A9-E50E24DCCA9E\"; found \"\(Diagnostic.excerpt(s))\"",
                         path: p.appending(k), at: e.origin)
@@ -149,7 +149,9 @@ enum BleAdDecoding {
                 let cp = p.appending("company")
                 if let s = values.string(c, cp, "a company identifier such as \"0x004C\"") {
                     let digits = s.hasPrefix("0x") || s.hasPrefix("0X") ? String(s.dropFirst(2)) : s
-                    if let id = UInt16(digits, radix: 16), BleCompanies.name(id) != nil {
+                    if (1...4).contains(digits.utf8.count), HexText.isHex(digits), let id = UInt16(digits, radix: 16),
+                        BleCompanies.name(id) != nil
+                    {
                         company = id
                     } else {
                         let known = BleCompanies.known.map { "0x\(BleUuid.text($0.id)) \($0.name)" }.joined(separator: ", ")

@@ -80,7 +80,7 @@ enum ExpectationParameters {
                         schema: #"{"type": "string", "pattern": "^[0-9a-fA-F]{16}$"}"#, value: "16 hex digits",
                         decode: { values, v, at, what, item in
                             guard let hex = values.string(v, at, what) else { return false }
-                            guard hex.count == 16, hex.allSatisfy(\.isHexDigit) else {
+                            guard hex.utf8.count == 16, HexText.isHex(hex) else {
                                 values.sink.report("expected 16 hex digits", path: at, at: v.origin)
                                 return false
                             }

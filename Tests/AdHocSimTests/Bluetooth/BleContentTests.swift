@@ -99,6 +99,32 @@ struct BleContentTests {
     /// 2; local name 1; service data 2 (Tile, band); service UUIDs 2 (Tile, Sony); connectable 4
     /// (ADV_IND is the default PDU: all but the earbuds). Categories: Sony by its manufacturer
     /// data, Tile by its member UUID FEED, three unknown.
+    /// Hex identifiers are ASCII hex digits and nothing else: a sign (`"+FD5"`, `"-000"`), a
+    /// company `"0x+75"` and full-width digits are refused at their path; the same digits in
+    /// ASCII pass. So is a fingerprint with a full-width digit.
+    @Test func hexIdentifiersAreAsciiHexOnly() {
+        func problems(_ data: JSON) -> [Diagnostic] {
+            var t = TestScenario(name: "h", seed: 1, duration: 5, radio: nil)
+            t.place("a", 0, 0)
+            t.place("b", 3, 0)
+            t["ble"] = ["advertisers": [["node": "b", "data": data]], "scanners": [["node": "a", "profile": "ios-foreground"]]]
+            return t.problems
+        }
+        for bad in ["+FD5", "-000", "FD\u{FF15}9"] {
+            expect(problems([["uuids16": [.string(bad)]]]).contains { $0.path == "ble.advertisers[0].data[0].uuids16[0]" }, "\(bad)")
+        }
+        expect(problems([["uuids16": ["FD59"]]]).isEmpty)
+        expect(!problems([["manufacturer": ["company": "0x+75", "bytes": 4]]]).isEmpty)
+        expect(problems([["manufacturer": ["company": "0x0075", "bytes": 4]]]).isEmpty)
+        let fullWidth = "ADABFB00-6E7D-4601-BDA2-BFFAA68956B\u{FF21}"
+        expect(!problems([["uuids128": [.string(fullWidth)]]]).isEmpty)
+        expect(problems([["uuids128": ["ADABFB00-6E7D-4601-BDA2-BFFAA68956BA"]]]).isEmpty)
+        var f = TestScenario(name: "f", seed: 1, duration: 5, radio: ["technology": "ideal"])
+        f.place("a", 0, 0)
+        f["expectations"] = [["fingerprint": "0123456789abcde\u{FF11}"]]
+        expect(f.problems.contains { $0.path.hasPrefix("expectations[0]") }, "\(f.problems)")
+    }
+
     @Test func theAppViewCountsTable54sRowsAndNamesCompanies() throws {
         let s = try bleScenario(
             nodes: [("phone", 0, 0), ("iphone", 2, 0), ("earbuds", 0, 2), ("tile", -2, 0), ("sony", 0, -2), ("band", 1.2, 1.6),
