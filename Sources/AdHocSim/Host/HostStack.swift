@@ -330,11 +330,13 @@ public struct HostStack: Sendable {
         sim.schedule(at: at, target: UInt32(k), kind: .testStart)
     }
 
-    /// Flow `k` of round `r` is ready: once every thesis flow of the round is, one tap starts
-    /// them all at one instant, in the round's order (the app's start button calls every
-    /// client's `startTesting` in one loop: MatthiasBart/PtPPrototype,
-    /// `Views/Client/ClientViewModel.swift`, `onStartTestingButtonPressed`), after one idle time
-    /// drawn from the round's first flow's stream (`StartPhase`).
+    /// Flow `k` of round `r` is ready: once every thesis flow of the round is, one tap comes,
+    /// after one idle time drawn from the round's first flow's stream (`StartPhase`). The app's
+    /// start button calls every client's `startTesting` in one loop (MatthiasBart/PtPPrototype,
+    /// `Views/Client/ClientViewModel.swift`, `onStartTestingButtonPressed`): with
+    /// `roundStart` "together" every test starts at the tap in the round's order; "in turn" the
+    /// first starts there and each next one when the one before wrote its last message
+    /// (`startNextInTurn`).
     mutating func tapWhenReady<L: LinkTechnology>(_ k: Int, round r: Int, link: inout L, sim: inout Simulation) {
         guard !awaitsTap[k], !flows[k].app.opened else { return }
         awaitsTap[k] = true

@@ -165,13 +165,23 @@ public struct ScenarioDecoder {
         var limits: RunLimits? = RunLimits()
         if let l = r.value("limits") { limits = decodeLimits(l, JSONPath.root.appending("limits")) }
 
+        // `host.roundQueue` says where a round's connections work: without a round it cannot act.
+        var roundQueueOK = true
+        if let host, host.roundQueue != nil, let flows, !flows.contains(where: { $0.round != nil }),
+            let h = r.value("host"), let q = h["roundQueue"]
+        {
+            sink.report(
+                "\"roundQueue\" says where a round's connections work (a flow whose \"protocol\" is a list); this scenario has none",
+                path: JSONPath.root.appending("host").appending("roundQueue"), at: q.origin)
+            roundQueueOK = false
+        }
         var mobilityOK = true
         if let nodes, let duration, let nodesNode = r.value("nodes"), case .array = nodesNode.value {
             mobilityOK = checkWaypointBudget(nodes, nodesNode, JSONPath.root.appending("nodes"), duration: duration)
         }
         guard let name, let seed, let duration, let environment, let radio, let link, let nodes, let flows, let traffic,
             let mac, let host, let transport, let limits, let events, let expectations, distanceOK, matrixOK, meshOK,
-            mobilityOK, failedLayers.isEmpty, viaOK
+            mobilityOK, roundQueueOK, failedLayers.isEmpty, viaOK
         else { return nil }
         // "$schema" only guides editors: it is no input, so it leaves the effective input, its
         // hash and the sweep's cell ids alone.

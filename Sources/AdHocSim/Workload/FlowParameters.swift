@@ -21,6 +21,10 @@ enum FlowParameters {
         var start = SimTime.zero
         var via: FlowCarrier?
         var roundStart = RoundStart.together
+        /// Whether `protocol` is a list (a round, even of one transport).
+        var isRound = false
+        /// Whether the object gives `roundStart` (which acts on a round of thesis tests only).
+        var roundStartGiven = false
     }
 
     static let flow = ParameterSection<Item>(
@@ -46,6 +50,7 @@ enum FlowParameters {
                     decode: { values, v, at, what, item in
                         guard let transports = decodeProtocols(values, v, at, what) else { return false }
                         item.transports = transports
+                        if case .array = v.value { item.isRound = true }
                         return true
                     }),
                 default: "required",
@@ -76,7 +81,11 @@ enum FlowParameters {
                 default: "0", help: "when the client opens its connection", expected: "a start time in seconds",
                 source: .assumption("from the start")),
             Parameter(
-                "roundStart", .choice(RoundStart.allCases.map(\.rawValue), set: { $0.roundStart = RoundStart(rawValue: $1) ?? .together }),
+                "roundStart",
+                .choice(RoundStart.allCases.map(\.rawValue), set: {
+                    $0.roundStart = RoundStart(rawValue: $1) ?? .together
+                    $0.roundStartGiven = true
+                }),
                 default: "\"together\"",
                 help: "a round's thesis tests: all at the tap, or in turn in list order, each when the one before wrote its last message",
                 expected: "how a round's tests follow the tap",

@@ -72,7 +72,7 @@ extension ScenarioDecoder {
         for (i, element) in elements.enumerated() {
             let p = path.appending(i)
             if let round = decodeFlow(element, p, nodeIndex: nodeIndex, nodeIds: nodeIds, duration: duration) {
-                let leader = round.count > 1 || isRound(element) ? flows.count : nil
+                let leader = flows.count  // a round's first flow, where its members begin
                 for var flow in round {
                     if let first = seen[flow.id] {
                         sink.report(
@@ -82,7 +82,7 @@ extension ScenarioDecoder {
                     } else {
                         seen[flow.id] = i
                     }
-                    flow.round = leader
+                    flow.round = flow.round.map { _ in leader }
                     flows.append(flow)
                 }
             } else {
@@ -103,17 +103,25 @@ extension ScenarioDecoder {
                 at: node["to"]?.origin ?? node.origin)
             return nil
         }
+        // `roundStart` says how a round's thesis tests follow the tap: elsewhere it cannot act.
+        if f.roundStartGiven {
+            var thesis = false
+            if case .thesis = f.workload { thesis = true }
+            if !f.isRound || !thesis {
+                sink.report(
+                    "\"roundStart\" orders the thesis tests of a round (\"protocol\" a list, workload \"thesis\"); "
+                        + (f.isRound ? "this workload has no tests" : "this flow is not a round"),
+                    path: path.appending("roundStart"), at: node["roundStart"]?.origin ?? node.origin)
+                return nil
+            }
+        }
+        // A round's members name their round relative to it (0); `decodeFlows` places it.
         return f.transports.map { t in
             FlowSpec(
-                id: f.transports.count > 1 || isRound(node) ? "\(f.id)-\(t.rawValue)" : f.id, from: f.from, to: f.to,
-                transport: t, workload: f.workload, start: f.start, startPhase: f.phase, roundStart: f.roundStart, via: f.via)
+                id: f.isRound ? "\(f.id)-\(t.rawValue)" : f.id, from: f.from, to: f.to, transport: t,
+                workload: f.workload, start: f.start, startPhase: f.phase, round: f.isRound ? 0 : nil,
+                roundStart: f.roundStart, via: f.via)
         }
-    }
-
-    /// Whether the flow object names its transports as a list (a round, even of one).
-    private func isRound(_ node: JSONNode) -> Bool {
-        if case .array = node["protocol"]?.value { return true }
-        return false
     }
 }
 

@@ -48,6 +48,13 @@ struct RoundTests {
         expect(unknown.contains { $0.path == "flows[0].protocol[1]" }, "\(unknown)")
         let empty = RoundTests.scenario([], host: RoundTests.costs()).problems
         expect(empty.contains { $0.path == "flows[0].protocol" && $0.message.contains("empty") }, "\(empty)")
+        // The round's own keys cannot act without a round: bad input at their path.
+        var solo = RoundTests.scenario("udp", host: RoundTests.costs(more: ["roundQueue": "per-connection"]))
+        expect(solo.problems.contains { $0.path == "host.roundQueue" }, "\(solo.problems)")
+        solo = RoundTests.scenario("udp", host: RoundTests.costs())
+        solo["flows"] = [["id": "f", "from": "c", "to": "s", "protocol": "udp", "roundStart": "in-turn",
+                          "workload": ["kind": "thesis", "probes": 10, "packets": 10, "size": 128]]]
+        expect(solo.problems.contains { $0.path == "flows[0].roundStart" && $0.message.contains("not a round") }, "\(solo.problems)")
     }
 
     /// One tap starts every flow of the round: the three probe bursts begin at one instant, the
