@@ -148,8 +148,15 @@ public struct CalibrationProblem: Sendable {
         }
         self.measured = usable
         isRound = base.flows.first?.round != nil
+        let roundTransports = base.flows.filter { $0.round == 0 }.map(\.transport)
         for row in usable.rows {
             if let matrix = base.matrix { try CalibrationProblem.checkOnMatrix(row, matrix, file: measured.file) }
+            // A round answers for its own transports only: another protocol's row has no flow.
+            if isRound, !roundTransports.contains(row.transport) {
+                throw CalibrationError(
+                    description:
+                        "\(measured.file):\(row.line): error: column protocol: \(row.transport.rawValue) is not in the scenario's round (flows[0].protocol: \(roundTransports.map(\.rawValue).joined(separator: ", ")))")
+            }
             do {
                 _ = try ScenarioDecoder.decode(
                     bytes: bytes, file: scenarioPath, overrides: overrides + CalibrationProblem.rowOverrides(row, round: isRound))

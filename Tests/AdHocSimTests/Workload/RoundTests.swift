@@ -177,6 +177,16 @@ struct RoundTests {
             scenarioPath: file, overrides: [], parameters: [FitParameter(argument: "host.sendUs=0:200")],
             measured: table, repeats: 6)
         expect(problem.isRound)
+        // A protocol the round does not run is refused with its line.
+        let quic = try MeasuredTable(
+            text: lines.joined(separator: "\n") + "\n" + FieldDataTests.row(side: "client", proto: "QUIC", place: "Field", d: 5, rtt: "40", sd: "5") + "\n",
+            file: "own.csv")
+        #expect {
+            _ = try CalibrationProblem(
+                scenarioPath: file, overrides: [], parameters: [FitParameter(argument: "host.sendUs=0:200")], measured: quic, repeats: 1)
+        } throws: { error in
+            "\(error)".contains("own.csv:26: error: column protocol: quic is not in the scenario's round (flows[0].protocol: udp, tcp)")
+        }
         let r = try Calibration.run(problem, measured: problem.measured, holdout: [], workers: 2, maxEvaluations: 40)
         expect(abs(r.values[0].value - 80) < 8, "sendUs \(r.values[0].value)")
     }
