@@ -152,13 +152,34 @@ public struct ConnectionQueue: Sendable {
         public internal(set) var warmth = 0.0
         /// The service-time stream.
         var stream: RandomStream
+
+        /// Serves one job (`ConnectionQueue.serve`), in place.
+        @inline(__always) mutating func serve(
+            _ mean: SimTime, at t: SimTime, _ coldFactor: Double, _ warmUpSeconds: Double, _ coolDownSeconds: Double,
+            _ sigma: Double, _ mu: Double
+        ) -> SimTime {
+            let start = Swift.max(t, freeAt)
+            var cost = Double(mean.nanoseconds)
+            if coldFactor != 1 {
+                if start > freeAt { warmth *= exp(-(start - freeAt).inSeconds / coolDownSeconds) }
+                cost *= 1 + (coldFactor - 1) * (1 - warmth)
+            }
+            if sigma > 0 && mean > .zero { cost *= exp(mu + sigma * stream.normal()) }
+            let d = SimTime.nanoseconds(Int64(cost.rounded()))
+            if coldFactor != 1 { warmth = 1 - (1 - warmth) * exp(-d.inSeconds / warmUpSeconds) }
+            freeAt = start + d
+            return freeAt
+        }
     }
     /// The queue that runs this side's jobs: with no `mainQueue`, all of them; with one, the
     /// stack's (sends and packets) on the connection's own context.
     public internal(set) var processor: Processor
-    /// The app's main queue, when the connection shares it with a round's others: its receive
-    /// completions run there (`HostStack.mainQueues`), held here only while an operation runs.
-    public internal(set) var mainQueue: Processor?
+    /// Whether the connection shares the app's main queue with a round's others
+    /// (`HostStack.mainQueues`): its receive completions then run on `mainQueue`.
+    public internal(set) var sharesMainQueue = false
+    /// The shared main queue, held here only while an operation runs (unused unless
+    /// `sharesMainQueue`; a plain value, so the hot path reads no optional).
+    public internal(set) var mainQueue: Processor
     /// How warm the phone is, 0 (cold) … 1 (warm), as of `freeAt`.
     public var warmth: Double { processor.warmth }
     /// When the queue finishes the last job submitted.
@@ -217,6 +238,7 @@ public struct ConnectionQueue: Sendable {
         self.udpReceiveDatagrams = udpReceiveDatagrams
         self.udpSendBuffer = udpSendBuffer
         processor = Processor(stream: stream)
+        mainQueue = Processor(stream: stream)
     }
 
     /// The costs of `spec` (defaults where it has none), drawing from `stream`.
@@ -241,26 +263,7 @@ public struct ConnectionQueue: Sendable {
     /// slow-down times the log-normal factor (no draw when the spread is 0), and warms the phone
     /// over its busy time. Returns when it ends.
     @inline(__always) mutating func serve(_ mean: SimTime, at t: SimTime) -> SimTime {
-        serve(mean, at: t, onMain: false)
-    }
-
-    /// `serve` on the app's main queue (`onMain`, when the connection shares one: its receive
-    /// completions) or on the connection's own.
-    @inline(__always) mutating func serve(_ mean: SimTime, at t: SimTime, onMain: Bool) -> SimTime {
-        var p = onMain ? mainQueue! : processor
-        let freeAt = p.freeAt
-        let start = Swift.max(t, freeAt)
-        var cost = Double(mean.nanoseconds)
-        if coldFactor != 1 {
-            if start > freeAt { p.warmth *= exp(-(start - freeAt).inSeconds / coolDownSeconds) }
-            cost *= 1 + (coldFactor - 1) * (1 - p.warmth)
-        }
-        if sigma > 0 && mean > .zero { cost *= exp(mu + sigma * p.stream.normal()) }
-        let d = SimTime.nanoseconds(Int64(cost.rounded()))
-        if coldFactor != 1 { p.warmth = 1 - (1 - p.warmth) * exp(-d.inSeconds / warmUpSeconds) }
-        p.freeAt = start + d
-        if onMain { mainQueue = p } else { processor = p }
-        return p.freeAt
+        processor.serve(mean, at: t, coldFactor, warmUpSeconds, coolDownSeconds, sigma, mu)
     }
 
     /// A transport packet of the connection was sent or arrived at `t`: its processing takes
@@ -280,18 +283,18 @@ public struct ConnectionQueue: Sendable {
     public mutating func receiveCompletion(
         arrivedAt t: SimTime, reads: Int = ConnectionQueue.readsPerMessage
     ) -> SimTime {
-        guard mainQueue != nil else {
+        guard sharesMainQueue else {
             for _ in 0..<reads { _ = serve(receiveCost, at: t) }
             return Swift.max(freeAt, t)
         }
         // On the shared main queue, after the stack processed the packet that carried it.
         let after = Swift.max(t, processor.freeAt)
-        for _ in 0..<reads { _ = serve(receiveCost, at: after, onMain: true) }
-        return Swift.max(mainQueue!.freeAt, after)
+        for _ in 0..<reads { _ = mainQueue.serve(receiveCost, at: after, coldFactor, warmUpSeconds, coolDownSeconds, sigma, mu) }
+        return Swift.max(mainQueue.freeAt, after)
     }
 
     /// When the app's next receive completion can begin: its main queue's, if it shares one.
-    var readsFreeAt: SimTime { mainQueue?.freeAt ?? freeAt }
+    var readsFreeAt: SimTime { sharesMainQueue ? mainQueue.freeAt : freeAt }
 
     /// A datagram of `bytes` payload arrived at `t`: `nil` when the receive buffer has no room
     /// for it (dropped), else when its last receive completion ends. Datagrams whose first read

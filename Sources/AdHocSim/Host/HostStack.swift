@@ -97,6 +97,8 @@ public struct HostStack: Sendable {
     /// Per flow side (`FlowSide.index`): the index in `mainQueues` of the queue it shares, or
     /// −1 for a connection with a queue of its own.
     let mainQueueSlot: [Int]
+    /// Whether the scenario has a round (no round bookkeeping per operation otherwise).
+    let hasRounds: Bool
     /// The main queues that a round's connections share, one per phone of each round: the thesis
     /// app starts every connection on `.main` (MatthiasBart/PtPPrototype,
     /// `Service/Connection/ConnectionImpl.swift`: `connection.start(queue: .main)`;
@@ -167,6 +169,7 @@ public struct HostStack: Sendable {
         }
         mainQueueSlot = slots
         mainQueues = processors
+        hasRounds = scenario.flows.contains { $0.round != nil }
         for (k, spec) in scenario.flows.enumerated() {
             sockets.addFlow(
                 k, transport: spec.transport, tcpConfig: config, quicConfig: quicConfig,
@@ -181,6 +184,7 @@ public struct HostStack: Sendable {
                     scenario.host.overridden(by: scenario.nodes[node].host),
                     stream: sim.randomStream(named: "flow:\(k)/host/\(side)"))
                 queue.carriesDatagrams = spec.transport == .udp
+                queue.sharesMainQueue = slots[queues.count] >= 0
                 queues.append(queue)
             }
             sim.schedule(at: spec.start, target: UInt32(k), kind: .flowStart)
@@ -190,11 +194,22 @@ public struct HostStack: Sendable {
     /// Applies `op` to `side`'s socket with the side's application and connection queue.
     @inline(__always) @discardableResult
     mutating func apply<O: SocketOperation>(_ op: O, to side: FlowSide, sim: inout Simulation) -> O.Result {
+        if hasRounds { return applyInRound(op, to: side, sim: &sim) }
         var op = op
-        checkOut(side.index)
-        defer { checkIn(side.index) }
         return sockets.with(side, &op, app: &flows[side.flow].app, queue: &queues[side.index], sim: &sim)
     }
+
+    /// `apply` in a scenario with rounds: the side's queue holds its shared main queue while the
+    /// operation runs.
+    @inline(never)
+    mutating func applyInRound<O: SocketOperation>(_ op: O, to side: FlowSide, sim: inout Simulation) -> O.Result {
+        var op = op
+        checkOut(side.index)
+        let result = sockets.with(side, &op, app: &flows[side.flow].app, queue: &queues[side.index], sim: &sim)
+        checkIn(side.index)
+        return result
+    }
+
 
     /// Side `s`'s connection queue takes its round's shared main queue before an operation.
     @inline(__always) mutating func checkOut(_ s: Int) {
@@ -205,7 +220,7 @@ public struct HostStack: Sendable {
     /// Side `s`'s connection queue gives its round's shared main queue back after an operation.
     @inline(__always) mutating func checkIn(_ s: Int) {
         let slot = mainQueueSlot[s]
-        if slot >= 0 { mainQueues[slot] = queues[s].mainQueue! }
+        if slot >= 0 { mainQueues[slot] = queues[s].mainQueue }
     }
 
     /// What flow `k`'s transport did, for its metrics.
@@ -539,7 +554,7 @@ public struct HostStack: Sendable {
             queues[s].wakeAt = w.readyAt
             sim.schedule(at: w.readyAt, target: UInt32(s), kind: .hostWake)
         }
-        if side.isClient { startNextInTurn(after: k, sim: &sim) }
+        if hasRounds && side.isClient { startNextInTurn(after: k, sim: &sim) }
     }
 
     /// The served sends of a TCP or QUIC side go to its socket while the send buffer takes them
