@@ -294,9 +294,11 @@ struct Verdict {
 extension Verdict {
     /// Runs the case's command and records what every case checks: an answer in time, an exit
     /// status of 0, 1 or 2 and no signal. Returns whether it timed out.
-    mutating func run(_ binary: String, _ command: [String], in dir: URL, options o: Options) -> Bool {
+    mutating func run(
+        _ binary: String, _ command: [String], in dir: URL, options o: Options, capture: URL? = nil
+    ) -> Bool {
         let (status, signal, seconds, timedOut) = execute(
-            binary, command, in: dir, timeout: o.timeout, memoryMiB: o.memoryMiB)
+            binary, command, in: dir, timeout: o.timeout, memoryMiB: o.memoryMiB, capture: capture)
         self.status = status
         self.signal = signal
         self.seconds = seconds
@@ -311,15 +313,23 @@ extension Verdict {
 }
 
 /// Runs `binary` with `args` in `dir` under the memory limit; kills it after `timeout`.
+///
+/// With `capture`, standard output and error go to that file (for the terminal checks).
 func execute(
-    _ binary: String, _ args: [String], in dir: URL, timeout: Double, memoryMiB: Int
+    _ binary: String, _ args: [String], in dir: URL, timeout: Double, memoryMiB: Int, capture: URL? = nil
 ) -> (Int32, Int32?, Double, Bool) {
     let p = Process()
     p.executableURL = URL(fileURLWithPath: "/bin/sh")
     p.arguments = ["-c", "ulimit -v \(memoryMiB * 1024) 2>/dev/null; exec \"$0\" \"$@\"", binary] + args
     p.currentDirectoryURL = dir
-    p.standardOutput = FileHandle.nullDevice
-    p.standardError = FileHandle.nullDevice
+    var output: FileHandle?
+    if let capture {
+        _ = FileManager.default.createFile(atPath: capture.path, contents: nil)
+        output = try? FileHandle(forWritingTo: capture)
+    }
+    defer { try? output?.close() }
+    p.standardOutput = output ?? FileHandle.nullDevice
+    p.standardError = output ?? FileHandle.nullDevice
     p.standardInput = FileHandle.nullDevice
     let start = Date()
     do { try p.run() } catch { return (-1, nil, 0, false) }
@@ -476,6 +486,13 @@ func runCase(
     _ k: Int, options o: Options, corpus: [(name: String, bytes: [UInt8])], binary: String, work: URL
 ) -> Verdict {
     var m = Mutator(rng: RandomStream(seed: o.seed, name: "fuzz-case:\(k)"))
+    // One case in ten is a tool case (measured tables, goldens, linked folders, control
+    // characters), decided by its own stream: the cases it does not take stay the ones earlier
+    // versions drew.
+    var toolDraw = RandomStream(seed: o.seed, name: "fuzz-tool-case:\(k)")
+    if !o.tweaksOnly && toolDraw.uniformInt(below: 10) == 0 {
+        return runToolCase(k, options: o, corpus: corpus, binary: binary, work: work, mutator: &m)
+    }
     // One case in ten is a result-folder case (issue #27's classes), decided by its own stream
     // so the other cases stay the ones earlier versions drew.
     var folderDraw = RandomStream(seed: o.seed, name: "fuzz-folder-case:\(k)")

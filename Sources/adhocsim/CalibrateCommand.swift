@@ -3,7 +3,7 @@ import Foundation
 
 enum CalibrateCommand {
     static func main(_ args: [String]) throws -> Int32 {
-        if args.contains("--help") || args.contains("-h") { print(Help.calibrate); return ExitStatus.success }
+        if args.contains("--help") || args.contains("-h") { say(Help.calibrate); return ExitStatus.success }
         let a = try Arguments(
             args,
             options: ["--measured", "--fit", "--holdout", "--out", "-j", "--repeat", "--max-evals", "--set", "--metrics"],
@@ -51,11 +51,11 @@ enum CalibrateCommand {
         do {
             let parameters = try fits.map(FitParameter.init(argument:))
             let text: String
-            switch ScenarioFile.read(measuredPath) {
+            switch ScenarioFile.read(measuredPath, limit: MeasuredTable.maxBytes, kind: "measured table") {
             case .success(let bytes):
                 guard let t = String(validating: bytes, as: UTF8.self) else {
                     throw CalibrationError(
-                        description: "\(Diagnostic.escaped(measuredPath)): error: cannot be read as UTF-8 text")
+                        description: "\(Diagnostic.escaped(measuredPath)): error: is not UTF-8 text")
                 }
                 text = t
             case .failure(let f):
@@ -119,7 +119,7 @@ enum CalibrateCommand {
             printError("adhocsim calibrate: \(out.path): cannot write the calibrated overrides (\(ErrorText.reason(error)))")
             return ExitStatus.badInput
         }
-        if !a.has("--quiet") { print(text(report, problem: problem, out: out.path), terminator: "") }
+        if !a.has("--quiet") { say(text(report, problem: problem, out: out.path), terminator: "") }
         return ExitStatus.success
     }
 

@@ -26,7 +26,7 @@ enum CommandLineTool {
                     throw Arguments.UsageError(
                         message: "takes no arguments, found \(Diagnostic.excerpt(rest.joined(separator: " ")))")
                 }
-                print("adhocsim \(RunFiles.toolVersion)")
+                say("adhocsim \(RunFiles.toolVersion)")
                 return ExitStatus.success
             case "--help", "-h", "help":
                 guard rest.count <= 1 else {
@@ -39,9 +39,9 @@ enum CommandLineTool {
                                 "no help for \"\(Diagnostic.excerpt(topic))\"; commands: \(commands.joined(separator: ", "))"
                         )
                     }
-                    print(text)
+                    say(text)
                 } else {
-                    print(Help.overview)
+                    say(Help.overview)
                 }
                 return ExitStatus.success
             case "run": return try RunCommand.main(rest)
@@ -80,6 +80,15 @@ enum CommandLineTool {
     }
 }
 
+/// Writes `text` and a line feed to standard error, with every control character but the line
+/// feeds escaped (`Diagnostic.terminalSafe`).
 func printError(_ text: String) {
-    FileHandle.standardError.write(Data((text + "\n").utf8))
+    FileHandle.standardError.write(Data((Diagnostic.terminalSafe(text) + "\n").utf8))
+}
+
+/// Writes `text` to standard output, with every control character but the line feeds escaped
+/// (`Diagnostic.terminalSafe`): a file name, label or value a user supplied cannot steer the
+/// terminal.
+func say(_ text: String, terminator: String = "\n") {
+    print(Diagnostic.terminalSafe(text), terminator: terminator)
 }

@@ -5,7 +5,7 @@ import Foundation
 /// (`FieldComparison`), written atomically into its own folder.
 enum CompareCommand {
     static func main(_ args: [String]) throws -> Int32 {
-        if args.contains("--help") || args.contains("-h") { print(Help.compare); return ExitStatus.success }
+        if args.contains("--help") || args.contains("-h") { say(Help.compare); return ExitStatus.success }
         let a = try Arguments(args, options: ["--measured", "--out"], switches: ["--quiet"])
         guard a.positionals.count == 1 else { throw Arguments.UsageError(message: "expects one sweep folder DIR") }
         guard let measuredPath = a.value("--measured") else {
@@ -13,16 +13,24 @@ enum CompareCommand {
         }
         let sweep = URL(fileURLWithPath: a.positionals[0])
         let cellsPath = sweep.appendingPathComponent("cells.csv").path
-        func readText(_ path: String) -> String? {
-            guard case .success(let bytes) = ScenarioFile.read(path) else { return nil }
-            return String(decoding: bytes, as: UTF8.self)
-        }
-        guard let cells = readText(cellsPath) else {
-            printError("adhocsim compare: \(Diagnostic.escaped(cellsPath)): cannot be read; expected a sweep folder")
+        let cells: String
+        switch OutputFolder.readText(URL(fileURLWithPath: cellsPath)) {
+        case .success(let text): cells = text
+        case .failure(let f):
+            printError(
+                "adhocsim compare: \(Diagnostic.escaped(cellsPath)): \(f.message); expected the cells.csv of a sweep folder")
             return ExitStatus.badInput
         }
-        guard let measuredText = readText(measuredPath) else {
-            printError("adhocsim compare: \(Diagnostic.escaped(measuredPath)): cannot be read as a text file")
+        let measuredText: String
+        switch ScenarioFile.read(measuredPath, limit: MeasuredTable.maxBytes, kind: "measured table") {
+        case .success(let bytes):
+            guard let text = String(validating: bytes, as: UTF8.self) else {
+                printError("adhocsim compare: \(Diagnostic.escaped(measuredPath)): is not UTF-8 text")
+                return ExitStatus.badInput
+            }
+            measuredText = text
+        case .failure(let f):
+            printError("adhocsim compare: \(Diagnostic.escaped(measuredPath)): \(f.message)")
             return ExitStatus.badInput
         }
         let comparison: FieldComparison
@@ -58,10 +66,10 @@ enum CompareCommand {
             return ExitStatus.badInput
         }
         if !a.has("--quiet") {
-            for note in comparison.notes { print("note: \(note)") }
-            for t in comparison.tally { print("\(t.name): \(t.agree) of \(t.total)") }
-            if let f = comparison.rmsLogFactor { print("RMS log error: x\(NumberText.fixed(f, decimals: 2))") }
-            print("report: \(out.path)/compare.md")
+            for note in comparison.notes { say("note: \(note)") }
+            for t in comparison.tally { say("\(t.name): \(t.agree) of \(t.total)") }
+            if let f = comparison.rmsLogFactor { say("RMS log error: x\(NumberText.fixed(f, decimals: 2))") }
+            say("report: \(out.path)/compare.md")
         }
         return ExitStatus.success
     }

@@ -9,7 +9,7 @@ enum RangeCommand {
         """
 
     static func main(_ args: [String]) throws -> Int32 {
-        if args.contains("--help") || args.contains("-h") { print(Help.range); return ExitStatus.success }
+        if args.contains("--help") || args.contains("-h") { say(Help.range); return ExitStatus.success }
         let a = try Arguments(args, options: ["--environment", "--set"], switches: [])
         guard a.positionals.count <= 1 else { throw Arguments.UsageError(message: "expects at most one scenario FILE") }
         var overrides: [String] = []
@@ -28,8 +28,8 @@ enum RangeCommand {
             return ExitStatus.badInput
         }
         let range = MaximumRange(scenario)
-        print("range_m=\(NumberText.fixed(range.metres, decimals: 2))")
-        print(range.explanation)
+        say("range_m=\(NumberText.fixed(range.metres, decimals: 2))")
+        say(range.explanation)
         return ExitStatus.success
     }
 }

@@ -3,7 +3,7 @@ import Foundation
 
 enum RunCommand {
     static func main(_ args: [String]) throws -> Int32 {
-        if args.contains("--help") || args.contains("-h") { print(Help.run); return ExitStatus.success }
+        if args.contains("--help") || args.contains("-h") { say(Help.run); return ExitStatus.success }
         let a = try Arguments(
             args, options: ["--out", "--seed", "--set", "--overrides"],
             switches: ["--quiet", "--pcap", "--view", "--timeline"])
@@ -12,7 +12,7 @@ enum RunCommand {
                 message: a.positionals.isEmpty
                     ? "expects a scenario FILE" : "expects one scenario FILE, found \(a.positionals.count)")
         }
-        guard var overrides = overrideArguments(a) else { return ExitStatus.badInput }
+        guard var overrides = overrideArguments(a, scenario: a.positionals[0]) else { return ExitStatus.badInput }
         if a.value("--seed") != nil {
             let seed = try a.integer("--seed", default: 0, in: 0...UInt64.max)
             overrides.append("seed=\(seed)")
@@ -60,11 +60,11 @@ enum RunCommand {
         }
         let quiet = a.has("--quiet")
         if !quiet {
-            print(
+            say(
                 "\(scenario.name): simulated \(report.simulatedTime) in \(NumberText.fixed(report.wallSeconds, decimals: 3)) s wall, \(report.eventsExecuted) events (\(report.stopReason.rawValue))"
             )
-            print(RunFiles.summaryText(report), terminator: "")
-            print("results: \(a.value("--out") ?? "results/\(scenario.name)")")
+            say(RunFiles.summaryText(report), terminator: "")
+            say("results: \(a.value("--out") ?? "results/\(scenario.name)")")
         }
         if let t = report.timeline, t.hasSuffix("}\n"), let last = t.dropLast().split(separator: "\n").last,
             last.hasPrefix("{\"e\":\"truncated\"")
@@ -85,7 +85,7 @@ enum RunCommand {
 
 enum ValidateCommand {
     static func main(_ args: [String]) throws -> Int32 {
-        if args.contains("--help") || args.contains("-h") { print(Help.validate); return ExitStatus.success }
+        if args.contains("--help") || args.contains("-h") { say(Help.validate); return ExitStatus.success }
         let a = try Arguments(args, options: ["--set"], switches: [])
         guard !a.positionals.isEmpty else { throw Arguments.UsageError(message: "expects at least one scenario FILE") }
         var failed = 0
@@ -103,7 +103,7 @@ enum ValidateCommand {
                 }
                 let cells = s.matrix.map { ", matrix of \($0.cellCount) cells × \($0.repeats)" } ?? ""
                 let layers = s.layers.outline.map { ", " + $0 }.joined()
-                print(
+                say(
                     "\(file): ok (scenario \"\(s.name)\", \(s.nodes.count) node\(s.nodes.count == 1 ? "" : "s"), \(s.flows.count) flow\(s.flows.count == 1 ? "" : "s")\(layers), \(s.duration)\(cells))"
                 )
             } catch let e as ScenarioError {
@@ -120,7 +120,7 @@ enum ValidateCommand {
 
 enum BenchCommand {
     static func main(_ args: [String]) throws -> Int32 {
-        if args.contains("--help") || args.contains("-h") { print(Help.bench); return ExitStatus.success }
+        if args.contains("--help") || args.contains("-h") { say(Help.bench); return ExitStatus.success }
         if args.first == "medium" { return try medium(Array(args.dropFirst())) }
         let a = try Arguments(
             args, options: ["--population", "--events", "--repeat"], switches: ["--compare", "--no-baseline"])
@@ -163,19 +163,19 @@ enum BenchCommand {
             }
             comparisons.append(q!)
             for f in comparisons {
-                print(
+                say(
                     "compare \(f.label) events_per_s=\(Int(f.eventsPerSecond)) ratio_to_baseline=\(NumberText.fixed(f.eventsPerSecond / baseline!.eventsPerSecond, decimals: 3)) checksum=\(f.checksum)"
                 )
             }
         }
         let f = best!
         guard let b = baseline else {
-            print(
+            say(
                 "events_per_s=\(Int(f.eventsPerSecond)) population=\(population) events=\(f.events) best_of=\(repeats) queue=radix-heap-64 checksum=\(f.checksum)"
             )
             return ExitStatus.success
         }
-        print(
+        say(
             "events_per_s=\(Int(f.eventsPerSecond)) population=\(population) events=\(f.events) best_of=\(repeats) queue=radix-heap-64 baseline=\(b.label) baseline_events_per_s=\(Int(b.eventsPerSecond)) ratio_to_baseline=\(NumberText.fixed(f.eventsPerSecond / b.eventsPerSecond, decimals: 3)) checksum=\(f.checksum)"
         )
         if f.checksum != b.checksum {
@@ -215,7 +215,7 @@ extension BenchCommand {
         for v in MediumBenchmark.Variant.allCases {
             let f = best[v]!
             let ns = f.seconds * 1e9 / Double(Swift.max(f.events, 1))
-            print(
+            say(
                 "variant=\(v.rawValue) ns_per_receiver=\(NumberText.fixed(ns, decimals: 2)) ratio_to_row=\(NumberText.fixed(f.seconds / row.seconds, decimals: 3)) receiver_visits=\(f.events) frames=\(frames) on_air=\(onAir) best_of=\(repeats) checksum=\(f.checksum)"
             )
         }
@@ -244,10 +244,25 @@ func loadScenario(_ file: String, overrides: [String]) -> Scenario? {
 
 /// `--overrides FILE` (a calibrated overrides file, applied first) and then every `--set`;
 /// `nil` after printing the file's problems.
-func overrideArguments(_ a: Arguments) -> [String]? {
+///
+/// The file's overrides are tried on `scenario` by themselves first, so a value the scenario
+/// refuses is blamed on the overrides file (`--overrides cal.json host.sendUs=-5`), not on a
+/// `--set` the user never typed.
+func overrideArguments(_ a: Arguments, scenario: String) -> [String]? {
     var list: [String] = []
     if let file = a.value("--overrides") {
         guard let read = reading(file, { try OverrideFile.read(file) }) else { return nil }
+        guard
+            reading(
+                scenario,
+                {
+                    try ScenarioDecoder.load(
+                        path: scenario, overrides: read, overrideSource: "--overrides \(file):")
+                }) != nil
+        else {
+            printError("the overrides in \(Diagnostic.excerpt(file)) do not fit \(Diagnostic.excerpt(scenario)); nothing was run or written.")
+            return nil
+        }
         list = read
     }
     return list + a.all("--set")

@@ -4,7 +4,7 @@ import Foundation
 /// `adhocsim schema`: prints the scenario format's JSON Schema.
 enum SchemaCommand {
     static func main(_ args: [String]) throws -> Int32 {
-        if args.contains("--help") || args.contains("-h") { print(Help.schema); return ExitStatus.success }
+        if args.contains("--help") || args.contains("-h") { say(Help.schema); return ExitStatus.success }
         let a = try Arguments(args, options: ["--table"], switches: [])
         guard a.positionals.isEmpty else {
             throw Arguments.UsageError(message: "takes no arguments, found \(a.positionals.count)")
@@ -16,10 +16,10 @@ enum SchemaCommand {
                 throw Arguments.UsageError(
                     message: "--table: \"\(Diagnostic.excerpt(name))\" is not a declared section (declared: \(names))")
             }
-            print(table, terminator: "")
+            say(table, terminator: "")
             return ExitStatus.success
         }
-        print(ScenarioSchema.text, terminator: "")
+        say(ScenarioSchema.text, terminator: "")
         return ExitStatus.success
     }
 }

@@ -3,7 +3,7 @@ import Foundation
 
 enum SweepCommand {
     static func main(_ args: [String]) throws -> Int32 {
-        if args.contains("--help") || args.contains("-h") { print(Help.sweep); return ExitStatus.success }
+        if args.contains("--help") || args.contains("-h") { say(Help.sweep); return ExitStatus.success }
         let a = try Arguments(
             args, options: ["--out", "-j", "--shard", "--set", "--overrides", "--matrix"],
             switches: ["--resume", "--quiet"])
@@ -23,7 +23,7 @@ enum SweepCommand {
         }
         let plan: SweepPlan
         do {
-            guard var overrides = overrideArguments(a) else { return ExitStatus.badInput }
+            guard var overrides = overrideArguments(a, scenario: a.positionals[0]) else { return ExitStatus.badInput }
             if let m = a.value("--matrix") {
                 // Inline JSON, or a file holding the matrix object.
                 overrides.append(
@@ -44,10 +44,10 @@ enum SweepCommand {
                 plan, out: URL(fileURLWithPath: outPath), workers: workers, shard: shard,
                 resume: a.has("--resume"), progress: progress)
             if !a.has("--quiet") {
-                print(
+                say(
                     "\(plan.base.name): \(plan.matrix.cellCount) cells × \(plan.matrix.repeats) repeat(s); ran \(ran) unit(s) now, \(failed) with a failed status"
                 )
-                print("results: \(outPath)/cells.csv")
+                say("results: \(outPath)/cells.csv")
             }
         } catch let e as SweepRunner.OutputError {
             printError("adhocsim sweep: \(e.description)")
@@ -59,7 +59,7 @@ enum SweepCommand {
 
 enum MergeCommand {
     static func main(_ args: [String]) throws -> Int32 {
-        if args.contains("--help") || args.contains("-h") { print(Help.merge); return ExitStatus.success }
+        if args.contains("--help") || args.contains("-h") { say(Help.merge); return ExitStatus.success }
         let a = try Arguments(args, options: ["--out"], switches: ["--allow-partial"])
         guard !a.positionals.isEmpty, let out = a.value("--out") else {
             throw Arguments.UsageError(message: "expects sweep folders and --out DIR")
@@ -69,7 +69,7 @@ enum MergeCommand {
                 a.positionals.map { URL(fileURLWithPath: $0) }, out: URL(fileURLWithPath: out),
                 allowPartial: a.has("--allow-partial"))
             for w in warnings { printError("adhocsim merge: warning: \(w)") }
-            print(
+            say(
                 "merged \(a.positionals.count) folder(s) into \(out)/cells.csv" + (warnings.isEmpty ? "" : " (partial)")
             )
         } catch let e as SweepRunner.OutputError {

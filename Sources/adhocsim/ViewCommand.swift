@@ -4,7 +4,7 @@ import Foundation
 /// `adhocsim view DIR`: writes DIR/view.html from DIR/timeline.jsonl.
 enum ViewCommand {
     static func main(_ args: [String]) throws -> Int32 {
-        if args.contains("--help") || args.contains("-h") { print(Help.view); return ExitStatus.success }
+        if args.contains("--help") || args.contains("-h") { say(Help.view); return ExitStatus.success }
         let a = try Arguments(args, options: [], switches: [])
         guard a.positionals.count == 1 else { throw Arguments.UsageError(message: "expects one run folder DIR") }
         let dir = URL(fileURLWithPath: a.positionals[0])
@@ -34,7 +34,7 @@ enum ViewCommand {
             printError("adhocsim view: cannot write view.html (\(ErrorText.reason(error)))")
             return ExitStatus.badInput
         }
-        print("wrote \(dir.appendingPathComponent("view.html").path)")
+        say("wrote \(dir.appendingPathComponent("view.html").path)")
         return ExitStatus.success
     }
 

@@ -79,7 +79,13 @@ public struct FieldComparison: Sendable {
         for name in ["environment", "protocol", "distance_m", "packets", "size_bytes"] where index[name] == nil {
             throw Failure(description: "\(file): missing column \"\(name)\"; expected a sweep's cells.csv")
         }
-        let body = records.dropFirst().filter { $0.count == header.count }
+        if let bad = records.indices.dropFirst().first(where: { records[$0].count != header.count }) {
+            throw Failure(
+                description:
+                    "\(file): record \(bad + 1) has \(records[bad].count) field\(records[bad].count == 1 ? "" : "s"), "
+                    + "the header \(header.count); expected a sweep's cells.csv, whole")
+        }
+        let body = records.dropFirst()
         func field(_ r: [String], _ name: String) -> String { index[name].map { r[$0] } ?? "" }
         aggregation = measured.aggregation
         notes = measured.notes

@@ -170,6 +170,10 @@ public struct CalibrationError: Error, CustomStringConvertible {
 /// `side`, `protocol`, `place`, `distance_m`, `source_file`, ...) is read as it is and compared
 /// group by group with medians (`MeasuredAggregation.groupMedian`).
 public struct MeasuredTable: Sendable {
+    /// The largest measured table read: 256 MiB (assumption: a million per-test rows of about
+    /// 100 bytes each, far more than any field study holds).
+    public static let maxBytes = 256 << 20
+
     /// The columns that say which cell a row measured.
     public static let keyColumns = ["place", "protocol", "distance_m", "packets", "size_bytes"]
 

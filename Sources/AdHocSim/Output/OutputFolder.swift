@@ -59,6 +59,15 @@ public enum OutputFolder {
         }
     }
 
+    /// The destination of the symbolic link at `url` (read with `lstat`, never followed), or
+    /// `nil` when `url` is not a link or does not exist.
+    public static func linkDestination(_ url: URL) -> String? {
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: url.path),
+            attributes[.type] as? FileAttributeType == .typeSymbolicLink
+        else { return nil }
+        return (try? FileManager.default.destinationOfSymbolicLink(atPath: url.path)) ?? "?"
+    }
+
     /// Throws `Refusal` when any of `names` inside `directory` is a symbolic link (checked with
     /// `lstat`, never following it): adhocsim never writes through a link inside a result
     /// folder, since emptying `cells/` through a link would empty the link's target (issue #27,
@@ -94,6 +103,30 @@ public enum OutputFolder {
         let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
         guard let data = try? handle.read(upToCount: limit + 1), data.count <= limit else { return nil }
         return data
+    }
+
+    /// `readText`'s reason for a file that does not exist.
+    public static let missingMessage = "no such file"
+
+    /// The text of the regular UTF-8 file at `url` (as `readRegularFile` reads it), or the
+    /// reason it cannot be read, in words a user can act on: missing, not a regular file, larger
+    /// than `limit`, or not UTF-8.
+    public static func readText(_ url: URL, limit: Int = readByteLimit) -> Result<String, ScenarioFile.Failure> {
+        let attributes = try? FileManager.default.attributesOfItem(atPath: url.path)
+        guard let attributes else { return .failure(ScenarioFile.Failure(message: missingMessage)) }
+        guard attributes[.type] as? FileAttributeType == .typeRegular else {
+            return .failure(ScenarioFile.Failure(message: "is not a regular file (a folder, link, FIFO or device)"))
+        }
+        if let size = (attributes[.size] as? NSNumber)?.intValue, size > limit {
+            return .failure(ScenarioFile.Failure(message: "is larger than \(ByteText.size(limit)), the most adhocsim reads"))
+        }
+        guard let data = readRegularFile(url, limit: limit) else {
+            return .failure(ScenarioFile.Failure(message: "cannot be read, or grew past \(ByteText.size(limit)) while read"))
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            return .failure(ScenarioFile.Failure(message: "is not UTF-8 text"))
+        }
+        return .success(text)
     }
 
     /// The text of the regular UTF-8 file at `url` (see `readRegularFile`).

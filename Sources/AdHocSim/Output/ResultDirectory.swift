@@ -81,6 +81,14 @@ public enum ResultDirectory {
         guard isPlainFileName(base) else {
             throw WriteError(description: "\(target.path): not a usable output folder name")
         }
+        // A link in place of the folder is refused, never followed: replacing the folder renames
+        // it aside, which would move the link's target's own files (checked with `lstat`).
+        if let destination = OutputFolder.linkDestination(target) {
+            throw WriteError(
+                description: "\(Diagnostic.escaped(target.path)) is a symbolic link (to \(Diagnostic.escaped(destination))); "
+                    + "adhocsim replaces a result folder by renaming it, which would move what the link points to. "
+                    + "Give the real folder as --out, or remove the link.")
+        }
         do {
             try OutputFolder.checkWritable(target, owner: owner)
         } catch let refusal as OutputFolder.Refusal {

@@ -173,8 +173,13 @@ public enum SweepPlots {
 
     /// Writes `plots/*.svg` and `plots/index.html` under `dir`.
     public static func write(dir: URL) throws -> [String] {
-        guard let text = OutputFolder.readRegularText(dir.appendingPathComponent("cells.csv")) else {
-            throw PlotError(description: "\(dir.path): no cells.csv (run adhocsim sweep first)")
+        let text: String
+        switch OutputFolder.readText(dir.appendingPathComponent("cells.csv")) {
+        case .success(let t): text = t
+        case .failure(let f) where f.message == OutputFolder.missingMessage:
+            throw PlotError(description: "\(Diagnostic.escaped(dir.path)): no cells.csv (run adhocsim sweep first)")
+        case .failure(let f):
+            throw PlotError(description: "\(Diagnostic.escaped(dir.path))/cells.csv: \(f.message)")
         }
         let list = try charts(cellsCSV: text)
         var files = list.map { ResultFile(name: $0.file, contents: $0.chart.svg) }

@@ -47,6 +47,16 @@ public struct Diagnostic: Sendable, Equatable, CustomStringConvertible {
         return out
     }
 
+    /// `text` with every control and bidirectional formatting character escaped as `escaped`
+    /// does, except the line feeds that separate its lines (and tabs): what a command prints
+    /// to a terminal goes through here, so nothing a user or a file supplied can steer it.
+    public static func terminalSafe(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: { isControl($0) && $0 != "\n" && $0 != "\t" }) else { return text }
+        return text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+            line.split(separator: "\t", omittingEmptySubsequences: false).map { escaped(String($0)) }.joined(separator: "\t")
+        }.joined(separator: "\n")
+    }
+
     /// `text` escaped and cut to at most `limit` characters, saying how long it was.
     public static func excerpt(_ text: String, limit: Int = 120) -> String {
         let e = escaped(text)

@@ -13,10 +13,13 @@ enum Override {
     /// once: linear in the arguments and the document, however many there are (issue #27,
     /// class 5: applied one by one, each search of an object's members made an overrides file
     /// of 300 000 keys quadratic).
-    static func apply(_ arguments: [String], to root: inout JSONNode, sink: DiagnosticSink) {
+    ///
+    /// `source` names where the arguments came from in messages: `--set`, or an overrides file
+    /// (`--overrides cal.json`).
+    static func apply(_ arguments: [String], source: String = "--set", to root: inout JSONNode, sink: DiagnosticSink) {
         let tree = Step(origin: .generated)
         for argument in arguments {
-            guard let (path, value) = parse(argument, sink: sink) else { continue }
+            guard let (path, value) = parse(argument, source: source, sink: sink) else { continue }
             var step = tree
             var walked = JSONPath.root
             var conflict = false
@@ -44,8 +47,8 @@ enum Override {
     }
 
     /// One `PATH=VALUE` argument read, or `nil` after reporting why not.
-    private static func parse(_ argument: String, sink: DiagnosticSink) -> (JSONPath, JSONNode)? {
-        let origin = ValueOrigin.override("--set \(argument)")
+    private static func parse(_ argument: String, source: String, sink: DiagnosticSink) -> (JSONPath, JSONNode)? {
+        let origin = ValueOrigin.override("\(source) \(argument)")
         guard let eq = argument.firstIndex(of: "=") else {
             sink.report("expected PATH=VALUE, for example environment.pathLossExponent=3", path: .root, at: origin)
             return nil

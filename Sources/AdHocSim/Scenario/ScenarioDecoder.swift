@@ -31,10 +31,14 @@ public struct ScenarioDecoder {
 
     /// Reads and decodes the file at `path`, applying `overrides` (`PATH=VALUE` strings) first.
     /// - Throws: `ScenarioError` listing every problem found.
-    public static func load(path: String, overrides: [String] = []) throws -> Scenario {
+    /// `overrideSource` names where the overrides came from in messages (`--set`, or
+    /// `--overrides FILE`).
+    public static func load(path: String, overrides: [String] = [], overrideSource: String = "--set") throws
+        -> Scenario
+    {
         switch ScenarioFile.read(path) {
         case .success(let bytes):
-            return try decode(bytes: bytes, file: path, overrides: overrides)
+            return try decode(bytes: bytes, file: path, overrides: overrides, overrideSource: overrideSource)
         case .failure(let reason):
             throw ScenarioError(diagnostics: [
                 Diagnostic(
@@ -45,11 +49,13 @@ public struct ScenarioDecoder {
     }
 
     /// Decodes scenario text. `file` is the name used in messages.
-    public static func decode(bytes: [UInt8], file: String, overrides: [String] = []) throws -> Scenario {
+    public static func decode(bytes: [UInt8], file: String, overrides: [String] = [], overrideSource: String = "--set")
+        throws -> Scenario
+    {
         let sink = DiagnosticSink(file: file, lineMap: LineMap(bytes))
         var parser = JSONParser(bytes: bytes, sink: sink)
         guard var root = parser.parseDocument() else { throw sink.error }
-        Override.apply(overrides, to: &root, sink: sink)
+        Override.apply(overrides, source: overrideSource, to: &root, sink: sink)
         let decoder = ScenarioDecoder(sink: sink)
         let scenario = decoder.decodeRoot(root, file: file)
         guard let scenario, !sink.hasErrors else { throw sink.error }
@@ -324,14 +330,17 @@ public enum ScenarioFile {
         public var message: String
     }
 
-    /// The bytes of `path`, or why not.
-    public static func read(_ path: String) -> Result<[UInt8], Failure> {
+    /// The bytes of `path`, at most `limit` of them, or why not; `kind` names the file in the
+    /// reasons ("scenario", "measured table").
+    public static func read(_ path: String, limit: Int = maxBytes, kind: String = "scenario") -> Result<
+        [UInt8], Failure
+    > {
         guard !path.isEmpty else { return .failure(Failure(message: "an empty file name")) }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             return .failure(Failure(message: "no such file"))
         }
-        if isDirectory.boolValue { return .failure(Failure(message: "is a directory, not a scenario file")) }
+        if isDirectory.boolValue { return .failure(Failure(message: "is a directory, not a \(kind) file")) }
         // A FIFO or socket would block forever (issue #27, class 6): refused before opening
         // (opening a FIFO already blocks). Foundation reports a FIFO as `typeUnknown`. Devices
         // stay readable: /dev/null reads as empty, /dev/zero stops at `maxBytes`.
@@ -347,9 +356,9 @@ public enum ScenarioFile {
         }
         defer { try? handle.close() }
         do {
-            let data = try handle.read(upToCount: maxBytes + 1) ?? Data()
-            guard data.count <= maxBytes else {
-                return .failure(Failure(message: "is larger than \(maxBytes >> 20) MiB, the most a scenario may be"))
+            let data = try handle.read(upToCount: limit + 1) ?? Data()
+            guard data.count <= limit else {
+                return .failure(Failure(message: "is larger than \(ByteText.size(limit)), the most a \(kind) file may be"))
             }
             return .success(Array(data))
         } catch {

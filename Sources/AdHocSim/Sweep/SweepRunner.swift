@@ -138,8 +138,9 @@ public enum SweepRunner {
             let params = unit.cell.assignments.map { "\($0.path)=\(Matrix.display($0.value))" }.joined(separator: " ")
             FileHandle.standardError.write(
                 Data(
-                    "[\(done)/\(total)] \(unit.stem) \(status) \(NumberText.fixed(seconds, decimals: 2)) s (\(params))\n"
-                        .utf8))
+                    Diagnostic.terminalSafe(
+                        "[\(done)/\(total)] \(unit.stem) \(status) \(NumberText.fixed(seconds, decimals: 2)) s (\(params))\n"
+                    ).utf8))
         case .bar:
             let eta = done > 0 ? elapsed / Double(done) * Double(total - done) : 0
             let width = 30
