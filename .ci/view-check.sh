@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Opens view.html of the mesh-chat example and of a two-phone thesis test in headless Chromium
-# (issue #15): the page loads with no errors (uncaught exceptions and console.error calls are
+# Opens view.html of the mesh-chat example and of a two-phone thesis test in headless Chromium and
+# checks that the page loads with no errors (uncaught exceptions and console.error calls are
 # counted on <body data-errors>), the DOM holds one element per phone, and a screenshot after
 # seeking to the failure time (85 s, after p11 and p22 fail at 80 s) differs from one at t = 0.
 set -euo pipefail
@@ -25,7 +25,7 @@ browse --screenshot="$OUT/chat-85.png" "file://$OUT/chat/view.html#t=85" >/dev/n
 if cmp -s "$OUT/chat-0.png" "$OUT/chat-85.png"; then echo "view-check: the view at 85 s looks the same as at 0 s"; exit 1; fi
 "$BIN" run topologies/two-phones.json --view --quiet --out "$OUT/thesis"
 check "$OUT/thesis" 2
-# A tampered timeline (issue #27): a message's id and a phone's id carry markup and an inline
+# A tampered timeline: a message's id and a phone's id carry markup and an inline
 # event handler. They are well-typed strings, so `view` accepts the file; the page must show
 # them as text: no element they describe exists, and the handler never runs (the page's
 # Content-Security-Policy forbids inline handlers in any case).

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Prints the interaction cutoff's error against the exact model from a sweep (issue #31).
+"""Prints the interaction cutoff's error against the exact model from a sweep.
 
 The sweep runs one bench over seeds and margins, the exact model among them:
   adhocsim sweep topologies/bench/mesh-1000.json -j 2 --out DIR \\

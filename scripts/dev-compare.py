@@ -5,7 +5,7 @@ Usage: dev-compare.py SWEEP_DIR/cells.csv [FIELD_DATA_CSV] [--places Field,Fores
 
 FIELD_DATA_CSV defaults to topologies/field-data/dev-tests.csv (MatthiasBart/
 evaluation_notebook, Field and Forest of 1 May 2025 and the Home/Forest pilot; see that
-folder's README). Prints the figures issue #26 checks, computed as its text defines them:
+folder's README). Prints the development set's figures, computed as its text defines them:
 
 - probe medians: median over tests of the mean probe RTT and of the app's SD (sample SD,
   n - 1), per place x protocol; "within 1.5x" when max(sim/real, real/sim) <= 1.5;

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes the three big topologies of docs/benchmark-log.md ("Hardening") into the folder given
+"""Writes the three big topologies of docs/decisions/2026-11-24-fuzzer.md into the folder given
 (default /tmp): 200 000 keys in one object, 100 000 unknown keys on one minified line, and
 20 000 nodes with 5 000 flows naming unknown nodes. Time them with `adhocsim validate`."""
 import json, os, sys

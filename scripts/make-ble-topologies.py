@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Writes topologies/ble/station-scan.json: one iPhone scanning a station crowd whose devices
-advertise what they really carry (issue #29, item 4).
+advertise what they really carry.
 
 Seed 004 (Table 5.4) scanned about 1000 BLE devices in each of three visits to Zurich main
 station (January 2023): 29-42 of them showed the app manufacturer data, 15-19 a local name,

@@ -137,7 +137,7 @@ def forwarding():
 def variants():
     """The earlier models the prose of docs/mesh.md names, each as its switches."""
     for label, sets in [
-        ("the model before issue #13 (with its slot fix)",
+        ("instant sessions, broadcast floods, periodic heartbeats only, no cache, no encryption, one session a phone",
          ["mesh.sessionSetup=instant", "mesh.floodSend=broadcast", "mesh.heartbeatOnStart=false",
           "mesh.heartbeatOnNewSession=false", "mesh.routeCache=false", "mesh.encryption=none",
           "mesh.sessionsPerPhone=1"]),

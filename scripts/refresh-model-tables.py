@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Rewrites every generated parameter table in docs/models/*.md from the declarations:
 each block between "<!-- generated: adhocsim schema --table NAME -->" and
-"<!-- end generated -->" becomes `adhocsim schema --table NAME`'s output (issue #28).
+"<!-- end generated -->" becomes `adhocsim schema --table NAME`'s output.
 ParameterDeclarationTests fails when a committed table is stale; this script is the fix.
 Usage: scripts/refresh-model-tables.py [path/to/adhocsim]   (default .build/debug/adhocsim)"""
 import pathlib, re, subprocess, sys

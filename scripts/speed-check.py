@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Issue #28's speed check of a refactor step: two release builds run alternately on the same
+"""The speed check of a refactor step: two release builds run alternately on the same
 scenarios, best of N wall times each (and the hold model's events/s), so the machine's drift
 hits both alike.
   python3 scripts/speed-check.py BEFORE_BINARY AFTER_BINARY [--rounds 5] [--core] [--also FILE...]

@@ -370,7 +370,7 @@ func fingerprint(_ dir: URL, skipping skip: [String]) -> [String: UInt64] {
     return out
 }
 
-/// A result-folder case (issue #27): a sweep or run folder is made from the unmutated input,
+/// A result-folder case: a sweep or run folder is made from the unmutated input,
 /// then changed as a user, a colleague or an attacker might (a link for `cells/`, truncated,
 /// garbage or missing files, a FIFO, a foreign file, another shard's metadata), and `view`,
 /// `plot`, `merge`, `sweep --resume` or a rerun is pointed at it. Besides the usual checks:
@@ -493,7 +493,7 @@ func runCase(
     if !o.tweaksOnly && toolDraw.uniformInt(below: 10) == 0 {
         return runToolCase(k, options: o, corpus: corpus, binary: binary, work: work, mutator: &m)
     }
-    // One case in ten is a result-folder case (issue #27's classes), decided by its own stream
+    // One case in ten is a result-folder case, decided by its own stream
     // so the other cases stay the ones earlier versions drew.
     var folderDraw = RandomStream(seed: o.seed, name: "fuzz-folder-case:\(k)")
     if !o.tweaksOnly && folderDraw.uniformInt(below: 10) == 0 {

@@ -93,7 +93,7 @@ enum CalibrateCommand {
             }
         }
         // The folder it goes in must be a folder or not exist yet (it is made): a file on the
-        // way is refused now, before the search, with the path named (issue #27, class 8).
+        // way is refused now, before the search, with the path named.
         var ancestor = out.deletingLastPathComponent()
         while !FileManager.default.fileExists(atPath: ancestor.path, isDirectory: &isDirectory) && ancestor.path != "/" {
             ancestor = ancestor.deletingLastPathComponent()

@@ -148,7 +148,7 @@ enum Help {
 
           events_per_s=<best> ... baseline_events_per_s=<...> ratio_to_baseline=<...>
 
-          --compare          also time bare loops for every heap shape (docs/benchmark-log.md)
+          --compare          also time bare loops for every heap shape (docs/decisions/2026-11-22-event-queue.md)
           --no-baseline      skip the baseline (for memory measurements of the core alone)
 
         adhocsim bench medium FILE [--frames F] [--on-air K] [--repeat R] [--set PATH=VALUE]...

@@ -1,4 +1,4 @@
-/// The medium's receiver loop measured on its own (issue #11): what a frame costs per receiver
+/// The medium's receiver loop measured on its own: what a frame costs per receiver
 /// in the exact model, apart from the MAC and the mesh above it, beside two reference loops
 /// timed in the same process over the same neighbour rows.
 ///

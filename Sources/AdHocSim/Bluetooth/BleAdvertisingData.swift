@@ -1,6 +1,6 @@
 /// What an advertiser says: its AdvData or ScanRspData as AD structures (Core Specification
 /// Supplement, Part A §1; Core Specification v5.4, Vol 3, Part C §11: each structure is a length
-/// octet, an AD type octet and its data), and what an iOS app is shown of it (issue #29).
+/// octet, an AD type octet and its data), and what an iOS app is shown of it.
 public struct BleAdStructure: Sendable, Equatable {
     /// The AD types AdHocSim models (Assigned Numbers, "Common Data Types").
     public enum Kind: Sendable, Equatable {

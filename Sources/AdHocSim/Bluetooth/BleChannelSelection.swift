@@ -1,5 +1,5 @@
 /// Which data channel a connection event uses (Core Specification v5.4, Vol 6, Part B §4.5.8),
-/// for each event of a connection (`BleConnection`, issue #29, item 5), checked against the
+/// for each event of a connection (`BleConnection`), checked against the
 /// specification's sample data (Vol 6, Part C §3). A channel map lists the used data channels.
 public struct BleChannelMap: Sendable, Equatable {
     /// The used channels, ascending (the remapping table of §4.5.8.2 and §4.5.8.3).

@@ -1,6 +1,6 @@
 import Foundation
 
-/// An LE connection and the GATT notifications it carries (issue #29, item 5): connection
+/// An LE connection and the GATT notifications it carries: connection
 /// events every `interval` from the anchor a CONNECT_IND sets, a data channel per event from
 /// channel selection algorithm #1 or #2, and in each event central–peripheral exchanges of LL
 /// data PDUs T_IFS apart, acknowledged by SN/NESN (an unacknowledged PDU is sent again in the

@@ -1,4 +1,4 @@
-/// An LE connection's keys (`ble.connections[i]`), each declared once (issue #28); the rule
+/// An LE connection's keys (`ble.connections[i]`), each declared once; the rule
 /// between the interval, the latency and the supervision timeout stays after the declarations
 /// (`decodeBleConnection`).
 enum BleConnectionParameters {

@@ -55,7 +55,7 @@ public enum BleFiles {
     /// number `epoch`: eight hex digits of SplitMix64's mix of FNV-1a 64 over the three (a
     /// stand-in for iOS's peripheral UUID, which each iPhone derives on its own for each address
     /// it sees: `CBPeer.identifier` is the local device's name for the peer, so two phones show
-    /// two identifiers for one tag; issue #29).
+    /// two identifiers for one tag).
     public static func identifier(scanner: Int, advertiser: Int, epoch: Int64) -> String {
         var h = StableHash()
         h.value = SplitMix64.mix(StableHash.fnv1a("\(scanner)/\(advertiser)/\(epoch)"))

@@ -1,4 +1,4 @@
-/// The `ble` section's keys, each declared once (issue #28): the section's own settings, its
+/// The `ble` section's keys, each declared once: the section's own settings, its
 /// `estimator`, and the keys of each advertiser, scanner and 2.4 GHz Wi-Fi transmitter. The
 /// decoder's checks and messages, the schema's `ble` objects and the tables in
 /// `docs/models/bluetooth-le.md` come from here. An advertiser's and a scanner's defaults

@@ -58,8 +58,8 @@ extension ScenarioDecoder {
                 ok = false
             }
         }
-        // Both checks are linear in the number of advertisers and scanners (issue #27, class 5:
-        // a pairwise search took minutes at 300 000 advertisers).
+        // Both checks are linear in the number of advertisers and scanners (a
+        // pairwise search took minutes at 300 000 advertisers).
         var advertiserOf: [Int: Int] = [:]
         for (i, a) in spec.advertisers.enumerated() {
             if let j = advertiserOf[a.node] {

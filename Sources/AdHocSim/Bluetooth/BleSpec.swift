@@ -72,7 +72,7 @@ public struct BleAdvertiserSpec: Sendable, Equatable {
     public var addressRotationS: Double? = nil
     /// Its AdvData and ScanRspData as AD structures (`data`, `scanResponseData`), when the
     /// scenario gives them: they then set `payloadBytes`, `scanResponseBytes` and
-    /// `advertisesTxPower` (issue #29).
+    /// `advertisesTxPower`.
     public var data: BleAdvertisingData? = nil
     /// See `data`.
     public var scanResponseData: BleAdvertisingData? = nil
@@ -80,7 +80,7 @@ public struct BleAdvertiserSpec: Sendable, Equatable {
     /// simulate (its phone or computer), in time order, not overlapping.
     public var connected: [(from: SimTime, to: SimTime)] = []
     /// Whether it advertises while connected (`false`: only while not connected, as a
-    /// peripheral with one link does; issue #29).
+    /// peripheral with one link does).
     public var advertisesWhenConnected = false
 
     public static func == (a: BleAdvertiserSpec, b: BleAdvertiserSpec) -> Bool {

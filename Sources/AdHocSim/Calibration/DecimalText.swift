@@ -1,4 +1,4 @@
-/// The one number grammar of the CSV tables adhocsim reads (issue #27, class 9): an optional
+/// The one number grammar of the CSV tables adhocsim reads: an optional
 /// minus sign, digits with an optional fraction (or a fraction alone), and an optional decimal
 /// exponent; nothing before or after. Swift's `Double(String)` also takes hexadecimal floats
 /// (`0x1.dd7p3`), `inf` and `nan`, and reads a C string, so `14.921<NUL>GARBAGE` parses as

@@ -1,7 +1,7 @@
 import Foundation
 
 /// `adhocsim compare SWEEP_DIR --measured CSV`: a sweep's simulated tests set against measured
-/// ones, group by group, as a table and box plots a user can read (issue #26, "a validation
+/// ones, group by group, as a table and box plots a user can read ("a validation
 /// report").
 ///
 /// The measured table is grouped as calibration groups it (`MeasuredCell.group`: per-test field
@@ -11,8 +11,8 @@ import Foundation
 /// group takes every row of its distances (the probe phase runs before, and apart from, the
 /// transfer). Both sides are aggregated alike (median or mean).
 ///
-/// A group agrees when the simulated value lies within the bars issue #26 sets for the
-/// development set: RTT and jitter within a factor 1.5, data rate within a factor 2, loss within
+/// A group agrees when the simulated value lies within the bars the development set is
+/// judged by: RTT and jitter within a factor 1.5, data rate within a factor 2, loss within
 /// 10 percentage points. The RMS log error is over every RTT, jitter and rate comparison.
 public struct FieldComparison: Sendable {
     /// One comparison: a group and a metric.

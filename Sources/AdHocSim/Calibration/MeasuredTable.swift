@@ -55,7 +55,7 @@ public enum MeasuredAggregation: Sendable, Equatable {
     /// tests and a place, protocol, size and count for transfers, every distance together; a
     /// metric with fewer than two tests in its group is left out. A single phone test scatters
     /// too much (the probe RTT from ~40 to ~400 ms with the start phase) for a mean of a few
-    /// rounds to pin anything (issue #26).
+    /// rounds to pin anything.
     case groupMedian
 }
 

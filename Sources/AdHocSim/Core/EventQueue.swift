@@ -10,7 +10,7 @@
 /// count, a shift and an append. When the due bucket runs dry, the lowest non-empty bucket (lowest
 /// level, then lowest digit) holds the earliest events; its minimum (kept up to date on append)
 /// becomes `last` and its events move to lower levels or the due bucket. An event moves down at
-/// most 11 times in its life, in practice two to four. docs/benchmark-log.md compares it with binary,
+/// most 11 times in its life, in practice two to four. docs/decisions/2026-11-22-event-queue.md compares it with binary,
 /// 4-ary and 8-ary heaps and with a one-bit-digit radix heap.
 ///
 /// **Tie order.** Buckets are FIFO. An append almost always carries the newest sequence number

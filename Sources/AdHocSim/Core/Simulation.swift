@@ -226,7 +226,7 @@ public struct Simulation: ~Copyable {
             }
             _eventsExecuted &+= 1
             // One multiply-xor step per event (FNV-style over a 64-bit word); cheap enough to be
-            // always on (docs/benchmark-log.md).
+            // always on (docs/decisions/2026-11-22-link-transport-sweeps.md).
             _fingerprint =
                 (_fingerprint
                     ^ (UInt64(bitPattern: event.time.nanoseconds)

@@ -1,4 +1,4 @@
-/// The `host` section's keys, each declared once (issue #28): the decoder's checks and messages,
+/// The `host` section's keys, each declared once: the decoder's checks and messages,
 /// the schema's `host` objects and the table in `docs/models/host.md` come from here, and the
 /// host's defaults (`ConnectionQueue`, `InterfaceQueue`) are these values.
 public enum HostParameters {

@@ -1,4 +1,4 @@
-/// The one registration of the optional layers above the link (issue #28), in order: MAdHoc's
+/// The one registration of the optional layers above the link, in order: MAdHoc's
 /// mesh (`Mesh/`, with Multipeer's session layer beneath it) and Bluetooth LE (`Bluetooth/`).
 /// A new layer is a folder of its own with a `SimulationLayer` conformance, and its type in this
 /// list. The order is the order of every hook: the sections' decoding and diagnostics, the

@@ -2,7 +2,7 @@
 /// file, its blocks of event kinds, its part in a run (events, node failures and returns, link
 /// notices of its frames, the work after a batch of notices, a role as the hosts' IP router),
 /// and what it measured (result files, summary lines, a sweep's columns). A layer conforms in
-/// its own folder and is registered once, in `RegisteredLayers` (issue #28).
+/// its own folder and is registered once, in `RegisteredLayers`.
 ///
 /// Dispatch is static: the registered layers form a type-level list (`LayerPair`), so every
 /// hook is specialised for the concrete layers and no existential or closure stands on the hot

@@ -1,6 +1,6 @@
 /// The energy the interaction cutoff (`radio.interactionMarginDb`) leaves out of the exact
 /// receiver loop, given back per grid cell from the frames on the air now (`radio.farField:
-/// "cells"`, issue #31).
+/// "cells"`).
 ///
 /// Each transmitter has a row of per-cell powers (`WirelessChannel.farRows`): for every cell,
 /// the summed mean power (median loss and the pair's shadowing, no fading or blockage) of the
@@ -11,7 +11,7 @@
 /// the frame and when the frame ends (`lockedFarMw`), as the exact loop keeps the largest
 /// interference seen.
 ///
-/// Error bound (a derivation, checked against the exact model in docs/benchmark-log.md): a
+/// Error bound (a derivation, checked against the exact model in docs/decisions/2026-11-22-shared-medium.md): a
 /// dropped pair's mean power is below the noise floor minus the margin m, so one such
 /// transmitter changes a receiver's SINR denominator by at most 10^(−m/10) of the noise (0.41 dB
 /// at m = 10, 1.2 dB at m = 5, 3 dB at m = 0) when counted as its mean instead of its faded value;

@@ -9,9 +9,9 @@ extension EventKind {
 
 /// The `ideal` technology: every node has one point-to-point interface that reaches any other
 /// node with a fixed rate, a fixed one-way delay and independent Bernoulli loss per packet,
-/// behind a drop-tail queue. For transport validation (issue #4's PFTK test) and comparisons.
+/// behind a drop-tail queue. For transport validation (the PFTK test) and comparisons.
 ///
-/// Defaults (assumptions, matching issue #4's validation link): 100 Mbit/s, 25 ms one way,
+/// Defaults (assumptions, matching the transport validation link): 100 Mbit/s, 25 ms one way,
 /// no loss, 1 000 packets of queue. Broadcasts are refused (counted as queue drops). It has no
 /// geometry and no radio: positions are ignored, every node is every other's neighbour, and a
 /// mesh (which needs signal strengths) is refused before the run (`ScenarioRunner`).

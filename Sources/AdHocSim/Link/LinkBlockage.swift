@@ -9,7 +9,7 @@
 /// the pair's two directions keep their own entries and share the process, so both see the
 /// same people pass between the phones. The cache decides nothing: the gain of a link at a time
 /// is the process's, whoever asked first (byte-identical to the mirrored N × N table it
-/// replaces, issue #31).
+/// replaces).
 ///
 /// Memory: 12 bytes per kept ordered pair in the rows (a 10 000-phone city crowd at a 5 dB
 /// cutoff keeps about 28 million: 340 MB, where the N × N table took 800 MB); 40 bytes per
@@ -36,8 +36,8 @@ struct LinkBlockage: Sendable {
     var readAheadSum: Int64 = 0
 
     /// The largest scenario with the flat pair index: 12 000 nodes (288 MB of pair slots at that
-    /// size, 200 MB at 10 000; an assumption that keeps a 10 000-phone crowd inside issue #31's
-    /// 4 GiB). Above it a dictionary costs a hash, once per row entry and row build.
+    /// size, 200 MB at 10 000; an assumption that keeps a 10 000-phone crowd inside the
+    /// machine's 4 GiB budget). Above it a dictionary costs a hash, once per row entry and row build.
     static let flatIndexNodes = 12_000
 
     /// The links of `nodes` nodes under `spec` in a run seeded `seed`.

@@ -1,4 +1,4 @@
-/// The link layer's keys, each declared once (issue #28): `link` (the `ideal` technology) and
+/// The link layer's keys, each declared once: `link` (the `ideal` technology) and
 /// `mac` (the 802.11 MAC of `awdl` and `wifi`). The decoder's checks and messages, their schema
 /// objects and the tables in `docs/models/link.md` come from here; the defaults are the ones
 /// `IdealLink` and `MacParameters` hold.
@@ -11,12 +11,12 @@ enum LinkParameters {
             Parameter(
                 "rateMbps", .number(0.001...100_000, unit: "Mbit/s", set: { $0.rateMbps = $1 }), default: "100",
                 help: "serialisation rate", expected: "a rate in Mbit/s in {range}",
-                source: .assumption("issue #4's validation link")),
+                source: .assumption("the transport validation link")),
             Parameter(
                 "delayMs",
                 .duration(upTo: 100_000, unit: "ms", scale: 0.001, allowZero: true, nullable: false, set: { $0.delayMs = $1 }),
                 default: "25", help: "one-way propagation delay", expected: "a one-way delay in ms in {range}",
-                source: .assumption("issue #4's validation link (50 ms RTT)")),
+                source: .assumption("the transport validation link (50 ms RTT)")),
             Parameter(
                 "lossProbability", .number(0...1, unit: "", set: { $0.lossProbability = $1 }), default: "0",
                 help: "independent loss probability per packet", expected: "a loss probability in {range}",
@@ -24,7 +24,7 @@ enum LinkParameters {
             Parameter(
                 "queuePackets", .integer(1...1_000_000, unit: "packets", set: { $0.queuePackets = $1 }), default: "1000",
                 help: "drop-tail transmit queue limit", expected: "a queue limit in packets in {range}",
-                source: .assumption("issue #4's validation link"))
+                source: .assumption("the transport validation link"))
         ], description: "the ideal link")
 
     /// `mac`: the 802.11 MAC.

@@ -319,7 +319,7 @@ public struct SharedMedium<Frame: Sendable>: Sendable {
     /// frame's SINR uses is raised: a value reset at every lock and read only for the frame
     /// locked onto, so it needs no test of the lock), and only a crossing of the
     /// energy-detection threshold goes through carrier sense. Why the receivers are visited
-    /// eagerly rather than when needed: docs/benchmark-log.md, "Issue #11, third part".
+    /// eagerly rather than when needed: docs/decisions/2026-11-22-shared-medium.md, "Why lazy evaluation would not pay here, and a faster eager loop".
     mutating func begin(_ frame: Frame, from i: Int, awdl: AwdlSchedule?, now: SimTime, airtime: SimTime) -> Int {
         if channel.interactionMarginDb != nil { updateDroppedMean(now: now, airtime: airtime) }
         let slot: Int

@@ -113,7 +113,7 @@ public struct WirelessChannel: Sendable {
         case nil: interactionMarginDb = nil
         case .db(let m)?: interactionMarginDb = m
         case .safe?:
-            // 6σ, σ² = shadowing σ² + the fading gain's spread² in dB (issue #11's safe value).
+            // 6σ, σ² = shadowing σ² + the fading gain's spread² in dB (the safe margin measured in docs/decisions/2026-11-22-shared-medium.md).
             let fade = place.fadingK.map { RicianPowerTable.shared(k: $0).decibelSpread() } ?? 0
             interactionMarginDb = 6 * (place.shadowingSigmaDb * place.shadowingSigmaDb + fade * fade).squareRoot()
         }
@@ -160,7 +160,7 @@ public struct WirelessChannel: Sendable {
     /// power; with the cutoff, only those whose power reaches the floor, the others handed to
     /// `dropped` (receiver, power) in the same order. Built in the scratch rows, then copied at
     /// the kept size: a row's storage follows the receivers it keeps, not every node in range
-    /// before the cutoff (at 10 000 phones in the city the range holds nearly all; issue #31).
+    /// before the cutoff (at 10 000 phones in the city the range holds nearly all).
     mutating func buildRow(_ t: Int, dropped: (Int, Float) -> Void) {
         var list = neighbourScratch
         var powers = powerScratch

@@ -281,7 +281,7 @@ public struct WirelessLink: LinkTechnology, Sendable {
     /// power radio-wide, so `i`'s row as a transmitter holds every phone that reaches it): only
     /// the row's phones within 1 % of the floor are compared
     /// exactly, instead of every phone in range (the rows are built once for the frames anyway;
-    /// issue #31: at 10 000 phones this halves the set-up).
+    /// at 10 000 phones this halves the set-up).
     mutating func neighboursReaching(_ i: Int, floorDbm: Double) -> [(node: Int32, dbm: Double)] {
         let channel = medium.channel
         guard let margin = channel.interactionMarginDb, floorDbm > channel.noiseFloorDbm - margin + 0.01 else {

@@ -33,7 +33,7 @@ public enum FloodSend: String, Sendable, Equatable, CaseIterable {
     case broadcast
 }
 
-/// How a message or route return travels from one hop to the next (issue #30).
+/// How a message or route return travels from one hop to the next.
 public enum MeshForwarding: String, Sendable, Equatable, CaseIterable {
     /// To the next node on its source route only, one unicast (`MCSession.send(_:toPeers:)`
     /// naming that peer).

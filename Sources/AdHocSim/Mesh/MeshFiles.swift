@@ -280,8 +280,7 @@ extension MeshFiles {
             perFrame(report.link.map(\.received).reduce(0, +)),
             perFrame(report.link.map(\.receiveFailures).reduce(0, +)),
             m.joinTime.map { f($0.mean, 6) } ?? "",
-            // Route establishment's spread over the routed pairs (nearest rank), as issue #31's
-            // error budget names it beside the mean.
+            // Route establishment's spread over the routed pairs (nearest rank), beside the mean.
             m.establishment.count == 0 ? "" : f(m.establishment.p50, 6),
             m.establishment.count == 0 ? "" : f(m.establishment.p95, 6)
         ]

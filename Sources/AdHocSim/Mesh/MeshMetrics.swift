@@ -1,4 +1,4 @@
-/// What the mesh measured (issue #6 metrics), computed once when the run ends.
+/// What the mesh measured (seed 002's metrics), computed once when the run ends.
 ///
 /// Definitions (also in docs/guide.md, the output section):
 /// - delivery ratio = messages whose first copy reached the receiver / messages created;

@@ -113,7 +113,7 @@ public struct MeshNetwork: Sendable {
         }
     }
 
-    /// Node `node`'s app calls Multipeer (a scripted event, issue #30; `SessionLayer.appCalled`).
+    /// Node `node`'s app calls Multipeer (a scripted event; `SessionLayer.appCalled`).
     public mutating func appCalled(_ action: NodeEvent.Action, at node: Int, sim: inout Simulation) {
         core.sessionLayer.appCalled(action, at: node, sim: &sim)
     }

@@ -1,4 +1,4 @@
-/// The `mesh` section's settings, each declared once (issue #28): the decoder's checks and
+/// The `mesh` section's settings, each declared once: the decoder's checks and
 /// messages, the schema's `mesh` object and the table in `docs/models/mesh.md` come from here;
 /// the defaults are `MeshConfig`'s, where each one's source is given. The section's lists
 /// (`messages`, `sessions`, `resources`, `streams`), which name nodes, are read by the mesh's

@@ -84,7 +84,7 @@ public struct MessageWorkloadSpec: Sendable, Equatable {
 }
 
 extension ScenarioDecoder {
-    /// The run-wide budgets of what the senders hold and do (issue #27, class 4), derived from
+    /// The run-wide budgets of what the senders hold and do, derived from
     /// the input before anything runs: a message's bytes are held by its sender from the moment
     /// the app hands them over, so a thousand 64 MiB messages at 1 ns intervals are 64 GiB held
     /// at once; each per-item limit alone does not bound the sum.
@@ -140,8 +140,7 @@ extension ScenarioDecoder {
                 var fine = true
                 for to in recipients {
                     // A group's workloads are named `<id>/<node>`: that name must not be another
-                    // workload's too, or the two would be counted as one in the results (issue
-                    // #27, class 9).
+                    // workload's too, or the two would be counted as one in the results.
                     let name = item.isGroup ? "\(id)/\(to.name)" : id
                     if let other = resultNames[name], item.isGroup || !item.sameId {
                         self.sink.report(
@@ -170,7 +169,7 @@ extension ScenarioDecoder {
 
 /// Bounds of the mesh section.
 public enum MeshBounds {
-    /// The most phones in a mesh: 20 000, the largest size of issue #31's scale curve. Above
+    /// The most phones in a mesh: 20 000, the largest size of the mesh's scale curve (docs/mesh.md). Above
     /// 2 048 phones the mesh's per-pair tables (routes, duplicate suppression, first-route
     /// times) are sparse (`PairTable`), so their memory follows the routes phones hold rather
     /// than N² (assumption: a bound on what one run may be asked to build).

@@ -1,4 +1,4 @@
-/// A message workload's keys (`mesh.messages[i]`), each declared once (issue #28): the decoder's
+/// A message workload's keys (`mesh.messages[i]`), each declared once: the decoder's
 /// checks and messages, the schema's message objects and the table in `docs/models/mesh.md`
 /// come from here. What relates keys stays with the key read last of them: `id` must be new
 /// among the workloads, `to` names a node other than `from` or a group without it; the names a

@@ -1,7 +1,7 @@
 /// A value per ordered pair of a run's phones, by the flat index `from · n + to`: one flat array
 /// up to `denseLimit` phones (as every run of that size has always kept it), a dictionary keyed
 /// by the flat index above, so the memory follows the pairs that hold a value instead of n²
-/// (issue #31: at 10 000 phones three flat tables of routes, duplicate suppression and first
+/// (at 10 000 phones three flat tables of routes, duplicate suppression and first
 /// routes would take about 4 GB, while a phone holds routes to the few hundred others its
 /// heartbeats reach). Read and written by key only: the dictionary's order reaches nothing;
 /// `indicesHoldingValues` lists the pairs in index order for the results.

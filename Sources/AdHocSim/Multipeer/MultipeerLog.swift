@@ -1,4 +1,4 @@
-/// What each phone's app hears from Multipeer Connectivity, with its time (issue #30): the
+/// What each phone's app hears from Multipeer Connectivity, with its time: the
 /// browser's and advertiser's delegate callbacks and the session's state changes, written to
 /// `multipeer_events.csv` with `mesh.sessionSetup: "multipeer"`.
 public struct MultipeerEvent: Sendable, Equatable {

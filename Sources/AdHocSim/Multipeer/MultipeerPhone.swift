@@ -1,4 +1,4 @@
-/// What an app sets on its own phone's Multipeer objects (`mesh.phones[i]`, issue #30): the
+/// What an app sets on its own phone's Multipeer objects (`mesh.phones[i]`): the
 /// peer's display name and discovery info, its session's encryption preference, how it answers
 /// a peer's certificate and the invitations it receives. A phone without an entry takes the
 /// mesh's defaults (every invitation with room accepted, `mesh.encryption`, every certificate
@@ -92,7 +92,7 @@ public struct MultipeerPhone: Sendable, Equatable {
     }
 }
 
-/// A Multipeer phone's keys (`mesh.phones[i]`), each declared once (issue #28).
+/// A Multipeer phone's keys (`mesh.phones[i]`), each declared once.
 enum PhoneParameters {
     /// One phone being read.
     struct Item: NodeReferencing {

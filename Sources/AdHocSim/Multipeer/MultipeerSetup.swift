@@ -81,7 +81,7 @@ struct MultipeerSetup: Sendable {
     let phones: [MultipeerPhone]
     /// The mesh's encryption preference, for phones that set none.
     let defaultEncryption: SessionEncryption
-    /// Per node: whether its advertiser and its browser run (the app's calls, issue #30).
+    /// Per node: whether its advertiser and its browser run (the app's calls).
     var advertising: [Bool]
     var browsing: [Bool]
     /// Per advertiser: the browsers that found it and have not lost it, in the order they did.

@@ -29,7 +29,7 @@ public struct SessionConfig: Sendable, Equatable {
     /// requirements), counted as the design counts it: 8 other phones. One Multipeer session
     /// holds at most `maxPeers − 1` = 7 others, so a phone with 8 neighbours runs a second
     /// session (`sessionsPerPhone`, 2); a phone's neighbours are at most `neighbourLimit`, the
-    /// smaller of the two limits, 8 by default (issue #30; before it, one session and 7).
+    /// smaller of the two limits, 8 by default.
     public var maxNeighbours = 8
     /// Sessions a phone runs at once: 2, the fewest that hold the design's 8 other nodes in
     /// sessions of at most `maxPeers − 1` others each (see `maxNeighbours`).
@@ -58,8 +58,8 @@ public struct SessionConfig: Sendable, Equatable {
     public var sessionSetup = SessionSetup.multipeer
     /// Every phone's session encryption preference, unless `mesh.phones` gives its own:
     /// `required`, `MCSession(peer:)`'s default for apps linked on or after iOS 9 (Apple's
-    /// documentation; before issue #30 `optional`, which between two MAdHoc phones gives the
-    /// same encrypted sessions).
+    /// documentation; `optional` gives the same encrypted sessions between two MAdHoc
+    /// phones).
     public var encryption = SessionEncryption.required
     /// Connection flights are resent on DTLS's retransmission timer (RFC 6347 §4.2.4.1;
     /// `MultipeerSetup`). Off: a lost flight is recovered only by the 30 s set-up timeout (the

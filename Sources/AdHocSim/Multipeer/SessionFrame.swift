@@ -1,4 +1,4 @@
-/// What the session layer reads of a frame the routing above hands it (issue #28, item 3): the
+/// What the session layer reads of a frame the routing above hands it: the
 /// frame itself stays the routing's, opaque here. The routing binds its frame type as
 /// `RoutedPayload` (the mesh's `MeshFrame`, in `Mesh/MeshFrame.swift`), which must conform.
 protocol RoutedFrame: Sendable {

@@ -1,5 +1,4 @@
-/// Multipeer Connectivity's session layer, beneath the mesh's routing (seed 003; issue #28,
-/// item 3): who is in a session with whom, how sessions come about (`MultipeerSetup`), the
+/// Multipeer Connectivity's session layer, beneath the mesh's routing (seed 003): who is in a session with whom, how sessions come about (`MultipeerSetup`), the
 /// reliable mode's numbering and resends on each session hop (`ReliableHops`), streams and
 /// resources (`SessionTransfers`), and every frame's way to the link (`SessionWire`).
 ///
@@ -233,7 +232,7 @@ struct SessionLayer: Sendable {
         }
     }
 
-    /// Node `node`'s app calls Multipeer (a scripted event, issue #30).
+    /// Node `node`'s app calls Multipeer (a scripted event).
     /// - `disconnect`: it leaves its sessions at once (its app hears every peer not connected
     ///   now); its peers' sessions see it go after the peer timeout, as they see a peer that
     ///   failed. Its advertiser and browser go on unless stopped too.

@@ -1,5 +1,5 @@
 /// The keys of a Multipeer resource (`mesh.resources[i]`) and stream (`mesh.streams[i]`), each
-/// declared once (issue #28): the decoder's checks and messages, the schema's objects and the
+/// declared once: the decoder's checks and messages, the schema's objects and the
 /// tables in `docs/models/mesh.md` come from here. Both start with the same ends (`id`, `from`,
 /// `to`, `at_s`). What relates keys stays with the key read last of them: `id` new among the
 /// resources and streams, `to` another phone in the sender's session, a resource no larger

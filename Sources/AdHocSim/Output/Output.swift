@@ -22,7 +22,7 @@ public enum NumberText {
 
 /// A CSV file written row by row straight into its text, for tables of millions of rows (the
 /// `routes.csv` of a crowd): the same bytes as `CSVTable.text`, without keeping every row's
-/// fields until the end (issue #31: 6 million routes held as rows took about a gigabyte).
+/// fields until the end (6 million routes held as rows took about a gigabyte).
 public struct CSVText: Sendable {
     /// The file so far.
     public private(set) var text = ""

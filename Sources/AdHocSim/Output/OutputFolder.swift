@@ -70,8 +70,7 @@ public enum OutputFolder {
 
     /// Throws `Refusal` when any of `names` inside `directory` is a symbolic link (checked with
     /// `lstat`, never following it): adhocsim never writes through a link inside a result
-    /// folder, since emptying `cells/` through a link would empty the link's target (issue #27,
-    /// class 1). A missing name is fine.
+    /// folder, since emptying `cells/` through a link would empty the link's target. A missing name is fine.
     public static func refuseLinks(in directory: URL, names: [String]) throws {
         for name in names {
             let path = directory.appendingPathComponent(name).path
@@ -92,7 +91,7 @@ public enum OutputFolder {
     /// The bytes of the regular file at `url`, at most `limit` of them; `nil` when it is
     /// missing, a link, a FIFO, a socket or a device, or larger. Every file adhocsim reads back
     /// from a result folder goes through here, so a FIFO put in place of `metadata.json` or
-    /// `timeline.jsonl` is refused instead of blocking forever (issue #27, class 6, found by
+    /// `timeline.jsonl` is refused instead of blocking forever (found by
     /// adhocfuzz's result-folder cases).
     public static func readRegularFile(_ url: URL, limit: Int = readByteLimit) -> Data? {
         guard let attributes = try? FileManager.default.attributesOfItem(atPath: url.path),
@@ -147,7 +146,7 @@ public enum OutputFolder {
 }
 
 /// A result folder held by one writer: an exclusive `flock` on its hidden `.adhocsim-lock`
-/// for as long as this value lives (issue #27, class 8: two sweeps into one `--out` at once
+/// for as long as this value lives (two sweeps into one `--out` at once
 /// interleaved their files and one died with a raw Foundation error). The lock goes with the
 /// process, so a killed writer never leaves the folder locked.
 public final class FolderLock {

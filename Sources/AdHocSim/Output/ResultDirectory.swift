@@ -29,7 +29,7 @@ public struct ResultFile: Sendable {
 /// (`.<name>.partial-<pid>`), then the staging folder replaces the target by rename. A run that
 /// is killed halfway leaves at most a hidden staging folder, never a half-written result.
 ///
-/// Never deleting what adhocsim did not write (issue #27, class 2): a result folder records the
+/// Never deleting what adhocsim did not write: a result folder records the
 /// names it wrote in a hidden manifest (`.adhocsim-files`). When an earlier result folder is
 /// replaced, every entry of it that the manifest does not name (a notebook, a `figures/` folder
 /// a user added) is moved into the staging folder first, so it is still there afterwards; a
@@ -96,7 +96,7 @@ public enum ResultDirectory {
         }
         // An earlier folder is replaced by renaming it aside and removing it: both need write
         // access to it. Refused before anything moves, so a read-only earlier result stays as it
-        // was and no hidden `.<name>.old-<pid>` is left behind (issue #27, class 10).
+        // was and no hidden `.<name>.old-<pid>` is left behind.
         var isFolder: ObjCBool = false
         if fm.fileExists(atPath: target.path, isDirectory: &isFolder), isFolder.boolValue,
             access(target.path, W_OK | X_OK) != 0

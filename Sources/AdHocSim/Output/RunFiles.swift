@@ -107,7 +107,7 @@ public enum RunFiles {
         return t
     }
 
-    /// The columns of `summary.csv` (issue #4; tests and users rely on them).
+    /// The columns of `summary.csv` (tests and users rely on them).
     public static let summaryColumns = [
         "flow", "environment", "technology", "protocol", "distance_m", "packets", "size_bytes", "probes", "seed",
         "rtt_mean_ms", "rtt_sd_ms", "rtt_min_ms", "rtt_p50_ms", "rtt_p95_ms", "rtt_max_ms", "jitter_rfc3550_ms",

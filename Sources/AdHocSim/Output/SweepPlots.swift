@@ -38,7 +38,7 @@ public enum SweepPlots {
         let data = rows.dropFirst().filter { $0.count == header.count && $0[status] == "ok" }
         // Every value a chart may draw is a plain decimal in ±10¹⁵ or empty (a failed figure):
         // a tampered `1e308`, `inf` or junk is refused, naming where it is, instead of drawing
-        // a point at -inf (issue #27, class 9).
+        // a point at -inf.
         let plotted = Self.plottedColumns.compactMap { name in col(name).map { (name, $0) } }
         for (line, row) in rows.enumerated().dropFirst() where row.count == header.count {
             for (name, c) in plotted where !row[c].isEmpty {

@@ -1,4 +1,4 @@
-/// Checks a `timeline.jsonl` before `adhocsim view` builds a page from it (issue #27, class 3):
+/// Checks a `timeline.jsonl` before `adhocsim view` builds a page from it:
 /// every line one JSON object of a known record type (`TimelineRecorder`), each field of the
 /// type that record defines, node and flow numbers inside the header's lists. A truncated or
 /// tampered file is refused with the line and field named, instead of giving a blank page or

@@ -216,7 +216,7 @@ public enum ViewerPage {
           var list = document.getElementById('msgs'), shown = by.msg.slice(0, 400), html = [];
           shown.forEach(function (m, i) {
             // Every value read back from the timeline is escaped: a tampered timeline shows text,
-            // never markup (issue #27, class 3).
+            // never markup.
             var fate = m.delivered === null ? 'not delivered' : 'delivered in ' + ((m.delivered - m.t) / 1e6).toFixed(1) + ' ms, ' + escapeText(m.hops) + ' hops';
             html.push('<div data-i="' + i + '">' + (m.t / NS).toFixed(2) + ' s · ' + escapeText(m.id) + ' #' + escapeText(m.m) + ' ' +
               escapeText(H.nodes[m.from].id) + '→' + escapeText(H.nodes[m.to].id) + ': ' + fate +

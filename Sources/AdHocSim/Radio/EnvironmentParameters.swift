@@ -1,4 +1,4 @@
-/// The `environment` section's keys, each declared once (issue #28): the decoder's checks and
+/// The `environment` section's keys, each declared once: the decoder's checks and
 /// messages, the schema's `environment` object and the table in `docs/models/radio.md` come
 /// from here. Every default but the preset's own comes from the place (`PlaceParameters`,
 /// docs/places.md). The bounds reject nonsense, not unusual places: Rappaport (Table 4.2) and

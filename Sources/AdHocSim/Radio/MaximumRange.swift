@@ -1,6 +1,6 @@
 /// The maximum range of a link: the largest distance at which a 1024-byte frame at the lowest
 /// MCS is received with probability ≥ 50 %, with shadowing at its median (0 dB), no blockage
-/// and no fast fading (issue #3). A frame below the preamble-detection threshold is never
+/// and no fast fading. A frame below the preamble-detection threshold is never
 /// received, so the range is also bounded by that threshold.
 ///
 /// Received power and SNR fall monotonically with distance (every loss term grows with it),

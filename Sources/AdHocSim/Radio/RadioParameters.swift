@@ -1,4 +1,4 @@
-/// The `radio` section's keys, each declared once (issue #28): the decoder's checks and
+/// The `radio` section's keys, each declared once: the decoder's checks and
 /// messages, the schema's `radio` object and the table in `docs/models/radio.md` come from
 /// here. The defaults are the ones `RadioConfiguration`, `AwdlSchedule` and `WirelessLink`
 /// resolve; ranges reject nonsense, not unusual radios (transmit power spans BLE's −20 dBm to
@@ -71,7 +71,7 @@ enum RadioParameters {
                 default: "\"cells\"",
                 help: "with the cutoff, how the left-out pairs' energy comes back: per 50 m cell from the frames on the air now, or as a time-averaged duty",
                 expected: "a far-field model",
-                source: .assumption("issue #31: an instantaneous aggregate keeps interference peaks a time average loses; measured in docs/benchmark-log.md")),
+                source: .assumption("an instantaneous aggregate keeps interference peaks a time average loses; measured in docs/decisions/2026-11-22-shared-medium.md")),
             Parameter(
                 "channel", .oneOf([6, 44, 149], unit: "", set: { $0.channel = $1 }), default: "149",
                 help: "the AWDL or Wi-Fi channel", expected: "a channel",

@@ -33,7 +33,7 @@ public enum InteractionMargin: Sendable, Equatable {
 }
 
 /// `radio.farField`: how the interaction cutoff (`radio.interactionMarginDb`) gives back the
-/// energy of the pairs it leaves out (`WirelessChannel`, `SharedMedium`; issue #31).
+/// energy of the pairs it leaves out (`WirelessChannel`, `SharedMedium`).
 public enum FarField: String, Sendable, CaseIterable {
     /// Per grid cell, the mean power the transmitters on the air now would bring to a receiver
     /// there through the pairs the cutoff left out: instantaneous, updated as frames start and

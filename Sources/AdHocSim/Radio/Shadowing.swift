@@ -124,7 +124,7 @@ public struct BlockageProcess: Sendable {
 /// 40 bytes instead of 80. The spec is the place's, the same for every link, and the stream's
 /// spare normal variate is never set: a blockage process draws only uniforms and exponentials.
 /// At 1 000 phones the 499 500 processes then take 20 MB instead of 40 MB, which the flips'
-/// random reads feel (docs/benchmark-log.md, "Issue #11, fourth part"); a 10 000-phone crowd
+/// random reads feel (docs/decisions/2026-11-22-shared-medium.md, "The MAC side of a crowd, and where the floor is"); a 10 000-phone crowd
 /// keeps some 14 million.
 struct StoredBlockage: Sendable {
     var s0, s1, s2, s3: UInt64

@@ -66,7 +66,7 @@ public struct Diagnostic: Sendable, Equatable, CustomStringConvertible {
 
     /// C0 and C1 controls, the line and paragraph separators, and Unicode's bidirectional
     /// formatting characters (U+061C, U+200E–U+200F, U+202A–U+202E, U+2066–U+2069), which can
-    /// reorder what a terminal shows (issue #27, class 8).
+    /// reorder what a terminal shows.
     static func isControl(_ s: Unicode.Scalar) -> Bool {
         s.value < 0x20 || (0x7F...0x9F).contains(s.value) || s.value == 0x2028 || s.value == 0x2029
             || s.value == 0x061C || (0x200E...0x200F).contains(s.value) || (0x202A...0x202E).contains(s.value)
@@ -144,8 +144,8 @@ final class DiagnosticSink {
     private(set) var diagnostics: [Diagnostic] = []
     /// Problems reported after `keptLimit` were kept: counted only.
     private(set) var omitted = 0
-    /// The most problems kept: 100 (assumption: enough to show what is wrong with a file; issue
-    /// #27, class 4: an input with millions of faults, or a check that finds one per pair, must
+    /// The most problems kept: 100 (assumption: enough to show what is wrong with a file; an
+    /// input with millions of faults, or a check that finds one per pair, must
     /// not hold or print them all, so the rest are counted).
     static let keptLimit = 100
     /// When set, every key the readers ask for, by the path of its object with array indices

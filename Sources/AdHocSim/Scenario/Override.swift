@@ -10,8 +10,8 @@ enum Override {
     /// `"quoted"`); anything else is taken as a bare string (`--set environment.preset=city`).
     ///
     /// The arguments are gathered into a tree of their paths first, and the document is walked
-    /// once: linear in the arguments and the document, however many there are (issue #27,
-    /// class 5: applied one by one, each search of an object's members made an overrides file
+    /// once: linear in the arguments and the document, however many there are (applied
+    /// one by one, each search of an object's members made an overrides file
     /// of 300 000 keys quadratic).
     ///
     /// `source` names where the arguments came from in messages: `--set`, or an overrides file
@@ -81,7 +81,7 @@ enum Override {
     }
 
     /// The one path whose value `--set` may replace with an object: the top-level `matrix`
-    /// (`adhocsim sweep --matrix`, issue #30), since an axis's values are an array that cannot
+    /// (`adhocsim sweep --matrix`), since an axis's values are an array that cannot
     /// be set one member at a time without first existing.
     static let wholeObjectPath = JSONPath.root.appending("matrix")
 

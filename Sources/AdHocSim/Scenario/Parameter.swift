@@ -1,4 +1,4 @@
-/// One scenario key, declared once (issue #28, after ns-3's `AddAttribute`): its name, what it
+/// One scenario key, declared once (after ns-3's `AddAttribute`): its name, what it
 /// holds (a number in a range with a unit, or one of a few words), its default, one line of
 /// help, and where the default comes from. The decoder's checks and messages, the JSON Schema's
 /// entry and the docs' parameter table all come from this one declaration.
@@ -34,7 +34,7 @@ struct Parameter<Spec>: Sendable {
             decode: @Sendable (ValueReader, JSONNode, JSONPath, String, inout Spec) -> Bool)
     }
 
-    /// Where a default comes from (issue #26's rule: a source, "fitted", or "assumption").
+    /// Where a default comes from (the project's rule: a source, "fitted", or "assumption").
     public enum Source: Sendable {
         /// A public source: a reference file, an RFC section, a paper, OS source.
         case cited(String)

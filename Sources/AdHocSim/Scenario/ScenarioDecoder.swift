@@ -341,7 +341,7 @@ public enum ScenarioFile {
             return .failure(Failure(message: "no such file"))
         }
         if isDirectory.boolValue { return .failure(Failure(message: "is a directory, not a \(kind) file")) }
-        // A FIFO or socket would block forever (issue #27, class 6): refused before opening
+        // A FIFO or socket would block forever: refused before opening
         // (opening a FIFO already blocks). Foundation reports a FIFO as `typeUnknown`. Devices
         // stay readable: /dev/null reads as empty, /dev/zero stops at `maxBytes`.
         let resolved = URL(fileURLWithPath: path).resolvingSymlinksInPath().path

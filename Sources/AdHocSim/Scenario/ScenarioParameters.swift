@@ -1,5 +1,5 @@
 /// The top level's own keys (`$schema`, `version`, `name`, `seed`, `duration_s`), each declared
-/// once (issue #28); the sections after them are read by their layers. The table is in
+/// once; the sections after them are read by their layers. The table is in
 /// `docs/models/core.md`.
 enum ScenarioParameters {
     /// What the top level's own keys hold.

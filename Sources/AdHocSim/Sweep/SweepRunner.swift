@@ -76,8 +76,8 @@ public enum SweepRunner {
                 try? fm.removeItem(at: cellsDir.appendingPathComponent(f))
             }
         }
-        // A resumed unit counts as done only when both its files are whole (issue #27, class 7:
-        // a cell whose .jsonl was missing was not rerun, a garbage .csv was copied into
+        // A resumed unit counts as done only when both its files are whole (a cell
+        // whose .jsonl was missing was not rerun, a garbage .csv was copied into
         // cells.csv); any other is removed and run again.
         let todo = mine.filter { unit in
             guard fm.fileExists(atPath: cellsDir.appendingPathComponent(unit.stem + ".csv").path) else { return true }

@@ -1,4 +1,4 @@
-/// The `transport` section's keys, each declared once (issue #28): the decoder's checks and
+/// The `transport` section's keys, each declared once: the decoder's checks and
 /// messages, the schema's `transport` object and the table in `docs/models/transport.md` come
 /// from here. The defaults shown are read from the types that hold them (`TcpConfig`,
 /// `QuicConfig`, `HostStack`'s IP settings), where each one's source is given.

@@ -1,4 +1,4 @@
-/// A flow's keys (`flows[i]`) and its workload's, each declared once (issue #28): the decoder's
+/// A flow's keys (`flows[i]`) and its workload's, each declared once: the decoder's
 /// checks and messages, the schema's flow objects and the tables in `docs/models/workload.md`
 /// come from here. A workload's keys depend on its `kind`, so each kind is a section of its own,
 /// read after `kind` from the same object. Rules between keys stay in code after them

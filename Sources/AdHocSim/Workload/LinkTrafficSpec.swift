@@ -7,7 +7,7 @@ public enum TrafficSpec: Sendable, Equatable {
     case broadcast(nodes: [Int], bytes: Int, interval: SimTime, start: SimTime)
 }
 
-/// A traffic generator's keys (`traffic[i]`), each declared once (issue #28): the keys every
+/// A traffic generator's keys (`traffic[i]`), each declared once: the keys every
 /// generator has, then `kind`, then that kind's keys, all from the same object; the tables are
 /// in `docs/models/link.md`.
 enum TrafficParameters {

@@ -1,4 +1,4 @@
-/// A regression check's keys (`expectations[i]`), each form's declared once (issue #28): the
+/// A regression check's keys (`expectations[i]`), each form's declared once: the
 /// decoder's checks and messages, the schema's expectation objects (one `anyOf` branch per
 /// form) and the tables in `docs/models/core.md` come from here. An expectation checks one
 /// thing, so each form is a section of its own, chosen by the key that names it (`fingerprint`,

@@ -1,4 +1,4 @@
-/// A node's movement keys (`nodes[i].mobility`), each declared once (issue #28): the decoder's
+/// A node's movement keys (`nodes[i].mobility`), each declared once: the decoder's
 /// checks and messages, the schema's `$defs/mobility` and the tables in `docs/models/core.md`.
 /// A node moves along `waypoints` or by the random-waypoint model; `waypoints` chooses the
 /// first, and the other model's keys are then errors at their path (`decodeMobility`).

@@ -179,7 +179,7 @@ extension ScenarioDecoder {
     }
 }
 
-/// A scripted event's keys (`events[i]`), each declared once (issue #28); the table is in
+/// A scripted event's keys (`events[i]`), each declared once; the table is in
 /// `docs/models/core.md`.
 enum NodeEventParameters {
     /// One event being read.

@@ -1,4 +1,4 @@
-// A node's keys (`nodes[i]` when the nodes are a list), each declared once (issue #28).
+// A node's keys (`nodes[i]` when the nodes are a list), each declared once.
 
 /// A node's keys: the decoder's checks and messages, the schema's node object and the table in
 /// `docs/models/core.md` come from here. A node's `host` keys are the host's own, per node

@@ -14,7 +14,7 @@ extension ScenarioDecoder {
     /// more than a run can hold: with every phone in range of every other and no cutoff, a
     /// 4 096-phone run peaks near 1.5 GB (measured: a city square at 100 000 per km²), and the
     /// radio's per-pair state grows with the square of the count (about 6 GB at 8 192); the
-    /// cutoff keeps a phone's pairs to those it can hear (issue #31). Both bounds are
+    /// cutoff keeps a phone's pairs to those it can hear. Both bounds are
     /// assumptions: the 10 000-phone city bench peaks at 2.8 GiB with the cutoff at 3 dB.
     static let maxPlacedNodes = 8192
     static let maxPlacedNodesWithCutoff = 20_000
@@ -72,7 +72,7 @@ extension ScenarioDecoder {
     }
 }
 
-/// A placement's keys (`nodes` as an object), each declared once (issue #28): the decoder's
+/// A placement's keys (`nodes` as an object), each declared once: the decoder's
 /// checks and messages, the schema's placement object and the table in `docs/models/core.md`.
 /// Rules between keys stay in code: exactly one of a density and an area (`decodePlacement`),
 /// the count's limit by the cutoff and the density's square within the coordinates (the custom

@@ -10,7 +10,7 @@
 ///
 /// for example `10.000000000 a0 a4 a0 a1 a2 a3 a4`. Because only changes are kept, a setting
 /// that makes routes appear earlier shows as the same paths at other times, and one that
-/// changes a path shows as that path, not as a difference at every later sample (issue #30).
+/// changes a path shows as that path, not as a difference at every later sample.
 public struct RouteChangeLog: Sendable {
     /// The first line of the text, naming the format and the grid.
     public static let header = "# adhocsim route changes: t_s node destination path (- for none), looked at every 0.1 s"

@@ -8,7 +8,7 @@ public struct RunLimits: Sendable, Equatable {
     public var maxEvents: UInt64 = 10_000_000_000
 }
 
-/// The `limits` section's keys, each declared once (issue #28); the table is in
+/// The `limits` section's keys, each declared once; the table is in
 /// `docs/models/core.md`.
 enum RunLimitParameters {
     static let section = ParameterSection<RunLimits>(

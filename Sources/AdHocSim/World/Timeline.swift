@@ -37,7 +37,7 @@ public final class TimelineRecorder: @unchecked Sendable {
     /// The most records kept after the header: 1 000 000 (assumption: about 100 MB of text,
     /// which the page embeds whole; the viewer draws a few thousand items a frame). A run that
     /// would record more keeps the first ones and ends with a `truncated` record saying how
-    /// many it did not keep (issue #27, class 4: 10⁶ one-byte messages recorded without bound
+    /// many it did not keep (10⁶ one-byte messages recorded without bound
     /// took ten times the run's memory).
     public static let recordLimit = 1_000_000
     /// This recorder's record limit (`recordLimit` unless a test asks for fewer).

@@ -1,7 +1,7 @@
 import Testing
 @testable import AdHocSim
 
-/// LE connections and GATT notifications (issue #29, item 5), against bounds worked out from
+/// LE connections and GATT notifications, against bounds worked out from
 /// the specification's timing: LL data PDU airtimes (preamble 1 or 2 bytes, access address 4,
 /// header 2, payload, CRC 3; Vol 6, Part B §2.1), T_IFS 150 µs, one central PDU and one
 /// peripheral PDU per exchange, exchanges while the next fits before the next anchor.
@@ -87,7 +87,7 @@ struct BleConnectionTests {
     }
 }
 
-/// An initiating central (issue #29: "CONNECT_IND from an initiator"): the connection begins
+/// An initiating central ("CONNECT_IND from an initiator"): the connection begins
 /// with the first connectable advertisement the central's scanner decodes from `atS` on.
 struct BleInitiatorTests {
     @Test func setupIsTheAdvertisementTIfsConnectIndAndTheWindowDelay() throws {

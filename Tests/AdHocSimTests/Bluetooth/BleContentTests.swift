@@ -1,7 +1,7 @@
 import Testing
 @testable import AdHocSim
 
-/// What advertisers say and what an iOS app is shown of it (issue #29, items 1 and 2): AD
+/// What advertisers say and what an iOS app is shown of it (items 1 and 2): AD
 /// structures within a legacy PDU's 31 octets, Apple's manufacturer data withheld, the scan
 /// response's content once one arrived, and an identifier per scanning phone.
 /// One phone, `tag`, at the origin with Bluetooth LE's `advertiser` and no Wi-Fi radio.
@@ -150,7 +150,7 @@ struct BleContentTests {
     }
 }
 
-/// GAP's modes and procedures (issue #29, item 3): limited discoverable mode ends after
+/// GAP's modes and procedures: limited discoverable mode ends after
 /// TGAP(lim_adv_timeout), a device connected elsewhere stops advertising, and a scanner running
 /// the general discovery procedure is not told of non-discoverable devices.
 struct BleGapTests {

@@ -3,8 +3,8 @@ import Testing
 
 @testable import AdHocSim
 
-/// The phone mechanisms of issue #26, each against a hand calculation.
-@Suite("Phone model (issue #26)")
+/// The phone mechanisms, each against a hand calculation.
+@Suite("Phone model")
 struct PhoneModelTests {
     /// One thesis flow between two phones 10 m apart on the ideal link.
     static func idealRun(
@@ -170,7 +170,7 @@ struct PhoneModelTests {
 }
 
 /// Per-test field data: reading it as it is, grouping by medians, and the comparison report.
-@Suite("Field data (issue #26)")
+@Suite("Field data")
 struct FieldDataTests {
     static let header =
         "dataset,side,protocol,place,distance_label,distance_m,date,time,probes_count,probes_design,rtt_mean_ms,rtt_sd_sample_ms,rtt_sd_pop_ms_derived,rtt_min_ms,rtt_p50_ms,rtt_max_ms,N,S,recv_packets_derived,bytes_received_derived,duration_s_derived,rate_mbps,loss_pct,failed,source_file"
@@ -280,7 +280,7 @@ struct FieldDataTests {
 }
 
 /// Minstrel-like rate control (`MinstrelRateControl`), by hand.
-@Suite("Minstrel rate control (issue #26)")
+@Suite("Minstrel rate control")
 struct MinstrelTests {
     static func controller() -> MinstrelRateControl {
         // Four rates of 10, 20, 40 and 80 Mbit/s; the SNR rule seeded the fastest.

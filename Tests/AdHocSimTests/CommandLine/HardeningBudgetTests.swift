@@ -3,10 +3,10 @@ import Testing
 
 @testable import AdHocSim
 
-/// Issue #27, classes 4, 5, 7 and 10, and the viewer's checks: bounded diagnostics, linear
+/// Hostile input to the tools, and the viewer's checks: bounded diagnostics, linear
 /// validation, run-wide budgets, a resume that checks what it finds, a read-only earlier result,
 /// a timeline checked before a page is built from it.
-@Suite("Hardening: budgets, resume, viewer (issue #27)")
+@Suite("Hardening: budgets, resume, viewer")
 struct HardeningBudgetTests {
     /// The two-phone UDP test (`ResultFolderSafetyTests`).
     static var twoPhones: TestScenario { ResultFolderSafetyTests.twoPhones }

@@ -15,7 +15,7 @@ let everyDuration = """
      "flows": [{"id": "f", "from": "A", "to": "B", "protocol": "udp", "workload": {"kind": "cbr", "rateMbps": 1, "size": 1000}}]}
     """
 
-@Suite("Hardening (issue #10)")
+@Suite("Hardening")
 struct HardeningTests {
     /// Class 1: every duration and interval key refuses a value that rounds to zero
     /// nanoseconds, naming its JSON path, where it used to be accepted and then spin at one
@@ -49,7 +49,7 @@ struct HardeningTests {
     }
 }
 
-@Suite("Hardening: limits, merges, messages (issue #10)", .serialized)
+@Suite("Hardening: limits, merges, messages", .serialized)
 struct HardeningLimitTests {
     /// Class 2: a matrix's size is the product of its axes, checked before any cell is built.
     @Test func aHugeMatrixIsRefusedBeforeItsCellsAreBuilt() {
@@ -163,7 +163,7 @@ struct HardeningLimitTests {
         expect(help.status == 2 && help.stderr.contains("no help for \"junk\""))
     }
 
-    /// Class 6 (and issue #27, class 9): plot never steps an axis to infinity. A value that is
+    /// Plot never steps an axis to infinity. A value that is
     /// not a plain decimal within ±10¹⁵ (inf, nan, 1e308) is refused with its line and column
     /// instead of being skipped silently or drawn at -inf; an empty field (a failed figure) is
     /// skipped.

@@ -3,7 +3,7 @@ import Testing
 
 @testable import AdHocSim
 
-/// `radio.interactionMarginDb`: the optional per-pair interaction cutoff (issue #11 item 5).
+/// `radio.interactionMarginDb`: the optional per-pair interaction cutoff.
 struct InteractionCutoffTests {
     /// One phone in the field with `radio.interactionMarginDb` = `margin`.
     static func onePhone(margin: JSON) -> TestScenario {
@@ -62,7 +62,7 @@ struct InteractionCutoffTests {
         expect(t.problems.isEmpty, "\(t.problems)")
     }
 
-    /// `radio.farField: "cells"` (issue #31): the dropped pair a–c comes back while a frame is on
+    /// `radio.farField: "cells"`: the dropped pair a–c comes back while a frame is on
     /// the air, at the receiver's cell, and leaves with it. The line is 3000 m long: 50 m cells,
     /// 61 of them in one row; a is in cell 0, b in cell 20, c in cell 60, one phone each, so a
     /// cell's average is the pair's own power.

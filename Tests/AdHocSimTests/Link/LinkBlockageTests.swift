@@ -3,7 +3,7 @@ import Testing
 
 /// The links' blockage store (`LinkBlockage`): the row cache the medium reads in order must
 /// answer exactly as each pair's own process does, in both directions, with the flat pair
-/// index and with the dictionary above it (issue #31).
+/// index and with the dictionary above it.
 struct LinkBlockageTests {
     static let spec = BlockageSpec(ratePerSecond: 0.5, meanDwellSeconds: 0.6, penaltyDb: 15)
 

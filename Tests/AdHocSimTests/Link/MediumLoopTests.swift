@@ -3,7 +3,7 @@ import Testing
 
 @testable import AdHocSim
 
-/// The medium's receiver loop as issue #11 made it faster: the per-slot deafness column, the
+/// The medium's fast receiver loop: the per-slot deafness column, the
 /// AWDL presence revision it is keyed on, and the division-free certain-success decision.
 struct MediumLoopTests {
     /// Two phones 10 m apart (free space: −51.6 dBm, 30 dB above the preamble threshold).

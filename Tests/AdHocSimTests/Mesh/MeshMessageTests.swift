@@ -3,7 +3,7 @@ import Testing
 @testable import AdHocSim
 
 /// Source-routed messages, route returns, retries, sessions losing peers, repair and
-/// establishment times, keys and golden snapshots (issue #6, items 1, 2, 4, 6, 7).
+/// establishment times, keys and golden snapshots (7).
 @Suite("Mesh: messages, repair and keys")
 struct MeshMessageTests {
     func scenario(

@@ -2,7 +2,7 @@ import Testing
 
 @testable import AdHocSim
 
-/// The mesh's per-pair tables (issue #31): flat and sparse storage answer alike, so a run above
+/// The mesh's per-pair tables: flat and sparse storage answer alike, so a run above
 /// 2 048 phones keeps the results it had with flat tables.
 struct PairTableTests {
     /// The same writes to a flat and a sparse table of 7 phones, checked against the pairs

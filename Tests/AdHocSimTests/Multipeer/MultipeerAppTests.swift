@@ -1,7 +1,7 @@
 import Testing
 @testable import AdHocSim
 
-/// The app's hand on Multipeer (issue #30, part 1): per-phone settings (`mesh.phones`), the
+/// The app's hand on Multipeer: per-phone settings (`mesh.phones`), the
 /// app's calls as events, and what each app hears (`multipeer_events.csv`). `MeshScenarioText`'s
 /// plain Wi-Fi field: two phones 30 m apart hear each other at −61.2 dBm, above the −65 dBm
 /// discovery threshold.

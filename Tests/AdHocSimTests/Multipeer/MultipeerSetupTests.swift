@@ -65,7 +65,7 @@ struct MultipeerSetupTests {
     @Test(ScaleCheck.trait) func madhocsEightNeighboursNeedTwoMultipeerSessions() throws {
         // Seed 002: "each node can connect to up to 8 other nodes"; one Multipeer session holds
         // 8 peers including the phone itself, so one session gives 7 neighbours and a second
-        // session (the default since issue #30) the design's 8.
+        // session (the default) the design's 8.
         var config = MeshConfig()
         expectEqual(config.neighbourLimit, 8)
         config.sessionsPerPhone = 1

@@ -1,7 +1,7 @@
 import Testing
 @testable import AdHocSim
 
-/// Multipeer's session layer on its own (issue #28, item 3): what it passes up to the routing,
+/// Multipeer's session layer on its own: what it passes up to the routing,
 /// driven frame by frame without a routing above it or a radio below it.
 @Suite("Session layer")
 struct SessionLayerTests {

@@ -171,7 +171,7 @@ struct SessionTransferTests {
         let x = world.layers.mesh!.transfers[0]
         expectEqual(x.state, .peerLeft)
         // The session ends at the evaluation at 6 s (lost at 3 s, kept 3 s) and the stream
-        // with it, as sendResource's and a stream's peer-gone report (issue #30).
+        // with it, as sendResource's and a stream's peer-gone report.
         expectEqual(x.finished, .seconds(6))
         expect(x.received < x.size)
     }

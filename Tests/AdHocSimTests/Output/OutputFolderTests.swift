@@ -35,7 +35,7 @@ struct OutputFolderTests {
         let dir = try temporaryFolder(["s.json": validScenario])
         expectEqual(try CLI.run(["run", "s.json", "--out", "r"], in: dir).status, 0)
         // A file the user added to the earlier run's folder is kept (adhocsim never deletes what it
-        // did not write, issue #27); adhocsim's own files are replaced.
+        // did not write); adhocsim's own files are replaced.
         try Data("old".utf8).write(to: dir.appendingPathComponent("r/stale.csv"))
         expectEqual(try CLI.run(["run", "s.json", "--out", "r"], in: dir).status, 0)
         expectEqual(try String(contentsOf: dir.appendingPathComponent("r/stale.csv"), encoding: .utf8), "old")

@@ -3,9 +3,9 @@ import Testing
 
 @testable import AdHocSim
 
-/// Issue #27's data-loss classes: adhocsim never writes through a link inside a result folder,
+/// Data loss: adhocsim never writes through a link inside a result folder,
 /// and never deletes what it did not write.
-@Suite("Result folder safety (issue #27)")
+@Suite("Result folder safety")
 struct ResultFolderSafetyTests {
     /// Two phones 10 m apart on an ideal link, a short UDP thesis test.
     static var twoPhones: TestScenario {
@@ -76,9 +76,9 @@ struct ResultFolderSafetyTests {
     import Darwin
 #endif
 
-/// Issue #27, class 6: a FIFO given as a scenario, an overrides file or calibrate's measured
+/// A FIFO given as a scenario, an overrides file or calibrate's measured
 /// table is refused at once with exit 2 (opening it would block forever).
-@Suite("Non-regular files (issue #27)")
+@Suite("Non-regular files")
 struct NonRegularFileTests {
     @Test func aFifoIsRefusedNotOpened() throws {
         let dir = try temporaryFolder(["m.json": ResultFolderSafetyTests.scenario])
@@ -95,9 +95,9 @@ struct NonRegularFileTests {
     }
 }
 
-/// Issue #27, class 3: every value the viewer reads back from a timeline and puts into markup
+/// Every value the viewer reads back from a timeline and puts into markup
 /// goes through its escaping function; none is concatenated into HTML raw.
-@Suite("Viewer escaping (issue #27)")
+@Suite("Viewer escaping")
 struct ViewerEscapingTests {
     @Test func timelineValuesReachMarkupEscapedOnly() {
         let page = ViewerPage.html(timeline: "")
@@ -112,8 +112,8 @@ struct ViewerEscapingTests {
     }
 }
 
-/// Issue #27, class 9: one strict decimal grammar for the measured tables.
-@Suite("Decimal text (issue #27)")
+/// One strict decimal grammar for the measured tables.
+@Suite("Decimal text")
 struct DecimalTextTests {
     @Test func onlyPlainDecimalsAreNumbers() {
         for (text, value) in [("14.921", 14.921), ("-3", -3.0), (".5", 0.5), ("5.", 5.0), ("1e3", 1000.0), ("2.5E-2", 0.025)] {
@@ -133,10 +133,10 @@ struct DecimalTextTests {
     }
 }
 
-/// Issue #27, class 8: a user's value in a message is excerpted and its bidirectional controls
+/// A user's value in a message is excerpted and its bidirectional controls
 /// are escaped, so a 5 000-character id prints as 120 characters and a U+202E cannot reorder
 /// the line a terminal shows.
-@Suite("Messages (issue #27)")
+@Suite("Messages")
 struct MessageExcerptTests {
     @Test func longIdsAreCutAndBidiControlsEscaped() {
         let long = String(repeating: "x", count: 5_000)

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// Issue #28 item 5: docs that teach are docs whose links work. Every relative link in the
+/// Docs that teach are docs whose links work. Every relative link in the
 /// repository's Markdown names a file that exists and, into a Markdown page, a heading it has;
 /// every page is reachable from the README (result folders' own pages excepted: a run writes
 /// them).
@@ -75,10 +75,10 @@ struct DocLinkTests {
     }
 
     @Test func theAnchorRuleIsGitHubs() {
-        // Worked by hand from GitHub's rule: "## The `kind` field (issue #28; 2026-11-27)" loses
+        // Worked by hand from GitHub's rule: "## The `kind` field (part #2; 2026-11-27)" loses
         // the backticks, parentheses, '#', ';' and keeps the digits and hyphens.
-        let page = "# Title\n## The `kind` field (issue #28; 2026-11-27)\n## Title\n```\n# not a heading\n```\n"
-        expectEqual(Self.anchors(page), ["title", "the-kind-field-issue-28-2026-11-27", "title-1"])
+        let page = "# Title\n## The `kind` field (part #2; 2026-11-27)\n## Title\n```\n# not a heading\n```\n"
+        expectEqual(Self.anchors(page), ["title", "the-kind-field-part-2-2026-11-27", "title-1"])
         expectEqual(Self.links("see [a](docs/a.md#x) and [b](https://e.org) `[c](d.md)`\n```\n[e](f.md)\n```"),
             ["docs/a.md#x", "d.md"])
     }

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// Issue #28: each source folder's README lists exactly the folder's files (what
+/// Each source folder's README lists exactly the folder's files (what
 /// `scripts/refresh-folder-readmes.py` writes), so the map of the code stays true.
 @Suite("Folder READMEs")
 struct FolderReadmeTests {

@@ -142,9 +142,9 @@ struct SchemaTests {
     }
 }
 
-/// Issue #28: a key declared once gives the decoder's check, the schema's entry and the docs'
+/// A key declared once gives the decoder's check, the schema's entry and the docs'
 /// table; the committed table and schema are what the declarations generate now.
-@Suite("Parameter declarations (issue #28)")
+@Suite("Parameter declarations")
 struct ParameterDeclarationTests {
     static let root = Repository.root
 

@@ -1,5 +1,5 @@
 // The suite's checks as plain functions, not Swift Testing's `#expect` and `#require` macros
-// (issue #28, item 6): each macro expansion cost about 18 ms of a debug build, and the suite's
+//: each macro expansion cost about 18 ms of a debug build, and the suite's
 // 1 670 of them were a third of the test build. A failed check records an issue at the
 // caller's line, as the macros do; `expectEqual` says both values.
 import Testing

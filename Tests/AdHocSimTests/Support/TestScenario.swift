@@ -1,5 +1,4 @@
-// Scenarios for tests, built in Swift rather than typed as escaped JSON strings (issue #28,
-// item 6): a `JSON` value written with Swift literals, and a `TestScenario` that holds a
+// Scenarios for tests, built in Swift rather than typed as escaped JSON strings: a `JSON` value written with Swift literals, and a `TestScenario` that holds a
 // scenario's top-level keys in order, places nodes and decodes or runs itself. Bad-input tests
 // keep their JSON as text (`JSON.raw`), since the text is what they test.
 import Foundation

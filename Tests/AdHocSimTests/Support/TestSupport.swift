@@ -165,7 +165,7 @@ func close(_ a: Double, _ b: Double, _ tolerance: Double) -> Bool { abs(a - b) <
 
 /// End-to-end runs of large scenarios (thousands of seeds, long bulk transfers, whole mesh
 /// examples): checked in CI against the release build (`ADHOCSIM_SCALE_CHECKS=1 swift test -c
-/// release`, `.ci/run`), skipped by the quick `swift test` (issue #28: unit tests stay fast;
+/// release`, `.ci/run`), skipped by the quick `swift test` (unit tests stay fast;
 /// the same assertions run where the optimiser makes them cheap).
 enum ScaleCheck {
     static let enabled = ProcessInfo.processInfo.environment["ADHOCSIM_SCALE_CHECKS"] == "1"

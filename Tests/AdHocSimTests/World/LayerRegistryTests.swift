@@ -2,7 +2,7 @@ import Testing
 
 @testable import AdHocSim
 
-/// The registration of the optional layers (`Layers/`, issue #28): each layer's blocks of event
+/// The registration of the optional layers (`Layers/`): each layer's blocks of event
 /// kinds lie in the core's range for layers and overlap no other layer's, and every kind a layer
 /// declares lies in its own blocks.
 struct LayerRegistryTests {

@@ -75,7 +75,7 @@ struct PlacementTests {
         }
     }
 
-    /// Above 8 192 phones a placement needs the interaction cutoff (issue #31): without it every
+    /// Above 8 192 phones a placement needs the interaction cutoff: without it every
     /// pair in range keeps radio state. 9 000 phones are refused with the limit and the key that
     /// lifts it, and accepted (decoded only) with `radio.interactionMarginDb`; 20 001 never.
     @Test func largeCrowdsNeedTheCutoff() {

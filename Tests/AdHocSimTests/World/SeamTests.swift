@@ -252,7 +252,7 @@ struct SeamTests {
     }
 }
 
-/// Issue #10, class 9: a thesis test whose probes exceed the TCP send buffer used to trap
+/// A thesis test whose probes exceed the TCP send buffer used to trap
 /// ("write beyond the send buffer"). Probes and echoes now wait for room, as blocking socket
 /// writes do, and every probe is still timed.
 @Suite("Blocking writes")
