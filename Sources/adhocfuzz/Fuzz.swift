@@ -118,7 +118,7 @@ struct Mutator {
     func paths(_ v: Any, _ prefix: [Any] = []) -> [[Any]] {
         var out: [[Any]] = [prefix]
         if let d = v as? [String: Any] {
-            for k in d.keys.sorted() { out += paths(d[k]!, prefix + [k]) }
+            for (k, value) in d.sorted(by: { $0.key < $1.key }) { out += paths(value, prefix + [k]) }
         } else if let a = v as? [Any] {
             for (i, x) in a.enumerated() { out += paths(x, prefix + [i]) }
         }

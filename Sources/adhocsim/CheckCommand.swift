@@ -75,8 +75,7 @@ enum CheckCommand {
         var failed = 0
         for (file, result) in zip(a.positionals, results) {
             var outcomes = result.outcomes
-            if let golden, !update, result.changes != nil {
-                let changes = result.changes!
+            if let golden, !update, let changes = result.changes {
                 let path = (golden as NSString).appendingPathComponent(goldenName(file))
                 switch OutputFolder.readText(URL(fileURLWithPath: path), limit: GoldenFiles.maxBytes) {
                 case .success(let old):

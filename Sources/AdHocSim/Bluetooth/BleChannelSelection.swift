@@ -7,6 +7,14 @@ public struct BleChannelMap: Sendable, Equatable {
     private let isUsed: [Bool]
 
     /// The map of `channels` (each 0…36; at least two, §4.5.8: "a minimum of 2 channels").
+    /// Every data channel.
+    public static let all = BleChannelMap(allChannels: ())
+
+    private init(allChannels: Void) {
+        isUsed = Array(repeating: true, count: 37)
+        used = (0..<37).map { UInt8($0) }
+    }
+
     public init?(_ channels: [Int]) {
         var flags = Array(repeating: false, count: 37)
         for c in channels {
@@ -18,8 +26,6 @@ public struct BleChannelMap: Sendable, Equatable {
         used = (0..<37).filter { flags[$0] }.map { UInt8($0) }
     }
 
-    /// Every data channel.
-    public static let all = BleChannelMap(Array(0...36))!
 
     /// Whether channel `c` is used.
     public func contains(_ c: Int) -> Bool { isUsed[c] }

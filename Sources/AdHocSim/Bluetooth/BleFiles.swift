@@ -253,11 +253,11 @@ public enum BleFiles {
     /// scanner and advertiser, then one per connection (protocol `GATT`: its notified value
     /// bytes, goodput, set-up time as `handshake_ms`, and the connection interval).
     public static func sweepRows(_ report: RunReport) -> [[String]] {
-        guard let m = report.ble else { return [] }
+        guard let m = report.ble, let bleSpec = report.scenario.ble else { return [] }
         let s = report.scenario
         let connectionRows = m.connections.map { c -> [String] in
             var row = Array(repeating: "", count: RunFiles.summaryColumns.count)
-            func set(_ column: String, _ value: String) { row[RunFiles.summaryColumns.firstIndex(of: column)!] = value }
+            func set(_ column: String, _ value: String) { RunFiles.setSummary(column, value, in: &row) }
             let spec = c.spec
             set("flow", "\(report.nodes.ids[spec.central])<-\(report.nodes.ids[spec.peripheral])")
             set("environment", s.environment.place.rawValue)
@@ -277,14 +277,14 @@ public enum BleFiles {
                     ? "failed:not-connected"
                     : c.lost != nil ? "failed:supervision-timeout" : (c.completed != nil || spec.notifyBytes == 0 ? "ok" : "failed:incomplete"))
             var tail = Array(repeating: "", count: sweepColumns.count)
-            tail[sweepColumns.firstIndex(of: "ble_interval_ms")!] = NumberText.fixed(spec.intervalMs, decimals: 3)
+            if let c = sweepColumns.firstIndex(of: "ble_interval_ms") { tail[c] = NumberText.fixed(spec.intervalMs, decimals: 3) }
             return row + tail
         }
         return m.pairs.compactMap { p -> [String]? in
             let sc = m.scanners[p.scanner], ad = m.advertisers[p.advertiser].spec
             guard sc.node != ad.node else { return nil }
             var row = Array(repeating: "", count: RunFiles.summaryColumns.count)
-            func set(_ column: String, _ value: String) { row[RunFiles.summaryColumns.firstIndex(of: column)!] = value }
+            func set(_ column: String, _ value: String) { RunFiles.setSummary(column, value, in: &row) }
             set("flow", "\(report.nodes.ids[sc.node])<-\(report.nodes.ids[ad.node])")
             set("environment", s.environment.place.rawValue)
             set("technology", "ble")
@@ -293,7 +293,7 @@ public enum BleFiles {
             set("packets", "\(p.record.received)")
             set("seed", "\(s.seed)")
             set("status", "ok")
-            let scannerSpec = s.ble!.scanners[p.scanner]
+            let scannerSpec = bleSpec.scanners[p.scanner]
             return row + [
                 report.nodes.ids[sc.node], report.nodes.ids[ad.node], NumberText.fixed(ad.intervalMs, decimals: 3),
                 NumberText.fixed(scannerSpec.windowMs, decimals: 3), f(p.discoveryS, 6), f(p.lossRatio, 4),

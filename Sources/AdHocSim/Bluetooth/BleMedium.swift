@@ -148,10 +148,9 @@ struct BleMedium {
         var mw = Decibel.milliwatts(fromDbm: t.txDbm - meanLossDb(t.senderNode, rxNode, at: now))
         if let spec = place.blockage, spec.ratePerSecond > 0 {
             let key = Swift.min(t.senderNode, rxNode) &* nodes.count &+ Swift.max(t.senderNode, rxNode)
-            if blockage[key] == nil {
-                blockage[key] = BlockageProcess.forLink(t.senderNode, rxNode, spec: spec, seed: seed)
-            }
-            if blockage[key]!.isBlocked(at: now) { mw *= blockageFactor }
+            var process = blockage[key] ?? BlockageProcess.forLink(t.senderNode, rxNode, spec: spec, seed: seed)
+            if process.isBlocked(at: now) { mw *= blockageFactor }
+            blockage[key] = process
         }
         if let fading { mw *= fading.power(u: RicianPowerTable.uniform(key: fadingKey, t.number, UInt64(r))) }
         return mw

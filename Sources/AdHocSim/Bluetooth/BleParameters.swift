@@ -239,7 +239,7 @@ enum BleParameters {
                 expected: "an app profile", source: .cited("`BleProfiles`")),
             grid("intervalMs", "a scan interval", \.intervalMs, help: "scanInterval"),
             Parameter(
-                "discovery", .choice(BleDiscovery.allCases.map(\.rawValue), set: { $0.value.discovery = BleDiscovery(rawValue: $1)! }),
+                "discovery", .choice(BleDiscovery.allCases.map(\.rawValue), set: { if let d = BleDiscovery(rawValue: $1) { $0.value.discovery = d } }),
                 default: "\"observe\"",
                 help: "which advertisers the app is told of: every one (observation), or GAP's general or limited discovery (by the Flags of `data`)",
                 expected: "a discovery procedure", source: .cited("Core Specification v5.4, Vol 3, Part C §9.1.2, §9.2.5, §9.2.6")),

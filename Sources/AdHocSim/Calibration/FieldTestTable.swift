@@ -67,7 +67,9 @@ enum FieldTestTable {
             guard record.count == header.count else {
                 throw fail(line, "\(record.count) fields for \(header.count) columns")
             }
-            func field(_ name: String) -> String { record[index[name]!].trimmingCharacters(in: .whitespacesAndNewlines) }
+            func field(_ name: String) -> String {
+                index[name].map { record[$0].trimmingCharacters(in: .whitespacesAndNewlines) } ?? ""
+            }
             func bad(_ name: String, _ expected: String) -> CalibrationError {
                 fail(line, "column \(name): expected \(expected), found \"\(Diagnostic.excerpt(field(name)))\"")
             }
@@ -97,7 +99,7 @@ enum FieldTestTable {
             }
             var values = [Double?](repeating: nil, count: CalibrationMetric.allCases.count)
             func set(_ metric: CalibrationMetric, _ v: Double?) {
-                values[CalibrationMetric.allCases.firstIndex(of: metric)!] = v
+                if let k = CalibrationMetric.allCases.firstIndex(of: metric) { values[k] = v }
             }
             var packets = 0, size = 0
             switch field("side") {
@@ -124,8 +126,9 @@ enum FieldTestTable {
         if failed > 0 { notes.append("\(failed) failed test\(failed == 1 ? "" : "s") skipped (failed=1: no figures)") }
         for label in noPresetOrder {
             // The label is the table's text: escaped (controls, bidi) and bounded before it is shown.
+            let count = noPreset[label, default: 0]
             notes.append(
-                "\(noPreset[label]!) test\(noPreset[label]! == 1 ? "" : "s") of place \"\(Diagnostic.excerpt(label, limit: 80))\" skipped (no place preset)")
+                "\(count) test\(count == 1 ? "" : "s") of place \"\(Diagnostic.excerpt(label, limit: 80))\" skipped (no place preset)")
         }
         return (rows, notes)
     }

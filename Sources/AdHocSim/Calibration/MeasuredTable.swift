@@ -264,7 +264,9 @@ public struct MeasuredTable: Sendable {
             guard record.count == header.count else {
                 throw fail(line, "\(record.count) fields for \(header.count) columns")
             }
-            func field(_ name: String) -> String { record[index[name]!].trimmingCharacters(in: .whitespaces) }
+            func field(_ name: String) -> String {
+                index[name].map { record[$0].trimmingCharacters(in: .whitespaces) } ?? ""
+            }
             func bad(_ name: String, _ expected: String) -> CalibrationError {
                 fail(line, "column \(name): expected \(expected), found \"\(Diagnostic.excerpt(field(name)))\"")
             }

@@ -60,7 +60,7 @@ public struct NelderMead: Sendable {
             simplex = simplex.enumerated().sorted { ($0.element.v, $0.offset) < ($1.element.v, $1.offset) }.map(
                 \.element)
             let best = simplex[0], worst = simplex[d]
-            let spread = (0..<d).map { i in simplex.map { $0.p[i] }.max()! - simplex.map { $0.p[i] }.min()! }.max()!
+            let spread = (0..<d).map { i in (simplex.map { $0.p[i] }.max() ?? 0) - (simplex.map { $0.p[i] }.min() ?? 0) }.max() ?? 0
             if worst.v - best.v < valueTolerance && spread < pointTolerance { break }
             var centroid = Array(repeating: 0.0, count: d)
             for vertex in simplex.dropLast() { for i in 0..<d { centroid[i] += vertex.p[i] / Double(d) } }

@@ -392,7 +392,7 @@ public struct HostStack: Sendable {
         let f = ip.fragment(p.tag)
         let sender = FlowSide.sender(of: f.datagram)
         let k = sender.flow
-        trace!.record(
+        trace?.record(
             node: node, time: now, datagram: f.datagram, src: flows[k].node(of: sender),
             dst: flows[k].node(of: sender.peer), index: f.index, count: f.count, id: f.id,
             fragmentPayload: ip.fragmentPayload(flow: k))

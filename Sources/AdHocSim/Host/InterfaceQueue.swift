@@ -88,9 +88,10 @@ public struct InterfaceQueue: Sendable {
         queued[node] -= 1
         guard discipline == .fqCodel else { return }
         let delay = now - enqueuedAt
-        if minDelay[node].map({ delay < $0 }) ?? true { minDelay[node] = delay }
+        let least = minDelay[node].map { Swift.min($0, delay) } ?? delay
+        minDelay[node] = least
         if now >= updateAt[node] {
-            delayHigh[node] = minDelay[node]! > InterfaceQueue.target
+            delayHigh[node] = least > InterfaceQueue.target
             updateAt[node] = now + InterfaceQueue.interval
             minDelay[node] = nil
         }

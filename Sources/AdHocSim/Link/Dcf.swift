@@ -186,9 +186,10 @@ extension WirelessLink {
         let snr = medium.channel.medianSnrDb(i, destination)
         let bytes = AmpduPlanner.mpduBytes(stations[i].queue[0].packet.bytes)
         var mcs = stations[i].rate.select(snrDb: snr + secondStreamGainDb, bytes: bytes)
-        if stations[i].rateOneStream != nil {
-            let one = stations[i].rateOneStream!.select(snrDb: snr, bytes: bytes)
-            if phy.rateBitsPerSecond(one) > phy.rateBitsPerSecond(mcs) { mcs = one }
+        if let one = stations[i].rateOneStream?.select(snrDb: snr, bytes: bytes),
+            phy.rateBitsPerSecond(one) > phy.rateBitsPerSecond(mcs)
+        {
+            mcs = one
         }
         return mcs
     }

@@ -150,7 +150,7 @@ public struct IdealLink: LinkTechnology, Sendable {
             startNext(i, sim: &sim)
         case .idealArrival:
             let slot = Int(event.arg)
-            let packet = inTransit[slot]!
+            guard let packet = inTransit[slot] else { preconditionFailure("an arrival from an empty slot") }
             inTransit[slot] = nil
             freeTransit.append(slot)
             let r = Int(packet.destination)

@@ -68,7 +68,8 @@ struct LinkBlockage: Sendable {
             index[key] = Int32(processes.count)
         }
         // `spec` is set whenever a gain is asked for (`isActive`).
-        processes.append(StoredBlockage(BlockageProcess.forLink(t, r, spec: spec!, seed: seed)))
+        guard let spec else { preconditionFailure("a blockage process asked for without blockage") }
+        processes.append(StoredBlockage(BlockageProcess.forLink(t, r, spec: spec, seed: seed)))
         return processes.count - 1
     }
 

@@ -217,7 +217,7 @@ public struct WirelessLink: LinkTechnology, Sendable {
 
     /// AWDL presence follows the unsimulated traffic as it follows a queued unicast frame.
     public mutating func noteUnsimulatedTraffic(_ a: Int, _ b: Int, now: SimTime) {
-        if awdl?.adaptive == true { awdl!.trafficQueued(a, b, now: now) }
+        if awdl?.adaptive == true { awdl?.trafficQueued(a, b, now: now) }
     }
 
     /// The link MTU: AWDL 1484 bytes (radio.md), 1500 for plain ad-hoc Wi-Fi.
@@ -270,8 +270,14 @@ public struct WirelessLink: LinkTechnology, Sendable {
         if reaching.floorDbm != floorDbm || reaching.moves != moves {
             reaching = (floorDbm, moves, Array(repeating: nil, count: stations.count))
         }
-        if reaching.lists[i] == nil { reaching.lists[i] = neighboursReaching(i, floorDbm: floorDbm) }
-        for e in reaching.lists[i]! { body(Int(e.node), e.dbm) }
+        let list: [(node: Int32, dbm: Double)]
+        if let known = reaching.lists[i] {
+            list = known
+        } else {
+            list = neighboursReaching(i, floorDbm: floorDbm)
+            reaching.lists[i] = list
+        }
+        for e in list { body(Int(e.node), e.dbm) }
     }
 
     /// `neighbours(of:reachingDbm:)`, the same list in the same order. With the interaction
@@ -358,7 +364,7 @@ public struct WirelessLink: LinkTechnology, Sendable {
         }
         if packet.destination != LinkPacket.broadcast {
             stations[i].nextSeqTo[Int(packet.destination), stations.count] = seq &+ 1
-            if awdl?.adaptive == true { awdl!.trafficQueued(i, Int(packet.destination), now: sim.now) }
+            if awdl?.adaptive == true { awdl?.trafficQueued(i, Int(packet.destination), now: sim.now) }
         }
         stations[i].counters.enqueued += 1
         if access[i].state == .idle {
@@ -413,7 +419,7 @@ public struct WirelessLink: LinkTechnology, Sendable {
         }
         switch frame.kind {
         case .data:
-            if awdl?.adaptive == true { awdl!.trafficQueued(i, frame.destination, now: sim.now) }
+            if awdl?.adaptive == true { awdl?.trafficQueued(i, frame.destination, now: sim.now) }
             setState(i, .awaitingResponse)
             sim.arm(
                 stations[i].ackTimer, after: mac.sifs + mac.slot + responseAirtime(mpdus: frame.mpdus, mcs: frame.mcs))
@@ -456,17 +462,19 @@ public struct WirelessLink: LinkTechnology, Sendable {
                 k = last
                 continue
             case .frameEnded(let r, let signalMw):
+                // A frame ended only while one was on the air.
+                guard let frame else { preconditionFailure("a frame ended with none on the air") }
                 if let broadcast {
                     var last = k + 1
                     while last < list.count, case .frameEnded = list.items[last] { last += 1 }
-                    receiveBroadcast(broadcast, mcs: frame!.mcs, list.items, k..<last)
+                    receiveBroadcast(broadcast, mcs: frame.mcs, list.items, k..<last)
                     k = last
                     continue
                 }
                 if cutShort {
-                    receiveCutShort(frame!, at: r)
+                    receiveCutShort(frame, at: r)
                 } else {
-                    receive(frame!, from: sender, at: r, signalMw: signalMw, sim: &sim)
+                    receive(frame, from: sender, at: r, signalMw: signalMw, sim: &sim)
                 }
             }
             k += 1

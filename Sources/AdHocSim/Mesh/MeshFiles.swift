@@ -286,7 +286,7 @@ extension MeshFiles {
         ]
         func base(_ id: String, _ distance: String, _ packets: String, _ size: String) -> [String] {
             var row = Array(repeating: "", count: RunFiles.summaryColumns.count)
-            func set(_ column: String, _ value: String) { row[RunFiles.summaryColumns.firstIndex(of: column)!] = value }
+            func set(_ column: String, _ value: String) { RunFiles.setSummary(column, value, in: &row) }
             set("flow", id)
             set("environment", s.environment.place.rawValue)
             set("technology", RadioConfiguration(s.radio).technology.rawValue)

@@ -183,9 +183,9 @@ public struct MeshMetrics: Sendable {
             return Workload(
                 spec: spec, created: records.count, delivered: delivered.count, confirmed: confirmed.count,
                 deliveryRatio: records.isEmpty ? 0 : Double(delivered.count) / Double(records.count),
-                latency: Spread(delivered.map { $0.delivered! - $0.created }),
+                latency: Spread(delivered.compactMap { r in r.delivered.map { $0 - r.created } }),
                 meanHops: delivered.isEmpty ? 0 : Double(delivered.map(\.hops).reduce(0, +)) / Double(delivered.count),
-                confirmRtt: Spread(confirmed.map { $0.confirmRtt! }),
+                confirmRtt: Spread(confirmed.compactMap(\.confirmRtt)),
                 attempts: records.map(\.attempts).reduce(0, +),
                 attemptsWithoutRoute: records.map(\.attemptsWithoutRoute).reduce(0, +),
                 routeEstablished: first < 0 ? nil : SimTime(nanoseconds: first))

@@ -183,7 +183,10 @@ public struct MeshNetwork: Sendable {
             routingSessionsFormed([(a, b)], sim: &sim)
         case .frame(let inOrder):
             // `.frame` comes only with the routing's frame.
-            take(core.sessionLayer.wire.routedInFlight[slot]!, at: r, now: now)
+            guard let frame = core.sessionLayer.wire.routedInFlight[slot] else {
+                preconditionFailure("a routed arrival without the routing's frame")
+            }
+            take(frame, at: r, now: now)
             guard inOrder else { return }
             while let g = core.sessionLayer.nextInOrder(from: from, to: r, now: now) { take(g, at: r, now: now) }
         case .taken:

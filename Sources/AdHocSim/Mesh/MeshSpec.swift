@@ -145,7 +145,7 @@ extension ScenarioDecoder {
                     if let other = resultNames[name], item.isGroup || !item.sameId {
                         self.sink.report(
                             "this makes a workload named \"\(Diagnostic.excerpt(name))\", as \(other) does; rename one",
-                            path: p.appending("id"), at: r.value("id")!.origin)
+                            path: p.appending("id"), at: r.value("id")?.origin ?? itemNode.origin)
                         fine = false
                     } else {
                         resultNames[name] = p.description

@@ -86,12 +86,12 @@ struct RouteTable: Sendable {
         guard let hop = heard.last else { return }
         if let used = routes[i], used.path.count >= 2, used.path[1] == hop { return }
         if let k = alternates[i]?.firstIndex(where: { $0.path[1] == hop }),
-            alternates[i]![k].path.count == heard.count + 1,
-            alternates[i]![k].path.dropFirst().elementsEqual(heard.reversed())
+            alternates[i]?[k].path.count == heard.count + 1,
+            alternates[i]?[k].path.dropFirst().elementsEqual(heard.reversed()) == true,
+            var route = alternates[i]?.remove(at: k)
         {
-            var route = alternates[i]!.remove(at: k)
             route.learned = learned
-            alternates[i]!.insert(route, at: 0)
+            alternates[i]?.insert(route, at: 0)
             return
         }
         remember(MeshRoute(path: [r] + heard.reversed(), learned: learned), at: i)

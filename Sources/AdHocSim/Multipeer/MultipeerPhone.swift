@@ -138,12 +138,12 @@ enum PhoneParameters {
                 expected: "an encryption preference", source: .cited("MCEncryptionPreference, Apple's documentation")),
             Parameter(
                 "certificate",
-                .choice(MultipeerPhone.CertificatePolicy.allCases.map(\.rawValue), set: { $0.phone.certificate = .init(rawValue: $1)! }),
+                .choice(MultipeerPhone.CertificatePolicy.allCases.map(\.rawValue), set: { if let p = MultipeerPhone.CertificatePolicy(rawValue: $1) { $0.phone.certificate = p } }),
                 default: "\"accept\"", help: "the answer to every peer's certificate in an encrypted set-up; `reject` fails the connection",
                 expected: "a certificate answer", source: .assumption("MAdHoc checks no certificate")),
             Parameter(
                 "invitations",
-                .choice(MultipeerPhone.InvitationPolicy.allCases.map(\.rawValue), set: { $0.phone.invitations = .init(rawValue: $1)! }),
+                .choice(MultipeerPhone.InvitationPolicy.allCases.map(\.rawValue), set: { if let p = MultipeerPhone.InvitationPolicy(rawValue: $1) { $0.phone.invitations = p } }),
                 default: "\"accept\"", help: "how invitations are answered: accept (with room), decline, ignore (the inviter times out after 30 s), accept only `acceptFrom`",
                 expected: "an invitation policy", source: .cited("seed 002: MAdHoc accepts every invitation")),
             Parameter(

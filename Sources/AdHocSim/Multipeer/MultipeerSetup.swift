@@ -49,17 +49,31 @@ struct MultipeerSetup: Sendable {
         var invited: Int
         /// When the invitation was sent.
         var since: SimTime
-        /// Connection frames exchanged so far (0: the invitation is out, no reply yet).
-        var flights: Int
-        /// Whether the invited side accepted (it then counts the set-up against its room).
-        var accepted = false
-        /// The last connection flight that arrived (−1: none yet): a flight `k` is answered once
-        /// flight `k + 1` arrived.
-        var received = -1
+        /// Where the set-up stands.
+        var phase = Phase.invited
         /// The retransmission timer of the flight last sent (RFC 6347 §4.2.4.1).
         var timer = MultipeerSetup.initialTimer
         /// Whether the set-up runs the DTLS handshake (both preferences allow encryption).
         var encrypted = true
+
+        /// Whether the invited side accepted (it then counts the set-up against its room).
+        var accepted: Bool { phase != .invited }
+        /// Connection flights sent so far (0 before the accepting reply arrived).
+        var flights: Int { if case .connecting(let sent, _) = phase { sent } else { 0 } }
+        /// The last connection flight that arrived (−1: none yet).
+        var received: Int { if case .connecting(_, let received) = phase { received } else { -1 } }
+    }
+
+    /// Where a set-up stands: invited, accepted, then its connection flights.
+    enum Phase: Sendable, Equatable {
+        /// The invitation is out, or with the invited app; no answer yet.
+        case invited
+        /// The invited phone accepted (it counts the set-up against its room); its reply is on
+        /// its way.
+        case accepted
+        /// The connection flights: `sent` of them sent so far, the last to arrive `received`
+        /// (−1: none yet). Flight `k` is answered once flight `k + 1` arrived.
+        case connecting(sent: Int, received: Int)
     }
 
     /// Set-ups under way, by unordered pair (looked up by key only, never iterated).
@@ -218,7 +232,7 @@ extension MultipeerSetup {
             let id = nextId
             nextId += 1
             let encrypted = MultipeerPhone.sessionEncrypted(encryption(r), encryption(from)) ?? true
-            attempts[key] = Attempt(id: id, inviter: r, invited: from, since: sim.now, flights: 0, encrypted: encrypted)
+            attempts[key] = Attempt(id: id, inviter: r, invited: from, since: sim.now, encrypted: encrypted)
             connecting[r] += 1
             sim.schedule(
                 after: MultipeerSetup.inviteTimeout, target: UInt32(r), kind: .invitationTimeout,
@@ -230,8 +244,7 @@ extension MultipeerSetup {
         case .invitation:
             // Only the invitation of the set-up under way, once, and only while advertising
             // (invitations reach the app through its advertiser).
-            guard let a = attempts[key], a.id == f.attempt, a.invited == r, !a.accepted, a.flights == 0,
-                advertising[r]
+            guard let a = attempts[key], a.id == f.attempt, a.invited == r, a.phase == .invited, advertising[r]
             else { return nil }
             note(.invitation, at: r, about: from, now: sim.now)
             let phone = phones[r]
@@ -244,7 +257,7 @@ extension MultipeerSetup {
             }
             if accept {
                 connecting[r] += 1
-                attempts[key]!.accepted = true
+                attempts[key]?.phase = .accepted
                 note(.connecting, at: r, about: from, now: sim.now)
             }
             let reply = SetupFrame(kind: .invitationReply, origin: r, seq: accept ? 1 : 0, target: from, attempt: f.attempt)
@@ -266,7 +279,7 @@ extension MultipeerSetup {
             }
             // The connection frames, inviter first; each frame's `seq` is its number.
             note(.connecting, at: r, about: from, now: sim.now)
-            attempts[key]!.flights = 1
+            attempts[key]?.phase = .connecting(sent: 1, received: -1)
             sendFlight(0, of: key, from: r, to: from, wire: &wire, sim: &sim)
         case .handshake:
             guard let a = attempts[key], a.id == f.attempt else { return nil }
@@ -276,8 +289,8 @@ extension MultipeerSetup {
                 return nil
             }
             // Otherwise only the frame the set-up waits for: the last one sent.
-            guard f.seq == UInt64(a.flights - 1) else { return nil }
-            attempts[key]!.received = Int(f.seq)
+            guard a.flights >= 1, f.seq == UInt64(a.flights - 1) else { return nil }
+            attempts[key]?.phase = .connecting(sent: a.flights, received: Int(f.seq))
             if a.encrypted && (f.seq == 3 || f.seq == 4) {
                 // The invited's certificate comes in flight 3, the inviter's in flight 4: the
                 // app's certificate handler answers (RFC 6347 §4.2.4's flights).
@@ -292,7 +305,7 @@ extension MultipeerSetup {
             }
             let sent = a.flights
             if sent == MultipeerSetup.flights(a).count { return connected(a, sessions: &sessions, wire: &wire, now: sim.now) }
-            attempts[key]!.flights = sent + 1
+            attempts[key]?.phase = .connecting(sent: sent + 1, received: Int(f.seq))
             sendFlight(sent, of: key, from: r, to: from, wire: &wire, sim: &sim)
         }
         return nil
@@ -301,11 +314,12 @@ extension MultipeerSetup {
     /// Sends connection flight `k` of the set-up of `key` from `from` to `to`, and, unless it is
     /// the last flight (which expects no answer), arms its retransmission timer.
     mutating func sendFlight(_ k: Int, of key: UInt64, from: Int, to: Int, wire: inout SessionWire, sim: inout Simulation) {
-        let id = attempts[key]!.id
-        let flights = MultipeerSetup.flights(attempts[key]!)
+        guard let a = attempts[key] else { return }
+        let id = a.id
+        let flights = MultipeerSetup.flights(a)
         MultipeerSetup.send(.handshake, id: id, seq: UInt64(k), from: from, to: to, bytes: flights[k], wire: &wire, now: sim.now)
         guard wire.config.handshakeRetransmission, k + 1 < flights.count else { return }
-        attempts[key]!.timer = MultipeerSetup.initialTimer
+        attempts[key]?.timer = MultipeerSetup.initialTimer
         sim.schedule(
             after: MultipeerSetup.initialTimer, target: UInt32(from), kind: .handshakeTimer,
             arg: HandshakeFlight(peer: to, id: id, flight: k).argument)
@@ -313,8 +327,9 @@ extension MultipeerSetup {
 
     /// Sends flight `k` of the set-up of `key` again (a retransmission).
     func resendFlight(_ k: Int, of key: UInt64, from: Int, to: Int, wire: inout SessionWire, now: SimTime) {
-        let id = attempts[key]!.id
-        let bytes = MultipeerSetup.flights(attempts[key]!)[k]
+        guard let a = attempts[key] else { return }
+        let id = a.id
+        let bytes = MultipeerSetup.flights(a)[k]
         MultipeerSetup.send(.handshake, id: id, seq: UInt64(k), from: from, to: to, bytes: bytes, wire: &wire, now: now)
     }
 
@@ -326,7 +341,7 @@ extension MultipeerSetup {
         let key = MultipeerSetup.key(from, to)
         guard let a = attempts[key], a.id == id, a.received < k + 1 else { return }
         let timer = min(a.timer + a.timer, MultipeerSetup.maxTimer)
-        attempts[key]!.timer = timer
+        attempts[key]?.timer = timer
         sim.schedule(
             after: timer, target: UInt32(from), kind: .handshakeTimer,
             arg: HandshakeFlight(peer: to, id: id, flight: k).argument)

@@ -139,8 +139,8 @@ public struct SignalSessions: NeighbourTable, Sendable {
                         by = d.by
                         // A phone that left a fixed group does not rejoin it.
                         if groupPeers != nil {
-                            groupPeers![i].removeAll { $0 == j }
-                            groupPeers![j].removeAll { $0 == i }
+                            groupPeers?[i].removeAll { $0 == j }
+                            groupPeers?[j].removeAll { $0 == i }
                         }
                     }
                     ended.append((Swift.min(i, j), Swift.max(i, j), by))

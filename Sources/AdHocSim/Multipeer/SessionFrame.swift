@@ -123,10 +123,9 @@ struct SessionFrame: Sendable {
             switch stored {
             case .routed: return .routed
             case .setup:
-                return .setup(
-                    SetupFrame(
-                        kind: SetupFrame.Kind(rawValue: setupKind)!, origin32: n1, target32: n2, attempt32: n3,
-                        seq32: n4))
+                // `setupKind` is written only from a `SetupFrame.Kind`.
+                guard let kind = SetupFrame.Kind(rawValue: setupKind) else { preconditionFailure("a set-up frame's kind") }
+                return .setup(SetupFrame(kind: kind, origin32: n1, target32: n2, attempt32: n3, seq32: n4))
             case .piece: return .piece(TransferPiece(offset: offset, transfer32: n1, length32: n2, to32: n3))
             }
         }

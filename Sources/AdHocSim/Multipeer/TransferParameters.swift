@@ -124,10 +124,10 @@ enum TransferParameters {
         }
         let nameOf = Dictionary(uniqueKeysWithValues: item.nodeIndex.map { ($0.value, $0.key) })
         let mine = Set(groups.filter { $0.contains(from) }.flatMap { $0 }).subtracting([from]).sorted()
-        let listed = mine.isEmpty ? "none" : mine.map { "\"\(nameOf[$0]!)\"" }.joined(separator: ", ")
+        let listed = mine.isEmpty ? "none" : mine.map { "\"\(nameOf[$0] ?? "?")\"" }.joined(separator: ", ")
         values.sink.report(
             "a \(item.what) goes to a peer in the sender's session (Multipeer sends only to connected peers), but "
-                + "\"\(nameOf[to]!)\" is outside every session of \"\(nameOf[from]!)\" in mesh.sessions (its "
+                + "\"\(nameOf[to] ?? "?")\" is outside every session of \"\(nameOf[from] ?? "?")\" in mesh.sessions (its "
                 + "peers: \(listed)); send a mesh message to reach a phone beyond the session",
             path: at, at: v.origin)
         return false

@@ -16,8 +16,19 @@ public struct Datagram: Sendable, Equatable {
     public var payload: Int32 = 0
     /// TCP: acknowledgement number (next expected stream offset).
     public var ack: Int64 = 0
-    /// TCP flags (`TcpFlags`).
-    public var flags: UInt8 = 0
+    /// The one control byte, whose meaning the transport gives: read and written through
+    /// `tcpFlags`, `quicPacketType` or `udpMark`.
+    var control: UInt8 = 0
+    /// TCP: the segment's flags (`TcpFlags`).
+    public var tcpFlags: UInt8 {
+        get { assert(kind == .tcp, "TCP flags of a \(kind) datagram"); return control }
+        set { assert(kind == .tcp, "TCP flags of a \(kind) datagram"); control = newValue }
+    }
+    /// UDP: the thesis test's mark in the application header (`UdpMarks`).
+    public var udpMark: UInt8 {
+        get { assert(kind == .udp, "a UDP mark of a \(kind) datagram"); return control }
+        set { assert(kind == .udp, "a UDP mark of a \(kind) datagram"); control = newValue }
+    }
     /// TCP: advertised receive window, bytes.
     public var window: Int64 = 0
     /// Application message number (UDP probes and writes).

@@ -55,16 +55,16 @@ public struct PacketTrace: Sendable {
         if d.kind == .tcp {
             let mine = PacketTrace.isn(flow: d.flow, client: d.fromClient),
                 peer = PacketTrace.isn(flow: d.flow, client: !d.fromClient)
-            let syn = d.flags & TcpFlags.syn != 0
+            let syn = d.tcpFlags & TcpFlags.syn != 0
             let seq = syn ? mine : mine &+ 1 &+ UInt32(truncatingIfNeeded: d.seq)
-            let hasAck = d.flags & TcpFlags.ack != 0
+            let hasAck = d.tcpFlags & TcpFlags.ack != 0
             let ack = hasAck ? peer &+ 1 &+ UInt32(truncatingIfNeeded: d.ack) : 0
             b.be16(srcPort); b.be16(dstPort); b.be32(seq); b.be32(ack)
             b.append(UInt8((Int(d.header) / 4) << 4))
             var flags: UInt8 = 0
-            if d.flags & TcpFlags.fin != 0 { flags |= 0x01 }
+            if d.tcpFlags & TcpFlags.fin != 0 { flags |= 0x01 }
             if syn { flags |= 0x02 }
-            if d.flags & TcpFlags.push != 0 { flags |= 0x08 }
+            if d.tcpFlags & TcpFlags.push != 0 { flags |= 0x08 }
             if hasAck { flags |= 0x10 }
             b.append(flags)
             b.be16(syn ? 65_535 : UInt16(Swift.min(65_535, d.window >> 6)))  // window scale 6 on the SYN

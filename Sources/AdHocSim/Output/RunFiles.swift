@@ -107,6 +107,11 @@ public enum RunFiles {
         return t
     }
 
+    /// Sets `column` of a `summary.csv` row (a column the list holds; any other is a no-op).
+    static func setSummary(_ column: String, _ value: String, in row: inout [String]) {
+        if let c = summaryColumns.firstIndex(of: column) { row[c] = value }
+    }
+
     /// The columns of `summary.csv` (tests and users rely on them).
     public static let summaryColumns = [
         "flow", "environment", "technology", "protocol", "distance_m", "packets", "size_bytes", "probes", "seed",

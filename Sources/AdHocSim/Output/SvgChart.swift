@@ -146,7 +146,7 @@ public struct SvgChart: Sendable {
                 guard !v.isEmpty else { continue }
                 let q1 = SvgChart.quantile(v, 0.25), med = SvgChart.quantile(v, 0.5), q3 = SvgChart.quantile(v, 0.75)
                 let fence = 1.5 * (q3 - q1)
-                let low = v.first { $0 >= q1 - fence } ?? v.first!, high = v.last { $0 <= q3 + fence } ?? v.last!
+                let low = v.first { $0 >= q1 - fence } ?? q1, high = v.last { $0 <= q3 + fence } ?? q3
                 let bw = slot * 0.5
                 let color = SvgChart.palette[i % SvgChart.palette.count]
                 out += "<g class=\"box\" data-label=\"\(SvgChart.escape(g.label))\">"

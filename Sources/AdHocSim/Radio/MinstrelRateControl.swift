@@ -141,8 +141,10 @@ public struct MinstrelRateControl: Sendable {
                 best = Swift.max((known.min() ?? 1) - 1, 0)
                 second = Swift.max(best - 1, 0)
             }
-            mostProbable = known.max { (probability[$0]!, $0) < (probability[$1]!, $1) }!
-            if probability[mostProbable]! < MinstrelRateControl.minimumProbability { mostProbable = 0 }
+            // `known` holds only rates with a probability, and is not empty here.
+            let probability = self.probability
+            mostProbable = known.max { (probability[$0] ?? 0, $0) < (probability[$1] ?? 0, $1) } ?? 0
+            if (probability[mostProbable] ?? 0) < MinstrelRateControl.minimumProbability { mostProbable = 0 }
         }
         let intervals = (now - nextUpdate).nanoseconds / MinstrelRateControl.interval.nanoseconds + 1
         nextUpdate = nextUpdate + MinstrelRateControl.interval * intervals

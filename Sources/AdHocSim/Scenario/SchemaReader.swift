@@ -26,7 +26,7 @@ final class ObjectReader {
     /// The value of `key`, marking the key as known. `nil` when absent.
     func value(_ key: String) -> JSONNode? {
         known.append(key)
-        if sink.census != nil { sink.census![path.pattern, default: []].insert(key) }
+        sink.census?[path.pattern, default: []].insert(key)
         return members.first(where: { $0.key == key })?.value
     }
 
@@ -287,7 +287,7 @@ enum Suggestion {
             let allowed = Swift.max(1, Swift.max(w.count, length) / 3)
             guard abs(length - w.count) <= allowed, length <= maxWordLength else { continue }
             let d = distance(w, Array(c.lowercased()))
-            if best == nil || d < best!.1 { best = (c, d) }
+            if best.map({ d < $0.1 }) ?? true { best = (c, d) }
         }
         guard let (candidate, d) = best else { return nil }
         let limit = Swift.max(1, Swift.max(w.count, candidate.count) / 3)

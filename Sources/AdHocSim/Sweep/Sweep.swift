@@ -122,7 +122,7 @@ public struct SweepPlan: Sendable {
         }
         if let status {
             var row = Array(repeating: "", count: columns.count)
-            row[columns.firstIndex(of: "status")!] = status
+            if let c = columns.firstIndex(of: "status") { row[c] = status }
             rows = [row]
         }
         var csv = CSVTable(header: header)
@@ -148,7 +148,7 @@ public struct SweepPlan: Sendable {
             jsonl += JSONText.render(JSONNode(.object(members)), pretty: false) + "\n"
         }
         let body = csv.text.split(separator: "\n", omittingEmptySubsequences: false).dropFirst().joined(separator: "\n")
-        let statusColumn = columns.firstIndex(of: "status")!
-        return (body, jsonl, rows.contains { $0[statusColumn].hasPrefix("failed") })
+        let failed = columns.firstIndex(of: "status").map { c in rows.contains { $0[c].hasPrefix("failed") } } ?? false
+        return (body, jsonl, failed)
     }
 }

@@ -132,10 +132,10 @@ public struct UdpSocket: FlowSocket, Sendable {
         d.payload = Int32(bytes)
         if !isClient {
             d.message = Int32(index)
-            d.flags = UdpMarks.echo
+            d.udpMark = UdpMarks.echo
         } else if index < probes {
             d.message = Int32(index)
-            d.flags = UdpMarks.probe
+            d.udpMark = UdpMarks.probe
         }
         outbox.append(d)
     }
@@ -157,7 +157,7 @@ public struct UdpSocket: FlowSocket, Sendable {
     /// What a datagram that reached this side means to the application: a probe or an echo
     /// (by its mark and number), or transfer data (a message past the probes).
     public func arrival(of d: Datagram) -> Arrival? {
-        switch d.flags {
+        switch d.udpMark {
         case UdpMarks.probe where !isClient, UdpMarks.echo where isClient:
             return .message(index: Int(d.message), before: 0, upTo: Int64(d.payload))
         case 0 where !isClient:
@@ -168,7 +168,7 @@ public struct UdpSocket: FlowSocket, Sendable {
     }
 }
 
-/// Marks a UDP datagram of the thesis test carries in its application header (`Datagram.flags`),
+/// Marks a UDP datagram of the thesis test carries in its application header (`Datagram.udpMark`),
 /// so the server knows to echo it and the client knows it is an echo.
 enum UdpMarks {
     /// A probe from the client: echo it.

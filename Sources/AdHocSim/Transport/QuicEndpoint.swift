@@ -6,7 +6,7 @@ extension EventKind {
 }
 
 /// QUIC packet types (RFC 9000 §17): the long-header types a handshake uses and the 1-RTT
-/// short-header packet. The raw value is what `Datagram.flags` carries for a QUIC datagram.
+/// short-header packet. The raw value is what `Datagram.quicPacketType` keeps in the datagram's control byte.
 public enum QuicPacketType: UInt8, Sendable {
     /// 1-RTT, short header (§17.3).
     case oneRtt = 0
@@ -33,7 +33,16 @@ public enum QuicPacketType: UInt8, Sendable {
 
 extension Datagram {
     /// The QUIC packet type of a QUIC datagram.
-    public var quicPacketType: QuicPacketType { QuicPacketType(rawValue: flags) ?? .oneRtt }
+    public var quicPacketType: QuicPacketType {
+        get {
+            assert(kind == .quic, "a QUIC packet type of a \(kind) datagram")
+            return QuicPacketType(rawValue: control) ?? .oneRtt
+        }
+        set {
+            assert(kind == .quic, "a QUIC packet type of a \(kind) datagram")
+            control = newValue.rawValue
+        }
+    }
 }
 
 /// QUIC settings (transport.md unless said otherwise).
@@ -84,7 +93,13 @@ public struct QuicConfig: Sendable, Equatable {
 /// largest acknowledged and the first range only (earlier ranges were reported by earlier
 /// ACKs); no flow-control limits; no ack-delay field (RTT samples include the peer's delay).
 public struct QuicEndpoint: Sendable {
-    public enum State: Sendable, Equatable { case idle, handshaking, established }
+    /// A connection's states (RFC 9000 §10 and §17.2's handshake, the subset modelled here):
+    /// `idle` before the client's Initial (a server waits here), `handshaking` until the
+    /// handshake completes (RFC 9001 §4.1.1: the client on the server's Finished, the server
+    /// on the client's), `established`, and `closed` once the idle timeout has discarded the
+    /// connection (RFC 9000 §10.1: "the connection is silently closed and its state is
+    /// discarded"; a closed endpoint drops every packet and runs no timer).
+    public enum State: Sendable, Equatable { case idle, handshaking, established, closed }
 
     struct Sent: Sendable {
         var pn: Int64
@@ -208,13 +223,52 @@ public struct QuicEndpoint: Sendable {
     /// TLS 1.3 flight sizes (assumptions, typical values): ClientHello 300 bytes (padded into a
     /// 1200-byte datagram, RFC 9000 §14.1); server: ServerHello 90, EncryptedExtensions 80,
     /// Certificate `certificateBytes`, CertificateVerify 264, Finished 36; client Finished 36.
-    public var serverFlightBytes: Int64 { 90 + 80 + Int64(config.certificateBytes) + 264 + 36 }
+    public var serverFlightBytes: Int64 { 90 + 80 + Int64(config.certificateBytes) + 264 + Self.finishedBytes }
+
+    /// A TLS 1.3 Finished message: 36 bytes (a 4-byte handshake header and a 32-byte
+    /// SHA-256 verify_data, RFC 8446 §4.4.4).
+    static let finishedBytes: Int64 = 36
+
+    /// Whether the connection may go from `from` to `to`: idle → handshaking (the client's
+    /// open, the server's first Initial), handshaking → established, and any open state →
+    /// closed (the idle timeout, RFC 9000 §10.1). No state is left once closed.
+    static func allowed(from: State, to: State) -> Bool {
+        switch (from, to) {
+        case (.idle, .handshaking), (.handshaking, .established), (.idle, .closed), (.handshaking, .closed),
+            (.established, .closed):
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// Every state change goes through here, with the actions of entering the new state:
+    /// ESTABLISHED records when; CLOSED stops the acknowledgement and loss timers.
+    mutating func transition(to next: State, sim: inout Simulation) {
+        precondition(QuicEndpoint.allowed(from: state, to: next), "QUIC: no transition \(state) → \(next)")
+        state = next
+        switch next {
+        case .established:
+            establishedAt = sim.now
+        case .closed:
+            sim.cancel(ackTimer)
+            sim.cancel(lossTimer)
+        case .idle, .handshaking:
+            break
+        }
+    }
+
+    /// Sends this side's handshake Finished (the client's, or its retransmission).
+    mutating func sendFinished(sim: inout Simulation) {
+        let fin = packet(kind: .handshake, stream: -1, offset: 0, length: Self.finishedBytes, sim: &sim)
+        send(fin, ackEliciting: true, stream: -1, offset: 0, length: Self.finishedBytes, sim: &sim)
+    }
 
     // MARK: Open
 
     /// Client: send the Initial (RFC 9000 §7).
     public mutating func connect(sim: inout Simulation) {
-        state = .handshaking
+        transition(to: .handshaking, sim: &sim)
         cryptoExpected = serverFlightBytes
         sendClientInitial(sim: &sim)
     }
@@ -230,7 +284,7 @@ public struct QuicEndpoint: Sendable {
         kind: QuicPacketType, stream: Int64, offset: Int64, length: Int64, sim: inout Simulation
     ) -> Datagram {
         var d = Datagram(flow: flow, fromClient: isClient, kind: .quic)
-        d.flags = kind.rawValue
+        d.quicPacketType = kind
         d.message = Int32(truncatingIfNeeded: stream)
         d.seq = offset
         d.payload = Int32(length)
@@ -349,6 +403,7 @@ public struct QuicEndpoint: Sendable {
     /// length) for the application, if any.
     public mutating func receive(_ d: Datagram, sim: inout Simulation) -> (stream: Int64, offset: Int64, length: Int64)?
     {
+        if state == .closed { return nil }  // discarded (RFC 9000 §10.1)
         bytesReceived += Int64(d.transportBytes) - 8
         recordReceived(d.packetNumber)
         if d.largestAcked >= 0 { processAck(largest: d.largestAcked, firstRange: d.ackFirstRange, sim: &sim) }
@@ -396,25 +451,20 @@ public struct QuicEndpoint: Sendable {
             cryptoReceived += Int64(d.payload)
             if state == .handshaking && cryptoReceived >= cryptoExpected {
                 // Server flight complete: send Finished; the handshake is complete here (1 RTT).
-                state = .established
-                establishedAt = sim.now
-                let fin = packet(kind: .handshake, stream: -1, offset: 0, length: 36, sim: &sim)
-                send(fin, ackEliciting: true, stream: -1, offset: 0, length: 36, sim: &sim)
+                transition(to: .established, sim: &sim)
+                sendFinished(sim: &sim)
             }
         } else {
             if state == .idle {
                 // Client Initial: answer with the whole server flight, within 3× what arrived
                 // (anti-amplification, RFC 9000 §8.1).
-                state = .handshaking
+                transition(to: .handshaking, sim: &sim)
                 cryptoToSend = serverFlightBytes
                 sendServerFlight(sim: &sim)
             } else if d.quicPacketType == .handshake {
                 // Client Finished: address validated, handshake complete.
                 addressValidated = true
-                if state != .established {
-                    state = .established
-                    establishedAt = sim.now
-                }
+                if state == .handshaking { transition(to: .established, sim: &sim) }
             }
         }
     }
@@ -537,8 +587,7 @@ public struct QuicEndpoint: Sendable {
                 } else if !isClient {
                     cryptoSent = Swift.min(cryptoSent, p.offset)  // resend the server flight from there
                 } else if state == .established {
-                    let fin = packet(kind: .handshake, stream: -1, offset: 0, length: 36, sim: &sim)
-                    send(fin, ackEliciting: true, stream: -1, offset: 0, length: 36, sim: &sim)
+                    sendFinished(sim: &sim)
                 } else {
                     sendClientInitial(sim: &sim)
                 }
@@ -564,7 +613,7 @@ public struct QuicEndpoint: Sendable {
         var earliestLoss: SimTime?
         for i in belowLargest where !sent[i].acked && !sent[i].lost {
             let t = sent[i].time + .seconds(lossDelay)
-            if earliestLoss == nil || t < earliestLoss! { earliestLoss = t }
+            if earliestLoss.map({ t < $0 }) ?? true { earliestLoss = t }
             break  // packets are in send order: the first unresolved one is the earliest
         }
         if let t = earliestLoss {
@@ -588,6 +637,7 @@ public struct QuicEndpoint: Sendable {
 
     /// Handles this endpoint's timers.
     public mutating func timer(_ kind: EventKind, sim: inout Simulation) {
+        if state == .closed { return }
         if kind == .quicAckDelay {
             sendAckOnly(sim: &sim)
             return
@@ -604,8 +654,7 @@ public struct QuicEndpoint: Sendable {
         if ptoCount > QuicEndpoint.maxProbeTimeouts {
             // Treated as the idle timeout expiring (RFC 9000 §10.1): the connection is gone.
             abortReason = state == .established ? "connection-lost" : "connect-timeout"
-            state = .idle
-            sim.cancel(ackTimer)
+            transition(to: .closed, sim: &sim)
             return
         }
         sendProbe(sim: &sim)
@@ -636,8 +685,7 @@ public struct QuicEndpoint: Sendable {
             let d = packet(kind: .handshake, stream: -1, offset: oldest.offset, length: len, sim: &sim)
             send(d, ackEliciting: true, stream: -1, offset: oldest.offset, length: len, sim: &sim)
         } else if state == .established {
-            let fin = packet(kind: .handshake, stream: -1, offset: 0, length: 36, sim: &sim)
-            send(fin, ackEliciting: true, stream: -1, offset: 0, length: 36, sim: &sim)
+            sendFinished(sim: &sim)
         } else {
             sendClientInitial(sim: &sim)
         }

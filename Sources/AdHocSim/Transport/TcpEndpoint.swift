@@ -75,7 +75,7 @@ public struct TcpEndpoint: Sendable {
         guard state == .established, !finSent, sndUna == writeEnd else { return }
         finSent = true
         var fin = segment(flags: TcpFlags.fin | TcpFlags.ack, seq: sndNxt, payload: 0)
-        fin.flags = TcpFlags.fin | TcpFlags.ack
+        fin.tcpFlags = TcpFlags.fin | TcpFlags.ack
         outbox.append(fin)
         sim.cancel(keepaliveTimer)
     }
@@ -137,7 +137,7 @@ public struct TcpEndpoint: Sendable {
 
     func segment(flags: UInt8, seq: Int64, payload: Int64) -> Datagram {
         var d = Datagram(flow: flow, fromClient: isClient, kind: .tcp)
-        d.flags = flags
+        d.tcpFlags = flags
         d.seq = seq
         d.payload = Int32(payload)
         d.ack = rcvNxt
@@ -228,25 +228,25 @@ public struct TcpEndpoint: Sendable {
         case .closed:
             return
         case .listen:
-            guard d.flags & TcpFlags.syn != 0 else { return }
+            guard d.tcpFlags & TcpFlags.syn != 0 else { return }
             transition(to: .synReceived, sim: &sim)
             outbox.append(segment(flags: TcpFlags.syn | TcpFlags.ack, seq: 0, payload: 0))
             sim.arm(rtoTimer, after: rtt.rto)
         case .synSent:
-            guard d.flags & (TcpFlags.syn | TcpFlags.ack) == TcpFlags.syn | TcpFlags.ack else { return }
+            guard d.tcpFlags & (TcpFlags.syn | TcpFlags.ack) == TcpFlags.syn | TcpFlags.ack else { return }
             transition(to: .established, sim: &sim)
             sendAck(sim: &sim)  // the handshake's third segment
             trySend(sim: &sim)
         case .synReceived:
-            if d.flags & TcpFlags.syn != 0 {
+            if d.tcpFlags & TcpFlags.syn != 0 {
                 outbox.append(segment(flags: TcpFlags.syn | TcpFlags.ack, seq: 0, payload: 0))  // our SYN-ACK was lost
                 return
             }
-            guard d.flags & TcpFlags.ack != 0 else { return }
+            guard d.tcpFlags & TcpFlags.ack != 0 else { return }
             transition(to: .established, sim: &sim)
             established(d, sim: &sim)
         case .established:
-            if d.flags & TcpFlags.syn != 0 {
+            if d.tcpFlags & TcpFlags.syn != 0 {
                 // The peer did not get our handshake ACK: repeat it.
                 sendAck(sim: &sim)
                 return
@@ -257,11 +257,11 @@ public struct TcpEndpoint: Sendable {
 
     mutating func established(_ d: Datagram, sim: inout Simulation) {
         noteActivity(sim: &sim)
-        if d.flags & TcpFlags.keepalive != 0 {
+        if d.tcpFlags & TcpFlags.keepalive != 0 {
             sendAck(sim: &sim)  // a keepalive probe is answered with an ACK
             return
         }
-        if d.flags & TcpFlags.fin != 0 && !finReceived {
+        if d.tcpFlags & TcpFlags.fin != 0 && !finReceived {
             finReceived = true
             if finSent {
                 sendAck(sim: &sim)  // our FIN was first: acknowledge theirs
@@ -269,14 +269,14 @@ public struct TcpEndpoint: Sendable {
                 // Passive close: acknowledge and close our side at once (FIN+ACK).
                 finSent = true
                 var fin = segment(flags: TcpFlags.fin | TcpFlags.ack, seq: sndNxt, payload: 0)
-                fin.flags = TcpFlags.fin | TcpFlags.ack
+                fin.tcpFlags = TcpFlags.fin | TcpFlags.ack
                 outbox.append(fin)
             }
             sim.cancel(keepaliveTimer)
             sim.cancel(delayedAckTimer)
             return
         }
-        if d.flags & TcpFlags.ack != 0 { processAck(d, sim: &sim) }
+        if d.tcpFlags & TcpFlags.ack != 0 { processAck(d, sim: &sim) }
         if d.payload > 0 { processData(d, sim: &sim) }
     }
 
@@ -545,7 +545,7 @@ public struct TcpEndpoint: Sendable {
         // segment, otherwise when the timer (XNU: 100 ms) fires; XNU ACKs a PUSH segment at once
         // (`TcpConfig.ackOnPush`).
         if Int64(d.payload) >= segmentBytes { fullSegmentsUnacked += 1 }
-        let pushed = config.ackOnPush && d.flags & TcpFlags.push != 0
+        let pushed = config.ackOnPush && d.tcpFlags & TcpFlags.push != 0
         if fullSegmentsUnacked >= 2 || config.delayedAck == .zero || pushed {
             sendAck(sim: &sim)
         } else if !sim.isArmed(delayedAckTimer) {
@@ -570,7 +570,7 @@ public struct TcpEndpoint: Sendable {
         if kind == .tcpKeepalive {
             guard state == .established else { return }
             var probe = segment(flags: TcpFlags.ack | TcpFlags.keepalive, seq: sndUna - 1, payload: 0)
-            probe.flags = TcpFlags.ack | TcpFlags.keepalive
+            probe.tcpFlags = TcpFlags.ack | TcpFlags.keepalive
             outbox.append(probe)
             keepalivesSent += 1
             sim.arm(keepaliveTimer, after: config.keepaliveInterval)

@@ -98,14 +98,16 @@ public struct RttEstimator: Sendable, Equatable {
     /// first: SRTT ← R, RTTVAR ← R/2; then RTTVAR ← ¾·RTTVAR + ¼·|SRTT − R|, SRTT ← ⅞·SRTT + ⅛·R;
     /// RTO ← SRTT + max(G, 4·RTTVAR), clamped to [min, max].
     public mutating func sample(_ r: Double) {
+        let smoothed: Double
         if let s = srtt {
             rttvar = 0.75 * rttvar + 0.25 * abs(s - r)
-            srtt = 0.875 * s + 0.125 * r
+            smoothed = 0.875 * s + 0.125 * r
         } else {
-            srtt = r
+            smoothed = r
             rttvar = r / 2
         }
-        let value = srtt! + Swift.max(RttEstimator.granularity, 4 * rttvar)
+        srtt = smoothed
+        let value = smoothed + Swift.max(RttEstimator.granularity, 4 * rttvar)
         rto = Swift.min(Swift.max(.seconds(value), minRto), maxRto)
     }
 }

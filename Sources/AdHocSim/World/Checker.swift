@@ -127,7 +127,8 @@ public enum Checker {
                     outcomes.append(
                         Outcome(check: "event fingerprint", expected: hex, observed: fp.hex, passed: fp.hex == hex))
                 case .deliveryRatio(let w, let lo, let hi):
-                    let m = metrics!.workloads[w]
+                    // A delivery-ratio check names a mesh workload, so the run has a mesh.
+                    guard let m = metrics?.workloads[w] else { preconditionFailure("a delivery ratio without a mesh") }
                     var expected: [String] = []
                     if let lo { expected.append("≥ \(NumberText.fixed(lo, decimals: 4))") }
                     if let hi { expected.append("≤ \(NumberText.fixed(hi, decimals: 4))") }

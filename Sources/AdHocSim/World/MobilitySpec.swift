@@ -94,7 +94,7 @@ extension ScenarioDecoder {
                 if let action = e.action, action != .move, item["position"] != nil {
                     self.sink.report(
                         "\"position\" goes with a \"move\" only; a \"\(action.rawValue)\" event does not move the node",
-                        path: p.appending("position"), at: item["position"]!.origin)
+                        path: p.appending("position"), at: item["position"]?.origin ?? item.origin)
                     return false
                 }
                 guard e.action == .move, e.position == nil, item["position"] == nil else { return true }

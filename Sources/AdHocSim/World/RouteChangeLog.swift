@@ -95,7 +95,7 @@ public struct RouteChangeLog: Sendable {
                 guard let c else { return "no further change" }
                 return (c.path == "-" ? "no route" : c.path) + " from " + NumberText.fixed(c.time, decimals: 3) + " s"
             }
-            if earliest == nil || time < earliest!.time {
+            if earliest.map({ time < $0.time }) ?? true {
                 earliest = (time, pair, "stored \(route(p)), new \(route(q))")
             }
         }

@@ -52,6 +52,44 @@ struct QuicTests {
         expect(pair.server.bytesSentUnvalidated <= 3 * 1200)
     }
 
+    /// RFC 9000's connection life, the subset modelled: idle → handshaking → established, and
+    /// from any open state to closed (the idle timeout, §10.1); nothing leaves closed, and
+    /// nothing goes back to idle.
+    @Test func theStatesFollowRfc9000() {
+        let states: [QuicEndpoint.State] = [.idle, .handshaking, .established, .closed]
+        let arrows: Set<String> = ["idle→handshaking", "handshaking→established", "idle→closed", "handshaking→closed",
+                                   "established→closed"]
+        for a in states {
+            for b in states {
+                expectEqual(QuicEndpoint.allowed(from: a, to: b), arrows.contains("\(a)→\(b)"), "\(a) → \(b)")
+            }
+        }
+    }
+
+    /// The idle timeout closes the connection: after ten probe timeouts with no answer the
+    /// client is closed, arms no timer, and drops what arrives later (RFC 9000 §10.1: its
+    /// state is discarded), where an idle endpoint would have started a handshake.
+    @Test func aClosedConnectionDropsWhatArrives() {
+        var sim = Simulation(seed: 1)
+        var pair = QuicPair(sim: &sim)
+        pair.client.connect(sim: &sim)
+        pair.client.outbox.removeAll()  // the wire loses everything
+        for _ in 0...QuicEndpoint.maxProbeTimeouts {
+            pair.client.timer(.quicLossDetection, sim: &sim)
+            pair.client.outbox.removeAll()
+        }
+        expectEqual(pair.client.state, .closed)
+        expectEqual(pair.client.abortReason, "connect-timeout")
+        var late = Datagram(flow: 0, fromClient: false, kind: .quic)
+        late.quicPacketType = .handshake
+        late.payload = 500
+        late.header = 40
+        let received = pair.client.bytesReceived
+        expect(pair.client.receive(late, sim: &sim) == nil)
+        expectEqual(pair.client.bytesReceived, received)
+        expect(pair.client.outbox.isEmpty)
+    }
+
     @Test func aLargeCertificateWaitsForAddressValidation() {
         var sim = Simulation(seed: 1)
         var pair = QuicPair(sim: &sim)

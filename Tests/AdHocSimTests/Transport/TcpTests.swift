@@ -10,7 +10,7 @@ struct EndpointDriver: EventHandler {
 
 func peerSegment(flags: UInt8, seq: Int64 = 0, payload: Int64 = 0, ack: Int64 = 0, fromClient: Bool) -> Datagram {
     var d = Datagram(flow: 0, fromClient: fromClient, kind: .tcp)
-    d.flags = flags
+    d.tcpFlags = flags
     d.seq = seq
     d.payload = Int32(payload)
     d.ack = ack

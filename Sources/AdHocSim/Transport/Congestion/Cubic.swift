@@ -30,7 +30,11 @@ public struct Cubic: CongestionController, Equatable {
         }
         let c = Cubic.c, beta = Cubic.beta
         let segments = window.cwnd / mss
-        if epochStart == nil {
+        let start: SimTime
+        if let e = epochStart {
+            start = e
+        } else {
+            start = now
             epochStart = now
             if segments < wMax {
                 k = cbrt((wMax - segments) / c)  // eq. 2, with cwnd at the epoch start
@@ -40,7 +44,7 @@ public struct Cubic: CongestionController, Equatable {
             }
             wEst = segments
         }
-        let t = (now - epochStart!).inSeconds + (srtt ?? 0)
+        let t = (now - start).inSeconds + (srtt ?? 0)
         let target = c * pow(t - k, 3) + wMax  // eq. 1, one RTT ahead
         // Reno-friendly estimate (§4.3): α = 3(1 − β)/(1 + β) segments per window.
         wEst += 3 * (1 - beta) / (1 + beta) * (Double(acked) / mss) / segments
