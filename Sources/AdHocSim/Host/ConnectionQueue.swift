@@ -98,26 +98,6 @@ public struct ConnectionQueue: Sendable {
         public var awaited: Bool
     }
 
-    /// Default mean service time of a send (fitted, see the type's comment).
-    public static let defaultSendCost = SimTime.nanoseconds(Int64((HostParameters.sendUs * 1000).rounded()))
-    /// Default mean service time of a receive completion (fitted, see the type's comment).
-    public static let defaultReceiveCost = SimTime.nanoseconds(Int64((HostParameters.receiveUs * 1000).rounded()))
-    /// Default coefficient of variation of a job's service time (fitted, see the type's comment).
-    public static let defaultSpread = HostParameters.spread
-    /// Default mean service time of a transport packet (fitted, see the type's comment).
-    public static let defaultPacketCost = SimTime.nanoseconds(Int64((HostParameters.packetUs * 1000).rounded()))
-    /// Default slow-down of a cold phone (fitted, see the type's comment).
-    public static let defaultColdFactor = HostParameters.coldFactor
-    /// Default warm-up time constant (fitted, see the type's comment).
-    public static let defaultWarmUp = SimTime.nanoseconds(Int64((HostParameters.warmUpMs * 1_000_000).rounded()))
-    /// Default cool-down time constant (fitted, see the type's comment).
-    public static let defaultCoolDown = SimTime.nanoseconds(Int64((HostParameters.coolDownMs * 1_000_000).rounded()))
-    /// Default receive buffer of a datagram connection, bytes: `sb_max` (see the type's comment).
-    public static let defaultUdpReceiveBuffer = Int64(HostParameters.udpReceiveBufferBytes)
-    /// Default receive buffer of a datagram connection, datagrams (fitted, see the type's comment).
-    public static let defaultUdpReceiveDatagrams = HostParameters.udpReceiveBufferDatagrams
-    /// Default send buffer of a datagram connection (fitted, see the type's comment).
-    public static let defaultUdpSendBuffer = Int64(HostParameters.udpSendBufferBytes)
     /// Bytes a queued datagram takes in the receive buffer beyond its payload: its source
     /// address, a `sockaddr_in6` (28 bytes; the 28 of `udp_recvspace`'s formula).
     public static let datagramAddressBytes: Int64 = 28
@@ -213,15 +193,11 @@ public struct ConnectionQueue: Sendable {
     /// When a wake-up event for this side is scheduled, if one is.
     var wakeAt: SimTime?
 
-    /// A queue with the given mean service times, spread and receive buffer.
-    public init(
-        sendCost: SimTime, receiveCost: SimTime, packetCost: SimTime = .zero, datagramCost: SimTime = .zero,
-        spread: Double = 0, coldFactor: Double = 1,
-        warmUp: SimTime = ConnectionQueue.defaultWarmUp, coolDown: SimTime? = nil,
-        udpReceiveBuffer: Int64 = ConnectionQueue.defaultUdpReceiveBuffer,
-        udpReceiveDatagrams: Int = ConnectionQueue.defaultUdpReceiveDatagrams,
-        udpSendBuffer: Int64 = 0,
-        stream: RandomStream = RandomStream(seed: 0, name: "host")
+    /// A queue with exactly these costs and buffers.
+    init(
+        sendCost: SimTime, receiveCost: SimTime, packetCost: SimTime, datagramCost: SimTime, spread: Double,
+        coldFactor: Double, warmUp: SimTime, coolDown: SimTime, udpReceiveBuffer: Int64, udpReceiveDatagrams: Int,
+        udpSendBuffer: Int64, stream: RandomStream
     ) {
         self.sendCost = sendCost
         self.receiveCost = receiveCost
@@ -230,7 +206,7 @@ public struct ConnectionQueue: Sendable {
         self.packetCost = packetCost
         self.datagramCost = datagramCost
         warmUpSeconds = Swift.max(warmUp.inSeconds, 1e-9)
-        coolDownSeconds = Swift.max((coolDown ?? warmUp).inSeconds, 1e-9)
+        coolDownSeconds = Swift.max(coolDown.inSeconds, 1e-9)
         let s2 = spread > 0 ? log(1 + spread * spread) : 0
         sigma = s2.squareRoot()
         mu = -s2 / 2
@@ -241,21 +217,30 @@ public struct ConnectionQueue: Sendable {
         mainQueue = Processor(stream: stream)
     }
 
-    /// The costs of `spec` (defaults where it has none), drawing from `stream`.
+    /// The queue `spec` describes (its units converted: µs and ms to `SimTime`, bytes to
+    /// whole bytes), drawing from `stream`.
     public init(_ spec: HostSpec, stream: RandomStream) {
         self.init(
-            sendCost: spec.sendUs.map { SimTime.seconds($0 / 1e6) } ?? ConnectionQueue.defaultSendCost,
-            receiveCost: spec.receiveUs.map { SimTime.seconds($0 / 1e6) } ?? ConnectionQueue.defaultReceiveCost,
-            packetCost: spec.packetUs.map { SimTime.seconds($0 / 1e6) } ?? ConnectionQueue.defaultPacketCost,
-            datagramCost: SimTime.seconds((spec.datagramUs ?? HostParameters.datagramUs) / 1e6),
-            spread: spec.spread ?? ConnectionQueue.defaultSpread,
-            coldFactor: spec.coldFactor ?? ConnectionQueue.defaultColdFactor,
-            warmUp: spec.warmUpMs.map { SimTime.milliseconds($0) } ?? ConnectionQueue.defaultWarmUp,
-            coolDown: spec.coolDownMs.map { SimTime.milliseconds($0) } ?? ConnectionQueue.defaultCoolDown,
-            udpReceiveBuffer: spec.udpReceiveBufferBytes.map { Int64($0) } ?? ConnectionQueue.defaultUdpReceiveBuffer,
-            udpReceiveDatagrams: spec.udpReceiveBufferDatagrams ?? ConnectionQueue.defaultUdpReceiveDatagrams,
-            udpSendBuffer: spec.udpSendBufferBytes.map { Int64($0) } ?? ConnectionQueue.defaultUdpSendBuffer,
+            sendCost: .seconds(spec.sendUs / 1e6), receiveCost: .seconds(spec.receiveUs / 1e6),
+            packetCost: .seconds(spec.packetUs / 1e6), datagramCost: .seconds(spec.datagramUs / 1e6),
+            spread: spec.spread, coldFactor: spec.coldFactor, warmUp: .milliseconds(spec.warmUpMs),
+            coolDown: .milliseconds(spec.coolDownMs), udpReceiveBuffer: Int64(spec.udpReceiveBufferBytes),
+            udpReceiveDatagrams: spec.udpReceiveBufferDatagrams, udpSendBuffer: Int64(spec.udpSendBufferBytes),
             stream: stream)
+    }
+
+    /// An idealised queue for hand-worked tests and comparisons, not the phone: the given
+    /// costs, no spread and never cold unless asked, no per-packet cost, a receive buffer of
+    /// `sb_max` with no datagram limit beyond 10⁶, and no send buffer.
+    public static func ideal(
+        sendCost: SimTime, receiveCost: SimTime, spread: Double = 0, coldFactor: Double = 1,
+        warmUp: SimTime = .milliseconds(1), coolDown: SimTime? = nil, udpReceiveBuffer: Int64 = 8_388_608,
+        udpReceiveDatagrams: Int = 1_000_000, stream: RandomStream = RandomStream(seed: 0, name: "host")
+    ) -> ConnectionQueue {
+        ConnectionQueue(
+            sendCost: sendCost, receiveCost: receiveCost, packetCost: .zero, datagramCost: .zero, spread: spread,
+            coldFactor: coldFactor, warmUp: warmUp, coolDown: coolDown ?? warmUp, udpReceiveBuffer: udpReceiveBuffer,
+            udpReceiveDatagrams: udpReceiveDatagrams, udpSendBuffer: 0, stream: stream)
     }
 
     /// Serves one job of warm mean cost `mean` submitted at `t`: it starts when the server is

@@ -129,18 +129,13 @@ public struct HostStack: Sendable {
         overMesh = scenario.flows.indices.map { scenario.carrier(of: $0) == .mesh }
         meshCarriage = MeshCarriage(flows: scenario.flows.count)
         ip = IpLayer(
-            version: scenario.transport.ipVersion ?? TransportParameters.defaultIpVersion, mtu: mtu,
+            version: scenario.transport.ipVersion, mtu: mtu,
             flowMtu: overMesh.map { $0 ? mtu - meshReserve : mtu })
-        udpLimit = scenario.transport.maxDatagramBytes ?? TransportParameters.defaultMaxDatagramBytes
+        udpLimit = scenario.transport.maxDatagramBytes
         backlog = Array(repeating: FifoBuffer(), count: 2 * scenario.flows.count)
-        interface = InterfaceQueue(nodes: scenario.nodes.count, discipline: scenario.host.interfaceQueue ?? HostParameters.defaultInterfaceQueue)
-        let config = TcpConfig(scenario.transport)
-        var quicConfig = QuicConfig()
-        if let v = scenario.transport.sendBufferBytes { quicConfig.sendBuffer = Int64(v) }
-        if let v = scenario.transport.quicStreamPerWrite { quicConfig.streamPerWrite = v }
-        if let v = scenario.transport.quicCertificateBytes { quicConfig.certificateBytes = v }
-        if let v = scenario.transport.quicZeroRtt { quicConfig.zeroRtt = v }
-        if let v = scenario.transport.quicCoalesce { quicConfig.coalesce = v }
+        interface = InterfaceQueue(nodes: scenario.nodes.count, discipline: scenario.host.interfaceQueue)
+        let config = scenario.transport.tcp
+        let quicConfig = scenario.transport.quic
         flows = []
         var members = Array(repeating: [Int](), count: scenario.flows.count)
         for (k, spec) in scenario.flows.enumerated() { if let r = spec.round { members[r].append(k) } }
@@ -150,7 +145,7 @@ public struct HostStack: Sendable {
         // One main queue per phone and round (`host.roundQueue`), created in flow order.
         var slots: [Int] = []
         var processors: [ConnectionQueue.Processor] = []
-        let shared = (scenario.host.roundQueue ?? HostParameters.defaultRoundQueue) == .shared
+        let shared = scenario.host.roundQueue == .shared
         for (k, spec) in scenario.flows.enumerated() {
             for (node, side) in [(spec.from, "client"), (spec.to, "server")] {
                 guard shared, let r = spec.round else {
@@ -181,7 +176,7 @@ public struct HostStack: Sendable {
                     serverNode: UInt32(spec.to), phase: phaseStream.uniform()))
             for (node, side) in [(spec.from, "client"), (spec.to, "server")] {
                 var queue = ConnectionQueue(
-                    scenario.host.overridden(by: scenario.nodes[node].host),
+                    scenario.nodes[node].host ?? scenario.host,
                     stream: sim.randomStream(named: "flow:\(k)/host/\(side)"))
                 queue.carriesDatagrams = spec.transport == .udp
                 queue.sharesMainQueue = slots[queues.count] >= 0

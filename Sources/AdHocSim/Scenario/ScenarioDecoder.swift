@@ -96,7 +96,7 @@ public struct ScenarioDecoder {
         var link: IdealLinkSpec? = IdealLinkSpec()
         if let v = r.value("link") { link = decodeIdealLink(v, JSONPath.root.appending("link")) }
         var idsSeen: [String] = []
-        let nodes = r.required("nodes", "the phones").flatMap { n -> [NodeSpec]? in
+        var nodes = r.required("nodes", "the phones").flatMap { n -> [NodeSpec]? in
             if case .object = n.value {
                 return decodePlacement(
                     n, JSONPath.root.appending("nodes"), seed: seed, cutoff: radio?.interactionMargin != nil, ids: &idsSeen)
@@ -173,13 +173,19 @@ public struct ScenarioDecoder {
 
         // `host.roundQueue` says where a round's connections work: without a round it cannot act.
         var roundQueueOK = true
-        if let host, host.roundQueue != nil, let flows, !flows.contains(where: { $0.round != nil }),
-            let h = r.value("host"), let q = h["roundQueue"]
+        if host != nil, let flows, !flows.contains(where: { $0.round != nil }), let h = r.value("host"),
+            let q = h["roundQueue"]
         {
             sink.report(
                 "\"roundQueue\" says where a round's connections work (a flow whose \"protocol\" is a list); this scenario has none",
                 path: JSONPath.root.appending("host").appending("roundQueue"), at: q.origin)
             roundQueueOK = false
+        }
+        // Only on a file read without a fault so far: the phones' objects were checked when the
+        // nodes were read, and a fault in them is reported once.
+        if var list = nodes, let host, let nodesNode = r.value("nodes"), !sink.hasErrors {
+            overlayNodeHosts(&list, nodesNode, JSONPath.root.appending("nodes"), host: host)
+            nodes = list
         }
         var mobilityOK = true
         if let nodes, let duration, let nodesNode = r.value("nodes"), case .array = nodesNode.value {

@@ -56,22 +56,6 @@ public struct TcpConfig: Sendable, Equatable {
     /// Defaults.
     public init() {}
 
-    /// Applies the file's settings.
-    public init(_ spec: TransportSpec) {
-        if let v = spec.congestionControl { congestionControl = v }
-        if let v = spec.noDelay { noDelay = v }
-        if let v = spec.delayedAckMs { delayedAck = .milliseconds(v) }
-        if let v = spec.ackOnPush { ackOnPush = v }
-        if let v = spec.minRtoMs { minRto = .milliseconds(v) }
-        if let v = spec.sendBufferBytes { sendBuffer = Int64(v) }
-        if let v = spec.receiveBufferBytes { receiveBuffer = Int64(v) }
-        if let v = spec.sack { sack = v }
-        switch spec.keepaliveIdleS {
-        case .preset: break
-        case .off: keepaliveIdle = nil
-        case .value(let s): keepaliveIdle = .seconds(s)
-        }
-    }
 }
 
 /// The retransmission timer's estimator (RFC 6298 §2).

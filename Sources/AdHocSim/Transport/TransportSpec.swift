@@ -1,4 +1,4 @@
-// The `transport` section as the file gave it: IP version, datagram limit, TCP's and QUIC's settings.
+// The `transport` section: IP version, datagram limit, TCP's and QUIC's settings.
 
 /// IP version of the flows (`transport.ipVersion`).
 public enum IpVersion: String, Sendable, CaseIterable {
@@ -16,31 +16,21 @@ public enum CongestionControl: String, Sendable, CaseIterable {
     case cubic
 }
 
-/// The `transport` section as the file gave it; the transport layer supplies cited defaults.
+/// The `transport` section: the IP settings and TCP's and QUIC's settings the endpoints run
+/// with. Each field's initial value is its key's one default (`TransportParameters` documents
+/// it from here; `TcpConfig` and `QuicConfig` give the sources).
 public struct TransportSpec: Sendable, Equatable {
-    public var ipVersion: IpVersion?
-    public var maxDatagramBytes: Int?
-    public var congestionControl: CongestionControl?
-    public var noDelay: Bool?
-    public var delayedAckMs: Double?
-    /// ACK PUSH segments at once (`transport.tcp.ackOnPush`).
-    public var ackOnPush: Bool?
-    public var minRtoMs: Double?
-    public var sendBufferBytes: Int?
-    public var receiveBufferBytes: Int?
-    /// TCP selective acknowledgements (`transport.tcp.sack`).
-    public var sack: Bool?
-    /// TCP keepalive idle time, s (`transport.tcp.keepaliveIdleS`; null = off).
-    public var keepaliveIdleS: PresetOverride<Double> = .preset
-    /// QUIC: one stream per write (`transport.quic.streamPerWrite`).
-    public var quicStreamPerWrite: Bool?
-    /// QUIC: certificate chain bytes in the server flight (`transport.quic.certificateBytes`).
-    public var quicCertificateBytes: Int?
-    /// QUIC: 0-RTT data on resumption (`transport.quic.zeroRtt`).
-    public var quicZeroRtt: Bool?
-    /// QUIC: pack queued contiguous stream data into one packet (`transport.quic.coalesce`).
-    public var quicCoalesce: Bool?
-    /// Nothing set.
+    /// The flows' IP version (`transport.ipVersion`): IPv6 link-local, as AWDL uses
+    /// (`../shared/reference/radio.md`: "data frames are IPv6 link-local").
+    public var ipVersion = IpVersion.ipv6
+    /// The largest UDP write (`transport.maxDatagramBytes`): Darwin's largest UDP datagram,
+    /// xnu's `udp_sendspace` = 9216 (`bsd/netinet/udp_usrreq.c`; transport.md, "Darwin buffers").
+    public var maxDatagramBytes = 9216
+    /// TCP's settings (`transport.tcp`).
+    public var tcp = TcpConfig()
+    /// QUIC's settings (`transport.quic`; its send buffer is `transport.tcp.sendBufferBytes`).
+    public var quic = QuicConfig()
+    /// The defaults.
     public init() {}
 }
 

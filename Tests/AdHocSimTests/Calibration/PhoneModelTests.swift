@@ -26,7 +26,7 @@ struct PhoneModelTests {
     /// the buffer full; d8 (400 µs, d2 gone) fits; d9–d11 are dropped; d12 (600 µs) fits. Once
     /// full, one datagram in four is kept: the reader's rate.
     @Test func theReceiveBufferDropsWhatDoesNotFit() {
-        var q = ConnectionQueue(
+        var q = ConnectionQueue.ideal(
             sendCost: .zero, receiveCost: .microseconds(100), udpReceiveBuffer: 3 * (100 + 28))
         var kept: [Int] = []
         var done: [SimTime] = []
@@ -48,7 +48,7 @@ struct PhoneModelTests {
     /// w is w₁·e^(−10/10) = w₁/e (with τ↓ = τ it would be w₁·e^(−10), cold again), so job 2
     /// takes 10 × (1 + 4 × (1 − w₁/e)) µs.
     @Test func aPhoneCoolsMoreSlowlyThanItWarms() {
-        var q = ConnectionQueue(
+        var q = ConnectionQueue.ideal(
             sendCost: .microseconds(10), receiveCost: .zero, coldFactor: 5, warmUp: .milliseconds(1),
             coolDown: .milliseconds(10))
         q.submit(message: 0, bytes: 1, awaited: false, at: .zero)
@@ -65,7 +65,7 @@ struct PhoneModelTests {
     /// datagrams' size: the same arrivals as above into a buffer of 3 datagrams and 8 MiB keep
     /// the same datagrams, by the same reasoning (d1–d3 wait; d4 fits once d1's read began).
     @Test func theReceiveBufferHoldsAtMostItsDatagramCount() {
-        var q = ConnectionQueue(
+        var q = ConnectionQueue.ideal(
             sendCost: .zero, receiveCost: .microseconds(100), udpReceiveBuffer: 8_388_608, udpReceiveDatagrams: 3)
         var kept: [Int] = []
         for k in 0...12 where q.receiveDatagram(bytes: 4_000, arrivedAt: .microseconds(50) * Int64(k)) != nil {
@@ -117,7 +117,7 @@ struct PhoneModelTests {
     /// 10 × (1 + 4 × 0.951229) = 48.049 µs. After 10 ms idle the warmth has decayed by e^(−10):
     /// the next job is as slow as from cold to within 0.01 µs.
     @Test func aColdPhoneWarmsWithWorkAndCoolsWhenIdle() {
-        var q = ConnectionQueue(
+        var q = ConnectionQueue.ideal(
             sendCost: .microseconds(10), receiveCost: .zero, coldFactor: 5, warmUp: .milliseconds(1))
         q.submit(message: 0, bytes: 1, awaited: false, at: .zero)
         q.submit(message: 1, bytes: 1, awaited: false, at: .zero)
@@ -134,7 +134,7 @@ struct PhoneModelTests {
     /// The log-normal factor has mean 1 (σ² = ln(1 + CV²), μ = −σ²/2): 20 000 jobs of 100 µs
     /// with CV 1 take 2 s ± 3 % (the sum's relative SD is 1/√20000 = 0.7 %).
     @Test func theSpreadKeepsTheMeanCost() {
-        var q = ConnectionQueue(
+        var q = ConnectionQueue.ideal(
             sendCost: .microseconds(100), receiveCost: .zero, spread: 1,
             stream: RandomStream(seed: 9, name: "test/host"))
         for k in 0..<20_000 { q.submit(message: k, bytes: 1, awaited: false, at: .zero) }

@@ -268,5 +268,10 @@ struct FidelityKeyTests {
         ).get()
         expectEqual(s.flows[0].startPhase, .offset(.milliseconds(500)))
         expect(s.host.sendUs == 0 && s.nodes[1].host?.receiveUs == 80 && s.host.interfaceQueue == .blocking)
+        // A phone's own host object is the scenario's with its keys replaced: its send cost is
+        // the scenario's 0, its receive cost its own 80, the rest the declared defaults.
+        expectEqual(s.nodes[1].host?.sendUs, 0)
+        expectEqual(s.nodes[1].host?.packetUs, HostSpec().packetUs)
+        expectEqual(s.nodes[0].host, nil)
     }
 }

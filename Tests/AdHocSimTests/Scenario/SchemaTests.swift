@@ -170,14 +170,20 @@ struct ParameterDeclarationTests {
         t.place("a", 0, 0)
         t.place("b", 5, 0)
         let base = t.text
-        let s = try decode(base, overrides: ["transport.quic.certificateBytes=0", "transport.tcp.keepaliveIdleS=null"]).get()
-        expect(s.transport.quicCertificateBytes == 0 && s.transport.keepaliveIdleS == .off)
+        let s = try decode(
+            base,
+            overrides: ["transport.quic.certificateBytes=0", "transport.tcp.keepaliveIdleS=null", "transport.tcp.sendBufferBytes=4096",
+                        "transport.tcp.delayedAckMs=40"]).get()
+        // Each key sets the endpoints' own setting, in their units; the send buffer both TCP's and QUIC's.
+        expect(s.transport.quic.certificateBytes == 0 && s.transport.tcp.keepaliveIdle == nil)
+        expect(s.transport.tcp.sendBuffer == 4096 && s.transport.quic.sendBuffer == 4096)
+        expectEqual(s.transport.tcp.delayedAck, .milliseconds(40))
+        expectEqual(try decode(base).get().transport, TransportSpec())
         let bad = diagnostics(base, overrides: ["transport.tcp.delayedAckMs=501"])
         expectEqual(bad.first?.path, "transport.tcp.delayedAckMs")
         expect(bad.first?.message.contains("a delayed-ACK timer in ms in 0...500 (RFC 1122 limit)") == true)
         let keep = diagnostics(base, overrides: ["transport.tcp.keepaliveIdleS=0"])
         expect(keep.first?.message.contains("a keepalive idle time in seconds, > 0 and ≤ 7200, or null") == true)
-        expect(TcpConfig(s.transport).keepaliveIdle == nil)
     }
 
     /// The schema's host objects say what the decoder checks: every declared number's range,
@@ -223,12 +229,15 @@ struct ParameterDeclarationTests {
         expect(d.first?.message.contains("a warm-up time constant in milliseconds, 0.001...60000") == true)
         expect(diagnostics(base, overrides: ["host.warmUpMs=60000"]).isEmpty)
         expectEqual(diagnostics(base, overrides: ["nodes[0].host.interfaceQueue=blocking"]).first?.path, "nodes[0].host.interfaceQueue")
-        // The model's defaults are the declared ones.
-        expectEqual(ConnectionQueue.defaultSendCost, .nanoseconds(23_300))
-        expectEqual(ConnectionQueue.defaultWarmUp, .microseconds(38_000))
-        expectEqual(ConnectionQueue.defaultCoolDown, .milliseconds(2_000))
-        expectEqual(ConnectionQueue.defaultUdpReceiveBuffer, 8 * 1_048_576)
-        expectEqual(ConnectionQueue.defaultUdpReceiveDatagrams, 3_200)
-        expectEqual(ConnectionQueue.defaultUdpSendBuffer, 5_000_000)
+        // The model runs with the declared defaults, in its own units (23.3 µs, 38 ms, 2 s, 8 MiB).
+        let q = ConnectionQueue(HostSpec(), stream: RandomStream(seed: 1, name: "test"))
+        expectEqual(q.sendCost, .nanoseconds(23_300))
+        expectEqual(q.warmUpSeconds, 0.038)
+        expectEqual(q.coolDownSeconds, 2.0)
+        expectEqual(q.udpReceiveBuffer, 8 * 1_048_576)
+        expectEqual(q.udpReceiveDatagrams, 3_200)
+        expectEqual(q.udpSendBuffer, 5_000_000)
+        expectEqual(q.spread, 0.61)
+        expectEqual(q.coldFactor, 15)
     }
 }

@@ -135,7 +135,7 @@ struct SeamTests {
     /// 12-byte probes submitted at one instant; the server reads each probe (two receive
     /// completions) once all its bytes are in and submits its echo; it sinks what follows.
     @Test func theThesisApplicationFramesProbesOnAStream() {
-        let free = ConnectionQueue(sendCost: .zero, receiveCost: .zero)
+        let free = ConnectionQueue.ideal(sendCost: .zero, receiveCost: .zero)
         var client = thesisFlow(probes: 3, packets: 2, size: 100)
         var q = free
         client.startProbes(&q, now: .milliseconds(7))
@@ -164,7 +164,7 @@ struct SeamTests {
     /// echoed once when complete; its stream is then finished.
     @Test func theThesisApplicationEchoesMessagesOnce() {
         var server = thesisFlow(probes: 2, packets: 1, size: 100)
-        var q = ConnectionQueue(sendCost: .zero, receiveCost: .zero)
+        var q = ConnectionQueue.ideal(sendCost: .zero, receiveCost: .zero)
         var back = RecordingSocket()
         server.serverReceived(.message(index: 1, before: 0, upTo: 10), &q, &back, now: .zero)
         expect(q.pending.isEmpty)
@@ -181,7 +181,7 @@ struct SeamTests {
     @Test func aTransferWriteIsAwaitedAndWaitsForRoom() {
         var sim = Simulation(seed: 1)
         var app = thesisFlow(probes: 0, packets: 3, size: 1000)
-        var q = ConnectionQueue(sendCost: .microseconds(10), receiveCost: .zero)
+        var q = ConnectionQueue.ideal(sendCost: .microseconds(10), receiveCost: .zero)
         var socket = RecordingSocket(room: 999)
         app.beginTransfer()
         expect(app.submitNext(&q, now: .zero))
@@ -198,7 +198,7 @@ struct SeamTests {
     /// at (k + 1)·c, so its RTT carries k·c more than the first one's.
     @Test func backToBackProbesQueueBehindEachOther() {
         var app = thesisFlow(probes: 5, packets: 1, size: 100)
-        var q = ConnectionQueue(sendCost: .microseconds(40), receiveCost: .microseconds(15))
+        var q = ConnectionQueue.ideal(sendCost: .microseconds(40), receiveCost: .microseconds(15))
         app.startProbes(&q, now: .milliseconds(1))
         let ready: [SimTime] = (1...5).map { SimTime.milliseconds(1) + SimTime.microseconds(40) * Int64($0) }
         expectEqual(q.pending.elements.map(\.readyAt), ready)
