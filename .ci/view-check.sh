@@ -49,5 +49,22 @@ head -c 2000 "$OUT/thesis/timeline.jsonl" > "$OUT/thesis/cut" && mv "$OUT/thesis
 rm -f "$OUT/thesis/view.html"
 set +e; "$BIN" view "$OUT/thesis" 2>/dev/null; status=$?; set -e
 [ "$status" -eq 2 ] && [ ! -e "$OUT/thesis/view.html" ] || { echo "view-check: a cut timeline gave exit $status"; exit 1; }
-echo "view-check: mesh-chat and two-phones views load without errors, one element per phone, time moves the picture; tampered values show as text; a cut timeline is refused"
+# The chart pages of a sweep and of its comparison with field data: each loads in Chromium with
+# one image per chart written, each image a file there.
+mkdir -p "$OUT/sweep"
+cp results/thesis-2025/cells.csv "$OUT/sweep/cells.csv"
+"$BIN" plot "$OUT/sweep" >/dev/null
+"$BIN" compare "$OUT/sweep" --measured topologies/field-data/dev-tests.csv --quiet
+for page in plots compare; do
+  dom=$(browse --dump-dom "file://$OUT/sweep/$page/index.html")
+  images=$(grep -o '<img src="[^"]*"' <<<"$dom" | wc -l)
+  charts=$(ls "$OUT/sweep/$page" | grep -c '\.svg$')
+  [ "$images" -eq "$charts" ] && [ "$charts" -gt 0 ] || { echo "view-check: $page/index.html shows $images of $charts charts"; exit 1; }
+  for f in $(grep -o '<img src="[^"]*"' <<<"$dom" | sed 's/<img src="//; s/"$//'); do
+    [ -s "$OUT/sweep/$page/$f" ] || { echo "view-check: $page/index.html names a missing $f"; exit 1; }
+  done
+  browse --screenshot="$OUT/$page.png" "file://$OUT/sweep/$page/index.html" >/dev/null
+  [ -s "$OUT/$page.png" ] || { echo "view-check: no screenshot of $page/index.html"; exit 1; }
+done
+echo "view-check: mesh-chat and two-phones views load without errors, one element per phone, time moves the picture; tampered values show as text; a cut timeline is refused; the chart pages show every chart"
 rm -rf "$OUT"

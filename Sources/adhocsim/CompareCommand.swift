@@ -59,7 +59,10 @@ enum CompareCommand {
                 [
                     ResultFile(name: "metadata.json", contents: metadata),
                     ResultFile(name: "compare.csv", contents: comparison.table.text),
-                    ResultFile(name: "compare.md", contents: markdown)
+                    ResultFile(name: "compare.md", contents: markdown),
+                    ResultFile(
+                        name: "index.html",
+                        contents: comparison.htmlPage(sweep: a.positionals[0], measuredFile: measuredPath))
                 ] + comparison.charts, to: out)
         } catch let e as ResultDirectory.WriteError {
             printError("adhocsim compare: \(e.description)")

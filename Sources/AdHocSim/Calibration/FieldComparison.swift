@@ -166,6 +166,26 @@ public struct FieldComparison: Sendable {
         return t
     }
 
+    /// `index.html`: the summary, one table per metric, then the charts.
+    public func htmlPage(sweep: String, measuredFile: String) -> String {
+        let agg = aggregation == .groupMedian ? "median" : "mean"
+        var facts = ["sweep \(sweep) against \(measuredFile); \(agg)s per group"]
+        facts += notes.map { "note: \($0)" }
+        facts += tally.map { "\($0.name): \($0.agree) of \($0.total)" }
+        if let f = rmsLogFactor { facts.append("RMS log error: ×\(NumberText.fixed(f, decimals: 2))") }
+        func v(_ x: Double?) -> String { x.map { NumberText.fixed($0, decimals: 2) } ?? "—" }
+        let tables: [ChartPage.Table] = CalibrationMetric.allCases.compactMap { metric in
+            let rs = rows.filter { $0.metric == metric }
+            guard !rs.isEmpty else { return nil }
+            return ChartPage.Table(
+                caption: metric.rawValue, header: ["group", "measured", "simulated", "within"],
+                rows: rs.map { [$0.group, v($0.measured), v($0.simulated), $0.agrees ? "yes" : "no"] })
+        }
+        return ChartPage.html(
+            title: "Simulated against measured", facts: facts, tables: tables,
+            charts: chartList.map { ($0.file, $0.chart.title) }, chartsFirst: true)
+    }
+
     /// `compare.md`: the summary and one table per metric, in Markdown.
     public func markdown(sweep: String, measuredFile: String) -> String {
         let agg = aggregation == .groupMedian ? "median" : "mean"
@@ -189,38 +209,73 @@ public struct FieldComparison: Sendable {
     }
 
     /// Box plots of the measured and simulated distributions: probe RTT, jitter, and per place
-    /// the data rate and the loss, each group as a measured and a simulated box.
-    public var charts: [ResultFile] {
-        var out: [ResultFile] = []
-        func boxes(_ rs: [Row], label: (Row) -> String) -> [(label: String, values: [Double])] {
-            rs.flatMap { r in
-                [("\(label(r)) measured", r.measuredValues), ("\(label(r)) simulated", r.simulatedValues)]
-            }.filter { !$0.1.isEmpty }
+    /// the data rate and the loss. Each group is a pair in its protocol's colour, the measured
+    /// box filled and the simulated one outlined, the agreement band (the bar around the
+    /// measured aggregate) shaded behind the simulated box, and above the pair the ratio of
+    /// the two aggregates (the difference in points for loss), marked when it is outside.
+    public var charts: [ResultFile] { chartList.map { ResultFile(name: $0.file, contents: $0.chart.svg) } }
+
+    /// The charts by file name, in display order (see `charts`).
+    var chartList: [(file: String, chart: SvgChart)] {
+        var out: [(file: String, chart: SvgChart)] = []
+        func groups(_ rs: [Row], label: (Row) -> String) -> [SvgChart.BoxGroup] {
+            rs.compactMap { r in
+                guard !r.measuredValues.isEmpty || !r.simulatedValues.isEmpty else { return nil }
+                let key = r.transport.rawValue
+                var band: ClosedRange<Double>?
+                var note: String?
+                if let m = r.measured {
+                    band = r.metric == .loss ? Swift.max(0, m - r.bar)...(m + r.bar) : (m / r.bar)...(m * r.bar)
+                    if let sim = r.simulated {
+                        let mark = r.agrees ? "" : " ✗"
+                        note =
+                            r.metric == .loss
+                            ? "\(sim - m >= 0 ? "+" : "")\(NumberText.fixed(sim - m, decimals: 1)) pp\(mark)"
+                            : m > 0 ? "×\(NumberText.fixed(sim / m, decimals: 2))\(mark)" : nil
+                    }
+                }
+                return SvgChart.BoxGroup(
+                    label: label(r),
+                    boxes: [
+                        SvgChart.Box(key: key, values: r.measuredValues, filled: true),
+                        SvgChart.Box(key: key, values: r.simulatedValues, filled: false, band: band)
+                    ], note: note)
+            }
         }
-        for (metric, name, unit, logY) in [
-            (CalibrationMetric.rttMean, "rtt", "mean probe RTT (ms)", true),
-            (.rttSdSample, "jitter", "sample SD of the probe RTTs (ms)", true),
-            (.rttSd, "jitter-population", "SD of the probe RTTs (ms)", true)
+        for (metric, name, unit) in [
+            (CalibrationMetric.rttMean, "rtt", "mean probe RTT (ms, log scale)"),
+            (.rttSdSample, "jitter", "sample SD of the probe RTTs (ms, log scale)"),
+            (.rttSd, "jitter-population", "SD of the probe RTTs (ms, log scale)")
         ] {
             let rs = rows.filter { $0.metric == metric }
             guard !rs.isEmpty else { continue }
             let chart = SvgChart(
-                title: "\(unit): measured and simulated", xLabel: "place, protocol", yLabel: unit,
-                kind: .boxes(boxes(rs) { "\($0.place.rawValue) \($0.transport.rawValue)" }, logY: logY))
-            out.append(ResultFile(name: "compare-\(name).svg", contents: chart.svg))
+                title: "\(unit.replacingOccurrences(of: ", log scale", with: "")): measured (filled) and simulated (outlined)",
+                xLabel: "place", yLabel: unit,
+                kind: .groupedBoxes(groups(rs) { $0.place.rawValue }, logY: true))
+            out.append(("compare-\(name).svg", chart))
         }
+        // Small multiples: the rate per place and protocol, the loss per place.
         for place in Place.allCases {
-            for (metric, name, unit, logY) in [
-                (CalibrationMetric.dataRate, "rate", "data rate (Mbit/s)", true), (.loss, "loss", "UDP loss (%)", false)
-            ] {
-                let rs = rows.filter { $0.metric == metric && $0.place == place }
+            for transport in TransportProtocol.allCases {
+                let rs = rows.filter { $0.metric == .dataRate && $0.place == place && $0.transport == transport }
                 guard !rs.isEmpty else { continue }
                 let chart = SvgChart(
-                    title: "\(place.rawValue): \(unit), measured and simulated", xLabel: "protocol, writes × bytes",
-                    yLabel: unit,
-                    kind: .boxes(boxes(rs) { $0.group.replacingOccurrences(of: "\(place.rawValue) ", with: "") }, logY: logY))
-                out.append(ResultFile(name: "compare-\(name)-\(place.rawValue).svg", contents: chart.svg))
+                    title: "\(place.rawValue), \(transport.rawValue.uppercased()): data rate, measured and simulated",
+                    xLabel: "writes × bytes", yLabel: "data rate (Mbit/s, log scale)",
+                    kind: .groupedBoxes(
+                        groups(rs) { $0.group.replacingOccurrences(of: "\(place.rawValue) \(transport.rawValue) ", with: "") },
+                        logY: true))
+                out.append(("compare-rate-\(place.rawValue)-\(transport.rawValue).svg", chart))
             }
+            let rs = rows.filter { $0.metric == .loss && $0.place == place }
+            guard !rs.isEmpty else { continue }
+            let chart = SvgChart(
+                title: "\(place.rawValue): UDP loss, measured and simulated", xLabel: "writes × bytes", yLabel: "UDP loss (%)",
+                kind: .groupedBoxes(
+                    groups(rs) { $0.group.replacingOccurrences(of: "\(place.rawValue) \($0.transport.rawValue) ", with: "") },
+                    logY: false))
+            out.append(("compare-loss-\(place.rawValue).svg", chart))
         }
         return out
     }

@@ -1,6 +1,10 @@
-/// Self-contained SVG charts: box plots and bar charts over categories, line charts over a
-/// numeric (optionally logarithmic) axis. Axes carry units, every series is in the legend,
-/// numbers are printed with `NumberText`, so the same data always gives the same bytes.
+/// Self-contained SVG charts: box plots and bar charts over categories, box plots in groups
+/// (a place) coloured by their key (a protocol), line charts over a numeric (optionally
+/// logarithmic) axis. Colour means something or nothing: a protocol always has its own colour
+/// (Okabe and Ito's colour-blind-safe palette: TCP blue, UDP orange, QUIC green), every colour
+/// is in the legend, and a chart whose boxes or bars share one meaning draws them in one
+/// colour. Axes carry units; numbers are printed with `NumberText`, so the same data always
+/// gives the same bytes; a chart is as wide as its boxes need.
 public struct SvgChart: Sendable {
     /// One series of a line chart.
     public struct Series: Sendable {
@@ -21,6 +25,37 @@ public struct SvgChart: Sendable {
         case bars([(label: String, value: Double)])
         /// Lines over a numeric x axis.
         case lines([Series], logX: Bool)
+        /// Box plots in groups along the x axis, each box coloured by its key and filled or
+        /// outlined, with an optional band and a note above each group.
+        case groupedBoxes([BoxGroup], logY: Bool)
+    }
+
+    /// One box of a group: its key (the colour and the legend entry), its values, whether it is
+    /// filled (measured) or outlined (simulated), and an optional shaded band behind it (the
+    /// range it should fall in).
+    public struct Box: Sendable {
+        public var key: String
+        public var values: [Double]
+        public var filled: Bool
+        public var band: ClosedRange<Double>?
+        public init(key: String, values: [Double], filled: Bool = true, band: ClosedRange<Double>? = nil) {
+            self.key = key
+            self.values = values
+            self.filled = filled
+            self.band = band
+        }
+    }
+
+    /// A group of boxes under one axis label, with an optional note drawn above it.
+    public struct BoxGroup: Sendable {
+        public var label: String
+        public var boxes: [Box]
+        public var note: String?
+        public init(label: String, boxes: [Box], note: String? = nil) {
+            self.label = label
+            self.boxes = boxes
+            self.note = note
+        }
     }
 
     public var title: String
@@ -35,9 +70,31 @@ public struct SvgChart: Sendable {
         self.kind = kind
     }
 
-    static let width = 760.0, height = 440.0
+    static let minimumWidth = 760.0, height = 440.0
     static let left = 80.0, right = 170.0, top = 50.0, bottom = 90.0
-    static let palette = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf"]
+    /// Okabe and Ito's palette ("Color Universal Design", 2008), for series without a protocol.
+    static let palette = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000"]
+    /// The one colour of boxes and bars whose colour means nothing.
+    static let plain = "#56B4E9"
+    /// Each protocol's colour, the same in every chart.
+    static let protocolColors = ["tcp": "#0072B2", "udp": "#E69F00", "quic": "#009E73"]
+
+    /// The colour of series or box key `name`: its protocol's, else the palette's `index`th.
+    static func color(_ name: String, index: Int) -> String {
+        protocolColors[name.lowercased()] ?? palette[index % palette.count]
+    }
+
+    /// The chart's width: at least `minimumWidth`, wider when its boxes need the room (28 px a box).
+    var width: Double {
+        let boxes: Int
+        switch kind {
+        case .boxes(let g, _): boxes = g.count
+        case .groupedBoxes(let g, _): boxes = g.reduce(0) { $0 + $1.boxes.count + 1 }
+        case .bars(let b): boxes = b.count
+        case .lines: boxes = 0
+        }
+        return Swift.max(SvgChart.minimumWidth, SvgChart.left + SvgChart.right + 28 * Double(boxes))
+    }
 
     static func f(_ v: Double) -> String { NumberText.fixed(v, decimals: 1) }
 
@@ -83,7 +140,7 @@ public struct SvgChart: Sendable {
 
     /// The SVG document.
     public var svg: String {
-        let w = SvgChart.width, h = SvgChart.height
+        let w = width, h = SvgChart.height
         let plotW = w - SvgChart.left - SvgChart.right, plotH = h - SvgChart.top - SvgChart.bottom
         var out =
             "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(w))\" height=\"\(Int(h))\" viewBox=\"0 0 \(Int(w)) \(Int(h))\" font-family=\"Helvetica, Arial, sans-serif\" font-size=\"12\">\n"
@@ -99,6 +156,9 @@ public struct SvgChart: Sendable {
             logY = log
         case .bars(let bars): ys = bars.map(\.value)
         case .lines(let series, _): ys = series.flatMap { $0.points.map(\.y) }
+        case .groupedBoxes(let groups, let log):
+            ys = groups.flatMap { $0.boxes.flatMap { $0.values + ($0.band.map { [$0.lowerBound, $0.upperBound] } ?? []) } }
+            logY = log
         }
         let yTicks: [Double]
         let py: (Double) -> Double
@@ -127,7 +187,7 @@ public struct SvgChart: Sendable {
         out +=
             "<text transform=\"translate(18,\(SvgChart.f(SvgChart.top + plotH / 2))) rotate(-90)\" text-anchor=\"middle\">\(SvgChart.escape(yLabel))</text>\n"
         switch kind {
-        case .boxes, .bars:
+        case .boxes, .bars, .groupedBoxes:
             // Category labels are slanted below the axis; the axis title goes beside its end.
             out +=
                 "<text x=\"\(SvgChart.f(SvgChart.left + plotW + 8))\" y=\"\(SvgChart.f(SvgChart.top + plotH + 4))\" text-anchor=\"start\">\(SvgChart.escape(xLabel))</text>\n"
@@ -148,7 +208,7 @@ public struct SvgChart: Sendable {
                 let fence = 1.5 * (q3 - q1)
                 let low = v.first { $0 >= q1 - fence } ?? q1, high = v.last { $0 <= q3 + fence } ?? q3
                 let bw = slot * 0.5
-                let color = SvgChart.palette[i % SvgChart.palette.count]
+                let color = SvgChart.plain
                 out += "<g class=\"box\" data-label=\"\(SvgChart.escape(g.label))\">"
                 out +=
                     "<line x1=\"\(SvgChart.f(cx))\" y1=\"\(SvgChart.f(py(low)))\" x2=\"\(SvgChart.f(cx))\" y2=\"\(SvgChart.f(py(high)))\" stroke=\"\(color)\"/>"
@@ -166,7 +226,7 @@ public struct SvgChart: Sendable {
             let slot = plotW / Double(Swift.max(bars.count, 1))
             for (i, b) in bars.enumerated() {
                 let cx = SvgChart.left + slot * (Double(i) + 0.5)
-                let color = SvgChart.palette[i % SvgChart.palette.count]
+                let color = SvgChart.plain
                 out +=
                     "<rect class=\"bar\" data-label=\"\(SvgChart.escape(b.label))\" x=\"\(SvgChart.f(cx - slot * 0.3))\" y=\"\(SvgChart.f(py(b.value)))\" width=\"\(SvgChart.f(slot * 0.6))\" height=\"\(SvgChart.f(SvgChart.top + plotH - py(b.value)))\" fill=\"\(color)\"/>\n"
                 out +=
@@ -193,7 +253,7 @@ public struct SvgChart: Sendable {
                     "<text x=\"\(SvgChart.f(px(t)))\" y=\"\(SvgChart.f(SvgChart.top + plotH + 18))\" text-anchor=\"middle\">\(SvgChart.label(t))</text>\n"
             }
             for (i, s) in series.enumerated() {
-                let color = SvgChart.palette[i % SvgChart.palette.count]
+                let color = SvgChart.color(s.name, index: i)
                 let pts = s.points.sorted { $0.x < $1.x }.map { "\(SvgChart.f(px($0.x))),\(SvgChart.f(py($0.y)))" }
                     .joined(separator: " ")
                 out +=
@@ -208,6 +268,8 @@ public struct SvgChart: Sendable {
                 out +=
                     "<text x=\"\(SvgChart.f(w - SvgChart.right + 40))\" y=\"\(SvgChart.f(ly + 4))\">\(SvgChart.escape(s.name))</text>\n"
             }
+        case .groupedBoxes(let groups, _):
+            out += SvgChart.groupedBoxes(groups, plotW: plotW, plotH: plotH, width: w, py: py)
         }
         out += "</svg>\n"
         return out

@@ -1,8 +1,10 @@
 import Foundation
 
 /// The charts of a sweep (`adhocsim plot DIR`), from its `cells.csv`: box plots of RTT and
-/// jitter per place and protocol, data rate and goodput against distance, UDP loss against the
-/// number of writes, and the maximum range per place; plus an `index.html` showing them.
+/// jitter per place, one box per protocol in its colour; data rate and goodput against
+/// distance, one chart per place; UDP loss against the number of writes, one chart per write
+/// size; the maximum range per place; and an `index.html` with the sweep's matrix, the medians
+/// per place and protocol, and the charts.
 public enum SweepPlots {
     /// Parses RFC 4180 CSV text into rows of fields (`CSVTable.records`).
     public static func parseCSV(_ text: String) -> [[String]] { CSVTable.records(text).rows }
@@ -53,10 +55,6 @@ public enum SweepPlots {
         let protocols = ["tcp", "udp", "quic"].filter { p in data.contains { $0[proto] == p } }
         let (number, values, mean) = (SweepTable.number, SweepTable.values, SweepTable.mean)
 
-        var groups: [(label: String, rows: [[String]])] = []
-        for p in places {
-            for q in protocols { groups.append(("\(p)/\(q)", data.filter { $0[place] == p && $0[proto] == q })) }
-        }
         var charts: [(String, SvgChart)] = []
         // The registered layers' charts (the mesh's, Bluetooth LE's), in registration order.
         let table = SweepTable(header: header, data: data, places: places, place: place, proto: proto)
@@ -65,7 +63,7 @@ public enum SweepPlots {
         let boxCharts: [(file: String, title: String, yLabel: String, column: Int)] = [
             (
                 "rtt-by-place-and-protocol.svg", "Probe RTT (mean per cell) by place and protocol",
-                "RTT (ms, log scale)", rtt
+                "RTT mean per cell (ms, log scale)", rtt
             ),
             (
                 "jitter-by-place-and-protocol.svg", "Jitter (SD of probe RTTs, thesis definition)",
@@ -73,17 +71,22 @@ public enum SweepPlots {
             )
         ]
         for b in boxCharts {
-            let boxes = groups.map { ($0.label, values($0.rows, b.column)) }
+            let groups = places.map { p in
+                SvgChart.BoxGroup(
+                    label: p,
+                    boxes: protocols.map { q in
+                        SvgChart.Box(key: q, values: values(data.filter { $0[place] == p && $0[proto] == q }, b.column))
+                    })
+            }
             charts.append(
                 (
                     b.file,
-                    SvgChart(
-                        title: b.title, xLabel: "place / protocol", yLabel: b.yLabel, kind: .boxes(boxes, logY: true))
+                    SvgChart(title: b.title, xLabel: "place", yLabel: b.yLabel, kind: .groupedBoxes(groups, logY: true))
                 ))
         }
-        func versusDistance(_ c: Int) -> [SvgChart.Series] {
+        func versusDistance(_ c: Int, in p: String) -> [SvgChart.Series] {
             protocols.map { q in
-                let mine = data.filter { $0[proto] == q }
+                let mine = data.filter { $0[proto] == q && $0[place] == p }
                 func key(_ row: [String]) -> String { paramDistance.map { row[$0] } ?? row[dist] }
                 let keys = Array(Set(mine.map(key))).sorted()
                 let pts: [(x: Double, y: Double)] = keys.compactMap { k in
@@ -94,20 +97,21 @@ public enum SweepPlots {
                 return SvgChart.Series(name: q.uppercased(), points: pts)
             }
         }
-        charts.append(
-            (
-                "data-rate-vs-distance.svg",
-                SvgChart(
-                    title: "Data rate against distance (mean over places, counts, sizes)", xLabel: "distance (m)",
-                    yLabel: "data rate (Mbit/s)", kind: .lines(versusDistance(rate), logX: false))
-            ))
-        charts.append(
-            (
-                "goodput-vs-distance.svg",
-                SvgChart(
-                    title: "Goodput against distance (mean over places, counts, sizes)", xLabel: "distance (m)",
-                    yLabel: "goodput (Mbit/s)", kind: .lines(versusDistance(goodput), logX: false))
-            ))
+        // One chart per place: an average over places would hide what the place does.
+        for (file, what, unit, column) in [
+            ("data-rate-vs-distance", "Data rate", "data rate (Mbit/s)", rate),
+            ("goodput-vs-distance", "Goodput", "goodput (Mbit/s)", goodput)
+        ] {
+            for p in places {
+                charts.append(
+                    (
+                        "\(file)-\(p).svg",
+                        SvgChart(
+                            title: "\(p): \(what.lowercased()) against distance (mean over counts and sizes)",
+                            xLabel: "distance (m)", yLabel: unit, kind: .lines(versusDistance(column, in: p), logX: false))
+                    ))
+            }
+        }
         if let hops = col("mesh_flow_hops") {
             // Flows across the mesh: goodput and RTT against the hops their route had.
             func versusHops(_ c: Int) -> [SvgChart.Series] {
@@ -134,23 +138,31 @@ public enum SweepPlots {
                     ))
             }
         }
+        // UDP loss against the writes, one chart per write size, a line per place.
         let udp = data.filter { $0[proto] == "udp" }
-        let lossSeries: [SvgChart.Series] = places.map { p in
-            let mine = udp.filter { $0[place] == p }
-            let keys = Array(Set(mine.compactMap { number($0[packets]) })).sorted()
-            return SvgChart.Series(
-                name: p,
-                points: keys.compactMap { k in
-                    mean(values(mine.filter { number($0[packets]) == k }, loss)).map { (k, $0) }
-                })
+        let sizeColumn = col("size_bytes")
+        let sizes: [Double?] = sizeColumn.map { c in Array(Set(udp.compactMap { number($0[c]) })).sorted() } ?? [nil]
+        for size in sizes where !udp.isEmpty {
+            let ofSize = udp.filter { r in size.map { s in sizeColumn.map { number(r[$0]) == s } ?? true } ?? true }
+            let lossSeries: [SvgChart.Series] = places.map { p in
+                let mine = ofSize.filter { $0[place] == p }
+                let keys = Array(Set(mine.compactMap { number($0[packets]) })).sorted()
+                return SvgChart.Series(
+                    name: p,
+                    points: keys.compactMap { k in
+                        mean(values(mine.filter { number($0[packets]) == k }, loss)).map { (k, $0) }
+                    })
+            }
+            let bytes = size.map { NumberText.fixed($0, decimals: 0) }
+            charts.append(
+                (
+                    bytes.map { "udp-loss-vs-packets-\($0)B.svg" } ?? "udp-loss-vs-packets.svg",
+                    SvgChart(
+                        title: "UDP loss against the number of writes" + (bytes.map { " of \($0) bytes" } ?? ""),
+                        xLabel: "writes per test (log scale)", yLabel: "datagrams lost (%)",
+                        kind: .lines(lossSeries, logX: true))
+                ))
         }
-        charts.append(
-            (
-                "udp-loss-vs-packets.svg",
-                SvgChart(
-                    title: "UDP loss against the number of writes", xLabel: "writes per test (log scale)",
-                    yLabel: "datagrams lost (%)", kind: .lines(lossSeries, logX: true))
-            ))
         if let pd = paramDistance {
             let bars: [(label: String, value: Double)] = places.compactMap { p in
                 mean(
@@ -171,6 +183,46 @@ public enum SweepPlots {
         return charts
     }
 
+    /// What the index page says before the charts: the matrix (each `param.` column and its
+    /// values) and the runs, and a table per metric of the medians per place and protocol over
+    /// the runs that ended ok.
+    static func summary(cellsCSV text: String) -> (facts: [String], tables: [ChartPage.Table]) {
+        let rows = parseCSV(text)
+        guard let header = rows.first, let place = header.firstIndex(of: "environment"),
+            let proto = header.firstIndex(of: "protocol"), let status = header.firstIndex(of: "status")
+        else { return ([], []) }
+        let body = rows.dropFirst().filter { $0.count == header.count }
+        let ok = body.filter { $0[status] == "ok" }
+        var facts = ["\(body.count) rows (\(ok.count) ok) of \(Set(body.map { $0[0] }).count) cells"]
+        for (c, name) in header.enumerated() where name.hasPrefix("param.") {
+            var seen: [String] = []
+            for r in body where !seen.contains(r[c]) { seen.append(r[c]) }
+            let shown = seen.prefix(12).joined(separator: ", ") + (seen.count > 12 ? ", … (\(seen.count))" : "")
+            facts.append("\(name.dropFirst(6)): \(shown)")
+        }
+        let places = ["underground", "city", "field", "forest"].filter { p in ok.contains { $0[place] == p } }
+        let protocols = ["tcp", "udp", "quic"].filter { p in ok.contains { $0[proto] == p } }
+        var tables: [ChartPage.Table] = []
+        for (column, caption) in [
+            ("rtt_mean_ms", "RTT, median of the runs (ms)"), ("rtt_sd_ms", "jitter, median of the runs (ms)"),
+            ("data_rate_mbps", "data rate, median of the runs (Mbit/s)"), ("loss_pct", "UDP loss, mean of the runs (%)")
+        ] {
+            let shown = column == "loss_pct" ? protocols.filter { $0 == "udp" } : protocols
+            guard let c = header.firstIndex(of: column), !shown.isEmpty else { continue }
+            let tableRows: [[String]] = places.map { p in
+                [p]
+                    + shown.map { q in
+                        let v = SweepTable.values(ok.filter { $0[place] == p && $0[proto] == q }, c)
+                        guard !v.isEmpty else { return "—" }
+                        let figure = column == "loss_pct" ? v.reduce(0, +) / Double(v.count) : MeasuredCell.median(v)
+                        return NumberText.fixed(figure, decimals: 2)
+                    }
+            }
+            tables.append(ChartPage.Table(caption: caption, header: ["place"] + shown.map { $0.uppercased() }, rows: tableRows))
+        }
+        return (facts, tables)
+    }
+
     /// Writes `plots/*.svg` and `plots/index.html` under `dir`.
     public static func write(dir: URL) throws -> [String] {
         let text: String
@@ -183,16 +235,9 @@ public enum SweepPlots {
         }
         let list = try charts(cellsCSV: text)
         var files = list.map { ResultFile(name: $0.file, contents: $0.chart.svg) }
-        var html =
-            "<!doctype html>\n<html><head><meta charset=\"utf-8\"><title>\(SvgChart.escape(dir.lastPathComponent))</title>"
-        html +=
-            "<style>body{font-family:Helvetica,Arial,sans-serif;margin:2em}img{display:block;margin:1em 0;border:1px solid #ddd}</style></head><body>\n"
-        html += "<h1>\(SvgChart.escape(dir.lastPathComponent))</h1>\n"
-        for c in list {
-            html +=
-                "<h2>\(SvgChart.escape(c.chart.title))</h2>\n<img src=\"\(c.file)\" alt=\"\(SvgChart.escape(c.chart.title))\">\n"
-        }
-        html += "</body></html>\n"
+        let (facts, tables) = summary(cellsCSV: text)
+        let html = ChartPage.html(
+            title: dir.lastPathComponent, facts: facts, tables: tables, charts: list.map { ($0.file, $0.chart.title) })
         files.append(ResultFile(name: "index.html", contents: html))
         try ResultDirectory.commit(files, to: dir.appendingPathComponent("plots"), owner: .chartFolder)
         return list.map(\.file)

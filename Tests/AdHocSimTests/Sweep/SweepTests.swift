@@ -200,12 +200,14 @@ struct PlotTests {
     final class Collector: NSObject, XMLParserDelegate {
         var series: [String] = []
         var boxes: [String] = []
+        var keys: [String] = []
         func parser(
             _ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
             attributes: [String: String] = [:]
         ) {
             if let s = attributes["data-series"] { series.append(s) }
             if let b = attributes["data-label"] { boxes.append(b) }
+            if attributes["class"] == "box", let k = attributes["data-key"] { keys.append(k) }
         }
     }
 
@@ -216,8 +218,8 @@ struct PlotTests {
         try SweepRunner.run(plan, out: out, workers: 2, shard: nil, resume: false, progress: .quiet)
         let files = try SweepPlots.write(dir: out)
         expect(
-            files.contains("rtt-by-place-and-protocol.svg") && files.contains("goodput-vs-distance.svg")
-                && files.contains("range-per-place.svg"))
+            files.contains("rtt-by-place-and-protocol.svg") && files.contains("goodput-vs-distance-city.svg")
+                && files.contains("goodput-vs-distance-field.svg") && files.contains("range-per-place.svg"))
         for f in files {
             let data = try Data(contentsOf: out.appendingPathComponent("plots/\(f)"))
             let parser = XMLParser(data: data)
@@ -225,10 +227,13 @@ struct PlotTests {
             parser.delegate = c
             expect(parser.parse(), "\(f) is not well-formed XML")
             switch f {
-            case "goodput-vs-distance.svg", "data-rate-vs-distance.svg": expectEqual(c.series, ["TCP", "UDP", "QUIC"])
-            case "udp-loss-vs-packets.svg": expectEqual(c.series, ["city", "field"])
+            case _ where f.hasPrefix("goodput-vs-distance-") || f.hasPrefix("data-rate-vs-distance-"):
+                expectEqual(c.series, ["TCP", "UDP", "QUIC"])
+            case _ where f.hasPrefix("udp-loss-vs-packets"): expectEqual(c.series, ["city", "field"])
             case "rtt-by-place-and-protocol.svg":
-                expectEqual(c.boxes, ["city/tcp", "city/udp", "city/quic", "field/tcp", "field/udp", "field/quic"])
+                // A group per place, a box per protocol in each.
+                expectEqual(c.boxes, ["city", "field"])
+                expectEqual(c.keys, ["tcp", "udp", "quic", "tcp", "udp", "quic"])
             case "range-per-place.svg": expectEqual(c.boxes, ["city", "field"])
             default: break
             }
