@@ -10,11 +10,21 @@ public struct SvgChart: Sendable {
     public struct Series: Sendable {
         public var name: String
         public var points: [(x: Double, y: Double)]
-        public init(name: String, points: [(x: Double, y: Double)]) {
+        /// What gives the colour (a protocol), when it is not the name itself.
+        public var colorKey: String?
+        /// The line's dash pattern, by number: 0 solid, then dashed, dotted, dash-dotted (a
+        /// second property, such as the write size, beside the colour's).
+        public var dash: Int
+        public init(name: String, points: [(x: Double, y: Double)], colorKey: String? = nil, dash: Int = 0) {
             self.name = name
             self.points = points
+            self.colorKey = colorKey
+            self.dash = dash
         }
     }
+
+    /// The dash patterns of `Series.dash`.
+    static let dashes = ["", "6 3", "2 3", "8 3 2 3"]
 
     /// What to draw.
     public enum Kind: Sendable {
@@ -253,18 +263,20 @@ public struct SvgChart: Sendable {
                     "<text x=\"\(SvgChart.f(px(t)))\" y=\"\(SvgChart.f(SvgChart.top + plotH + 18))\" text-anchor=\"middle\">\(SvgChart.label(t))</text>\n"
             }
             for (i, s) in series.enumerated() {
-                let color = SvgChart.color(s.name, index: i)
+                let color = SvgChart.color(s.colorKey ?? s.name, index: i)
+                let pattern = SvgChart.dashes[s.dash % SvgChart.dashes.count]
+                let dash = pattern.isEmpty ? "" : " stroke-dasharray=\"\(pattern)\""
                 let pts = s.points.sorted { $0.x < $1.x }.map { "\(SvgChart.f(px($0.x))),\(SvgChart.f(py($0.y)))" }
                     .joined(separator: " ")
                 out +=
-                    "<polyline class=\"series\" data-series=\"\(SvgChart.escape(s.name))\" points=\"\(pts)\" fill=\"none\" stroke=\"\(color)\" stroke-width=\"2\"/>\n"
+                    "<polyline class=\"series\" data-series=\"\(SvgChart.escape(s.name))\" data-color=\"\(color)\" points=\"\(pts)\" fill=\"none\" stroke=\"\(color)\" stroke-width=\"2\"\(dash)/>\n"
                 for p in s.points {
                     out +=
                         "<circle cx=\"\(SvgChart.f(px(p.x)))\" cy=\"\(SvgChart.f(py(p.y)))\" r=\"3\" fill=\"\(color)\"/>\n"
                 }
                 let ly = SvgChart.top + 10 + Double(i) * 18
                 out +=
-                    "<line x1=\"\(SvgChart.f(w - SvgChart.right + 15))\" y1=\"\(SvgChart.f(ly))\" x2=\"\(SvgChart.f(w - SvgChart.right + 35))\" y2=\"\(SvgChart.f(ly))\" stroke=\"\(color)\" stroke-width=\"3\"/>"
+                    "<line x1=\"\(SvgChart.f(w - SvgChart.right + 15))\" y1=\"\(SvgChart.f(ly))\" x2=\"\(SvgChart.f(w - SvgChart.right + 35))\" y2=\"\(SvgChart.f(ly))\" stroke=\"\(color)\" stroke-width=\"3\"\(dash)/>"
                 out +=
                     "<text x=\"\(SvgChart.f(w - SvgChart.right + 40))\" y=\"\(SvgChart.f(ly + 4))\">\(SvgChart.escape(s.name))</text>\n"
             }

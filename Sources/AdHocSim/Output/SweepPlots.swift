@@ -84,9 +84,28 @@ public enum SweepPlots {
                     SvgChart(title: b.title, xLabel: "place", yLabel: b.yLabel, kind: .groupedBoxes(groups, logY: true))
                 ))
         }
+        // A line per protocol (its colour) and write size (its dash), when the sweep varies sizes.
+        let sizeColumn = col("size_bytes")
+        let sizes: [Double] = sizeColumn.map { c in Array(Set(data.compactMap { number($0[c]) })).sorted() } ?? []
         func versusDistance(_ c: Int, in p: String) -> [SvgChart.Series] {
-            protocols.map { q in
-                let mine = data.filter { $0[proto] == q && $0[place] == p }
+            guard sizes.count > 1, let sc = sizeColumn else { return versusDistance(c, in: p, size: nil) }
+            return protocols.flatMap { q in
+                sizes.enumerated().map { k, size in
+                    var series = versusDistance(c, in: p, size: (sc, size), only: q)[0]
+                    series.name = "\(q.uppercased()) \(NumberText.fixed(size, decimals: 0)) B"
+                    series.colorKey = q
+                    series.dash = k
+                    return series
+                }
+            }
+        }
+        func versusDistance(
+            _ c: Int, in p: String, size: (column: Int, bytes: Double)?, only: String? = nil
+        ) -> [SvgChart.Series] {
+            protocols.filter { only == nil || $0 == only }.map { q in
+                let mine = data.filter { row in
+                    row[proto] == q && row[place] == p && (size.map { s in number(row[s.column]) == s.bytes } ?? true)
+                }
                 func key(_ row: [String]) -> String { paramDistance.map { row[$0] } ?? row[dist] }
                 let keys = Array(Set(mine.map(key))).sorted()
                 let pts: [(x: Double, y: Double)] = keys.compactMap { k in
@@ -107,7 +126,7 @@ public enum SweepPlots {
                     (
                         "\(file)-\(p).svg",
                         SvgChart(
-                            title: "\(p): \(what.lowercased()) against distance (mean over counts and sizes)",
+                            title: "\(p): \(what.lowercased()) against distance (mean over counts)",
                             xLabel: "distance (m)", yLabel: unit, kind: .lines(versusDistance(column, in: p), logX: false))
                     ))
             }
@@ -140,9 +159,8 @@ public enum SweepPlots {
         }
         // UDP loss against the writes, one chart per write size, a line per place.
         let udp = data.filter { $0[proto] == "udp" }
-        let sizeColumn = col("size_bytes")
-        let sizes: [Double?] = sizeColumn.map { c in Array(Set(udp.compactMap { number($0[c]) })).sorted() } ?? [nil]
-        for size in sizes where !udp.isEmpty {
+        let udpSizes: [Double?] = sizeColumn.map { c in Array(Set(udp.compactMap { number($0[c]) })).sorted() } ?? [nil]
+        for size in udpSizes where !udp.isEmpty {
             let ofSize = udp.filter { r in size.map { s in sizeColumn.map { number(r[$0]) == s } ?? true } ?? true }
             let lossSeries: [SvgChart.Series] = places.map { p in
                 let mine = ofSize.filter { $0[place] == p }

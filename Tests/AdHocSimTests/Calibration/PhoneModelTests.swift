@@ -235,7 +235,7 @@ struct FieldDataTests {
         expect(byMetric[.dataRate]?.simulated == 40 && byMetric[.dataRate]?.agrees == false)
         expect(byMetric[.loss]?.simulated == 12 && byMetric[.loss]?.agrees == true)
         expect(c.tally.map(\.agree) == [1, 0, 1] && c.tally.map(\.total) == [2, 1, 1])
-        expectEqual(c.charts.map(\.name), ["compare-rtt.svg", "compare-jitter.svg", "compare-rate-field.svg", "compare-loss-field.svg"])
+        expectEqual(c.charts.map(\.name), ["compare-rtt.svg", "compare-jitter.svg", "compare-rate-field-udp.svg", "compare-loss-field.svg"])
     }
 
     /// calibrate recovers a known parameter from per-test data the simulator made itself, by
