@@ -361,7 +361,8 @@ func fingerprint(_ dir: URL, skipping skip: [String]) -> [String: UInt64] {
         var h = StableHash()
         switch attributes?[.type] as? FileAttributeType {
         case .typeRegular?: h.combine(bytes: (FileManager.default.contents(atPath: path).map { Array($0) }) ?? [])
-        case .typeSymbolicLink?: h.combine("link:" + ((try? FileManager.default.destinationOfSymbolicLink(atPath: path)) ?? ""))
+        case .typeSymbolicLink?:
+            h.combine("link:" + ((try? FileManager.default.destinationOfSymbolicLink(atPath: path)) ?? ""))
         case .typeDirectory?: h.combine("folder")
         default: h.combine("special")
         }
@@ -389,7 +390,10 @@ func runFolderCase(
     let isSweep = m.chance(0.5)
     let make =
         isSweep
-        ? ["sweep", "in.json", "--out", "out", "--quiet", "-j", "1", "--shard", "1/400", "--set", "limits.maxEvents=20000"]
+        ? [
+            "sweep", "in.json", "--out", "out", "--quiet", "-j", "1", "--shard", "1/400", "--set",
+            "limits.maxEvents=20000"
+        ]
         : ["run", "in.json", "--out", "out", "--quiet", "--timeline", "--set", "limits.maxEvents=20000"]
     _ = execute(binary, make, in: dir, timeout: o.timeout, memoryMiB: o.memoryMiB)
     let out = dir.appendingPathComponent("out")
@@ -460,8 +464,10 @@ func runFolderCase(
     case 1: command = ["plot", "out"]
     case 2: command = ["merge", "out", "--out", "merged", "--allow-partial"]
     case 3:
-        command = ["sweep", "in.json", "--out", "out", "--quiet", "-j", "1", "--shard", "1/400", "--resume",
-                   "--set", "limits.maxEvents=20000"]
+        command = [
+            "sweep", "in.json", "--out", "out", "--quiet", "-j", "1", "--shard", "1/400", "--resume",
+            "--set", "limits.maxEvents=20000"
+        ]
     default: command = ["run", "in.json", "--out", "out", "--quiet", "--set", "limits.maxEvents=20000"]
     }
     let before = fingerprint(dir, skipping: ["out", "merged"])
@@ -470,7 +476,8 @@ func runFolderCase(
     let timedOut = v.run(binary, command, in: dir, options: o)
     let after = fingerprint(dir, skipping: ["out", "merged"])
     for f in Set(before.keys).union(after.keys).sorted() where before[f] != after[f] {
-        v.problems.append(after[f] == nil ? "deleted \(f) outside the result folder" : "changed \(f) outside the result folder")
+        v.problems.append(
+            after[f] == nil ? "deleted \(f) outside the result folder" : "changed \(f) outside the result folder")
     }
     for (f, old) in zip(userFiles, userBefore) where fm.contents(atPath: out.appendingPathComponent(f).path) != old {
         v.problems.append("lost the user's out/\(f)")

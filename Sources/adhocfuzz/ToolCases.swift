@@ -48,7 +48,9 @@ extension Mutator {
                 var fields = lines[i].split(separator: ",", omittingEmptySubsequences: false).map(String.init)
                 if !fields.isEmpty {
                     let f = Int(rng.uniformInt(below: UInt64(fields.count)))
-                    fields[f] = pick(steeringCharacters) + fields[f] + pick(["<script>x</script>", "# heading", "[a](javascript:x)", "=1+1", "\"q"])
+                    fields[f] =
+                        pick(steeringCharacters) + fields[f]
+                        + pick(["<script>x</script>", "# heading", "[a](javascript:x)", "=1+1", "\"q"])
                 }
                 lines[i] = fields.joined(separator: ",")
             case 4 where !lines.isEmpty:
@@ -56,7 +58,9 @@ extension Mutator {
                 if let f = fields.first { lines[0] += "," + pick(fields + [f]) }
             case 5: lines[i] = "\"" + lines[i]
             case 6: lines = Array(lines.prefix(i))
-            case 7 where !lines.isEmpty: lines.append(contentsOf: Array(repeating: lines[lines.count - 1], count: 1 + Int(rng.uniformInt(below: 50))))
+            case 7 where !lines.isEmpty:
+                lines.append(
+                    contentsOf: Array(repeating: lines[lines.count - 1], count: 1 + Int(rng.uniformInt(below: 50))))
             default: return raw(Array(lines.joined(separator: "\n").utf8))
             }
             if lines.isEmpty { lines = [""] }
@@ -134,9 +138,12 @@ func runToolCase(
         input = m.raw(clean.bytes)
         try? Data(input).write(to: dir.appendingPathComponent("b.json"))
         _ = execute(
-            binary, ["check", "a.json", "--golden", "golden", "--update-golden", "--set", "limits.maxEvents=20000"], in: dir,
+            binary, ["check", "a.json", "--golden", "golden", "--update-golden", "--set", "limits.maxEvents=20000"],
+            in: dir,
             timeout: o.timeout, memoryMiB: o.memoryMiB)
-        command = ["check", "a.json", "b.json", "--golden", "golden", "--update-golden", "--set", "limits.maxEvents=20000"]
+        command = [
+            "check", "a.json", "b.json", "--golden", "golden", "--update-golden", "--set", "limits.maxEvents=20000"
+        ]
         goldenMustStay = true
     case 2:
         if m.chance(0.5) {
@@ -170,9 +177,12 @@ func runToolCase(
     let timedOut = v.run(binary, command, in: dir, options: o, capture: printed)
     let after = fingerprint(dir, skipping: owned + ["golden", "printed.txt"])
     for f in Set(before.keys).union(after.keys).sorted() where before[f] != after[f] {
-        v.problems.append(after[f] == nil ? "deleted \(f) outside the result folder" : "changed \(f) outside the result folder")
+        v.problems.append(
+            after[f] == nil ? "deleted \(f) outside the result folder" : "changed \(f) outside the result folder")
     }
-    if goldenMustStay && v.status == 2 && fingerprint(dir.appendingPathComponent("golden"), skipping: []) != goldenBefore {
+    if goldenMustStay && v.status == 2
+        && fingerprint(dir.appendingPathComponent("golden"), skipping: []) != goldenBefore
+    {
         v.problems.append("exit 2 but the goldens changed")
     }
     if let c = rawControl(in: Array(fm.contents(atPath: printed.path) ?? Data())) {

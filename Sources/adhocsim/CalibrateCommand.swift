@@ -6,7 +6,9 @@ enum CalibrateCommand {
         if args.contains("--help") || args.contains("-h") { say(Help.calibrate); return ExitStatus.success }
         let a = try Arguments(
             args,
-            options: ["--measured", "--fit", "--holdout", "--out", "-j", "--repeat", "--max-evals", "--set", "--metrics"],
+            options: [
+                "--measured", "--fit", "--holdout", "--out", "-j", "--repeat", "--max-evals", "--set", "--metrics"
+            ],
             switches: ["--quiet"])
         guard a.positionals.count == 1 else {
             throw Arguments.UsageError(message: "expects one scenario FILE (a single run or a matrix)")
@@ -95,7 +97,8 @@ enum CalibrateCommand {
         // The folder it goes in must be a folder or not exist yet (it is made): a file on the
         // way is refused now, before the search, with the path named.
         var ancestor = out.deletingLastPathComponent()
-        while !FileManager.default.fileExists(atPath: ancestor.path, isDirectory: &isDirectory) && ancestor.path != "/" {
+        while !FileManager.default.fileExists(atPath: ancestor.path, isDirectory: &isDirectory) && ancestor.path != "/"
+        {
             ancestor = ancestor.deletingLastPathComponent()
         }
         if !isDirectory.boolValue {
@@ -116,7 +119,8 @@ enum CalibrateCommand {
                 at: out.deletingLastPathComponent(), withIntermediateDirectories: true)
             try SweepRunner.commitFile(report.overridesJSON, to: out)
         } catch {
-            printError("adhocsim calibrate: \(out.path): cannot write the calibrated overrides (\(ErrorText.reason(error)))")
+            printError(
+                "adhocsim calibrate: \(out.path): cannot write the calibrated overrides (\(ErrorText.reason(error)))")
             return ExitStatus.badInput
         }
         if !a.has("--quiet") { say(text(report, problem: problem, out: out.path), terminator: "") }
@@ -127,7 +131,9 @@ enum CalibrateCommand {
         func f(_ v: Double, _ d: Int = 4) -> String { NumberText.fixed(v, decimals: d) }
         let median = r.fitted.first?.aggregation == .groupMedian
         let what = median ? "groups (medians over tests)" : "cells"
-        let runs = Set(r.fitted.flatMap { $0.runs.map { "\($0.place)/\($0.transport)/\($0.distance)/\($0.packets)/\($0.size)" } }).count
+        let runs = Set(
+            r.fitted.flatMap { $0.runs.map { "\($0.place)/\($0.transport)/\($0.distance)/\($0.packets)/\($0.size)" } }
+        ).count
         var s =
             "calibrate \(problem.base.name): \(r.fitted.count) measured \(what) fitted, \(r.heldOut.count) held out; "
             + "\(r.evaluations) evaluations × \(runs * problem.repeats) runs\n"

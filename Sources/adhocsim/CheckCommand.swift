@@ -14,7 +14,8 @@ enum CheckCommand {
         if let golden, !update {
             var isDir: ObjCBool = false
             guard FileManager.default.fileExists(atPath: golden, isDirectory: &isDir), isDir.boolValue else {
-                printError("\(golden): error: --golden: no such folder (create the route change logs with --update-golden)")
+                printError(
+                    "\(golden): error: --golden: no such folder (create the route change logs with --update-golden)")
                 return ExitStatus.badInput
             }
         }
@@ -62,7 +63,9 @@ enum CheckCommand {
         }
         if update, let golden {
             let writes = zip(a.positionals, results).compactMap { file, r in
-                r.changes.map { (file: file, path: (golden as NSString).appendingPathComponent(goldenName(file)), text: $0) }
+                r.changes.map {
+                    (file: file, path: (golden as NSString).appendingPathComponent(goldenName(file)), text: $0)
+                }
             }
             do {
                 try GoldenFiles.write(writes.map { ($0.path, $0.text) }, into: golden)

@@ -11,7 +11,10 @@ enum ExitStatus {
 }
 
 enum CommandLineTool {
-    static let commands = ["run", "view", "schema", "validate", "range", "sweep", "merge", "plot", "check", "calibrate", "compare", "bench", "help"]
+    static let commands = [
+        "run", "view", "schema", "validate", "range", "sweep", "merge", "plot", "check", "calibrate", "compare",
+        "bench", "help"
+    ]
 
     static func main(_ args: [String]) -> Int32 {
         guard let command = args.first else {

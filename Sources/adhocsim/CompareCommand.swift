@@ -18,7 +18,8 @@ enum CompareCommand {
         case .success(let text): cells = text
         case .failure(let f):
             printError(
-                "adhocsim compare: \(Diagnostic.escaped(cellsPath)): \(f.message); expected the cells.csv of a sweep folder")
+                "adhocsim compare: \(Diagnostic.escaped(cellsPath)): \(f.message); expected the cells.csv of a sweep folder"
+            )
             return ExitStatus.badInput
         }
         let measuredText: String
@@ -45,7 +46,9 @@ enum CompareCommand {
             return ExitStatus.badInput
         }
         let out = URL(fileURLWithPath: a.value("--out") ?? sweep.appendingPathComponent("compare").path)
-        func member(_ key: String, _ value: String) -> JSONMember { JSONMember(key: key, value: JSONNode(.string(value))) }
+        func member(_ key: String, _ value: String) -> JSONMember {
+            JSONMember(key: key, value: JSONNode(.string(value)))
+        }
         let metadata =
             JSONText.render(
                 JSONNode(

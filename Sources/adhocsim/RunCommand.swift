@@ -260,7 +260,9 @@ func overrideArguments(_ a: Arguments, scenario: String) -> [String]? {
                         path: scenario, overrides: read, overrideSource: "--overrides \(file):")
                 }) != nil
         else {
-            printError("the overrides in \(Diagnostic.excerpt(file)) do not fit \(Diagnostic.excerpt(scenario)); nothing was run or written.")
+            printError(
+                "the overrides in \(Diagnostic.excerpt(file)) do not fit \(Diagnostic.excerpt(scenario)); nothing was run or written."
+            )
             return nil
         }
         list = read

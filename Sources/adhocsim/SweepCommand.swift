@@ -15,9 +15,12 @@ enum SweepCommand {
         var shard: (k: Int, n: Int)?
         if let text = a.value("--shard") {
             let parts = text.split(separator: "/").map { Int($0) }
-            guard parts.count == 2, let k = parts[0], let n = parts[1], n >= 1, k >= 1, k <= n, n <= Matrix.maxUnits else {
+            guard parts.count == 2, let k = parts[0], let n = parts[1], n >= 1, k >= 1, k <= n, n <= Matrix.maxUnits
+            else {
                 throw Arguments.UsageError(
-                    message: "--shard expects K/N with 1 ≤ K ≤ N ≤ \(Matrix.maxUnits) (a sweep's most units), found \"\(Diagnostic.excerpt(text))\"")
+                    message:
+                        "--shard expects K/N with 1 ≤ K ≤ N ≤ \(Matrix.maxUnits) (a sweep's most units), found \"\(Diagnostic.excerpt(text))\""
+                )
             }
             shard = (k, n)
         }

@@ -70,7 +70,9 @@ public struct BleAdvertisingData: Sendable, Equatable {
     }
     /// The 16-bit UUIDs it carries service data for.
     public var serviceDataUUIDs: [String] {
-        structures.compactMap { if case .serviceData16(let u, _) = $0.kind { return BleUuid.text(u) } else { return nil } }
+        structures.compactMap {
+            if case .serviceData16(let u, _) = $0.kind { return BleUuid.text(u) } else { return nil }
+        }
     }
     /// The advertised TX power level, if any.
     public var txPower: Int? {

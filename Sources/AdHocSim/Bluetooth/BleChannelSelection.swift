@@ -26,7 +26,6 @@ public struct BleChannelMap: Sendable, Equatable {
         used = (0..<37).filter { flags[$0] }.map { UInt8($0) }
     }
 
-
     /// Whether channel `c` is used.
     public func contains(_ c: Int) -> Bool { isUsed[c] }
 }

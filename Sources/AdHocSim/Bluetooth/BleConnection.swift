@@ -63,11 +63,16 @@ public struct BleConnectionSpec: Sendable, Equatable {
             out.append(("supervisionTimeoutMs", "an iPhone central accepts a supervision timeout of 2 to 6 s"))
         }
         if intervalMs < 15 || abs(intervalMs / 15 - (intervalMs / 15).rounded()) > 1e-9 {
-            out.append(("intervalMs", "an iPhone central accepts intervals that are multiples of 15 ms, at least 15 ms"))
+            out.append(
+                ("intervalMs", "an iPhone central accepts intervals that are multiples of 15 ms, at least 15 ms"))
         } else if intervalMs * lat > 2000 {
             out.append(("intervalMs", "an iPhone central needs interval × (latency + 1) ≤ 2 s"))
         } else if intervalMs * lat * 3 >= supervisionTimeoutMs {
-            out.append(("supervisionTimeoutMs", "an iPhone central needs interval × (latency + 1) × 3 < the supervision timeout"))
+            out.append(
+                (
+                    "supervisionTimeoutMs",
+                    "an iPhone central needs interval × (latency + 1) × 3 < the supervision timeout"
+                ))
         }
         return out
     }
@@ -135,10 +140,12 @@ extension BleNetwork {
         var stream = sim.randomStream(named: "ble:conn:\(c)/link")
         let accessAddress = UInt32(truncatingIfNeeded: stream.uniformInt(below: 1 << 32))
         let hop = 5 + Int(stream.uniformInt(below: 12))  // CONNECT_IND's Hop: 5 … 16 (§2.3.3.1)
-        let n = spec.notifyBytes == 0 ? 0 : (spec.notifyBytes + spec.valuePerNotification - 1) / spec.valuePerNotification
+        let n =
+            spec.notifyBytes == 0 ? 0 : (spec.notifyBytes + spec.valuePerNotification - 1) / spec.valuePerNotification
         var state = BleConnectionState(
             spec: spec, interval: .nanoseconds(Int64((spec.intervalMs * 1e6).rounded())),
-            errorModel: BleErrorModel(phy: spec.phy), identifier: BleChannelSelection.channelIdentifier(accessAddress: accessAddress), hop: hop, stream: stream,
+            errorModel: BleErrorModel(phy: spec.phy),
+            identifier: BleChannelSelection.channelIdentifier(accessAddress: accessAddress), hop: hop, stream: stream,
             pdusLeft: n * spec.pdusPerNotification, firstAnchor: spec.at, lastHeard: spec.at)
         state.advertiser = advertisers.firstIndex { $0.spec.node == spec.peripheral }
         connections.append(state)
@@ -174,14 +181,17 @@ extension BleNetwork {
     /// `BleChannel.wifiCoupling`; advertising PDUs are on other channels), through the PHY's
     /// error model. The interference is the medium's state as the PDU starts; the connection's
     /// own PDUs are not put on the medium (advertising receivers do not hear them).
-    mutating func connectionPduArrives(_ c: Int, pduBytes: Int, from: Int, to: Int, channel: Int, now: SimTime) -> Bool {
+    mutating func connectionPduArrives(_ c: Int, pduBytes: Int, from: Int, to: Int, channel: Int, now: SimTime) -> Bool
+    {
         let spec = connections[c].spec
         let rx = spec.txPowerDbm - medium.meanLossDb(from, to, at: now)
         var interference = 0.0
         for slot in medium.live {
             let t = medium.transmissions[Int(slot)]
-            let share = t.wifi
-                ? BleChannel.wifiCoupling(bleChannel: channel, wifiChannel: t.channel, bandwidthHz: spec.phy.noiseBandwidthHz)
+            let share =
+                t.wifi
+                ? BleChannel.wifiCoupling(
+                    bleChannel: channel, wifiChannel: t.channel, bandwidthHz: spec.phy.noiseBandwidthHz)
                 : (t.channel == channel ? 1 : 0)
             guard share > 0 else { continue }
             interference += Decibel.milliwatts(fromDbm: t.txDbm - medium.meanLossDb(t.senderNode, to, at: now)) * share
@@ -229,7 +239,9 @@ extension BleNetwork {
             x.events += 1
             x.eventStart = sim.now
             connections[c] = x
-            sim.schedule(at: sim.now + x.interval, target: UInt32(c), kind: .bleConnectionEvent, arg: ConnectionStep.anchor.rawValue)
+            sim.schedule(
+                at: sim.now + x.interval, target: UInt32(c), kind: .bleConnectionEvent,
+                arg: ConnectionStep.anchor.rawValue)
             // An idle peripheral listens only every (latency + 1)th event.
             guard x.pdusLeft > 0 || spec.latency == 0 || x.events % UInt64(spec.latency + 1) == 1 else { return }
             connectionStep(c, .central, sim: &sim)
@@ -241,11 +253,14 @@ extension BleNetwork {
             guard sim.now + empty + ifs + reply + ifs <= x.eventStart + x.interval else { return }
             connections[c].pdusSent += 1
             let heard = connectionPduArrives(
-                c, pduBytes: BleConnectionTiming.headerBytes, from: spec.central, to: spec.peripheral, channel: x.channel,
+                c, pduBytes: BleConnectionTiming.headerBytes, from: spec.central, to: spec.peripheral,
+                channel: x.channel,
                 now: sim.now)
             guard heard else { return }  // no answer: the central closes the event (§4.5.6)
             connections[c].lastHeard = sim.now + empty
-            sim.schedule(at: sim.now + empty + ifs, target: UInt32(c), kind: .bleConnectionEvent, arg: ConnectionStep.peripheral.rawValue)
+            sim.schedule(
+                at: sim.now + empty + ifs, target: UInt32(c), kind: .bleConnectionEvent,
+                arg: ConnectionStep.peripheral.rawValue)
         case .peripheral:
             var x = connections[c]
             guard !medium.down[spec.peripheral] else { return }
@@ -273,7 +288,9 @@ extension BleNetwork {
                 if x.pdusLeft == 0 { x.completed = sim.now + reply }
             }
             if x.pdusLeft > 0 {
-                sim.schedule(at: sim.now + reply + ifs, target: UInt32(c), kind: .bleConnectionEvent, arg: ConnectionStep.central.rawValue)
+                sim.schedule(
+                    at: sim.now + reply + ifs, target: UInt32(c), kind: .bleConnectionEvent,
+                    arg: ConnectionStep.central.rawValue)
             }
         }
     }

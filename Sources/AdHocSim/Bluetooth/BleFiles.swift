@@ -25,8 +25,10 @@ public enum BleFiles {
                 t.append([
                     "\(k)", report.nodes.ids[s.central], report.nodes.ids[s.peripheral], s.phy == .le2M ? "2M" : "1M",
                     NumberText.fixed(s.intervalMs, decimals: 2), "\(s.latency)", "\(s.dataLength)", "\(s.mtu)",
-                    "\(s.channelSelection)", f(c.setupS.map { $0 * 1000 }, 3), "\(c.events)", "\(c.pdusSent)", "\(c.retransmissions)",
-                    "\(c.valueBytesDelivered)", f(c.completed?.inSeconds, 6), f(c.lost?.inSeconds, 6), f(c.goodputKbps, 1)
+                    "\(s.channelSelection)", f(c.setupS.map { $0 * 1000 }, 3), "\(c.events)", "\(c.pdusSent)",
+                    "\(c.retransmissions)",
+                    "\(c.valueBytesDelivered)", f(c.completed?.inSeconds, 6), f(c.lost?.inSeconds, 6),
+                    f(c.goodputKbps, 1)
                 ])
             }
             files.append(ResultFile(name: "ble_connections.csv", contents: t.text))
@@ -77,7 +79,8 @@ public enum BleFiles {
             report.nodes.ids[m.scanners[p.scanner].node], report.nodes.ids[ad.node], ad.pdu.rawValue,
             NumberText.fixed(ad.intervalMs, decimals: 3), ad.address.rawValue, f(p.distance, 2), "\(r.heardable)",
             "\(r.received)", f(p.lossRatio, 4), "\(r.responses)", "\(r.reports)", "\(r.identifiers)",
-            r.firstEpoch < 0 ? "" : identifier(scanner: m.scanners[p.scanner].node, advertiser: p.advertiser, epoch: r.firstEpoch),
+            r.firstEpoch < 0
+                ? "" : identifier(scanner: m.scanners[p.scanner].node, advertiser: p.advertiser, epoch: r.firstEpoch),
             f(r.firstReceived?.inSeconds, 6), f(p.discoveryS, 6), f(r.firstResponse?.inSeconds, 6), f(p.rssiMean, 2),
             f(p.rssiSd, 2), f(p.estimatedDistance, 2)
         ]
@@ -101,7 +104,8 @@ public enum BleFiles {
     /// (`BleAdvertisingData.appView`): the scan response's content too once one arrived.
     static func discoveries(_ m: BleMetrics) -> [Discovery] {
         var out: [Discovery] = []
-        for p in m.pairs where p.record.firstEpoch >= 0 && m.scanners[p.scanner].node != m.advertisers[p.advertiser].spec.node {
+        for p in m.pairs
+        where p.record.firstEpoch >= 0 && m.scanners[p.scanner].node != m.advertisers[p.advertiser].spec.node {
             let ad = m.advertisers[p.advertiser].spec
             let data = ad.data ?? BleAdvertisingData()
             let response = p.record.responses > 0 ? ad.scanResponseData : nil
@@ -157,7 +161,8 @@ public enum BleFiles {
             let mine = found.filter { $0.pair.scanner == k }
             func count(_ f: (Discovery) -> Bool) -> String { "\(mine.filter(f).count)" }
             t.append([
-                report.nodes.ids[s.node], "\(mine.count)", "\(mine.map { Int($0.pair.record.identifiers) }.reduce(0, +))",
+                report.nodes.ids[s.node], "\(mine.count)",
+                "\(mine.map { Int($0.pair.record.identifiers) }.reduce(0, +))",
                 count { $0.view.company != nil }, count { $0.sentCompany != nil && $0.view.company == nil },
                 count { $0.view.localName != nil }, count { !$0.view.serviceDataUUIDs.isEmpty },
                 count { !$0.view.serviceUUIDs.isEmpty }, count { $0.view.connectable }
@@ -183,7 +188,9 @@ public enum BleFiles {
                 let key: String
                 if let c = d.view.company {
                     key = (BleCompanies.name(c) ?? "0x" + BleUuid.text(c)) + "\tmanufacturer data"
-                } else if let member = (d.view.serviceUUIDs + d.view.serviceDataUUIDs).lazy.compactMap(BleMemberUuids.member).first {
+                } else if let member = (d.view.serviceUUIDs + d.view.serviceDataUUIDs).lazy.compactMap(
+                    BleMemberUuids.member
+                ).first {
                     key = member + "\tservice UUID"
                 } else {
                     key = "unknown\t"
@@ -263,7 +270,11 @@ public enum BleFiles {
             set("environment", s.environment.place.rawValue)
             set("technology", "ble")
             set("protocol", "GATT")
-            set("distance_m", f(report.nodes.position(of: spec.central, at: spec.at).distance(to: report.nodes.position(of: spec.peripheral, at: spec.at)), 2))
+            set(
+                "distance_m",
+                f(
+                    report.nodes.position(of: spec.central, at: spec.at).distance(
+                        to: report.nodes.position(of: spec.peripheral, at: spec.at)), 2))
             set("size_bytes", "\(spec.valuePerNotification)")
             set("seed", "\(s.seed)")
             set("bytes_sent", "\(spec.notifyBytes)")
@@ -275,9 +286,13 @@ public enum BleFiles {
                 "status",
                 c.setupS == nil
                     ? "failed:not-connected"
-                    : c.lost != nil ? "failed:supervision-timeout" : (c.completed != nil || spec.notifyBytes == 0 ? "ok" : "failed:incomplete"))
+                    : c.lost != nil
+                        ? "failed:supervision-timeout"
+                        : (c.completed != nil || spec.notifyBytes == 0 ? "ok" : "failed:incomplete"))
             var tail = Array(repeating: "", count: sweepColumns.count)
-            if let c = sweepColumns.firstIndex(of: "ble_interval_ms") { tail[c] = NumberText.fixed(spec.intervalMs, decimals: 3) }
+            if let c = sweepColumns.firstIndex(of: "ble_interval_ms") {
+                tail[c] = NumberText.fixed(spec.intervalMs, decimals: 3)
+            }
             return row + tail
         }
         return m.pairs.compactMap { p -> [String]? in

@@ -24,7 +24,8 @@ enum BleParameters {
     typealias Wifi = Item<BleWifiSpec>
 
     static let rotation = "an address rotation interval in seconds, {range}"
-    static let rotationSource = Parameter<BleSpec>.Source.cited("radio.md: random addresses are encouraged to change every 15 minutes")
+    static let rotationSource = Parameter<BleSpec>.Source.cited(
+        "radio.md: random addresses are encouraged to change every 15 minutes")
 
     /// `ble`'s own settings and its `estimator`.
     static let section = ParameterSection<BleSpec>(
@@ -32,7 +33,9 @@ enum BleParameters {
         [
             Parameter(
                 "addressRotationS",
-                .duration(upTo: 1_000_000, unit: "s", scale: 1, allowZero: false, nullable: false, set: { if let x = $1 { $0.addressRotationS = x } }),
+                .duration(
+                    upTo: 1_000_000, unit: "s", scale: 1, allowZero: false, nullable: false,
+                    set: { if let x = $1 { $0.addressRotationS = x } }),
                 default: JSONNumber(BleSpec().addressRotationS).literal, help: "how often a private address changes",
                 expected: rotation, source: rotationSource),
             Parameter(
@@ -42,7 +45,9 @@ enum BleParameters {
             Parameter(
                 "wifiInterference", .bool(set: { $0.wifiInterference = $1 }), default: "\(BleSpec().wifiInterference)",
                 help: "the `wifi` transmitters reach LE receivers (the coexistence switch, for ablations)",
-                expected: "true or false", source: .cited("radio.md: channels 37–39 and Wi-Fi channel 6 share 2.4 GHz; the 802.11 OFDM transmit mask"))
+                expected: "true or false",
+                source: .cited(
+                    "radio.md: channels 37–39 and Wi-Fi channel 6 share 2.4 GHz; the 802.11 OFDM transmit mask"))
         ],
         subsections: [
             ParameterSection(
@@ -64,7 +69,8 @@ enum BleParameters {
         objectExpected: "an object {\"advertisers\", \"scanners\", \"wifi\"?, \"addressRotationS\"?, ...}",
         description: "Bluetooth LE beside the Wi-Fi world")
 
-    static let profileSource = Parameter<Advertiser>.Source.cited("`BleProfiles`: Apple's Core Bluetooth guide, radio.md, assumptions named there")
+    static let profileSource = Parameter<Advertiser>.Source.cited(
+        "`BleProfiles`: Apple's Core Bluetooth guide, radio.md, assumptions named there")
 
     /// An advertiser's default of `key` without a profile and per profile, as the docs show it.
     static func advertiserDefault<T: Equatable>(_ key: KeyPath<BleAdvertiserSpec, T>, _ text: (T) -> String) -> String {
@@ -109,17 +115,20 @@ enum BleParameters {
             node(),
             Parameter(
                 "profile",
-                .choice(BleAppProfile.allCases.map(\.rawValue), set: { item, word in
-                    item.profile = BleAppProfile(rawValue: word)
-                    item.value = BleProfiles.advertiser(item.profile, node: item.value.node)
-                }),
+                .choice(
+                    BleAppProfile.allCases.map(\.rawValue),
+                    set: { item, word in
+                        item.profile = BleAppProfile(rawValue: word)
+                        item.value = BleProfiles.advertiser(item.profile, node: item.value.node)
+                    }),
                 default: "null (an accessory)", help: "the iOS app state whose defaults apply (set first)",
                 expected: "an app profile", source: profileSource),
             Parameter(
                 "pdu",
                 .custom(
                     schema: #"{"enum": ["ADV_IND", "ADV_DIRECT_IND", "ADV_NONCONN_IND", "ADV_SCAN_IND"]}"#,
-                    value: BlePduType.advertising.map { "`\"\($0.rawValue)\"`" }.joined(separator: ", "), decode: decodePdu),
+                    value: BlePduType.advertising.map { "`\"\($0.rawValue)\"`" }.joined(separator: ", "),
+                    decode: decodePdu),
                 default: advertiserDefault(\.pdu) { "\"\($0.rawValue)\"" }, help: "the legacy advertising PDU type",
                 expected: "an advertising PDU type", source: .cited("Core Specification v5.4, Vol 6, Part B §2.3.1")),
             Parameter(
@@ -128,7 +137,10 @@ enum BleParameters {
                     schema: #"{"type": "number", "minimum": 20, "maximum": 10240, "multipleOf": 0.625}"#,
                     value: "20 … 10240 ms, a multiple of 0.625",
                     decode: { values, v, at, _, item in
-                        guard let ms = values.bleGridMs(v, at, "an advertising interval", BleTiming.advertisingIntervalRangeMs) else { return false }
+                        guard
+                            let ms = values.bleGridMs(
+                                v, at, "an advertising interval", BleTiming.advertisingIntervalRangeMs)
+                        else { return false }
                         item.value.intervalMs = ms
                         return true
                     }),
@@ -137,15 +149,20 @@ enum BleParameters {
             Parameter(
                 "randomDelayMs", .number(0...10, unit: "ms", set: { $0.value.randomDelayMs = $1 }),
                 default: advertiserDefault(\.randomDelayMs, number),
-                help: "the upper end of the random advDelay added to every event (0 only to validate delay-free analyses)",
-                expected: "the largest random advDelay in ms, {range}", source: .cited("Core Specification v5.4, Vol 6, Part B §4.4.2.2.1")),
+                help:
+                    "the upper end of the random advDelay added to every event (0 only to validate delay-free analyses)",
+                expected: "the largest random advDelay in ms, {range}",
+                source: .cited("Core Specification v5.4, Vol 6, Part B §4.4.2.2.1")),
             Parameter(
-                "payloadBytes", .integer(0...UInt64(BlePduType.maxDataBytes), unit: "bytes", set: { $0.value.payloadBytes = $1 }),
+                "payloadBytes",
+                .integer(0...UInt64(BlePduType.maxDataBytes), unit: "bytes", set: { $0.value.payloadBytes = $1 }),
                 default: advertiserDefault(\.payloadBytes) { "\($0)" }, help: "AdvData bytes",
                 expected: "advertising data bytes, {range} (a legacy PDU carries at most 31)", source: profileSource),
             Parameter(
-                "scanResponseBytes", .integer(0...UInt64(BlePduType.maxDataBytes), unit: "bytes", set: { $0.value.scanResponseBytes = $1 }),
-                default: advertiserDefault(\.scanResponseBytes) { "\($0)" }, help: "ScanRspData bytes (scannable PDUs only)",
+                "scanResponseBytes",
+                .integer(0...UInt64(BlePduType.maxDataBytes), unit: "bytes", set: { $0.value.scanResponseBytes = $1 }),
+                default: advertiserDefault(\.scanResponseBytes) { "\($0)" },
+                help: "ScanRspData bytes (scannable PDUs only)",
                 expected: "scan response data bytes, {range} (a legacy PDU carries at most 31)", source: profileSource),
             Parameter(
                 "txPowerDbm", .number(-20...20, unit: "dBm", set: { $0.value.txPowerDbm = $1 }),
@@ -154,19 +171,26 @@ enum BleParameters {
             Parameter(
                 "advertisesTxPower", .bool(set: { $0.value.advertisesTxPower = $1 }),
                 default: advertiserDefault(\.advertisesTxPower) { "\($0)" },
-                help: "the advertising data carries the TX Power Level AD type (an estimator uses it; not for iOS apps)",
+                help:
+                    "the advertising data carries the TX Power Level AD type (an estimator uses it; not for iOS apps)",
                 expected: "true or false", source: .cited("Core Specification Supplement, Part A §1.5")),
             Parameter(
                 "phy",
                 .custom(
-                    schema: #"{"enum": ["1M", "coded-s2", "coded-s8"]}"#, value: "`\"1M\"`, `\"coded-s2\"`, `\"coded-s8\"`",
+                    schema: #"{"enum": ["1M", "coded-s2", "coded-s8"]}"#,
+                    value: "`\"1M\"`, `\"coded-s2\"`, `\"coded-s8\"`",
                     decode: decodePhy),
-                default: advertiserDefault(\.phy) { "\"\($0.rawValue)\"" }, help: "the PHY of the primary advertising PDUs",
+                default: advertiserDefault(\.phy) { "\"\($0.rawValue)\"" },
+                help: "the PHY of the primary advertising PDUs",
                 expected: "an advertising PHY", source: .cited("Core Specification v5.4, Vol 6, Part B §4.4.2")),
             Parameter(
-                "address", .choice(BleAddressType.allCases.map(\.rawValue), set: { if let a = BleAddressType(rawValue: $1) { $0.value.address = a } }),
+                "address",
+                .choice(
+                    BleAddressType.allCases.map(\.rawValue),
+                    set: { if let a = BleAddressType(rawValue: $1) { $0.value.address = a } }),
                 default: advertiserDefault(\.address) { "\"\($0.rawValue)\"" }, help: "the advertiser's address type",
-                expected: "an address type", source: .assumption("a phone uses a resolvable private address (`BleProfiles`)")),
+                expected: "an address type",
+                source: .assumption("a phone uses a resolvable private address (`BleProfiles`)")),
             Parameter(
                 "service",
                 .custom(
@@ -180,34 +204,42 @@ enum BleParameters {
                 expected: "a service UUID", source: .assumption("none")),
             adStructures(
                 "data", default: "null (only `payloadBytes`)",
-                help: "the AdvData as AD structures: flags, name, shortName, uuids16, uuids128, serviceData16, manufacturer, txPower; sets `payloadBytes` and `advertisesTxPower`",
+                help:
+                    "the AdvData as AD structures: flags, name, shortName, uuids16, uuids128, serviceData16, manufacturer, txPower; sets `payloadBytes` and `advertisesTxPower`",
                 source: "Core Specification Supplement, Part A §1; Core Specification v5.4, Vol 6, Part B §2.3.1.1"
             ) { $0.value.data = $1 },
             adStructures(
                 "scanResponseData", default: "null (only `scanResponseBytes`)",
                 help: "the ScanRspData as AD structures; sets `scanResponseBytes`",
-                source: "Core Specification Supplement, Part A §1") { $0.value.scanResponseData = $1 },
+                source: "Core Specification Supplement, Part A §1"
+            ) { $0.value.scanResponseData = $1 },
             Parameter(
                 "connected",
                 .custom(
-                    schema: #"{"type": "array", "items": {"type": "array", "items": {"type": "number", "minimum": 0}, "minItems": 2, "maxItems": 2}}"#,
+                    schema:
+                        #"{"type": "array", "items": {"type": "array", "items": {"type": "number", "minimum": 0}, "minItems": 2, "maxItems": 2}}"#,
                     value: "a list of `[fromS, toS]`, in time order, not overlapping",
                     decode: { values, v, at, _, item in
                         guard let windows = values.bleWindows(v, at, upTo: item.runDuration) else { return false }
                         item.value.connected = windows
                         return true
                     }),
-                default: "`[]`", help: "when the device is connected to a central the scenario does not simulate (its phone or computer)",
+                default: "`[]`",
+                help:
+                    "when the device is connected to a central the scenario does not simulate (its phone or computer)",
                 expected: "connection times", source: .assumption("none")),
             Parameter(
                 "advertisesWhenConnected", .bool(set: { $0.value.advertisesWhenConnected = $1 }), default: "false",
                 help: "whether it keeps advertising while `connected` (false: only while not connected)",
                 expected: "true or false",
-                source: .assumption("a peripheral with one link stops advertising (seed 004 §6.1: seven devices never found)")),
+                source: .assumption(
+                    "a peripheral with one link stops advertising (seed 004 §6.1: seven devices never found)")),
             channels(\Advertiser.value.channels),
             Parameter(
                 "addressRotationS",
-                .duration(upTo: 1_000_000, unit: "s", scale: 1, allowZero: false, nullable: false, set: { $0.value.addressRotationS = $1 }),
+                .duration(
+                    upTo: 1_000_000, unit: "s", scale: 1, allowZero: false, nullable: false,
+                    set: { $0.value.addressRotationS = $1 }),
                 default: "`ble.addressRotationS`", help: "its own private-address rotation interval",
                 expected: rotation, source: .cited("radio.md (as `ble.addressRotationS`)")),
             Parameter(
@@ -231,18 +263,25 @@ enum BleParameters {
             node(),
             Parameter(
                 "profile",
-                .choice(BleAppProfile.allCases.map(\.rawValue), set: { item, word in
-                    item.profile = BleAppProfile(rawValue: word)
-                    item.value = BleProfiles.scanner(item.profile, node: item.value.node)
-                }),
+                .choice(
+                    BleAppProfile.allCases.map(\.rawValue),
+                    set: { item, word in
+                        item.profile = BleAppProfile(rawValue: word)
+                        item.value = BleProfiles.scanner(item.profile, node: item.value.node)
+                    }),
                 default: "null", help: "the iOS app state whose defaults apply (set first)",
                 expected: "an app profile", source: .cited("`BleProfiles`")),
             grid("intervalMs", "a scan interval", \.intervalMs, help: "scanInterval"),
             Parameter(
-                "discovery", .choice(BleDiscovery.allCases.map(\.rawValue), set: { if let d = BleDiscovery(rawValue: $1) { $0.value.discovery = d } }),
+                "discovery",
+                .choice(
+                    BleDiscovery.allCases.map(\.rawValue),
+                    set: { if let d = BleDiscovery(rawValue: $1) { $0.value.discovery = d } }),
                 default: "\"observe\"",
-                help: "which advertisers the app is told of: every one (observation), or GAP's general or limited discovery (by the Flags of `data`)",
-                expected: "a discovery procedure", source: .cited("Core Specification v5.4, Vol 3, Part C §9.1.2, §9.2.5, §9.2.6")),
+                help:
+                    "which advertisers the app is told of: every one (observation), or GAP's general or limited discovery (by the Flags of `data`)",
+                expected: "a discovery procedure",
+                source: .cited("Core Specification v5.4, Vol 3, Part C §9.1.2, §9.2.5, §9.2.6")),
             grid("windowMs", "a scan window", \.windowMs, help: "scanWindow (at most the interval)"),
             Parameter(
                 "active", .bool(set: { $0.value.active = $1 }), default: scannerDefault(\.active) { "\($0)" },
@@ -265,7 +304,8 @@ enum BleParameters {
                         return true
                     }),
                 default: scannerDefault(\.duplicateFilter) { "\($0)" },
-                help: "the app sees one report per peripheral instead of one per advertisement", expected: "true or false",
+                help: "the app sees one report per peripheral instead of one per advertisement",
+                expected: "true or false",
                 source: .cited("CoreBluetooth's default (`CBCentralManagerScanOptionAllowDuplicatesKey` off)")),
             channels(\Scanner.value.channels),
             Parameter(
@@ -273,17 +313,22 @@ enum BleParameters {
                 .custom(
                     schema: #"{"type": "array", "items": {"type": "string"}}"#, value: "an array of strings",
                     decode: { values, v, at, _, item in
-                        guard let list = values.list(v, at, "an array of service UUIDs", { values.string($0, $1, "a service UUID") })
+                        guard
+                            let list = values.list(
+                                v, at, "an array of service UUIDs", { values.string($0, $1, "a service UUID") })
                         else { return false }
                         item.value.serviceFilter = list
                         return true
                     }),
                 default: "null (every advertiser)", help: "services the app scans for (needed in the background)",
-                expected: "an array of service UUIDs", source: .cited("Core Bluetooth Background Processing for iOS Apps")),
+                expected: "an array of service UUIDs",
+                source: .cited("Core Bluetooth Background Processing for iOS Apps")),
             start(\Scanner.value.start),
             Parameter(
                 "durationS",
-                .duration(upTo: 1_000_000, unit: "s", scale: 1, allowZero: false, nullable: false, set: { $0.value.duration = $1.map { .seconds($0) } }),
+                .duration(
+                    upTo: 1_000_000, unit: "s", scale: 1, allowZero: false, nullable: false,
+                    set: { $0.value.duration = $1.map { .seconds($0) } }),
                 default: "null (to the end of the run)", help: "how long it scans",
                 expected: "a scanning time in seconds, {range}", source: .assumption("an app that scans throughout"))
         ], objectExpected: "a scanner {\"node\", \"profile\"?, \"intervalMs\"?, \"windowMs\"?, \"active\"?, ...}")
@@ -299,9 +344,13 @@ enum BleParameters {
                 help: "the 2.4 GHz channel (AWDL's is 6)", expected: "a 2.4 GHz Wi-Fi channel, {range}",
                 source: .cited("radio.md: AWDL's slot 8 is channel 6")),
             Parameter(
-                "pattern", .choice(BleWifiSpec.Pattern.allCases.map(\.rawValue), set: { if let p = BleWifiSpec.Pattern(rawValue: $1) { $0.value.pattern = p } }),
+                "pattern",
+                .choice(
+                    BleWifiSpec.Pattern.allCases.map(\.rawValue),
+                    set: { if let p = BleWifiSpec.Pattern(rawValue: $1) { $0.value.pattern = p } }),
                 default: "\"awdl\"", help: "always eligible, or only in AWDL's channel-6 slot",
-                expected: "a transmit pattern", source: .cited("owl: slot 8 of every sequence is channel 6 (`AwdlSchedule`)")),
+                expected: "a transmit pattern",
+                source: .cited("owl: slot 8 of every sequence is channel 6 (`AwdlSchedule`)")),
             // At least 0.1 % on air (assumption: below that an interferer is negligible, and the
             // mean gap between frames, frameUs·(1 − load)/load, stays far inside the clock's range).
             Parameter(
@@ -310,13 +359,18 @@ enum BleParameters {
                 source: .assumption("half loaded")),
             Parameter(
                 "frameUs",
-                .duration(upTo: 100_000, unit: "µs", scale: 1e-6, allowZero: false, nullable: false, set: { if let x = $1 { $0.value.frameUs = x } }),
+                .duration(
+                    upTo: 100_000, unit: "µs", scale: 1e-6, allowZero: false, nullable: false,
+                    set: { if let x = $1 { $0.value.frameUs = x } }),
                 default: "1000", help: "airtime of one frame", expected: "a frame airtime in µs, {range}",
                 source: .assumption("a bulk transfer's aggregate frames")),
             Parameter(
                 "txPowerDbm", .number(-20...30, unit: "dBm", set: { $0.value.txPowerDbm = $1 }), default: "16.02",
-                help: "transmit power", expected: "a TX power in dBm, {range}", source: .cited("radio.md (the AWDL default)"))
-        ], objectExpected: "a Wi-Fi transmitter {\"node\", \"channel\", \"pattern\"?, \"load\"?, \"frameUs\"?, \"txPowerDbm\"?}")
+                help: "transmit power", expected: "a TX power in dBm, {range}",
+                source: .cited("radio.md (the AWDL default)"))
+        ],
+        objectExpected:
+            "a Wi-Fi transmitter {\"node\", \"channel\", \"pattern\"?, \"load\"?, \"frameUs\"?, \"txPowerDbm\"?}")
 
     /// The required `node` of a list item.
     static func node<V>() -> Parameter<Item<V>> where V: BleNodeOwner {
@@ -335,7 +389,8 @@ enum BleParameters {
                     return true
                 }),
             default: "`[37, 38, 39]`", help: "the advertising channels, in order",
-            expected: "an array of advertising channels (37, 38, 39)", source: .cited("Core Specification v5.4, Vol 6, Part B §4.4.2.1"))
+            expected: "an array of advertising channels (37, 38, 39)",
+            source: .cited("Core Specification v5.4, Vol 6, Part B §4.4.2.1"))
     }
 
     /// `startS`: within the run.
@@ -344,7 +399,9 @@ enum BleParameters {
     }
 
     /// A scanner's interval or window on the 0.625 ms grid.
-    static func grid(_ key: String, _ what: String, _ field: WritableKeyPath<BleScannerSpec, Double> & Sendable, help: String) -> Parameter<Scanner> {
+    static func grid(
+        _ key: String, _ what: String, _ field: WritableKeyPath<BleScannerSpec, Double> & Sendable, help: String
+    ) -> Parameter<Scanner> {
         Parameter(
             key,
             .custom(
@@ -356,11 +413,14 @@ enum BleParameters {
                     return true
                 }),
             default: scannerDefault(field, number), help: help, expected: what,
-            source: .assumption("foreground continuous, 30 ms per channel; background 30 ms every 300 ms (`BleProfiles`)"))
+            source: .assumption(
+                "foreground continuous, 30 ms per channel; background 30 ms every 300 ms (`BleProfiles`)"))
     }
 
     /// `pdu`: an advertising PDU type, with a word for the types only scanners send.
-    @Sendable static func decodePdu(_ values: ValueReader, _ v: JSONNode, _ at: JSONPath, _ what: String, _ item: inout Advertiser) -> Bool {
+    @Sendable static func decodePdu(
+        _ values: ValueReader, _ v: JSONNode, _ at: JSONPath, _ what: String, _ item: inout Advertiser
+    ) -> Bool {
         if case .string(let s) = v.value, let t = BlePduType(rawValue: s), !BlePduType.advertising.contains(t) {
             values.sink.report(
                 "\(s) is not an advertising PDU type: advertisers send "
@@ -369,14 +429,17 @@ enum BleParameters {
                 path: at, at: v.origin)
             return false
         }
-        guard let t = values.choice(v, at, what, from: BlePduType.advertising.map(\.rawValue)), let pdu = BlePduType(rawValue: t)
+        guard let t = values.choice(v, at, what, from: BlePduType.advertising.map(\.rawValue)),
+            let pdu = BlePduType(rawValue: t)
         else { return false }
         item.value.pdu = pdu
         return true
     }
 
     /// `phy`: LE 2M is refused with its reason.
-    @Sendable static func decodePhy(_ values: ValueReader, _ v: JSONNode, _ at: JSONPath, _ what: String, _ item: inout Advertiser) -> Bool {
+    @Sendable static func decodePhy(
+        _ values: ValueReader, _ v: JSONNode, _ at: JSONPath, _ what: String, _ item: inout Advertiser
+    ) -> Bool {
         if case .string("2M") = v.value {
             values.sink.report(
                 "LE 2M is not allowed on the primary advertising channels (Core Specification v5.4, Vol 6, "
@@ -418,7 +481,10 @@ extension ValueReader {
 
     /// A channel list: a non-empty subset of 37, 38, 39 without repeats.
     func bleChannels(_ v: JSONNode, _ p: JSONPath) -> [Int]? {
-        guard let result = list(v, p, "an array of advertising channels (37, 38, 39)", { oneOf($0, $1, "an advertising channel", [37, 38, 39]) })
+        guard
+            let result = list(
+                v, p, "an array of advertising channels (37, 38, 39)",
+                { oneOf($0, $1, "an advertising channel", [37, 38, 39]) })
         else { return nil }
         var ok = true
         var seen: Set<Int> = []  // one pass, however long the list
@@ -455,7 +521,8 @@ extension ValueReader {
             else { return nil }
             guard a < b, a >= last else {
                 values.sink.report(
-                    a >= b ? "a window ends after it starts: [\(JSONNumber(a).literal), \(JSONNumber(b).literal)]"
+                    a >= b
+                        ? "a window ends after it starts: [\(JSONNumber(a).literal), \(JSONNumber(b).literal)]"
                         : "windows must be in time order and not overlap", path: p, at: w.origin)
                 return nil
             }

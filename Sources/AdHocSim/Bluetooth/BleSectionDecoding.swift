@@ -48,7 +48,8 @@ extension ScenarioDecoder {
         for (i, c) in spec.connections.enumerated() where c.initiate {
             let at = bp.appending("connections").appending(i).appending("initiate")
             if !scanning.contains(c.central) {
-                sink.report("an initiating central needs a scanner on its node (ble.scanners)", path: at, at: node.origin)
+                sink.report(
+                    "an initiating central needs a scanner on its node (ble.scanners)", path: at, at: node.origin)
                 ok = false
             }
             if !connectable.contains(c.peripheral) {
@@ -83,7 +84,9 @@ extension ScenarioDecoder {
         return ok ? spec : nil
     }
 
-    func decodeAdvertiser(_ item: JSONNode, _ p: JSONPath, nodeIndex: [String: Int], duration: Double?) -> BleAdvertiserSpec? {
+    func decodeAdvertiser(
+        _ item: JSONNode, _ p: JSONPath, nodeIndex: [String: Int], duration: Double?
+    ) -> BleAdvertiserSpec? {
         let start = BleParameters.Advertiser(
             nodeIndex: nodeIndex, runDuration: duration, profile: nil, value: BleProfiles.advertiser(nil, node: 0))
         guard
@@ -176,7 +179,8 @@ extension ScenarioDecoder {
         return ok ? spec : nil
     }
 
-    func decodeScanner(_ item: JSONNode, _ p: JSONPath, nodeIndex: [String: Int], duration: Double?) -> BleScannerSpec? {
+    func decodeScanner(_ item: JSONNode, _ p: JSONPath, nodeIndex: [String: Int], duration: Double?) -> BleScannerSpec?
+    {
         let start = BleParameters.Scanner(
             nodeIndex: nodeIndex, runDuration: duration, profile: nil, value: BleProfiles.scanner(nil, node: 0))
         guard

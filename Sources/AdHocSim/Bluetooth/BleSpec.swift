@@ -101,7 +101,9 @@ public struct BleAdvertiserSpec: Sendable, Equatable {
     /// Whether it advertises at `t`: started, not past its limited discoverable time, and not
     /// in a connection that stops its advertising.
     public func advertises(at t: SimTime) -> Bool {
-        if data?.discoverability == .limited && t >= start + BleAdvertiserSpec.limitedDiscoverableTimeout { return false }
+        if data?.discoverability == .limited && t >= start + BleAdvertiserSpec.limitedDiscoverableTimeout {
+            return false
+        }
         if !advertisesWhenConnected { for c in connected where t >= c.from && t < c.to { return false } }
         return true
     }

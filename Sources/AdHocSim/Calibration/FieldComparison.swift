@@ -95,7 +95,8 @@ public struct FieldComparison: Sendable {
             let matching = body.filter { r in
                 guard field(r, "environment") == cell.key.place.rawValue,
                     field(r, "protocol") == cell.key.transport.rawValue,
-                    let d = DecimalText.parse(field(r, "distance_m")), distances.contains(where: { abs($0 - d) < 0.005 })
+                    let d = DecimalText.parse(field(r, "distance_m")),
+                    distances.contains(where: { abs($0 - d) < 0.005 })
                 else { return false }
                 if cell.key.packets == 0 { return true }
                 return Int(field(r, "packets")) == cell.key.packets && Int(field(r, "size_bytes")) == cell.key.size
@@ -198,7 +199,8 @@ public struct FieldComparison: Sendable {
         for metric in CalibrationMetric.allCases {
             let rs = rows.filter { $0.metric == metric }
             guard !rs.isEmpty else { continue }
-            s += "\n## \(metric.rawValue)\n\n| group | tests | measured | runs | simulated | within |\n|---|---|---|---|---|---|\n"
+            s +=
+                "\n## \(metric.rawValue)\n\n| group | tests | measured | runs | simulated | within |\n|---|---|---|---|---|---|\n"
             for r in rs {
                 s +=
                     "| \(r.group) | \(r.measuredValues.count) | \(v(r.measured)) | \(r.simulatedValues.count) | \(v(r.simulated)) | \(r.agrees ? "yes" : "no") |\n"
@@ -250,7 +252,8 @@ public struct FieldComparison: Sendable {
             let rs = rows.filter { $0.metric == metric }
             guard !rs.isEmpty else { continue }
             let chart = SvgChart(
-                title: "\(unit.replacingOccurrences(of: ", log scale", with: "")): measured (filled) and simulated (outlined)",
+                title:
+                    "\(unit.replacingOccurrences(of: ", log scale", with: "")): measured (filled) and simulated (outlined)",
                 xLabel: "place", yLabel: unit,
                 kind: .groupedBoxes(groups(rs) { $0.place.rawValue }, logY: true))
             out.append(("compare-\(name).svg", chart))
@@ -264,16 +267,21 @@ public struct FieldComparison: Sendable {
                     title: "\(place.rawValue), \(transport.rawValue.uppercased()): data rate, measured and simulated",
                     xLabel: "writes × bytes", yLabel: "data rate (Mbit/s, log scale)",
                     kind: .groupedBoxes(
-                        groups(rs) { $0.group.replacingOccurrences(of: "\(place.rawValue) \(transport.rawValue) ", with: "") },
+                        groups(rs) {
+                            $0.group.replacingOccurrences(of: "\(place.rawValue) \(transport.rawValue) ", with: "")
+                        },
                         logY: true))
                 out.append(("compare-rate-\(place.rawValue)-\(transport.rawValue).svg", chart))
             }
             let rs = rows.filter { $0.metric == .loss && $0.place == place }
             guard !rs.isEmpty else { continue }
             let chart = SvgChart(
-                title: "\(place.rawValue): UDP loss, measured and simulated", xLabel: "writes × bytes", yLabel: "UDP loss (%)",
+                title: "\(place.rawValue): UDP loss, measured and simulated", xLabel: "writes × bytes",
+                yLabel: "UDP loss (%)",
                 kind: .groupedBoxes(
-                    groups(rs) { $0.group.replacingOccurrences(of: "\(place.rawValue) \($0.transport.rawValue) ", with: "") },
+                    groups(rs) {
+                        $0.group.replacingOccurrences(of: "\(place.rawValue) \($0.transport.rawValue) ", with: "")
+                    },
                     logY: false))
             out.append(("compare-loss-\(place.rawValue).svg", chart))
         }

@@ -50,7 +50,8 @@ enum FieldTestTable {
             // A column named twice would be read from its first place only: refused, as the
             // per-cell layout refuses it.
             if let first = index[name] {
-                throw fail(1, "column \(c + 1) \"\(Diagnostic.excerpt(name))\" repeats column \(first + 1); each column once")
+                throw fail(
+                    1, "column \(c + 1) \"\(Diagnostic.excerpt(name))\" repeats column \(first + 1); each column once")
             }
             index[name] = c
         }
@@ -128,7 +129,8 @@ enum FieldTestTable {
             // The label is the table's text: escaped (controls, bidi) and bounded before it is shown.
             let count = noPreset[label, default: 0]
             notes.append(
-                "\(count) test\(count == 1 ? "" : "s") of place \"\(Diagnostic.excerpt(label, limit: 80))\" skipped (no place preset)")
+                "\(count) test\(count == 1 ? "" : "s") of place \"\(Diagnostic.excerpt(label, limit: 80))\" skipped (no place preset)"
+            )
         }
         return (rows, notes)
     }

@@ -200,7 +200,9 @@ public struct MeasuredTable: Sendable {
     public func keeping(_ metrics: [CalibrationMetric]) -> MeasuredTable {
         let kept = rows.compactMap { row -> MeasuredRow? in
             var r = row
-            for (k, metric) in CalibrationMetric.allCases.enumerated() where !metrics.contains(metric) { r.values[k] = nil }
+            for (k, metric) in CalibrationMetric.allCases.enumerated() where !metrics.contains(metric) {
+                r.values[k] = nil
+            }
             return r.values.contains { $0 != nil } ? r : nil
         }
         return MeasuredTable(file: file, rows: kept, aggregation: aggregation, notes: notes)
@@ -291,7 +293,8 @@ public struct MeasuredTable: Sendable {
                     values.append(nil)
                     continue
                 }
-                guard let v = DecimalText.parse(field(metric.rawValue)), MeasuredTable.plausible(v, loss: metric == .loss)
+                guard let v = DecimalText.parse(field(metric.rawValue)),
+                    MeasuredTable.plausible(v, loss: metric == .loss)
                 else {
                     throw bad(metric.rawValue, metric == .loss ? "a percentage in 0...100" : MeasuredTable.magnitudes)
                 }

@@ -60,7 +60,9 @@ public struct NelderMead: Sendable {
             simplex = simplex.enumerated().sorted { ($0.element.v, $0.offset) < ($1.element.v, $1.offset) }.map(
                 \.element)
             let best = simplex[0], worst = simplex[d]
-            let spread = (0..<d).map { i in (simplex.map { $0.p[i] }.max() ?? 0) - (simplex.map { $0.p[i] }.min() ?? 0) }.max() ?? 0
+            let spread =
+                (0..<d).map { i in (simplex.map { $0.p[i] }.max() ?? 0) - (simplex.map { $0.p[i] }.min() ?? 0) }.max()
+                ?? 0
             if worst.v - best.v < valueTolerance && spread < pointTolerance { break }
             var centroid = Array(repeating: 0.0, count: d)
             for vertex in simplex.dropLast() { for i in 0..<d { centroid[i] += vertex.p[i] / Double(d) } }
@@ -84,7 +86,8 @@ public struct NelderMead: Sendable {
                     simplex[d] = (contracted, fc)
                 } else {
                     for k in 1...d {
-                        let p = clamp((0..<d).map { (i: Int) -> Double in best.p[i] + 0.5 * (simplex[k].p[i] - best.p[i]) })
+                        let p = clamp(
+                            (0..<d).map { (i: Int) -> Double in best.p[i] + 0.5 * (simplex[k].p[i] - best.p[i]) })
                         simplex[k] = (p, eval(p))
                     }
                 }

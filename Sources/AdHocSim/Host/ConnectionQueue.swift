@@ -274,7 +274,9 @@ public struct ConnectionQueue: Sendable {
         }
         // On the shared main queue, after the stack processed the packet that carried it.
         let after = Swift.max(t, processor.freeAt)
-        for _ in 0..<reads { _ = mainQueue.serve(receiveCost, at: after, coldFactor, warmUpSeconds, coolDownSeconds, sigma, mu) }
+        for _ in 0..<reads {
+            _ = mainQueue.serve(receiveCost, at: after, coldFactor, warmUpSeconds, coolDownSeconds, sigma, mu)
+        }
         return Swift.max(mainQueue.freeAt, after)
     }
 

@@ -43,7 +43,9 @@ extension ScenarioDecoder {
     /// Decodes a `host` object by its declarations (`HostParameters.section`) into `base` (the
     /// defaults, or for a phone the scenario's `host`); per node, the scenario-wide keys
     /// (`interfaceQueue`, `roundQueue`) are not allowed.
-    func decodeHost(_ node: JSONNode, _ path: JSONPath, into base: HostSpec = HostSpec(), perNode: Bool = false)
+    func decodeHost(
+        _ node: JSONNode, _ path: JSONPath, into base: HostSpec = HostSpec(), perNode: Bool = false
+    )
         -> HostSpec?
     {
         decode(HostParameters.section, node, path, into: base, perNode: perNode)

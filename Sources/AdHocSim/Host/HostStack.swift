@@ -154,7 +154,8 @@ public struct HostStack: Sendable {
                 }
                 if k == r {
                     slots.append(processors.count)
-                    processors.append(ConnectionQueue.Processor(stream: sim.randomStream(named: "round:\(r)/host/\(side)")))
+                    processors.append(
+                        ConnectionQueue.Processor(stream: sim.randomStream(named: "round:\(r)/host/\(side)")))
                 } else {
                     // The member's ends are the leader's two phones (`decodeFlows`).
                     let leaderSide = node == scenario.flows[r].from ? FlowSide.client(r) : FlowSide.server(r)
@@ -168,7 +169,8 @@ public struct HostStack: Sendable {
         for (k, spec) in scenario.flows.enumerated() {
             sockets.addFlow(
                 k, transport: spec.transport, tcpConfig: config, quicConfig: quicConfig,
-                mtuPayload: ip.maxUnfragmented(flow: k), probes: FlowApplication(spec: spec, index: k).probes, sim: &sim)
+                mtuPayload: ip.maxUnfragmented(flow: k), probes: FlowApplication(spec: spec, index: k).probes, sim: &sim
+            )
             var phaseStream = sim.randomStream(named: "flow:\(k)/app/start")
             flows.append(
                 FlowRuntime(
@@ -205,7 +207,6 @@ public struct HostStack: Sendable {
         return result
     }
 
-
     /// Side `s`'s connection queue takes its round's shared main queue before an operation.
     @inline(__always) mutating func checkOut(_ s: Int) {
         let slot = mainQueueSlot[s]
@@ -238,7 +239,9 @@ public struct HostStack: Sendable {
             let k = Int(event.target)
             flows[k].app.start(now: sim.now)
             // UDP takes writes at once, QUIC with 0-RTT before its handshake ends.
-            if apply(SocketOp.Connect(), to: .client(k), sim: &sim) { opened(k, link: &link, router: router, sim: &sim) }
+            if apply(SocketOp.Connect(), to: .client(k), sim: &sim) {
+                opened(k, link: &link, router: router, sim: &sim)
+            }
             flush(.client(k), link: &link, router: router, sim: &sim)
             if case .cbr(let rate, let size) = flows[k].app.spec.workload {
                 let interval = SimTime.seconds(Double(size) * 8 / (rate * 1e6))

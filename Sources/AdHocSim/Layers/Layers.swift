@@ -20,7 +20,8 @@ public struct Layers {
     /// The layers `scenario` asks for, their first events scheduled into `sim` in registration
     /// order; phones that join later start down.
     init(_ scenario: Scenario, nodes: NodeTable, hasRadio: Bool, sim: inout Simulation) {
-        stack = RegisteredLayers.start(scenario.layers.sections, scenario: scenario, nodes: nodes, hasRadio: hasRadio, sim: &sim)
+        stack = RegisteredLayers.start(
+            scenario.layers.sections, scenario: scenario, nodes: nodes, hasRadio: hasRadio, sim: &sim)
     }
 
     /// The running layer of type `L`, if the scenario runs it.

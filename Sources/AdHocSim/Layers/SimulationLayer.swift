@@ -137,7 +137,9 @@ extension DeclaredSection {
     }
 
     /// The items of the list `<key>.<list>` of a layer's section, declared by `section`.
-    static func layerList<T>(_ key: String, _ list: String, page: String, _ section: ParameterSection<T>) -> DeclaredSection {
+    static func layerList<T>(
+        _ key: String, _ list: String, page: String, _ section: ParameterSection<T>
+    ) -> DeclaredSection {
         DeclaredSection(
             name: "\(key).\(list)", page: page, markdownTable: section.markdownTable,
             schemaObjects: [(["properties", key, "properties", list, "items"], section.schema(perNode: false))])

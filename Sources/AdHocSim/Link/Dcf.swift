@@ -215,7 +215,8 @@ extension WirelessLink {
     mutating func reportExchange(_ i: Int, sent: Int, delivered: Int, now: SimTime) {
         let c = stations[i].inFlightMinstrel
         guard c >= 0 else { return }
-        stations[i].minstrel[c].control.report(rate: stations[i].inFlightRate, sent: sent, delivered: delivered, now: now)
+        stations[i].minstrel[c].control.report(
+            rate: stations[i].inFlightRate, sent: sent, delivered: delivered, now: now)
         stations[i].inFlightMinstrel = -1
     }
 

@@ -14,7 +14,8 @@ enum LinkParameters {
                 source: .assumption("the transport validation link")),
             Parameter(
                 "delayMs",
-                .duration(upTo: 100_000, unit: "ms", scale: 0.001, allowZero: true, nullable: false, set: { $0.delayMs = $1 }),
+                .duration(
+                    upTo: 100_000, unit: "ms", scale: 0.001, allowZero: true, nullable: false, set: { $0.delayMs = $1 }),
                 default: "25", help: "one-way propagation delay", expected: "a one-way delay in ms in {range}",
                 source: .assumption("the transport validation link (50 ms RTT)")),
             Parameter(
@@ -22,7 +23,8 @@ enum LinkParameters {
                 help: "independent loss probability per packet", expected: "a loss probability in {range}",
                 source: .assumption("no loss")),
             Parameter(
-                "queuePackets", .integer(1...1_000_000, unit: "packets", set: { $0.queuePackets = $1 }), default: "1000",
+                "queuePackets", .integer(1...1_000_000, unit: "packets", set: { $0.queuePackets = $1 }),
+                default: "1000",
                 help: "drop-tail transmit queue limit", expected: "a queue limit in packets in {range}",
                 source: .assumption("the transport validation link"))
         ], description: "the ideal link")
@@ -32,9 +34,11 @@ enum LinkParameters {
         "mac",
         [
             Parameter(
-                "aggregation", .bool(set: { $0.aggregation = $1 }), default: "\(MacParameters(is24GHz: false).aggregation)",
+                "aggregation", .bool(set: { $0.aggregation = $1 }),
+                default: "\(MacParameters(is24GHz: false).aggregation)",
                 help: "unicast MPDUs to one receiver are aggregated into A-MPDUs", expected: "true or false",
-                source: .cited("IEEE 802.11-2016 §10.12: a VHT PPDU always carries an A-MPDU; limits in `MacParameters`")),
+                source: .cited(
+                    "IEEE 802.11-2016 §10.12: a VHT PPDU always carries an A-MPDU; limits in `MacParameters`")),
             Parameter(
                 "queuePackets", .integer(1...100_000, unit: "packets", set: { $0.queuePackets = $1 }),
                 default: "\(MacParameters(is24GHz: false).queueLimit)", help: "transmit queue limit",

@@ -109,27 +109,54 @@ public struct MeshConfig: Sendable, Equatable {
     /// The session layer's settings (`SessionConfig`); each is read and set here by its own name.
     public var session = SessionConfig()
     /// See `SessionConfig`.
-    public var maxPeers: Int { get { session.maxPeers } set { session.maxPeers = newValue } }
+    public var maxPeers: Int {
+        get { session.maxPeers }
+        set { session.maxPeers = newValue }
+    }
     /// See `SessionConfig`.
-    public var maxNeighbours: Int { get { session.maxNeighbours } set { session.maxNeighbours = newValue } }
+    public var maxNeighbours: Int {
+        get { session.maxNeighbours }
+        set { session.maxNeighbours = newValue }
+    }
     /// See `SessionConfig`.
-    public var sessionsPerPhone: Int { get { session.sessionsPerPhone } set { session.sessionsPerPhone = newValue } }
+    public var sessionsPerPhone: Int {
+        get { session.sessionsPerPhone }
+        set { session.sessionsPerPhone = newValue }
+    }
     /// See `SessionConfig`.
     public var neighbourLimit: Int { session.neighbourLimit }
     /// See `SessionConfig`.
     public func largestSession(peers: Int) -> Int { session.largestSession(peers: peers) }
     /// See `SessionConfig`.
-    public var discoverDbm: Double { get { session.discoverDbm } set { session.discoverDbm = newValue } }
+    public var discoverDbm: Double {
+        get { session.discoverDbm }
+        set { session.discoverDbm = newValue }
+    }
     /// See `SessionConfig`.
-    public var keepDbm: Double { get { session.keepDbm } set { session.keepDbm = newValue } }
+    public var keepDbm: Double {
+        get { session.keepDbm }
+        set { session.keepDbm = newValue }
+    }
     /// See `SessionConfig`.
-    public var sessionInterval: SimTime { get { session.sessionInterval } set { session.sessionInterval = newValue } }
+    public var sessionInterval: SimTime {
+        get { session.sessionInterval }
+        set { session.sessionInterval = newValue }
+    }
     /// See `SessionConfig`.
-    public var peerTimeout: SimTime { get { session.peerTimeout } set { session.peerTimeout = newValue } }
+    public var peerTimeout: SimTime {
+        get { session.peerTimeout }
+        set { session.peerTimeout = newValue }
+    }
     /// See `SessionConfig`.
-    public var sessionSetup: SessionSetup { get { session.sessionSetup } set { session.sessionSetup = newValue } }
+    public var sessionSetup: SessionSetup {
+        get { session.sessionSetup }
+        set { session.sessionSetup = newValue }
+    }
     /// See `SessionConfig`.
-    public var encryption: SessionEncryption { get { session.encryption } set { session.encryption = newValue } }
+    public var encryption: SessionEncryption {
+        get { session.encryption }
+        set { session.encryption = newValue }
+    }
     /// See `SessionConfig`.
     public var handshakeRetransmission: Bool {
         get { session.handshakeRetransmission }
@@ -141,9 +168,15 @@ public struct MeshConfig: Sendable, Equatable {
         set { session.reliableResendDelay = newValue }
     }
     /// See `SessionConfig`.
-    public var transferWindow: Int { get { session.transferWindow } set { session.transferWindow = newValue } }
+    public var transferWindow: Int {
+        get { session.transferWindow }
+        set { session.transferWindow = newValue }
+    }
     /// See `SessionConfig`.
-    public var maxResourceBytes: Int { get { session.maxResourceBytes } set { session.maxResourceBytes = newValue } }
+    public var maxResourceBytes: Int {
+        get { session.maxResourceBytes }
+        set { session.maxResourceBytes = newValue }
+    }
     /// See `SessionConfig`.
     public func transferFrameBytes(payload: Int) -> Int32 { session.transferFrameBytes(payload: payload) }
     /// See `SessionConfig`.

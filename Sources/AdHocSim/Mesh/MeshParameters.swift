@@ -12,37 +12,56 @@ enum MeshParameters {
         [
             Parameter(
                 "routing", .choice(["dsr-heartbeat", "dsr"], set: { $0.routing = $1 }), default: "\"dsr-heartbeat\"",
-                help: "MAdHoc's DSR with heartbeats, or classic on-demand DSR (RFC 4728)", expected: "a routing protocol",
+                help: "MAdHoc's DSR with heartbeats, or classic on-demand DSR (RFC 4728)",
+                expected: "a routing protocol",
                 source: .cited("seed 002: MAdHoc's design (docs/mesh.md)")),
             Parameter(
-                "heartbeatIntervalS", .duration(upTo: 3600, unit: "s", scale: 1, allowZero: false, nullable: false, set: { $0.heartbeatIntervalS = $1 }),
+                "heartbeatIntervalS",
+                .duration(
+                    upTo: 3600, unit: "s", scale: 1, allowZero: false, nullable: false,
+                    set: { $0.heartbeatIntervalS = $1 }),
                 default: seconds(config.heartbeatInterval), help: "heartbeat period",
                 expected: "a heartbeat period in seconds, {range}", source: .cited("MAdHoc's design, mesh.md")),
             Parameter(
-                "routeTimeoutS", .duration(upTo: 36_000, unit: "s", scale: 1, allowZero: false, nullable: false, set: { $0.routeTimeoutS = $1 }),
+                "routeTimeoutS",
+                .duration(
+                    upTo: 36_000, unit: "s", scale: 1, allowZero: false, nullable: false, set: { $0.routeTimeoutS = $1 }
+                ),
                 default: "\(seconds(config.routeTimeout)) (300 for `dsr`)",
                 help: "a route not refreshed for this long is dropped (classic DSR: a cached route's lifetime)",
                 expected: "a route timeout in seconds, {range}",
-                source: .assumption("three heartbeat periods, as AODV's hello loss of 2 (peers.md); `dsr`: ns-3's route cache timeout")),
+                source: .assumption(
+                    "three heartbeat periods, as AODV's hello loss of 2 (peers.md); `dsr`: ns-3's route cache timeout")),
             Parameter(
-                "peerTimeoutS", .duration(upTo: 3600, unit: "s", scale: 1, allowZero: false, nullable: false, set: { $0.peerTimeoutS = $1 }),
+                "peerTimeoutS",
+                .duration(
+                    upTo: 3600, unit: "s", scale: 1, allowZero: false, nullable: false, set: { $0.peerTimeoutS = $1 }),
                 default: seconds(config.peerTimeout), help: "how long a failed or faded peer stays in the session",
                 expected: "a lost-peer timeout in seconds, {range}", source: .assumption("Apple documents no figure")),
             Parameter(
-                "confirmTimeoutS", .duration(upTo: 3600, unit: "s", scale: 1, allowZero: false, nullable: false, set: { $0.confirmTimeoutS = $1 }),
-                default: seconds(config.confirmTimeout), help: "how long a sender waits for the route return before it retries",
+                "confirmTimeoutS",
+                .duration(
+                    upTo: 3600, unit: "s", scale: 1, allowZero: false, nullable: false, set: { $0.confirmTimeoutS = $1 }
+                ),
+                default: seconds(config.confirmTimeout),
+                help: "how long a sender waits for the route return before it retries",
                 expected: "a confirmation timeout in seconds, {range}",
                 source: .assumption("ten hops at ns-3 DSR's 40 ms node traversal time both ways, plus AWDL waits, × 2")),
             Parameter(
-                "maxPeers", .integer(2...UInt64(MeshBounds.maxSessionSize), unit: "", set: { $0.maxPeers = $1 }), default: "\(config.maxPeers)",
-                help: "a Multipeer session's size, the phone included", expected: "a session size (including the node) in {range}",
+                "maxPeers", .integer(2...UInt64(MeshBounds.maxSessionSize), unit: "", set: { $0.maxPeers = $1 }),
+                default: "\(config.maxPeers)",
+                help: "a Multipeer session's size, the phone included",
+                expected: "a session size (including the node) in {range}",
                 source: .cited("radio.md: Multipeer Connectivity holds 8 peers")),
             Parameter(
-                "maxNeighbours", .integer(1...64, unit: "", set: { $0.maxNeighbours = $1 }), default: "\(config.maxNeighbours)",
-                help: "MAdHoc's limit of other nodes a phone connects to", expected: "a number of other nodes in {range}",
+                "maxNeighbours", .integer(1...64, unit: "", set: { $0.maxNeighbours = $1 }),
+                default: "\(config.maxNeighbours)",
+                help: "MAdHoc's limit of other nodes a phone connects to",
+                expected: "a number of other nodes in {range}",
                 source: .cited("seed 002: \"each node can connect to up to 8 other nodes\"")),
             Parameter(
-                "sessionsPerPhone", .integer(1...8, unit: "", set: { $0.sessionsPerPhone = $1 }), default: "\(config.sessionsPerPhone)",
+                "sessionsPerPhone", .integer(1...8, unit: "", set: { $0.sessionsPerPhone = $1 }),
+                default: "\(config.sessionsPerPhone)",
                 help: "Multipeer sessions a phone runs at once", expected: "a number of sessions in {range}",
                 source: .cited("seed 002's 8 other nodes in sessions of at most 7 others (radio.md)")),
             Parameter(
@@ -61,38 +80,67 @@ enum MeshParameters {
                         spec.keyPaths = Int(n)
                         return true
                     }),
-                default: "null", help: "distinct shared paths a pair needs for a path-derived key (`dsr-heartbeat` only)",
+                default: "null",
+                help: "distinct shared paths a pair needs for a path-derived key (`dsr-heartbeat` only)",
                 expected: "a number of distinct paths in 1...16, or null for no key report",
                 source: .cited("seed 002: keys derived from paths (docs/mesh.md)")),
             Parameter(
-                "sessionSetup", .choice(SessionSetup.allCases.map(\.rawValue), set: { $0.sessionSetup = SessionSetup(rawValue: $1) }),
-                default: "\"\(config.sessionSetup.rawValue)\"", help: "Multipeer's discovery, invitation and connection frames, or at once",
+                "sessionSetup",
+                .choice(SessionSetup.allCases.map(\.rawValue), set: { $0.sessionSetup = SessionSetup(rawValue: $1) }),
+                default: "\"\(config.sessionSetup.rawValue)\"",
+                help: "Multipeer's discovery, invitation and connection frames, or at once",
                 expected: "how sessions form", source: .cited("seed 003: Multipeer Connectivity (`MultipeerSetup`)")),
             Parameter(
-                "encryption", .choice(SessionEncryption.allCases.map(\.rawValue), set: { $0.encryption = SessionEncryption(rawValue: $1) }),
-                default: "\"\(config.encryption.rawValue)\"", help: "every phone's session encryption preference (DTLS when used), unless `mesh.phones` sets its own",
-                expected: "an encryption preference", source: .cited("`MCSession(peer:)`'s default for apps linked on or after iOS 9, Apple's documentation")),
+                "encryption",
+                .choice(
+                    SessionEncryption.allCases.map(\.rawValue), set: { $0.encryption = SessionEncryption(rawValue: $1) }
+                ),
+                default: "\"\(config.encryption.rawValue)\"",
+                help: "every phone's session encryption preference (DTLS when used), unless `mesh.phones` sets its own",
+                expected: "an encryption preference",
+                source: .cited("`MCSession(peer:)`'s default for apps linked on or after iOS 9, Apple's documentation")),
             Parameter(
-                "floodSend", .choice(FloodSend.allCases.map(\.rawValue), set: { $0.floodSend = FloodSend(rawValue: $1) }),
-                default: "\"\(config.floodSend.rawValue)\"", help: "heartbeats and route requests: one unicast per session peer, or one broadcast",
-                expected: "how flooded frames are sent", source: .cited("seed 003: Multipeer sends to connected peers only")),
+                "floodSend",
+                .choice(FloodSend.allCases.map(\.rawValue), set: { $0.floodSend = FloodSend(rawValue: $1) }),
+                default: "\"\(config.floodSend.rawValue)\"",
+                help: "heartbeats and route requests: one unicast per session peer, or one broadcast",
+                expected: "how flooded frames are sent",
+                source: .cited("seed 003: Multipeer sends to connected peers only")),
             Parameter(
-                "forwarding", .choice(MeshForwarding.allCases.map(\.rawValue), set: { $0.forwarding = MeshForwarding(rawValue: $1) }),
-                default: "\"\(config.forwarding.rawValue)\"", help: "messages and route returns: to the next node on the path, or to every session peer (only the next node forwards)",
+                "forwarding",
+                .choice(MeshForwarding.allCases.map(\.rawValue), set: { $0.forwarding = MeshForwarding(rawValue: $1) }),
+                default: "\"\(config.forwarding.rawValue)\"",
+                help:
+                    "messages and route returns: to the next node on the path, or to every session peer (only the next node forwards)",
                 expected: "how a message goes from hop to hop",
-                source: .cited("seed 002, §3.2: \"broadcasted to all peers, only peers in the given path further propagate\"")),
-            bool("heartbeatOnStart", config.heartbeatOnStart, "the first heartbeat goes when the app starts",
-                 .cited("seed 002, §3: \"When an app starts up it begins broadcasting a heartbeat\"")) { $0.heartbeatOnStart = $1 },
-            bool("heartbeatOnNewSession", config.heartbeatOnNewSession, "a phone whose session gains a peer sends a heartbeat at once",
-                 .cited("seed 002: \"routes established within 10 seconds of connecting\", read as a trigger")) { $0.heartbeatOnNewSession = $1 },
-            bool("routeCache", config.routeCache, "keep the freshest path through each other session peer to fail over to",
-                 .cited("seed 002, §3.2: the route cache \"stores an array of routes\"")) { $0.routeCache = $1 },
-            bool("handshakeRetransmission", config.handshakeRetransmission, "lost connection flights are resent on DTLS's timer",
-                 .cited("RFC 6347 §4.2.4.1")) { $0.handshakeRetransmission = $1 },
+                source: .cited(
+                    "seed 002, §3.2: \"broadcasted to all peers, only peers in the given path further propagate\"")),
+            bool(
+                "heartbeatOnStart", config.heartbeatOnStart, "the first heartbeat goes when the app starts",
+                .cited("seed 002, §3: \"When an app starts up it begins broadcasting a heartbeat\"")
+            ) { $0.heartbeatOnStart = $1 },
+            bool(
+                "heartbeatOnNewSession", config.heartbeatOnNewSession,
+                "a phone whose session gains a peer sends a heartbeat at once",
+                .cited("seed 002: \"routes established within 10 seconds of connecting\", read as a trigger")
+            ) { $0.heartbeatOnNewSession = $1 },
+            bool(
+                "routeCache", config.routeCache,
+                "keep the freshest path through each other session peer to fail over to",
+                .cited("seed 002, §3.2: the route cache \"stores an array of routes\"")
+            ) { $0.routeCache = $1 },
+            bool(
+                "handshakeRetransmission", config.handshakeRetransmission,
+                "lost connection flights are resent on DTLS's timer",
+                .cited("RFC 6347 §4.2.4.1")
+            ) { $0.handshakeRetransmission = $1 },
             Parameter(
                 "maxResourceBytes",
-                .integer(1...UInt64(SessionTransferBounds.maxResourceBytes), unit: "bytes", set: { $0.maxResourceBytes = $1 }),
-                default: "\(SessionTransferBounds.defaultMaxResourceBytes)", help: "the largest resource a scenario may send",
+                .integer(
+                    1...UInt64(SessionTransferBounds.maxResourceBytes), unit: "bytes", set: { $0.maxResourceBytes = $1 }
+                ),
+                default: "\(SessionTransferBounds.defaultMaxResourceBytes)",
+                help: "the largest resource a scenario may send",
                 expected: "a largest resource size in {range} bytes",
                 source: .assumption("Apple documents no limit for `sendResource`; the same bound as a mesh message"))
         ], objectExpected: "an object {\"routing\", \"heartbeatIntervalS\", \"messages\", ...}",
@@ -127,7 +175,8 @@ extension ScenarioDecoder {
                 ok = false
             }
             if let v = mr.value("messages") {
-                if let list = self.decodeMessages(v, mp.appending("messages"), nodeIndex: nodeIndex, duration: duration) {
+                if let list = self.decodeMessages(v, mp.appending("messages"), nodeIndex: nodeIndex, duration: duration)
+                {
                     spec.messages = list
                 } else {
                     ok = false
@@ -148,7 +197,8 @@ extension ScenarioDecoder {
             if let v = mr.value("phones"), instant || spec.sessions != nil {
                 self.sink.report(
                     "the apps' settings act in Multipeer's discovery and invitations; with "
-                        + (instant ? "\"sessionSetup\": \"instant\"" : "fixed \"sessions\"") + " no phone discovers or invites",
+                        + (instant ? "\"sessionSetup\": \"instant\"" : "fixed \"sessions\"")
+                        + " no phone discovers or invites",
                     path: mp.appending("phones"), at: v.origin)
                 ok = false
             }

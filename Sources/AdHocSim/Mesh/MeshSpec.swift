@@ -103,10 +103,14 @@ extension ScenarioDecoder {
         // Each message is a record in the ledger and the senders' queues whatever its size: the
         // bytes alone do not bound the run (ten workloads of a million 1-byte messages are 10 MB).
         let budgets: [(total: Double, limit: Int, key: String, message: String)] = [
-            (spec.messages.reduce(0.0) { $0 + Double($1.count) }, MeshBounds.maxMessages, "messages",
-             "the message workloads send {total} messages in all (count summed over every workload and recipient); at most {limit} per run"),
-            (spec.streams.reduce(0.0) { $0 + Double($1.writes) }, SessionTransferBounds.maxWrites, "streams",
-             "the streams make {total} writes in all; at most {limit} over every stream of a run (use larger write_bytes)")
+            (
+                spec.messages.reduce(0.0) { $0 + Double($1.count) }, MeshBounds.maxMessages, "messages",
+                "the message workloads send {total} messages in all (count summed over every workload and recipient); at most {limit} per run"
+            ),
+            (
+                spec.streams.reduce(0.0) { $0 + Double($1.writes) }, SessionTransferBounds.maxWrites, "streams",
+                "the streams make {total} writes in all; at most {limit} over every stream of a run (use larger write_bytes)"
+            )
         ]
         for b in budgets where b.total > Double(b.limit) {
             sink.report(
@@ -133,7 +137,8 @@ extension ScenarioDecoder {
             let blank = MessageParameters.Item(nodeIndex: nodeIndex, runDuration: duration, names: names)
             // The workloads it makes, checked while the object is still being read (its unknown
             // keys are reported after them).
-            let read = values.decodeAll(MessageParameters.section, itemNode, p, into: blank, perNode: false) { r, item in
+            let read = values.decodeAll(MessageParameters.section, itemNode, p, into: blank, perNode: false) {
+                r, item in
                 guard let id = item.id, let from = item.from, let recipients = item.recipients, let size = item.size,
                     let count = item.count, let interval = item.interval
                 else { return false }
@@ -152,7 +157,8 @@ extension ScenarioDecoder {
                     }
                     out.append(
                         MessageWorkloadSpec(
-                            id: name, from: from, to: to.index, sizeBytes: size, count: count, interval: .seconds(interval),
+                            id: name, from: from, to: to.index, sizeBytes: size, count: count,
+                            interval: .seconds(interval),
                             start: .seconds(item.start), reliable: item.reliable, group: item.isGroup ? id : nil))
                 }
                 return fine

@@ -27,7 +27,9 @@ enum MessageParameters {
     }
 
     /// The node `v` names, with its id, or `nil` after reporting why not.
-    static func resolve(_ values: ValueReader, _ v: JSONNode, _ at: JSONPath, _ item: Item) -> (index: Int, name: String)? {
+    static func resolve(
+        _ values: ValueReader, _ v: JSONNode, _ at: JSONPath, _ item: Item
+    ) -> (index: Int, name: String)? {
         guard let k = values.node(v, at, in: item.nodeIndex), case .string(let name) = v.value else { return nil }
         return (k, name)
     }
@@ -57,7 +59,8 @@ enum MessageParameters {
             Parameter(
                 "to",
                 .custom(
-                    schema: ##"{"anyOf": [{"$ref": "#/$defs/nodeId"}, {"type": "array", "items": {"$ref": "#/$defs/nodeId"}, "minItems": 1}]}"##,
+                    schema:
+                        ##"{"anyOf": [{"$ref": "#/$defs/nodeId"}, {"type": "array", "items": {"$ref": "#/$defs/nodeId"}, "minItems": 1}]}"##,
                     value: "a node id, or a list of them (a group: one workload per recipient)",
                     decode: { values, v, at, _, item in decodeRecipients(values, v, at, &item) }),
                 default: "required", help: "the receiver, or a group of receivers (seed 002: groups of users)",
@@ -65,7 +68,8 @@ enum MessageParameters {
             Parameter(
                 "size_bytes", .integer(1...67_108_864, unit: "bytes", set: { $0.size = $1 }), default: "required",
                 help: "the message's size; more than 1 200 bytes travel as 1 200-byte fragments along one route",
-                expected: "a message size in {range} bytes (more than 1200 is split into 1200-byte fragments that follow the same route)",
+                expected:
+                    "a message size in {range} bytes (more than 1200 is split into 1200-byte fragments that follow the same route)",
                 source: .required, required: "a message size"),
             Parameter(
                 "count", .integer(1...1_000_000, unit: "", set: { $0.count = $1 }), default: "required",
@@ -73,7 +77,8 @@ enum MessageParameters {
                 required: "a message count"),
             Parameter(
                 "interval_s",
-                .duration(upTo: 3600, unit: "s", scale: 1, allowZero: false, nullable: false, set: { $0.interval = $1 }),
+                .duration(
+                    upTo: 3600, unit: "s", scale: 1, allowZero: false, nullable: false, set: { $0.interval = $1 }),
                 default: "required", help: "seconds between messages", expected: "seconds between messages, {range}",
                 source: .required, required: "seconds between messages"),
             .withinRun(
@@ -83,10 +88,13 @@ enum MessageParameters {
                 "reliable", .bool(set: { $0.reliable = $1 }), default: "true",
                 help: "reliable session messages (resent hop by hop, in order) or unreliable ones",
                 expected: "true or false",
-                source: .assumption("chat messages are application-critical data, for which seed 003 (the Multipeer talk) uses reliable mode"))
+                source: .assumption(
+                    "chat messages are application-critical data, for which seed 003 (the Multipeer talk) uses reliable mode"
+                ))
         ],
         objectExpected:
-            "a message workload {\"id\", \"from\", \"to\", \"size_bytes\", \"count\", \"interval_s\", \"start_s\"?, \"reliable\"?}")
+            "a message workload {\"id\", \"from\", \"to\", \"size_bytes\", \"count\", \"interval_s\", \"start_s\"?, \"reliable\"?}"
+    )
 
     /// `to`: one node other than the sender, or a non-empty group of distinct nodes without the
     /// sender. A single recipient that is the sender is kept (so the workload's name is still

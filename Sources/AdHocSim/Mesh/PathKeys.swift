@@ -79,7 +79,8 @@ public enum PathKeys {
                 let others = (exposed ?? []).subtracting([a, b]).sorted()
                 out.append(
                     PairKey(
-                        a: a, b: b, sharedPaths: shared.count, medians: used.compactMap { median(of: $0) }, exposedTo: others)
+                        a: a, b: b, sharedPaths: shared.count, medians: used.compactMap { median(of: $0) },
+                        exposedTo: others)
                 )
             }
         }

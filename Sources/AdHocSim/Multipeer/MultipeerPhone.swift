@@ -121,7 +121,8 @@ enum PhoneParameters {
                         item.phone.displayName = s
                         return true
                     }),
-                default: "not set (16 bytes assumed)", help: "the peer's display name; its length goes into the Bonjour answer and the invitation",
+                default: "not set (16 bytes assumed)",
+                help: "the peer's display name; its length goes into the Bonjour answer and the invitation",
                 expected: "a display name", source: .cited("MCPeerID.init(displayName:): at most 63 bytes of UTF-8")),
             Parameter(
                 "discoveryInfo",
@@ -133,18 +134,29 @@ enum PhoneParameters {
                 expected: "an object of strings",
                 source: .cited("MCNearbyServiceAdvertiser.init(peer:discoveryInfo:serviceType:); RFC 6763 §6")),
             Parameter(
-                "encryption", .choice(SessionEncryption.allCases.map(\.rawValue), set: { $0.phone.encryption = SessionEncryption(rawValue: $1) }),
-                default: "`mesh.encryption`", help: "this phone's session encryption preference; `required` and `none` never connect",
+                "encryption",
+                .choice(
+                    SessionEncryption.allCases.map(\.rawValue),
+                    set: { $0.phone.encryption = SessionEncryption(rawValue: $1) }),
+                default: "`mesh.encryption`",
+                help: "this phone's session encryption preference; `required` and `none` never connect",
                 expected: "an encryption preference", source: .cited("MCEncryptionPreference, Apple's documentation")),
             Parameter(
                 "certificate",
-                .choice(MultipeerPhone.CertificatePolicy.allCases.map(\.rawValue), set: { if let p = MultipeerPhone.CertificatePolicy(rawValue: $1) { $0.phone.certificate = p } }),
-                default: "\"accept\"", help: "the answer to every peer's certificate in an encrypted set-up; `reject` fails the connection",
+                .choice(
+                    MultipeerPhone.CertificatePolicy.allCases.map(\.rawValue),
+                    set: { if let p = MultipeerPhone.CertificatePolicy(rawValue: $1) { $0.phone.certificate = p } }),
+                default: "\"accept\"",
+                help: "the answer to every peer's certificate in an encrypted set-up; `reject` fails the connection",
                 expected: "a certificate answer", source: .assumption("MAdHoc checks no certificate")),
             Parameter(
                 "invitations",
-                .choice(MultipeerPhone.InvitationPolicy.allCases.map(\.rawValue), set: { if let p = MultipeerPhone.InvitationPolicy(rawValue: $1) { $0.phone.invitations = p } }),
-                default: "\"accept\"", help: "how invitations are answered: accept (with room), decline, ignore (the inviter times out after 30 s), accept only `acceptFrom`",
+                .choice(
+                    MultipeerPhone.InvitationPolicy.allCases.map(\.rawValue),
+                    set: { if let p = MultipeerPhone.InvitationPolicy(rawValue: $1) { $0.phone.invitations = p } }),
+                default: "\"accept\"",
+                help:
+                    "how invitations are answered: accept (with room), decline, ignore (the inviter times out after 30 s), accept only `acceptFrom`",
                 expected: "an invitation policy", source: .cited("seed 002: MAdHoc accepts every invitation")),
             Parameter(
                 "acceptFrom",
@@ -165,13 +177,19 @@ enum PhoneParameters {
                     }),
                 default: "`[]`", help: "with `accept-listed`: the peers whose invitations it accepts",
                 expected: "a list of node ids", source: .required)
-        ], objectExpected: "a phone's Multipeer settings {\"node\", \"displayName\"?, \"discoveryInfo\"?, \"encryption\"?, \"certificate\"?, \"invitations\"?, \"acceptFrom\"?}")
+        ],
+        objectExpected:
+            "a phone's Multipeer settings {\"node\", \"displayName\"?, \"discoveryInfo\"?, \"encryption\"?, \"certificate\"?, \"invitations\"?, \"acceptFrom\"?}"
+    )
 
     /// `discoveryInfo`: string keys without `=`, string values, each `key=value` at most 255
     /// bytes, the record at most 1 300.
-    static func decodeDiscoveryInfo(_ values: ValueReader, _ v: JSONNode, _ at: JSONPath, _ phone: inout MultipeerPhone) -> Bool {
+    static func decodeDiscoveryInfo(
+        _ values: ValueReader, _ v: JSONNode, _ at: JSONPath, _ phone: inout MultipeerPhone
+    ) -> Bool {
         guard case .object(let members) = v.value else {
-            values.sink.report("expected an object of strings {\"key\": \"value\"}, found \(v.value.summary)", path: at, at: v.origin)
+            values.sink.report(
+                "expected an object of strings {\"key\": \"value\"}, found \(v.value.summary)", path: at, at: v.origin)
             return false
         }
         var ok = true
@@ -179,7 +197,8 @@ enum PhoneParameters {
             let p = at.appending(m.key)
             guard let value = values.string(m.value, p, "a string value") else { ok = false; continue }
             if m.key.isEmpty || m.key.contains("=") {
-                values.sink.report("a discovery info key is not empty and has no \"=\" (RFC 6763 §6.4)", path: p, at: m.keyOrigin)
+                values.sink.report(
+                    "a discovery info key is not empty and has no \"=\" (RFC 6763 §6.4)", path: p, at: m.keyOrigin)
                 ok = false
                 continue
             }
@@ -212,7 +231,9 @@ extension ScenarioDecoder {
         var ok = true
         for (i, itemNode) in items.enumerated() {
             let p = path.appending(i)
-            let read = values.decodeAll(PhoneParameters.section, itemNode, p, into: PhoneParameters.Item(nodeIndex: nodeIndex), perNode: false) { r, item in
+            let read = values.decodeAll(
+                PhoneParameters.section, itemNode, p, into: PhoneParameters.Item(nodeIndex: nodeIndex), perNode: false
+            ) { r, item in
                 var fine = true
                 if item.phone.node >= 0, let first = seen[item.phone.node] {
                     self.sink.report(
@@ -227,7 +248,8 @@ extension ScenarioDecoder {
                 }
                 if item.listed && item.phone.invitations != .acceptListed, let a = r.value("acceptFrom") {
                     self.sink.report(
-                        "acceptFrom is read only with \"invitations\": \"accept-listed\"", path: p.appending("acceptFrom"),
+                        "acceptFrom is read only with \"invitations\": \"accept-listed\"",
+                        path: p.appending("acceptFrom"),
                         at: a.origin)
                     fine = false
                 }

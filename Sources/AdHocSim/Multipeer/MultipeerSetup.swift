@@ -228,7 +228,9 @@ extension MultipeerSetup {
                 finders[from].append(r)
                 note(.found, at: r, about: from, now: sim.now)
             }
-            guard attempts[key] == nil, !sessions.peers[r].contains(from), hasRoom(r, sessions: sessions, limit: config.neighbourLimit) else { return nil }
+            guard attempts[key] == nil, !sessions.peers[r].contains(from),
+                hasRoom(r, sessions: sessions, limit: config.neighbourLimit)
+            else { return nil }
             let id = nextId
             nextId += 1
             let encrypted = MultipeerPhone.sessionEncrypted(encryption(r), encryption(from)) ?? true
@@ -249,7 +251,8 @@ extension MultipeerSetup {
             note(.invitation, at: r, about: from, now: sim.now)
             let phone = phones[r]
             if phone.invitations == .ignore { return nil }  // the inviter's timeout ends it
-            var accept = hasRoom(r, sessions: sessions, limit: config.neighbourLimit) && !sessions.peers[r].contains(from)
+            var accept =
+                hasRoom(r, sessions: sessions, limit: config.neighbourLimit) && !sessions.peers[r].contains(from)
             if phone.invitations == .decline || (phone.invitations == .acceptListed && !phone.acceptFrom.contains(from))
                 || MultipeerPhone.sessionEncrypted(encryption(r), encryption(from)) == nil
             {
@@ -260,8 +263,10 @@ extension MultipeerSetup {
                 attempts[key]?.phase = .accepted
                 note(.connecting, at: r, about: from, now: sim.now)
             }
-            let reply = SetupFrame(kind: .invitationReply, origin: r, seq: accept ? 1 : 0, target: from, attempt: f.attempt)
-            wire.hand(SessionFrame(.setup(reply)), from: r, to: UInt32(from), bytes: MultipeerSetup.replyBytes, now: sim.now)
+            let reply = SetupFrame(
+                kind: .invitationReply, origin: r, seq: accept ? 1 : 0, target: from, attempt: f.attempt)
+            wire.hand(
+                SessionFrame(.setup(reply)), from: r, to: UInt32(from), bytes: MultipeerSetup.replyBytes, now: sim.now)
             if !accept {
                 abandon(key)
                 declined[a.id] = true
@@ -304,7 +309,9 @@ extension MultipeerSetup {
                 }
             }
             let sent = a.flights
-            if sent == MultipeerSetup.flights(a).count { return connected(a, sessions: &sessions, wire: &wire, now: sim.now) }
+            if sent == MultipeerSetup.flights(a).count {
+                return connected(a, sessions: &sessions, wire: &wire, now: sim.now)
+            }
             attempts[key]?.phase = .connecting(sent: sent + 1, received: Int(f.seq))
             sendFlight(sent, of: key, from: r, to: from, wire: &wire, sim: &sim)
         }
@@ -313,11 +320,14 @@ extension MultipeerSetup {
 
     /// Sends connection flight `k` of the set-up of `key` from `from` to `to`, and, unless it is
     /// the last flight (which expects no answer), arms its retransmission timer.
-    mutating func sendFlight(_ k: Int, of key: UInt64, from: Int, to: Int, wire: inout SessionWire, sim: inout Simulation) {
+    mutating func sendFlight(
+        _ k: Int, of key: UInt64, from: Int, to: Int, wire: inout SessionWire, sim: inout Simulation
+    ) {
         guard let a = attempts[key] else { return }
         let id = a.id
         let flights = MultipeerSetup.flights(a)
-        MultipeerSetup.send(.handshake, id: id, seq: UInt64(k), from: from, to: to, bytes: flights[k], wire: &wire, now: sim.now)
+        MultipeerSetup.send(
+            .handshake, id: id, seq: UInt64(k), from: from, to: to, bytes: flights[k], wire: &wire, now: sim.now)
         guard wire.config.handshakeRetransmission, k + 1 < flights.count else { return }
         attempts[key]?.timer = MultipeerSetup.initialTimer
         sim.schedule(
@@ -388,7 +398,6 @@ extension MultipeerSetup {
         if a.accepted { note(.notConnected, at: invited, about: inviter, now: now) }
     }
 }
-
 
 extension MultipeerSetup {
     /// The app's calls on its advertiser and browser (`SessionLayer.appCalled`).

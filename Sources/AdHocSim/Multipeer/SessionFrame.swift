@@ -124,7 +124,9 @@ struct SessionFrame: Sendable {
             case .routed: return .routed
             case .setup:
                 // `setupKind` is written only from a `SetupFrame.Kind`.
-                guard let kind = SetupFrame.Kind(rawValue: setupKind) else { preconditionFailure("a set-up frame's kind") }
+                guard let kind = SetupFrame.Kind(rawValue: setupKind) else {
+                    preconditionFailure("a set-up frame's kind")
+                }
                 return .setup(SetupFrame(kind: kind, origin32: n1, target32: n2, attempt32: n3, seq32: n4))
             case .piece: return .piece(TransferPiece(offset: offset, transfer32: n1, length32: n2, to32: n3))
             }
@@ -165,7 +167,9 @@ struct SetupFrame: Sendable {
     let kind: Kind
 
     fileprivate init(kind: Kind, origin32: Int32, target32: Int32, attempt32: Int32, seq32: UInt32) {
-        (self.kind, self.origin32, self.target32, self.attempt32, self.seq32) = (kind, origin32, target32, attempt32, seq32)
+        (self.kind, self.origin32, self.target32, self.attempt32, self.seq32) = (
+            kind, origin32, target32, attempt32, seq32
+        )
     }
 
     /// A set-up frame of `kind` from `origin`; `seq` is the reply's answer (1 accept, 0 decline)

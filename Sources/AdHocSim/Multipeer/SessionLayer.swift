@@ -37,7 +37,8 @@ struct SessionLayer: Sendable {
     /// The session layer of `nodes` phones; `sessions`, when given, fixes who is in a session
     /// with whom (a test harness's table); `takesEveryCopy` as the routing forwards.
     init(
-        nodes: Int, config: SessionConfig, takesEveryCopy: Bool, workloads: [MessageWorkloadSpec], resources: [ResourceSpec],
+        nodes: Int, config: SessionConfig, takesEveryCopy: Bool, workloads: [MessageWorkloadSpec],
+        resources: [ResourceSpec],
         streams: [StreamSpec], sessions: SignalSessions?, phones: [MultipeerPhone], sim: borrowing Simulation
     ) {
         self.config = config
@@ -98,7 +99,8 @@ struct SessionLayer: Sendable {
         let part = wire.partsInFlight[slot]
         if part.isSetup, case .setup(let setupFrame) = part.own {
             guard var s = setup.take() else { return .nothing }
-            let formed = s.arrived(setupFrame, at: r, from: from, link: &link, sessions: &sessions, wire: &wire, sim: &sim)
+            let formed = s.arrived(
+                setupFrame, at: r, from: from, link: &link, sessions: &sessions, wire: &wire, sim: &sim)
             setup = s
             guard let formed else { return .nothing }
             reliable.sessionFormed(formed.0, formed.1)
@@ -180,7 +182,9 @@ struct SessionLayer: Sendable {
     func firstRound(sim: inout Simulation) { sim.schedule(at: .zero, target: 0, kind: .sessionRound) }
 
     /// The next session round, `sessionInterval` from now.
-    func nextRound(sim: inout Simulation) { sim.schedule(after: config.sessionInterval, target: 0, kind: .sessionRound) }
+    func nextRound(sim: inout Simulation) {
+        sim.schedule(after: config.sessionInterval, target: 0, kind: .sessionRound)
+    }
 
     /// Re-evaluates every session from what `link` says at `now`: each side of a session that
     /// ended hears its peer not connected (except the app that left), its transfers fail.

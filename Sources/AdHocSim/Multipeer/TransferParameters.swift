@@ -55,7 +55,8 @@ enum TransferParameters {
                         }
                         item.id = id
                         guard !item.names.contains(id) else {
-                            values.sink.report("another resource or stream is already named \"\(id)\"", path: at, at: v.origin)
+                            values.sink.report(
+                                "another resource or stream is already named \"\(id)\"", path: at, at: v.origin)
                             item.endsFailed = true
                             return false
                         }
@@ -67,7 +68,10 @@ enum TransferParameters {
                 item.from = n
                 return true
             },
-            end("to", value: "a node id: a peer in the sender's session", help: "the receiver, a peer in the sender's session (seed 003)") {
+            end(
+                "to", value: "a node id: a peer in the sender's session",
+                help: "the receiver, a peer in the sender's session (seed 003)"
+            ) {
                 values, v, at, n, item in
                 item.to = n
                 return checkPeer(values, v, at, item)
@@ -143,14 +147,18 @@ enum TransferParameters {
                     value: "1 … `mesh.maxResourceBytes` bytes",
                     decode: { values, v, at, _, item in
                         let limit = item.limit
-                        if case .number(let n) = v.value, n.isIntegerLiteral, let big = UInt64(n.literal), big > UInt64(limit) {
+                        if case .number(let n) = v.value, n.isIntegerLiteral, let big = UInt64(n.literal),
+                            big > UInt64(limit)
+                        {
                             values.sink.report(
                                 "a resource of \(n.literal) bytes is larger than the configured limit of \(limit) bytes "
                                     + "(mesh.maxResourceBytes; raise it, up to \(SessionTransferBounds.maxResourceBytes), to "
                                     + "send larger files)", path: at, at: v.origin)
                             return false
                         }
-                        guard let n = values.integer(v, at, "a resource size in 1...\(limit) bytes", in: 1...UInt64(limit))
+                        guard
+                            let n = values.integer(
+                                v, at, "a resource size in 1...\(limit) bytes", in: 1...UInt64(limit))
                         else { return false }
                         item.size = Int(n)
                         return true
@@ -178,7 +186,8 @@ enum TransferParameters {
                         item.cancel = c
                         return true
                     }),
-                default: "never", help: "when the app cancels the transfer (`progress.cancel()`) if it has not finished",
+                default: "never",
+                help: "when the app cancels the transfer (`progress.cancel()`) if it has not finished",
                 expected: "a cancel time", source: .assumption("the app lets a transfer finish"))
         ],
         objectExpected: "a resource {\"id\", \"from\", \"to\", \"size_bytes\", \"at_s\"?, \"cancel_at_s\"?}")
@@ -195,17 +204,20 @@ enum TransferParameters {
                 .custom(
                     schema: #"{"type": "integer", "minimum": 1, "maximum": 1048576}"#, value: "1 … 1048576 bytes",
                     decode: { values, v, at, _, item in
-                        item.write = values.integer(v, at, "bytes per write in 1...1048576", in: 1...1_048_576).map(Int.init)
+                        item.write = values.integer(v, at, "bytes per write in 1...1048576", in: 1...1_048_576).map(
+                            Int.init)
                         return item.write != nil
                     }),
                 default: "1024", help: "bytes per write",
                 expected: "bytes per write",
-                source: .assumption("Apple names no write size; an audio codec frame or a small sensor batch is of this order")),
+                source: .assumption(
+                    "Apple names no write size; an audio codec frame or a small sensor batch is of this order")),
             Parameter(
                 "duration_s",
                 .duration(upTo: 86_400, unit: "s", scale: 1, allowZero: false, nullable: false, set: { $0.span = $1 }),
                 default: "required", help: "seconds of writing", expected: "seconds of writing, {range}",
                 source: .required, required: "how long the app writes")
         ],
-        objectExpected: "a stream {\"id\", \"from\", \"to\", \"bytes_per_s\", \"duration_s\", \"write_bytes\"?, \"at_s\"?}")
+        objectExpected:
+            "a stream {\"id\", \"from\", \"to\", \"bytes_per_s\", \"duration_s\", \"write_bytes\"?, \"at_s\"?}")
 }

@@ -28,8 +28,10 @@ public enum ChartPage {
         var h = "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
         h += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>\(escape(title))</title>\n"
         h += "<style>body{font-family:Helvetica,Arial,sans-serif;margin:1.5em;color:#222}"
-        h += "main{max-width:1800px}table{border-collapse:collapse;margin:0.5em 1.5em 1em 0;display:inline-table;vertical-align:top}"
-        h += "caption{text-align:left;font-weight:bold;padding-bottom:0.3em}td,th{border:1px solid #ccc;padding:0.2em 0.6em;text-align:right}"
+        h +=
+            "main{max-width:1800px}table{border-collapse:collapse;margin:0.5em 1.5em 1em 0;display:inline-table;vertical-align:top}"
+        h +=
+            "caption{text-align:left;font-weight:bold;padding-bottom:0.3em}td,th{border:1px solid #ccc;padding:0.2em 0.6em;text-align:right}"
         h += "td:first-child,th:first-child{text-align:left}.charts{display:flex;flex-wrap:wrap;gap:1em;margin:1em 0}"
         h += "figure{margin:0;flex:0 1 calc(50% - 0.5em);min-width:min(100%,560px)}"
         h += "figure img{width:100%;height:auto;border:1px solid #ddd}</style>"

@@ -23,7 +23,9 @@ public enum GoldenFiles {
         do {
             try fm.createDirectory(atPath: folder, withIntermediateDirectories: true)
         } catch {
-            throw WriteError(description: "\(Diagnostic.escaped(folder)): cannot create the golden folder (\(ErrorText.reason(error)))")
+            throw WriteError(
+                description:
+                    "\(Diagnostic.escaped(folder)): cannot create the golden folder (\(ErrorText.reason(error)))")
         }
         for f in files {
             var isFolder: ObjCBool = false
@@ -38,20 +40,27 @@ public enum GoldenFiles {
         func dropStaged() { for s in staged { try? fm.removeItem(atPath: s.temporary) } }
         for (k, f) in files.enumerated() {
             let url = URL(fileURLWithPath: f.path)
-            let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).tmp-\(pid)-\(k)").path
+            let temporary = url.deletingLastPathComponent().appendingPathComponent(
+                ".\(url.lastPathComponent).tmp-\(pid)-\(k)"
+            ).path
             do {
                 try Data(f.text.utf8).write(to: URL(fileURLWithPath: temporary))
             } catch {
                 try? fm.removeItem(atPath: temporary)
                 dropStaged()
-                throw WriteError(description: "\(Diagnostic.escaped(f.path)): cannot write the golden route change log (\(ErrorText.reason(error)))")
+                throw WriteError(
+                    description:
+                        "\(Diagnostic.escaped(f.path)): cannot write the golden route change log (\(ErrorText.reason(error)))"
+                )
             }
             staged.append((temporary, f.path))
         }
         for s in staged where rename(s.temporary, s.path) != 0 {
             let reason = String(cString: strerror(errno))
             dropStaged()
-            throw WriteError(description: "\(Diagnostic.escaped(s.path)): cannot put the golden route change log in place (\(reason))")
+            throw WriteError(
+                description:
+                    "\(Diagnostic.escaped(s.path)): cannot put the golden route change log in place (\(reason))")
         }
     }
 }

@@ -117,10 +117,12 @@ public enum OutputFolder {
             return .failure(ScenarioFile.Failure(message: "is not a regular file (a folder, link, FIFO or device)"))
         }
         if let size = (attributes[.size] as? NSNumber)?.intValue, size > limit {
-            return .failure(ScenarioFile.Failure(message: "is larger than \(ByteText.size(limit)), the most adhocsim reads"))
+            return .failure(
+                ScenarioFile.Failure(message: "is larger than \(ByteText.size(limit)), the most adhocsim reads"))
         }
         guard let data = readRegularFile(url, limit: limit) else {
-            return .failure(ScenarioFile.Failure(message: "cannot be read, or grew past \(ByteText.size(limit)) while read"))
+            return .failure(
+                ScenarioFile.Failure(message: "cannot be read, or grew past \(ByteText.size(limit)) while read"))
         }
         guard let text = String(data: data, encoding: .utf8) else {
             return .failure(ScenarioFile.Failure(message: "is not UTF-8 text"))

@@ -85,7 +85,8 @@ public enum ResultDirectory {
         // it aside, which would move the link's target's own files (checked with `lstat`).
         if let destination = OutputFolder.linkDestination(target) {
             throw WriteError(
-                description: "\(Diagnostic.escaped(target.path)) is a symbolic link (to \(Diagnostic.escaped(destination))); "
+                description:
+                    "\(Diagnostic.escaped(target.path)) is a symbolic link (to \(Diagnostic.escaped(destination))); "
                     + "adhocsim replaces a result folder by renaming it, which would move what the link points to. "
                     + "Give the real folder as --out, or remove the link.")
         }

@@ -146,7 +146,8 @@ public enum RunFiles {
                 opt(m.dataRateMbps), opt(m.goodputMbps), opt(m.lossPct), "\(m.ipPacketsSent)", "\(m.ipPacketsReceived)",
                 "\(m.bytesSent)", "\(m.bytesDelivered)", "\(m.retransmissions)", opt(m.handshakeMs),
                 opt(m.durationS, 6), m.status,
-                "\(m.serverIpPacketsSent)", "\(m.serverIpPacketsReceived)", "\(m.keepalives)", opt(m.sendRateMbps), opt(m.rttSdSample),
+                "\(m.serverIpPacketsSent)", "\(m.serverIpPacketsReceived)", "\(m.keepalives)", opt(m.sendRateMbps),
+                opt(m.rttSdSample),
                 "\(m.sendBufferDrops)", "\(m.receiveBufferDrops)"
             ]
         }
@@ -175,7 +176,9 @@ public enum RunFiles {
     /// `summary.json`: the same rows as objects (numbers as numbers, empty fields as null).
     public static func summaryJSON(_ report: RunReport) -> String {
         let rows = summaryRows(report).map { row in
-            JSONNode(.object(zip(summaryColumns, row).map { JSONMember(key: $0, value: JSONNode(jsonCell($1, column: $0))) }))
+            JSONNode(
+                .object(zip(summaryColumns, row).map { JSONMember(key: $0, value: JSONNode(jsonCell($1, column: $0))) })
+            )
         }
         return JSONText.render(JSONNode(.object([JSONMember(key: "flows", value: JSONNode(.array(rows)))])))
     }

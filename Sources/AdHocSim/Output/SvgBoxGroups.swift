@@ -68,7 +68,8 @@ extension SvgChart {
             let color = SvgChart.color(key, index: i)
             out +=
                 "<g class=\"legend\" data-key=\"\(escape(key))\"><rect x=\"\(f(w - SvgChart.right + 15))\" y=\"\(f(ly - 6))\" width=\"16\" height=\"12\" fill=\"\(color)\" fill-opacity=\"0.6\" stroke=\"\(color)\"/>"
-            out += "<text x=\"\(f(w - SvgChart.right + 38))\" y=\"\(f(ly + 4))\">\(escape(key.uppercased()))</text></g>\n"
+            out +=
+                "<text x=\"\(f(w - SvgChart.right + 38))\" y=\"\(f(ly + 4))\">\(escape(key.uppercased()))</text></g>\n"
             ly += 18
         }
         let kinds = Set(groups.flatMap { $0.boxes.map(\.filled) })

@@ -167,7 +167,9 @@ public struct SvgChart: Sendable {
         case .bars(let bars): ys = bars.map(\.value)
         case .lines(let series, _): ys = series.flatMap { $0.points.map(\.y) }
         case .groupedBoxes(let groups, let log):
-            ys = groups.flatMap { $0.boxes.flatMap { $0.values + ($0.band.map { [$0.lowerBound, $0.upperBound] } ?? []) } }
+            ys = groups.flatMap {
+                $0.boxes.flatMap { $0.values + ($0.band.map { [$0.lowerBound, $0.upperBound] } ?? []) }
+            }
             logY = log
         }
         let yTicks: [Double]
@@ -256,7 +258,9 @@ public struct SvgChart: Sendable {
                 xTicks = decades.filter { (t: Double) -> Bool in tx(t) >= lo - 1e-9 && tx(t) <= hi + 1e-9 }
             } else {
                 let first: Double = xs.min() ?? 0, last: Double = xs.max() ?? 1
-                xTicks = SvgChart.ticks(first, last).filter { (t: Double) -> Bool in t >= first - 1e-9 && t <= last + 1e-9 }
+                xTicks = SvgChart.ticks(first, last).filter { (t: Double) -> Bool in
+                    t >= first - 1e-9 && t <= last + 1e-9
+                }
             }
             for t in xTicks {
                 out +=

@@ -15,10 +15,9 @@ public enum SweepPlots {
     }
 
     /// The numeric columns the charts read.
-    static let plottedColumns = (
-        ["data_rate_mbps", "distance_m", "goodput_mbps", "loss_pct", "packets", "rtt_mean_ms", "rtt_sd_ms"]
-            + LayerReports.plottedColumns
-    ).sorted()
+    static let plottedColumns =
+        (["data_rate_mbps", "distance_m", "goodput_mbps", "loss_pct", "packets", "rtt_mean_ms", "rtt_sd_ms"]
+        + LayerReports.plottedColumns).sorted()
     /// The largest magnitude plotted: 10¹⁵ (assumption: far above any figure a run gives, far
     /// below where a sum of a few values overflows).
     static let largestPlotted = 1e15
@@ -127,7 +126,8 @@ public enum SweepPlots {
                         "\(file)-\(p).svg",
                         SvgChart(
                             title: "\(p): \(what.lowercased()) against distance (mean over counts)",
-                            xLabel: "distance (m)", yLabel: unit, kind: .lines(versusDistance(column, in: p), logX: false))
+                            xLabel: "distance (m)", yLabel: unit,
+                            kind: .lines(versusDistance(column, in: p), logX: false))
                     ))
             }
         }
@@ -236,7 +236,8 @@ public enum SweepPlots {
                         return NumberText.fixed(figure, decimals: 2)
                     }
             }
-            tables.append(ChartPage.Table(caption: caption, header: ["place"] + shown.map { $0.uppercased() }, rows: tableRows))
+            tables.append(
+                ChartPage.Table(caption: caption, header: ["place"] + shown.map { $0.uppercased() }, rows: tableRows))
         }
         return (facts, tables)
     }

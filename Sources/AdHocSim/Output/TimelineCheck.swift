@@ -58,12 +58,16 @@ public enum TimelineCheck {
                 return "line \(lineNumber): no \"e\" (record type) string"
             }
             if lineNumber == 1 {
-                guard e == "header" else { return "line 1: expected the header record, found \"\(Diagnostic.excerpt(e))\"" }
+                guard e == "header" else {
+                    return "line 1: expected the header record, found \"\(Diagnostic.excerpt(e))\""
+                }
                 if let bad = check(record, header, nodes: 0, flows: 0) { return "line 1: \(bad)" }
                 guard case .number(let v)? = record["version"]?.value, v.value == 1 else {
                     return "line 1: timeline version \(record["version"].map { $0.value.summary } ?? "?") is not 1"
                 }
-                guard case .array(let list)? = record["nodes"]?.value else { return "line 1: \"nodes\" is not an array" }
+                guard case .array(let list)? = record["nodes"]?.value else {
+                    return "line 1: \"nodes\" is not an array"
+                }
                 for (i, n) in list.enumerated() {
                     if let bad = check(n, [("id", .string), ("x", .number), ("y", .number)], nodes: 0, flows: 0) {
                         return "line 1: nodes[\(i)]: \(bad)"
@@ -78,9 +82,12 @@ public enum TimelineCheck {
                     if let bad = check(f, fields, nodes: nodes, flows: 0) { return "line 1: flows[\(i)]: \(bad)" }
                 }
                 flows = fl.count
-                guard case .array(let ev)? = record["events"]?.value else { return "line 1: \"events\" is not an array" }
+                guard case .array(let ev)? = record["events"]?.value else {
+                    return "line 1: \"events\" is not an array"
+                }
                 for (i, x) in ev.enumerated() {
-                    if let bad = check(x, [("t", .integer), ("n", .node), ("action", .string)], nodes: nodes, flows: 0) {
+                    if let bad = check(x, [("t", .integer), ("n", .node), ("action", .string)], nodes: nodes, flows: 0)
+                    {
                         return "line 1: events[\(i)]: \(bad)"
                     }
                 }
@@ -92,7 +99,9 @@ public enum TimelineCheck {
             if let bad = check(record, fields, nodes: nodes, flows: flows) { return "line \(lineNumber): \(bad)" }
         }
         if lineNumber == 0 || text.isEmpty { return "line 1: the file is empty" }
-        guard text.hasSuffix("\n") else { return "line \(lineNumber): the last line does not end (is the file cut short?)" }
+        guard text.hasSuffix("\n") else {
+            return "line \(lineNumber): the last line does not end (is the file cut short?)"
+        }
         return nil
     }
 
@@ -102,7 +111,8 @@ public enum TimelineCheck {
         for (name, kind) in fields {
             guard let v = record[name]?.value else { return "no \"\(name)\"" }
             if !holds(v, kind, nodes: nodes, flows: flows) {
-                return "\"\(name)\" is \(Diagnostic.excerpt(v.summary)), not \(describe(kind, nodes: nodes, flows: flows))"
+                return
+                    "\"\(name)\" is \(Diagnostic.excerpt(v.summary)), not \(describe(kind, nodes: nodes, flows: flows))"
             }
         }
         return nil

@@ -123,9 +123,10 @@ public struct MinstrelRateControl: Sendable {
     mutating func update(now: SimTime) {
         for k in rates.indices where attempted[k] > 0 {
             let p = Double(acknowledged[k]) / Double(attempted[k])
-            probability[k] = probability[k].map {
-                MinstrelRateControl.ewmaWeight * $0 + (1 - MinstrelRateControl.ewmaWeight) * p
-            } ?? p
+            probability[k] =
+                probability[k].map {
+                    MinstrelRateControl.ewmaWeight * $0 + (1 - MinstrelRateControl.ewmaWeight) * p
+                } ?? p
             attempted[k] = 0
             acknowledged[k] = 0
         }

@@ -9,7 +9,8 @@ enum RadioParameters {
         [
             Parameter(
                 "technology",
-                .choice(RadioTechnology.allCases.map(\.rawValue), set: { $0.technology = RadioTechnology(rawValue: $1) }),
+                .choice(
+                    RadioTechnology.allCases.map(\.rawValue), set: { $0.technology = RadioTechnology(rawValue: $1) }),
                 default: "\"awdl\"", help: "AWDL, plain 802.11 ad hoc on the same PHY, or an ideal point-to-point link",
                 expected: "a radio technology", source: .cited("radio.md, \"AWDL (Apple Wireless Direct Link)\"")),
             Parameter(
@@ -37,14 +38,21 @@ enum RadioParameters {
                 default: "the awdlPresence sequences",
                 help: "every node's AWDL slots; setting it fixes the presence at these slots",
                 expected: "an array of AWDL slot indices 0...15",
-                source: .cited("owl `awdl_chanseq_init_idle` and the logged iPhones (radio.md); fixed: slots {0, 1, 2, 9, 10, 11}")),
+                source: .cited(
+                    "owl `awdl_chanseq_init_idle` and the logged iPhones (radio.md); fixed: slots {0, 1, 2, 9, 10, 11}")
+            ),
             Parameter(
-                "awdlPresence", .choice(AwdlPresence.allCases.map(\.rawValue), set: { $0.awdlPresence = AwdlPresence(rawValue: $1) }),
-                default: "\"adaptive\"", help: "idle and active AWDL sequences switched by traffic, or one fixed sequence",
-                expected: "an AWDL presence model", source: .cited("owl issue 3's idle and active sequences (radio.md)")),
+                "awdlPresence",
+                .choice(AwdlPresence.allCases.map(\.rawValue), set: { $0.awdlPresence = AwdlPresence(rawValue: $1) }),
+                default: "\"adaptive\"",
+                help: "idle and active AWDL sequences switched by traffic, or one fixed sequence",
+                expected: "an AWDL presence model", source: .cited("owl issue 3's idle and active sequences (radio.md)")
+            ),
             Parameter(
-                "rateControl", .choice(RateControl.allCases.map(\.rawValue), set: { $0.rateControl = RateControl(rawValue: $1) }),
-                default: "\"minstrel\"", help: "how `mcs: \"auto\"` picks a unicast rate: learning from losses, or the median SNR",
+                "rateControl",
+                .choice(RateControl.allCases.map(\.rawValue), set: { $0.rateControl = RateControl(rawValue: $1) }),
+                default: "\"minstrel\"",
+                help: "how `mcs: \"auto\"` picks a unicast rate: learning from losses, or the median SNR",
                 expected: "a rate control",
                 source: .cited("Linux mac80211 `rc80211_minstrel_ht.c` (radio.md, \"Wi-Fi rate control\")")),
             Parameter(
@@ -60,18 +68,23 @@ enum RadioParameters {
             Parameter(
                 "interactionMarginDb",
                 .custom(
-                    schema: #"{"anyOf": [{"type": "null"}, {"type": "number", "minimum": 0, "maximum": 100}, {"const": "safe"}]}"#,
+                    schema:
+                        #"{"anyOf": [{"type": "null"}, {"type": "number", "minimum": 0, "maximum": 100}, {"const": "safe"}]}"#,
                     value: "0 … 100 dB, `\"safe\"`, or `null` (off)", decode: decodeMargin),
                 default: "null",
-                help: "drop a receiver whose mean power plus this margin is below the noise floor (`\"safe\"`: 6σ of shadowing and fading)",
+                help:
+                    "drop a receiver whose mean power plus this margin is below the noise floor (`\"safe\"`: 6σ of shadowing and fading)",
                 expected: "a margin in dB in 0...100, \"safe\" (6σ of shadowing and fading), or null (off)",
                 source: .assumption("off, so every pair interacts as the physics says")),
             Parameter(
                 "farField", .choice(FarField.allCases.map(\.rawValue), set: { $0.farField = FarField(rawValue: $1) }),
                 default: "\"cells\"",
-                help: "with the cutoff, how the left-out pairs' energy comes back: per 50 m cell from the frames on the air now, or as a time-averaged duty",
+                help:
+                    "with the cutoff, how the left-out pairs' energy comes back: per 50 m cell from the frames on the air now, or as a time-averaged duty",
                 expected: "a far-field model",
-                source: .assumption("an instantaneous aggregate keeps interference peaks a time average loses; measured in docs/decisions/2026-11-22-shared-medium.md")),
+                source: .assumption(
+                    "an instantaneous aggregate keeps interference peaks a time average loses; measured in docs/decisions/2026-11-22-shared-medium.md"
+                )),
             Parameter(
                 "channel", .oneOf([6, 44, 149], unit: "", set: { $0.channel = $1 }), default: "149",
                 help: "the AWDL or Wi-Fi channel", expected: "a channel",
@@ -82,10 +95,15 @@ enum RadioParameters {
                 expected: "a channel width in MHz", source: .cited("radio.md: \"80 MHz class\"")),
             Parameter(
                 "spatialStreamModel",
-                .choice(SpatialStreamModel.allCases.map(\.rawValue), set: { $0.spatialStreamModel = SpatialStreamModel(rawValue: $1) }),
-                default: "\"scattering\"", help: "what the second stream gets: the place's scattered power, or the full SNR",
+                .choice(
+                    SpatialStreamModel.allCases.map(\.rawValue),
+                    set: { $0.spatialStreamModel = SpatialStreamModel(rawValue: $1) }),
+                default: "\"scattering\"",
+                help: "what the second stream gets: the place's scattered power, or the full SNR",
                 expected: "a spatial-stream model",
-                source: .cited("Bøhagen, Orten and Øien, IEEE Trans. Wireless Comm. 6(4), 2007; Edelman 1989 (`SpatialStreamModel`)")),
+                source: .cited(
+                    "Bøhagen, Orten and Øien, IEEE Trans. Wireless Comm. 6(4), 2007; Edelman 1989 (`SpatialStreamModel`)"
+                )),
             Parameter(
                 "spatialStreams", .oneOf([1, 2], unit: "", set: { $0.spatialStreams = $1 }), default: "2",
                 help: "spatial streams", expected: "a number of spatial streams",
@@ -96,14 +114,17 @@ enum RadioParameters {
                     schema: #"{"anyOf": [{"const": "auto"}, {"type": "integer", "minimum": 0, "maximum": 9}]}"#,
                     value: "`\"auto\"`, or 0 … 9", decode: decodeMcs),
                 default: "\"auto\"", help: "rate control (`\"auto\"`) or one fixed VHT MCS index",
-                expected: "an MCS index in 0...9 or \"auto\"", source: .cited("`radio.rateControl` picks; indices of IEEE 802.11-2016 Table 21-30"))
+                expected: "an MCS index in 0...9 or \"auto\"",
+                source: .cited("`radio.rateControl` picks; indices of IEEE 802.11-2016 Table 21-30"))
         ], objectExpected: "an object describing the radio (\"technology\", \"txPowerDbm\", ...)",
         description: "the radio of every node")
 
     static func milliseconds(_ t: SimTime) -> String { JSONNumber(Double(t.nanoseconds) / 1e6).literal }
 
     /// `interactionMarginDb`: a number, `"safe"` or `null`.
-    @Sendable static func decodeMargin(_ values: ValueReader, _ v: JSONNode, _ at: JSONPath, _ what: String, _ spec: inout RadioSpec) -> Bool {
+    @Sendable static func decodeMargin(
+        _ values: ValueReader, _ v: JSONNode, _ at: JSONPath, _ what: String, _ spec: inout RadioSpec
+    ) -> Bool {
         switch v.value {
         case .null: spec.interactionMargin = nil
         case .string("safe"): spec.interactionMargin = .safe
@@ -118,7 +139,9 @@ enum RadioParameters {
     }
 
     /// `mcs`: `"auto"` or an index.
-    @Sendable static func decodeMcs(_ values: ValueReader, _ v: JSONNode, _ at: JSONPath, _ what: String, _ spec: inout RadioSpec) -> Bool {
+    @Sendable static func decodeMcs(
+        _ values: ValueReader, _ v: JSONNode, _ at: JSONPath, _ what: String, _ spec: inout RadioSpec
+    ) -> Bool {
         if case .string("auto") = v.value {
             spec.mcs = .auto
         } else if case .number = v.value {
@@ -135,7 +158,9 @@ enum RadioParameters {
 extension ScenarioDecoder {
     /// Decodes a `radio` object by its declarations, then the rules between its keys.
     func decodeRadio(_ node: JSONNode, _ path: JSONPath) -> RadioSpec? {
-        guard let spec = decode(RadioParameters.section, node, path, into: RadioSpec(), perNode: false) else { return nil }
+        guard let spec = decode(RadioParameters.section, node, path, into: RadioSpec(), perNode: false) else {
+            return nil
+        }
         func origin(_ key: String) -> ValueOrigin { node.members?.first { $0.key == key }?.value.origin ?? node.origin }
         if spec.channel == 6, let width = spec.channelWidthMHz, width != 20 {
             sink.report(

@@ -53,7 +53,8 @@ public struct Diagnostic: Sendable, Equatable, CustomStringConvertible {
     public static func terminalSafe(_ text: String) -> String {
         guard text.unicodeScalars.contains(where: { isControl($0) && $0 != "\n" && $0 != "\t" }) else { return text }
         return text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
-            line.split(separator: "\t", omittingEmptySubsequences: false).map { escaped(String($0)) }.joined(separator: "\t")
+            line.split(separator: "\t", omittingEmptySubsequences: false).map { escaped(String($0)) }.joined(
+                separator: "\t")
         }.joined(separator: "\n")
     }
 
@@ -95,7 +96,8 @@ public struct ScenarioError: Error, Sendable, CustomStringConvertible {
     public var description: String {
         let lines = diagnostics.map(\.description).joined(separator: "\n")
         guard omitted > 0 else { return lines }
-        return lines + "\n… and \(omitted) more problem\(omitted == 1 ? "" : "s") (only the first \(diagnostics.count) are shown)"
+        return lines
+            + "\n… and \(omitted) more problem\(omitted == 1 ? "" : "s") (only the first \(diagnostics.count) are shown)"
     }
 }
 

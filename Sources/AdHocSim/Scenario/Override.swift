@@ -175,7 +175,9 @@ enum Override {
             for (c, child) in step.children {
                 switch c {
                 case .key(let key):
-                    sink.report("cannot set \"\(key)\" inside \(JSONValue.array(elements).summary)", path: walked, at: child.firstOrigin)
+                    sink.report(
+                        "cannot set \"\(key)\" inside \(JSONValue.array(elements).summary)", path: walked,
+                        at: child.firstOrigin)
                 case .index(let index):
                     guard index < elements.count else {
                         sink.report(

@@ -110,7 +110,9 @@ struct Parameter<Spec>: Sendable {
         func number(_ v: Double) -> JSONValue { .number(JSONNumber(v)) }
         switch kind {
         case .number(let r, _, _):
-            return object([("type", .string("number")), ("minimum", number(r.lowerBound)), ("maximum", number(r.upperBound))])
+            return object([
+                ("type", .string("number")), ("minimum", number(r.lowerBound)), ("maximum", number(r.upperBound))
+            ])
         case .integer(let r, _, _):
             return object([
                 ("type", .string("integer")), ("minimum", .number(JSONNumber(integer: Int(r.lowerBound)))),
@@ -118,7 +120,8 @@ struct Parameter<Spec>: Sendable {
             ])
         case .duration(let upTo, _, _, let zero, let nullable, _):
             let time = object([
-                ("type", .string("number")), (zero ? "minimum" : "exclusiveMinimum", number(0)), ("maximum", number(upTo))
+                ("type", .string("number")), (zero ? "minimum" : "exclusiveMinimum", number(0)),
+                ("maximum", number(upTo))
             ])
             guard nullable else { return time }
             return object([("anyOf", .array([time, object([("type", .string("null"))])]))])
@@ -144,10 +147,12 @@ struct Parameter<Spec>: Sendable {
     var valueText: String {
         func unit(_ u: String) -> String { u.isEmpty ? "" : " \(u)" }
         switch kind {
-        case .number(let r, let u, _): return "\(JSONNumber(r.lowerBound).literal) … \(JSONNumber(r.upperBound).literal)" + unit(u)
+        case .number(let r, let u, _):
+            return "\(JSONNumber(r.lowerBound).literal) … \(JSONNumber(r.upperBound).literal)" + unit(u)
         case .integer(let r, let u, _): return "\(r.lowerBound) … \(r.upperBound)" + unit(u)
         case .duration(let upTo, let u, _, let zero, let nullable, _):
-            return (zero ? "0 … " : "> 0 … ") + JSONNumber(upTo).literal + unit(u) + (nullable ? ", or `null` (off)" : "")
+            return (zero ? "0 … " : "> 0 … ") + JSONNumber(upTo).literal + unit(u)
+                + (nullable ? ", or `null` (off)" : "")
         case .bool: return "`true`, `false`"
         case .choice(let words, _): return words.map { "`\"\($0)\"`" }.joined(separator: ", ")
         case .oneOf(let numbers, let u, _): return numbers.map { "`\($0)`" }.joined(separator: ", ") + unit(u)
@@ -193,7 +198,9 @@ struct ParameterSection<Spec>: Sendable {
         ]
         let required = allowed(perNode: perNode).filter { $0.required != nil }.map { JSONNode(.string($0.key)) }
         if !required.isEmpty { members.append(JSONMember(key: "required", value: JSONNode(.array(required)))) }
-        if let description, !perNode { members.append(JSONMember(key: "description", value: JSONNode(.string(description)))) }
+        if let description, !perNode {
+            members.append(JSONMember(key: "description", value: JSONNode(.string(description))))
+        }
         return JSONNode(.object(members))
     }
 
@@ -218,7 +225,9 @@ extension ParameterSection {
     /// The schema of an object whose `kind` chooses its keys (a flow's workload, a traffic
     /// generator): one `anyOf` branch per kind, each with `common`'s keys, its `kind` and its
     /// own keys, closed to others, with its required keys.
-    static func kindSchema(common: ParameterSection<Spec>? = nil, kinds: [(name: String, section: ParameterSection<Spec>)]) -> JSONNode {
+    static func kindSchema(
+        common: ParameterSection<Spec>? = nil, kinds: [(name: String, section: ParameterSection<Spec>)]
+    ) -> JSONNode {
         func properties(_ section: ParameterSection<Spec>?) -> [JSONMember] {
             guard let section, case .object(let m) = section.schema(perNode: false).value,
                 let p = m.first(where: { $0.key == "properties" }), case .object(let list) = p.value.value
@@ -230,12 +239,13 @@ extension ParameterSection {
             let keys = properties(common) + [JSONMember(key: "kind", value: own)] + properties(kind.section)
             let declared = (common?.parameters ?? []) + kind.section.parameters
             let required = ["kind"] + declared.filter { $0.required != nil }.map(\.key)
-            return JSONNode(.object([
-                JSONMember(key: "type", value: JSONNode(.string("object"))),
-                JSONMember(key: "properties", value: JSONNode(.object(keys))),
-                JSONMember(key: "additionalProperties", value: JSONNode(.bool(false))),
-                JSONMember(key: "required", value: JSONNode(.array(required.map { JSONNode(.string($0)) })))
-            ]))
+            return JSONNode(
+                .object([
+                    JSONMember(key: "type", value: JSONNode(.string("object"))),
+                    JSONMember(key: "properties", value: JSONNode(.object(keys))),
+                    JSONMember(key: "additionalProperties", value: JSONNode(.bool(false))),
+                    JSONMember(key: "required", value: JSONNode(.array(required.map { JSONNode(.string($0)) })))
+                ]))
         }
         return .anyOf(branches)
     }
@@ -255,62 +265,75 @@ public struct DeclaredSection: Sendable {
 
     /// The declared sections, in the order `adhocsim schema --table` lists them: the one list
     /// that registers a section with the schema, the command and the docs test.
-    public static let all: [DeclaredSection] = [
-        DeclaredSection(
-            name: HostParameters.section.name, page: "host", markdownTable: HostParameters.section.markdownTable,
-            schemaObjects: [(["properties", "host"], HostParameters.section.schema(perNode: false))]),
-        DeclaredSection(
-            name: TransportParameters.section.name, page: "transport", markdownTable: TransportParameters.section.markdownTable,
-            schemaObjects: [(["properties", "transport"], TransportParameters.section.schema(perNode: false))]),
-        DeclaredSection(
-            name: RunLimitParameters.section.name, page: "core", markdownTable: RunLimitParameters.section.markdownTable,
-            schemaObjects: [(["properties", "limits"], RunLimitParameters.section.schema(perNode: false))]),
-        DeclaredSection(
-            name: "top", page: "core", markdownTable: ScenarioParameters.section.markdownTable,
-            schemaObjects: ScenarioParameters.section.parameters.map { (["properties", $0.key], $0.schema) }),
-        DeclaredSection(
-            name: "distance", page: "core", markdownTable: ScenarioParameters.distance.markdownTable,
-            schemaObjects: ScenarioParameters.distance.parameters.map { (["properties", $0.key], $0.schema) }),
-        DeclaredSection(
-            name: "nodes", page: "core", markdownTable: NodeParameters.section.markdownTable,
-            schemaObjects: [(["properties", "nodes", "anyOf", "0", "items"], NodeParameters.section.schema(perNode: false))]),
-        DeclaredSection(
-            name: "mobility.waypoints", page: "core", markdownTable: MobilityParameters.waypoints.markdownTable,
-            schemaObjects: []),
-        DeclaredSection(
-            name: "mobility.random-waypoint", page: "core", markdownTable: MobilityParameters.randomWaypoint.markdownTable,
-            schemaObjects: []),
-        DeclaredSection(
-            name: "nodes.placement", page: "core", markdownTable: PlacementParameters.section.markdownTable,
-            schemaObjects: []),
-        DeclaredSection(
-            name: "events", page: "core", markdownTable: NodeEventParameters.section.markdownTable,
-            schemaObjects: [(["properties", "events", "items"], NodeEventParameters.section.schema(perNode: false))]),
-        DeclaredSection(
-            name: "flows", page: "workload", markdownTable: FlowParameters.flow.markdownTable,
-            schemaObjects: [(["properties", "flows", "items"], FlowParameters.flow.schema(perNode: false))])
-    ] + [
-        DeclaredSection(
-            name: "traffic", page: "link", markdownTable: TrafficParameters.common.markdownTable,
-            schemaObjects: [(["properties", "traffic", "items"], TrafficParameters.schema)])
-    ] + TrafficParameters.kinds.map {
-        DeclaredSection(name: "traffic.\($0.name)", page: "link", markdownTable: $0.section.markdownTable, schemaObjects: [])
-    } + FlowParameters.kinds.map {
-        DeclaredSection(name: "flows.workload.\($0.name)", page: "workload", markdownTable: $0.section.markdownTable, schemaObjects: [])
-    } + [
-        DeclaredSection(
-            name: EnvironmentParameters.section.name, page: "radio", markdownTable: EnvironmentParameters.section.markdownTable,
-            schemaObjects: [(["properties", "environment"], EnvironmentParameters.section.schema(perNode: false))]),
-        DeclaredSection(
-            name: RadioParameters.section.name, page: "radio", markdownTable: RadioParameters.section.markdownTable,
-            schemaObjects: [(["properties", "radio"], RadioParameters.section.schema(perNode: false))]),
-        DeclaredSection(
-            name: LinkParameters.ideal.name, page: "link", markdownTable: LinkParameters.ideal.markdownTable,
-            schemaObjects: [(["properties", "link"], LinkParameters.ideal.schema(perNode: false))]),
-        DeclaredSection(
-            name: LinkParameters.mac.name, page: "link", markdownTable: LinkParameters.mac.markdownTable,
-            schemaObjects: [(["properties", "mac"], LinkParameters.mac.schema(perNode: false))]),
-    ] + ExpectationParameters.declaredSections + LayerSpecs.declaredSections
+    public static let all: [DeclaredSection] =
+        [
+            DeclaredSection(
+                name: HostParameters.section.name, page: "host", markdownTable: HostParameters.section.markdownTable,
+                schemaObjects: [(["properties", "host"], HostParameters.section.schema(perNode: false))]),
+            DeclaredSection(
+                name: TransportParameters.section.name, page: "transport",
+                markdownTable: TransportParameters.section.markdownTable,
+                schemaObjects: [(["properties", "transport"], TransportParameters.section.schema(perNode: false))]),
+            DeclaredSection(
+                name: RunLimitParameters.section.name, page: "core",
+                markdownTable: RunLimitParameters.section.markdownTable,
+                schemaObjects: [(["properties", "limits"], RunLimitParameters.section.schema(perNode: false))]),
+            DeclaredSection(
+                name: "top", page: "core", markdownTable: ScenarioParameters.section.markdownTable,
+                schemaObjects: ScenarioParameters.section.parameters.map { (["properties", $0.key], $0.schema) }),
+            DeclaredSection(
+                name: "distance", page: "core", markdownTable: ScenarioParameters.distance.markdownTable,
+                schemaObjects: ScenarioParameters.distance.parameters.map { (["properties", $0.key], $0.schema) }),
+            DeclaredSection(
+                name: "nodes", page: "core", markdownTable: NodeParameters.section.markdownTable,
+                schemaObjects: [
+                    (["properties", "nodes", "anyOf", "0", "items"], NodeParameters.section.schema(perNode: false))
+                ]),
+            DeclaredSection(
+                name: "mobility.waypoints", page: "core", markdownTable: MobilityParameters.waypoints.markdownTable,
+                schemaObjects: []),
+            DeclaredSection(
+                name: "mobility.random-waypoint", page: "core",
+                markdownTable: MobilityParameters.randomWaypoint.markdownTable,
+                schemaObjects: []),
+            DeclaredSection(
+                name: "nodes.placement", page: "core", markdownTable: PlacementParameters.section.markdownTable,
+                schemaObjects: []),
+            DeclaredSection(
+                name: "events", page: "core", markdownTable: NodeEventParameters.section.markdownTable,
+                schemaObjects: [(["properties", "events", "items"], NodeEventParameters.section.schema(perNode: false))]
+            ),
+            DeclaredSection(
+                name: "flows", page: "workload", markdownTable: FlowParameters.flow.markdownTable,
+                schemaObjects: [(["properties", "flows", "items"], FlowParameters.flow.schema(perNode: false))])
+        ] + [
+            DeclaredSection(
+                name: "traffic", page: "link", markdownTable: TrafficParameters.common.markdownTable,
+                schemaObjects: [(["properties", "traffic", "items"], TrafficParameters.schema)])
+        ]
+        + TrafficParameters.kinds.map {
+            DeclaredSection(
+                name: "traffic.\($0.name)", page: "link", markdownTable: $0.section.markdownTable, schemaObjects: [])
+        }
+        + FlowParameters.kinds.map {
+            DeclaredSection(
+                name: "flows.workload.\($0.name)", page: "workload", markdownTable: $0.section.markdownTable,
+                schemaObjects: [])
+        } + [
+            DeclaredSection(
+                name: EnvironmentParameters.section.name, page: "radio",
+                markdownTable: EnvironmentParameters.section.markdownTable,
+                schemaObjects: [(["properties", "environment"], EnvironmentParameters.section.schema(perNode: false))]),
+            DeclaredSection(
+                name: RadioParameters.section.name, page: "radio", markdownTable: RadioParameters.section.markdownTable,
+                schemaObjects: [(["properties", "radio"], RadioParameters.section.schema(perNode: false))]),
+            DeclaredSection(
+                name: LinkParameters.ideal.name, page: "link", markdownTable: LinkParameters.ideal.markdownTable,
+                schemaObjects: [(["properties", "link"], LinkParameters.ideal.schema(perNode: false))]),
+            DeclaredSection(
+                name: LinkParameters.mac.name, page: "link", markdownTable: LinkParameters.mac.markdownTable,
+                schemaObjects: [(["properties", "mac"], LinkParameters.mac.schema(perNode: false))])
+        ] + ExpectationParameters.declaredSections + LayerSpecs.declaredSections
 }
 
 extension ScenarioDecoder {
@@ -334,7 +357,9 @@ extension ValueReader {
         _ section: ParameterSection<Spec>, _ node: JSONNode, _ path: JSONPath, into spec: Spec, perNode: Bool,
         then rest: ((ObjectReader, inout Spec) -> Bool)? = nil
     ) -> Spec? {
-        guard let (spec, ok) = decodeAll(section, node, path, into: spec, perNode: perNode, then: rest), ok else { return nil }
+        guard let (spec, ok) = decodeAll(section, node, path, into: spec, perNode: perNode, then: rest), ok else {
+            return nil
+        }
         return spec
     }
 
@@ -398,7 +423,11 @@ extension ValueReader {
         if !perNode {
             for sub in section.subsections {
                 guard let v = r.value(sub.name) else { continue }
-                if let s = decode(sub, v, path.appending(sub.name), into: spec, perNode: false) { spec = s } else { ok = false }
+                if let s = decode(sub, v, path.appending(sub.name), into: spec, perNode: false) {
+                    spec = s
+                } else {
+                    ok = false
+                }
             }
         }
         return ok
@@ -474,7 +503,11 @@ extension Parameter where Spec: NodeReferencing {
                     var picked: [Int] = []
                     var ok = true
                     for (j, element) in items.enumerated() {
-                        if let n = values.node(element, at.appending(j), in: item.nodeIndex) { picked.append(n) } else { ok = false }
+                        if let n = values.node(element, at.appending(j), in: item.nodeIndex) {
+                            picked.append(n)
+                        } else {
+                            ok = false
+                        }
                     }
                     set(&item, picked)
                     return ok
@@ -504,7 +537,9 @@ extension Parameter where Spec: RunBounded {
                 schema: #"{"type": "number", "minimum": 0}"#, value: "0 … the run's duration, s",
                 decode: { values, v, at, _, item in
                     let upper = item.runDuration ?? ScenarioBounds.maxDurationSeconds
-                    guard let s = values.number(v, at, "\(phrase) in 0...\(JSONNumber(upper).literal)\(suffix)", in: 0...upper)
+                    guard
+                        let s = values.number(
+                            v, at, "\(phrase) in 0...\(JSONNumber(upper).literal)\(suffix)", in: 0...upper)
                     else { return false }
                     set(&item, s)
                     return true
@@ -524,7 +559,10 @@ extension Parameter where Spec: RunBounded {
             .custom(
                 schema: #"{"type": "number", "minimum": 0}"#, value: "0 … the run's duration, s",
                 decode: { values, v, at, what, item in
-                    guard let s = values.duration(v, at, what, upTo: item.runDuration ?? ScenarioBounds.maxDurationSeconds, allowZero: true) else { return false }
+                    guard
+                        let s = values.duration(
+                            v, at, what, upTo: item.runDuration ?? ScenarioBounds.maxDurationSeconds, allowZero: true)
+                    else { return false }
                     set(&item, .seconds(s))
                     return true
                 }),

@@ -33,7 +33,9 @@ public struct ScenarioDecoder {
     /// - Throws: `ScenarioError` listing every problem found.
     /// `overrideSource` names where the overrides came from in messages (`--set`, or
     /// `--overrides FILE`).
-    public static func load(path: String, overrides: [String] = [], overrideSource: String = "--set") throws
+    public static func load(
+        path: String, overrides: [String] = [], overrideSource: String = "--set"
+    ) throws
         -> Scenario
     {
         switch ScenarioFile.read(path) {
@@ -49,7 +51,9 @@ public struct ScenarioDecoder {
     }
 
     /// Decodes scenario text. `file` is the name used in messages.
-    public static func decode(bytes: [UInt8], file: String, overrides: [String] = [], overrideSource: String = "--set")
+    public static func decode(
+        bytes: [UInt8], file: String, overrides: [String] = [], overrideSource: String = "--set"
+    )
         throws -> Scenario
     {
         let sink = DiagnosticSink(file: file, lineMap: LineMap(bytes))
@@ -99,7 +103,8 @@ public struct ScenarioDecoder {
         var nodes = r.required("nodes", "the phones").flatMap { n -> [NodeSpec]? in
             if case .object = n.value {
                 return decodePlacement(
-                    n, JSONPath.root.appending("nodes"), seed: seed, cutoff: radio?.interactionMargin != nil, ids: &idsSeen)
+                    n, JSONPath.root.appending("nodes"), seed: seed, cutoff: radio?.interactionMargin != nil,
+                    ids: &idsSeen)
             }
             return decodeNodes(n, JSONPath.root.appending("nodes"), ids: &idsSeen)
         }
@@ -248,7 +253,9 @@ public struct ScenarioDecoder {
         var seen: [String: Int] = [:]
         for (i, element) in elements.enumerated() {
             let p = path.appending(i)
-            guard let (item, itemOK) = values.decodeAll(NodeParameters.section, element, p, into: NodeParameters.Item(), perNode: false)
+            guard
+                let (item, itemOK) = values.decodeAll(
+                    NodeParameters.section, element, p, into: NodeParameters.Item(), perNode: false)
             else {
                 ids.append("")
                 ok = false
@@ -264,7 +271,10 @@ public struct ScenarioDecoder {
                 continue
             }
             seen[id] = i
-            result.append(NodeSpec(id: id, position: item.position, awdlSlots: item.awdlSlots, mobility: item.mobility, host: item.host))
+            result.append(
+                NodeSpec(
+                    id: id, position: item.position, awdlSlots: item.awdlSlots, mobility: item.mobility, host: item.host
+                ))
         }
         return ok ? result : nil
     }
@@ -273,7 +283,8 @@ public struct ScenarioDecoder {
     /// `ScenarioBounds.maxCoordinate`, as `decodePosition` checks.
     static var positionSchema: JSONNode {
         ScenarioSchema.object(
-            #"{"type": "array", "items": \#(ScenarioBounds.coordinateSchema), "minItems": 3, "maxItems": 3, "description": "[x, y, z] in metres"}"#)
+            #"{"type": "array", "items": \#(ScenarioBounds.coordinateSchema), "minItems": 3, "maxItems": 3, "description": "[x, y, z] in metres"}"#
+        )
     }
 
     func decodePosition(_ node: JSONNode, _ path: JSONPath) -> Position? {
@@ -338,7 +349,9 @@ public enum ScenarioFile {
 
     /// The bytes of `path`, at most `limit` of them, or why not; `kind` names the file in the
     /// reasons ("scenario", "measured table").
-    public static func read(_ path: String, limit: Int = maxBytes, kind: String = "scenario") -> Result<
+    public static func read(
+        _ path: String, limit: Int = maxBytes, kind: String = "scenario"
+    ) -> Result<
         [UInt8], Failure
     > {
         guard !path.isEmpty else { return .failure(Failure(message: "an empty file name")) }
@@ -364,7 +377,8 @@ public enum ScenarioFile {
         do {
             let data = try handle.read(upToCount: limit + 1) ?? Data()
             guard data.count <= limit else {
-                return .failure(Failure(message: "is larger than \(ByteText.size(limit)), the most a \(kind) file may be"))
+                return .failure(
+                    Failure(message: "is larger than \(ByteText.size(limit)), the most a \(kind) file may be"))
             }
             return .success(Array(data))
         } catch {

@@ -22,7 +22,8 @@ enum ScenarioParameters {
             Parameter(
                 "distance_m",
                 .custom(
-                    schema: #"{"anyOf": [{"type": "number", "exclusiveMinimum": 0, "maximum": 100000}, {"const": "max"}]}"#,
+                    schema:
+                        #"{"anyOf": [{"type": "number", "exclusiveMinimum": 0, "maximum": 100000}, {"const": "max"}]}"#,
                     value: "> 0 … 100000 m, or `\"max\"`",
                     decode: { values, v, at, what, item in
                         if case .string("max") = v.value {
@@ -38,7 +39,8 @@ enum ScenarioParameters {
                         return true
                     }),
                 default: "none (the file's positions)",
-                help: "moves the second of two nodes this far from the first along x; `\"max\"`: to the place's maximum range (`adhocsim range`)",
+                help:
+                    "moves the second of two nodes this far from the first along x; `\"max\"`: to the place's maximum range (`adhocsim range`)",
                 expected: "a distance in metres, > 0 and ≤ 100000, or \"max\"",
                 source: .assumption("the thesis's matrices vary the distance between two phones"))
         ])
@@ -51,11 +53,13 @@ enum ScenarioParameters {
                 .custom(
                     schema: #"{"type": "string"}"#, value: "a string",
                     decode: { values, v, at, what, _ in values.string(v, at, what) != nil }),
-                default: "none", help: "the file's JSON Schema, for editors; not input (it changes neither the run nor its hash)",
+                default: "none",
+                help: "the file's JSON Schema, for editors; not input (it changes neither the run nor its hash)",
                 expected: "a schema address", source: .cited("JSON Schema 2020-12, `$schema`")),
             Parameter(
                 "version", .integer(1...1, unit: "", set: { _, _ in }), default: "1",
-                help: "the scenario format's version", expected: "a scenario format version (this build reads version 1)",
+                help: "the scenario format's version",
+                expected: "a scenario format version (this build reads version 1)",
                 source: .cited("this build's format")),
             Parameter(
                 "name",
@@ -72,20 +76,23 @@ enum ScenarioParameters {
             Parameter(
                 "seed",
                 .custom(
-                    schema: #"{"type": "integer", "minimum": 0, "maximum": 18446744073709551615}"#, value: "0 … 2^64 − 1",
+                    schema: #"{"type": "integer", "minimum": 0, "maximum": 18446744073709551615}"#,
+                    value: "0 … 2^64 − 1",
                     decode: { values, v, at, what, item in
                         guard let s = values.integer(v, at, what, in: 0...UInt64.max) else { return false }
                         item.seed = s
                         return true
                     }),
-                default: "required", help: "the root of every random stream", expected: "a seed, a whole number in 0...18446744073709551615",
+                default: "required", help: "the root of every random stream",
+                expected: "a seed, a whole number in 0...18446744073709551615",
                 source: .required, required: "the run seed, a whole number"),
             Parameter(
                 "duration_s",
                 .duration(
                     upTo: ScenarioBounds.maxDurationSeconds, unit: "s", scale: 1, allowZero: false, nullable: false,
                     set: { $0.duration = $1 }),
-                default: "required", help: "simulated seconds", expected: "a duration in seconds, {range}", source: .required,
+                default: "required", help: "simulated seconds", expected: "a duration in seconds, {range}",
+                source: .required,
                 required: "simulated seconds")
         ])
 }

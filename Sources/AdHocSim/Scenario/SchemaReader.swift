@@ -45,7 +45,8 @@ final class ObjectReader {
         var none = true
         for key in keys {
             guard value(key) != nil, let m = members.first(where: { $0.key == key }) else { continue }
-            sink.report("\"\(key)\" does not go with \"\(chosen)\": \(reason)", path: path.appending(key), at: m.keyOrigin)
+            sink.report(
+                "\"\(key)\" does not go with \"\(chosen)\": \(reason)", path: path.appending(key), at: m.keyOrigin)
             none = false
         }
         return none
@@ -147,13 +148,20 @@ struct ValueReader {
         }
         // A whole number written with an exponent or a zero fraction (2e5, 3.0) is one too, as
         // JSON Schema's "integer" has it, while it is exact in a Double (below 2^53).
-        let exact = !n.isIntegerLiteral && n.value >= 0 && n.value == n.value.rounded() && n.value < 9_007_199_254_740_992
-        guard let v = exact ? UInt64(n.value) : (n.isIntegerLiteral && (!n.literal.hasPrefix("-") || n.literal == "-0")
-            ? UInt64(n.literal.replacingOccurrences(of: "-", with: "")) : nil)
+        let exact =
+            !n.isIntegerLiteral && n.value >= 0 && n.value == n.value.rounded() && n.value < 9_007_199_254_740_992
+        guard
+            let v = exact
+                ? UInt64(n.value)
+                : (n.isIntegerLiteral && (!n.literal.hasPrefix("-") || n.literal == "-0")
+                    ? UInt64(n.literal.replacingOccurrences(of: "-", with: "")) : nil)
         else {
             let why =
-                n.value < 0 ? "negative" : n.value != n.value.rounded() ? "not a whole number"
-                : "above 2^64 − 1, or written with an exponent above 2^53"
+                n.value < 0
+                ? "negative"
+                : n.value != n.value.rounded()
+                    ? "not a whole number"
+                    : "above 2^64 − 1, or written with an exponent above 2^53"
             sink.report("expected \(what), found \(n.literal) (\(why))", path: path, at: node.origin)
             return nil
         }

@@ -49,7 +49,9 @@ public enum SweepRunner {
             throw OutputError(description: "\(out.path): cannot create the sweep folder (\(ErrorText.reason(error)))")
         }
         let lock: FolderLock
-        do { lock = try FolderLock(out) } catch let r as OutputFolder.Refusal { throw OutputError(description: r.description) }
+        do { lock = try FolderLock(out) } catch let r as OutputFolder.Refusal {
+            throw OutputError(description: r.description)
+        }
         defer { lock.release() }
         let mine = plan.units(shard: shard)
         // metadata.json first: from here on the folder is recognisably ours (`OutputFolder`).
@@ -305,9 +307,12 @@ public enum SweepRunner {
         var shard: (Int, Int)?
         if case .string(let s)? = root["shard"]?.value {
             let parts = s.split(separator: "/").map { Int($0) }
-            guard parts.count == 2, let k = parts[0], let n = parts[1], n >= 1, k >= 1, k <= n, n <= Matrix.maxUnits else {
+            guard parts.count == 2, let k = parts[0], let n = parts[1], n >= 1, k >= 1, k <= n, n <= Matrix.maxUnits
+            else {
                 throw OutputError(
-                    description: "\(url.path): shard \"\(Diagnostic.excerpt(s))\" is not K/N with 1 ≤ K ≤ N ≤ \(Matrix.maxUnits)")
+                    description:
+                        "\(url.path): shard \"\(Diagnostic.excerpt(s))\" is not K/N with 1 ≤ K ≤ N ≤ \(Matrix.maxUnits)"
+                )
             }
             shard = (k, n)
         }
@@ -380,8 +385,10 @@ public enum SweepRunner {
                         if shards[k] == nil { absent.append(k) }
                         k += 1
                     }
-                    missing += " (\(absentCount) shard\(absentCount == 1 ? "" : "s") not given: "
-                        + absent.map { "\($0)/\(shard.n)" }.joined(separator: ", ") + (absentCount > absent.count ? ", …" : "") + ")"
+                    missing +=
+                        " (\(absentCount) shard\(absentCount == 1 ? "" : "s") not given: "
+                        + absent.map { "\($0)/\(shard.n)" }.joined(separator: ", ")
+                        + (absentCount > absent.count ? ", …" : "") + ")"
                 }
             }
             if let plan = try? SweepPlan(path: reference.inputFile, overrides: reference.overrides),
@@ -401,7 +408,9 @@ public enum SweepRunner {
         try claim(out)
         try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
         let lock: FolderLock
-        do { lock = try FolderLock(out) } catch let r as OutputFolder.Refusal { throw OutputError(description: r.description) }
+        do { lock = try FolderLock(out) } catch let r as OutputFolder.Refusal {
+            throw OutputError(description: r.description)
+        }
         defer { lock.release() }
         var text = OutputFolder.readRegularText(first.appendingPathComponent("metadata.json")) ?? ""
         text = text.replacingOccurrences(of: "\"shard\": ", with: "\"merged_from_shard\": ")
@@ -427,7 +436,8 @@ public enum SweepRunner {
         if let dash = stem.range(of: "-r", options: .backwards) {
             let cellId = String(stem[..<dash.lowerBound]), rep = Int(stem[dash.upperBound...])
             if let bad = parsed.rows.first(where: { $0[0] != cellId || Int($0[1]) != rep }) {
-                return "a row is cell \(Diagnostic.excerpt(bad[0])) repeat \(Diagnostic.excerpt(bad[1])), not this file's"
+                return
+                    "a row is cell \(Diagnostic.excerpt(bad[0])) repeat \(Diagnostic.excerpt(bad[1])), not this file's"
             }
         }
         guard let jsonl = OutputFolder.readRegularText(cells.appendingPathComponent(stem + ".jsonl")),

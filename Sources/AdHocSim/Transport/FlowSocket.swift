@@ -92,7 +92,8 @@ extension QuicEndpoint: FlowSocket {
         guard let (stream, offset, length) = receive(d, sim: &sim) else { return nil }
         let before = isClient ? 0 : (streams[stream]?.contiguous ?? 0)
         let upTo = deliverStream(stream, offset: offset, length: length)
-        return config.streamPerWrite ? .message(index: Int(stream / 4), before: before, upTo: upTo) : .stream(upTo: upTo)
+        return config.streamPerWrite
+            ? .message(index: Int(stream / 4), before: before, upTo: upTo) : .stream(upTo: upTo)
     }
     /// The connection stays open until the run ends.
     public static var closesWhenWritten: Bool { false }

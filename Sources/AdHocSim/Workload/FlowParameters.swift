@@ -39,7 +39,8 @@ enum FlowParameters {
                         item.id = id
                         return true
                     }),
-                default: "required", help: "the flow's name, unique among flows", expected: "a flow id", source: .required,
+                default: "required", help: "the flow's name, unique among flows", expected: "a flow id",
+                source: .required,
                 required: "the flow's name"),
             end("from", help: "the client's node", set: { $0.from = $1 }),
             end("to", help: "the server's node", set: { $0.to = $1 }),
@@ -54,7 +55,8 @@ enum FlowParameters {
                         return true
                     }),
                 default: "required",
-                help: "the transport ([transports](transport.md)); a list makes a round: one flow per transport between the same two phones, started by one tap, their connections sharing each phone's main queue, in list order (ids `<id>-<protocol>`)",
+                help:
+                    "the transport ([transports](transport.md)); a list makes a round: one flow per transport between the same two phones, started by one tap, their connections sharing each phone's main queue, in list order (ids `<id>-<protocol>`)",
                 expected: "a transport", source: .required, required: "tcp, udp or quic, or a list of them"),
             Parameter(
                 "workload",
@@ -73,7 +75,8 @@ enum FlowParameters {
                     schema: #"{"type": "number", "minimum": 0}"#, value: "0 … the run's duration, s",
                     decode: { values, v, at, _, item in
                         let upper = item.runDuration ?? ScenarioBounds.maxDurationSeconds
-                        let what = "a start time in seconds, ≥ 0 and before the end of the run (\(JSONNumber(upper).literal) s)"
+                        let what =
+                            "a start time in seconds, ≥ 0 and before the end of the run (\(JSONNumber(upper).literal) s)"
                         guard let s = values.number(v, at, what, in: 0...upper) else { return false }
                         item.start = .seconds(s)
                         return true
@@ -82,14 +85,19 @@ enum FlowParameters {
                 source: .assumption("from the start")),
             Parameter(
                 "roundStart",
-                .choice(RoundStart.allCases.map(\.rawValue), set: {
-                    $0.roundStart = RoundStart(rawValue: $1) ?? .together
-                    $0.roundStartGiven = true
-                }),
+                .choice(
+                    RoundStart.allCases.map(\.rawValue),
+                    set: {
+                        $0.roundStart = RoundStart(rawValue: $1) ?? .together
+                        $0.roundStartGiven = true
+                    }),
                 default: "\"together\"",
-                help: "a round's thesis tests: all at the tap, or in turn in list order, each when the one before wrote its last message",
+                help:
+                    "a round's thesis tests: all at the tap, or in turn in list order, each when the one before wrote its last message",
                 expected: "how a round's tests follow the tap",
-                source: .assumption("the app's start button calls every client's `startTesting` in one loop (MatthiasBart/PtPPrototype, `ClientViewModel.swift`); whether the study's version awaited each is not stored")),
+                source: .assumption(
+                    "the app's start button calls every client's `startTesting` in one loop (MatthiasBart/PtPPrototype, `ClientViewModel.swift`); whether the study's version awaited each is not stored"
+                )),
             Parameter(
                 "via", .choice(FlowCarrier.allCases.map(\.rawValue), set: { $0.via = FlowCarrier(rawValue: $1) }),
                 default: "the mesh when the scenario has one, else the link",
@@ -100,11 +108,14 @@ enum FlowParameters {
     /// `protocol`'s schema: one transport, or a round's list of distinct transports.
     static var protocolSchema: String {
         let names = TransportProtocol.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
-        return #"{"anyOf": [{"enum": [\#(names)]}, {"type": "array", "minItems": 1, "maxItems": \#(TransportProtocol.allCases.count), "uniqueItems": true, "items": {"enum": [\#(names)]}}]}"#
+        return
+            #"{"anyOf": [{"enum": [\#(names)]}, {"type": "array", "minItems": 1, "maxItems": \#(TransportProtocol.allCases.count), "uniqueItems": true, "items": {"enum": [\#(names)]}}]}"#
     }
 
     /// `protocol`: one transport, or a non-empty list of distinct transports (a round).
-    static func decodeProtocols(_ values: ValueReader, _ node: JSONNode, _ path: JSONPath, _ what: String) -> [TransportProtocol]? {
+    static func decodeProtocols(
+        _ values: ValueReader, _ node: JSONNode, _ path: JSONPath, _ what: String
+    ) -> [TransportProtocol]? {
         guard case .array(let items) = node.value else {
             return values.choice(node, path, what, of: TransportProtocol.self).map { [$0] }
         }
@@ -131,13 +142,16 @@ enum FlowParameters {
     }
 
     /// `from` or `to`: a node id, with a suggestion when it is close to one.
-    static func end(_ key: String, help: String, set: @escaping @Sendable (inout Item, Int) -> Void) -> Parameter<Item> {
+    static func end(_ key: String, help: String, set: @escaping @Sendable (inout Item, Int) -> Void) -> Parameter<Item>
+    {
         Parameter(
             key,
             .custom(
                 schema: ##"{"$ref": "#/$defs/nodeId"}"##, value: "a node id",
                 decode: { values, v, at, _, item in
-                    guard let index = values.node(v, at, in: item.nodeIndex, suggestions: item.nodeIds) else { return false }
+                    guard let index = values.node(v, at, in: item.nodeIndex, suggestions: item.nodeIds) else {
+                        return false
+                    }
                     set(&item, index)
                     return true
                 }),
@@ -156,58 +170,83 @@ enum FlowParameters {
 
     /// The workload kinds and their keys, in the order the decoder reads them.
     static let kinds: [(name: String, section: ParameterSection<WorkloadKeys>)] = [
-        ("thesis", ParameterSection("flows[i].workload", [
-            Parameter(
-                "probes", .integer(0...1_000_000, unit: "", set: { $0.probes = $1 }), default: "100",
-                help: "echoed probes before the transfer", expected: "the number of echoed probes, a whole number in {range}",
-                source: .cited("measurement.md, \"Procedure\"; the app's `for _ in 1...100`")),
-            Parameter(
-                "packets", .integer(1...10_000_000, unit: "", set: { $0.packets = $1 }), default: "required",
-                help: "application writes of the transfer", expected: "the number of application writes, a whole number in {range}",
-                source: .required, required: "the number of application writes"),
-            size,
-            Parameter(
-                "startPhase",
-                .custom(
-                    schema: #"{"anyOf": [{"enum": ["random", "connect"]}, {"type": "number", "minimum": 0, "exclusiveMaximum": 1.048576}]}"#,
-                    value: "`\"random\"`, `\"connect\"`, or 0 ≤ s < 1.048576",
-                    decode: { values, v, at, _, keys in
-                        guard let p = values.startPhase(v, at) else { return false }
-                        keys.phase = p
-                        return true
-                    }),
-                default: "\"random\"",
-                help: "when the probe burst begins: a random phase of the AWDL sequence, at once, or this many seconds into it",
-                expected: "a start phase", source: .assumption("a person taps start at no particular moment"))
-        ])),
-        ("bulk", ParameterSection("flows[i].workload", [
-            Parameter(
-                "bytes", .integer(1...1_000_000_000_000, unit: "bytes", set: { $0.bytes = UInt64($1) }), default: "required",
-                help: "bytes to send as fast as the transport allows", expected: "a byte count in {range}", source: .required,
-                required: "the bytes to send")
-        ])),
-        ("cbr", ParameterSection("flows[i].workload", [
-            // At least 1 bit/s, so the interval between writes stays within the clock's range.
-            Parameter(
-                "rateMbps", .number(0.000_001...100_000, unit: "Mbit/s", set: { $0.rateMbps = $1 }), default: "required",
-                help: "the sending rate", expected: "a rate in Mbit/s in 0.000001...100000", source: .required,
-                required: "the sending rate in Mbit/s"),
-            size
-        ]))
+        (
+            "thesis",
+            ParameterSection(
+                "flows[i].workload",
+                [
+                    Parameter(
+                        "probes", .integer(0...1_000_000, unit: "", set: { $0.probes = $1 }), default: "100",
+                        help: "echoed probes before the transfer",
+                        expected: "the number of echoed probes, a whole number in {range}",
+                        source: .cited("measurement.md, \"Procedure\"; the app's `for _ in 1...100`")),
+                    Parameter(
+                        "packets", .integer(1...10_000_000, unit: "", set: { $0.packets = $1 }), default: "required",
+                        help: "application writes of the transfer",
+                        expected: "the number of application writes, a whole number in {range}",
+                        source: .required, required: "the number of application writes"),
+                    size,
+                    Parameter(
+                        "startPhase",
+                        .custom(
+                            schema:
+                                #"{"anyOf": [{"enum": ["random", "connect"]}, {"type": "number", "minimum": 0, "exclusiveMaximum": 1.048576}]}"#,
+                            value: "`\"random\"`, `\"connect\"`, or 0 ≤ s < 1.048576",
+                            decode: { values, v, at, _, keys in
+                                guard let p = values.startPhase(v, at) else { return false }
+                                keys.phase = p
+                                return true
+                            }),
+                        default: "\"random\"",
+                        help:
+                            "when the probe burst begins: a random phase of the AWDL sequence, at once, or this many seconds into it",
+                        expected: "a start phase", source: .assumption("a person taps start at no particular moment"))
+                ])
+        ),
+        (
+            "bulk",
+            ParameterSection(
+                "flows[i].workload",
+                [
+                    Parameter(
+                        "bytes", .integer(1...1_000_000_000_000, unit: "bytes", set: { $0.bytes = UInt64($1) }),
+                        default: "required",
+                        help: "bytes to send as fast as the transport allows", expected: "a byte count in {range}",
+                        source: .required,
+                        required: "the bytes to send")
+                ])
+        ),
+        (
+            "cbr",
+            ParameterSection(
+                "flows[i].workload",
+                [
+                    // At least 1 bit/s, so the interval between writes stays within the clock's range.
+                    Parameter(
+                        "rateMbps", .number(0.000_001...100_000, unit: "Mbit/s", set: { $0.rateMbps = $1 }),
+                        default: "required",
+                        help: "the sending rate", expected: "a rate in Mbit/s in 0.000001...100000", source: .required,
+                        required: "the sending rate in Mbit/s"),
+                    size
+                ])
+        )
     ]
 
     /// `size`: bytes per write, up to `WorkloadBounds.maxWriteBytes`.
     static let size = Parameter<WorkloadKeys>(
         "size", .integer(1...WorkloadBounds.maxWriteBytes, unit: "bytes", set: { $0.size = $1 }), default: "required",
-        help: "bytes per application write", expected: "the bytes per write, a whole number in {range}", source: .required,
+        help: "bytes per application write", expected: "the bytes per write, a whole number in {range}",
+        source: .required,
         required: "the bytes per write")
 
     /// The workload's schema: one branch per kind.
     static var workloadSchema: String { JSONText.render(ParameterSection.kindSchema(kinds: kinds)) }
 
     /// A `workload` object: `kind` first, then that kind's keys; `nil` after a problem.
-    static func decodeWorkload(_ values: ValueReader, _ node: JSONNode, _ path: JSONPath) -> (WorkloadSpec, StartPhase)? {
-        guard let r = ObjectReader(node, path: path, sink: values.sink, expected: "a workload object with a \"kind\"") else {
+    static func decodeWorkload(_ values: ValueReader, _ node: JSONNode, _ path: JSONPath) -> (WorkloadSpec, StartPhase)?
+    {
+        guard let r = ObjectReader(node, path: path, sink: values.sink, expected: "a workload object with a \"kind\"")
+        else {
             return nil
         }
         defer { r.finish() }

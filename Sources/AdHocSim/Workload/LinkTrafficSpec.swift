@@ -30,35 +30,54 @@ enum TrafficParameters {
         [
             Parameter(
                 "bytes", .integer(1...65_535, unit: "bytes", set: { $0.bytes = $1 }), default: "required",
-                help: "the packet size handed to the link", expected: "a packet size in bytes in {range}", source: .required,
+                help: "the packet size handed to the link", expected: "a packet size in bytes in {range}",
+                source: .required,
                 required: "the packet size in bytes"),
             .withinRun(
                 "start_s", phrase: "a start time in seconds", default: "0", help: "when the generator starts",
-                expected: "a start time in seconds", source: .assumption("from the start"), set: { $0.start = .seconds($1) })
+                expected: "a start time in seconds", source: .assumption("from the start"),
+                set: { $0.start = .seconds($1) })
         ], objectExpected: "a traffic object with a \"kind\" (\"saturated\" or \"broadcast\")")
 
     /// The kinds and their own keys.
     static let kinds: [(name: String, section: ParameterSection<Item>)] = [
-        ("saturated", ParameterSection("traffic[i]", [
-            node("from", "the sending node") { $0.from = $1 },
-            node("to", "the receiving node") { $0.to = $1 }
-        ])),
-        ("broadcast", ParameterSection("traffic[i]", [
-            Parameter(
-                "intervalS", .duration(upTo: 3600, unit: "s", scale: 1, allowZero: false, nullable: false, set: { if let x = $1 { $0.interval = x } }),
-                default: "required", help: "time between a node's broadcasts (each node at a random phase)",
-                expected: "an interval in seconds, {range}", source: .required, required: "seconds between broadcasts"),
-            .nodeList(
-                "nodes", default: "every node", help: "the broadcasting nodes", source: .assumption("everyone broadcasts"),
-                set: { $0.members = $1 })
-        ]))
+        (
+            "saturated",
+            ParameterSection(
+                "traffic[i]",
+                [
+                    node("from", "the sending node") { $0.from = $1 },
+                    node("to", "the receiving node") { $0.to = $1 }
+                ])
+        ),
+        (
+            "broadcast",
+            ParameterSection(
+                "traffic[i]",
+                [
+                    Parameter(
+                        "intervalS",
+                        .duration(
+                            upTo: 3600, unit: "s", scale: 1, allowZero: false, nullable: false,
+                            set: { if let x = $1 { $0.interval = x } }),
+                        default: "required", help: "time between a node's broadcasts (each node at a random phase)",
+                        expected: "an interval in seconds, {range}", source: .required,
+                        required: "seconds between broadcasts"),
+                    .nodeList(
+                        "nodes", default: "every node", help: "the broadcasting nodes",
+                        source: .assumption("everyone broadcasts"),
+                        set: { $0.members = $1 })
+                ])
+        )
     ]
 
     /// A generator's schema: one branch per kind, with the common keys.
     static var schema: JSONNode { ParameterSection.kindSchema(common: common, kinds: kinds) }
 
     /// A required node reference.
-    static func node(_ key: String, _ what: String, _ set: @escaping @Sendable (inout Item, Int) -> Void) -> Parameter<Item> {
+    static func node(
+        _ key: String, _ what: String, _ set: @escaping @Sendable (inout Item, Int) -> Void
+    ) -> Parameter<Item> {
         .nodeReference(key, help: what, required: what, set: set)
     }
 }
@@ -84,7 +103,8 @@ extension ScenarioDecoder {
             item.members = Array(0..<nodeCount)
             let commonOK = values.read(TrafficParameters.common, from: r, p, into: &item, perNode: false)
             guard let kindNode = r.required("kind", "saturated or broadcast"),
-                let name = values.choice(kindNode, p.appending("kind"), "a traffic kind", from: TrafficParameters.kinds.map(\.name)),
+                let name = values.choice(
+                    kindNode, p.appending("kind"), "a traffic kind", from: TrafficParameters.kinds.map(\.name)),
                 let kind = TrafficParameters.kinds.first(where: { $0.name == name })
             else {
                 for key in ["from", "to", "intervalS", "nodes"] { _ = r.value(key) }
@@ -110,7 +130,8 @@ extension ScenarioDecoder {
                 result.append(.saturated(from: item.from, to: item.to, bytes: item.bytes, start: item.start))
             } else {
                 result.append(
-                    .broadcast(nodes: item.members, bytes: item.bytes, interval: .seconds(item.interval), start: item.start))
+                    .broadcast(
+                        nodes: item.members, bytes: item.bytes, interval: .seconds(item.interval), start: item.start))
             }
         }
         return ok ? result : nil

@@ -83,7 +83,9 @@ public enum Checker {
                             firstSeen[k] = sim.now
                         }
                     case .routeAt(let time, let from, let to, _, _):
-                        if time.nanoseconds == t { at[k] = .some(world.layers.mesh?.route(from: from, to: to, at: sim.now)) }
+                        if time.nanoseconds == t {
+                            at[k] = .some(world.layers.mesh?.route(from: from, to: to, at: sim.now))
+                        }
                     default: break
                     }
                 }
@@ -161,7 +163,8 @@ public enum Checker {
 extension Checker.CheckRun {
     /// A count that must not exceed `max`.
     static func atMost(_ check: String, _ observed: Int, _ max: Int, unit: String) -> Checker.Outcome {
-        Checker.Outcome(check: check, expected: "≤ \(max) \(unit)", observed: "\(observed) \(unit)", passed: observed <= max)
+        Checker.Outcome(
+            check: check, expected: "≤ \(max) \(unit)", observed: "\(observed) \(unit)", passed: observed <= max)
     }
 
     /// `routes_within_s`: every ordered pair whose later member joined at least `limit` before

@@ -60,37 +60,52 @@ enum ExpectationParameters {
     /// The forms, in the order `adhocsim check --help`, the schema and the docs list them.
     static let forms: [Form] =
         [
-            Form(shape: .routeBy, section: ParameterSection("expectations[i]", [
-                seconds("by_s", help: "the latest time the route may first exist (looked at every 100 ms)",
-                    required: "the time", set: { $0.time = .seconds($1) }),
-                route(routeBy)
-            ])),
-            Form(shape: .routeAt, section: ParameterSection("expectations[i]", [
-                seconds("at_s", help: "when the route must exist, avoid `avoids` and have at most `maxHops` hops",
-                    required: "the time", set: { $0.time = .seconds($1) }),
-                route(routeAt)
-            ]))
+            Form(
+                shape: .routeBy,
+                section: ParameterSection(
+                    "expectations[i]",
+                    [
+                        seconds(
+                            "by_s", help: "the latest time the route may first exist (looked at every 100 ms)",
+                            required: "the time", set: { $0.time = .seconds($1) }),
+                        route(routeBy)
+                    ])),
+            Form(
+                shape: .routeAt,
+                section: ParameterSection(
+                    "expectations[i]",
+                    [
+                        seconds(
+                            "at_s", help: "when the route must exist, avoid `avoids` and have at most `maxHops` hops",
+                            required: "the time", set: { $0.time = .seconds($1) }),
+                        route(routeAt)
+                    ]))
         ]
         + ExpectationMetric.allCases.map { metricForm($0) }
         + [
-            Form(shape: .fingerprint, section: ParameterSection("expectations[i]", [
-                Parameter(
-                    "fingerprint",
-                    .custom(
-                        schema: #"{"type": "string", "pattern": "^[0-9a-fA-F]{16}$"}"#, value: "16 hex digits",
-                        decode: { values, v, at, what, item in
-                            guard let hex = values.string(v, at, what) else { return false }
-                            guard hex.utf8.count == 16, HexText.isHex(hex) else {
-                                values.sink.report("expected 16 hex digits", path: at, at: v.origin)
-                                return false
-                            }
-                            item.fingerprint = hex.lowercased()
-                            return true
-                        }),
-                    default: "required",
-                    help: "the run's event-trajectory fingerprint (`metadata.json`): any change of behaviour fails it",
-                    expected: "16 hex digits", source: .required, required: "16 hex digits")
-            ]))
+            Form(
+                shape: .fingerprint,
+                section: ParameterSection(
+                    "expectations[i]",
+                    [
+                        Parameter(
+                            "fingerprint",
+                            .custom(
+                                schema: #"{"type": "string", "pattern": "^[0-9a-fA-F]{16}$"}"#, value: "16 hex digits",
+                                decode: { values, v, at, what, item in
+                                    guard let hex = values.string(v, at, what) else { return false }
+                                    guard hex.utf8.count == 16, HexText.isHex(hex) else {
+                                        values.sink.report("expected 16 hex digits", path: at, at: v.origin)
+                                        return false
+                                    }
+                                    item.fingerprint = hex.lowercased()
+                                    return true
+                                }),
+                            default: "required",
+                            help:
+                                "the run's event-trajectory fingerprint (`metadata.json`): any change of behaviour fails it",
+                            expected: "16 hex digits", source: .required, required: "16 hex digits")
+                    ]))
         ]
 
     /// A metric's form: `metric` and the keys that metric takes.
@@ -101,22 +116,30 @@ enum ExpectationParameters {
         let keys: [Parameter<Item>]
         switch metric {
         case .maxSessionSize:
-            keys = [Parameter(
-                "max", .integer(1...64, unit: "phones", set: { $0.max = Double($1) }), default: "required",
-                help: "the largest session allowed, the phone included", expected: "a session size in {range}",
-                source: .required, required: "the largest allowed value")]
+            keys = [
+                Parameter(
+                    "max", .integer(1...64, unit: "phones", set: { $0.max = Double($1) }), default: "required",
+                    help: "the largest session allowed, the phone included", expected: "a session size in {range}",
+                    source: .required, required: "the largest allowed value")
+            ]
         case .maxNeighbours:
-            keys = [Parameter(
-                "max", .integer(0...64, unit: "peers", set: { $0.max = Double($1) }), default: "required",
-                help: "the most session peers a phone may have", expected: "a number of peers in {range}",
-                source: .required, required: "the largest allowed value")]
+            keys = [
+                Parameter(
+                    "max", .integer(0...64, unit: "peers", set: { $0.max = Double($1) }), default: "required",
+                    help: "the most session peers a phone may have", expected: "a number of peers in {range}",
+                    source: .required, required: "the largest allowed value")
+            ]
         case .routesWithin:
-            keys = [seconds(
-                "max", help: "the longest a pair may wait for its first route after both joined",
-                required: "the longest wait for a route in seconds", set: { $0.max = $1 })]
+            keys = [
+                seconds(
+                    "max", help: "the longest a pair may wait for its first route after both joined",
+                    required: "the longest wait for a route in seconds", set: { $0.max = $1 })
+            ]
         case .deliveryRatio, .flowDelivered:
-            keys = [target(flows: metric == .flowDelivered), ratio("min", "the lowest share allowed", { $0.min = $1 }),
-                ratio("max", "the highest share allowed", { $0.max = $1 })]
+            keys = [
+                target(flows: metric == .flowDelivered), ratio("min", "the lowest share allowed", { $0.min = $1 }),
+                ratio("max", "the highest share allowed", { $0.max = $1 })
+            ]
         }
         return Form(shape: .metric(metric), section: ParameterSection("expectations[i]", [name] + keys))
     }
@@ -141,7 +164,9 @@ enum ExpectationParameters {
     }
 
     /// A share in 0…1 (`min` or `max` of a ratio metric); at least one of the two is given.
-    static func ratio(_ key: String, _ help: String, _ set: @escaping @Sendable (inout Item, Double) -> Void) -> Parameter<Item> {
+    static func ratio(
+        _ key: String, _ help: String, _ set: @escaping @Sendable (inout Item, Double) -> Void
+    ) -> Parameter<Item> {
         Parameter(
             key, .number(0...1, unit: "", set: set), default: "no bound", help: help, expected: "a ratio in {range}",
             source: .assumption("unbounded on that side unless given"))
@@ -175,7 +200,8 @@ enum ExpectationParameters {
                     values.sink.report("no \(kind) is named \"\(name)\" (\(known))", path: at, at: v.origin)
                     return false
                 }),
-            default: "required", help: flows ? "the flow whose bytes are counted" : "the messages whose delivery is counted",
+            default: "required",
+            help: flows ? "the flow whose bytes are counted" : "the messages whose delivery is counted",
             expected: what, source: .required, required: what)
     }
 
@@ -210,7 +236,9 @@ enum ExpectationParameters {
                 schema: JSONText.render(section.schema(perNode: false)), value: "an object (the route table)",
                 decode: { values, v, at, _, item in
                     let read = values.decode(section, v, at, into: item, perNode: false) { r, _ in
-                        r.refuse(extra, with: "by_s", "a route by a time has only to exist; \"at_s\" checks what it avoids and its hops")
+                        r.refuse(
+                            extra, with: "by_s",
+                            "a route by a time has only to exist; \"at_s\" checks what it avoids and its hops")
                     }
                     guard let read else { return false }
                     item = read
@@ -229,7 +257,8 @@ enum ExpectationParameters {
             let object = form.section.schema(perNode: false)
             guard form.metric == .deliveryRatio || form.metric == .flowDelivered, case .object(var m) = object.value
             else { return object }
-            m.append(JSONMember(key: "anyOf", value: JSONNode.literal(#"[{"required": ["min"]}, {"required": ["max"]}]"#)))
+            m.append(
+                JSONMember(key: "anyOf", value: JSONNode.literal(#"[{"required": ["min"]}, {"required": ["max"]}]"#)))
             return JSONNode(.object(m))
         }
         return .anyOf(branches)
@@ -242,7 +271,10 @@ enum ExpectationParameters {
                 name: "expectations." + (form.metric?.rawValue ?? form.shape.key), page: "core",
                 markdownTable: form.section.markdownTable,
                 schemaObjects: i == 0 ? [(["properties", "expectations", "items"], itemSchema)] : [])
-        } + [DeclaredSection(name: "expectations.route", page: "core", markdownTable: routeAt.markdownTable, schemaObjects: [])]
+        } + [
+            DeclaredSection(
+                name: "expectations.route", page: "core", markdownTable: routeAt.markdownTable, schemaObjects: [])
+        ]
     }
 }
 
@@ -282,7 +314,8 @@ extension ScenarioDecoder {
             } else if !r.refuse(otherShape + otherMetric, with: form.shape.key, one) {
                 ok = false
             }
-            var item = E.Item(nodeIndex: nodeIndex, runDuration: duration, workloads: workloads, groups: groups, flows: flows)
+            var item = E.Item(
+                nodeIndex: nodeIndex, runDuration: duration, workloads: workloads, groups: groups, flows: flows)
             let read = values.read(form.section, from: r, p, into: &item, perNode: false)
             // A ratio needs a bound: min, max or both.
             let ratio = form.metric == .deliveryRatio || form.metric == .flowDelivered
@@ -299,7 +332,8 @@ extension ScenarioDecoder {
             case .fingerprint: out.append(.fingerprint(item.fingerprint))
             case .routeBy: out.append(.routeBy(time: item.time, from: item.from, to: item.to))
             case .routeAt:
-                out.append(.routeAt(time: item.time, from: item.from, to: item.to, avoids: item.avoids, maxHops: item.maxHops))
+                out.append(
+                    .routeAt(time: item.time, from: item.from, to: item.to, avoids: item.avoids, maxHops: item.maxHops))
             case .metric(.maxSessionSize): out.append(.maxSessionSize(max: Int(item.max ?? 0)))
             case .metric(.maxNeighbours): out.append(.maxNeighbours(max: Int(item.max ?? 0)))
             case .metric(.routesWithin): out.append(.routesWithin(.seconds(item.max ?? 0)))
@@ -321,13 +355,18 @@ extension ScenarioDecoder {
         let forms = ExpectationParameters.forms
         if r.value("fingerprint") != nil { return forms.first { $0.shape == .fingerprint } }
         if let m = r.value("metric") {
-            guard let name = values.choice(m, p.appending("metric"), "a metric", from: ExpectationMetric.allCases.map(\.rawValue))
+            guard
+                let name = values.choice(
+                    m, p.appending("metric"), "a metric", from: ExpectationMetric.allCases.map(\.rawValue))
             else { return nil }
             return forms.first { $0.metric?.rawValue == name }
         }
         let by = r.value("by_s") != nil, at = r.value("at_s") != nil
         guard by != at else {
-            let what = by ? "exactly one of \"by_s\" or \"at_s\"" : "\"by_s\" or \"at_s\" (a route), \"metric\" or \"fingerprint\""
+            let what =
+                by
+                ? "exactly one of \"by_s\" or \"at_s\""
+                : "\"by_s\" or \"at_s\" (a route), \"metric\" or \"fingerprint\""
             sink.report("expected \(what)", path: p, at: element.origin)
             return nil
         }

@@ -12,56 +12,77 @@ enum MobilityParameters {
     }
 
     static func n(_ v: Double) -> String { JSONNumber(v).literal }
-    static func pairSchema(_ item: String) -> String { #"{"type": "array", "items": \#(item), "minItems": 2, "maxItems": 2}"# }
+    static func pairSchema(_ item: String) -> String {
+        #"{"type": "array", "items": \#(item), "minItems": 2, "maxItems": 2}"#
+    }
 
     /// Timed waypoints.
-    static let waypoints = ParameterSection<Item>("nodes[i].mobility", [
-        Parameter(
-            "waypoints",
-            .custom(
-                schema: #"{"type": "array", "items": {"type": "array", "prefixItems": [{"type": "number", "minimum": 0, "maximum": \#(n(ScenarioBounds.maxDurationSeconds))}, \#(ScenarioBounds.coordinateSchema), \#(ScenarioBounds.coordinateSchema), \#(ScenarioBounds.coordinateSchema)], "items": false, "minItems": 4}, "minItems": 1}"#,
-                value: "`[[t, x, y, z], ...]`: seconds (increasing), metres",
-                decode: { values, v, at, _, item in
-                    guard let list = decodeWaypoints(values, v, at) else { return false }
-                    item.waypoints = list
-                    return true
-                }),
-            default: "required", help: "where the node is when: it walks in a straight line from one to the next, stands before the first and after the last",
-            expected: "waypoints", source: .required, required: "an array of [t, x, y, z] waypoints")
-    ])
+    static let waypoints = ParameterSection<Item>(
+        "nodes[i].mobility",
+        [
+            Parameter(
+                "waypoints",
+                .custom(
+                    schema:
+                        #"{"type": "array", "items": {"type": "array", "prefixItems": [{"type": "number", "minimum": 0, "maximum": \#(n(ScenarioBounds.maxDurationSeconds))}, \#(ScenarioBounds.coordinateSchema), \#(ScenarioBounds.coordinateSchema), \#(ScenarioBounds.coordinateSchema)], "items": false, "minItems": 4}, "minItems": 1}"#,
+                    value: "`[[t, x, y, z], ...]`: seconds (increasing), metres",
+                    decode: { values, v, at, _, item in
+                        guard let list = decodeWaypoints(values, v, at) else { return false }
+                        item.waypoints = list
+                        return true
+                    }),
+                default: "required",
+                help:
+                    "where the node is when: it walks in a straight line from one to the next, stands before the first and after the last",
+                expected: "waypoints", source: .required, required: "an array of [t, x, y, z] waypoints")
+        ])
 
     /// The random-waypoint model (Johnson & Maltz 1996).
-    static let randomWaypoint = ParameterSection<Item>("nodes[i].mobility", [
-        Parameter(
-            "model", .choice(["random-waypoint"], set: { _, _ in }), default: "required",
-            help: "pick a uniform point in `area`, walk there at a uniform speed, pause, repeat (Johnson and Maltz 1996; seeded per node)",
-            expected: "a mobility model", source: .required,
-            required: "\"random-waypoint\" (or give \"waypoints\")"),
-        range("speedMps", "a walking speed in m/s", MobilitySpec.speedBounds, unit: "m/s", help: "the walking speeds drawn from, [min, max]") { $0.speed = $1 },
-        range("pauseS", "a pause in seconds", MobilitySpec.pauseBounds, unit: "s", help: "the pauses drawn from, [min, max]") { $0.pause = $1 },
-        Parameter(
-            "area",
-            .custom(
-                schema: pairSchema(pairSchema(ScenarioBounds.coordinateSchema)), value: "`[[x0, y0], [x1, y1]]`, metres, x0 < x1 and y0 < y1",
-                decode: { values, v, at, _, item in
-                    let b = ScenarioBounds.maxCoordinate
-                    if case .array(let corners) = v.value, corners.count == 2,
-                        case .array(let c0) = corners[0].value, c0.count == 2, case .array(let c1) = corners[1].value,
-                        c1.count == 2,
-                        let x0 = values.number(c0[0], at.appending(0).appending(0), "x in metres", in: -b...b),
-                        let y0 = values.number(c0[1], at.appending(0).appending(1), "y in metres", in: -b...b),
-                        let x1 = values.number(c1[0], at.appending(1).appending(0), "x in metres", in: -b...b),
-                        let y1 = values.number(c1[1], at.appending(1).appending(1), "y in metres", in: -b...b), x0 < x1, y0 < y1
-                    {
-                        item.area = (x0...x1, y0...y1)
-                        return true
-                    }
-                    values.sink.report("expected [[x0, y0], [x1, y1]] with x0 < x1 and y0 < y1, in metres", path: at, at: v.origin)
-                    return false
-                }),
-            default: "required", help: "the rectangle the waypoints are drawn in", expected: "an area", source: .required,
-            required: "[[x0, y0], [x1, y1]] in metres")
-    ])
+    static let randomWaypoint = ParameterSection<Item>(
+        "nodes[i].mobility",
+        [
+            Parameter(
+                "model", .choice(["random-waypoint"], set: { _, _ in }), default: "required",
+                help:
+                    "pick a uniform point in `area`, walk there at a uniform speed, pause, repeat (Johnson and Maltz 1996; seeded per node)",
+                expected: "a mobility model", source: .required,
+                required: "\"random-waypoint\" (or give \"waypoints\")"),
+            range(
+                "speedMps", "a walking speed in m/s", MobilitySpec.speedBounds, unit: "m/s",
+                help: "the walking speeds drawn from, [min, max]"
+            ) { $0.speed = $1 },
+            range(
+                "pauseS", "a pause in seconds", MobilitySpec.pauseBounds, unit: "s",
+                help: "the pauses drawn from, [min, max]"
+            ) { $0.pause = $1 },
+            Parameter(
+                "area",
+                .custom(
+                    schema: pairSchema(pairSchema(ScenarioBounds.coordinateSchema)),
+                    value: "`[[x0, y0], [x1, y1]]`, metres, x0 < x1 and y0 < y1",
+                    decode: { values, v, at, _, item in
+                        let b = ScenarioBounds.maxCoordinate
+                        if case .array(let corners) = v.value, corners.count == 2,
+                            case .array(let c0) = corners[0].value, c0.count == 2,
+                            case .array(let c1) = corners[1].value,
+                            c1.count == 2,
+                            let x0 = values.number(c0[0], at.appending(0).appending(0), "x in metres", in: -b...b),
+                            let y0 = values.number(c0[1], at.appending(0).appending(1), "y in metres", in: -b...b),
+                            let x1 = values.number(c1[0], at.appending(1).appending(0), "x in metres", in: -b...b),
+                            let y1 = values.number(c1[1], at.appending(1).appending(1), "y in metres", in: -b...b),
+                            x0 < x1, y0 < y1
+                        {
+                            item.area = (x0...x1, y0...y1)
+                            return true
+                        }
+                        values.sink.report(
+                            "expected [[x0, y0], [x1, y1]] with x0 < x1 and y0 < y1, in metres", path: at, at: v.origin)
+                        return false
+                    }),
+                default: "required", help: "the rectangle the waypoints are drawn in", expected: "an area",
+                source: .required,
+                required: "[[x0, y0], [x1, y1]] in metres")
+        ])
 
     /// `[min, max]` within `bounds`, min ≤ max.
     static func range(
@@ -72,11 +93,13 @@ enum MobilityParameters {
         return Parameter(
             key,
             .custom(
-                schema: pairSchema(#"{"type": "number", "minimum": \#(n(bounds.lowerBound)), "maximum": \#(n(bounds.upperBound))}"#),
+                schema: pairSchema(
+                    #"{"type": "number", "minimum": \#(n(bounds.lowerBound)), "maximum": \#(n(bounds.upperBound))}"#),
                 value: "`[min, max]`, each \(n(bounds.lowerBound)) … \(n(bounds.upperBound)) \(unit)",
                 decode: { values, v, at, _, item in
                     guard case .array(let a) = v.value, a.count == 2 else {
-                        values.sink.report("expected [min, max] (\(what)), found \(v.value.summary)", path: at, at: v.origin)
+                        values.sink.report(
+                            "expected [min, max] (\(what)), found \(v.value.summary)", path: at, at: v.origin)
                         return false
                     }
                     guard let lo = values.number(a[0], at.appending(0), "\(what) in \(within)", in: bounds),
@@ -94,7 +117,9 @@ enum MobilityParameters {
     }
 
     /// The waypoints of `v`: at least one, each `[t, x, y, z]`, times increasing.
-    static func decodeWaypoints(_ values: ValueReader, _ w: JSONNode, _ wp: JSONPath) -> [(time: SimTime, position: Position)]? {
+    static func decodeWaypoints(
+        _ values: ValueReader, _ w: JSONNode, _ wp: JSONPath
+    ) -> [(time: SimTime, position: Position)]? {
         let sink = values.sink
         guard let items = values.array(w, wp, "an array of [t, x, y, z] waypoints"), !items.isEmpty else {
             if case .array = w.value { sink.report("expected at least one waypoint", path: wp, at: w.origin) }
@@ -153,7 +178,8 @@ extension ScenarioDecoder {
         var item = MobilityParameters.Item()
         if r.value("waypoints") != nil {
             let others = MobilityParameters.randomWaypoint.parameters.map(\.key)
-            let refused = !r.refuse(others, with: "waypoints", "a node moves along waypoints or by the random-waypoint model")
+            let refused = !r.refuse(
+                others, with: "waypoints", "a node moves along waypoints or by the random-waypoint model")
             guard values.read(MobilityParameters.waypoints, from: r, path, into: &item, perNode: false), !refused else {
                 return nil
             }

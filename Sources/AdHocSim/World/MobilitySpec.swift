@@ -76,7 +76,9 @@ extension MobilitySpec {
     /// `pauseBounds`, and which keys go together. What it cannot say stays the decoder's: times
     /// increasing, min ≤ max, a non-empty area.
     static var schema: JSONNode {
-        let branches = [MobilityParameters.waypoints, MobilityParameters.randomWaypoint].map { $0.schema(perNode: false) }
+        let branches = [MobilityParameters.waypoints, MobilityParameters.randomWaypoint].map {
+            $0.schema(perNode: false)
+        }
         return .anyOf(branches, description: "waypoints, or the random-waypoint model")
     }
 }
@@ -201,9 +203,11 @@ enum NodeEventParameters {
                 set: { $0.at = $1 }),
             .nodeReference("node", help: "the node it happens to") { $0.node = $1 },
             Parameter(
-                "action", .choice(NodeEvent.Action.allCases.map(\.rawValue), set: { $0.action = NodeEvent.Action(rawValue: $1) }),
+                "action",
+                .choice(NodeEvent.Action.allCases.map(\.rawValue), set: { $0.action = NodeEvent.Action(rawValue: $1) }),
                 default: "required",
-                help: "`fail` (silent: sends and receives nothing, loses its queue), `recover`, `join` (absent until then), `move` (teleports); the app's Multipeer calls (with a `mesh`): `disconnect`, `stopAdvertising`, `startAdvertising`, `stopBrowsing`, `startBrowsing`",
+                help:
+                    "`fail` (silent: sends and receives nothing, loses its queue), `recover`, `join` (absent until then), `move` (teleports); the app's Multipeer calls (with a `mesh`): `disconnect`, `stopAdvertising`, `startAdvertising`, `stopBrowsing`, `startBrowsing`",
                 expected: "an event action", source: .required, required: "fail, recover, join, move or an app call"),
             Parameter(
                 "position",

@@ -25,7 +25,8 @@ enum NodeParameters {
                         item.id = id
                         return true
                     }),
-                default: "required", help: "the node's name, unique among nodes (it names the node in every result file)",
+                default: "required",
+                help: "the node's name, unique among nodes (it names the node in every result file)",
                 expected: "a node id", source: .required, required: "the node's name"),
             Parameter(
                 "position",
@@ -36,18 +37,21 @@ enum NodeParameters {
                         item.position = p
                         return true
                     }),
-                default: "required", help: "where the phone stands (z: its height above the ground)", expected: "a position",
+                default: "required", help: "where the phone stands (z: its height above the ground)",
+                expected: "a position",
                 source: .required, required: "[x, y, z] in metres"),
             Parameter(
                 "mobility",
                 .custom(
-                    schema: ##"{"$ref": "#/$defs/mobility"}"##, value: "`{\"waypoints\": …}` or `{\"model\": \"random-waypoint\", …}`",
+                    schema: ##"{"$ref": "#/$defs/mobility"}"##,
+                    value: "`{\"waypoints\": …}` or `{\"model\": \"random-waypoint\", …}`",
                     decode: { values, v, at, _, item in
                         guard let m = ScenarioDecoder(sink: values.sink).decodeMobility(v, at) else { return false }
                         item.mobility = m
                         return true
                     }),
-                default: "null (it stands still)", help: "how the node moves: timed waypoints, or the random-waypoint model",
+                default: "null (it stands still)",
+                help: "how the node moves: timed waypoints, or the random-waypoint model",
                 expected: "a mobility", source: .assumption("phones stand where they are put")),
             Parameter(
                 "awdlSlots",
@@ -63,13 +67,17 @@ enum NodeParameters {
             Parameter(
                 "host",
                 .custom(
-                    schema: JSONText.render(HostParameters.section.schema(perNode: true)), value: "the `host` keys marked per node",
+                    schema: JSONText.render(HostParameters.section.schema(perNode: true)),
+                    value: "the `host` keys marked per node",
                     decode: { values, v, at, _, item in
-                        guard let h = ScenarioDecoder(sink: values.sink).decodeHost(v, at, perNode: true) else { return false }
+                        guard let h = ScenarioDecoder(sink: values.sink).decodeHost(v, at, perNode: true) else {
+                            return false
+                        }
                         item.host = h
                         return true
                     }),
-                default: "the scenario's `host`", help: "this phone's processing costs, where they differ ([host model](host.md))",
+                default: "the scenario's `host`",
+                help: "this phone's processing costs, where they differ ([host model](host.md))",
                 expected: "a host object", source: .cited("as `host`"))
         ], objectExpected: "a node object {\"id\", \"position\": [x, y, z]}")
 }

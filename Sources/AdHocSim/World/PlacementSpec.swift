@@ -30,7 +30,10 @@ extension ScenarioDecoder {
         guard case .object(var members) = PlacementParameters.section.schema(perNode: false).value else {
             preconditionFailure("a section's schema is an object")
         }
-        members.append(JSONMember(key: "oneOf", value: JSONNode.literal(#"[{"required": ["density_per_km2"]}, {"required": ["area_m"]}]"#)))
+        members.append(
+            JSONMember(
+                key: "oneOf", value: JSONNode.literal(#"[{"required": ["density_per_km2"]}, {"required": ["area_m"]}]"#)
+            ))
         members.append(JSONMember(key: "description", value: JSONNode(.string("phones placed uniformly at random"))))
         return JSONNode(.object(members))
     }
@@ -49,7 +52,8 @@ extension ScenarioDecoder {
                 return false
             case (.some, .some(let a)):
                 self.sink.report(
-                    "expected \"density_per_km2\" or \"area_m\", not both", path: path.appending("area_m"), at: a.origin)
+                    "expected \"density_per_km2\" or \"area_m\", not both", path: path.appending("area_m"), at: a.origin
+                )
                 return false
             default:
                 return true
@@ -94,10 +98,13 @@ enum PlacementParameters {
             Parameter(
                 "count",
                 .custom(
-                    schema: #"{"type": "integer", "minimum": 1, "maximum": \#(ScenarioDecoder.maxPlacedNodesWithCutoff)}"#,
-                    value: "1 … \(ScenarioDecoder.maxPlacedNodes), or … \(ScenarioDecoder.maxPlacedNodesWithCutoff) with `radio.interactionMarginDb` set",
+                    schema:
+                        #"{"type": "integer", "minimum": 1, "maximum": \#(ScenarioDecoder.maxPlacedNodesWithCutoff)}"#,
+                    value:
+                        "1 … \(ScenarioDecoder.maxPlacedNodes), or … \(ScenarioDecoder.maxPlacedNodesWithCutoff) with `radio.interactionMarginDb` set",
                     decode: { values, v, at, _, item in
-                        let most = item.cutoff ? ScenarioDecoder.maxPlacedNodesWithCutoff : ScenarioDecoder.maxPlacedNodes
+                        let most =
+                            item.cutoff ? ScenarioDecoder.maxPlacedNodesWithCutoff : ScenarioDecoder.maxPlacedNodes
                         let what =
                             item.cutoff
                             ? "a number of phones in 1...\(most)"
@@ -111,7 +118,8 @@ enum PlacementParameters {
             Parameter(
                 "density_per_km2",
                 .custom(
-                    schema: #"{"type": "number", "exclusiveMinimum": 0, "maximum": \#(JSONNumber(ScenarioDecoder.maxDensityPerKm2).literal)}"#,
+                    schema:
+                        #"{"type": "number", "exclusiveMinimum": 0, "maximum": \#(JSONNumber(ScenarioDecoder.maxDensityPerKm2).literal)}"#,
                     value: "> 0 … \(JSONNumber(ScenarioDecoder.maxDensityPerKm2).literal) phones per km²",
                     decode: { values, v, at, _, item in
                         let upper = ScenarioDecoder.maxDensityPerKm2
@@ -136,16 +144,21 @@ enum PlacementParameters {
             Parameter(
                 "area_m",
                 .custom(
-                    schema: #"{"type": "array", "items": {"type": "number", "exclusiveMinimum": 0, "maximum": \#(JSONNumber(ScenarioBounds.maxCoordinate).literal)}, "minItems": 2, "maxItems": 2}"#,
+                    schema:
+                        #"{"type": "array", "items": {"type": "number", "exclusiveMinimum": 0, "maximum": \#(JSONNumber(ScenarioBounds.maxCoordinate).literal)}, "minItems": 2, "maxItems": 2}"#,
                     value: "`[width, depth]`, each > 0 … \(JSONNumber(ScenarioBounds.maxCoordinate).literal) m",
                     decode: { values, v, at, _, item in
-                        let what = "[width, depth] in metres, each > 0 and ≤ \(JSONNumber(ScenarioBounds.maxCoordinate).literal)"
+                        let what =
+                            "[width, depth] in metres, each > 0 and ≤ \(JSONNumber(ScenarioBounds.maxCoordinate).literal)"
                         guard case .array(let e) = v.value, e.count == 2 else {
                             values.sink.report("expected \(what), found \(v.value.summary)", path: at, at: v.origin)
                             return false
                         }
-                        guard let w = values.positive(e[0], at.appending(0), what, above: 0, upTo: ScenarioBounds.maxCoordinate),
-                            let h = values.positive(e[1], at.appending(1), what, above: 0, upTo: ScenarioBounds.maxCoordinate)
+                        guard
+                            let w = values.positive(
+                                e[0], at.appending(0), what, above: 0, upTo: ScenarioBounds.maxCoordinate),
+                            let h = values.positive(
+                                e[1], at.appending(1), what, above: 0, upTo: ScenarioBounds.maxCoordinate)
                         else { return false }
                         item.side = (w, h)
                         return true
@@ -160,12 +173,15 @@ enum PlacementParameters {
                     value: "± \(JSONNumber(ScenarioBounds.maxCoordinate).literal) m",
                     decode: { values, v, at, _, item in
                         let c = ScenarioBounds.maxCoordinate
-                        guard let z = values.number(v, at, "a height in metres within ±\(JSONNumber(c).literal)", in: -c...c)
+                        guard
+                            let z = values.number(
+                                v, at, "a height in metres within ±\(JSONNumber(c).literal)", in: -c...c)
                         else { return false }
                         item.z = z
                         return true
                     }),
                 default: "1.2", help: "every phone's height",
-                expected: "a height in metres", source: .assumption("a phone held in the hand, the height the shipped topologies use"))
+                expected: "a height in metres",
+                source: .assumption("a phone held in the hand, the height the shipped topologies use"))
         ], objectExpected: "an array of nodes, or a placement {\"count\", \"density_per_km2\" or \"area_m\", \"z_m\"}")
 }

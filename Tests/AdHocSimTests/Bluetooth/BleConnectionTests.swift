@@ -32,7 +32,9 @@ struct BleConnectionTests {
         // DLE allowed but ATT_MTU 23: each notification is a 27-byte PDU, as without DLE.
         ("1M", 251, 23, 80.0, 296.0, 20.0)
     ])
-    func gattThroughputMeetsTheAnalyticBound(phy: String, dataLength: Int, mtu: Int, tc: Double, tp: Double, value: Double) throws {
+    func gattThroughputMeetsTheAnalyticBound(
+        phy: String, dataLength: Int, mtu: Int, tc: Double, tp: Double, value: Double
+    ) throws {
         let c = try run(
             #"{"central": "phone", "peripheral": "sensor", "intervalMs": 30, "phy": "\#(phy)", "dataLength": \#(dataLength), "mtu": \#(mtu), "notifyBytes": 400000}"#,
             duration: 40)
@@ -69,21 +71,35 @@ struct BleConnectionTests {
             t["ble"] = ["connections": [.raw(c)]]
             return t.problems
         }
-        expect(problems(#"{"central": "a", "peripheral": "b", "intervalMs": 31}"#).first?.message.contains("1.25 ms grid") == true)
-        expectEqual(problems(#"{"central": "a", "peripheral": "b", "intervalMs": 5}"#).first?.path, "ble.connections[0].intervalMs")
-        expectEqual(problems(#"{"central": "a", "peripheral": "b", "intervalMs": 5000}"#).first?.path, "ble.connections[0].intervalMs")
-        let tight = problems(#"{"central": "a", "peripheral": "b", "intervalMs": 1000, "latency": 1, "supervisionTimeoutMs": 4000}"#)
+        expect(
+            problems(#"{"central": "a", "peripheral": "b", "intervalMs": 31}"#).first?.message.contains("1.25 ms grid")
+                == true)
+        expectEqual(
+            problems(#"{"central": "a", "peripheral": "b", "intervalMs": 5}"#).first?.path,
+            "ble.connections[0].intervalMs")
+        expectEqual(
+            problems(#"{"central": "a", "peripheral": "b", "intervalMs": 5000}"#).first?.path,
+            "ble.connections[0].intervalMs")
+        let tight = problems(
+            #"{"central": "a", "peripheral": "b", "intervalMs": 1000, "latency": 1, "supervisionTimeoutMs": 4000}"#)
         expectEqual(tight.first?.path, "ble.connections[0].supervisionTimeoutMs", "\(tight)")
         expect(tight.first?.message.contains("= 4000 ms") == true)
         expect(problems(#"{"central": "a", "peripheral": "a"}"#).first?.message.contains("two different nodes") == true)
         // An iPhone central's rules (Apple's Accessory Design Guidelines): 7.5 ms is a valid
         // interval for the specification but not a multiple of 15 ms; a 1 s timeout is below 2 s.
         let ios = problems(#"{"central": "a", "peripheral": "b", "intervalMs": 7.5, "supervisionTimeoutMs": 1000}"#)
-        expectEqual(ios.map(\.path).sorted(), ["ble.connections[0].intervalMs", "ble.connections[0].supervisionTimeoutMs"], "\(ios)")
-        expect(problems(#"{"central": "a", "peripheral": "b", "intervalMs": 7.5, "supervisionTimeoutMs": 1000, "centralOs": "any"}"#).isEmpty)
+        expectEqual(
+            ios.map(\.path).sorted(), ["ble.connections[0].intervalMs", "ble.connections[0].supervisionTimeoutMs"],
+            "\(ios)")
+        expect(
+            problems(
+                #"{"central": "a", "peripheral": "b", "intervalMs": 7.5, "supervisionTimeoutMs": 1000, "centralOs": "any"}"#
+            ).isEmpty)
         // 30 ms × (1 + 30) = 930 ms ≤ 2 s, × 3 = 2 790 ms < 4 s: accepted; latency 31 is not.
         expect(problems(#"{"central": "a", "peripheral": "b", "latency": 30}"#).isEmpty)
-        expectEqual(problems(#"{"central": "a", "peripheral": "b", "latency": 31, "supervisionTimeoutMs": 6000}"#).first?.path, "ble.connections[0].latency")
+        expectEqual(
+            problems(#"{"central": "a", "peripheral": "b", "latency": 31, "supervisionTimeoutMs": 6000}"#).first?.path,
+            "ble.connections[0].latency")
     }
 }
 

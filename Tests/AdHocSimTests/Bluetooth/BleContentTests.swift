@@ -23,7 +23,9 @@ struct BleContentTests {
     @Test func adStructuresAreCountedAndFitThirtyOneOctets() throws {
         let s = try bleScenario(
             nodes: [("phone", 0, 0), ("tag", 2, 0)],
-            ble: #"{"advertisers": [{"node": "tag", "intervalMs": 100, "data": \#(Self.chipolo)}], "scanners": [{"node": "phone"}]}"#)
+            ble:
+                #"{"advertisers": [{"node": "tag", "intervalMs": 100, "data": \#(Self.chipolo)}], "scanners": [{"node": "phone"}]}"#
+        )
         let ad = try require(s.ble?.advertisers[0])
         expectEqual(ad.payloadBytes, 30)
         expect(ad.data?.localName == "Chipolo" && ad.data?.serviceUUIDs == ["FD59"] && !ad.advertisesTxPower)
@@ -107,11 +109,15 @@ struct BleContentTests {
             var t = TestScenario(name: "h", seed: 1, duration: 5, radio: nil)
             t.place("a", 0, 0)
             t.place("b", 3, 0)
-            t["ble"] = ["advertisers": [["node": "b", "data": data]], "scanners": [["node": "a", "profile": "ios-foreground"]]]
+            t["ble"] = [
+                "advertisers": [["node": "b", "data": data]], "scanners": [["node": "a", "profile": "ios-foreground"]]
+            ]
             return t.problems
         }
         for bad in ["+FD5", "-000", "FD\u{FF15}9"] {
-            expect(problems([["uuids16": [.string(bad)]]]).contains { $0.path == "ble.advertisers[0].data[0].uuids16[0]" }, "\(bad)")
+            expect(
+                problems([["uuids16": [.string(bad)]]]).contains { $0.path == "ble.advertisers[0].data[0].uuids16[0]" },
+                "\(bad)")
         }
         expect(problems([["uuids16": ["FD59"]]]).isEmpty)
         expect(!problems([["manufacturer": ["company": "0x+75", "bytes": 4]]]).isEmpty)
@@ -127,8 +133,11 @@ struct BleContentTests {
 
     @Test func theAppViewCountsTable54sRowsAndNamesCompanies() throws {
         let s = try bleScenario(
-            nodes: [("phone", 0, 0), ("iphone", 2, 0), ("earbuds", 0, 2), ("tile", -2, 0), ("sony", 0, -2), ("band", 1.2, 1.6),
-                    ("watch", -1.2, 1.6)],
+            nodes: [
+                ("phone", 0, 0), ("iphone", 2, 0), ("earbuds", 0, 2), ("tile", -2, 0), ("sony", 0, -2),
+                ("band", 1.2, 1.6),
+                ("watch", -1.2, 1.6)
+            ],
             ble: #"""
                 {"advertisers": [
                    {"node": "iphone", "intervalMs": 100, "data": [{"flags": ["le-general-discoverable"]}, {"manufacturer": {"company": "0x004C", "bytes": 7}}]},
@@ -144,7 +153,12 @@ struct BleContentTests {
         let view = BleFiles.appViewTable(m, report)
         expectEqual(view.rows, [["phone", "5", "5", "1", "2", "1", "2", "2", "4"]])
         let categories = BleFiles.categoriesTable(m, report).rows
-        expectEqual(categories, [["phone", "unknown", "", "3"], ["phone", "Sony", "manufacturer data", "1"], ["phone", "Tile", "service UUID", "1"]])
+        expectEqual(
+            categories,
+            [
+                ["phone", "unknown", "", "3"], ["phone", "Sony", "manufacturer data", "1"],
+                ["phone", "Tile", "service UUID", "1"]
+            ])
         let names = BleFiles.files(m, report: report).map(\.name)
         expect(names.contains("ble_app_view.csv") && names.contains("ble_categories.csv"))
     }
@@ -155,14 +169,18 @@ struct BleContentTests {
 /// the general discovery procedure is not told of non-discoverable devices.
 struct BleGapTests {
     func run(_ ble: String, duration: Double) throws -> BleMetrics {
-        try require(try ScenarioRunner.run(try bleScenario(nodes: [("phone", 0, 0), ("tag", 2, 0)], ble: ble, duration: duration)).ble)
+        try require(
+            try ScenarioRunner.run(
+                try bleScenario(nodes: [("phone", 0, 0), ("tag", 2, 0)], ble: ble, duration: duration)
+            ).ble)
     }
 
     @Test func aLimitedDiscoverableDeviceStopsAfterTgapLimAdvTimeout() throws {
         let ad = #"{"node": "tag", "intervalMs": 1000, "data": [{"flags": ["le-limited-discoverable"]}]}"#
         // Events 1 s + 0–10 ms apart from a first one within the first second: 177 to 180 of
         // them begin before 180 s, none after.
-        let early = try run(#"{"advertisers": [\#(ad)], "scanners": [{"node": "phone", "active": false}]}"#, duration: 300)
+        let early = try run(
+            #"{"advertisers": [\#(ad)], "scanners": [{"node": "phone", "active": false}]}"#, duration: 300)
         expect((177...180).contains(early.advertisers[0].events), "\(early.advertisers[0].events)")
         expect(early.pairs[0].record.firstReport != nil)
         // A scan from 200 s on finds nothing.
@@ -186,19 +204,24 @@ struct BleGapTests {
 
     @Test func generalDiscoveryIsNotToldOfNonDiscoverableDevices() throws {
         let ad = #"{"node": "tag", "intervalMs": 100, "data": [{"uuids16": ["FEED"]}]}"#
-        let observe = try run(#"{"advertisers": [\#(ad)], "scanners": [{"node": "phone", "active": false}]}"#, duration: 5)
+        let observe = try run(
+            #"{"advertisers": [\#(ad)], "scanners": [{"node": "phone", "active": false}]}"#, duration: 5)
         expect(observe.pairs[0].record.reports > 0)
         let general = try run(
-            #"{"advertisers": [\#(ad)], "scanners": [{"node": "phone", "active": false, "discovery": "general"}]}"#, duration: 5)
+            #"{"advertisers": [\#(ad)], "scanners": [{"node": "phone", "active": false, "discovery": "general"}]}"#,
+            duration: 5)
         expect(general.pairs[0].record.reports == 0 && general.pairs[0].record.received > 0)
         // A service filter matches the UUIDs the AD structures list.
         let filtered = try run(
-            #"{"advertisers": [\#(ad)], "scanners": [{"node": "phone", "active": false, "serviceFilter": ["FEED"]}]}"#, duration: 5)
+            #"{"advertisers": [\#(ad)], "scanners": [{"node": "phone", "active": false, "serviceFilter": ["FEED"]}]}"#,
+            duration: 5)
         expect(filtered.pairs[0].record.reports > 0)
     }
 
     @Test func badConnectionWindowsAreReportedWithTheirPath() {
         let d = bleTagScenario(["node": "tag", "connected": [[0, 20], [10, 30]]], duration: 50).problems
-        expect(d.first?.path == "ble.advertisers[0].connected[1]" && d.first?.message.contains("not overlap") == true, "\(d)")
+        expect(
+            d.first?.path == "ble.advertisers[0].connected[1]" && d.first?.message.contains("not overlap") == true,
+            "\(d)")
     }
 }

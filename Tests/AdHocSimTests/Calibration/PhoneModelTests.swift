@@ -85,7 +85,7 @@ struct PhoneModelTests {
     @Test func theSendBufferLosesWhatDoesNotFit() throws {
         let host: JSON = [
             "sendUs": 10, "receiveUs": 0, "packetUs": 0, "spread": 0, "coldFactor": 1, "interfaceQueue": "blocking",
-            "udpSendBufferBytes": 500,
+            "udpSendBufferBytes": 500
         ]
         let link = ["link.rateMbps=0.1", "link.queuePackets=1"]
         let lossy = try PhoneModelTests.idealRun(
@@ -190,8 +190,10 @@ struct FieldDataTests {
             lines.append(row(side: "client", proto: "UDP", place: "Field", d: d, rtt: rtt, sd: sd))
         }
         // Field UDP 1000 × 128: rates 10 and 20 (median 15), loss 0 and 10 (median 5).
-        lines.append(row(side: "server", proto: "UDP", place: "Field", d: 1, n: "1000", s: "128", rate: "10", loss: "0"))
-        lines.append(row(side: "server", proto: "UDP", place: "Field", d: 5, n: "1000", s: "128", rate: "20", loss: "10"))
+        lines.append(
+            row(side: "server", proto: "UDP", place: "Field", d: 1, n: "1000", s: "128", rate: "10", loss: "0"))
+        lines.append(
+            row(side: "server", proto: "UDP", place: "Field", d: 5, n: "1000", s: "128", rate: "20", loss: "10"))
         // A single TCP transfer: a group of one test is left out.
         lines.append(row(side: "server", proto: "TCP", place: "Field", d: 1, n: "100", s: "128", rate: "5", loss: "0"))
         // Skipped: a failed test, and a place with no preset.
@@ -204,7 +206,9 @@ struct FieldDataTests {
         let t = try MeasuredTable(text: FieldDataTests.table, file: "dev.csv")
         expectEqual(t.aggregation, .groupMedian)
         expectEqual(t.rows.count, 6)
-        expectEqual(t.notes, ["1 failed test skipped (failed=1: no figures)", "1 test of place \"Home\" skipped (no place preset)"])
+        expectEqual(
+            t.notes,
+            ["1 failed test skipped (failed=1: no figures)", "1 test of place \"Home\" skipped (no place preset)"])
         let groups = MeasuredCell.group(t.rows, t.aggregation)
         expectEqual(groups.map(\.label), ["field udp probes", "field udp 1000 × 128 B"])
         let k = { (m: CalibrationMetric) in CalibrationMetric.allCases.firstIndex(of: m)! }
@@ -235,7 +239,9 @@ struct FieldDataTests {
         expect(byMetric[.dataRate]?.simulated == 40 && byMetric[.dataRate]?.agrees == false)
         expect(byMetric[.loss]?.simulated == 12 && byMetric[.loss]?.agrees == true)
         expect(c.tally.map(\.agree) == [1, 0, 1] && c.tally.map(\.total) == [2, 1, 1])
-        expectEqual(c.charts.map(\.name), ["compare-rtt.svg", "compare-jitter.svg", "compare-rate-field-udp.svg", "compare-loss-field.svg"])
+        expectEqual(
+            c.charts.map(\.name),
+            ["compare-rtt.svg", "compare-jitter.svg", "compare-rate-field-udp.svg", "compare-loss-field.svg"])
     }
 
     /// calibrate recovers a known parameter from per-test data the simulator made itself, by
@@ -262,10 +268,12 @@ struct FieldDataTests {
                 let m = r.flows[0]
                 lines.append(
                     FieldDataTests.row(
-                        side: "client", proto: "UDP", place: "Field", d: d, rtt: "\(m.rttMean!)", sd: "\(m.rttSdSample!)"))
+                        side: "client", proto: "UDP", place: "Field", d: d, rtt: "\(m.rttMean!)",
+                        sd: "\(m.rttSdSample!)"))
                 lines.append(
                     FieldDataTests.row(
-                        side: "server", proto: "UDP", place: "Field", d: d, n: "200", s: "1000", rate: "\(m.dataRateMbps!)",
+                        side: "server", proto: "UDP", place: "Field", d: d, n: "200", s: "1000",
+                        rate: "\(m.dataRateMbps!)",
                         loss: "\(m.lossPct!)"))
             }
         }

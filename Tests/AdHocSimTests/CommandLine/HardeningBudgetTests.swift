@@ -72,16 +72,24 @@ struct HardeningBudgetTests {
             return t.problems
         }
         func messages(_ count: Int) -> [Diagnostic] {
-            mesh(["messages": [[
-                "id": "m", "from": "a", "to": "b", "size_bytes": 67_108_864, "count": .integer(count), "interval_s": 1e-9
-            ]]])
+            mesh([
+                "messages": [
+                    [
+                        "id": "m", "from": "a", "to": "b", "size_bytes": 67_108_864, "count": .integer(count),
+                        "interval_s": 1e-9
+                    ]
+                ]
+            ])
         }
         expect(messages(64).isEmpty, "\(messages(64))")
         let over = messages(65)
         expect(over.first?.path == "mesh" && over.first?.message.contains("4.1 GiB") == true, "\(over)")
         func streams(_ n: Int) -> [Diagnostic] {
             let list = (0..<n).map { i -> JSON in
-                ["id": .string("s\(i)"), "from": "a", "to": "b", "bytes_per_s": 100_000, "duration_s": 10, "write_bytes": 1]
+                [
+                    "id": .string("s\(i)"), "from": "a", "to": "b", "bytes_per_s": 100_000, "duration_s": 10,
+                    "write_bytes": 1
+                ]
             }
             return mesh(["streams": .array(list)])
         }
@@ -108,16 +116,26 @@ struct HardeningBudgetTests {
         messages[n - 1]["id"] = "m17"
         let repeated = mesh(["messages": .array(messages)])
         expect(repeated.map(\.path) == ["mesh.messages[\(n - 1)].id"], "\(repeated.prefix(3))")
-        var resources = (0..<n).map { i -> JSON in ["id": .string("r\(i)"), "from": "a", "to": "b", "size_bytes": 10, "at_s": 1] }
+        var resources = (0..<n).map { i -> JSON in
+            ["id": .string("r\(i)"), "from": "a", "to": "b", "size_bytes": 10, "at_s": 1]
+        }
         resources[n - 1]["id"] = "r3"
         let again = mesh(["resources": .array(resources)])
-        expect(again.contains { $0.path == "mesh.resources[\(n - 1)].id" && $0.message.contains("already named") }, "\(again.prefix(3))")
-        let group = mesh(["messages": [["id": "g", "from": "a", "to": ["b", "c", "b"], "size_bytes": 1, "count": 1, "interval_s": 1]]])
-        expect(group.contains { $0.path == "mesh.messages[0].to[2]" && $0.message.contains("already in this group") }, "\(group)")
+        expect(
+            again.contains { $0.path == "mesh.resources[\(n - 1)].id" && $0.message.contains("already named") },
+            "\(again.prefix(3))")
+        let group = mesh([
+            "messages": [["id": "g", "from": "a", "to": ["b", "c", "b"], "size_bytes": 1, "count": 1, "interval_s": 1]]
+        ])
+        expect(
+            group.contains { $0.path == "mesh.messages[0].to[2]" && $0.message.contains("already in this group") },
+            "\(group)")
         var t = TestScenario(name: "b", seed: 1, duration: 10, radio: nil)
         t.place("a", 0, 0)
         t["ble"] = ["scanners": [["node": "a", "channels": [37, 38, 37]]]]
-        expect(t.problems.contains { $0.path == "ble.scanners[0].channels[2]" && $0.message.contains("listed twice") }, "\(t.problems)")
+        expect(
+            t.problems.contains { $0.path == "ble.scanners[0].channels[2]" && $0.message.contains("listed twice") },
+            "\(t.problems)")
     }
 
     /// A whole number may be written with an exponent or a zero fraction (2e3, 100.0), as JSON
@@ -144,9 +162,15 @@ struct HardeningBudgetTests {
             var t = TestScenario(name: "m", seed: 1, duration: 100, radio: nil)
             t.place("a", 0, 0)
             t.place("b", 5, 0)
-            t["mesh"] = ["messages": .array(counts.enumerated().map { i, n -> JSON in
-                ["id": .string("m\(i)"), "from": "a", "to": "b", "size_bytes": 1, "count": .integer(n), "interval_s": 1e-6]
-            })]
+            t["mesh"] = [
+                "messages": .array(
+                    counts.enumerated().map { i, n -> JSON in
+                        [
+                            "id": .string("m\(i)"), "from": "a", "to": "b", "size_bytes": 1, "count": .integer(n),
+                            "interval_s": 1e-6
+                        ]
+                    })
+            ]
             return t.problems
         }
         expect(workloads([1_000_000, 1_000_000]).isEmpty, "\(workloads([1_000_000, 1_000_000]))")
@@ -227,8 +251,14 @@ struct HardeningBudgetTests {
         let header = lines[0]
         let tampered: [(String, String)] = [
             (String(whole.dropLast(5)), "line"),
-            (header.replacingOccurrences(of: "\"protocol\":\"udp\"", with: "\"protocol\":\"<img src=x>\"") + "\n", "protocol"),
-            (header + "\n{\"e\":\"hop\",\"t\":0,\"a\":\"x\",\"b\":1,\"k\":\"msg\",\"w\":0,\"m\":0,\"try\":1}\n", "\"a\""),
+            (
+                header.replacingOccurrences(of: "\"protocol\":\"udp\"", with: "\"protocol\":\"<img src=x>\"") + "\n",
+                "protocol"
+            ),
+            (
+                header + "\n{\"e\":\"hop\",\"t\":0,\"a\":\"x\",\"b\":1,\"k\":\"msg\",\"w\":0,\"m\":0,\"try\":1}\n",
+                "\"a\""
+            ),
             (header + "\n{\"e\":\"pos\",\"t\":0,\"n\":7,\"x\":0,\"y\":0}\n", "node number below 2"),
             (header + "\n{\"e\":\"script\",\"t\":0}\n", "unknown record type")
         ]
@@ -265,7 +295,8 @@ struct HardeningBudgetTests {
     /// A cells.csv value of 1e308 (or junk) is refused with its line and column instead of
     /// drawing a point at -inf; an empty value (a failed figure) is skipped as before.
     @Test func plotRefusesNumbersNoChartCanDraw() throws {
-        let header = "environment,protocol,status,rtt_mean_ms,rtt_sd_ms,data_rate_mbps,goodput_mbps,distance_m,loss_pct,packets"
+        let header =
+            "environment,protocol,status,rtt_mean_ms,rtt_sd_ms,data_rate_mbps,goodput_mbps,distance_m,loss_pct,packets"
         let good = "field,udp,ok,12.5,1.0,10,9,5,0,100"
         expect(try SweepPlots.charts(cellsCSV: header + "\n" + good + "\n").count > 0)
         for bad in ["1e308", "inf", "0x1p3", "12abc"] {
@@ -331,7 +362,8 @@ struct HardeningBudgetTests {
         expect(OutputFolder.readRegularFile(fifo) == nil)
         expect(!OutputFolder.isResultFolder(dir))
         let link = dir.appendingPathComponent("link.txt")
-        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: dir.appendingPathComponent("plain.txt"))
+        try FileManager.default.createSymbolicLink(
+            at: link, withDestinationURL: dir.appendingPathComponent("plain.txt"))
         expect(OutputFolder.readRegularFile(link) == nil)
         expectEqual(OutputFolder.readRegularText(dir.appendingPathComponent("plain.txt")), "abc")
         expect(OutputFolder.readRegularFile(dir.appendingPathComponent("plain.txt"), limit: 2) == nil)

@@ -202,13 +202,18 @@ struct HardeningLimitTests {
         let s1 = dir.appendingPathComponent("s1")
         try SweepRunner.run(plan, out: s1, workers: 2, shard: (1, 1_000_000), resume: false, progress: .quiet)
         let merged = try CLI.run(["merge", "s1", "--out", "m"], in: dir)
-        expect(merged.status == 2 && merged.stderr.contains("(999999 shards not given: 2/1000000, 3/1000000"), "\(merged.stderr)")
+        expect(
+            merged.status == 2 && merged.stderr.contains("(999999 shards not given: 2/1000000, 3/1000000"),
+            "\(merged.stderr)")
         expect(merged.stderr.count < 4_000, "\(merged.stderr.count) bytes")
         let meta = s1.appendingPathComponent("metadata.json")
         let text = try String(contentsOf: meta, encoding: .utf8)
-        try text.replacingOccurrences(of: "\"1/1000000\"", with: "\"1/1000000000000\"").write(to: meta, atomically: true, encoding: .utf8)
+        try text.replacingOccurrences(of: "\"1/1000000\"", with: "\"1/1000000000000\"").write(
+            to: meta, atomically: true, encoding: .utf8)
         let tampered = try CLI.run(["merge", "s1", "--out", "m"], in: dir)
-        expect(tampered.status == 2 && tampered.stderr.contains("is not K/N with 1 ≤ K ≤ N ≤ 1000000"), "\(tampered.stderr)")
+        expect(
+            tampered.status == 2 && tampered.stderr.contains("is not K/N with 1 ≤ K ≤ N ≤ 1000000"),
+            "\(tampered.stderr)")
     }
 
     /// A cell's files must be that cell's: a `.csv` holding another cell's row (swapped with
@@ -219,7 +224,8 @@ struct HardeningLimitTests {
         expectEqual(try CLI.run(["sweep", "m.json", "--out", "fresh", "-j", "2", "--quiet"], in: dir).status, 0)
         expectEqual(try CLI.run(["sweep", "m.json", "--out", "s", "-j", "2", "--quiet"], in: dir).status, 0)
         let cells = dir.appendingPathComponent("s/cells")
-        let names = try FileManager.default.contentsOfDirectory(atPath: cells.path).filter { $0.hasSuffix(".csv") }.sorted()
+        let names = try FileManager.default.contentsOfDirectory(atPath: cells.path).filter { $0.hasSuffix(".csv") }
+            .sorted()
         let (a, b) = (cells.appendingPathComponent(names[0]), cells.appendingPathComponent(names[1]))
         let (ta, tb) = (try String(contentsOf: a, encoding: .utf8), try String(contentsOf: b, encoding: .utf8))
         try tb.write(to: a, atomically: true, encoding: .utf8)
@@ -237,8 +243,11 @@ struct HardeningLimitTests {
         let root = Repository.root
         let dir = try temporaryFolder()
         let r = try CLI.run(
-            ["sweep", root.appendingPathComponent("topologies/ble/two-phones.json").path, "--matrix", #"{"nodes[1].position[0]": [2, 8]}"#,
-             "--out", "b", "--quiet"], in: dir)
+            [
+                "sweep", root.appendingPathComponent("topologies/ble/two-phones.json").path, "--matrix",
+                #"{"nodes[1].position[0]": [2, 8]}"#,
+                "--out", "b", "--quiet"
+            ], in: dir)
         expectEqual(r.status, 0, "\(r.stderr)")
         let text = try String(contentsOf: dir.appendingPathComponent("b/cells.jsonl"), encoding: .utf8)
         let lines = text.split(separator: "\n")

@@ -66,13 +66,16 @@ struct ToolSafetyTests {
     @Test func twoFilesSharingAGoldenAreRefused() throws {
         let dir = try temporaryFolder()
         let fm = FileManager.default
-        for sub in ["a", "b"] { try fm.createDirectory(at: dir.appendingPathComponent(sub), withIntermediateDirectories: true) }
+        for sub in ["a", "b"] {
+            try fm.createDirectory(at: dir.appendingPathComponent(sub), withIntermediateDirectories: true)
+        }
         try fm.copyItem(atPath: lineFive, toPath: dir.appendingPathComponent("a/x.json").path)
         try fm.copyItem(atPath: grid, toPath: dir.appendingPathComponent("b/x.json").path)
         try fm.copyItem(atPath: grid, toPath: dir.appendingPathComponent("b/X.json").path)
         for pair in [["a/x.json", "b/x.json"], ["a/x.json", "b/X.json"]] {
             let r = try CLI.run(["check"] + pair + ["--golden", "g", "--update-golden"], in: dir)
-            expect(r.status == 2 && r.stderr.contains("\(pair[0]) and \(pair[1]) would share the golden"), "\(r.stderr)")
+            expect(
+                r.status == 2 && r.stderr.contains("\(pair[0]) and \(pair[1]) would share the golden"), "\(r.stderr)")
             expect(!fm.fileExists(atPath: dir.appendingPathComponent("g").path))
         }
     }
@@ -104,7 +107,8 @@ struct ToolSafetyTests {
 
         let axis = #"{"name": ["x\u001b[2Jy", "z\u202Ew"], "duration_s": [1]}"#
         let swept = try CLI.run(
-            ["sweep", twoPhones, "--matrix", axis, "--set", "flows[0].workload.packets=2", "--out", "o", "-j", "1"], in: dir)
+            ["sweep", twoPhones, "--matrix", axis, "--set", "flows[0].workload.packets=2", "--out", "o", "-j", "1"],
+            in: dir)
         expectEqual(swept.status, 0, "\(swept.stderr)")
         expect(swept.stderr.contains("[1/2]"), "\(swept.stderr)")
         expect(rawControl(swept.stderr + swept.stdout) == nil, "\(swept.stderr.debugDescription)")
@@ -146,17 +150,22 @@ struct ToolSafetyTests {
         let ragged = try CLI.run(["compare", "sweep", "--measured", measured, "--quiet"], in: dir)
         expect(ragged.status == 2 && ragged.stderr.contains("has 1 field, the header"), "\(ragged.stderr)")
 
-        let handle = try FileHandle(forWritingTo: {
-            let url = dir.appendingPathComponent("huge.csv")
-            fm.createFile(atPath: url.path, contents: nil)
-            return url
-        }())
+        let handle = try FileHandle(
+            forWritingTo: {
+                let url = dir.appendingPathComponent("huge.csv")
+                fm.createFile(atPath: url.path, contents: nil)
+                return url
+            }())
         try handle.truncate(atOffset: UInt64(MeasuredTable.maxBytes + 1))
         try handle.close()
-        for command in [["compare", "sweep", "--measured", "huge.csv"],
-                        ["calibrate", twoPhones, "--measured", "huge.csv", "--fit", "host.sendUs=0:100"]] {
+        for command in [
+            ["compare", "sweep", "--measured", "huge.csv"],
+            ["calibrate", twoPhones, "--measured", "huge.csv", "--fit", "host.sendUs=0:100"]
+        ] {
             let r = try CLI.run(command, in: dir)
-            expect(r.status == 2 && r.stderr.contains("huge.csv: ") && r.stderr.contains("is larger than 256 MiB"), "\(command[0]): \(r.stderr)")
+            expect(
+                r.status == 2 && r.stderr.contains("huge.csv: ") && r.stderr.contains("is larger than 256 MiB"),
+                "\(command[0]): \(r.stderr)")
             expect(!r.stderr.contains("text file"), "\(r.stderr)")
         }
     }

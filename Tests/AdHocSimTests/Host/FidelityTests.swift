@@ -10,7 +10,8 @@ struct FidelityTests {
     static let slot = AwdlSchedule.slotDuration  // 65.536 ms
 
     /// Two phones on the logged idle and active sequences, channel 149.
-    static func loggedSchedule(hold: SimTime = AwdlSchedule.sequenceDuration, switchUp: SimTime = .zero) -> AwdlSchedule {
+    static func loggedSchedule(hold: SimTime = AwdlSchedule.sequenceDuration, switchUp: SimTime = .zero) -> AwdlSchedule
+    {
         AwdlSchedule(
             idle: [AwdlSchedule.idleOccupancy, AwdlSchedule.idleOccupancy],
             active: [AwdlSchedule.activeOccupancy, AwdlSchedule.activeOccupancy],
@@ -220,10 +221,12 @@ struct FidelityKeyTests {
         var t = TestScenario(name: "k", seed: 1, environment: ["preset": "city"], radio: nil)
         t.place("c", 0, 0)
         t.place("s", 10, 0, ["host": ["receiveUs": 80]])
-        t["flows"] = [[
-            "id": "f", "from": "c", "to": "s", "protocol": "udp",
-            "workload": ["kind": "thesis", "probes": 10, "packets": 10, "size": 100]
-        ]]
+        t["flows"] = [
+            [
+                "id": "f", "from": "c", "to": "s", "protocol": "udp",
+                "workload": ["kind": "thesis", "probes": 10, "packets": 10, "size": 100]
+            ]
+        ]
         return t.text
     }()
 

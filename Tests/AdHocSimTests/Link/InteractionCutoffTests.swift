@@ -57,7 +57,9 @@ struct InteractionCutoffTests {
     @Test func aFarFieldWithoutTheCutoffIsBadInput() {
         var t = TestScenario(name: "f", seed: 1, duration: 5, radio: ["technology": "wifi", "farField": "cells"])
         t.place("a", 0, 0)
-        expect(t.problems.contains { $0.path == "radio.farField" && $0.message.contains("without the cutoff") }, "\(t.problems)")
+        expect(
+            t.problems.contains { $0.path == "radio.farField" && $0.message.contains("without the cutoff") },
+            "\(t.problems)")
         t["radio"] = ["technology": "wifi", "farField": "cells", "interactionMarginDb": 3]
         expect(t.problems.isEmpty, "\(t.problems)")
     }

@@ -32,7 +32,8 @@ struct LinkBlockageTests {
         for i in 0..<4_000 {
             time = time + .milliseconds(1 + (i * 7919) % 1_500)
             // Alternate who asks about {0, 3}: the two directions keep their own row entries.
-            let asked03 = i % 3 == 0
+            let asked03 =
+                i % 3 == 0
                 ? Self.blockedViaRow(&store, 3, 0, 0, at: time) : Self.blockedViaRow(&store, 0, 1, 3, at: time)
             expectEqual(asked03, p03.isBlocked(at: time))
             expectEqual(Self.blockedViaRow(&store, 0, 0, 1, at: time), p01.isBlocked(at: time))

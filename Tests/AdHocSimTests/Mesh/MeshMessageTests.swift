@@ -27,7 +27,10 @@ struct MeshMessageTests {
             Self.line,
             mesh: [
                 "messages": [
-                    ["id": "chat", "from": "A", "to": "D", "size_bytes": 200, "count": 10, "interval_s": 1, "start_s": 12]
+                    [
+                        "id": "chat", "from": "A", "to": "D", "size_bytes": 200, "count": 10, "interval_s": 1,
+                        "start_s": 12
+                    ]
                 ]
             ], duration: 30)
         let (w, end) = run(s)
@@ -64,9 +67,9 @@ struct MeshMessageTests {
                     "messages": [
                         [
                             "id": "chat", "from": "A", "to": "E", "size_bytes": 200, "count": 10, "interval_s": 1,
-                            "start_s": 12, "reliable": .bool(reliable),
+                            "start_s": 12, "reliable": .bool(reliable)
                         ]
-                    ],
+                    ]
                 ], duration: 30)
             let (w, end) = run(s)
             expectEqual(w.layers.mesh!.peers, [[1], [0, 2], [1, 3], [2, 4], [3]])
@@ -134,8 +137,11 @@ struct MeshMessageTests {
             mesh: [
                 "routeCache": false, "sessionSetup": "instant",
                 "messages": [
-                    ["id": "chat", "from": "A", "to": "C", "size_bytes": 200, "count": 20, "interval_s": 1, "start_s": 10]
-                ],
+                    [
+                        "id": "chat", "from": "A", "to": "C", "size_bytes": 200, "count": 20, "interval_s": 1,
+                        "start_s": 10
+                    ]
+                ]
             ], events: [["at_s": 15.5, "node": .string(b == 1 ? "B1" : "B2"), "action": "fail"]],
             duration: 50)
         let (w, end) = run(s)
@@ -263,15 +269,21 @@ struct MeshMessageTests {
         // Both routes learned 2 s later, the same paths, and A's lost 2 s later: two pairs,
         // both only in time, every shift +2 s; the first difference is the stored 0.5 s change.
         let later = h + "2.500000000 A C A B C\n2.500000000 C A C B A\n14.000000000 A C -\n"
-        expectEqual(RouteChangeLog.difference(stored: stored, new: later), "2 pairs changed, 2 only in time (+2.000 s); first at 0.500 s, node A, destination C: "
+        expectEqual(
+            RouteChangeLog.difference(stored: stored, new: later),
+            "2 pairs changed, 2 only in time (+2.000 s); first at 0.500 s, node A, destination C: "
                 + "stored A B C from 0.500 s, new A B C from 2.500 s")
         // A different relay for C → A at the same time: one pair, not only in time.
         let other = h + "0.500000000 A C A B C\n0.500000000 C A C D A\n12.000000000 A C -\n"
-        expectEqual(RouteChangeLog.difference(stored: stored, new: other), "1 pair changed; first at 0.500 s, node C, destination A: stored C B A from 0.500 s, "
+        expectEqual(
+            RouteChangeLog.difference(stored: stored, new: other),
+            "1 pair changed; first at 0.500 s, node C, destination A: stored C B A from 0.500 s, "
                 + "new C D A from 0.500 s")
         // The route is never lost: the stored loss at 12 s is the difference.
         let kept = h + "0.500000000 A C A B C\n0.500000000 C A C B A\n"
-        expectEqual(RouteChangeLog.difference(stored: stored, new: kept), "1 pair changed; first at 12.000 s, node A, destination C: stored no route from 12.000 s, "
+        expectEqual(
+            RouteChangeLog.difference(stored: stored, new: kept),
+            "1 pair changed; first at 12.000 s, node A, destination C: stored no route from 12.000 s, "
                 + "new no further change")
         // An old per-heartbeat snapshot is not compared as if it were a log.
         expect(
@@ -353,7 +365,9 @@ struct MeshSweepTests {
         expect(data.allSatisfy { $0[packets] == "120" && Double($0[ratio]).map { (0...1).contains($0) } == true })
         let charts = try SweepPlots.charts(
             cellsCSV: try String(contentsOf: out.appendingPathComponent("cells.csv"), encoding: .utf8))
-        expectEqual(charts.map(\.file), [
+        expectEqual(
+            charts.map(\.file),
+            [
                 "mesh-delivery-by-place-and-routing.svg", "mesh-latency-by-place-and-routing.svg",
                 "mesh-control-by-place-and-routing.svg"
             ])

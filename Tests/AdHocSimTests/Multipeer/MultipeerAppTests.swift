@@ -61,7 +61,8 @@ struct MultipeerAppTests {
         expect(!heard(mismatch, 0, .notConnected).isEmpty || !heard(mismatch, 1, .notConnected).isEmpty)
         // optional with none: connected, unencrypted: the plain request and response, no
         // certificate.
-        let plain = try run(#"[{"node": "A", "encryption": "optional"}, {"node": "B", "encryption": "none"}]"#, duration: 5)
+        let plain = try run(
+            #"[{"node": "A", "encryption": "optional"}, {"node": "B", "encryption": "none"}]"#, duration: 5)
         expectEqual(plain.nodes.map(\.sessionPeers), [1, 1])
         expect((plain.multipeerEvents ?? []).allSatisfy { $0.kind != .certificate })
         // optional with required: encrypted: each side answers the other's certificate once
@@ -93,8 +94,9 @@ struct MultipeerAppTests {
             [("A", 0, 0), ("B", 30, 0)],
             mesh: ["resources": [["id": "big", "from": "B", "to": "A", "size_bytes": 60_000_000, "at_s": 5]]],
             events: [
-                ["at_s": 6.5, "node": "A", "action": "disconnect"], ["at_s": 6.5, "node": "A", "action": "stopAdvertising"],
-                ["at_s": 6.5, "node": "A", "action": "stopBrowsing"],
+                ["at_s": 6.5, "node": "A", "action": "disconnect"],
+                ["at_s": 6.5, "node": "A", "action": "stopAdvertising"],
+                ["at_s": 6.5, "node": "A", "action": "stopBrowsing"]
             ], duration: 20, seed: 6)
         let m = try require(try ScenarioRunner.run(s).mesh)
         expectEqual(heard(m, 0, .notConnected).map(\.time), [.milliseconds(6500)])
@@ -117,7 +119,8 @@ struct MultipeerAppTests {
             ["stopAdvertising", "stopBrowsing"].map { #"{"at_s": 5, "node": "\#(n)", "action": "\#($0)"}"# }
         }
         let m = try run(
-            "[]", events: "[" + (stop + [#"{"at_s": 10, "node": "C", "action": "join"}"#]).joined(separator: ", ") + "]",
+            "[]",
+            events: "[" + (stop + [#"{"at_s": 10, "node": "C", "action": "join"}"#]).joined(separator: ", ") + "]",
             nodes: [("A", 0, 0), ("B", 30, 0), ("C", 15, 10)], duration: 30)
         expectEqual(m.nodes.map(\.sessionPeers), [1, 1, 0])
         expect((m.multipeerEvents ?? []).allSatisfy { $0.node != 2 && $0.peer != 2 })
@@ -152,13 +155,22 @@ struct MultipeerAppTests {
                 .contains("is 256 bytes of UTF-8; Multipeer allows at most 255"))
         expect(
             errors(#"{"phones": [{"node": "A", "displayName": "\#(String(repeating: "é", count: 32))"}]}"#)
-                .contains("mesh.phones[0].displayName: a display name is 1 to 63 bytes of UTF-8 (MCPeerID); this one has 64"))
+                .contains(
+                    "mesh.phones[0].displayName: a display name is 1 to 63 bytes of UTF-8 (MCPeerID); this one has 64"))
         expect(errors(#"{"phones": [{"node": "A", "invitations": "accept-listed"}]}"#).contains("acceptFrom"))
-        expect(errors(#"{"phones": [{"node": "A"}, {"node": "A"}]}"#).contains("mesh.phones[1].node: this phone already has its settings"))
+        expect(
+            errors(#"{"phones": [{"node": "A"}, {"node": "A"}]}"#).contains(
+                "mesh.phones[1].node: this phone already has its settings"))
         // Settings that cannot act with the set-up chosen.
-        expect(errors(#"{"sessionSetup": "instant", "phones": [{"node": "A", "displayName": "Anna"}]}"#).contains("mesh.phones: the apps' settings act in Multipeer's discovery"))
-        expect(errors(#"{"sessions": [["A", "B"]], "phones": [{"node": "A", "displayName": "Anna"}]}"#).contains("with fixed \"sessions\" no phone discovers"))
-        expect(errors(#"{"sessionSetup": "instant", "handshakeRetransmission": true}"#).contains("mesh.handshakeRetransmission: handshakeRetransmission resends lost DTLS flights"))
+        expect(
+            errors(#"{"sessionSetup": "instant", "phones": [{"node": "A", "displayName": "Anna"}]}"#).contains(
+                "mesh.phones: the apps' settings act in Multipeer's discovery"))
+        expect(
+            errors(#"{"sessions": [["A", "B"]], "phones": [{"node": "A", "displayName": "Anna"}]}"#).contains(
+                "with fixed \"sessions\" no phone discovers"))
+        expect(
+            errors(#"{"sessionSetup": "instant", "handshakeRetransmission": true}"#).contains(
+                "mesh.handshakeRetransmission: handshakeRetransmission resends lost DTLS flights"))
         // A disconnect of a phone in none of the fixed session groups.
         let three = try? MeshScenarioText.scenario(
             [("A", 0, 0), ("B", 30, 0), ("C", 60, 0)], mesh: #"{"sessions": [["A", "B"]]}"#,

@@ -55,7 +55,9 @@ struct MultipeerSetupTests {
         t.place("A", 0, 0)
         t["mesh"] = ["sessionSetup": "magic", "encryption": "strong", "sessionsPerPhone": 0, "maxNeighbours": 65]
         let d = t.problems
-        expectEqual(d.map(\.path).sorted(), [
+        expectEqual(
+            d.map(\.path).sorted(),
+            [
                 "mesh.encryption", "mesh.maxNeighbours", "mesh.sessionSetup", "mesh.sessionsPerPhone"
             ])
         expect(

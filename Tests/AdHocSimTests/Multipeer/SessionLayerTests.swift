@@ -122,4 +122,3 @@ struct SessionLayerTests {
         expectEqual(packets.map { s.wire.mustHold($0, room: 5) }, [false, false, false])
     }
 }
-

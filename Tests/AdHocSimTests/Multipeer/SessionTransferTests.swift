@@ -121,7 +121,7 @@ struct SessionTransferTests {
         let m = try run(mesh: [
             "resources": [
                 ["id": "big", "from": "a", "to": "b", "size_bytes": 20_000_000, "at_s": 3, "cancel_at_s": 3.2],
-                ["id": "small", "from": "a", "to": "c", "size_bytes": 100_000, "at_s": 3, "cancel_at_s": 11],
+                ["id": "small", "from": "a", "to": "c", "size_bytes": 100_000, "at_s": 3, "cancel_at_s": 11]
             ]
         ])
         let big = m.transfers[0]
@@ -139,7 +139,7 @@ struct SessionTransferTests {
     @Test func aFixedSessionConnectsEveryMemberToEveryOther() throws {
         let m = try run(mesh: [
             "sessions": [["a", "b", "c"]],
-            "streams": [["id": "s", "from": "b", "to": "c", "bytes_per_s": 8000, "duration_s": 2, "at_s": 1]],
+            "streams": [["id": "s", "from": "b", "to": "c", "bytes_per_s": 8000, "duration_s": 2, "at_s": 1]]
         ])
         expectEqual(m.nodes.map(\.sessionPeers), [2, 2, 2])
         expectEqual(m.transfers[0].state, .completed)
@@ -152,10 +152,10 @@ struct SessionTransferTests {
     @Test func aFailedGroupMemberLeavesAndRejoins() throws {
         var scenario = SessionTransferTests.radioScenario(mesh: [
             "sessions": [["a", "b", "c"]],
-            "streams": [["id": "s", "from": "a", "to": "c", "bytes_per_s": 8000, "duration_s": 6, "at_s": 1]],
+            "streams": [["id": "s", "from": "a", "to": "c", "bytes_per_s": 8000, "duration_s": 6, "at_s": 1]]
         ])
         scenario["events"] = [
-            ["at_s": 2.5, "node": "c", "action": "fail"], ["at_s": 8.5, "node": "c", "action": "recover"],
+            ["at_s": 2.5, "node": "c", "action": "fail"], ["at_s": 8.5, "node": "c", "action": "recover"]
         ]
         let s = try scenario.decoded()
         var sim = Simulation(seed: s.seed)
@@ -253,7 +253,10 @@ struct MeshMtuTests {
         t.place("b", 10, 0)
         t["mesh"] = ["encryption": .string(encryption)]
         t["flows"] = [
-            ["id": "f", "from": "a", "to": "b", "protocol": "udp", "start_s": 1, "workload": ["kind": "bulk", "bytes": 1000]]
+            [
+                "id": "f", "from": "a", "to": "b", "protocol": "udp", "start_s": 1,
+                "workload": ["kind": "bulk", "bytes": 1000]
+            ]
         ]
         let s = try t.decoded()
         var sim = Simulation(seed: 1)

@@ -82,7 +82,8 @@ struct ChartGrammarTests {
     @Test func aComparisonPairsMeasuredAndSimulated() throws {
         // Measured city TCP: RTT 20 ms in each test; simulated: the mean of 10 and 12 ms, 11 (the cells above).
         let measured = try MeasuredTable(
-            text: "place,protocol,distance_m,packets,size_bytes,rtt_mean_ms\ncity,tcp,10,100,4096,20\ncity,tcp,10,100,4096,20\n",
+            text:
+                "place,protocol,distance_m,packets,size_bytes,rtt_mean_ms\ncity,tcp,10,100,4096,20\ncity,tcp,10,100,4096,20\n",
             file: "m.csv")
         let comparison = try FieldComparison(cellsCSV: Self.cells, file: "cells.csv", measured: measured)
         let chart = try require(comparison.charts.first { $0.name == "compare-rtt.svg" }).contents

@@ -116,10 +116,14 @@ struct ViewerEscapingTests {
 @Suite("Decimal text")
 struct DecimalTextTests {
     @Test func onlyPlainDecimalsAreNumbers() {
-        for (text, value) in [("14.921", 14.921), ("-3", -3.0), (".5", 0.5), ("5.", 5.0), ("1e3", 1000.0), ("2.5E-2", 0.025)] {
+        for (text, value) in [
+            ("14.921", 14.921), ("-3", -3.0), (".5", 0.5), ("5.", 5.0), ("1e3", 1000.0), ("2.5E-2", 0.025)
+        ] {
             expectEqual(DecimalText.parse(text), value, "\(text)")
         }
-        for text in ["", "-", ".", "1e", "0x1.dd7p3", "inf", "nan", "14.921\u{0}GARBAGE", " 1", "1 ", "+1", "1e400", "1,5"] {
+        for text in [
+            "", "-", ".", "1e", "0x1.dd7p3", "inf", "nan", "14.921\u{0}GARBAGE", " 1", "1 ", "+1", "1e400", "1,5"
+        ] {
             expect(DecimalText.parse(text) == nil, "\(text.debugDescription)")
         }
     }

@@ -13,7 +13,8 @@ struct DocLinkTests {
     /// folder under `results/` (`results/README.md` itself is a page).
     static func pages() throws -> [String] {
         let base = root.standardized.path + "/"
-        let walk = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil, options: [.skipsHiddenFiles])
+        let walk = FileManager.default.enumerator(
+            at: root, includingPropertiesForKeys: nil, options: [.skipsHiddenFiles])
         let all = (walk?.compactMap { ($0 as? URL)?.standardized.path } ?? []).filter { $0.hasPrefix(base) }
         return all.map { String($0.dropFirst(base.count)) }.filter { path in
             path.hasSuffix(".md") && !(path.hasPrefix("results/") && path.split(separator: "/").count > 2)
@@ -79,7 +80,8 @@ struct DocLinkTests {
         // the backticks, parentheses, '#', ';' and keeps the digits and hyphens.
         let page = "# Title\n## The `kind` field (part #2; 2026-11-27)\n## Title\n```\n# not a heading\n```\n"
         expectEqual(Self.anchors(page), ["title", "the-kind-field-part-2-2026-11-27", "title-1"])
-        expectEqual(Self.links("see [a](docs/a.md#x) and [b](https://e.org) `[c](d.md)`\n```\n[e](f.md)\n```"),
+        expectEqual(
+            Self.links("see [a](docs/a.md#x) and [b](https://e.org) `[c](d.md)`\n```\n[e](f.md)\n```"),
             ["docs/a.md#x", "d.md"])
     }
 
@@ -93,7 +95,8 @@ struct DocLinkTests {
             for link in Self.links(text) {
                 let parts = link.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)
                 let file = String(parts[0])
-                let target = file.isEmpty ? url : url.deletingLastPathComponent().appendingPathComponent(file).standardized
+                let target =
+                    file.isEmpty ? url : url.deletingLastPathComponent().appendingPathComponent(file).standardized
                 guard FileManager.default.fileExists(atPath: target.path) else {
                     expect(false, "\(page): the link \(link) names no file")
                     continue

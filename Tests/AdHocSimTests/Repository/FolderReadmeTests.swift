@@ -22,8 +22,10 @@ struct FolderReadmeTests {
                     let name = String(line[line.index(line.startIndex, offsetBy: 3)..<end])
                     return name.hasSuffix(".swift") ? name : nil
                 })
-            expectEqual(files, listed,
-                "\(folder)/README.md: unlisted \(files.subtracting(listed).sorted()), gone \(listed.subtracting(files).sorted()); run scripts/refresh-folder-readmes.py")
+            expectEqual(
+                files, listed,
+                "\(folder)/README.md: unlisted \(files.subtracting(listed).sorted()), gone \(listed.subtracting(files).sorted()); run scripts/refresh-folder-readmes.py"
+            )
         }
     }
 }

@@ -136,7 +136,8 @@ struct SchemaTests {
         let a = try decode(plain).get(), b = try decode(marked).get()
         expectEqual(a.inputHash, b.inputHash)
         expectEqual(JSONText.render(a.effectiveInput), JSONText.render(b.effectiveInput))
-        expectEqual(diagnostics(
+        expectEqual(
+            diagnostics(
                 #"{"$schema": 3, "name": "t", "seed": 1, "duration_s": 5, "environment": {"preset": "field"}, "nodes": [{"id": "a", "position": [0, 0, 1]}]}"#
             ).map(\.path), ["$schema"])
     }
@@ -152,14 +153,17 @@ struct ParameterDeclarationTests {
     /// --table SECTION` between its markers.
     @Test(arguments: DeclaredSection.all.map { ($0.name, $0.page, $0.markdownTable) })
     func theModelPagesHoldTheGeneratedTables(_ name: String, _ pageName: String, _ table: String) throws {
-        let page = try String(contentsOf: Self.root.appendingPathComponent("docs/models/\(pageName).md"), encoding: .utf8)
+        let page = try String(
+            contentsOf: Self.root.appendingPathComponent("docs/models/\(pageName).md"), encoding: .utf8)
         let start = "<!-- generated: adhocsim schema --table \(name) -->\n"
-        guard let a = page.range(of: start), let b = page.range(of: "<!-- end generated -->", range: a.upperBound..<page.endIndex)
+        guard let a = page.range(of: start),
+            let b = page.range(of: "<!-- end generated -->", range: a.upperBound..<page.endIndex)
         else {
             Issue.record("docs/models/\(pageName).md lacks the generated-table markers for \(name)")
             return
         }
-        expectEqual(String(page[a.upperBound..<b.lowerBound]), table,
+        expectEqual(
+            String(page[a.upperBound..<b.lowerBound]), table,
             "docs/models/\(pageName).md is stale: run scripts/refresh-model-tables.py")
     }
 
@@ -172,8 +176,12 @@ struct ParameterDeclarationTests {
         let base = t.text
         let s = try decode(
             base,
-            overrides: ["transport.quic.certificateBytes=0", "transport.tcp.keepaliveIdleS=null", "transport.tcp.sendBufferBytes=4096",
-                        "transport.tcp.delayedAckMs=40"]).get()
+            overrides: [
+                "transport.quic.certificateBytes=0", "transport.tcp.keepaliveIdleS=null",
+                "transport.tcp.sendBufferBytes=4096",
+                "transport.tcp.delayedAckMs=40"
+            ]
+        ).get()
         // Each key sets the endpoints' own setting, in their units; the send buffer both TCP's and QUIC's.
         expect(s.transport.quic.certificateBytes == 0 && s.transport.tcp.keepaliveIdle == nil)
         expect(s.transport.tcp.sendBuffer == 4096 && s.transport.quic.sendBuffer == 4096)
@@ -228,7 +236,9 @@ struct ParameterDeclarationTests {
         expectEqual(d.first?.path, "host.warmUpMs")
         expect(d.first?.message.contains("a warm-up time constant in milliseconds, 0.001...60000") == true)
         expect(diagnostics(base, overrides: ["host.warmUpMs=60000"]).isEmpty)
-        expectEqual(diagnostics(base, overrides: ["nodes[0].host.interfaceQueue=blocking"]).first?.path, "nodes[0].host.interfaceQueue")
+        expectEqual(
+            diagnostics(base, overrides: ["nodes[0].host.interfaceQueue=blocking"]).first?.path,
+            "nodes[0].host.interfaceQueue")
         // The model runs with the declared defaults, in its own units (23.3 µs, 38 ms, 2 s, 8 MiB).
         let q = ConnectionQueue(HostSpec(), stream: RandomStream(seed: 1, name: "test"))
         expectEqual(q.sendCost, .nanoseconds(23_300))

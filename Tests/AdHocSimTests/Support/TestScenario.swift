@@ -33,7 +33,9 @@ enum JSON: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleB
     init(floatLiteral value: Double) { self = .number(value) }
     init(booleanLiteral value: Bool) { self = .bool(value) }
     init(arrayLiteral elements: JSON...) { self = .array(elements) }
-    init(dictionaryLiteral elements: (String, JSON)...) { self = .object(elements.map { Pair(key: $0.0, value: $0.1) }) }
+    init(dictionaryLiteral elements: (String, JSON)...) {
+        self = .object(elements.map { Pair(key: $0.0, value: $0.1) })
+    }
     init(nilLiteral: ()) { self = .null }
 
     /// The value of `key` in an object (`nil` when absent or not an object); setting it replaces
@@ -90,7 +92,9 @@ struct TestScenario {
         name: String = "t", seed: Int = 7, duration: Double = 10, environment: JSON = ["preset": "field"],
         radio: JSON? = ["technology": "awdl"]
     ) {
-        root = ["name": .string(name), "seed": .integer(seed), "duration_s": .number(duration), "environment": environment]
+        root = [
+            "name": .string(name), "seed": .integer(seed), "duration_s": .number(duration), "environment": environment
+        ]
         if let radio { root["radio"] = radio }
         root["nodes"] = []
     }
@@ -147,7 +151,9 @@ struct TestScenarioTests {
         s.place("a", 0, 0)
         s.place("b", 10.5, 0, ["role": "client"])
         s["mesh"] = ["sessions": [["a", "b"]]]
-        expectEqual(s.text, #"{"name": "t", "seed": 7, "duration_s": 12, "environment": {"preset": "field", "shadowingSigmaDb": 0}, "#
+        expectEqual(
+            s.text,
+            #"{"name": "t", "seed": 7, "duration_s": 12, "environment": {"preset": "field", "shadowingSigmaDb": 0}, "#
                 + #""radio": {"technology": "awdl"}, "nodes": [{"id": "a", "position": [0, 0, 1.2]}, "#
                 + #"{"id": "b", "position": [10.5, 0, 1.2], "role": "client"}], "mesh": {"sessions": [["a", "b"]]}}"#)
         expectEqual(JSON.string("say \"hi\"\\").text, #""say \"hi\"\\""#)

@@ -14,10 +14,12 @@ func miniSweepScenario(
     t["distance_m"] = 10
     t.place("client", 0, 0)
     t.place("server", 10, 0)
-    t["flows"] = [[
-        "id": "f", "from": "client", "to": "server", "protocol": "tcp",
-        "workload": ["kind": "thesis", "probes": 10, "packets": 50, "size": 1024]
-    ]]
+    t["flows"] = [
+        [
+            "id": "f", "from": "client", "to": "server", "protocol": "tcp",
+            "workload": ["kind": "thesis", "probes": 10, "packets": 50, "size": 1024]
+        ]
+    ]
     t["matrix"] = matrix
     return t
 }
@@ -97,7 +99,8 @@ struct SweepTests {
     @Test(ScaleCheck.trait) func aKilledSweepResumesToTheSameBytes() throws {
         // A bigger matrix so the kill lands mid-way: 4 places × 3 protocols × 2 distances × 2 sizes.
         let big = miniSweepScenario(matrix: [
-            "environment.preset": ["underground", "city", "field", "forest"], "flows[0].protocol": ["tcp", "udp", "quic"],
+            "environment.preset": ["underground", "city", "field", "forest"],
+            "flows[0].protocol": ["tcp", "udp", "quic"],
             "distance_m": [1, "max"], "flows[0].workload.size": [1024, 4096], "repeat": 1
         ]).text
         let dir = try temporaryFolder(["m.json": big])
@@ -159,8 +162,10 @@ struct SweepTests {
         // Inline, its problems name the argument; only the top-level matrix may be an object.
         let inlineBad = try CLI.run(["sweep", "m.json", "--matrix", "{\"distance_m\": 5}", "--out", "o3"], in: dir)
         expectEqual(inlineBad.status, 2)
-        expect(inlineBad.stderr.contains("--set matrix={\"distance_m\": 5}: error: matrix.distance_m: expected an array"))
-        let elsewhere = try CLI.run(["sweep", "m.json", "--set", "environment={\"preset\": \"city\"}", "--out", "o4"], in: dir)
+        expect(
+            inlineBad.stderr.contains("--set matrix={\"distance_m\": 5}: error: matrix.distance_m: expected an array"))
+        let elsewhere = try CLI.run(
+            ["sweep", "m.json", "--set", "environment={\"preset\": \"city\"}", "--out", "o4"], in: dir)
         expect(elsewhere.status == 2 && elsewhere.stderr.contains("--set replaces single values only"))
         expectEqual(try listing(dir).filter { $0.hasPrefix("o") }, ["o"])
     }
@@ -168,10 +173,12 @@ struct SweepTests {
     @Test func badSweepInputIsRefusedClearly() throws {
         let dir = try temporaryFolder([
             "empty.json": miniSweepScenario(matrix: [
-                "environment.preset": ["city", "field"], "flows[0].protocol": ["tcp", "udp", "quic"], "distance_m": [], "repeat": 2
+                "environment.preset": ["city", "field"], "flows[0].protocol": ["tcp", "udp", "quic"], "distance_m": [],
+                "repeat": 2
             ]).text,
             "nopath.json": miniSweepScenario(matrix: [
-                "environment.preset": ["city", "field"], "flows[0].protocol": ["tcp", "udp", "quic"], "environment.presett": [1],
+                "environment.preset": ["city", "field"], "flows[0].protocol": ["tcp", "udp", "quic"],
+                "environment.presett": [1],
                 "repeat": 2
             ]).text,
             "m.json": miniSweep
@@ -181,7 +188,11 @@ struct SweepTests {
         let nopath = try CLI.run(["sweep", "nopath.json", "--out", "o2"], in: dir)
         expect(nopath.status == 2 && nopath.stderr.contains("matrix.environment.presett: the path does not exist"))
         let shard = try CLI.run(["sweep", "m.json", "--shard", "4/3", "--out", "o3"], in: dir)
-        expect(shard.status == 2 && shard.stderr.contains("--shard expects K/N with 1 ≤ K ≤ N ≤ 1000000 (a sweep's most units), found \"4/3\""))
+        expect(
+            shard.status == 2
+                && shard.stderr.contains(
+                    "--shard expects K/N with 1 ≤ K ≤ N ≤ 1000000 (a sweep's most units), found \"4/3\"")
+        )
         // An output folder that cannot be created (a file stands where its parent should be;
         // unlike permission bits, this holds for root too).
         try Data("x".utf8).write(to: dir.appendingPathComponent("blocker"))

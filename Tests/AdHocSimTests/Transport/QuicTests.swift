@@ -57,8 +57,10 @@ struct QuicTests {
     /// nothing goes back to idle.
     @Test func theStatesFollowRfc9000() {
         let states: [QuicEndpoint.State] = [.idle, .handshaking, .established, .closed]
-        let arrows: Set<String> = ["idle→handshaking", "handshaking→established", "idle→closed", "handshaking→closed",
-                                   "established→closed"]
+        let arrows: Set<String> = [
+            "idle→handshaking", "handshaking→established", "idle→closed", "handshaking→closed",
+            "established→closed"
+        ]
         for a in states {
             for b in states {
                 expectEqual(QuicEndpoint.allowed(from: a, to: b), arrows.contains("\(a)→\(b)"), "\(a) → \(b)")

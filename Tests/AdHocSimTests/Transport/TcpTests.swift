@@ -54,9 +54,13 @@ struct TcpTests {
     @Test func segmentSizeComesFromTheMtu() {
         var sim = Simulation(seed: 1)
         // IPv4 over a 1500-byte MTU: MSS 1460, minus 12 bytes of timestamps: 1448.
-        expectEqual(TcpEndpoint(flow: 0, isClient: true, config: TcpConfig(), mtuPayload: 1480, sim: &sim, side: 0).segmentBytes, 1448)
+        expectEqual(
+            TcpEndpoint(flow: 0, isClient: true, config: TcpConfig(), mtuPayload: 1480, sim: &sim, side: 0)
+                .segmentBytes, 1448)
         // IPv6 over AWDL's 1484: 1484 − 40 − 20 − 12 = 1412.
-        expectEqual(TcpEndpoint(flow: 0, isClient: true, config: TcpConfig(), mtuPayload: 1444, sim: &sim, side: 1).segmentBytes, 1412)
+        expectEqual(
+            TcpEndpoint(flow: 0, isClient: true, config: TcpConfig(), mtuPayload: 1444, sim: &sim, side: 1)
+                .segmentBytes, 1412)
     }
 
     @Test func nagleHoldsSmallWritesUntilTheAck() {

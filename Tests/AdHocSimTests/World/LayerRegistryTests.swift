@@ -14,7 +14,9 @@ struct LayerRegistryTests {
         }
         for i in claims.indices {
             for j in claims.indices where j > i {
-                expect(!claims[i].1.overlaps(claims[j].1), "\(claims[i].0) \(claims[i].1) and \(claims[j].0) \(claims[j].1)")
+                expect(
+                    !claims[i].1.overlaps(claims[j].1),
+                    "\(claims[i].0) \(claims[i].1) and \(claims[j].0) \(claims[j].1)")
             }
         }
         // Just outside the range: the application's block below, the transport's far above.
@@ -24,18 +26,18 @@ struct LayerRegistryTests {
 
     @Test func everyLayerKindLiesInItsOwnBlocks() {
         let mesh: [EventKind] = [
-            .meshHeartbeat, .meshMessage, .meshConfirmTimeout, .meshRequestTimeout, .meshSessionHeartbeat,
+            .meshHeartbeat, .meshMessage, .meshConfirmTimeout, .meshRequestTimeout, .meshSessionHeartbeat
         ]
         // Multipeer's session layer beneath the routing: its kinds kept the numbers the mesh
         // gave them (231, 236–239, 250–253).
         let sessions: [EventKind] = [
             .sessionRound, .bonjourQuery, .bonjourAnswer, .invitationTimeout, .reliableResend,
-            .transferStart, .transferCancel, .streamWrite, .handshakeTimer,
+            .transferStart, .transferCancel, .streamWrite, .handshakeTimer
         ]
         let ble: [EventKind] = [
             .bleAdvertisingEvent, .bleAdvertiserSend, .bleAdvertiserListenEnd, .bleTransmissionEnd,
             .bleScanWindow, .bleScanRequest, .bleScanResponse, .bleScanResponseTimeout, .bleWifiFrame,
-            .bleConnectionEvent,
+            .bleConnectionEvent
         ]
         for k in mesh {
             expect(MeshNetwork.owns(k) && !SessionEvents.owns(k) && !BleNetwork.owns(k), "mesh kind \(k.rawValue)")
@@ -71,15 +73,20 @@ struct LayerListTests {
         static var declaredSections: [DeclaredSection] { [] }
         static var schemaStub: String { #"{"type": "object", "description": "counts"}"# }
         static func decode(
-            _ section: JSONNode, _ path: JSONPath, _ decoder: ScenarioDecoder, nodeIndex: [String: Int], duration: Double?
+            _ section: JSONNode, _ path: JSONPath, _ decoder: ScenarioDecoder, nodeIndex: [String: Int],
+            duration: Double?
         ) -> Int? { nil }
         static var eventClaims: [(layer: String, blocks: [Range<UInt16>])] { [("counting", [290..<300])] }
         static func handles(_ kind: EventKind) -> Bool { (290..<300).contains(kind.rawValue) }
-        static func start(_ spec: Int, scenario: Scenario, nodes: NodeTable, hasRadio: Bool, sim: inout Simulation) -> Self? {
+        static func start(
+            _ spec: Int, scenario: Scenario, nodes: NodeTable, hasRadio: Bool, sim: inout Simulation
+        ) -> Self? {
             sim.schedule(at: .seconds(1), target: 0, kind: EventKind(rawValue: 290))
             return CountingLayer(events: spec)
         }
-        mutating func handleEvent<L: LinkTechnology>(_ event: Event, link: inout L, sim: inout Simulation) { events += 1 }
+        mutating func handleEvent<L: LinkTechnology>(_ event: Event, link: inout L, sim: inout Simulation) {
+            events += 1
+        }
         mutating func nodeCameUp(_ node: Int, joined: Bool, sim: inout Simulation) { log.append("up \(node)") }
         func measure(scenario: Scenario, hosts: HostStack, nodes: Int, end: SimTime) -> Int { events }
         static func files(_ metrics: Int, report: RunReport) -> [ResultFile] { [] }
@@ -121,7 +128,7 @@ struct LayerListTests {
         s["mesh"] = [:]
         s["ble"] = [
             "advertisers": [["node": "a", "intervalMs": 100]],
-            "scanners": [["node": "b", "intervalMs": 100, "windowMs": 100]],
+            "scanners": [["node": "b", "intervalMs": 100, "windowMs": 100]]
         ]
         let scenario = try s.decoded()
         let report = try ScenarioRunner.run(scenario)
@@ -132,7 +139,8 @@ struct LayerListTests {
 
         // Files and summary: the mesh's, then Bluetooth LE's.
         let names = report.layers.files(report).map(\.name)
-        expectEqual(names, MeshFiles.files(mesh, report: report).map(\.name) + BleFiles.files(ble, report: report).map(\.name))
+        expectEqual(
+            names, MeshFiles.files(mesh, report: report).map(\.name) + BleFiles.files(ble, report: report).map(\.name))
         let summary = report.layers.summaryText(report)
         let meshLine = try require(summary.range(of: "mesh: 2 nodes"))
         let bleLine = try require(summary.range(of: "ble: 1 advertisers, 1 scanners"))

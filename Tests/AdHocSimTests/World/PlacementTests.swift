@@ -52,9 +52,13 @@ struct PlacementTests {
     @Test func placedPhonesCanBeNamedByFlowsAndMessages() throws {
         var t = TestScenario(name: "p", seed: 1, duration: 5)
         t["nodes"] = ["count": 10, "area_m": [30, 30]]
-        t["mesh"] = ["messages": [[
-            "id": "m", "from": "n0", "to": "n9", "size_bytes": 100, "count": 1, "interval_s": 1, "start_s": 2
-        ]]]
+        t["mesh"] = [
+            "messages": [
+                [
+                    "id": "m", "from": "n0", "to": "n9", "size_bytes": 100, "count": 1, "interval_s": 1, "start_s": 2
+                ]
+            ]
+        ]
         expect(t.problems.isEmpty)
     }
 

@@ -236,7 +236,8 @@ struct SeamTests {
     /// lost; a packet already being serialised still completes.
     @Test func anIdealLinkNodeThatIsDownNeitherSendsNorReceives() throws {
         let s = try linkScenario(
-            nodes: [("A", 0, 0), ("B", 10, 0)], radio: ["technology": "ideal"], extra: ["link": ["rateMbps": 8, "delayMs": 1]])
+            nodes: [("A", 0, 0), ("B", 10, 0)], radio: ["technology": "ideal"],
+            extra: ["link": ["rateMbps": 8, "delayMs": 1]])
         var sim = Simulation(seed: 1)
         var link = IdealLink(
             s, radio: RadioConfiguration(s.radio), place: PlaceParameters.resolve(s.environment, frequencyHz: 5.8e9),
