@@ -39,6 +39,31 @@ public struct MultipeerPhone: Sendable, Equatable {
     public var invitations = InvitationPolicy.accept
     /// With `accept-listed`: the peers it accepts (node indices).
     public var acceptFrom: [Int] = []
+    /// The Bonjour service type its advertiser and browser use
+    /// (`MCNearbyServiceAdvertiser(peer:discoveryInfo:serviceType:)`): phones of different
+    /// types neither find nor invite each other. Every phone runs one app by default, so one
+    /// type (`defaultServiceType`).
+    public var serviceType = MultipeerPhone.defaultServiceType
+
+    /// The service type of a phone that sets none: `"madhoc"` (assumption: the seeds name no
+    /// type; all MAdHoc phones run one app, so any one name gives the same runs).
+    public static let defaultServiceType = "madhoc"
+
+    /// Why `type` is not a service type as Apple documents them for
+    /// `MCNearbyServiceAdvertiser` (RFC 6335 §5.1's service names): 1 to 15 characters, ASCII
+    /// lowercase letters, digits and hyphens, at least one letter, no hyphen first, last or
+    /// next to another; `nil` when it is one.
+    public static func serviceTypeProblem(_ type: String) -> String? {
+        let scalars = Array(type.unicodeScalars)
+        guard (1...15).contains(scalars.count) else { return "1 to 15 characters, found \(scalars.count)" }
+        let allowed = scalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" }
+        guard allowed else { return "only ASCII lowercase letters, digits and hyphens" }
+        guard scalars.contains(where: { ("a"..."z").contains($0) }) else { return "at least one letter" }
+        guard scalars.first != "-", scalars.last != "-", !type.contains("--") else {
+            return "no hyphen at either end or next to another"
+        }
+        return nil
+    }
 
     /// A phone with the mesh's defaults.
     public init(node: Int) { self.node = node }
@@ -46,6 +71,7 @@ public struct MultipeerPhone: Sendable, Equatable {
     public static func == (a: MultipeerPhone, b: MultipeerPhone) -> Bool {
         a.node == b.node && a.displayName == b.displayName && a.encryption == b.encryption
             && a.certificate == b.certificate && a.invitations == b.invitations && a.acceptFrom == b.acceptFrom
+            && a.serviceType == b.serviceType
             && a.discoveryInfo.elementsEqual(b.discoveryInfo) { $0.key == $1.key && $0.value == $1.value }
     }
 
@@ -125,6 +151,28 @@ enum PhoneParameters {
                 help: "the peer's display name; its length goes into the Bonjour answer and the invitation",
                 expected: "a display name", source: .cited("MCPeerID.init(displayName:): at most 63 bytes of UTF-8")),
             Parameter(
+                "serviceType",
+                .custom(
+                    schema: #"{"type": "string", "pattern": "^(?=.*[a-z])[a-z0-9](?:[a-z0-9]|-(?=[a-z0-9])){0,14}$"}"#,
+                    value: "1 … 15 of a–z, 0–9 and single inner hyphens, with a letter",
+                    decode: { values, v, at, what, item in
+                        guard let s = values.string(v, at, what) else { return false }
+                        if let problem = MultipeerPhone.serviceTypeProblem(s) {
+                            values.sink.report(
+                                "a service type is \(problem) (MCNearbyServiceAdvertiser); found \"\(Diagnostic.excerpt(s))\"",
+                                path: at, at: v.origin)
+                            return false
+                        }
+                        item.phone.serviceType = s
+                        return true
+                    }),
+                default: "`\"\(MultipeerPhone.defaultServiceType)\"`",
+                help: "the Bonjour service type its advertiser and browser use; phones of different types never meet",
+                expected: "a service type",
+                source: .cited(
+                    "MCNearbyServiceAdvertiser(peer:discoveryInfo:serviceType:), RFC 6335 §5.1; the default name an assumption"
+                )),
+            Parameter(
                 "discoveryInfo",
                 .custom(
                     schema: #"{"type": "object", "additionalProperties": {"type": "string"}}"#,
@@ -179,7 +227,7 @@ enum PhoneParameters {
                 expected: "a list of node ids", source: .required)
         ],
         objectExpected:
-            "a phone's Multipeer settings {\"node\", \"displayName\"?, \"discoveryInfo\"?, \"encryption\"?, \"certificate\"?, \"invitations\"?, \"acceptFrom\"?}"
+            "a phone's Multipeer settings {\"node\", \"displayName\"?, \"discoveryInfo\"?, \"encryption\"?, \"certificate\"?, \"invitations\"?, \"acceptFrom\"?, \"serviceType\"?}"
     )
 
     /// `discoveryInfo`: string keys without `=`, string values, each `key=value` at most 255

@@ -219,11 +219,16 @@ extension MultipeerSetup {
         let config = wire.config
         switch f.kind {
         case .mdnsQuery:
-            // An advertiser answers what it hears, after its random delay.
-            if advertising[r] { sim.schedule(after: mdnsDelay(r), target: UInt32(r), kind: .bonjourAnswer) }
+            // An advertiser answers what it hears of its own service type, after its random delay.
+            if advertising[r], phones[r].serviceType == phones[from].serviceType {
+                sim.schedule(after: mdnsDelay(r), target: UInt32(r), kind: .bonjourAnswer)
+            }
         case .mdnsAnswer:
-            // Found: the signal-strength rule decides, then an invitation if both have room.
-            guard browsing[r], link.medianRxDbm(from: from, to: r) >= config.discoverDbm else { return nil }
+            // Found (an answer of the browser's own service type): the signal-strength rule
+            // decides, then an invitation if both have room.
+            guard browsing[r], phones[r].serviceType == phones[from].serviceType,
+                link.medianRxDbm(from: from, to: r) >= config.discoverDbm
+            else { return nil }
             if !finders[from].contains(r) {
                 finders[from].append(r)
                 note(.found, at: r, about: from, now: sim.now)

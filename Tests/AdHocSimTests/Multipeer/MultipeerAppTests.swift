@@ -40,6 +40,37 @@ struct MultipeerAppTests {
         expectEqual(heard(m, 0, .found).count, 1)  // found once, never lost
     }
 
+    /// Two apps of different service types in range of each other: neither browser finds the
+    /// other's advertiser, so no invitation and no session; with one type they connect.
+    @Test func twoServiceTypesNeverMeet() throws {
+        let apart = try run(#"[{"node": "A", "serviceType": "chat"}, {"node": "B", "serviceType": "files"}]"#)
+        for node in [0, 1] {
+            expect(heard(apart, node, .found).isEmpty && heard(apart, node, .invite).isEmpty)
+        }
+        expectEqual(apart.nodes.map(\.sessionPeers), [0, 0])
+        let together = try run(#"[{"node": "A", "serviceType": "chat"}, {"node": "B", "serviceType": "chat"}]"#)
+        expectEqual(together.nodes.map(\.sessionPeers), [1, 1])
+    }
+
+    /// Service types as Apple documents them (RFC 6335 §5.1): each bad one is refused at its path.
+    @Test func aServiceTypeIsCheckedAsAppleDocumentsIt() throws {
+        for (type, why) in [
+            ("", "1 to 15 characters"), ("abcdefghijklmnop", "1 to 15 characters"), ("Chat", "lowercase"),
+            ("c_t", "lowercase"), ("123", "at least one letter"), ("-chat", "hyphen"), ("chat-", "hyphen"),
+            ("ch--at", "hyphen")
+        ] {
+            var t = TestScenario(name: "mesh", seed: 1, duration: 10, radio: ["technology": "wifi"])
+            t.place("A", 0, 0)
+            t.place("B", 30, 0)
+            t["mesh"] = .raw("{\"phones\": [{\"node\": \"A\", \"serviceType\": \"\(type)\"}]}")
+            let d = diagnostics(t.text)
+            expect(
+                d.count == 1 && d[0].path == "mesh.phones[0].serviceType" && d[0].message.contains(why), "\(type): \(d)"
+            )
+        }
+        expect(MultipeerPhone.serviceTypeProblem("txt-chat2") == nil)
+    }
+
     @Test func anIgnoredInvitationTimesOutAfterThirtySeconds() throws {
         // No reply: A's session gives up after invitePeer's 30 s timeout, to the nanosecond.
         let m = try run(
