@@ -74,9 +74,7 @@ public enum OutputFolder {
     public static func refuseLinks(in directory: URL, names: [String]) throws {
         for name in names {
             let path = directory.appendingPathComponent(name).path
-            guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
-                attributes[.type] as? FileAttributeType == .typeSymbolicLink
-            else { continue }
+            guard linkDestination(URL(fileURLWithPath: path)) != nil else { continue }
             throw Refusal(
                 description: "\(path) is a symbolic link; adhocsim never writes through a link inside a result folder "
                     + "(it could change or empty what the link points to). Replace it with a folder or file, or "

@@ -37,9 +37,7 @@ extension SvgChart {
                 }
                 let v = b.values.sorted()
                 guard !v.isEmpty else { continue }
-                let q1 = quantile(v, 0.25), med = quantile(v, 0.5), q3 = quantile(v, 0.75)
-                let fence = 1.5 * (q3 - q1)
-                let low = v.first { $0 >= q1 - fence } ?? q1, high = v.last { $0 <= q3 + fence } ?? q3
+                let (q1, med, q3, low, high) = tukey(v)
                 highest = Swift.min(highest, py(v[v.count - 1]))
                 out +=
                     "<g class=\"box\" data-key=\"\(escape(b.key))\" data-filled=\"\(b.filled)\" data-color=\"\(color)\" data-median=\"\(NumberText.fixed(med, decimals: 3))\">"

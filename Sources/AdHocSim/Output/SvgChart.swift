@@ -142,6 +142,14 @@ public struct SvgChart: Sendable {
         return decimals <= 9 ? NumberText.fixed(v, decimals: decimals) : "\(v)"  // shortest round-trip form
     }
 
+    /// A Tukey box of sorted, non-empty values: the quartiles and median, and the whiskers'
+    /// ends, the farthest values within 1.5 IQR of the box.
+    static func tukey(_ v: [Double]) -> (q1: Double, median: Double, q3: Double, low: Double, high: Double) {
+        let q1 = quantile(v, 0.25), median = quantile(v, 0.5), q3 = quantile(v, 0.75)
+        let fence = 1.5 * (q3 - q1)
+        return (q1, median, q3, v.first { $0 >= q1 - fence } ?? q1, v.last { $0 <= q3 + fence } ?? q3)
+    }
+
     static func quantile(_ sorted: [Double], _ q: Double) -> Double {
         let pos = q * Double(sorted.count - 1)
         let i = Int(pos), frac = pos - Double(i)
@@ -216,9 +224,7 @@ public struct SvgChart: Sendable {
                     "<text transform=\"translate(\(SvgChart.f(cx)),\(SvgChart.f(SvgChart.top + plotH + 14))) rotate(30)\" text-anchor=\"start\">\(SvgChart.escape(g.label))</text>\n"
                 let v = g.values.sorted()
                 guard !v.isEmpty else { continue }
-                let q1 = SvgChart.quantile(v, 0.25), med = SvgChart.quantile(v, 0.5), q3 = SvgChart.quantile(v, 0.75)
-                let fence = 1.5 * (q3 - q1)
-                let low = v.first { $0 >= q1 - fence } ?? q1, high = v.last { $0 <= q3 + fence } ?? q3
+                let (q1, med, q3, low, high) = SvgChart.tukey(v)
                 let bw = slot * 0.5
                 let color = SvgChart.plain
                 out += "<g class=\"box\" data-label=\"\(SvgChart.escape(g.label))\">"
