@@ -1,8 +1,8 @@
-/// Bluetooth LE as a registered layer (`SimulationLayer`, `RegisteredLayers`): its `ble`
-/// section, its block of event kinds (240–249), its part in a run (advertisers and scanners go
-/// down and up with their phones, follow scripted moves) and what it measured. It carries no IP
-/// and sends no frame over the link: its radio is its own (`BleMedium`).
-extension BleNetwork: SimulationLayer {
+/// Bluetooth LE as one of the optional layers (`Layers/`): its `ble` section, its block of event
+/// kinds (240–249), its part in a run (advertisers and scanners go down and up with their
+/// phones, follow scripted moves) and what it measured. It carries no IP and sends no frame over
+/// the link: its radio is its own (`BleMedium`).
+extension BleNetwork: LayerSection {
     static var sectionKey: String { "ble" }
 
     static var declaredSections: [DeclaredSection] {
@@ -11,66 +11,66 @@ extension BleNetwork: SimulationLayer {
             .layerList("ble", "advertisers", page: "bluetooth-le", BleParameters.advertiser),
             .layerList("ble", "scanners", page: "bluetooth-le", BleParameters.scanner),
             .layerList("ble", "wifi", page: "bluetooth-le", BleParameters.wifi),
-            .layerList("ble", "connections", page: "bluetooth-le", BleConnectionParameters.section),
+            .layerList("ble", "connections", page: "bluetooth-le", BleConnectionParameters.section)
         ]
     }
 
     /// Its lists beside its declared settings, whose items are declared.
     static let schemaStub = #"""
-    {
-      "type": "object",
-      "properties": {
-        "advertisers": {
-          "type": "array",
-          "items": {}
-        },
-        "scanners": {
-          "type": "array",
-          "items": {}
-        },
-        "wifi": {
-          "type": "array",
-          "items": {}
-        },
-        "connections": {
-          "type": "array",
-          "items": {}
+        {
+          "type": "object",
+          "properties": {
+            "advertisers": {
+              "type": "array",
+              "items": {}
+            },
+            "scanners": {
+              "type": "array",
+              "items": {}
+            },
+            "wifi": {
+              "type": "array",
+              "items": {}
+            },
+            "connections": {
+              "type": "array",
+              "items": {}
+            }
+          },
+          "additionalProperties": false,
+          "description": "Bluetooth LE beside the Wi-Fi world"
         }
-      },
-      "additionalProperties": false,
-      "description": "Bluetooth LE beside the Wi-Fi world"
-    }
-    """#
+        """#
 
     /// Advertising channels, and a time in seconds or `null`.
     static let schemaDefinitions = #"""
-    {
-    "bleChannels": {
-      "type": "array",
-      "items": {
-        "enum": [
-          37,
-          38,
-          39
-        ]
-      },
-      "minItems": 1,
-      "description": "advertising channels"
-    },
-    "blePositiveSeconds": {
-      "anyOf": [
         {
-          "type": "number",
-          "exclusiveMinimum": 0,
-          "description": "seconds (null: never)"
+        "bleChannels": {
+          "type": "array",
+          "items": {
+            "enum": [
+              37,
+              38,
+              39
+            ]
+          },
+          "minItems": 1,
+          "description": "advertising channels"
         },
-        {
-          "type": "null"
+        "blePositiveSeconds": {
+          "anyOf": [
+            {
+              "type": "number",
+              "exclusiveMinimum": 0,
+              "description": "seconds (null: never)"
+            },
+            {
+              "type": "null"
+            }
+          ]
         }
-      ]
-    }
-    }
-    """#
+        }
+        """#
 
     static func decode(
         _ section: JSONNode, _ path: JSONPath, _ decoder: ScenarioDecoder, nodeIndex: [String: Int], duration: Double?
@@ -84,6 +84,9 @@ extension BleNetwork: SimulationLayer {
             + "\(spec.scanners.count) scanner\(spec.scanners.count == 1 ? "" : "s")"
     }
 
+}
+
+extension BleNetwork: RunningLayer {
     static var eventClaims: [(layer: String, blocks: [Range<UInt16>])] { [("ble", eventBlocks)] }
 
     static func handles(_ kind: EventKind) -> Bool { owns(kind) }
@@ -109,33 +112,24 @@ extension BleNetwork: SimulationLayer {
 
     mutating func nodeCameUp(_ node: Int, joined: Bool, sim: inout Simulation) { setDown(node, false, now: sim.now) }
 
-    func measure(scenario: Scenario, hosts: HostStack, nodes: Int, end: SimTime) -> BleMetrics { BleMetrics(self, end: end) }
+    func measure(scenario: Scenario, hosts: HostStack, nodes: Int, end: SimTime) -> BleMetrics {
+        BleMetrics(self, end: end)
+    }
 
-    static func files(_ metrics: BleMetrics, report: RunReport) -> [ResultFile] { BleFiles.files(metrics, report: report) }
+}
 
-    static func summaryText(_ metrics: BleMetrics, report: RunReport) -> String { BleFiles.summaryText(metrics, report) }
+extension BleNetwork: LayerResults {
+    static func files(_ metrics: BleMetrics, report: RunReport) -> [ResultFile] {
+        BleFiles.files(metrics, report: report)
+    }
+
+    static func summaryText(_ metrics: BleMetrics, report: RunReport) -> String {
+        BleFiles.summaryText(metrics, report)
+    }
 
     static func sweepColumns(_ base: Scenario) -> [String] { base.ble == nil ? [] : BleFiles.sweepColumns }
 
     static func sweepRows(_ report: RunReport, base: Scenario) -> [[String]] {
         base.ble == nil ? [] : BleFiles.sweepRows(report)
     }
-}
-
-extension Scenario {
-    /// The Bluetooth LE section, if the scenario has advertisers or scanners.
-    public var ble: BleSpec? {
-        get { layers.spec(BleNetwork.self) }
-        set { layers.setSpec(newValue, for: BleNetwork.self) }
-    }
-}
-
-extension Layers {
-    /// Bluetooth LE advertising and scanning, when the scenario has a `ble` section.
-    public var ble: BleNetwork? { layer(BleNetwork.self) }
-}
-
-extension RunReport {
-    /// The Bluetooth LE metrics, when the scenario had a `ble` section.
-    public var ble: BleMetrics? { layers.metrics(BleNetwork.self) }
 }

@@ -1,52 +1,76 @@
-/// The sections of the optional layers in a scenario (`RegisteredLayers`): each layer's spec,
-/// read and written through the accessor its own folder declares (`scenario.mesh`,
-/// `scenario.ble`), their decoding in registration order, and their declared sections for the
-/// schema, `adhocsim schema --table` and the docs. `Scenario/` reads them through these hooks and
-/// names no layer's spec.
+/// The sections of the optional layers in a scenario: each layer's spec as a plain optional
+/// field (`scenario.mesh`, `scenario.ble`), their decoding in the layers' order, and their
+/// declared sections for the schema, `adhocsim schema --table` and the docs. `Scenario/` reads
+/// them through these hooks.
 public struct LayerSpecs: Sendable {
-    /// Each registered layer's section, `nil` when absent.
-    var sections: RegisteredLayers.Specs
+    /// The `mesh` section, if the scenario runs MAdHoc's routing.
+    public var mesh: MeshSpec?
+    /// The `ble` section, if the scenario has Bluetooth LE advertisers or scanners.
+    public var ble: BleSpec?
 
     /// No optional layer.
-    public init() { sections = RegisteredLayers.noSpecs }
+    public init() {}
 
-    /// The section of layer `L`, if the scenario has it.
-    func spec<L: SimulationLayer>(_ layer: L.Type) -> L.Spec? { RegisteredLayers.spec(sections, layer) }
-
-    /// Sets (or removes, with `nil`) the section of layer `L`.
-    mutating func setSpec<L: SimulationLayer>(_ value: L.Spec?, for layer: L.Type) {
-        RegisteredLayers.setSpec(value, in: &sections, layer)
-    }
-
-    /// Decodes the layers' sections of the scenario object `r`, in registration order (the order
+    /// Decodes the layers' sections of the scenario object `r`, in the layers' order (the order
     /// of their diagnostics); `failed` names the sections that were present but did not decode.
     static func decode(
         _ r: ObjectReader, _ decoder: ScenarioDecoder, nodeIndex: [String: Int], duration: Double?
     ) -> (specs: LayerSpecs, failed: [String]) {
         var specs = LayerSpecs()
         var failed: [String] = []
-        RegisteredLayers.decode(r, decoder, nodeIndex: nodeIndex, duration: duration, into: &specs.sections, failed: &failed)
+        specs.mesh = section(MeshNetwork.self, r, decoder, nodeIndex: nodeIndex, duration: duration, failed: &failed)
+        specs.ble = section(BleNetwork.self, r, decoder, nodeIndex: nodeIndex, duration: duration, failed: &failed)
         return (specs, failed)
     }
 
-    /// Each layer's object in the schema's `properties` (its `schemaStub`, keyed by its section),
-    /// in registration order; the declared sections are generated into them.
-    static var schemaSections: [JSONMember] {
-        RegisteredLayers.schemaStubs.map { JSONMember(key: $0.key, value: ScenarioSchema.object($0.stub)) }
+    /// Layer `S`'s section of `r`, if present and valid.
+    private static func section<S: LayerSection>(
+        _ layer: S.Type, _ r: ObjectReader, _ decoder: ScenarioDecoder, nodeIndex: [String: Int], duration: Double?,
+        failed: inout [String]
+    ) -> S.Spec? {
+        guard let node = r.value(S.sectionKey) else { return nil }
+        let spec = S.decode(
+            node, JSONPath.root.appending(S.sectionKey), decoder, nodeIndex: nodeIndex, duration: duration)
+        if spec == nil { failed.append(S.sectionKey) }
+        return spec
     }
 
-    /// The definitions the layers' schemas refer to (`#/$defs/NAME`), in registration order.
-    static var schemaDefinitions: [JSONMember] {
-        RegisteredLayers.schemaStubs.flatMap { entry -> [JSONMember] in
-            guard case .object(let members) = ScenarioSchema.object(entry.definitions).value else { return [] }
-            return members
-        }
+    /// Each layer's object in the schema's `properties` (its `schemaStub`, keyed by its section),
+    /// in the layers' order; the declared sections are generated into them.
+    static var schemaSections: [JSONMember] { [schemaSection(MeshNetwork.self), schemaSection(BleNetwork.self)] }
+
+    private static func schemaSection<S: LayerSection>(_ layer: S.Type) -> JSONMember {
+        JSONMember(key: S.sectionKey, value: ScenarioSchema.object(S.schemaStub))
+    }
+
+    /// The definitions the layers' schemas refer to (`#/$defs/NAME`), in the layers' order.
+    static var schemaDefinitions: [JSONMember] { definitions(MeshNetwork.self) + definitions(BleNetwork.self) }
+
+    private static func definitions<S: LayerSection>(_ layer: S.Type) -> [JSONMember] {
+        guard case .object(let members) = ScenarioSchema.object(S.schemaDefinitions).value else { return [] }
+        return members
     }
 
     /// The layers' declared sections, after the core's in `DeclaredSection.all`.
-    static var declaredSections: [DeclaredSection] { RegisteredLayers.declaredSections }
+    static var declaredSections: [DeclaredSection] { MeshNetwork.declaredSections + BleNetwork.declaredSections }
 
-    /// What each present section holds, in a few words, for `adhocsim validate` (in
-    /// registration order; a layer with nothing to say gives none).
-    public var outline: [String] { RegisteredLayers.outlines(sections) }
+    /// What each present section holds, in a few words, for `adhocsim validate` (in the layers'
+    /// order; a layer with nothing to say gives none).
+    public var outline: [String] {
+        [mesh.flatMap(MeshNetwork.outline), ble.flatMap(BleNetwork.outline)].compactMap { $0 }
+    }
+}
+
+extension Scenario {
+    /// The mesh section, if the scenario runs MAdHoc's routing.
+    public var mesh: MeshSpec? {
+        get { layers.mesh }
+        set { layers.mesh = newValue }
+    }
+
+    /// The Bluetooth LE section, if the scenario has advertisers or scanners.
+    public var ble: BleSpec? {
+        get { layers.ble }
+        set { layers.ble = newValue }
+    }
 }

@@ -1,8 +1,8 @@
-/// The mesh as a registered layer (`SimulationLayer`, `RegisteredLayers`): its `mesh` section,
-/// its event blocks and those of Multipeer's session layer beneath it, its part in a run (its
-/// frames' notices, IP across it after each batch of notices, node failures, joins and the app's
-/// scripted calls), its role as the hosts' IP router, and what it measured.
-extension MeshNetwork: SimulationLayer {
+/// The mesh as one of the optional layers (`Layers/`): its `mesh` section, its event blocks and
+/// those of Multipeer's session layer beneath it, its part in a run (its frames' notices, IP
+/// across it after each batch of notices, node failures, joins and the app's scripted calls),
+/// its role as the hosts' IP router, and what it measured.
+extension MeshNetwork: LayerSection {
     static var sectionKey: String { "mesh" }
 
     static var declaredSections: [DeclaredSection] {
@@ -11,7 +11,7 @@ extension MeshNetwork: SimulationLayer {
             .layerList("mesh", "messages", page: "mesh", MessageParameters.section),
             .layerList("mesh", "phones", page: "mesh", PhoneParameters.section),
             .layerList("mesh", "resources", page: "mesh", TransferParameters.resource),
-            .layerList("mesh", "streams", page: "mesh", TransferParameters.stream),
+            .layerList("mesh", "streams", page: "mesh", TransferParameters.stream)
         ]
     }
 
@@ -19,41 +19,41 @@ extension MeshNetwork: SimulationLayer {
     /// `streams`, whose items are declared; `sessions`, written here: each a session of 2 to
     /// `MeshBounds.maxSessionSize` phones, at most `mesh.maxPeers` as the decoder checks).
     static let schemaStub = #"""
-    {
-      "type": "object",
-      "properties": {
-        "messages": {
-          "type": "array",
-          "items": {}
-        },
-        "phones": {
-          "type": "array",
-          "items": {}
-        },
-        "resources": {
-          "type": "array",
-          "items": {}
-        },
-        "streams": {
-          "type": "array",
-          "items": {}
-        },
-        "sessions": {
-          "type": "array",
-          "items": {
-            "type": "array",
-            "items": {
-              "$ref": "#/$defs/nodeId"
+        {
+          "type": "object",
+          "properties": {
+            "messages": {
+              "type": "array",
+              "items": {}
             },
-            "minItems": 2,
-            "maxItems": \#(MeshBounds.maxSessionSize)
-          }
+            "phones": {
+              "type": "array",
+              "items": {}
+            },
+            "resources": {
+              "type": "array",
+              "items": {}
+            },
+            "streams": {
+              "type": "array",
+              "items": {}
+            },
+            "sessions": {
+              "type": "array",
+              "items": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/$defs/nodeId"
+                },
+                "minItems": 2,
+                "maxItems": \#(MeshBounds.maxSessionSize)
+              }
+            }
+          },
+          "additionalProperties": false,
+          "description": "MAdHoc's mesh over Multipeer sessions"
         }
-      },
-      "additionalProperties": false,
-      "description": "MAdHoc's mesh over Multipeer sessions"
-    }
-    """#
+        """#
 
     static func decode(
         _ section: JSONNode, _ path: JSONPath, _ decoder: ScenarioDecoder, nodeIndex: [String: Int], duration: Double?
@@ -67,6 +67,9 @@ extension MeshNetwork: SimulationLayer {
         return Int(c.messageBytes(pathLength: c.maxIpPathNodes, payload: 0))
     }
 
+}
+
+extension MeshNetwork: RunningLayer {
     static var eventClaims: [(layer: String, blocks: [Range<UInt16>])] {
         [("mesh", eventBlocks), ("multipeer", SessionEvents.eventBlocks)]
     }
@@ -93,8 +96,6 @@ extension MeshNetwork: SimulationLayer {
         }
     }
 
-    static var linkFrames: LinkProtocol? { .mesh }
-
     /// IP across the mesh (the routes the hosts asked for and the links they found broken, then
     /// datagrams waiting for a route go if the mesh learned routes), held frames (room freed:
     /// oldest first), then the outbox.
@@ -120,19 +121,20 @@ extension MeshNetwork: SimulationLayer {
         if joined { appStarted(node, sim: &sim) }
     }
 
-    static var routesIp: Bool { true }
-    func ipSourceRoute(from: Int, to: Int, at now: SimTime) -> [Int]? { sourceRoute(from: from, to: to, at: now) }
-    func ipCanForward(from a: Int, to b: Int) -> Bool { canForward(from: a, to: b) }
-    func ipEncapsulationBytes(pathNodes: Int) -> Int { encapsulationBytes(pathNodes: pathNodes) }
-    var ipMaxPathNodes: Int { maxPathNodes }
-
     func measure(scenario: Scenario, hosts: HostStack, nodes: Int, end: SimTime) -> MeshMetrics {
         MeshMetrics.of(self, scenario: scenario, hosts: hosts, nodes: nodes, end: end)
     }
 
-    static func files(_ metrics: MeshMetrics, report: RunReport) -> [ResultFile] { MeshFiles.files(metrics, report: report) }
+}
 
-    static func summaryText(_ metrics: MeshMetrics, report: RunReport) -> String { MeshFiles.summaryText(metrics, report) }
+extension MeshNetwork: LayerResults {
+    static func files(_ metrics: MeshMetrics, report: RunReport) -> [ResultFile] {
+        MeshFiles.files(metrics, report: report)
+    }
+
+    static func summaryText(_ metrics: MeshMetrics, report: RunReport) -> String {
+        MeshFiles.summaryText(metrics, report)
+    }
 
     static func sweepColumns(_ base: Scenario) -> [String] { base.mesh == nil ? [] : MeshFiles.layerColumns(base) }
 
@@ -153,25 +155,9 @@ extension MeshNetwork: IpRouting {
     /// Whether the two are session peers.
     public func canForward(from a: Int, to b: Int) -> Bool { core.sessions.peers[a].contains(b) }
     /// The mesh's frame header and source route.
-    public func encapsulationBytes(pathNodes: Int) -> Int { Int(config.messageBytes(pathLength: pathNodes, payload: 0)) }
+    public func encapsulationBytes(pathNodes: Int) -> Int {
+        Int(config.messageBytes(pathLength: pathNodes, payload: 0))
+    }
     /// The longest route whose header fits the IP MTU.
     public var maxPathNodes: Int { config.maxIpPathNodes }
-}
-
-extension Scenario {
-    /// The mesh section, if the scenario runs MAdHoc's routing.
-    public var mesh: MeshSpec? {
-        get { layers.spec(MeshNetwork.self) }
-        set { layers.setSpec(newValue, for: MeshNetwork.self) }
-    }
-}
-
-extension Layers {
-    /// MAdHoc's mesh, when the scenario has a `mesh` section (and a radio).
-    public var mesh: MeshNetwork? { layer(MeshNetwork.self) }
-}
-
-extension RunReport {
-    /// The mesh's metrics, when the scenario had a mesh.
-    public var mesh: MeshMetrics? { layers.metrics(MeshNetwork.self) }
 }

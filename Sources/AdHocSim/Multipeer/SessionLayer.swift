@@ -5,7 +5,8 @@
 /// The routing above reads the sessions (`NeighbourTable`, through `MeshCore.sessions`) and hands
 /// its frames to `send` and `broadcast`; what arrives comes back up from `receive`, in each
 /// hop's order. Its events are its own block of kinds (`eventBlocks`, claimed by name in the
-/// mesh's `SimulationLayer` conformance, `MeshNetwork.eventClaims`, and passed down by it). Its settings are `SessionConfig` (set from the scenario's `mesh`
+/// mesh's `RunningLayer` conformance, `MeshNetwork.eventClaims`, and passed down by it). Its
+/// settings are `SessionConfig` (set from the scenario's `mesh`
 /// section, `MeshConfig.session`). Its frames are its own (`SessionFrame`): set-up frames,
 /// transfer pieces, and the routing's frames (`RoutedPayload`), which it reads only through
 /// `RoutedFrame` (the routing binds its frame type, `RoutedPayload`, in `Mesh/`).

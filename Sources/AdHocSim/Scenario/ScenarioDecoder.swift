@@ -140,7 +140,7 @@ public struct ScenarioDecoder {
         var transport: TransportSpec? = TransportSpec()
         if let t = r.value("transport") { transport = decodeTransport(t, JSONPath.root.appending("transport")) }
         let (layers, failedLayers) = LayerSpecs.decode(r, self, nodeIndex: nodeIndex, duration: duration)
-        let mesh = layers.spec(MeshNetwork.self)
+        let mesh = layers.mesh
         let meshOK = !failedLayers.contains(MeshNetwork.sectionKey)
         var viaOK = true
         if meshOK, mesh == nil, let f = r.value("flows"), case .array(let elements) = f.value, let flows {

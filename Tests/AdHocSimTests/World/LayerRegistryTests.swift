@@ -61,67 +61,48 @@ struct LayerRegistryTests {
     }
 }
 
-/// The one registration (`RegisteredLayers`) and the hooks written once over it: a scenario with
-/// both optional layers runs both, and their files, summary lines and sweep columns come in
-/// registration order, each layer's rows blank in the other's columns.
+/// The optional layers as plain fields (`Layers`, `LayerSpecs`, `LayerReports`): a scenario
+/// without their sections runs none of them and the hosts find no route; a scenario with both
+/// runs both, and their files, summary lines and sweep columns come in the layers' order, each
+/// layer's rows blank in the other's columns.
 struct LayerListTests {
-    /// A layer a test can stack: it claims 290–299, counts its events and records node changes.
-    struct CountingLayer: SimulationLayer {
-        var events = 0
-        var log: [String] = []
-        static var sectionKey: String { "counting" }
-        static var declaredSections: [DeclaredSection] { [] }
-        static var schemaStub: String { #"{"type": "object", "description": "counts"}"# }
-        static func decode(
-            _ section: JSONNode, _ path: JSONPath, _ decoder: ScenarioDecoder, nodeIndex: [String: Int],
-            duration: Double?
-        ) -> Int? { nil }
-        static var eventClaims: [(layer: String, blocks: [Range<UInt16>])] { [("counting", [290..<300])] }
-        static func handles(_ kind: EventKind) -> Bool { (290..<300).contains(kind.rawValue) }
-        static func start(
-            _ spec: Int, scenario: Scenario, nodes: NodeTable, hasRadio: Bool, sim: inout Simulation
-        ) -> Self? {
-            sim.schedule(at: .seconds(1), target: 0, kind: EventKind(rawValue: 290))
-            return CountingLayer(events: spec)
-        }
-        mutating func handleEvent<L: LinkTechnology>(_ event: Event, link: inout L, sim: inout Simulation) {
-            events += 1
-        }
-        mutating func nodeCameUp(_ node: Int, joined: Bool, sim: inout Simulation) { log.append("up \(node)") }
-        func measure(scenario: Scenario, hosts: HostStack, nodes: Int, end: SimTime) -> Int { events }
-        static func files(_ metrics: Int, report: RunReport) -> [ResultFile] { [] }
-        static func summaryText(_ metrics: Int, report: RunReport) -> String { "counted \(metrics)\n" }
-    }
-
-    typealias Stack = LayerPair<CountingLayer, LayerPair<MeshNetwork, NoLayer>>
-
-    @Test func aStackedLayerIsFoundByItsTypeAndClaimsItsBlocksFirst() throws {
-        var specs = Stack.noSpecs
-        expect(Stack.spec(specs, CountingLayer.self) == nil)
-        Stack.setSpec(3, in: &specs, CountingLayer.self)
-        expectEqual(Stack.spec(specs, CountingLayer.self), 3)
-        expect(Stack.spec(specs, MeshNetwork.self) == nil)
-        expectEqual(Stack.eventClaims.map(\.layer), ["counting", "mesh", "multipeer"])
-        expectEqual(Stack.schemaStubs.map(\.key), ["counting", "mesh"])
-        // Started without a mesh section: the counting layer runs, the mesh does not, and the
-        // counting layer's first event is the only one scheduled.
+    @Test func withoutSectionsNoLayerRunsAndNoRouteExists() throws {
         var t = TestScenario()
         t.place("a", 0, 0)
+        t.place("b", 5, 0)
         let s = try t.decoded()
+        expect(s.mesh == nil && s.ble == nil)
+        expectEqual(s.layers.outline, [])
         var sim = Simulation(seed: 1)
-        var stack = Stack.start(specs, scenario: s, nodes: NodeTable(s), hasRadio: true, sim: &sim)
-        expectEqual(stack.layer(CountingLayer.self)?.events, 3)
-        expect(stack.layer(MeshNetwork.self) == nil)
-        expectEqual(sim.queue.count, 1)
-        stack.nodeCameUp(4, joined: true, sim: &sim)
-        expectEqual(stack.layer(CountingLayer.self)?.log, ["up 4"])
-        // Without a mesh no layer routes IP: no route, no peer, no header.
-        expect(stack.sourceRoute(from: 0, to: 1, at: .zero) == nil)
-        expect(!stack.canForward(from: 0, to: 1))
-        expectEqual(stack.encapsulationBytes(pathNodes: 3), 0)
+        let layers = Layers(s, nodes: NodeTable(s), hasRadio: true, sim: &sim)
+        expect(layers.mesh == nil && layers.ble == nil)
+        expectEqual(sim.queue.count, 0)
+        // Without a mesh no layer routes IP: no route, no peer, no header, no reserve.
+        expect(layers.sourceRoute(from: 0, to: 1, at: .zero) == nil)
+        expect(!layers.canForward(from: 0, to: 1))
+        expectEqual(layers.encapsulationBytes(pathNodes: 3), 0)
+        expectEqual(layers.maxPathNodes, 0)
+        expectEqual(Layers.ipReserve(s), 0)
+        expectEqual(LayerReports.sweepColumns(s), [])
     }
 
-    @Test func bothRegisteredLayersRunTogetherInRegistrationOrder() throws {
+    @Test func theMeshDoesNotRunWithoutARadio() throws {
+        var t = TestScenario()
+        t.place("a", 0, 0)
+        t["mesh"] = [:]
+        let s = try t.decoded()
+        var sim = Simulation(seed: 1)
+        let layers = Layers(s, nodes: NodeTable(s), hasRadio: false, sim: &sim)
+        expect(s.mesh != nil && layers.mesh == nil)
+        expectEqual(sim.queue.count, 0)
+    }
+
+    @Test func theLayersClaimTheirBlocksInOrder() {
+        expectEqual(Layers.eventBlocks.map(\.layer), ["mesh", "multipeer", "ble"])
+        expectEqual(LayerSpecs.schemaSections.map(\.key), ["mesh", "ble"])
+    }
+
+    @Test func bothLayersRunTogetherInTheirOrder() throws {
         var s = TestScenario(duration: 10)
         s.place("a", 0, 0)
         s.place("b", 5, 0)
