@@ -142,10 +142,7 @@ public struct MeasuredCell: Sendable, Equatable {
     }
 
     /// The median of `values` (the mean of the middle two for an even count). - Precondition: not empty.
-    public static func median(_ values: [Double]) -> Double {
-        let s = values.sorted()
-        return s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2
-    }
+    public static func median(_ values: [Double]) -> Double { SampleMedian.of(values) }
 }
 
 /// Why a calibration cannot start: the file, line and column, and what was expected.

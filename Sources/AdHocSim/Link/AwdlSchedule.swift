@@ -53,16 +53,6 @@ public struct AwdlSchedule: Sendable, Equatable {
     /// The active sequence: channel 149 in slots {0…5, 9…13} (the iPhone of owl issue 3), plus
     /// slot 8 on channel 6.
     public static let activeOccupancy: UInt16 = 0b0011_1111_0011_1111
-    /// How long a pair stays active after its last unicast frame: 5.4 s, fitted to
-    /// MatthiasBart/evaluation_notebook (Field, Forest, Home) by a grid over hold and switch-up
-    /// with the fitted phone (docs/fidelity.md); no public source gives it (the logs show a
-    /// change within about 6 s).
-    public static let defaultHold = SimTime.milliseconds(5400)
-    /// How long after traffic is queued the pair's active sequence can begin (the next shared
-    /// slot starting at least this late): 0, fitted like `defaultHold` (300 and 600 ms scored
-    /// no better on the development set).
-    public static let defaultSwitchUp = SimTime.milliseconds(0)
-
     /// Per node: the idle sequence (bit s set when the node is on the data channel in slot s).
     public let idle: [UInt16]
     /// Per node: the active sequence (equal to `idle` when presence is fixed).

@@ -203,9 +203,8 @@ public struct WirelessLink: LinkTechnology, Sendable {
             let fallback = scenario.radio.awdlSlots ?? AwdlSchedule.defaultOccupancy
             let idle = scenario.nodes.map { $0.awdlSlots ?? (fixed ? fallback : AwdlSchedule.idleOccupancy) }
             let active = scenario.nodes.map { $0.awdlSlots ?? (fixed ? fallback : AwdlSchedule.activeOccupancy) }
-            let hold = scenario.radio.awdlHoldMs.map { SimTime.milliseconds($0) } ?? AwdlSchedule.defaultHold
-            let switchUp =
-                scenario.radio.awdlSwitchUpMs.map { SimTime.milliseconds($0) } ?? AwdlSchedule.defaultSwitchUp
+            let hold = SimTime.milliseconds(scenario.radio.awdlHoldMs)
+            let switchUp = SimTime.milliseconds(scenario.radio.awdlSwitchUpMs)
             schedule = AwdlSchedule(
                 idle: idle, active: active, hold: hold, switchUp: switchUp, dataChannelIs6: radio.channel == .ch6)
         }

@@ -15,7 +15,8 @@ extension MeshNetwork {
         case .meshConfirmTimeout:
             let w = Int(event.target)
             let a = MessageAttempt(event.arg)
-            confirmTimedOut(w, a.message, number: a.attempt, senderDown: link.isDown(ledger.workloads[w].from), sim: &sim)
+            confirmTimedOut(
+                w, a.message, number: a.attempt, senderDown: link.isDown(ledger.workloads[w].from), sim: &sim)
         default:
             preconditionFailure("not a mesh routing event")
         }
@@ -36,18 +37,9 @@ extension MeshNetwork {
     }
 }
 
-/// What a mesh event's argument holds, as a value: built where the event is scheduled
-/// (`argument`) and read back where it is handled (`init(_:)`); the packing lives only here.
-protocol MeshEventArgument {
-    /// The value read from an event's argument.
-    init(_ argument: UInt64)
-    /// The value as an event's argument.
-    var argument: UInt64 { get }
-}
-
 /// `meshConfirmTimeout`: the message and the attempt whose route return is awaited (message
 /// in the high bits, attempt below 65 536).
-struct MessageAttempt: MeshEventArgument, Equatable {
+struct MessageAttempt: EventArgument, Equatable {
     var message: Int
     var attempt: Int
     init(message: Int, attempt: Int) { (self.message, self.attempt) = (message, attempt) }
@@ -57,31 +49,10 @@ struct MessageAttempt: MeshEventArgument, Equatable {
 
 /// `meshRequestTimeout` (classic DSR): the node sought and the retries so far (sought in the
 /// high bits, retries below 65 536).
-struct RequestRetry: MeshEventArgument, Equatable {
+struct RequestRetry: EventArgument, Equatable {
     var sought: Int
     var retries: Int
     init(sought: Int, retries: Int) { (self.sought, self.retries) = (sought, retries) }
     init(_ a: UInt64) { (sought, retries) = (Int(a >> 16), Int(a & 0xFFFF)) }
     var argument: UInt64 { UInt64(sought) << 16 | UInt64(retries) }
 }
-
-/// `invitationTimeout`: the invited phone and the set-up's id (id in the high 32 bits).
-struct InviteTimeout: MeshEventArgument, Equatable {
-    var invited: Int
-    var id: Int
-    init(invited: Int, id: Int) { (self.invited, self.id) = (invited, id) }
-    init(_ a: UInt64) { (invited, id) = (Int(a & 0xFFFF_FFFF), Int(a >> 32)) }
-    var argument: UInt64 { UInt64(id) << 32 | UInt64(invited) }
-}
-
-/// `handshakeTimer`: the peer a DTLS flight went to, the set-up's id and the flight's
-/// number (id in the high 32 bits, peer in the next 24, flight in the low 8).
-struct HandshakeFlight: MeshEventArgument, Equatable {
-    var peer: Int
-    var id: Int
-    var flight: Int
-    init(peer: Int, id: Int, flight: Int) { (self.peer, self.id, self.flight) = (peer, id, flight) }
-    init(_ a: UInt64) { (peer, id, flight) = (Int((a >> 8) & 0xFF_FFFF), Int(a >> 32), Int(a & 0xFF)) }
-    var argument: UInt64 { UInt64(id) << 32 | UInt64(peer) << 8 | UInt64(flight) }
-}
-

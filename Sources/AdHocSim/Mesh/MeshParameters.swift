@@ -213,3 +213,48 @@ extension ScenarioDecoder {
         }
     }
 }
+
+extension ScenarioDecoder {
+    /// `mesh.sessions`, `mesh.resources` and `mesh.streams` into `spec` (its declared settings
+    /// already read); false after reporting a problem.
+    func decodeSessionTransfers(
+        _ mr: ObjectReader, _ mp: JSONPath, into spec: inout MeshSpec, nodeIndex: [String: Int], duration: Double?
+    ) -> Bool {
+        var ok = true
+        let config = MeshConfig(spec)
+        if let v = mr.value("sessions") {
+            if let setup = mr.value("sessionSetup") {
+                sink.report(
+                    "mesh.sessions fixes who is in a session with whom, so sessions do not also form by "
+                        + "sessionSetup; drop one of the two", path: mp.appending("sessionSetup"), at: setup.origin)
+                ok = false
+            }
+            spec.sessions = decodeSessionGroups(
+                v, mp.appending("sessions"), nodeIndex: nodeIndex, maxPeers: config.maxPeers,
+                neighbourLimit: config.neighbourLimit)
+            if spec.sessions == nil { ok = false }
+        }
+        var names: Set<String> = []
+        if let v = mr.value("resources") {
+            if let list = decodeResources(
+                v, mp.appending("resources"), nodeIndex: nodeIndex, groups: spec.sessions, duration: duration,
+                limit: spec.maxResourceBytes ?? SessionTransferBounds.defaultMaxResourceBytes, names: &names)
+            {
+                spec.resources = list
+            } else {
+                ok = false
+            }
+        }
+        if let v = mr.value("streams") {
+            if let list = decodeStreams(
+                v, mp.appending("streams"), nodeIndex: nodeIndex, groups: spec.sessions, duration: duration,
+                names: &names)
+            {
+                spec.streams = list
+            } else {
+                ok = false
+            }
+        }
+        return ok
+    }
+}

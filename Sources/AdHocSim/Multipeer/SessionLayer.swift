@@ -38,7 +38,7 @@ struct SessionLayer: Sendable {
     /// The session layer of `nodes` phones; `sessions`, when given, fixes who is in a session
     /// with whom (a test harness's table); `takesEveryCopy` as the routing forwards.
     init(
-        nodes: Int, config: SessionConfig, takesEveryCopy: Bool, workloads: [MessageWorkloadSpec],
+        nodes: Int, config: SessionConfig, takesEveryCopy: Bool, reliableWorkloads: [Bool],
         resources: [ResourceSpec],
         streams: [StreamSpec], sessions: SignalSessions?, phones: [MultipeerPhone], sim: borrowing Simulation
     ) {
@@ -47,7 +47,7 @@ struct SessionLayer: Sendable {
         self.sessions = sessions ?? SignalSessions(nodes: nodes)
         transfers = SessionTransfers(resources: resources, streams: streams)
         wire = SessionWire(nodes: nodes, config: config)
-        reliableWorkloads = workloads.map(\.reliable)
+        self.reliableWorkloads = reliableWorkloads
         if config.sessionSetup == .multipeer && sessions == nil {
             setup = MultipeerSetup(nodes: nodes, encryption: config.encryption, phones: phones, sim: sim)
         }

@@ -1,6 +1,6 @@
 /// One Multipeer stream or resource (seed 003: `startStream(withName:toPeer:)`,
 /// `sendResource(at:withName:toPeer:)`) and its fate: bytes to one peer of the sender's session,
-/// cut into pieces of `MeshConfig.fragmentPayload` bytes, each numbered and resent on its session
+/// cut into pieces of `SessionTransfers.pieceBytes` bytes, each numbered and resent on its session
 /// hop as Multipeer's reliable mode does (`ReliableHops`), so the receiver takes them in order
 /// and once. At most `SessionConfig.transferWindow` pieces of a transfer are with the link at a
 /// time (the socket buffer under the stream).
@@ -146,6 +146,10 @@ public struct SessionTransfer: Sendable {
 
 /// Every Multipeer transfer of a run.
 struct SessionTransfers: Sendable {
+    /// The most bytes one piece carries: 1 200, the mesh's message fragment payload
+    /// (`MeshConfig.fragmentPayload`), so a piece with its header and the DTLS record fits
+    /// AWDL's 1 484-byte MTU (assumption: Multipeer's piece size is not published).
+    static let pieceBytes = 1200
     /// Resources first, then streams, in scenario order.
     var list: [SessionTransfer]
     /// Keep each transfer's pieces as the receiver took them (`SessionTransfer.pieces`).
@@ -169,7 +173,8 @@ extension SessionTransfers {
 
     /// Transfer `t` starts: it fails at once unless its receiver is in the sender's session.
     mutating func transferStarted(
-        _ t: Int, senderDown: Bool, sessions: SignalSessions, reliable: inout ReliableHops, wire: inout SessionWire, sim: inout Simulation
+        _ t: Int, senderDown: Bool, sessions: SignalSessions, reliable: inout ReliableHops, wire: inout SessionWire,
+        sim: inout Simulation
     ) {
         let x = list[t]
         guard !senderDown else {
@@ -192,7 +197,8 @@ extension SessionTransfers {
 
     /// Write `k` of stream `t`: its bytes join the stream, and the next write is scheduled.
     mutating func streamWrote(
-        _ t: Int, _ k: Int, senderDown: Bool, sessions: SignalSessions, reliable: inout ReliableHops, wire: inout SessionWire, sim: inout Simulation
+        _ t: Int, _ k: Int, senderDown: Bool, sessions: SignalSessions, reliable: inout ReliableHops,
+        wire: inout SessionWire, sim: inout Simulation
     ) {
         guard list[t].state == .sending else { return }
         guard !senderDown else {
@@ -214,7 +220,9 @@ extension SessionTransfers {
     }
 
     /// Hands transfer `t`'s next pieces to the session while its window has room.
-    mutating func pump(_ t: Int, sessions: SignalSessions, reliable: inout ReliableHops, wire: inout SessionWire, now: SimTime) {
+    mutating func pump(
+        _ t: Int, sessions: SignalSessions, reliable: inout ReliableHops, wire: inout SessionWire, now: SimTime
+    ) {
         let (from, to) = (list[t].from, list[t].to)
         while list[t].state == .sending, list[t].outstanding < wire.config.transferWindow,
             list[t].sent < list[t].written
@@ -224,13 +232,14 @@ extension SessionTransfers {
                 return
             }
             let offset = list[t].sent
-            let length = min(MeshConfig.fragmentPayload, list[t].written - offset)
+            let length = min(SessionTransfers.pieceBytes, list[t].written - offset)
             let piece = TransferPiece(transfer: t, offset: offset, length: length, to: to)
             list[t].sent += length
             let bytes = wire.config.transferFrameBytes(payload: length)
             list[t].handed(bytes: bytes, resend: false)
             // A piece goes in reliable mode to its one session peer, numbered on that hop.
-            wire.handNumbered(SessionFrame(.piece(piece)), from: from, to: to, bytes: bytes, now: now, numbers: &reliable)
+            wire.handNumbered(
+                SessionFrame(.piece(piece)), from: from, to: to, bytes: bytes, now: now, numbers: &reliable)
         }
     }
 
@@ -243,7 +252,8 @@ extension SessionTransfers {
     /// successful send the next pieces go; a piece the link gave up on is resent by its session
     /// (`SessionLayer.linkGaveUp`), and one the sender's link refused (the sender is down) ends the transfer.
     mutating func pieceReleased(
-        _ t: Int, dropped: Bool, refused: Bool, sessions: SignalSessions, reliable: inout ReliableHops, wire: inout SessionWire, now: SimTime
+        _ t: Int, dropped: Bool, refused: Bool, sessions: SignalSessions, reliable: inout ReliableHops,
+        wire: inout SessionWire, now: SimTime
     ) {
         list[t].outstanding -= 1
         if refused { list[t].end(.senderDown, at: now) }
@@ -255,7 +265,8 @@ extension SessionTransfers {
     /// completion handler reports the peer gone (Apple's documentation) rather than waiting
     /// for pieces that can no longer arrive.
     mutating func sessionEnded(_ a: Int, _ b: Int, now: SimTime) {
-        for t in list.indices where list[t].state == .sending
+        for t in list.indices
+        where list[t].state == .sending
             && ((list[t].from == a && list[t].to == b) || (list[t].from == b && list[t].to == a))
         {
             list[t].end(.peerLeft, at: now)
@@ -264,7 +275,9 @@ extension SessionTransfers {
 
     /// Node `node`'s app disconnected: the transfers it sends fail at once.
     mutating func senderLeft(_ node: Int, now: SimTime) {
-        for t in list.indices where list[t].state == .sending && list[t].from == node { list[t].end(.peerLeft, at: now) }
+        for t in list.indices where list[t].state == .sending && list[t].from == node {
+            list[t].end(.peerLeft, at: now)
+        }
     }
 
     /// A piece of transfer `t` is lost for good (its receiver left the session).

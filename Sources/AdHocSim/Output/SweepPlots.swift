@@ -232,7 +232,7 @@ public enum SweepPlots {
                     + shown.map { q in
                         let v = SweepTable.values(ok.filter { $0[place] == p && $0[proto] == q }, c)
                         guard !v.isEmpty else { return "—" }
-                        let figure = column == "loss_pct" ? v.reduce(0, +) / Double(v.count) : MeasuredCell.median(v)
+                        let figure = column == "loss_pct" ? v.reduce(0, +) / Double(v.count) : SampleMedian.of(v)
                         return NumberText.fixed(figure, decimals: 2)
                     }
             }

@@ -57,12 +57,12 @@ enum RadioParameters {
                 source: .cited("Linux mac80211 `rc80211_minstrel_ht.c` (radio.md, \"Wi-Fi rate control\")")),
             Parameter(
                 "awdlHoldMs", .number(0...60_000, unit: "ms", set: { $0.awdlHoldMs = $1 }),
-                default: milliseconds(AwdlSchedule.defaultHold),
+                default: JSONNumber(RadioSpec().awdlHoldMs).literal,
                 help: "how long a pair stays on the active sequence after its last unicast frame",
                 expected: "a hold time in milliseconds in {range}", source: .fitted),
             Parameter(
                 "awdlSwitchUpMs", .number(0...60_000, unit: "ms", set: { $0.awdlSwitchUpMs = $1 }),
-                default: milliseconds(AwdlSchedule.defaultSwitchUp),
+                default: JSONNumber(RadioSpec().awdlSwitchUpMs).literal,
                 help: "how long after traffic is queued the active sequence can begin",
                 expected: "a switch-up delay in milliseconds in {range}", source: .fitted),
             Parameter(

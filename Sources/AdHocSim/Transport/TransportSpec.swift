@@ -1,13 +1,5 @@
 // The `transport` section: IP version, datagram limit, TCP's and QUIC's settings.
 
-/// IP version of the flows (`transport.ipVersion`).
-public enum IpVersion: String, Sendable, CaseIterable {
-    /// IPv6 link-local, as AWDL uses (radio.md: "data frames are IPv6 link-local").
-    case ipv6
-    /// IPv4.
-    case ipv4
-}
-
 /// TCP congestion controllers (`transport.tcp.congestionControl`).
 public enum CongestionControl: String, Sendable, CaseIterable {
     /// RFC 5681 with RFC 6582's fast recovery.

@@ -15,7 +15,8 @@ struct SessionLayerTests {
         unreliable.reliable = false
         return SessionLayer(
             nodes: peers.count, config: SessionConfig(), takesEveryCopy: takesEveryCopy,
-            workloads: [reliable, unreliable], resources: [], streams: [], sessions: SignalSessions(fixed: peers),
+            reliableWorkloads: [reliable.reliable, unreliable.reliable], resources: [], streams: [],
+            sessions: SignalSessions(fixed: peers),
             phones: [], sim: sim)
     }
 

@@ -66,11 +66,14 @@ public enum ExpectationMetric: String, CaseIterable, Sendable {
     /// metrics, the fingerprint.
     public static var forms: [(form: String, help: String)] {
         [
-            ("{\"by_s\": T, \"route\": {\"from\", \"to\"}}", "a route from → to exists at or before T s (checked every 100 ms)"),
+            (
+                "{\"by_s\": T, \"route\": {\"from\", \"to\"}}",
+                "a route from → to exists at or before T s (checked every 100 ms)"
+            ),
             (
                 "{\"at_s\": T, \"route\": {\"from\", \"to\", \"avoids\": [...], \"maxHops\": N}}",
                 "at T s the route exists, relays through none of avoids and has at most maxHops hops"
-            ),
+            )
         ] + allCases.map { ($0.form, $0.help) } + [
             ("{\"fingerprint\": \"<16 hex digits>\"}", "the run's event-trajectory fingerprint is this one")
         ]
