@@ -6,7 +6,8 @@
 ///   path it has travelled, to its session peers only: the first when the app starts, and one
 ///   more whenever its session gains a peer (`heartbeatOnStart`, `heartbeatOnNewSession`).
 /// - A receiver drops a heartbeat it has already seen (same origin, sequence not newer than
-///   the newest it saw from that origin) unless the copy's path is shorter than its live route;
+///   the newest it saw from that origin; seed 002, §7.3), or with `dropSeenHeartbeats` off
+///   keeps a later copy whose path is shorter than its live route;
 ///   it also drops a new heartbeat whose path is longer than a route to the origin that was
 ///   refreshed within the last period ("already known by a faster path"). Otherwise it records
 ///   the path as its route to the origin, appends its own id and re-broadcasts.
@@ -91,9 +92,9 @@ struct HeartbeatRouting: MeshRoutingProtocol {
         if config.keyPaths != nil { rememberPath([r] + h.path.reversed(), at: index) }
         let alive = core.routes.route(at: index, time: now)
         if h.seq < newestSeen[index] {
-            // A later copy of a heartbeat already handled counts only if its path is shorter;
-            // otherwise it is one more path to cache.
-            guard let a = alive, hops < a.hops else {
+            // A heartbeat seen before is dropped (one more path to cache); with
+            // `dropSeenHeartbeats` off a later copy counts if its path is shorter.
+            guard !config.dropSeenHeartbeats, let a = alive, hops < a.hops else {
                 if config.routeCache {
                     core.routes.rememberHeard(by: r, along: h.path, learned: now, at: index)
                 }

@@ -64,9 +64,11 @@ public struct MeshConfig: Sendable, Equatable {
     public var maxRequestPeriod = SimTime.seconds(10)
     /// See `requestPeriod`.
     public var requestRetries = 16
-    /// How a message or route return goes from hop to hop: to the next node only (default) or
-    /// to every session peer (MAdHoc's design as written).
-    public var forwarding = MeshForwarding.nextHop
+    /// How a message or route return goes from hop to hop: to every session peer, of which
+    /// only the next node on the path passes it on, as MAdHoc's design writes it (default;
+    /// seed 002, §3.2), or to the next node only (as the design's networking overview reads,
+    /// "sends it to the next device in the path", seed 002, §7.3).
+    public var forwarding = MeshForwarding.pathBroadcast
     /// Each heartbeat is delayed by up to 100 ms of jitter so neighbours do not transmit in
     /// lockstep (assumption; ns-3's DSR uses 0–10 ms of broadcast jitter).
     public var heartbeatJitter = SimTime.milliseconds(100)
@@ -79,6 +81,11 @@ public struct MeshConfig: Sendable, Equatable {
     /// period: the design's "routes established within 10 seconds of connecting" (seed 002,
     /// requirements) read as a trigger. Off: only periodic heartbeats.
     public var heartbeatOnNewSession = true
+    /// A heartbeat seen before (same origin, sequence not newer than the newest seen) is
+    /// dropped, as MAdHoc's design says: "If the heartbeat has been seen before, discard it"
+    /// (seed 002, §7.3). Off: a later copy whose path is shorter than the live route replaces
+    /// it and is forwarded.
+    public var dropSeenHeartbeats = true
     /// How heartbeats and route requests reach the session peers: one unicast per peer
     /// (default; Multipeer has no broadcast) or one broadcast (ablation). MAdHoc's design calls
     /// the heartbeat "a broadcast message" sent over Multipeer, which can only send to peers;
@@ -146,6 +153,11 @@ public struct MeshConfig: Sendable, Equatable {
     public var peerTimeout: SimTime {
         get { session.peerTimeout }
         set { session.peerTimeout = newValue }
+    }
+    /// See `SessionConfig`.
+    public var bonjourTtl: SimTime {
+        get { session.bonjourTtl }
+        set { session.bonjourTtl = newValue }
     }
     /// See `SessionConfig`.
     public var sessionSetup: SessionSetup {
@@ -219,11 +231,13 @@ public struct MeshConfig: Sendable, Equatable {
         if let v = spec.maxNeighbours { maxNeighbours = v }
         if let v = spec.sessionsPerPhone { sessionsPerPhone = v }
         if let v = spec.peerTimeoutS { peerTimeout = .seconds(v) }
+        if let v = spec.bonjourTtlS { bonjourTtl = .seconds(v) }
         if let v = spec.confirmTimeoutS { confirmTimeout = .seconds(v) }
         if let v = spec.retries { retries = v }
         keyPaths = spec.keyPaths
         if let v = spec.heartbeatOnStart { heartbeatOnStart = v }
         if let v = spec.heartbeatOnNewSession { heartbeatOnNewSession = v }
+        if let v = spec.dropSeenHeartbeats { dropSeenHeartbeats = v }
         if let v = spec.floodSend { floodSend = v }
         if let v = spec.forwarding { forwarding = v }
         if let v = spec.routeCache { routeCache = v }

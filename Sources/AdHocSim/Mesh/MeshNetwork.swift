@@ -6,9 +6,9 @@
 /// `MeshCore` (route table, ledger, the `MeshRecorder` the metrics read, and beneath them the
 /// `SessionLayer`: who is in a session with whom, read through `MeshCore.sessions`, and the
 /// frames' way to the link). Messages are the mesh's own: a message carries its source route and
-/// is sent to the next node on it (`mesh.forwarding: "next-hop"`), or as MAdHoc's design writes
-/// it to every session peer, of which only the next node on the path passes it on
-/// (`"path-broadcast"`). The destination answers with a route return along the reversed path;
+/// goes, as MAdHoc's design writes it, to every session peer, of which only the next node on the
+/// path passes it on (`mesh.forwarding: "path-broadcast"`), or to the next node only
+/// (`"next-hop"`). The destination answers with a route return along the reversed path;
 /// the sender retries with its then-current route when no return arrives within
 /// `confirmTimeout`.
 public struct MeshNetwork: Sendable {

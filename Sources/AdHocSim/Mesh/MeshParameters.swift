@@ -39,6 +39,15 @@ enum MeshParameters {
                 default: seconds(config.peerTimeout), help: "how long a failed or faded peer stays in the session",
                 expected: "a lost-peer timeout in seconds, {range}", source: .assumption("Apple documents no figure")),
             Parameter(
+                "bonjourTtlS",
+                .duration(
+                    upTo: 4500, unit: "s", scale: 1, allowZero: false, nullable: false, set: { $0.bonjourTtlS = $1 }),
+                default: seconds(config.bonjourTtl),
+                help:
+                    "how long a browser keeps a peer's Bonjour answer: it asks again from 80 % and loses the peer at 100 %",
+                expected: "a record lifetime in seconds, {range}",
+                source: .cited("RFC 6762 §10: 120 s for records naming a host; §5.2: refresh at 80, 85, 90, 95 %")),
+            Parameter(
                 "confirmTimeoutS",
                 .duration(
                     upTo: 3600, unit: "s", scale: 1, allowZero: false, nullable: false, set: { $0.confirmTimeoutS = $1 }
@@ -124,6 +133,11 @@ enum MeshParameters {
                 "a phone whose session gains a peer sends a heartbeat at once",
                 .cited("seed 002: \"routes established within 10 seconds of connecting\", read as a trigger")
             ) { $0.heartbeatOnNewSession = $1 },
+            bool(
+                "dropSeenHeartbeats", config.dropSeenHeartbeats,
+                "a heartbeat seen before is dropped (off: a later copy with a shorter path than the live route replaces it)",
+                .cited("seed 002, §7.3: \"If the heartbeat has been seen before, discard it\"")
+            ) { $0.dropSeenHeartbeats = $1 },
             bool(
                 "routeCache", config.routeCache,
                 "keep the freshest path through each other session peer to fail over to",

@@ -14,6 +14,8 @@ public struct MeshSpec: Sendable, Equatable {
     public var sessionsPerPhone: Int?
     /// `mesh.peerTimeoutS`: how long a lost peer stays in the session.
     public var peerTimeoutS: Double?
+    /// `mesh.bonjourTtlS`: how long a browser keeps a peer's Bonjour answer.
+    public var bonjourTtlS: Double?
     /// `mesh.confirmTimeoutS`: how long a sender waits for a route return before retrying.
     public var confirmTimeoutS: Double?
     /// `mesh.retries`: attempts after the first.
@@ -24,6 +26,8 @@ public struct MeshSpec: Sendable, Equatable {
     public var heartbeatOnStart: Bool?
     /// `mesh.heartbeatOnNewSession`: a heartbeat when a session gains a peer (default true).
     public var heartbeatOnNewSession: Bool?
+    /// `mesh.dropSeenHeartbeats`: a heartbeat seen before is dropped (default true).
+    public var dropSeenHeartbeats: Bool?
     /// `mesh.sessionSetup`: `"multipeer"` (default) or `"instant"`.
     public var sessionSetup: SessionSetup?
     /// `mesh.encryption`: `"none"`, `"optional"` (default) or `"required"`.
@@ -34,7 +38,7 @@ public struct MeshSpec: Sendable, Equatable {
     public var routeCache: Bool?
     /// `mesh.floodSend`: `"sessionPeers"` (default) or `"broadcast"`.
     public var floodSend: FloodSend?
-    /// `mesh.forwarding`: `"next-hop"` (default) or `"path-broadcast"`.
+    /// `mesh.forwarding`: `"path-broadcast"` (default) or `"next-hop"`.
     public var forwarding: MeshForwarding?
     /// `mesh.phones`: what the apps set on their own phones' Multipeer objects.
     public var phones: [MultipeerPhone] = []

@@ -8,7 +8,9 @@ public struct MultipeerEvent: Sendable, Equatable {
         /// discovery threshold (once, until it is lost).
         case found
         /// `browser(_:lostPeer:)`: the peer stopped advertising (its goodbye announcement, RFC
-        /// 6762 §10.1, taken to reach every browser that had found it at once: an assumption).
+        /// 6762 §10.1, taken to reach every browser that had found it at once: an assumption),
+        /// or its answer's lifetime ran out with no answer at the discovery threshold since
+        /// (`SessionConfig.bonjourTtl`: it walked out of range, failed or left).
         case lost
         /// The app called `invitePeer(_:to:withContext:timeout:)`.
         case invite

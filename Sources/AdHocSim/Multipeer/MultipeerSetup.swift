@@ -100,6 +100,9 @@ struct MultipeerSetup: Sendable {
     var browsing: [Bool]
     /// Per advertiser: the browsers that found it and have not lost it, in the order they did.
     var finders: [[Int]]
+    /// Per (browser, advertiser), `answerKey`: the answers at the discovery threshold the
+    /// browser decoded so far and when the last came (its cache entry's start). Looked up by key.
+    var answers: [UInt64: (count: Int, at: SimTime)] = [:]
     /// What the apps heard, in time order.
     var log: [MultipeerEvent] = []
     /// Declined set-ups whose reply is on its way, by set-up number: the inviter hears the
@@ -155,6 +158,15 @@ struct MultipeerSetup: Sendable {
     }
 
     static func key(_ a: Int, _ b: Int) -> UInt64 { UInt64(min(a, b)) << 32 | UInt64(max(a, b)) }
+
+    /// The directed key of browser `b`'s cache entry for advertiser `a`.
+    static func answerKey(browser b: Int, advertiser a: Int) -> UInt64 { UInt64(b) << 32 | UInt64(a) }
+
+    /// When refresh point `point` of an answer cached at `at` falls: 80, 85, 90 and 95 % of the
+    /// lifetime for points 0–3, its end for 4 (RFC 6762 §5.2; its 2 % random variation left out).
+    static func refreshTime(_ point: Int, of at: SimTime, ttl: SimTime) -> SimTime {
+        at + .nanoseconds(ttl.nanoseconds / 100 * Int64(80 + 5 * point))
+    }
 }
 
 /// The set-up's own logic: what Multipeer does between two phones until they share a session.
@@ -233,6 +245,7 @@ extension MultipeerSetup {
                 finders[from].append(r)
                 note(.found, at: r, about: from, now: sim.now)
             }
+            cacheAnswer(r, from: from, ttl: config.bonjourTtl, sim: &sim)
             guard attempts[key] == nil, !sessions.peers[r].contains(from),
                 hasRoom(r, sessions: sessions, limit: config.neighbourLimit)
             else { return nil }
@@ -405,6 +418,41 @@ extension MultipeerSetup {
 }
 
 extension MultipeerSetup {
+    /// Browser `r` decoded `from`'s answer at the discovery threshold: its cache entry starts
+    /// again, with its first refresh point at 80 % of the lifetime.
+    mutating func cacheAnswer(_ r: Int, from: Int, ttl: SimTime, sim: inout Simulation) {
+        let key = MultipeerSetup.answerKey(browser: r, advertiser: from)
+        let count = (answers[key]?.count ?? 0) + 1
+        answers[key] = (count, sim.now)
+        sim.schedule(
+            at: MultipeerSetup.refreshTime(0, of: sim.now, ttl: ttl), target: UInt32(r), kind: .bonjourRefresh,
+            arg: AnswerRefresh(advertiser: from, answer: count, point: 0).argument)
+    }
+
+    /// A refresh point of browser `r`'s cached answer from an advertiser: before the end it asks
+    /// again (one query, when up and browsing) and waits for the next point; at the end, with no
+    /// answer since, the app hears `lostPeer`. A later answer made the point stale.
+    mutating func refreshDue(
+        _ r: Int, _ p: AnswerRefresh, down: Bool, wire: inout SessionWire, sim: inout Simulation
+    ) {
+        let key = MultipeerSetup.answerKey(browser: r, advertiser: p.advertiser)
+        guard let entry = answers[key], entry.count & 0xFF_FFFF == p.answer, finders[p.advertiser].contains(r)
+        else { return }
+        guard p.point < 4 else {
+            finders[p.advertiser].removeAll { $0 == r }
+            note(.lost, at: r, about: p.advertiser, now: sim.now)
+            return
+        }
+        sim.schedule(
+            at: MultipeerSetup.refreshTime(p.point + 1, of: entry.at, ttl: wire.config.bonjourTtl), target: UInt32(r),
+            kind: .bonjourRefresh,
+            arg: AnswerRefresh(advertiser: p.advertiser, answer: p.answer, point: p.point + 1).argument)
+        guard !down, browsing[r] else { return }
+        wire.hand(
+            SessionFrame(.setup(SetupFrame(kind: .mdnsQuery, origin: r))), from: r, to: LinkPacket.broadcast,
+            bytes: MultipeerSetup.queryBytes, now: sim.now)
+    }
+
     /// The app's calls on its advertiser and browser (`SessionLayer.appCalled`).
     mutating func appCalled(_ action: NodeEvent.Action, at i: Int, sim: inout Simulation) {
         switch action {

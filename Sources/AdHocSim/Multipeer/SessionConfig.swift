@@ -53,6 +53,11 @@ public struct SessionConfig: Sendable, Equatable {
     /// it is dropped (Multipeer's "not connected" state change; Apple documents no figure, so
     /// 3 s is an assumption). A peer back within the timeout keeps its session.
     public var peerTimeout = SimTime.seconds(3)
+    /// The lifetime of a Bonjour answer in a browser's cache: 120 s, RFC 6762 §10's TTL for
+    /// records naming a host (the SRV record that resolves the peer). A browser asks again at
+    /// 80, 85, 90 and 95 % of it (§5.2) and loses the peer (`lostPeer`) when no answer at the
+    /// discovery threshold came by 100 %: a peer out of range is lost within one lifetime.
+    public var bonjourTtl = SimTime.seconds(120)
     /// How sessions form: Multipeer's frames (default) or at once (`"instant"`, the earlier
     /// model; the mesh benchmarks pin it).
     public var sessionSetup = SessionSetup.multipeer

@@ -220,6 +220,8 @@ struct SessionLayer: Sendable {
             let a = HandshakeFlight(event.arg)
             setup?.handshakeTimerRanOut(
                 target, a.peer, id: a.id, flight: a.flight, down: link.isDown(target), wire: &wire, sim: &sim)
+        case .bonjourRefresh:
+            setup?.refreshDue(target, AnswerRefresh(event.arg), down: link.isDown(target), wire: &wire, sim: &sim)
         case .reliableResend:
             resendDue(Int(event.arg), now: sim.now)
         case .transferStart:
@@ -290,6 +292,9 @@ extension EventKind {
     /// A connection flight's retransmission timer ran out (target: its sender, arg:
     /// `HandshakeFlight`; `MultipeerSetup`).
     public static let handshakeTimer = EventKind(rawValue: 253)
+    /// A browser's cached answer from a peer reached a refresh point or its end (target:
+    /// browser, arg: `AnswerRefresh`).
+    public static let bonjourRefresh = EventKind(rawValue: 254)
 }
 
 /// The session layer's events (`SessionLayer`): their blocks of kinds.

@@ -90,3 +90,41 @@ struct HeartbeatTriggerTests {
         expect(d.first { $0.path == "mesh.floodSend" }?.message.contains("\"sessionPeers\", \"broadcast\"") == true)
     }
 }
+
+/// A heartbeat seen before (`mesh.dropSeenHeartbeats`, seed 002, §7.3: "If the heartbeat has
+/// been seen before, discard it"), driven by hand: node 3 hears origin 0's heartbeat 0 first by
+/// the long way, 0–1–2, then the same heartbeat by 0–2.
+struct SeenHeartbeatTests {
+    func routeAfterTwoCopies(drop: Bool) -> (path: [Int]?, forwarded: Int) {
+        var sim = Simulation(seed: 1)
+        var config = MeshConfig()
+        config.dropSeenHeartbeats = drop
+        let h = MeshHarness(peers: [[1, 2], [0, 2, 3], [0, 1, 3], [1, 2]], config: config, sim: &sim)
+        var core = h.mesh.core
+        var routing = HeartbeatRouting(nodes: 4, sim: sim)
+        routing.controlArrived(
+            MeshFrame(kind: .heartbeat, origin: 0, seq: 0, path: [0, 1, 2]), at: 3, core: &core, now: .seconds(1))
+        let afterFirst = core.sessionLayer.wire.outbox.count
+        routing.controlArrived(
+            MeshFrame(kind: .heartbeat, origin: 0, seq: 0, path: [0, 2]), at: 3, core: &core,
+            now: .seconds(1) + .milliseconds(5))
+        return (
+            core.routes.route(at: 3 * 4 + 0, time: .seconds(2))?.path, core.sessionLayer.wire.outbox.count - afterFirst
+        )
+    }
+
+    @Test func aHeartbeatSeenBeforeIsDropped() {
+        // The first copy makes the route 3–2–1–0 and is forwarded; the second is dropped.
+        let dropped = routeAfterTwoCopies(drop: true)
+        expectEqual(dropped.path, [3, 2, 1, 0])
+        expectEqual(dropped.forwarded, 0)
+    }
+
+    @Test func withTheSwitchOffAShorterLaterCopyReplacesTheRoute() {
+        // The shorter copy (2 hops against 3) becomes the route 3–2–0 and is forwarded to 3's
+        // session peers, 1 and 2: two frames.
+        let kept = routeAfterTwoCopies(drop: false)
+        expectEqual(kept.path, [3, 2, 0])
+        expectEqual(kept.forwarded, 2)
+    }
+}

@@ -26,6 +26,8 @@ struct MeshMessageTests {
         let s = try scenario(
             Self.line,
             mesh: [
+                // One unicast per hop (the path-broadcast default is counted on `line5` below).
+                "forwarding": "next-hop",
                 "messages": [
                     [
                         "id": "chat", "from": "A", "to": "D", "size_bytes": 200, "count": 10, "interval_s": 1,

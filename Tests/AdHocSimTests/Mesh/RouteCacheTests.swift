@@ -15,8 +15,12 @@ struct RouteCacheTests {
         let s = try MeshScenarioText.scenario(
             [("A", 0, 0), ("B1", 25, 20), ("B2", 25, -20), ("D", 50, 0)],
             mesh: [
+                // One unicast per hop: the counts below follow the route's hops only.
+                "forwarding": "next-hop",
                 "routeCache": .bool(cache),
-                "messages": [["id": "m", "from": "A", "to": "D", "size_bytes": 300, "count": 20, "interval_s": 1, "start_s": 10]],
+                "messages": [
+                    ["id": "m", "from": "A", "to": "D", "size_bytes": 300, "count": 20, "interval_s": 1, "start_s": 10]
+                ]
             ], events: [["at_s": 15.5, "node": "B1", "action": "fail"]], duration: 40, seed: 1)
         return try require(try ScenarioRunner.run(s).mesh)
     }
@@ -112,8 +116,12 @@ struct PathKeyMessageTests {
         let s = try MeshScenarioText.scenario(
             [("A", 0, 0), ("B1", 25, 20), ("B2", 25, -20), ("D", 50, 0)],
             mesh: [
+                // One unicast per hop: A's bytes below are one copy per attempt.
+                "forwarding": "next-hop",
                 "keyPaths": .integer(keyPaths),
-                "messages": [["id": "m", "from": "A", "to": "D", "size_bytes": 300, "count": 10, "interval_s": 1, "start_s": 12]],
+                "messages": [
+                    ["id": "m", "from": "A", "to": "D", "size_bytes": 300, "count": 10, "interval_s": 1, "start_s": 12]
+                ]
             ], duration: 30, seed: 4)
         return try require(try ScenarioRunner.run(s).mesh)
     }

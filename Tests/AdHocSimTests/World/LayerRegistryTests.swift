@@ -29,10 +29,10 @@ struct LayerRegistryTests {
             .meshHeartbeat, .meshMessage, .meshConfirmTimeout, .meshRequestTimeout, .meshSessionHeartbeat
         ]
         // Multipeer's session layer beneath the routing: its kinds kept the numbers the mesh
-        // gave them (231, 236–239, 250–253).
+        // gave them (231, 236–239, 250–253), and 254 for the answers' refresh.
         let sessions: [EventKind] = [
             .sessionRound, .bonjourQuery, .bonjourAnswer, .invitationTimeout, .reliableResend,
-            .transferStart, .transferCancel, .streamWrite, .handshakeTimer
+            .transferStart, .transferCancel, .streamWrite, .handshakeTimer, .bonjourRefresh
         ]
         let ble: [EventKind] = [
             .bleAdvertisingEvent, .bleAdvertiserSend, .bleAdvertiserListenEnd, .bleTransmissionEnd,

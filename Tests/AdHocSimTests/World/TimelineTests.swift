@@ -9,7 +9,14 @@ struct TimelineTests {
     func lineScenario() throws -> Scenario {
         try MeshScenarioText.scenario(
             [("A", 0, 0), ("B", 30, 0), ("C", 60, 0), ("D", 90, 0)],
-            mesh: ["messages": [["id": "m", "from": "A", "to": "D", "size_bytes": 100, "count": 2, "interval_s": 5, "start_s": 12]]],
+            // One unicast per hop, so a message's hops are the route's (path-broadcast adds a
+            // copy to every other session peer).
+            mesh: [
+                "forwarding": "next-hop",
+                "messages": [
+                    ["id": "m", "from": "A", "to": "D", "size_bytes": 100, "count": 2, "interval_s": 5, "start_s": 12]
+                ]
+            ],
             events: [["at_s": 30, "node": "C", "action": "fail"]], duration: 40, seed: 3)
     }
 
@@ -28,7 +35,9 @@ struct TimelineTests {
         expectEqual(a.fingerprint, plain.fingerprint)
         expectEqual(a.eventsExecuted, plain.eventsExecuted)
         let withoutTimeline = RunFiles.files(for: a).filter { $0.name != "timeline.jsonl" }
-        expectEqual(withoutTimeline.map { deterministicPart($0.contents) }, RunFiles.files(for: plain).map { deterministicPart($0.contents) })
+        expectEqual(
+            withoutTimeline.map { deterministicPart($0.contents) },
+            RunFiles.files(for: plain).map { deterministicPart($0.contents) })
         expectEqual(a.timeline, b.timeline)
         expect(RunFiles.files(for: a).contains { $0.name == "timeline.jsonl" })
     }
@@ -48,17 +57,23 @@ struct TimelineTests {
         let up = sessions.filter { $0["up"] as? Bool == true }.map { [$0["a"] as! Int, $0["b"] as! Int] }
         let down = sessions.filter { $0["up"] as? Bool == false }
         expectEqual(up.sorted { $0.lexicographicallyPrecedes($1) }, [[0, 1], [1, 2], [2, 3]])
-        expectEqual(down.map { [$0["a"] as! Int, $0["b"] as! Int] }.sorted { $0.lexicographicallyPrecedes($1) }, [
+        expectEqual(
+            down.map { [$0["a"] as! Int, $0["b"] as! Int] }.sorted { $0.lexicographicallyPrecedes($1) },
+            [
                 [1, 2], [2, 3]
             ])
         for d in down { expect((d["t"] as! Int) >= 33_000_000_000) }
         let hops = r.filter { $0["e"] as? String == "hop" && $0["try"] as? Int == 0 }
         for m in 0..<2 {
             let mine = hops.filter { $0["m"] as? Int == m }
-            expectEqual(mine.filter { $0["k"] as? String == "msg" }.map { [$0["a"] as! Int, $0["b"] as! Int] }, [
+            expectEqual(
+                mine.filter { $0["k"] as? String == "msg" }.map { [$0["a"] as! Int, $0["b"] as! Int] },
+                [
                     [0, 1], [1, 2], [2, 3]
                 ])
-            expectEqual(mine.filter { $0["k"] as? String == "ret" }.map { [$0["a"] as! Int, $0["b"] as! Int] }, [
+            expectEqual(
+                mine.filter { $0["k"] as? String == "ret" }.map { [$0["a"] as! Int, $0["b"] as! Int] },
+                [
                     [3, 2], [2, 1], [1, 0]
                 ])
         }
