@@ -105,6 +105,8 @@ SWITCHES = [
     ("mesh.sessionsPerPhone=1", ["mesh.sessionsPerPhone=1"]),
     ("mesh.messages[*].reliable=false", ["mesh.messages[0].reliable=false", "mesh.messages[1].reliable=false"]),
     ("mesh.keyPaths=null", ["mesh.keyPaths=null"]),
+    ("mesh.forwarding=\"next-hop\"", ["mesh.forwarding=next-hop"]),
+    ("mesh.dropSeenHeartbeats=false", ["mesh.dropSeenHeartbeats=false"]),
 ]
 
 
@@ -154,7 +156,20 @@ def variants():
     print()
 
 
+def keys():
+    """The key report of the default run (`mesh_keys.csv`): pairs with a key, and how many other
+    phones observed every path of it."""
+    run([], "keys")
+    rows = list(csv.DictReader(open(os.path.join(WORK, "keys", "mesh_keys.csv"))))
+    keyed = [r for r in rows if r["key"] == "yes"]
+    exposed = [int(r["exposed_count"]) for r in keyed]
+    print(f"keys: {len(keyed)} of {len(rows)} pairs sharing relayed paths; "
+          f"{sum(exposed) / max(1, len(exposed)):.1f} other phones observed every path of a key on average")
+    print()
+
+
 comparison()
+keys()
 ablation()
 forwarding()
 variants()
