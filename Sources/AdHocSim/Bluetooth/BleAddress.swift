@@ -8,8 +8,8 @@ public enum BleAddressType: String, Sendable, CaseIterable {
     case `public`
     /// A random static address: kept for the whole run (it may change only at a power cycle).
     case randomStatic = "random-static"
-    /// A resolvable private address: a new one every rotation interval; only bonded peers can
-    /// resolve it (bonding is not modelled, so every scanner sees the change).
+    /// A resolvable private address: a new one every rotation interval; only the phones the
+    /// device is bonded to resolve it (`bondedTo`, `BlePrivacy`) and keep its identifier.
     case resolvable
     /// A non-resolvable private address: a new one every rotation interval.
     case nonResolvable = "non-resolvable"

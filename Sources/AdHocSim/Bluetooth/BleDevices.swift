@@ -32,7 +32,18 @@ struct BleAdvertiserState {
     var requestsReceived: UInt64 = 0
     var responsesSent: UInt64 = 0
 
+    /// With bonded peers (`spec.bondedTo`): its IRK and the seed of its addresses' random parts.
+    var privacy: (irk: [UInt8], seed: UInt64)? = nil
+
     var interval: SimTime { .microseconds(Int((spec.intervalMs * 1000).rounded())) }
+
+    /// Its resolvable private address number `epoch` (with a bonded peer): `prand` from the
+    /// seed and the epoch, the hash from its IRK (`BlePrivacy`).
+    func resolvableAddress(epoch: UInt32) -> UInt64? {
+        guard let privacy else { return nil }
+        var bits = SplitMix64(state: privacy.seed ^ UInt64(epoch))
+        return BlePrivacy.address(irk: privacy.irk, prand: BlePrivacy.prand(random: bits.next()))
+    }
 }
 
 /// A scanner's state: its window and channel, and the active-scanning exchange in progress.

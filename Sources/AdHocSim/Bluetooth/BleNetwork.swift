@@ -34,6 +34,12 @@ public struct BlePairRecord: Sendable, Equatable {
     public var identifiers: UInt32 = 0
     var lastEpoch: Int64 = -1
     var respondedEpoch: Int64 = -1
+    /// The last address number decoded and what the app was shown for it (`shownAddress`).
+    var addressEpoch: Int64 = -1
+    var shownEpoch: Int64 = -1
+    /// What a bonded phone's app is shown for every resolvable private address it resolves: the
+    /// device's identity, one identifier across rotations.
+    static let identity: Int64 = 1 << 40
     /// The address number of the app's first report (−1: none).
     public var firstEpoch: Int64 = -1
     /// First decoded advertising PDU, first app report, first SCAN_RSP.
@@ -111,6 +117,12 @@ public struct BleNetwork {
                 requestAirtime: ad.phy.airtime(pduBytes: BlePduType.scanReq.pduBytes(dataBytes: 0)),
                 responseAirtime: ad.phy.airtime(pduBytes: BlePduType.scanRsp.pduBytes(dataBytes: ad.scanResponseBytes)),
                 detectTime: detect)
+            if !ad.bondedTo.isEmpty {
+                // A bonded device's IRK (drawn when the file gives none) and its addresses' seed.
+                var keys = sim.randomStream(named: "ble:adv:\(a)/privacy")
+                let irk = ad.irk ?? (0..<16).map { _ in UInt8(truncatingIfNeeded: keys.next()) }
+                state.privacy = (irk, keys.next())
+            }
             // Unsynchronised devices: the first event falls uniformly within one interval.
             let first =
                 ad.start
@@ -424,7 +436,9 @@ public struct BleNetwork {
             } else if !directedElsewhere {
                 pairs[k].received += 1
                 if pairs[k].firstReceived == nil { pairs[k].firstReceived = sim.now }
-                if t.pdu.isConnectable && !connections.isEmpty { initiateIfWaiting(scanner: s, advertiser: a, sim: &sim) }
+                if t.pdu.isConnectable && !connections.isEmpty {
+                    initiateIfWaiting(scanner: s, advertiser: a, sim: &sim)
+                }
                 // A service filter matches `service` or a UUID its AD structures list; GAP's
                 // discovery procedures drop devices not in the discoverable mode they look for.
                 var visible =
@@ -439,10 +453,11 @@ public struct BleNetwork {
                 case .limited: if ad.spec.data.map({ $0.discoverability != .limited }) ?? true { visible = false }
                 }
                 if visible {
-                    let newIdentifier = pairs[k].lastEpoch != epoch
+                    let shown = shownAddress(scanner: s, advertiser: a, pair: k, epoch: t.epoch)
+                    let newIdentifier = pairs[k].lastEpoch != shown
                     if newIdentifier {
                         pairs[k].identifiers += 1
-                        pairs[k].lastEpoch = epoch
+                        pairs[k].lastEpoch = shown
                     }
                     if newIdentifier || !scanners[s].spec.duplicateFilter {
                         report(s, a, k, mw: mw, now: sim.now)
@@ -501,4 +516,26 @@ extension BleNetwork {
     /// Whether `kind` is one of Bluetooth LE's.
     @inline(__always)
     static func owns(_ kind: EventKind) -> Bool { (240..<250).contains(kind.rawValue) }
+}
+
+extension BleNetwork {
+    /// What scanner `s`'s app is shown for advertiser `a`'s address number `epoch`: that
+    /// address, or, on a phone the device is bonded to, its identity when the phone resolves the
+    /// resolvable private address with the device's IRK (Core Specification v5.4, Vol 3, Part H
+    /// §2.4.2.1), so iOS keeps the peripheral's identifier across rotations. Resolved once per
+    /// address number.
+    mutating func shownAddress(scanner s: Int, advertiser a: Int, pair k: Int, epoch: UInt32) -> Int64 {
+        let number = Int64(epoch)
+        if pairs[k].addressEpoch == number { return pairs[k].shownEpoch }
+        var shown = number
+        let ad = advertisers[a]
+        if ad.spec.bondedTo.contains(scanners[s].spec.node), let privacy = ad.privacy,
+            let address = ad.resolvableAddress(epoch: epoch), BlePrivacy.resolves(address, irk: privacy.irk)
+        {
+            shown = BlePairRecord.identity
+        }
+        pairs[k].addressEpoch = number
+        pairs[k].shownEpoch = shown
+        return shown
+    }
 }

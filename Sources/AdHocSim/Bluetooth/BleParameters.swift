@@ -253,6 +253,45 @@ enum BleParameters {
                     }),
                 default: "null", help: "the node an ADV_DIRECT_IND is directed to", expected: "a node id",
                 source: .cited("Core Specification v5.4, Vol 6, Part B §2.3.1.2")),
+            Parameter(
+                "irk",
+                .custom(
+                    schema: #"{"type": "string", "pattern": "^[0-9A-Fa-f]{32}$"}"#, value: "32 hex digits",
+                    decode: { values, v, at, _, item in
+                        guard let text = values.string(v, at, "an identity resolving key, 32 hex digits") else {
+                            return false
+                        }
+                        guard let key = BlePrivacy.irk(hex: text) else {
+                            values.sink.report(
+                                "an identity resolving key is 16 bytes, written as 32 hex digits; found "
+                                    + "\(text.utf8.count) characters", path: at, at: v.origin)
+                            return false
+                        }
+                        item.value.irk = key
+                        return true
+                    }),
+                default: "null (drawn for a bonded device)",
+                help: "its identity resolving key, which it shares with the phones it is bonded to",
+                expected: "an identity resolving key, 32 hex digits",
+                source: .cited("Core Specification v5.4, Vol 3, Part H §2.4.2.1")),
+            Parameter(
+                "bondedTo",
+                .custom(
+                    schema: ##"{"type": "array", "items": {"$ref": "#/$defs/nodeId"}, "minItems": 1}"##,
+                    value: "an array of node ids",
+                    decode: { values, v, at, _, item in
+                        guard
+                            let list = values.list(
+                                v, at, "an array of node ids", { values.node($0, $1, in: item.nodeIndex) })
+                        else { return false }
+                        item.value.bondedTo = list
+                        return true
+                    }),
+                default: "[]",
+                help:
+                    "the phones it is bonded to: they resolve its resolvable private addresses, so iOS keeps its identifier",
+                expected: "an array of node ids",
+                source: .cited("Core Specification v5.4, Vol 3, Part C §10.7, Part H §2.4.2.1")),
             start(\Advertiser.value.start)
         ], objectExpected: "an advertiser {\"node\", \"profile\"?, \"pdu\"?, \"intervalMs\"?, \"payloadBytes\"?, ...}")
 

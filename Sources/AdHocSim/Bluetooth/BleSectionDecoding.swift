@@ -170,6 +170,27 @@ extension ScenarioDecoder {
                 ok = false
             }
         }
+        // Bonding: the IRK goes to the bonded phones, who resolve a resolvable private address.
+        if spec.irk != nil && spec.bondedTo.isEmpty {
+            sink.report(
+                "a device with an identity resolving key shares it with the phones it is bonded to: "
+                    + "give them in \"bondedTo\"", path: p.appending("irk"), at: item.origin)
+            ok = false
+        }
+        if given("bondedTo") && spec.bondedTo.isEmpty {
+            sink.report("a bonded device needs at least one peer", path: p.appending("bondedTo"), at: item.origin)
+            ok = false
+        }
+        if !spec.bondedTo.isEmpty && spec.address != .resolvable {
+            sink.report(
+                "only a resolvable private address is resolved with the IRK; a bonded device here needs "
+                    + "\"address\": \"resolvable\"", path: p.appending("address"), at: item.origin)
+            ok = false
+        }
+        if spec.bondedTo.contains(spec.node) {
+            sink.report("a device is not bonded to itself", path: p.appending("bondedTo"), at: item.origin)
+            ok = false
+        }
         if !spec.pdu.isScannable && spec.scanResponseBytes > 0 && given("scanResponseBytes") {
             sink.report(
                 "\(spec.pdu.rawValue) is not scannable, so it has no scan response",

@@ -82,6 +82,11 @@ public struct BleAdvertiserSpec: Sendable, Equatable {
     /// Whether it advertises while connected (`false`: only while not connected, as a
     /// peripheral with one link does).
     public var advertisesWhenConnected = false
+    /// Its identity resolving key, 16 bytes (`irk`; `nil`: one drawn for a bonded device).
+    public var irk: [UInt8]? = nil
+    /// The nodes it is bonded to (`bondedTo`): they hold its IRK and resolve its resolvable
+    /// private addresses (`BlePrivacy`).
+    public var bondedTo: [Int] = []
 
     public static func == (a: BleAdvertiserSpec, b: BleAdvertiserSpec) -> Bool {
         a.node == b.node && a.pdu == b.pdu && a.intervalMs == b.intervalMs && a.randomDelayMs == b.randomDelayMs
@@ -90,6 +95,7 @@ public struct BleAdvertiserSpec: Sendable, Equatable {
             && a.address == b.address && a.service == b.service && a.channels == b.channels && a.target == b.target
             && a.start == b.start && a.addressRotationS == b.addressRotationS && a.data == b.data
             && a.scanResponseData == b.scanResponseData && a.advertisesWhenConnected == b.advertisesWhenConnected
+            && a.irk == b.irk && a.bondedTo == b.bondedTo
             && a.connected.elementsEqual(b.connected) { $0.from == $1.from && $0.to == $1.to }
     }
 
