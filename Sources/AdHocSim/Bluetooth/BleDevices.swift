@@ -35,7 +35,9 @@ struct BleAdvertiserState {
     /// With bonded peers (`spec.bondedTo`): its IRK and the seed of its addresses' random parts.
     var privacy: (irk: [UInt8], seed: UInt64)? = nil
 
-    var interval: SimTime { .microseconds(Int((spec.intervalMs * 1000).rounded())) }
+    var interval: SimTime {
+        spec.highDutyCycle ? BleTiming.highDutyInterval : .microseconds(Int((spec.intervalMs * 1000).rounded()))
+    }
 
     /// Its resolvable private address number `epoch` (with a bonded peer): `prand` from the
     /// seed and the epoch, the hash from its IRK (`BlePrivacy`).

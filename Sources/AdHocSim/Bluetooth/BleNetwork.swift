@@ -76,6 +76,8 @@ public struct BleRssiSample: Sendable, Equatable {
 /// interferers and the medium they share. The world routes the `bluetooth` event block here.
 public struct BleNetwork {
     let spec: BleSpec
+    /// `spec.limitedDiscoverableS` as a time.
+    var limitedTimeout: SimTime { .seconds(spec.limitedDiscoverableS) }
     var medium: BleMedium
     var advertisers: [BleAdvertiserState] = []
     var scanners: [BleScannerState] = []
@@ -123,10 +125,13 @@ public struct BleNetwork {
                 let irk = ad.irk ?? (0..<16).map { _ in UInt8(truncatingIfNeeded: keys.next()) }
                 state.privacy = (irk, keys.next())
             }
-            // Unsynchronised devices: the first event falls uniformly within one interval.
+            // Unsynchronised devices: the first event falls uniformly within one interval; high
+            // duty cycle directed advertising starts when its host enables it.
             let first =
-                ad.start
-                + SimTime(nanoseconds: Int64(state.stream.uniformInt(below: UInt64(state.interval.nanoseconds))))
+                ad.highDutyCycle
+                ? ad.start
+                : ad.start
+                    + SimTime(nanoseconds: Int64(state.stream.uniformInt(below: UInt64(state.interval.nanoseconds))))
             advertisers.append(state)
             sim.schedule(at: first, target: UInt32(a), kind: .bleAdvertisingEvent)
         }
@@ -210,10 +215,18 @@ public struct BleNetwork {
 
     mutating func startEvent(_ a: Int, sim: inout Simulation) {
         let ad = advertisers[a]
-        let delayMax = ad.spec.randomDelayMs * 1e6
-        let delay = SimTime(nanoseconds: Int64((advertisers[a].stream.uniform() * delayMax).rounded(.down)))
-        sim.schedule(at: sim.now + ad.interval + delay, target: UInt32(a), kind: .bleAdvertisingEvent)
-        guard !medium.down[ad.spec.node], ad.spec.advertises(at: sim.now),
+        if ad.spec.highDutyCycle {
+            // No advDelay, and no event after the 1.28 s.
+            let next = sim.now + ad.interval
+            if next < ad.spec.start + BleTiming.highDutyDuration {
+                sim.schedule(at: next, target: UInt32(a), kind: .bleAdvertisingEvent)
+            }
+        } else {
+            let delayMax = ad.spec.randomDelayMs * 1e6
+            let delay = SimTime(nanoseconds: Int64((advertisers[a].stream.uniform() * delayMax).rounded(.down)))
+            sim.schedule(at: sim.now + ad.interval + delay, target: UInt32(a), kind: .bleAdvertisingEvent)
+        }
+        guard !medium.down[ad.spec.node], ad.spec.advertises(at: sim.now, limitedTimeout: limitedTimeout),
             ad.connectedSince == nil || ad.spec.advertisesWhenConnected
         else { return }
         advertisers[a].events += 1

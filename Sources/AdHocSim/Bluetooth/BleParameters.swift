@@ -39,6 +39,16 @@ enum BleParameters {
                 default: JSONNumber(BleSpec().addressRotationS).literal, help: "how often a private address changes",
                 expected: rotation, source: rotationSource),
             Parameter(
+                "limitedDiscoverableS",
+                .duration(
+                    upTo: 180, unit: "s", scale: 1, allowZero: false, nullable: false,
+                    set: { if let x = $1 { $0.limitedDiscoverableS = x } }),
+                default: JSONNumber(BleSpec().limitedDiscoverableS).literal,
+                help:
+                    "how long a limited discoverable device advertises: 180 s (Core 5.x) or 30.72 s (Core 4.x, seed 004)",
+                expected: "TGAP(lim_adv_timeout) in seconds: more than 0, at most 180",
+                source: .cited("Core Specification v5.4, Vol 3, Part C, Appendix A; Core 4.x: 30.72 s")),
+            Parameter(
                 "recordRssi", .bool(set: { $0.recordRssi = $1 }), default: "\(BleSpec().recordRssi)",
                 help: "write every RSSI sample an app sees to `ble_rssi.csv`", expected: "true or false",
                 source: .assumption("off: the file grows with every advertisement heard")),
@@ -253,6 +263,10 @@ enum BleParameters {
                     }),
                 default: "null", help: "the node an ADV_DIRECT_IND is directed to", expected: "a node id",
                 source: .cited("Core Specification v5.4, Vol 6, Part B §2.3.1.2")),
+            Parameter(
+                "highDutyCycle", .bool(set: { $0.value.highDutyCycle = $1 }), default: "false",
+                help: "ADV_DIRECT_IND at high duty cycle: every 3.75 ms without advDelay, for 1.28 s",
+                expected: "true or false", source: .cited("Core Specification v5.4, Vol 6, Part B §4.4.2.4.2")),
             Parameter(
                 "irk",
                 .custom(

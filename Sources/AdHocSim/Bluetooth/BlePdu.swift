@@ -59,6 +59,12 @@ public enum BleTiming {
     public static let advertisingIntervalRangeMs: ClosedRange<Double> = 20...10_240
     /// Scan interval and window range, 2.5 ms … 10.24 s (radio.md).
     public static let scanIntervalRangeMs: ClosedRange<Double> = 2.5...10_240
+    /// High duty cycle connectable directed advertising: at most 3.75 ms between the starts of
+    /// two ADV_DIRECT_IND PDUs on one channel, for at most 1.28 s (Vol 6 Part B §4.4.2.4.2; its
+    /// events carry no advDelay, §4.4.2.2.1). The model sends at the 3.75 ms bound.
+    public static let highDutyInterval = SimTime.microseconds(3750)
+    /// See `highDutyInterval`.
+    public static let highDutyDuration = SimTime.milliseconds(1280)
     /// The largest random advertising delay advDelay: 10 ms (radio.md).
     public static let maxAdvertisingDelayMs = 10.0
     /// Time a radio needs between the end of one advertising PDU (or its listening slot) and

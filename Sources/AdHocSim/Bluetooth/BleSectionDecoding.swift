@@ -170,6 +170,11 @@ extension ScenarioDecoder {
                 ok = false
             }
         }
+        if spec.highDutyCycle && spec.pdu != .advDirectInd {
+            sink.report(
+                "only ADV_DIRECT_IND has a high duty cycle", path: p.appending("highDutyCycle"), at: item.origin)
+            ok = false
+        }
         // Bonding: the IRK goes to the bonded phones, who resolve a resolvable private address.
         if spec.irk != nil && spec.bondedTo.isEmpty {
             sink.report(

@@ -21,6 +21,11 @@ public struct BleSpec: Sendable, Equatable {
     public var wifiInterference: Bool = true
     /// `ble.recordRssi`: write every RSSI sample an app sees to `ble_rssi.csv`.
     public var recordRssi: Bool = false
+    /// How long a device stays in limited discoverable mode, s (`limitedDiscoverableS`):
+    /// TGAP(lim_adv_timeout), 180 s in Core Specification v5.x (Vol 3, Part C, Appendix A), at
+    /// most that; Core 4.x had 30.72 s, as seed 004 quotes it. After it the device stops
+    /// advertising.
+    public var limitedDiscoverableS: Double = 180
     /// Nothing set.
     public init() {}
 
@@ -87,6 +92,10 @@ public struct BleAdvertiserSpec: Sendable, Equatable {
     /// The nodes it is bonded to (`bondedTo`): they hold its IRK and resolve its resolvable
     /// private addresses (`BlePrivacy`).
     public var bondedTo: [Int] = []
+    /// ADV_DIRECT_IND at high duty cycle (`highDutyCycle`): events every 3.75 ms without
+    /// advDelay, for 1.28 s (`BleTiming.highDutyInterval`); `false`: low duty cycle, events at
+    /// `intervalMs`.
+    public var highDutyCycle = false
 
     public static func == (a: BleAdvertiserSpec, b: BleAdvertiserSpec) -> Bool {
         a.node == b.node && a.pdu == b.pdu && a.intervalMs == b.intervalMs && a.randomDelayMs == b.randomDelayMs
@@ -95,21 +104,16 @@ public struct BleAdvertiserSpec: Sendable, Equatable {
             && a.address == b.address && a.service == b.service && a.channels == b.channels && a.target == b.target
             && a.start == b.start && a.addressRotationS == b.addressRotationS && a.data == b.data
             && a.scanResponseData == b.scanResponseData && a.advertisesWhenConnected == b.advertisesWhenConnected
-            && a.irk == b.irk && a.bondedTo == b.bondedTo
+            && a.irk == b.irk && a.bondedTo == b.bondedTo && a.highDutyCycle == b.highDutyCycle
             && a.connected.elementsEqual(b.connected) { $0.from == $1.from && $0.to == $1.to }
     }
 
-    /// How long a device stays in limited discoverable mode: TGAP(lim_adv_timeout), 180 s (Core
-    /// Specification v5.4, Vol 3, Part C, Appendix A, as RivieraWaves' `GAP_TMR_LIM_ADV_TIMEOUT`
-    /// quotes it; Core 4.0 had 30.72 s). After it the device stops advertising.
-    public static let limitedDiscoverableTimeout = SimTime.seconds(180)
-
-    /// Whether it advertises at `t`: started, not past its limited discoverable time, and not
-    /// in a connection that stops its advertising.
-    public func advertises(at t: SimTime) -> Bool {
-        if data?.discoverability == .limited && t >= start + BleAdvertiserSpec.limitedDiscoverableTimeout {
-            return false
-        }
+    /// Whether it advertises at `t`: started, not past its limited discoverable time
+    /// (`limitedTimeout`, `BleSpec.limitedDiscoverableS`) nor its high duty cycle's 1.28 s, and
+    /// not in a connection that stops its advertising.
+    public func advertises(at t: SimTime, limitedTimeout: SimTime) -> Bool {
+        if data?.discoverability == .limited && t >= start + limitedTimeout { return false }
+        if highDutyCycle && t >= start + BleTiming.highDutyDuration { return false }
         if !advertisesWhenConnected { for c in connected where t >= c.from && t < c.to { return false } }
         return true
     }
