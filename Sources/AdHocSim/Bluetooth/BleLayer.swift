@@ -112,6 +112,15 @@ extension BleNetwork: RunningLayer {
 
     mutating func nodeCameUp(_ node: Int, joined: Bool, sim: inout Simulation) { setDown(node, false, now: sim.now) }
 
+    /// Bluetooth switched off or on (`bluetoothOff`, `bluetoothOn`).
+    mutating func appCalled(_ action: NodeEvent.Action, at node: Int, sim: inout Simulation) {
+        switch action {
+        case .bluetoothOff: setPowered(node, on: false, now: sim.now)
+        case .bluetoothOn: setPowered(node, on: true, now: sim.now)
+        default: break
+        }
+    }
+
     func measure(scenario: Scenario, hosts: HostStack, nodes: Int, end: SimTime) -> BleMetrics {
         BleMetrics(self, end: end)
     }

@@ -76,6 +76,9 @@ public struct BleRssiSample: Sendable, Equatable {
 /// interferers and the medium they share. The world routes the `bluetooth` event block here.
 public struct BleNetwork {
     let spec: BleSpec
+    /// Per node: failed (its phone down), and its Bluetooth switched off.
+    var failed: [Bool] = []
+    var poweredOff: [Bool] = []
     /// `spec.limitedDiscoverableS` as a time.
     var limitedTimeout: SimTime { .seconds(spec.limitedDiscoverableS) }
     var medium: BleMedium
@@ -96,6 +99,8 @@ public struct BleNetwork {
     public init(_ spec: BleSpec, nodes: NodeTable, place: PlaceParameters, sim: inout Simulation) {
         self.spec = spec
         medium = BleMedium(place: place, nodes: nodes, seed: sim.seed)
+        failed = Array(repeating: false, count: nodes.count)
+        poweredOff = failed
         pairs = Array(repeating: BlePairRecord(), count: spec.scanners.count * spec.advertisers.count)
         let rotation = SimTime.seconds(spec.addressRotationS)
         for (s, sc) in spec.scanners.enumerated() {
@@ -160,6 +165,20 @@ public struct BleNetwork {
 
     /// The node is down (failed) or back up: a down node neither advertises nor scans.
     public mutating func setDown(_ node: Int, _ isDown: Bool, now: SimTime) {
+        failed[node] = isDown
+        applyPower(node, now: now)
+    }
+
+    /// Node `node`'s Bluetooth switched off or on (`CBManagerState`), beside its failures.
+    mutating func setPowered(_ node: Int, on: Bool, now: SimTime) {
+        poweredOff[node] = !on
+        applyPower(node, now: now)
+    }
+
+    /// The node's LE radio is down while it has failed or its Bluetooth is off: its scanners
+    /// and advertisers stop where they are, and go on with their next window or event once up.
+    mutating func applyPower(_ node: Int, now: SimTime) {
+        let isDown = failed[node] || poweredOff[node]
         medium.down[node] = isDown
         guard isDown else { return }
         for s in scanners.indices where scanners[s].spec.node == node {
@@ -348,7 +367,7 @@ public struct BleNetwork {
         }
         let gap = SimTime.seconds(wifi[w].stream.exponential(mean: ws.gapMean))
         sim.schedule(at: end + gap, target: UInt32(w), kind: .bleWifiFrame)
-        guard !medium.down[ws.spec.node], end > sim.now else { return }
+        guard !failed[ws.spec.node], end > sim.now else { return }
         wifi[w].frames += 1
         transmit(
             BleMedium.Transmission(

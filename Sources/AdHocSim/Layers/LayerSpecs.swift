@@ -54,6 +54,13 @@ public struct LayerSpecs: Sendable {
     /// The layers' declared sections, after the core's in `DeclaredSection.all`.
     static var declaredSections: [DeclaredSection] { MeshNetwork.declaredSections + BleNetwork.declaredSections }
 
+    /// Whether node `node` scans, advertises or holds a connection over Bluetooth LE.
+    func usesBluetooth(node: Int) -> Bool {
+        guard let ble else { return false }
+        return ble.scanners.contains { $0.node == node } || ble.advertisers.contains { $0.node == node }
+            || ble.connections.contains { $0.central == node || $0.peripheral == node }
+    }
+
     /// What each present section holds, in a few words, for `adhocsim validate` (in the layers'
     /// order; a layer with nothing to say gives none).
     public var outline: [String] {

@@ -255,6 +255,8 @@ struct SessionLayer: Sendable {
             }
             sessions.depart(node, now: sim.now)
             if !transfers.list.isEmpty { transfers.senderLeft(node, now: sim.now) }
+        case .bluetoothOff, .bluetoothOn:
+            break  // Bluetooth LE's: Multipeer runs over AWDL here
         default:
             setup?.appCalled(action, at: node, sim: &sim)
         }

@@ -69,6 +69,23 @@ extension ScenarioDecoder {
 }
 
 extension ScenarioDecoder {
+    /// Bluetooth switched off or on needs the phone to scan or advertise over Bluetooth LE.
+    func checkBluetoothEvents(_ events: [NodeEvent], _ node: JSONNode, _ path: JSONPath, layers: LayerSpecs) -> Bool {
+        guard case .array(let items) = node.value else { return true }
+        var ok = true
+        for (i, e) in events.enumerated()
+        where (e.action == .bluetoothOff || e.action == .bluetoothOn) && i < items.count
+            && !layers.usesBluetooth(node: e.node)
+        {
+            sink.report(
+                "\"\(e.action.rawValue)\" switches the phone's Bluetooth, but it has no Bluetooth LE scanner, advertiser "
+                    + "or connection in the \"ble\" section", path: path.appending(i).appending("node"),
+                at: items[i]["node"]?.origin ?? items[i].origin)
+            ok = false
+        }
+        return ok
+    }
+
     /// The app's Multipeer calls need a mesh; discovery calls need Multipeer set-up; with
     /// sessions fixed as groups (`mesh.sessions`), a phone that disconnects must be in one.
     func checkAppEvents(_ events: [NodeEvent], _ node: JSONNode, _ path: JSONPath, mesh: MeshSpec?) -> Bool {
@@ -165,7 +182,7 @@ enum NodeEventParameters {
                 .choice(NodeEvent.Action.allCases.map(\.rawValue), set: { $0.action = NodeEvent.Action(rawValue: $1) }),
                 default: "required",
                 help:
-                    "`fail` (silent: sends and receives nothing, loses its queue), `recover`, `join` (absent until then), `move` (teleports); the app's Multipeer calls (with a `mesh`): `disconnect`, `stopAdvertising`, `startAdvertising`, `stopBrowsing`, `startBrowsing`",
+                    "`fail` (silent: sends and receives nothing, loses its queue), `recover`, `join` (absent until then), `move` (teleports); the app's Multipeer calls (with a `mesh`): `disconnect`, `stopAdvertising`, `startAdvertising`, `stopBrowsing`, `startBrowsing`; Bluetooth switched `bluetoothOff` and `bluetoothOn` (a phone with Bluetooth LE)",
                 expected: "an event action", source: .required, required: "fail, recover, join, move or an app call"),
             Parameter(
                 "position",

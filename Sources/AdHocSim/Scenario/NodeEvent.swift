@@ -23,11 +23,17 @@ public struct NodeEvent: Sendable, Equatable {
         case stopBrowsing
         /// The app starts browsing again (it queries at once, then at doubling intervals).
         case startBrowsing
+        /// The phone's Bluetooth is switched off (`CBManagerState.poweredOff`): its LE scanners
+        /// and advertisers stop (Wi-Fi goes on).
+        case bluetoothOff
+        /// Bluetooth is switched on again (`.poweredOn`): the app starts scanning and advertising
+        /// again, as an app does in `centralManagerDidUpdateState(_:)` (assumption: at once).
+        case bluetoothOn
 
         /// Whether the action is the app's own call on Multipeer (it needs a `mesh`).
         public var isApp: Bool {
             switch self {
-            case .fail, .recover, .join, .move: return false
+            case .fail, .recover, .join, .move, .bluetoothOff, .bluetoothOn: return false
             case .disconnect, .stopAdvertising, .startAdvertising, .stopBrowsing, .startBrowsing: return true
             }
         }

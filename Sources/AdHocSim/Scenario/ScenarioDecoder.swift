@@ -168,6 +168,11 @@ public struct ScenarioDecoder {
             if let list = events, meshOK, !checkAppEvents(list, e, JSONPath.root.appending("events"), mesh: mesh) {
                 events = nil
             }
+            if let list = events, !failedLayers.contains("ble"),
+                !checkBluetoothEvents(list, e, JSONPath.root.appending("events"), layers: layers)
+            {
+                events = nil
+            }
         }
         var mac: MacSpec? = MacSpec()
         if let m = r.value("mac") { mac = decodeMac(m, JSONPath.root.appending("mac")) }

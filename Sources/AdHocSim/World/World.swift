@@ -94,7 +94,8 @@ public struct World<Link: LinkTechnology>: EventHandler {
                 nodes.teleport(e.node, to: to, at: sim.now)
                 link.setPosition(e.node, to)
                 layers.nodesMoved(nodes)
-            case .disconnect, .stopAdvertising, .startAdvertising, .stopBrowsing, .startBrowsing:
+            case .disconnect, .stopAdvertising, .startAdvertising, .stopBrowsing, .startBrowsing, .bluetoothOff,
+                .bluetoothOn:
                 layers.appCalled(e.action, at: e.node, sim: &sim)
             }
         default:

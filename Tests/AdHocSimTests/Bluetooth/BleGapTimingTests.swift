@@ -58,3 +58,40 @@ struct BleGapTimingTests {
         expect(d.count == 1 && d[0].path == "ble.advertisers[0].highDutyCycle", "\(d)")
     }
 }
+
+/// CoreBluetooth's manager state as events: `bluetoothOff` stops the phone's LE scanning (and
+/// advertising), `bluetoothOn` resumes it; Wi-Fi is not touched.
+struct BluetoothPowerTests {
+    @Test func scanningStopsWhileBluetoothIsOffAndResumes() throws {
+        // The app sees every advertisement (no duplicate filter, RSSI recorded): samples come
+        // before 10 s and after 20 s, none in between.
+        let s = try bleScenario(
+            nodes: [("phone", 0, 0), ("tag", 2, 0)],
+            ble: [
+                "recordRssi": true,
+                "advertisers": [["node": "tag", "intervalMs": 100]],
+                "scanners": [
+                    ["node": "phone", "intervalMs": 30, "windowMs": 30, "active": false, "duplicateFilter": false]
+                ]
+            ], duration: 30,
+            more: [
+                "events": [
+                    ["at_s": 10, "node": "phone", "action": "bluetoothOff"],
+                    ["at_s": 20, "node": "phone", "action": "bluetoothOn"]
+                ]
+            ])
+        let times = try require(try ScenarioRunner.run(s).ble).samples.map(\.time)
+        expect(times.contains { $0 < .seconds(10) } && times.contains { $0 >= .seconds(20) })
+        expectEqual(times.filter { $0 >= .seconds(10) && $0 < .seconds(20) }, [])
+    }
+
+    @Test func bluetoothEventsNeedABluetoothPhone() throws {
+        var t = TestScenario(seed: 1, duration: 5, radio: nil)
+        t.place("phone", 0, 0, z: 0)
+        t.place("tag", 2, 0, z: 0)
+        t["ble"] = ["advertisers": [["node": "tag"]]]
+        t["events"] = [["at_s": 1, "node": "phone", "action": "bluetoothOff"]]
+        let d = t.problems
+        expect(d.count == 1 && d[0].path == "events[0].node", "\(d)")
+    }
+}
