@@ -5,11 +5,15 @@ enum BleAdDecoding {
     /// The item forms, for messages and the schema.
     static let forms =
         "{\"flags\": [\"le-general-discoverable\", ...]}, {\"name\": \"...\"}, {\"shortName\": \"...\"}, "
-        + "{\"uuids16\": [\"FD59\"]}, {\"uuids128\": [\"...\"]}, {\"serviceData16\": {\"uuid\": \"FE95\", \"bytes\": N}}, "
+        + "{\"uuids16\": [\"FD59\"]}, {\"uuids128\": [\"...\"]}, {\"uuids16Incomplete\": [...]}, "
+        + "{\"uuids128Incomplete\": [...]}, {\"solicited16\": [...]}, {\"solicited128\": [...]}, {\"serviceData16\": {\"uuid\": \"FE95\", \"bytes\": N}}, "
         + "{\"manufacturer\": {\"company\": \"0x004C\", \"bytes\": N}}, {\"txPower\": dBm}"
 
     /// The AD structure keys, in the order the docs list them.
-    static let types = ["flags", "name", "shortName", "uuids16", "uuids128", "serviceData16", "manufacturer", "txPower"]
+    static let types = [
+        "flags", "name", "shortName", "uuids16", "uuids128", "uuids16Incomplete", "uuids128Incomplete", "solicited16",
+        "solicited128", "serviceData16", "manufacturer", "txPower"
+    ]
 
     /// The JSON Schema of a list of AD structures.
     static let schema =
@@ -18,6 +22,10 @@ enum BleAdDecoding {
         + #""name": {"type": "string", "minLength": 1}, "shortName": {"type": "string", "minLength": 1}, "#
         + #""uuids16": {"type": "array", "items": {"type": "string", "pattern": "^[0-9A-Fa-f]{4}$"}, "minItems": 1}, "#
         + #""uuids128": {"type": "array", "items": {"type": "string"}, "minItems": 1}, "#
+        + #""uuids16Incomplete": {"type": "array", "items": {"type": "string", "pattern": "^[0-9A-Fa-f]{4}$"}, "minItems": 1}, "#
+        + #""uuids128Incomplete": {"type": "array", "items": {"type": "string"}, "minItems": 1}, "#
+        + #""solicited16": {"type": "array", "items": {"type": "string", "pattern": "^[0-9A-Fa-f]{4}$"}, "minItems": 1}, "#
+        + #""solicited128": {"type": "array", "items": {"type": "string"}, "minItems": 1}, "#
         + #""serviceData16": {"type": "object", "properties": {"uuid": {"type": "string"}, "bytes": {"type": "integer", "minimum": 0}}, "required": ["uuid", "bytes"], "additionalProperties": false}, "#
         + #""manufacturer": {"type": "object", "properties": {"company": {"type": "string"}, "bytes": {"type": "integer", "minimum": 0}}, "required": ["company", "bytes"], "additionalProperties": false}, "#
         + #""txPower": {"type": "integer", "minimum": -127, "maximum": 127}}, "additionalProperties": false}}"#
@@ -30,20 +38,24 @@ enum BleAdDecoding {
         for (i, item) in items.enumerated() {
             let p = at.appending(i)
             guard case .object(let members) = item.value, members.count == 1, let m = members.first else {
-                values.sink.report("expected one AD structure, an object with one key: \(forms)", path: p, at: item.origin)
+                values.sink.report(
+                    "expected one AD structure, an object with one key: \(forms)", path: p, at: item.origin)
                 ok = false
                 continue
             }
             guard types.contains(m.key) else {
                 values.sink.report(
-                    "unknown AD structure \"\(Diagnostic.excerpt(m.key))\"; expected one of \(forms)", path: p.appending(m.key),
+                    "unknown AD structure \"\(Diagnostic.excerpt(m.key))\"; expected one of \(forms)",
+                    path: p.appending(m.key),
                     at: m.keyOrigin)
                 ok = false
                 continue
             }
             // Read through an object reader, which asks for every type it knows (the schema test's
             // key census) and finds the one given.
-            guard let r = ObjectReader(item, path: p, sink: values.sink, expected: "an AD structure") else { ok = false; continue }
+            guard let r = ObjectReader(item, path: p, sink: values.sink, expected: "an AD structure") else {
+                ok = false; continue
+            }
             var found: JSONNode?
             for t in types { if let v = r.value(t) { found = v } }
             r.finish()
@@ -73,7 +85,9 @@ enum BleAdDecoding {
         func uuid16(_ n: JSONNode, _ q: JSONPath) -> UInt16? {
             guard let s = values.string(n, q, "a 16-bit UUID of four hex digits, such as \"FD59\"") else { return nil }
             guard let u = HexText.value(s, digits: 4).map({ UInt16($0) }) else {
-                values.sink.report("expected a 16-bit UUID of four hex digits, such as \"FD59\"; found \"\(Diagnostic.excerpt(s))\"", path: q, at: n.origin)
+                values.sink.report(
+                    "expected a 16-bit UUID of four hex digits, such as \"FD59\"; found \"\(Diagnostic.excerpt(s))\"",
+                    path: q, at: n.origin)
                 return nil
             }
             return u
@@ -87,7 +101,10 @@ enum BleAdDecoding {
             guard let list = values.array(v, p, "a list of flags") else { return nil }
             var flags = (limited: false, general: false, brEdr: false)
             for (k, f) in list.enumerated() {
-                guard let w = values.choice(f, p.appending(k), "a flag", from: ["le-limited-discoverable", "le-general-discoverable", "br-edr-not-supported"])
+                guard
+                    let w = values.choice(
+                        f, p.appending(k), "a flag",
+                        from: ["le-limited-discoverable", "le-general-discoverable", "br-edr-not-supported"])
                 else { return nil }
                 switch w {
                 case "le-limited-discoverable": flags.limited = true
@@ -101,22 +118,30 @@ enum BleAdDecoding {
                     path: p, at: v.origin)
                 return nil
             }
-            return BleAdStructure(kind: .flags(limited: flags.limited, general: flags.general, brEdrNotSupported: flags.brEdr))
+            return BleAdStructure(
+                kind: .flags(limited: flags.limited, general: flags.general, brEdrNotSupported: flags.brEdr))
         case "name", "shortName":
             guard let s = values.string(v, p, "a local name"), !s.isEmpty else {
-                if case .string = v.value { values.sink.report("expected a name of at least one character", path: p, at: v.origin) }
+                if case .string = v.value {
+                    values.sink.report("expected a name of at least one character", path: p, at: v.origin)
+                }
                 return nil
             }
             return BleAdStructure(kind: .localName(s, complete: key == "name"))
-        case "uuids16":
+        case "uuids16", "uuids16Incomplete", "solicited16":
             guard let list = values.array(v, p, "a list of 16-bit UUIDs"), !list.isEmpty else {
                 if case .array = v.value { values.sink.report("expected at least one UUID", path: p, at: v.origin) }
                 return nil
             }
             var us: [UInt16] = []
-            for (k, e) in list.enumerated() { guard let u = uuid16(e, p.appending(k)) else { return nil }; us.append(u) }
-            return BleAdStructure(kind: .uuids16(us))
-        case "uuids128":
+            for (k, e) in list.enumerated() {
+                guard let u = uuid16(e, p.appending(k)) else { return nil }; us.append(u)
+            }
+            switch key {
+            case "solicited16": return BleAdStructure(kind: .solicited16(us))
+            default: return BleAdStructure(kind: .uuids16(us, complete: key == "uuids16"))
+            }
+        case "uuids128", "uuids128Incomplete", "solicited128":
             guard let list = values.array(v, p, "a list of 128-bit UUIDs"), !list.isEmpty else {
                 if case .array = v.value { values.sink.report("expected at least one UUID", path: p, at: v.origin) }
                 return nil
@@ -125,7 +150,8 @@ enum BleAdDecoding {
             for (k, e) in list.enumerated() {
                 guard let s = values.string(e, p.appending(k), "a 128-bit UUID") else { return nil }
                 let hex = s.split(separator: "-").map(\.count)
-                guard hex == [8, 4, 4, 4, 12], s.split(separator: "-").allSatisfy(HexText.isHex), s.utf8.count == 36 else {
+                guard hex == [8, 4, 4, 4, 12], s.split(separator: "-").allSatisfy(HexText.isHex), s.utf8.count == 36
+                else {
                     values.sink.report(
                         "expected a 128-bit UUID such as \"6E400001-B5A3-F393-E0A9-E50E24DCCA9E\"; found \"\(Diagnostic.excerpt(s))\"",
                         path: p.appending(k), at: e.origin)
@@ -133,16 +159,22 @@ enum BleAdDecoding {
                 }
                 us.append(s.uppercased())
             }
-            return BleAdStructure(kind: .uuids128(us))
+            switch key {
+            case "solicited128": return BleAdStructure(kind: .solicited128(us))
+            default: return BleAdStructure(kind: .uuids128(us, complete: key == "uuids128"))
+            }
         case "serviceData16":
-            guard let r = ObjectReader(v, path: p, sink: values.sink, expected: "{\"uuid\": \"FE95\", \"bytes\": N}") else { return nil }
+            guard let r = ObjectReader(v, path: p, sink: values.sink, expected: "{\"uuid\": \"FE95\", \"bytes\": N}")
+            else { return nil }
             defer { r.finish() }
             let u = r.required("uuid", "a 16-bit UUID").flatMap { uuid16($0, p.appending("uuid")) }
             let n = dataBytes(r, p)
             guard let u, let n else { return nil }
             return BleAdStructure(kind: .serviceData16(uuid: u, bytes: n))
         case "manufacturer":
-            guard let r = ObjectReader(v, path: p, sink: values.sink, expected: "{\"company\": \"0x004C\", \"bytes\": N}") else { return nil }
+            guard
+                let r = ObjectReader(v, path: p, sink: values.sink, expected: "{\"company\": \"0x004C\", \"bytes\": N}")
+            else { return nil }
             defer { r.finish() }
             var company: UInt16?
             if let c = r.required("company", "a company identifier such as \"0x004C\"") {
@@ -154,7 +186,8 @@ enum BleAdDecoding {
                     {
                         company = id
                     } else {
-                        let known = BleCompanies.known.map { "0x\(BleUuid.text($0.id)) \($0.name)" }.joined(separator: ", ")
+                        let known = BleCompanies.known.map { "0x\(BleUuid.text($0.id)) \($0.name)" }.joined(
+                            separator: ", ")
                         values.sink.report(
                             "\"\(Diagnostic.excerpt(s))\" is not a company identifier AdHocSim knows (Bluetooth SIG "
                                 + "assigned numbers; known: \(known))", path: cp, at: c.origin)
@@ -165,9 +198,13 @@ enum BleAdDecoding {
             guard let company, let n else { return nil }
             return BleAdStructure(kind: .manufacturer(company: company, bytes: n))
         case "txPower":
-            guard let dbm = values.number(v, p, "a TX power level in -127...127 dBm", in: -127...127) else { return nil }
+            guard let dbm = values.number(v, p, "a TX power level in -127...127 dBm", in: -127...127) else {
+                return nil
+            }
             guard dbm == dbm.rounded() else {
-                values.sink.report("expected a whole number of dBm (one signed octet); found \(JSONNumber(dbm).literal)", path: p, at: v.origin)
+                values.sink.report(
+                    "expected a whole number of dBm (one signed octet); found \(JSONNumber(dbm).literal)", path: p,
+                    at: v.origin)
                 return nil
             }
             return BleAdStructure(kind: .txPower(Int(dbm)))

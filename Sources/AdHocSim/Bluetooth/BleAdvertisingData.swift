@@ -9,10 +9,17 @@ public struct BleAdStructure: Sendable, Equatable {
         case flags(limited: Bool, general: Bool, brEdrNotSupported: Bool)
         /// Complete (0x09) or shortened (0x08) local name, UTF-8 (§1.2).
         case localName(String, complete: Bool)
-        /// Complete list of 16-bit service UUIDs (0x03), two octets each (§1.1).
-        case uuids16([UInt16])
-        /// Complete list of 128-bit service UUIDs (0x07), sixteen octets each (§1.1).
-        case uuids128([String])
+        /// Complete (0x03) or incomplete (0x02) list of 16-bit service UUIDs, two octets each
+        /// (§1.1).
+        case uuids16([UInt16], complete: Bool)
+        /// Complete (0x07) or incomplete (0x06) list of 128-bit service UUIDs, sixteen octets
+        /// each (§1.1).
+        case uuids128([String], complete: Bool)
+        /// List of 16-bit (0x14) service solicitation UUIDs: services the device looks for on a
+        /// central (§1.10).
+        case solicited16([UInt16])
+        /// List of 128-bit (0x15) service solicitation UUIDs (§1.10).
+        case solicited128([String])
         /// Service data for a 16-bit UUID (0x16): the UUID and `bytes` of data (§1.11).
         case serviceData16(uuid: UInt16, bytes: Int)
         /// Manufacturer specific data (0xFF): a company identifier and `bytes` of data (§1.4).
@@ -29,8 +36,8 @@ public struct BleAdStructure: Sendable, Equatable {
         switch kind {
         case .flags, .txPower: return 3
         case .localName(let s, _): return 2 + s.utf8.count
-        case .uuids16(let u): return 2 + 2 * u.count
-        case .uuids128(let u): return 2 + 16 * u.count
+        case .uuids16(let u, _), .solicited16(let u): return 2 + 2 * u.count
+        case .uuids128(let u, _), .solicited128(let u): return 2 + 16 * u.count
         case .serviceData16(_, let n), .manufacturer(_, let n): return 4 + n
         }
     }
@@ -58,12 +65,23 @@ public struct BleAdvertisingData: Sendable, Equatable {
         for s in structures { if case .manufacturer(let c, _) = s.kind { return c } }
         return nil
     }
-    /// Service UUIDs listed, as text (four hex digits or the 128-bit form).
+    /// Service UUIDs listed, complete lists and incomplete ones, as text (four hex digits or the
+    /// 128-bit form).
     public var serviceUUIDs: [String] {
         structures.flatMap { s -> [String] in
             switch s.kind {
-            case .uuids16(let u): return u.map(BleUuid.text)
-            case .uuids128(let u): return u
+            case .uuids16(let u, _): return u.map(BleUuid.text)
+            case .uuids128(let u, _): return u
+            default: return []
+            }
+        }
+    }
+    /// Service solicitation UUIDs listed, as text.
+    public var solicitedUUIDs: [String] {
+        structures.flatMap { s -> [String] in
+            switch s.kind {
+            case .solicited16(let u): return u.map(BleUuid.text)
+            case .solicited128(let u): return u
             default: return []
             }
         }
@@ -170,8 +188,11 @@ extension BleAdvertisingData {
         /// The company of `CBAdvertisementDataManufacturerDataKey` (`nil`: no key; Apple's
         /// own is withheld, `BleCompanies.apple`).
         public var company: UInt16?
-        /// `CBAdvertisementDataServiceUUIDsKey`.
+        /// `CBAdvertisementDataServiceUUIDsKey`: the complete and incomplete lists' UUIDs
+        /// (assumption: Apple documents the key as the advertised service UUIDs, not which list).
         public var serviceUUIDs: [String]
+        /// `CBAdvertisementDataSolicitedServiceUUIDsKey`.
+        public var solicitedUUIDs: [String] = []
         /// The keys of `CBAdvertisementDataServiceDataKey`.
         public var serviceDataUUIDs: [String]
         /// `CBAdvertisementDataTxPowerLevelKey`.
@@ -187,6 +208,7 @@ extension BleAdvertisingData {
         let company = both.company.flatMap { $0 == BleCompanies.apple ? nil : $0 }
         return AppView(
             localName: both.localName, company: company, serviceUUIDs: both.serviceUUIDs,
-            serviceDataUUIDs: both.serviceDataUUIDs, txPower: both.txPower, connectable: connectable)
+            solicitedUUIDs: both.solicitedUUIDs, serviceDataUUIDs: both.serviceDataUUIDs, txPower: both.txPower,
+            connectable: connectable)
     }
 }

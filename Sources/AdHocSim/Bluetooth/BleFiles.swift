@@ -89,7 +89,7 @@ public enum BleFiles {
     /// Columns of `ble_discoveries.csv`.
     public static let discoveryColumns = [
         "scanner", "advertiser", "identifier", "discovery_s", "connectable", "local_name", "company_id", "company",
-        "manufacturer_data", "service_uuids", "service_data_uuids", "tx_power_dbm"
+        "manufacturer_data", "service_uuids", "service_data_uuids", "tx_power_dbm", "solicited_uuids"
     ]
 
     /// One advertiser an app reported: the pair, what the app was shown, and the manufacturer
@@ -135,7 +135,7 @@ public enum BleFiles {
                 company.map { "0x" + BleUuid.text($0) } ?? "", company.flatMap(BleCompanies.name) ?? "",
                 company == nil ? "" : (view.company == nil ? "withheld" : "shown"),
                 view.serviceUUIDs.joined(separator: " "), view.serviceDataUUIDs.joined(separator: " "),
-                view.txPower.map { "\($0)" } ?? ""
+                view.txPower.map { "\($0)" } ?? "", view.solicitedUUIDs.joined(separator: " ")
             ])
         }
         return t

@@ -66,6 +66,38 @@ struct BleContentTests {
         expect(BleCompanies.name(0x00E0) == "Google" && BleCompanies.name(0x1234) == nil)
     }
 
+    /// Incomplete lists (0x02, 0x06) count two plus two or sixteen octets per UUID as the
+    /// complete ones do, and their UUIDs reach `CBAdvertisementDataServiceUUIDsKey`; service
+    /// solicitation lists (0x14, 0x15) go to `CBAdvertisementDataSolicitedServiceUUIDsKey` only
+    /// (Core Specification Supplement Part A §1.1, §1.10).
+    @Test func incompleteAndSolicitedListsAreShownApart() throws {
+        let s = try bleScenario(
+            nodes: [("phone", 0, 0), ("watch", 2, 0)],
+            ble: #"""
+                {"advertisers": [{"node": "watch", "intervalMs": 100,
+                   "data": [{"uuids16Incomplete": ["180D", "180F"]}, {"solicited16": ["1805"]},
+                            {"solicited128": ["6E400001-B5A3-F393-E0A9-E50E24DCCA9E"]}]}],
+                 "scanners": [{"node": "phone", "active": false}]}
+                """#)
+        // 2 + 4, 2 + 2, 2 + 16 octets.
+        let ad = try require(s.ble?.advertisers[0])
+        expectEqual(ad.payloadBytes, 28)
+        let view = BleAdvertisingData.appView(data: try require(ad.data), response: nil, connectable: true)
+        expectEqual(view.serviceUUIDs, ["180D", "180F"])
+        expectEqual(view.solicitedUUIDs, ["1805", "6E400001-B5A3-F393-E0A9-E50E24DCCA9E"])
+        let report = try ScenarioRunner.run(s)
+        let table = BleFiles.discoveriesTable(try require(report.ble), report)
+        let col = { (name: String) in BleFiles.discoveryColumns.firstIndex(of: name) ?? 0 }
+        let row = try require(table.rows.first)
+        expect(row[col("service_uuids")] == "180D 180F" && row[col("solicited_uuids")].hasPrefix("1805 6E40"), "\(row)")
+        // An iOS app cannot advertise a solicitation list (CBPeripheralManager.startAdvertising).
+        let d = bleTagScenario([
+            "node": "tag", "profile": "ios-foreground", "data": .raw(#"[{"solicited16": ["1805"]}]"#)
+        ])
+        .problems
+        expect(d.contains { $0.path == "ble.advertisers[0].data" }, "\(d)")
+    }
+
     /// Two phones scan one tag whose name is only in its scan response: the active scanner
     /// gets a SCAN_RSP and is shown the name, the passive one is not; each phone shows its own
     /// identifier for the same address.
