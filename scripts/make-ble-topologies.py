@@ -11,46 +11,69 @@ shown: which devices it discovers, whether a scan response arrives in the crowd,
 devices are silent because they are connected to their phone, and that iOS withholds Apple's
 own manufacturer data (seed 004, section 4.1.1).
 
+Sources: ../shared/reference/ble-population.md, with its strength (A a specification, vendor
+text or first-party log; B captures or research code; C community reports); what it does not
+settle is labelled an assumption. The choices were made from it before the run and are not
+moved after it.
+
 Who carries what (per person in the hall):
 - a phone: iPhone 48 %, Samsung 35 %, other Android 17 % (Comparis' representative Swiss
   surveys: iPhone 44.3 % in 2020 and 49.4 % in 2024, Samsung "just under 35 %" in 2024, as
-  swissinfo.ch reported them; 2023 taken between). Android phones do not advertise on their
-  own (assumption: Android advertises only for an app that asks, BluetoothLeAdvertiser).
-- iPhone owners: an Apple Watch 25 %, AirPods in use 30 %, an AirTag 5 %, other headphones
-  10 % (assumptions).
-- Android owners: headphones in use 30 % (Galaxy Buds for half the Samsung owners' ones),
-  a smartwatch 10 %, Samsung owners a SmartTag 5 % (assumptions).
-- anyone: a fitness band 6 % (half Fitbit, half Xiaomi Mi Band), a Tile 1 %, an open Windows
-  laptop 3 % (assumptions).
+  swissinfo.ch reported them; 2023 taken between). Idle Android phones are silent unless an app
+  advertises (ESPresense's device table, C). Samsung's offline-finding FD69 beacon comes "mostly
+  from smartphones", but how often an online phone sends it is not established (AirGuard, B):
+  off by default (`--samsung-fd69`).
+- a watch or band: 23 % of people (Destatis ICT survey, German internet users, 2020 and 2022;
+  the Swiss 29 % "use one" counts occasional use): an Apple Watch for 25 % of iPhone owners,
+  a smartwatch for 10 % of Android owners, a fitness band for 6 % of everyone (half Fitbit, half
+  Xiaomi Mi Band), 23.2 % together.
+- wireless headphones in use: 27 % of people (Kantar Media TGI: 45 % use headphones, about 60 %
+  of them Bluetooth; carried and in use taken as owned, an upper bound): AirPods for three
+  quarters of the iPhone owners' ones (assumption), Galaxy Buds for half the Samsung owners'.
+- an item tracker: 6 % of people (Bitkom 2024: 6 % locate everyday items): an AirTag for iPhone
+  owners, a SmartTag for Samsung owners, a Tile or a Chipolo (half each) for the others.
+- an open Windows laptop: 3 % (assumption).
 - connected to its phone while carried (so silent unless it advertises when connected): a
-  smartwatch, Galaxy Buds and other non-Fast-Pair headphones always, a fitness band 90 % of
-  the time (kept connected for notifications; assumption).
+  smartwatch, Galaxy Buds and other non-Fast-Pair headphones always (fitness bands and watches
+  "only work when not connected", many earbuds go quiet once connected: ESPresense, C), a
+  fitness band 90 % of the time (kept connected for notifications; assumption).
 
 How each kind advertises (AD structures checked by the simulator against the 31-octet PDU):
-- iPhone, Apple Watch: Continuity Nearby Info (type 0x10, 5-octet body: 7 octets after the
-  company id 0x004C), broadcast continuously regardless of user activity (furiousMAC/continuity,
-  messages/nearby_info.md); ADV_IND (assumption: Continuity services connect to these
-  devices); resolvable address; the watch advertises while connected to its phone.
+- iPhone: Continuity Nearby Info (type 0x10, 5-octet body: 7 octets after the company id
+  0x004C) in ADV_IND with Flags 0x1A (LE General Discoverable, no "BR/EDR not supported") every
+  270 ms (an iOS bluetoothd advertising-parameter dump, A: "02 01 1A 0A FF 4C 00 10 05 ...";
+  ~270 ms on the 0.625 ms grid), sent continuously whatever the user does (furiousMAC/continuity,
+  B); resolvable address. iOS's second advertising set (a separate non-connectable address in
+  the same dump) carries something undocumented: not modelled.
+- Apple Watch: the same Nearby Info, connectable, advertising whatever the user does and while
+  connected to its phone (smashteevee/bluey, ESPresense #209, C); its interval is not known
+  (Apple's recommended list, assumption).
 - AirPods: Continuity Proximity Pairing (type 0x07, 25-octet body: 27 octets;
   furiousMAC/continuity, messages/proximity_pairing.md), broadcast while in use and connected
   (mstroecker/LinuxPods, docs/ble-proximity-pairing.md); ADV_NONCONN_IND (assumption).
 - AirTag near its owner: Find My (type 0x12, furiousMAC/continuity, messages/findmy.md, whose
   full lost-mode message takes 27 octets); the near-owner form's body is assumed 2 octets (4
-  after the company id); ADV_NONCONN_IND every 2 s (as identifier-persistence.json).
+  after the company id); connectable, ADV_IND ("the LE advertisement needs to be connectable",
+  IETF DULT accessory draft, A; one public btmon log of the short frame shows ADV_IND, B); every
+  2 s (≤ 2 s recommended by DULT, A).
 - Fast Pair headphones (half of the non-Apple, non-Galaxy headphones; assumption): when not in
   pairing mode they advertise Fast Pair account data as service data FE2C, no more than 250 ms
   apart (Google's Fast Pair provider specification: flags octet, account key filter of
   1.2n + 3 = 4 octets for one key with its length octet, salt with its length octet: 9 octets);
-  ADV_IND (a Fast Pair provider is a GAP peripheral); while connected too. A third of them are
-  Sony's, whose scan seed 004 shows (Figure 6.1: manufacturer data of Sony, 0x012D, 19 octets,
-  and service UUID FD2A), also advertised while connected (assumption).
+  ADV_IND (a Fast Pair provider is a GAP peripheral); while connected too ("the spec does not
+  exempt a connected headset", A). A third of them are Sony's, whose scan seed 004 shows
+  (Figure 6.1: manufacturer data of Sony, 0x012D, 19 octets, and service UUID FD2A), also
+  advertised while connected (assumption), with its local name "LE_WH-1000XM4" (Sony headphones
+  put "LE_WH-..." names in the air, ESPresense and public scan logs, B/C; the 31 octets are full,
+  so the name goes in the scan response: assumption).
 - Galaxy Buds, smartwatches: Samsung manufacturer data 0x0075 (as advertising-content.json), a
   watch's name in its scan response; silent while connected (assumption).
 - Fitbit: a 128-bit service UUID and service data 180A (seed 004, Table 5.3); Mi Band: service
   data FE95 (Xiaomi's member UUID, as seed 004's Mi monitor, Table 5.3) and its name in the
   advertising data (assumption).
 - Tile: service UUID FEED and service data FEED, 10 octets (seed 004, Table 5.3, Figure 6.2);
-  SmartTag: FD59 (Table 5.3); both ADV_IND, random static, 1022.5 ms (as
+  SmartTag: FD59 (Table 5.3); Chipolo: service data FE33 (AirGuard's filters, B; 10 octets,
+  assumption); all ADV_IND (connectable, AirGuard, B), random static, 1022.5 ms (as
   identifier-persistence.json).
 - Windows laptop: the Connected Devices Platform beacon, Microsoft 0x0006 manufacturer data of
   27 octets ([MS-CDP] 2.2.2.2.2, "Bluetooth advertising beacon"), ADV_NONCONN_IND (assumption).
@@ -72,6 +95,8 @@ it is worth (the shipped file uses none of these):
   --band-connected P           share of the time a band is connected to its phone (default 0.9)
   --sony-when-connected B      Sony's headphones advertise while connected (default yes)
   --watch-when-connected B     the Apple Watch advertises while connected to its iPhone (default yes)
+  --samsung-fd69 B             Samsung phones send the offline-finding FD69 service data (default no)
+  --airtag-pdu PDU             the AirTag's PDU near its owner (default ADV_IND)
 """
 import argparse
 import json
@@ -85,6 +110,8 @@ ap.add_argument("--fast-pair-when-connected", default="yes", choices=["yes", "no
 ap.add_argument("--band-connected", type=float, default=0.9)
 ap.add_argument("--sony-when-connected", default="yes", choices=["yes", "no"])
 ap.add_argument("--watch-when-connected", default="yes", choices=["yes", "no"])
+ap.add_argument("--samsung-fd69", default="no", choices=["yes", "no"])
+ap.add_argument("--airtag-pdu", default="ADV_IND")
 args = ap.parse_args()
 
 rng = random.Random(4)
@@ -103,8 +130,18 @@ def kind(name, pdu, interval, address, data, height, response=None, when_connect
                 response=response, when_connected=when_connected, connected=connected)
 
 
+IPHONE_FLAGS = {"flags": ["le-general-discoverable"]}
+
+
 def iphone():
-    return kind("iphone", args.iphone_pdu, rng.choice(APPLE_INTERVALS), "resolvable", [FLAGS, apple(7)], 1.2)
+    return kind("iphone", args.iphone_pdu, 270, "resolvable", [IPHONE_FLAGS, apple(7)], 1.2)
+
+
+def samsung_phone():
+    # Samsung's offline finding (AirGuard `SamsungFindMyMobile.kt`): FD69 service data,
+    # connectable; its length is not documented (assumption: 20 octets).
+    return kind("samsung-phone", "ADV_IND", rng.choice(APPLE_INTERVALS), "resolvable",
+                [FLAGS, {"serviceData16": {"uuid": "FD69", "bytes": 20}}], 1.2)
 
 
 def apple_watch():
@@ -118,7 +155,12 @@ def airpods():
 
 
 def airtag():
-    return kind("airtag", "ADV_NONCONN_IND", 2000, "resolvable", [apple(4)], 1.2)
+    return kind("airtag", args.airtag_pdu, 2000, "resolvable", [apple(4)], 1.2)
+
+
+def chipolo():
+    return kind("chipolo", "ADV_IND", 1022.5, "random-static",
+                [FLAGS, {"serviceData16": {"uuid": "FE33", "bytes": 10}}], 1.2)
 
 
 def headphones(samsung_owner):
@@ -130,6 +172,7 @@ def headphones(samsung_owner):
         if rng.random() < 1 / 3:
             return kind("sony-headphones", "ADV_IND", 250, "resolvable",
                         [FLAGS, {"manufacturer": {"company": "0x012D", "bytes": 19}}, {"uuids16": ["FD2A"]}], 1.6,
+                        response=[{"name": "LE_WH-1000XM4"}],
                         when_connected=args.sony_when_connected == "yes", connected=True)
         return kind("fast-pair-headphones", "ADV_IND", 250, "resolvable",
                     [FLAGS, {"serviceData16": {"uuid": "FE2C", "bytes": 9}}], 1.6,
@@ -176,23 +219,24 @@ def person():
         things.append(iphone())
         if rng.random() < 0.25:
             things.append(apple_watch())
-        if rng.random() < 0.30:
-            things.append(airpods())
-        if rng.random() < 0.05:
-            things.append(airtag())
-        if rng.random() < 0.10:
-            things.append(headphones(False))
+        if rng.random() < 0.27:
+            things.append(airpods() if rng.random() < 0.75 else headphones(False))
     else:
-        if rng.random() < 0.30:
+        if phone == "samsung" and args.samsung_fd69 == "yes":
+            things.append(samsung_phone())
+        if rng.random() < 0.27:
             things.append(headphones(phone == "samsung"))
         if rng.random() < 0.10:
             things.append(smartwatch())
-        if phone == "samsung" and rng.random() < 0.05:
-            things.append(smarttag())
     if rng.random() < 0.06:
         things.append(band())
-    if rng.random() < 0.01:
-        things.append(tile())
+    if rng.random() < 0.06:
+        if phone == "iphone":
+            things.append(airtag())
+        elif phone == "samsung":
+            things.append(smarttag())
+        else:
+            things.append(tile() if rng.random() < 0.5 else chipolo())
     if rng.random() < 0.03:
         things.append(laptop())
     return things
