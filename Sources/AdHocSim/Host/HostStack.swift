@@ -15,6 +15,10 @@ public struct FlowRuntime: Sendable {
     /// A uniform draw in [0, 1) from the flow's stream `flow:k/app/start`: where in the AWDL
     /// channel sequence a person taps start (`StartPhase.random`).
     let phase: Double
+    /// The apps' Bonjour discovery before the connection (`flows[i].discovery`), and the
+    /// stream of its random delays (`flow:k/bonjour`).
+    public var discovery: AppDiscovery?
+    var bonjourDelays: RandomStream?
     /// The transport (the flow specification's).
     public var transport: TransportProtocol { app.spec.transport }
 
@@ -184,6 +188,10 @@ public struct HostStack: Sendable {
                 queue.sharesMainQueue = slots[queues.count] >= 0
                 queues.append(queue)
             }
+            if spec.discovery {
+                flows[k].discovery = AppDiscovery(start: spec.start)
+                flows[k].bonjourDelays = sim.randomStream(named: "flow:\(k)/bonjour")
+            }
             sim.schedule(at: spec.start, target: UInt32(k), kind: .flowStart)
         }
     }
@@ -237,16 +245,13 @@ public struct HostStack: Sendable {
         switch event.kind {
         case .flowStart:
             let k = Int(event.target)
-            flows[k].app.start(now: sim.now)
-            // UDP takes writes at once, QUIC with 0-RTT before its handshake ends.
-            if apply(SocketOp.Connect(), to: .client(k), sim: &sim) {
-                opened(k, link: &link, router: router, sim: &sim)
+            if flows[k].discovery != nil {
+                startDiscovery(k, sim: &sim)
+                return
             }
-            flush(.client(k), link: &link, router: router, sim: &sim)
-            if case .cbr(let rate, let size) = flows[k].app.spec.workload {
-                let interval = SimTime.seconds(Double(size) * 8 / (rate * 1e6))
-                sim.schedule(after: interval, target: UInt32(k), kind: .cbrTick, arg: UInt64(interval.nanoseconds))
-            }
+            connect(k, link: &link, router: router, sim: &sim)
+        case .discoveryStep:
+            discoveryStep(Int(event.target), event.arg, link: &link, sim: &sim)
         case .testStart:
             let k = Int(event.target)
             let c = FlowSide.client(k)
@@ -327,6 +332,7 @@ public struct HostStack: Sendable {
     /// Flow `k`'s client socket takes writes for the first time: the thesis test's probe burst
     /// is scheduled (`StartPhase`), a bulk or CBR transfer begins.
     mutating func opened<L: LinkTechnology, R: IpRouting>(_ k: Int, link: inout L, router: R, sim: inout Simulation) {
+        if flows[k].discovery != nil && flows[k].discovery?.ready == nil { flows[k].discovery?.ready = sim.now }
         if let r = flows[k].app.spec.round, flows[k].app.isThesis {
             tapWhenReady(k, round: r, link: &link, sim: &sim)
             return

@@ -87,6 +87,12 @@ public struct Layers {
         hosts.notice(n, link: &link, router: self, sim: &sim)
     }
 
+    /// A Bonjour frame of a flow's apps finding each other, for the hosts.
+    func bonjourNotice<L: LinkTechnology>(_ n: LinkNotice, hosts: inout HostStack, link: inout L, sim: inout Simulation)
+    {
+        hosts.bonjourNotice(n, link: &link, router: self, sim: &sim)
+    }
+
     /// Transmit-queue room was freed: the hosts' backlogs and blocked senders may continue.
     func queueRoomFreed<L: LinkTechnology>(hosts: inout HostStack, link: inout L, sim: inout Simulation) {
         hosts.queueRoomFreed(link: &link, router: self, sim: &sim)

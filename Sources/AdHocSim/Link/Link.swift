@@ -7,6 +7,8 @@ public enum LinkProtocol: UInt8, Sendable {
     case mesh
     /// A link-layer test frame of a traffic generator (`LinkTraffic`).
     case linkTraffic
+    /// A Bonjour frame of a flow's apps finding each other (`AppDiscovery`).
+    case bonjour
 }
 
 /// A packet as the link layer sees it: who sends it to whom, how big it is, which layer above

@@ -56,6 +56,11 @@ public struct FlowMetrics: Sendable, Equatable {
     /// When the client began to connect and when the thesis test's probe burst began
     /// (nil when it did not).
     public var connectingAt: SimTime?, testStartedAt: SimTime?
+    /// The apps' discovery before the connection (`flows[i].discovery`), and when the first
+    /// probe's echo was read (`nil`: none).
+    public var discovery: AppDiscovery?
+    /// See `discovery`.
+    public var firstEcho: SimTime?
 
     /// Nearest-rank percentile of sorted values.
     public static func percentile(_ sorted: [Double], _ p: Double) -> Double {
@@ -79,6 +84,8 @@ public struct FlowMetrics: Sendable, Equatable {
         let app = f.app
         connectingAt = app.startedAt
         testStartedAt = app.testStartedAt
+        discovery = f.discovery
+        firstEcho = app.probeEcho.compactMap { $0 }.min()
         var pairs: [(sent: Double, received: Double)] = []
         for (i, echo) in app.probeEcho.enumerated() {
             if let echo { pairs.append((app.probeSent[i].inMilliseconds, echo.inMilliseconds)) }

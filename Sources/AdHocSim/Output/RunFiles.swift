@@ -14,7 +14,10 @@ public enum RunFiles {
         }
         let layerFiles = report.layers.files(report)
         let timeline = report.timeline.map { [ResultFile(name: "timeline.jsonl", contents: $0)] } ?? []
-        return traces + layerFiles + timeline + [
+        let discovery =
+            report.flows.contains { $0.discovery != nil }
+            ? [ResultFile(name: "flow_discovery.csv", contents: discoveryTable(report).text)] : []
+        return traces + layerFiles + timeline + discovery + [
             ResultFile(name: "metadata.json", contents: metadata(report)),
             ResultFile(name: "scenario.json", contents: JSONText.render(report.scenario.effectiveInput)),
             ResultFile(name: "nodes.csv", contents: nodesTable(report).text),
@@ -190,6 +193,30 @@ public enum RunFiles {
             for (i, rtt) in report.flows[k].rttsMs.enumerated() {
                 t.append([spec.id, "\(i)", NumberText.fixed(rtt, decimals: 6)])
             }
+        }
+        return t
+    }
+
+    /// `flow_discovery.csv`: per flow with `discovery`, when its apps started, when the
+    /// listener probed first and could answer, when the browser found the service, the
+    /// connection was ready and the first probe's echo was read (seconds; empty: never), the
+    /// times from app start to found, ready and first echo (ms), and the frames each side sent.
+    public static func discoveryTable(_ report: RunReport) -> CSVTable {
+        var t = CSVTable(header: [
+            "flow", "app_start_s", "first_probe_s", "announced_s", "found_s", "ready_s", "first_echo_s",
+            "found_after_ms", "ready_after_ms", "first_echo_after_ms", "queries", "answers"
+        ])
+        func s(_ x: SimTime?) -> String { x.map { NumberText.fixed($0.inSeconds, decimals: 6) } ?? "" }
+        for (k, spec) in report.scenario.flows.enumerated() {
+            guard let d = report.flows[k].discovery else { continue }
+            func after(_ x: SimTime?) -> String {
+                x.map { NumberText.fixed(($0 - d.appStart).inMilliseconds, decimals: 3) } ?? ""
+            }
+            let echo = report.flows[k].firstEcho
+            t.append([
+                spec.id, s(d.appStart), s(d.firstProbe), s(d.announced), s(d.found), s(d.ready), s(echo),
+                after(d.found), after(d.ready), after(echo), "\(d.queries)", "\(d.answers)"
+            ])
         }
         return t
     }

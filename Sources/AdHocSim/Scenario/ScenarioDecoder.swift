@@ -154,6 +154,17 @@ public struct ScenarioDecoder {
                 viaOK = false
             }
         }
+        if mesh != nil, let f = r.value("flows"), case .array(let elements) = f.value, let flows {
+            // Discovery is Bonjour over the link: it finds a server one hop away.
+            for (i, flow) in flows.enumerated() where flow.discovery && flow.via != .link && i < elements.count {
+                sink.report(
+                    "flow \"\(flow.id)\" travels across the mesh, but \"discovery\" is the apps' Bonjour over the link, "
+                        + "which finds a server one hop away; set \"via\": \"link\" or drop \"discovery\"",
+                    path: JSONPath.root.appending("flows").appending(i).appending("discovery"),
+                    at: elements[i]["discovery"]?.origin ?? elements[i].origin)
+                viaOK = false
+            }
+        }
         var expectations: [Expectation]? = []
         if let e = r.value("expectations") {
             expectations = decodeExpectations(

@@ -20,6 +20,7 @@ enum FlowParameters {
         var phase = StartPhase.random
         var start = SimTime.zero
         var via: FlowCarrier?
+        var discovery = false
         var roundStart = RoundStart.together
         /// Whether `protocol` is a list (a round, even of one transport).
         var isRound = false
@@ -102,7 +103,13 @@ enum FlowParameters {
                 "via", .choice(FlowCarrier.allCases.map(\.rawValue), set: { $0.via = FlowCarrier(rawValue: $1) }),
                 default: "the mesh when the scenario has one, else the link",
                 help: "straight over the link (one hop) or IP across the mesh", expected: "how the flow travels",
-                source: .assumption("a scenario with a mesh means its flows to cross it"))
+                source: .assumption("a scenario with a mesh means its flows to cross it")),
+            Parameter(
+                "discovery", .bool(set: { $0.discovery = $1 }), default: "false",
+                help:
+                    "the apps find each other first: the server's listener probes and announces its Bonjour service, the client browses, and connects when it has the answer",
+                expected: "true or false",
+                source: .cited("RFC 6762 §5.2, §6, §8.1, §8.3; NWListener and NWBrowser (seeds 000, 001)"))
         ], objectExpected: "a flow object {\"id\", \"from\", \"to\", \"protocol\", \"workload\"}")
 
     /// `protocol`'s schema: one transport, or a round's list of distinct transports.

@@ -59,6 +59,9 @@ public struct FlowSpec: Sendable, Equatable {
     /// `via`: over the link or across the mesh; `nil` when the file does not say (the mesh
     /// when the scenario has one, else the link: `Scenario.carrier(of:)`).
     public var via: FlowCarrier?
+    /// `discovery`: the apps find each other by Bonjour before the client connects
+    /// (`AppDiscovery`); `false`: the client connects at `start`.
+    public var discovery = false
 }
 
 extension ScenarioDecoder {
@@ -120,7 +123,7 @@ extension ScenarioDecoder {
             FlowSpec(
                 id: f.isRound ? "\(f.id)-\(t.rawValue)" : f.id, from: f.from, to: f.to, transport: t,
                 workload: f.workload, start: f.start, startPhase: f.phase, round: f.isRound ? 0 : nil,
-                roundStart: f.roundStart, via: f.via)
+                roundStart: f.roundStart, via: f.via, discovery: f.discovery)
         }
     }
 }

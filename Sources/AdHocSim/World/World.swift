@@ -117,6 +117,8 @@ public struct World<Link: LinkTechnology>: EventHandler {
                 switch n.packet.owner {
                 case .ip:
                     if layers.ipNotice(n, hosts: &hosts, link: &link, sim: &sim) { unblock = true }
+                case .bonjour:
+                    layers.bonjourNotice(n, hosts: &hosts, link: &link, sim: &sim)
                 case .linkTraffic:
                     guard n.kind == .delivered else {
                         traffic.notice(n, now: sim.now)
