@@ -295,8 +295,3 @@ extension BleNetwork {
         }
     }
 }
-
-extension EventKind {
-    /// A connection event (target: connection).
-    public static let bleConnectionEvent = EventKind(rawValue: 249)
-}

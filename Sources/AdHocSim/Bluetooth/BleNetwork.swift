@@ -1,22 +1,48 @@
-extension EventKind {
+/// Bluetooth LE's event kinds, with the numbers they have in every fingerprint (block 240–249).
+enum BleEventKind: UInt16, CaseIterable {
     /// An advertising event starts (target: advertiser).
-    public static let bleAdvertisingEvent = EventKind(rawValue: 240)
+    case advertisingEvent = 240
     /// An advertiser sends the PDU of its current channel (target: advertiser; arg: generation).
-    public static let bleAdvertiserSend = EventKind(rawValue: 241)
+    case advertiserSend = 241
     /// An advertiser's listening slot after a PDU ends empty (target: advertiser; arg: generation).
-    public static let bleAdvertiserListenEnd = EventKind(rawValue: 242)
+    case advertiserListenEnd = 242
     /// A transmission ends (target: its slot in the medium).
-    public static let bleTransmissionEnd = EventKind(rawValue: 243)
+    case transmissionEnd = 243
     /// A scan window opens (arg 1) or closes (arg 0) (target: scanner).
-    public static let bleScanWindow = EventKind(rawValue: 244)
+    case scanWindow = 244
     /// A scanner sends SCAN_REQ (target: scanner; arg: generation).
-    public static let bleScanRequest = EventKind(rawValue: 245)
+    case scanRequest = 245
     /// An advertiser sends SCAN_RSP (target: advertiser; arg: scanner).
-    public static let bleScanResponse = EventKind(rawValue: 246)
+    case scanResponse = 246
     /// A scanner stops waiting for SCAN_RSP (target: scanner; arg: generation).
-    public static let bleScanResponseTimeout = EventKind(rawValue: 247)
+    case scanResponseTimeout = 247
     /// A Wi-Fi transmitter may start a frame (target: transmitter).
-    public static let bleWifiFrame = EventKind(rawValue: 248)
+    case wifiFrame = 248
+    /// A connection event (target: connection).
+    case connectionEvent = 249
+}
+
+extension EventKind {
+    /// `BleEventKind.advertisingEvent`.
+    public static let bleAdvertisingEvent = EventKind(BleEventKind.advertisingEvent)
+    /// `BleEventKind.advertiserSend`.
+    public static let bleAdvertiserSend = EventKind(BleEventKind.advertiserSend)
+    /// `BleEventKind.advertiserListenEnd`.
+    public static let bleAdvertiserListenEnd = EventKind(BleEventKind.advertiserListenEnd)
+    /// `BleEventKind.transmissionEnd`.
+    public static let bleTransmissionEnd = EventKind(BleEventKind.transmissionEnd)
+    /// `BleEventKind.scanWindow`.
+    public static let bleScanWindow = EventKind(BleEventKind.scanWindow)
+    /// `BleEventKind.scanRequest`.
+    public static let bleScanRequest = EventKind(BleEventKind.scanRequest)
+    /// `BleEventKind.scanResponse`.
+    public static let bleScanResponse = EventKind(BleEventKind.scanResponse)
+    /// `BleEventKind.scanResponseTimeout`.
+    public static let bleScanResponseTimeout = EventKind(BleEventKind.scanResponseTimeout)
+    /// `BleEventKind.wifiFrame`.
+    public static let bleWifiFrame = EventKind(BleEventKind.wifiFrame)
+    /// `BleEventKind.connectionEvent`.
+    public static let bleConnectionEvent = EventKind(BleEventKind.connectionEvent)
 }
 
 /// What one scanner learnt about one advertiser.

@@ -9,6 +9,8 @@ public struct EventKind: RawRepresentable, Hashable, Sendable {
     public var rawValue: UInt16
     /// Wraps a raw kind number.
     @inlinable public init(rawValue: UInt16) { self.rawValue = rawValue }
+    /// A layer's kind from its enum of kinds (`MeshEventKind`, `BleEventKind`, …).
+    @inlinable init<K: RawRepresentable>(_ kind: K) where K.RawValue == UInt16 { self.rawValue = kind.rawValue }
 
     /// Core-internal: a `TimerID`'s firing; never delivered to handlers under this kind.
     public static let timerFiring = EventKind(rawValue: 0xFFFF)

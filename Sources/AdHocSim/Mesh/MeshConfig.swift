@@ -1,17 +1,31 @@
 // The mesh's settings with every default resolved and sourced (`MeshConfig`), and its
 // routing, flooding, session and encryption choices.
 
-extension EventKind {
+/// The routing's event kinds, with the numbers they have in every fingerprint (block 230–239).
+enum MeshEventKind: UInt16, CaseIterable {
     /// A node's heartbeat is due (target: node).
-    public static let meshHeartbeat = EventKind(rawValue: 230)
+    case heartbeat = 230
     /// A workload's next message is created (target: workload, arg: message number).
-    public static let meshMessage = EventKind(rawValue: 232)
+    case message = 232
     /// A message's confirmation is overdue (target: workload, arg: message << 16 | attempt).
-    public static let meshConfirmTimeout = EventKind(rawValue: 233)
+    case confirmTimeout = 233
     /// Classic DSR: a route request went unanswered (target: initiator, arg: sought << 16 | retries).
-    public static let meshRequestTimeout = EventKind(rawValue: 234)
+    case requestTimeout = 234
     /// A heartbeat a new session triggered is due (target: node); the periodic ones go on.
-    public static let meshSessionHeartbeat = EventKind(rawValue: 235)
+    case sessionHeartbeat = 235
+}
+
+extension EventKind {
+    /// `MeshEventKind.heartbeat`.
+    public static let meshHeartbeat = EventKind(MeshEventKind.heartbeat)
+    /// `MeshEventKind.message`.
+    public static let meshMessage = EventKind(MeshEventKind.message)
+    /// `MeshEventKind.confirmTimeout`.
+    public static let meshConfirmTimeout = EventKind(MeshEventKind.confirmTimeout)
+    /// `MeshEventKind.requestTimeout`.
+    public static let meshRequestTimeout = EventKind(MeshEventKind.requestTimeout)
+    /// `MeshEventKind.sessionHeartbeat`.
+    public static let meshSessionHeartbeat = EventKind(MeshEventKind.sessionHeartbeat)
 }
 
 /// How the mesh finds routes.

@@ -274,29 +274,53 @@ struct SessionLayer: Sendable {
     }
 }
 
-extension EventKind {
+/// The session layer's event kinds, with the numbers they have in every fingerprint (231, 236–239, 250–259).
+enum SessionEventKind: UInt16, CaseIterable {
     /// Sessions are re-evaluated (target: unused).
-    public static let sessionRound = EventKind(rawValue: 231)
+    case sessionRound = 231
     /// A node's Bonjour query is due (target: node).
-    public static let bonjourQuery = EventKind(rawValue: 236)
+    case bonjourQuery = 236
     /// A node's Bonjour answer or announcement is due (target: node).
-    public static let bonjourAnswer = EventKind(rawValue: 237)
+    case bonjourAnswer = 237
     /// An invitation's timeout (target: inviter, arg: `InviteTimeout`).
-    public static let invitationTimeout = EventKind(rawValue: 238)
+    case invitationTimeout = 238
     /// A reliable frame the link gave up on is due to be sent again (target: unused, arg: id).
-    public static let reliableResend = EventKind(rawValue: 239)
+    case reliableResend = 239
     /// A Multipeer stream or resource starts (target: transfer).
-    public static let transferStart = EventKind(rawValue: 250)
+    case transferStart = 250
     /// The app cancels a resource (target: transfer).
-    public static let transferCancel = EventKind(rawValue: 251)
+    case transferCancel = 251
     /// A stream's next write is due (target: transfer, arg: write number).
-    public static let streamWrite = EventKind(rawValue: 252)
+    case streamWrite = 252
     /// A connection flight's retransmission timer ran out (target: its sender, arg:
     /// `HandshakeFlight`; `MultipeerSetup`).
-    public static let handshakeTimer = EventKind(rawValue: 253)
+    case handshakeTimer = 253
     /// A browser's cached answer from a peer reached a refresh point or its end (target:
     /// browser, arg: `AnswerRefresh`).
-    public static let bonjourRefresh = EventKind(rawValue: 254)
+    case bonjourRefresh = 254
+}
+
+extension EventKind {
+    /// `SessionEventKind.sessionRound`.
+    public static let sessionRound = EventKind(SessionEventKind.sessionRound)
+    /// `SessionEventKind.bonjourQuery`.
+    public static let bonjourQuery = EventKind(SessionEventKind.bonjourQuery)
+    /// `SessionEventKind.bonjourAnswer`.
+    public static let bonjourAnswer = EventKind(SessionEventKind.bonjourAnswer)
+    /// `SessionEventKind.invitationTimeout`.
+    public static let invitationTimeout = EventKind(SessionEventKind.invitationTimeout)
+    /// `SessionEventKind.reliableResend`.
+    public static let reliableResend = EventKind(SessionEventKind.reliableResend)
+    /// `SessionEventKind.transferStart`.
+    public static let transferStart = EventKind(SessionEventKind.transferStart)
+    /// `SessionEventKind.transferCancel`.
+    public static let transferCancel = EventKind(SessionEventKind.transferCancel)
+    /// `SessionEventKind.streamWrite`.
+    public static let streamWrite = EventKind(SessionEventKind.streamWrite)
+    /// `SessionEventKind.handshakeTimer`.
+    public static let handshakeTimer = EventKind(SessionEventKind.handshakeTimer)
+    /// `SessionEventKind.bonjourRefresh`.
+    public static let bonjourRefresh = EventKind(SessionEventKind.bonjourRefresh)
 }
 
 /// The session layer's events (`SessionLayer`): their blocks of kinds.

@@ -25,20 +25,16 @@ struct LayerRegistryTests {
     }
 
     @Test func everyLayerKindLiesInItsOwnBlocks() {
-        let mesh: [EventKind] = [
-            .meshHeartbeat, .meshMessage, .meshConfirmTimeout, .meshRequestTimeout, .meshSessionHeartbeat
-        ]
-        // Multipeer's session layer beneath the routing: its kinds kept the numbers the mesh
-        // gave them (231, 236–239, 250–253), and 254 for the answers' refresh.
-        let sessions: [EventKind] = [
-            .sessionRound, .bonjourQuery, .bonjourAnswer, .invitationTimeout, .reliableResend,
-            .transferStart, .transferCancel, .streamWrite, .handshakeTimer, .bonjourRefresh
-        ]
-        let ble: [EventKind] = [
-            .bleAdvertisingEvent, .bleAdvertiserSend, .bleAdvertiserListenEnd, .bleTransmissionEnd,
-            .bleScanWindow, .bleScanRequest, .bleScanResponse, .bleScanResponseTimeout, .bleWifiFrame,
-            .bleConnectionEvent
-        ]
+        // Each layer's enum of kinds: the mesh's 5 (230, 232–235), Multipeer's session layer's
+        // 10 (the numbers the mesh gave them, 231, 236–239, 250–253, and 254 for the answers'
+        // refresh), Bluetooth LE's 10 (240–249).
+        let mesh = MeshEventKind.allCases.map(EventKind.init)
+        let sessions = SessionEventKind.allCases.map(EventKind.init)
+        let ble = BleEventKind.allCases.map(EventKind.init)
+        expectEqual(mesh.map(\.rawValue), [230, 232, 233, 234, 235])
+        expectEqual(sessions.map(\.rawValue), [231, 236, 237, 238, 239, 250, 251, 252, 253, 254])
+        expectEqual(ble.map(\.rawValue), Array(240...249))
+        expect(mesh.contains(.meshHeartbeat) && sessions.contains(.bonjourRefresh) && ble.contains(.bleConnectionEvent))
         for k in mesh {
             expect(MeshNetwork.owns(k) && !SessionEvents.owns(k) && !BleNetwork.owns(k), "mesh kind \(k.rawValue)")
             expect(MeshNetwork.eventBlocks.contains { $0.contains(k.rawValue) })
