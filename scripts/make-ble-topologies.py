@@ -97,6 +97,11 @@ it is worth (the shipped file uses none of these):
   --watch-when-connected B     the Apple Watch advertises while connected to its iPhone (default yes)
   --samsung-fd69 B             Samsung phones send the offline-finding FD69 service data (default no)
   --airtag-pdu PDU             the AirTag's PDU near its owner (default ADV_IND)
+  --airpods-share P            AirPods' share of the iPhone owners' headphones (default 0.75)
+  --fast-pair-share P          Fast Pair's share of the other non-Galaxy headphones (default 0.5)
+  --laptop-share P             people with an open Windows laptop (default 0.03)
+The assumptions left without a switch decide no Table 5.4 row: positions, heights and the
+intervals no source gives (they move discovery times, not what an app is shown).
 """
 import argparse
 import json
@@ -112,6 +117,9 @@ ap.add_argument("--sony-when-connected", default="yes", choices=["yes", "no"])
 ap.add_argument("--watch-when-connected", default="yes", choices=["yes", "no"])
 ap.add_argument("--samsung-fd69", default="no", choices=["yes", "no"])
 ap.add_argument("--airtag-pdu", default="ADV_IND")
+ap.add_argument("--airpods-share", type=float, default=0.75)
+ap.add_argument("--fast-pair-share", type=float, default=0.5)
+ap.add_argument("--laptop-share", type=float, default=0.03)
 args = ap.parse_args()
 
 rng = random.Random(4)
@@ -168,7 +176,7 @@ def headphones(samsung_owner):
     if samsung_owner and u < 0.5:
         return kind("galaxy-buds", "ADV_IND", rng.choice(APPLE_INTERVALS), "resolvable",
                     [FLAGS, {"manufacturer": {"company": "0x0075", "bytes": 20}}], 1.6, connected=True)
-    if rng.random() < 0.5:
+    if rng.random() < args.fast_pair_share:
         if rng.random() < 1 / 3:
             return kind("sony-headphones", "ADV_IND", 250, "resolvable",
                         [FLAGS, {"manufacturer": {"company": "0x012D", "bytes": 19}}, {"uuids16": ["FD2A"]}], 1.6,
@@ -220,7 +228,7 @@ def person():
         if rng.random() < 0.25:
             things.append(apple_watch())
         if rng.random() < 0.27:
-            things.append(airpods() if rng.random() < 0.75 else headphones(False))
+            things.append(airpods() if rng.random() < args.airpods_share else headphones(False))
     else:
         if phone == "samsung" and args.samsung_fd69 == "yes":
             things.append(samsung_phone())
@@ -237,7 +245,7 @@ def person():
             things.append(smarttag())
         else:
             things.append(tile() if rng.random() < 0.5 else chipolo())
-    if rng.random() < 0.03:
+    if rng.random() < args.laptop_share:
         things.append(laptop())
     return things
 
