@@ -143,26 +143,24 @@ public struct ScenarioDecoder {
         let mesh = layers.mesh
         let meshOK = !failedLayers.contains(MeshNetwork.sectionKey)
         var viaOK = true
-        if meshOK, mesh == nil, let f = r.value("flows"), case .array(let elements) = f.value, let flows {
-            // A flow told to cross a mesh needs one.
-            for (i, flow) in flows.enumerated() where flow.via == .mesh && i < elements.count {
-                sink.report(
-                    "flow \"\(flow.id)\" asks to travel via the mesh, but the scenario has no \"mesh\" section; add one "
-                        + "(its sessions and routes carry the flow) or set \"via\": \"link\" for a one-hop flow",
-                    path: JSONPath.root.appending("flows").appending(i).appending("via"),
-                    at: elements[i]["via"]?.origin ?? elements[i].origin)
-                viaOK = false
-            }
-        }
-        if mesh != nil, let f = r.value("flows"), case .array(let elements) = f.value, let flows {
-            // Discovery is Bonjour over the link: it finds a server one hop away.
-            for (i, flow) in flows.enumerated() where flow.discovery && flow.via != .link && i < elements.count {
-                sink.report(
-                    "flow \"\(flow.id)\" travels across the mesh, but \"discovery\" is the apps' Bonjour over the link, "
-                        + "which finds a server one hop away; set \"via\": \"link\" or drop \"discovery\"",
-                    path: JSONPath.root.appending("flows").appending(i).appending("discovery"),
-                    at: elements[i]["discovery"]?.origin ?? elements[i].origin)
-                viaOK = false
+        if meshOK, let f = r.value("flows"), case .array(let elements) = f.value, let flows {
+            for (i, flow) in flows.enumerated() where i < elements.count {
+                let at = JSONPath.root.appending("flows").appending(i)
+                if mesh == nil && flow.via == .mesh {
+                    // A flow told to cross a mesh needs one.
+                    sink.report(
+                        "flow \"\(flow.id)\" asks to travel via the mesh, but the scenario has no \"mesh\" section; add one "
+                            + "(its sessions and routes carry the flow) or set \"via\": \"link\" for a one-hop flow",
+                        path: at.appending("via"), at: elements[i]["via"]?.origin ?? elements[i].origin)
+                    viaOK = false
+                } else if mesh != nil && flow.discovery && flow.via != .link {
+                    // Discovery is Bonjour over the link: it finds a server one hop away.
+                    sink.report(
+                        "flow \"\(flow.id)\" travels across the mesh, but \"discovery\" is the apps' Bonjour over the "
+                            + "link, which finds a server one hop away; set \"via\": \"link\" or drop \"discovery\"",
+                        path: at.appending("discovery"), at: elements[i]["discovery"]?.origin ?? elements[i].origin)
+                    viaOK = false
+                }
             }
         }
         var expectations: [Expectation]? = []
