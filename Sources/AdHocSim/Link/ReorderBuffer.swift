@@ -5,9 +5,10 @@
 struct ReorderBuffer: Sendable {
     /// Per sender: the next expected sequence number.
     var expected = PeerCounters()
-    /// Per sender, only while there are any: MPDUs (or given-up numbers, `nil`) that arrived
-    /// ahead of the expected one.
-    var held: [Int: [UInt64: LinkPacket?]] = [:]
+    /// Per sender: MPDUs (or given-up numbers, `nil`) that arrived ahead of the expected one, in
+    /// sequence order; empty for nearly every sender nearly always. A sorted list, not a hash
+    /// table: it holds at most a block-ack window, and the MAC calls `advance` per MPDU.
+    var held = PeerSlots<[(seq: UInt64, packet: LinkPacket?)]>()
 
     /// Where an arriving sequence number falls.
     enum Position {
@@ -25,7 +26,7 @@ struct ReorderBuffer: Sendable {
     mutating func advance(seq: UInt64, from sender: Int, nodeCount: Int) -> Position {
         let next = expected[sender, nodeCount]
         if seq < next { return .stale }
-        if seq == next && held[sender] == nil {
+        if seq == next && held.isEmpty(sender, nodeCount) {
             expected[sender, nodeCount] = next &+ 1
             return .inOrder
         }
@@ -37,14 +38,62 @@ struct ReorderBuffer: Sendable {
     mutating func buffer(
         _ packet: LinkPacket?, seq: UInt64, from sender: Int, nodeCount: Int, ready: inout [LinkPacket]
     ) {
-        held[sender, default: [:]][seq] = .some(packet)
-        while true {
-            let e = expected[sender, nodeCount]
-            guard let entry = held[sender]?.removeValue(forKey: e) else { break }
-            expected[sender, nodeCount] = e &+ 1
-            if let p = entry { ready.append(p) }
+        var list = held.take(sender, nodeCount)  // taken out, so it is changed in place
+        // Insert in sequence order; a number already held is replaced (the later word wins).
+        var i = list.count
+        while i > 0 && list[i - 1].seq > seq { i -= 1 }
+        if i > 0 && list[i - 1].seq == seq {
+            list[i - 1].packet = packet
+        } else {
+            list.insert((seq, packet), at: i)
         }
-        if held[sender]?.isEmpty == true { held[sender] = nil }
+        var e = expected[sender, nodeCount]
+        var taken = 0
+        while taken < list.count && list[taken].seq == e {
+            if let p = list[taken].packet { ready.append(p) }
+            e &+= 1
+            taken += 1
+        }
+        expected[sender, nodeCount] = e
+        list.removeFirst(taken)
+        held[sender, nodeCount] = list
+    }
+}
+
+/// A value per peer node, empty until set: a dense array in scenarios of up to 4 096 nodes
+/// (allocated on first use), a dictionary (lookups only, never iterated) in larger ones.
+struct PeerSlots<T: RangeReplaceableCollection & Sendable>: Sendable {
+    var dense: [T] = []
+    var sparse: [Int: T] = [:]
+
+    /// Whether `peer`'s value is empty.
+    @inline(__always)
+    func isEmpty(_ peer: Int, _ nodeCount: Int) -> Bool {
+        nodeCount <= 4096 ? (dense.isEmpty || dense[peer].isEmpty) : (sparse[peer]?.isEmpty ?? true)
+    }
+
+    /// `peer`'s value, leaving it empty (so the caller holds the only reference and changes it
+    /// without a copy); put it back with the subscript.
+    mutating func take(_ peer: Int, _ nodeCount: Int) -> T {
+        if nodeCount <= 4096 {
+            guard !dense.isEmpty else { return T() }
+            let value = dense[peer]
+            dense[peer] = T()
+            return value
+        }
+        return sparse.removeValue(forKey: peer) ?? T()
+    }
+
+    subscript(peer: Int, nodeCount: Int) -> T {
+        get { nodeCount <= 4096 ? (dense.isEmpty ? T() : dense[peer]) : sparse[peer, default: T()] }
+        set {
+            if nodeCount <= 4096 {
+                if dense.isEmpty { dense = Array(repeating: T(), count: nodeCount) }
+                dense[peer] = newValue
+            } else {
+                sparse[peer] = newValue.isEmpty ? nil : newValue
+            }
+        }
     }
 }
 
