@@ -107,6 +107,7 @@ SWITCHES = [
     ("mesh.keyPaths=null", ["mesh.keyPaths=null"]),
     ("mesh.forwarding=\"next-hop\"", ["mesh.forwarding=next-hop"]),
     ("mesh.dropSeenHeartbeats=false", ["mesh.dropSeenHeartbeats=false"]),
+    ("mesh.bonjourTtlS=null", ["mesh.bonjourTtlS=null"]),
 ]
 
 

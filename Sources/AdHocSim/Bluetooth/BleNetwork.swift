@@ -106,7 +106,7 @@ public struct BleNetwork {
     var failed: [Bool] = []
     var poweredOff: [Bool] = []
     /// `spec.limitedDiscoverableS` as a time.
-    var limitedTimeout: SimTime { .seconds(spec.limitedDiscoverableS) }
+    let limitedTimeout: SimTime
     var medium: BleMedium
     var advertisers: [BleAdvertiserState] = []
     var scanners: [BleScannerState] = []
@@ -124,6 +124,7 @@ public struct BleNetwork {
     /// Builds the network of `spec` over `nodes` in `place` and schedules its first events.
     public init(_ spec: BleSpec, nodes: NodeTable, place: PlaceParameters, sim: inout Simulation) {
         self.spec = spec
+        limitedTimeout = .seconds(spec.limitedDiscoverableS)
         medium = BleMedium(place: place, nodes: nodes, seed: sim.seed)
         failed = Array(repeating: false, count: nodes.count)
         poweredOff = failed

@@ -17,16 +17,14 @@ extension HostStack {
         }
     }
 
-    /// A random delay of flow `k`'s discovery, uniform in [`low`, `high`) ms.
-    mutating func bonjourDelay(_ k: Int, _ low: Double, _ high: Double) -> SimTime {
-        let u = flows[k].bonjourDelays?.uniform() ?? 0
-        return .nanoseconds(Int64(((low + u * (high - low)) * 1e6).rounded(.down)))
-    }
+    /// A uniform draw from flow `k`'s discovery stream (`flow:k/bonjour`; only discovering
+    /// flows have one).
+    mutating func bonjourDraw(_ k: Int) -> Double { flows[k].bonjourDelays?.uniform() ?? 0 }
 
     /// The apps start: the listener's first probe after 0–250 ms (RFC 6762 §8.1), the browser's
     /// first query after 20–120 ms (§5.2).
     mutating func startDiscovery(_ k: Int, sim: inout Simulation) {
-        let probe = bonjourDelay(k, 0, 250), query = bonjourDelay(k, 20, 120)
+        let probe = MulticastDns.probeDelay(bonjourDraw(k)), query = MulticastDns.responseDelay(bonjourDraw(k))
         sim.schedule(after: probe, target: UInt32(k), kind: .discoveryStep, arg: AppDiscovery.Step.probe0.rawValue)
         sim.schedule(after: query, target: UInt32(k), kind: .discoveryStep, arg: AppDiscovery.Step.query.rawValue)
     }
@@ -42,11 +40,11 @@ extension HostStack {
             if step == .probe0 { d.firstProbe = sim.now }
             send = (server, client, .query)
             let after: AppDiscovery.Step = step == .probe0 ? .probe1 : (step == .probe1 ? .probe2 : .announce0)
-            next = (AppDiscovery.probeSpacing, after)
+            next = (MulticastDns.probeSpacing, after)
         case .announce0, .announce1:
             if step == .announce0 {
                 d.announced = sim.now
-                next = (AppDiscovery.announceSpacing, .announce1)
+                next = (MulticastDns.announceSpacing, .announce1)
             }
             d.answers += 1
             send = (server, client, .answer)
@@ -85,7 +83,7 @@ extension HostStack {
                 return
             }
             sim.schedule(
-                after: bonjourDelay(k, 20, 120), target: UInt32(k), kind: .discoveryStep,
+                after: MulticastDns.responseDelay(bonjourDraw(k)), target: UInt32(k), kind: .discoveryStep,
                 arg: AppDiscovery.Step.answer.rawValue)
         case .answer:
             guard n.node == flows[k].clientNode, d.found == nil else { return }

@@ -54,6 +54,9 @@ public struct LayerSpecs: Sendable {
     /// The layers' declared sections, after the core's in `DeclaredSection.all`.
     static var declaredSections: [DeclaredSection] { MeshNetwork.declaredSections + BleNetwork.declaredSections }
 
+    /// Whether the `ble` section was present but did not decode (`failed` from `decode`).
+    static func bluetoothFailed(_ failed: [String]) -> Bool { failed.contains(BleNetwork.sectionKey) }
+
     /// Whether node `node` scans, advertises or holds a connection over Bluetooth LE.
     func usesBluetooth(node: Int) -> Bool {
         guard let ble else { return false }

@@ -169,7 +169,7 @@ public struct MeshConfig: Sendable, Equatable {
         set { session.peerTimeout = newValue }
     }
     /// See `SessionConfig`.
-    public var bonjourTtl: SimTime {
+    public var bonjourTtl: SimTime? {
         get { session.bonjourTtl }
         set { session.bonjourTtl = newValue }
     }
@@ -245,7 +245,7 @@ public struct MeshConfig: Sendable, Equatable {
         if let v = spec.maxNeighbours { maxNeighbours = v }
         if let v = spec.sessionsPerPhone { sessionsPerPhone = v }
         if let v = spec.peerTimeoutS { peerTimeout = .seconds(v) }
-        if let v = spec.bonjourTtlS { bonjourTtl = .seconds(v) }
+        if let v = spec.bonjourTtlS { bonjourTtl = v.isInfinite ? nil : .seconds(v) }
         if let v = spec.confirmTimeoutS { confirmTimeout = .seconds(v) }
         if let v = spec.retries { retries = v }
         keyPaths = spec.keyPaths

@@ -24,7 +24,8 @@ public struct MeshNetwork: Sendable {
     ) {
         let sessionLayer = SessionLayer(
             nodes: nodes, config: config.session, takesEveryCopy: config.forwarding == .pathBroadcast,
-            reliableWorkloads: workloads.map(\.reliable), resources: resources, streams: streams, sessions: sessions,
+            reliableWorkloads: workloads.map(\.reliable), pieceBytes: MeshConfig.fragmentPayload, resources: resources,
+            streams: streams, sessions: sessions,
             phones: phones, sim: sim)
         core = MeshCore(nodes: nodes, config: config, workloads: workloads, sessionLayer: sessionLayer)
         switch config.routing {

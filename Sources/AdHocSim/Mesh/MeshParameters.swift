@@ -41,10 +41,11 @@ enum MeshParameters {
             Parameter(
                 "bonjourTtlS",
                 .duration(
-                    upTo: 4500, unit: "s", scale: 1, allowZero: false, nullable: false, set: { $0.bonjourTtlS = $1 }),
-                default: seconds(config.bonjourTtl),
+                    upTo: 4500, unit: "s", scale: 1, allowZero: false, nullable: true,
+                    set: { $0.bonjourTtlS = $1 ?? .infinity }),
+                default: config.bonjourTtl.map(seconds) ?? "null",
                 help:
-                    "how long a browser keeps a peer's Bonjour answer: it asks again from 80 % and loses the peer at 100 %",
+                    "how long a browser keeps a peer's Bonjour answer: it asks again from 80 % and loses the peer at 100 % (`null`: answers never expire, a peer is lost only when it stops advertising)",
                 expected: "a record lifetime in seconds, {range}",
                 source: .cited("RFC 6762 §10: 120 s for records naming a host; §5.2: refresh at 80, 85, 90, 95 %")),
             Parameter(

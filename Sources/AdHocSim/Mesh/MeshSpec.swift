@@ -14,7 +14,8 @@ public struct MeshSpec: Sendable, Equatable {
     public var sessionsPerPhone: Int?
     /// `mesh.peerTimeoutS`: how long a lost peer stays in the session.
     public var peerTimeoutS: Double?
-    /// `mesh.bonjourTtlS`: how long a browser keeps a peer's Bonjour answer.
+    /// `mesh.bonjourTtlS`: how long a browser keeps a peer's Bonjour answer (`.infinity`: the
+    /// file gave `null`, answers never expire; `nil`: not given).
     public var bonjourTtlS: Double?
     /// `mesh.confirmTimeoutS`: how long a sender waits for a route return before retrying.
     public var confirmTimeoutS: Double?

@@ -109,8 +109,6 @@ struct MultipeerSetup: Sendable {
     /// decline when the reply arrives (the set-up itself ended at the decline). Looked up by key.
     var declined: [Int: Bool] = [:]
 
-    static let queryBytes: Int32 = 90
-    static let answerBytes: Int32 = 250
     static let invitationBytes: Int32 = 400
     static let replyBytes: Int32 = 100
     /// The DTLS 1.2 handshake's six flights with a cookie exchange (RFC 6347 §4.2.4).
@@ -127,7 +125,7 @@ struct MultipeerSetup: Sendable {
     /// No set-ups among `nodes` nodes whose apps set `phones` (the others run `encryption`).
     init(nodes: Int, encryption: SessionEncryption, phones list: [MultipeerPhone] = [], sim: borrowing Simulation) {
         connecting = Array(repeating: 0, count: nodes)
-        queryInterval = Array(repeating: .seconds(1), count: nodes)
+        queryInterval = Array(repeating: MulticastDns.firstQueryInterval, count: nodes)
         generation = Array(repeating: 0, count: nodes)
         delays = (0..<nodes).map { sim.randomStream(named: "node:\($0)/mesh/mdns") }
         firstConnected = Array(repeating: nil, count: nodes)
@@ -154,7 +152,7 @@ struct MultipeerSetup: Sendable {
 
     /// A random 20–120 ms delay of node `i` (RFC 6762 §5.2, §6).
     mutating func mdnsDelay(_ i: Int) -> SimTime {
-        .nanoseconds(20_000_000 + Int64(delays[i].uniform() * 100_000_000))
+        MulticastDns.responseDelay(delays[i].uniform())
     }
 
     static func key(_ a: Int, _ b: Int) -> UInt64 { UInt64(min(a, b)) << 32 | UInt64(max(a, b)) }
@@ -182,10 +180,10 @@ extension MultipeerSetup {
     /// doubling intervals from 1 s, and two announcements 1 s apart.
     mutating func discover(_ i: Int, sim: inout Simulation) {
         let q = mdnsDelay(i), a = mdnsDelay(i)
-        queryInterval[i] = .seconds(1)
+        queryInterval[i] = MulticastDns.firstQueryInterval
         sim.schedule(after: q, target: UInt32(i), kind: .bonjourQuery, arg: generation[i])
         sim.schedule(after: a, target: UInt32(i), kind: .bonjourAnswer)
-        sim.schedule(after: a + .seconds(1), target: UInt32(i), kind: .bonjourAnswer)
+        sim.schedule(after: a + MulticastDns.announceSpacing, target: UInt32(i), kind: .bonjourAnswer)
     }
 
     /// Node `i`'s app started again (it joined): discovery starts over.
@@ -199,12 +197,12 @@ extension MultipeerSetup {
     mutating func queryDue(_ i: Int, generation g: UInt64, down: Bool, wire: inout SessionWire, sim: inout Simulation) {
         guard g == generation[i] else { return }
         let interval = queryInterval[i]
-        queryInterval[i] = min(interval + interval, .seconds(3600))
+        queryInterval[i] = MulticastDns.nextQueryInterval(after: interval)
         sim.schedule(after: interval, target: UInt32(i), kind: .bonjourQuery, arg: g)
         guard !down, browsing[i] else { return }
         wire.hand(
             SessionFrame(.setup(SetupFrame(kind: .mdnsQuery, origin: i))), from: i, to: LinkPacket.broadcast,
-            bytes: MultipeerSetup.queryBytes, now: sim.now)
+            bytes: MulticastDns.queryBytes, now: sim.now)
     }
 
     /// Node `i` answers (or announces) while it advertises: one multicast answer every
@@ -213,7 +211,7 @@ extension MultipeerSetup {
         guard !down, advertising[i] else { return }
         wire.hand(
             SessionFrame(.setup(SetupFrame(kind: .mdnsAnswer, origin: i))), from: i, to: LinkPacket.broadcast,
-            bytes: MultipeerSetup.answerBytes + Int32(phones[i].answerExtraBytes), now: now)
+            bytes: MulticastDns.answerBytes + Int32(phones[i].answerExtraBytes), now: now)
     }
 
     /// Whether node `i`'s session has room for one more peer, set-ups under way counted.
@@ -420,7 +418,8 @@ extension MultipeerSetup {
 extension MultipeerSetup {
     /// Browser `r` decoded `from`'s answer at the discovery threshold: its cache entry starts
     /// again, with its first refresh point at 80 % of the lifetime.
-    mutating func cacheAnswer(_ r: Int, from: Int, ttl: SimTime, sim: inout Simulation) {
+    mutating func cacheAnswer(_ r: Int, from: Int, ttl: SimTime?, sim: inout Simulation) {
+        guard let ttl else { return }
         let key = MultipeerSetup.answerKey(browser: r, advertiser: from)
         let count = (answers[key]?.count ?? 0) + 1
         answers[key] = (count, sim.now)
@@ -435,6 +434,7 @@ extension MultipeerSetup {
     mutating func refreshDue(
         _ r: Int, _ p: AnswerRefresh, down: Bool, wire: inout SessionWire, sim: inout Simulation
     ) {
+        guard let ttl = wire.config.bonjourTtl else { return }
         let key = MultipeerSetup.answerKey(browser: r, advertiser: p.advertiser)
         guard let entry = answers[key], entry.count & 0xFF_FFFF == p.answer, finders[p.advertiser].contains(r)
         else { return }
@@ -444,13 +444,13 @@ extension MultipeerSetup {
             return
         }
         sim.schedule(
-            at: MultipeerSetup.refreshTime(p.point + 1, of: entry.at, ttl: wire.config.bonjourTtl), target: UInt32(r),
+            at: MultipeerSetup.refreshTime(p.point + 1, of: entry.at, ttl: ttl), target: UInt32(r),
             kind: .bonjourRefresh,
             arg: AnswerRefresh(advertiser: p.advertiser, answer: p.answer, point: p.point + 1).argument)
         guard !down, browsing[r] else { return }
         wire.hand(
             SessionFrame(.setup(SetupFrame(kind: .mdnsQuery, origin: r))), from: r, to: LinkPacket.broadcast,
-            bytes: MultipeerSetup.queryBytes, now: sim.now)
+            bytes: MulticastDns.queryBytes, now: sim.now)
     }
 
     /// The app's calls on its advertiser and browser (`SessionLayer.appCalled`).
@@ -466,7 +466,7 @@ extension MultipeerSetup {
             advertising[i] = true
             let a = mdnsDelay(i)
             sim.schedule(after: a, target: UInt32(i), kind: .bonjourAnswer)
-            sim.schedule(after: a + .seconds(1), target: UInt32(i), kind: .bonjourAnswer)
+            sim.schedule(after: a + MulticastDns.announceSpacing, target: UInt32(i), kind: .bonjourAnswer)
         case .stopBrowsing:
             guard browsing[i] else { return }
             browsing[i] = false
@@ -475,7 +475,7 @@ extension MultipeerSetup {
             guard !browsing[i] else { return }
             browsing[i] = true
             generation[i] &+= 1
-            queryInterval[i] = .seconds(1)
+            queryInterval[i] = MulticastDns.firstQueryInterval
             sim.schedule(after: mdnsDelay(i), target: UInt32(i), kind: .bonjourQuery, arg: generation[i])
         default: break
         }

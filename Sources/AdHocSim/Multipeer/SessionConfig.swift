@@ -57,7 +57,9 @@ public struct SessionConfig: Sendable, Equatable {
     /// records naming a host (the SRV record that resolves the peer). A browser asks again at
     /// 80, 85, 90 and 95 % of it (§5.2) and loses the peer (`lostPeer`) when no answer at the
     /// discovery threshold came by 100 %: a peer out of range is lost within one lifetime.
-    public var bonjourTtl = SimTime.seconds(120)
+    /// `nil`: answers never expire, so a peer is lost only when it stops advertising (the
+    /// earlier model).
+    public var bonjourTtl: SimTime? = SimTime.seconds(120)
     /// How sessions form: Multipeer's frames (default) or at once (`"instant"`, the earlier
     /// model; the mesh benchmarks pin it).
     public var sessionSetup = SessionSetup.multipeer

@@ -38,14 +38,14 @@ struct SessionLayer: Sendable {
     /// The session layer of `nodes` phones; `sessions`, when given, fixes who is in a session
     /// with whom (a test harness's table); `takesEveryCopy` as the routing forwards.
     init(
-        nodes: Int, config: SessionConfig, takesEveryCopy: Bool, reliableWorkloads: [Bool],
+        nodes: Int, config: SessionConfig, takesEveryCopy: Bool, reliableWorkloads: [Bool], pieceBytes: Int,
         resources: [ResourceSpec],
         streams: [StreamSpec], sessions: SignalSessions?, phones: [MultipeerPhone], sim: borrowing Simulation
     ) {
         self.config = config
         self.takesEveryCopy = takesEveryCopy
         self.sessions = sessions ?? SignalSessions(nodes: nodes)
-        transfers = SessionTransfers(resources: resources, streams: streams)
+        transfers = SessionTransfers(resources: resources, streams: streams, pieceBytes: pieceBytes)
         wire = SessionWire(nodes: nodes, config: config)
         self.reliableWorkloads = reliableWorkloads
         if config.sessionSetup == .multipeer && sessions == nil {

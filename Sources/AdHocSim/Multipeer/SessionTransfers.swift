@@ -1,6 +1,6 @@
 /// One Multipeer stream or resource (seed 003: `startStream(withName:toPeer:)`,
 /// `sendResource(at:withName:toPeer:)`) and its fate: bytes to one peer of the sender's session,
-/// cut into pieces of `SessionTransfers.pieceBytes` bytes, each numbered and resent on its session
+/// cut into pieces of `SessionTransfers.pieceBytes` bytes (the routing's fragment payload), each numbered and resent on its session
 /// hop as Multipeer's reliable mode does (`ReliableHops`), so the receiver takes them in order
 /// and once. At most `SessionConfig.transferWindow` pieces of a transfer are with the link at a
 /// time (the socket buffer under the stream).
@@ -146,17 +146,18 @@ public struct SessionTransfer: Sendable {
 
 /// Every Multipeer transfer of a run.
 struct SessionTransfers: Sendable {
-    /// The most bytes one piece carries: 1 200, the mesh's message fragment payload
-    /// (`MeshConfig.fragmentPayload`), so a piece with its header and the DTLS record fits
-    /// AWDL's 1 484-byte MTU (assumption: Multipeer's piece size is not published).
-    static let pieceBytes = 1200
+    /// The most bytes one piece carries: the routing's message fragment payload
+    /// (`MeshConfig.fragmentPayload`, passed down), so a piece with its header and the DTLS
+    /// record fits AWDL's MTU (assumption: Multipeer's piece size is not published).
+    let pieceBytes: Int
     /// Resources first, then streams, in scenario order.
     var list: [SessionTransfer]
     /// Keep each transfer's pieces as the receiver took them (`SessionTransfer.pieces`).
     var logPieces = false
 
-    init(resources: [ResourceSpec], streams: [StreamSpec]) {
+    init(resources: [ResourceSpec], streams: [StreamSpec], pieceBytes: Int) {
         list = resources.map(SessionTransfer.init) + streams.map(SessionTransfer.init)
+        self.pieceBytes = pieceBytes
     }
 }
 
@@ -232,7 +233,7 @@ extension SessionTransfers {
                 return
             }
             let offset = list[t].sent
-            let length = min(SessionTransfers.pieceBytes, list[t].written - offset)
+            let length = min(pieceBytes, list[t].written - offset)
             let piece = TransferPiece(transfer: t, offset: offset, length: length, to: to)
             list[t].sent += length
             let bytes = wire.config.transferFrameBytes(payload: length)

@@ -177,7 +177,7 @@ public struct ScenarioDecoder {
             if let list = events, meshOK, !checkAppEvents(list, e, JSONPath.root.appending("events"), mesh: mesh) {
                 events = nil
             }
-            if let list = events, !failedLayers.contains("ble"),
+            if let list = events, !LayerSpecs.bluetoothFailed(failedLayers),
                 !checkBluetoothEvents(list, e, JSONPath.root.appending("events"), layers: layers)
             {
                 events = nil

@@ -20,8 +20,8 @@ extension EventKind {
 ///   (assumption: no separate resolve). **Ready** is the connection's set-up done; the **first
 ///   echo** the first probe's echo read by the app.
 ///
-/// A query and a probe are 90 bytes and an answer 250 (the sizes `MultipeerSetup` assumes),
-/// link broadcasts on a radio and frames to the peer on the ideal link.
+/// Sizes and timings are `MulticastDns`'s; the frames are link broadcasts on a radio and frames
+/// to the peer on the ideal link.
 public struct AppDiscovery: Sendable, Equatable {
     /// A step, as a `discoveryStep` event's argument.
     public enum Step: UInt64, Sendable {
@@ -38,16 +38,9 @@ public struct AppDiscovery: Sendable, Equatable {
     /// The kinds of frame, in a `bonjour` packet's tag (`flow << 8 | kind`).
     public enum Frame: UInt64, Sendable {
         case query, answer
-        /// Bytes on the link (assumption: `MultipeerSetup`'s mDNS sizes).
-        public var bytes: Int32 { self == .query ? 90 : 250 }
+        /// Bytes on the link (`MulticastDns`).
+        public var bytes: Int32 { self == .query ? MulticastDns.queryBytes : MulticastDns.answerBytes }
     }
-
-    /// The probes' spacing and the wait after the last one (RFC 6762 §8.1).
-    public static let probeSpacing = SimTime.milliseconds(250)
-    /// The announcements' spacing (§8.3).
-    public static let announceSpacing = SimTime.seconds(1)
-    /// The longest query interval (§5.2).
-    public static let maxQueryInterval = SimTime.seconds(3600)
 
     /// When the apps started (the flow's `start`).
     public let appStart: SimTime
@@ -64,7 +57,7 @@ public struct AppDiscovery: Sendable, Equatable {
     /// See `queries`.
     public var answers = 0
     /// The browser's next query interval.
-    var queryInterval = SimTime.seconds(1)
+    var queryInterval = MulticastDns.firstQueryInterval
 
     /// Discovery of apps started at `start`.
     public init(start: SimTime) { appStart = start }
@@ -77,7 +70,7 @@ public struct AppDiscovery: Sendable, Equatable {
     /// The wait before the next query, which then doubles (§5.2).
     mutating func nextQueryWait() -> SimTime {
         let wait = queryInterval
-        queryInterval = min(queryInterval + queryInterval, AppDiscovery.maxQueryInterval)
+        queryInterval = MulticastDns.nextQueryInterval(after: queryInterval)
         return wait
     }
 }

@@ -119,6 +119,8 @@ public struct World<Link: LinkTechnology>: EventHandler {
                     if layers.ipNotice(n, hosts: &hosts, link: &link, sim: &sim) { unblock = true }
                 case .bonjour:
                     layers.bonjourNotice(n, hosts: &hosts, link: &link, sim: &sim)
+                    // A Bonjour frame the sender is done with freed transmit-queue room too.
+                    if n.kind != .delivered { unblock = true }
                 case .linkTraffic:
                     guard n.kind == .delivered else {
                         traffic.notice(n, now: sim.now)

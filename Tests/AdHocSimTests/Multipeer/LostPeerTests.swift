@@ -7,8 +7,8 @@ import Testing
 /// the peer lost at 100 %). `MeshScenarioText`'s plain Wi-Fi field: A and B 30 m apart hear each
 /// other above the discovery threshold; at 500 m they hear nothing.
 struct LostPeerTests {
-    func run(ttl: Double?, moveAt: Double?, duration: Double) throws -> MeshMetrics {
-        let mesh = ttl.map { "{\"bonjourTtlS\": \($0)}" } ?? "{}"
+    func run(ttl: Double?, moveAt: Double?, duration: Double, never: Bool = false) throws -> MeshMetrics {
+        let mesh = never ? #"{"bonjourTtlS": null}"# : (ttl.map { "{\"bonjourTtlS\": \($0)}" } ?? "{}")
         let events =
             moveAt.map { "[{\"at_s\": \($0), \"node\": \"B\", \"action\": \"move\", \"position\": [500, 0, 1.2]}]" }
             ?? "[]"
@@ -51,5 +51,12 @@ struct LostPeerTests {
         // The same run without the walk: nobody is lost.
         let stay = try run(ttl: 10, moveAt: nil, duration: 60)
         expectEqual(heard(stay, 0, .lost) + heard(stay, 1, .lost), [])
+    }
+
+    @Test func withAnswersThatNeverExpireNobodyIsLostOnRange() throws {
+        // `null`: the earlier model; the walk at 30 s goes unnoticed by both browsers.
+        let m = try run(ttl: nil, moveAt: 30, duration: 200, never: true)
+        expectEqual(heard(m, 0, .lost) + heard(m, 1, .lost), [])
+        expectEqual(heard(m, 0, .found).count, 1)
     }
 }

@@ -15,7 +15,8 @@ struct SessionLayerTests {
         unreliable.reliable = false
         return SessionLayer(
             nodes: peers.count, config: SessionConfig(), takesEveryCopy: takesEveryCopy,
-            reliableWorkloads: [reliable.reliable, unreliable.reliable], resources: [], streams: [],
+            reliableWorkloads: [reliable.reliable, unreliable.reliable], pieceBytes: MeshConfig.fragmentPayload,
+            resources: [], streams: [],
             sessions: SignalSessions(fixed: peers),
             phones: [], sim: sim)
     }
