@@ -108,6 +108,7 @@ SWITCHES = [
     ("mesh.forwarding=\"next-hop\"", ["mesh.forwarding=next-hop"]),
     ("mesh.dropSeenHeartbeats=false", ["mesh.dropSeenHeartbeats=false"]),
     ("mesh.bonjourTtlS=null", ["mesh.bonjourTtlS=null"]),
+    ("mesh.sessionLayout=\"pairwise\"", ["mesh.sessionLayout=pairwise"]),
 ]
 
 

@@ -179,6 +179,11 @@ public struct MeshConfig: Sendable, Equatable {
         set { session.sessionSetup = newValue }
     }
     /// See `SessionConfig`.
+    public var sessionLayout: SessionLayout {
+        get { session.sessionLayout }
+        set { session.sessionLayout = newValue }
+    }
+    /// See `SessionConfig`.
     public var encryption: SessionEncryption {
         get { session.encryption }
         set { session.encryption = newValue }
@@ -256,6 +261,7 @@ public struct MeshConfig: Sendable, Equatable {
         if let v = spec.forwarding { forwarding = v }
         if let v = spec.routeCache { routeCache = v }
         if let v = spec.sessionSetup { sessionSetup = v }
+        if let v = spec.sessionLayout { sessionLayout = v }
         if let v = spec.encryption { encryption = v }
         if let v = spec.handshakeRetransmission { handshakeRetransmission = v }
         if let v = spec.maxResourceBytes { maxResourceBytes = v }

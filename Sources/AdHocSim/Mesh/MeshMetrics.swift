@@ -121,7 +121,8 @@ public struct MeshMetrics: Sendable {
     /// The most session peers any phone has at the end (MAdHoc's neighbour count, seed 002:
     /// "up to 8 other nodes").
     public var neighboursMax: Int { nodes.map(\.sessionPeers).max() ?? 0 }
-    /// The members of the largest Multipeer session at the end, the phone included: a phone's
+    /// The members of the largest Multipeer session at the end, the phone included: with
+    /// sessions as groups the largest group's members (`SessionGroups`); otherwise a phone's
     /// peers fill its sessions one after another, at most `mesh.maxPeers − 1` others each
     /// (`MeshConfig.largestSession`).
     public var largestSession: Int
@@ -165,7 +166,8 @@ public struct MeshMetrics: Sendable {
                 firstSession: first.isEmpty ? nil : first[$0], relayed: mesh.recorder.relayedFrames[$0],
                 notOnPath: mesh.recorder.notOnPathDrops[$0])
         }
-        largestSession = mesh.config.largestSession(peers: nodes.map(\.sessionPeers).max() ?? 0)
+        largestSession =
+            mesh.largestGroup ?? mesh.config.largestSession(peers: nodes.map(\.sessionPeers).max() ?? 0)
         multipeerEvents = mesh.multipeerEvents
         if !first.isEmpty {
             joinTime = Spread(

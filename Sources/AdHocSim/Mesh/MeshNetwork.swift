@@ -44,6 +44,9 @@ public struct MeshNetwork: Sendable {
     /// Per node, when it first joined a session (Multipeer set-up only; `nil`: never, or
     /// sessions that form at once).
     public var firstConnected: [SimTime?] { core.sessionLayer.setup?.firstConnected ?? [] }
+    /// The members of the largest Multipeer session at the end, with sessions as groups (`nil`:
+    /// sessions are pairs, fixed groups or instant).
+    public var largestGroup: Int? { core.sessionLayer.setup?.groups?.largest }
 
     /// What each phone's app heard from Multipeer, in time order (`nil` without Multipeer
     /// set-up).

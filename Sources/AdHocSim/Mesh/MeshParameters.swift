@@ -101,6 +101,14 @@ enum MeshParameters {
                 help: "Multipeer's discovery, invitation and connection frames, or at once",
                 expected: "how sessions form", source: .cited("seed 003: Multipeer Connectivity (`MultipeerSetup`)")),
             Parameter(
+                "sessionLayout",
+                .choice(
+                    SessionLayout.allCases.map(\.rawValue), set: { $0.sessionLayout = SessionLayout(rawValue: $1) }),
+                default: "\"\(config.sessionLayout.rawValue)\"",
+                help: "sessions as groups of up to `maxPeers` phones all connected to each other, or one per pair",
+                expected: "how a phone's peers make up its sessions",
+                source: .cited("Apple's MCSession documentation: every peer in a session is connected to every other")),
+            Parameter(
                 "encryption",
                 .choice(
                     SessionEncryption.allCases.map(\.rawValue), set: { $0.encryption = SessionEncryption(rawValue: $1) }

@@ -31,6 +31,8 @@ public struct MeshSpec: Sendable, Equatable {
     public var dropSeenHeartbeats: Bool?
     /// `mesh.sessionSetup`: `"multipeer"` (default) or `"instant"`.
     public var sessionSetup: SessionSetup?
+    /// `mesh.sessionLayout`: `"group"` (default) or `"pairwise"`.
+    public var sessionLayout: SessionLayout?
     /// `mesh.encryption`: `"none"`, `"optional"` (default) or `"required"`.
     public var encryption: SessionEncryption?
     /// `mesh.handshakeRetransmission`: resend lost connection flights on DTLS's timer (default true).

@@ -55,6 +55,13 @@ struct MultipeerSetup: Sendable {
         var timer = MultipeerSetup.initialTimer
         /// Whether the set-up runs the DTLS handshake (both preferences allow encryption).
         var encrypted = true
+        /// With sessions as groups: the inviter's session the set-up is for (`SessionGroups`).
+        var group: Int? = nil
+        /// Whether it is a newcomer's handshake with a member of the session it joined (no
+        /// invitation: the newcomer, as `inviter`, starts the handshake).
+        var member = false
+        /// How the invited phone took the invitation into `group` (`nil`: not yet, or pairs).
+        var acceptance: SessionGroups.Acceptance? = nil
 
         /// Whether the invited side accepted (it then counts the set-up against its room).
         var accepted: Bool { phase != .invited }
@@ -105,6 +112,8 @@ struct MultipeerSetup: Sendable {
     var answers: [UInt64: (count: Int, at: SimTime)] = [:]
     /// What the apps heard, in time order.
     var log: [MultipeerEvent] = []
+    /// Sessions as groups (`mesh.sessionLayout: "group"`); `nil`: one session per pair.
+    var groups: SessionGroups?
     /// Declined set-ups whose reply is on its way, by set-up number: the inviter hears the
     /// decline when the reply arrives (the set-up itself ended at the decline). Looked up by key.
     var declined: [Int: Bool] = [:]
@@ -123,7 +132,12 @@ struct MultipeerSetup: Sendable {
     static let inviteTimeout = SimTime.seconds(30)
 
     /// No set-ups among `nodes` nodes whose apps set `phones` (the others run `encryption`).
-    init(nodes: Int, encryption: SessionEncryption, phones list: [MultipeerPhone] = [], sim: borrowing Simulation) {
+    init(
+        nodes: Int, encryption: SessionEncryption, layout: SessionLayout = .pairwise,
+        phones list: [MultipeerPhone] = [],
+        sim: borrowing Simulation
+    ) {
+        if layout == .group { groups = SessionGroups(nodes: nodes) }
         connecting = Array(repeating: 0, count: nodes)
         queryInterval = Array(repeating: MulticastDns.firstQueryInterval, count: nodes)
         generation = Array(repeating: 0, count: nodes)
@@ -247,10 +261,18 @@ extension MultipeerSetup {
             guard attempts[key] == nil, !sessions.peers[r].contains(from),
                 hasRoom(r, sessions: sessions, limit: config.neighbourLimit)
             else { return nil }
+            // With sessions as groups, the invitation names a session of the inviter's with room.
+            var group: Int?
+            if groups != nil {
+                guard let g = groups?.sessionToInviteInto(r, config: config) else { return nil }
+                groups?.invitation(into: g, 1)
+                group = g
+            }
             let id = nextId
             nextId += 1
             let encrypted = MultipeerPhone.sessionEncrypted(encryption(r), encryption(from)) ?? true
-            attempts[key] = Attempt(id: id, inviter: r, invited: from, since: sim.now, encrypted: encrypted)
+            attempts[key] = Attempt(
+                id: id, inviter: r, invited: from, since: sim.now, encrypted: encrypted, group: group)
             connecting[r] += 1
             sim.schedule(
                 after: MultipeerSetup.inviteTimeout, target: UInt32(r), kind: .invitationTimeout,
@@ -267,8 +289,11 @@ extension MultipeerSetup {
             note(.invitation, at: r, about: from, now: sim.now)
             let phone = phones[r]
             if phone.invitations == .ignore { return nil }  // the inviter's timeout ends it
+            // With sessions as groups it needs a session of its own to take it with.
+            let taken = a.group.flatMap { g in groups?.acceptance(r, into: g, config: config) }
             var accept =
                 hasRoom(r, sessions: sessions, limit: config.neighbourLimit) && !sessions.peers[r].contains(from)
+                && (a.group == nil || taken != nil)
             if phone.invitations == .decline || (phone.invitations == .acceptListed && !phone.acceptFrom.contains(from))
                 || MultipeerPhone.sessionEncrypted(encryption(r), encryption(from)) == nil
             {
@@ -277,6 +302,8 @@ extension MultipeerSetup {
             if accept {
                 connecting[r] += 1
                 attempts[key]?.phase = .accepted
+                attempts[key]?.acceptance = taken
+                if taken == .newSlot { groups?.slot(r, 1) }
                 note(.connecting, at: r, about: from, now: sim.now)
             }
             let reply = SetupFrame(
@@ -302,6 +329,11 @@ extension MultipeerSetup {
             note(.connecting, at: r, about: from, now: sim.now)
             attempts[key]?.phase = .connecting(sent: 1, received: -1)
             sendFlight(0, of: key, from: r, to: from, wire: &wire, sim: &sim)
+        case .members:
+            // The newcomer hears the session's other members from its inviter.
+            if let g = groups?.resolve(f.attempt), groups?.isMember(r, of: g) == true {
+                startMemberHandshakes(r, group: g, link: &link, sessions: sessions, wire: &wire, sim: &sim)
+            }
         case .handshake:
             guard let a = attempts[key], a.id == f.attempt else { return nil }
             if config.handshakeRetransmission && a.flights >= 2 && f.seq == UInt64(a.flights - 2) {
@@ -316,7 +348,12 @@ extension MultipeerSetup {
                 // The invited's certificate comes in flight 3, the inviter's in flight 4: the
                 // app's certificate handler answers (RFC 6347 §4.2.4's flights).
                 note(.certificate, at: r, about: from, now: sim.now)
-                if phones[r].certificate == .reject {
+                // A session member at MAdHoc's neighbour limit turns a newcomer away here
+                // (`SessionGroups`); the set-up counts in `connecting`.
+                let full =
+                    a.member && r == a.invited
+                    && sessions.peers[r].count + connecting[r] > config.neighbourLimit
+                if phones[r].certificate == .reject || full {
                     abandon(key)
                     note(.notConnected, at: r, about: from, now: sim.now)
                     // The peer learns at once (the handshake's alert; an assumption).
@@ -394,7 +431,28 @@ extension MultipeerSetup {
         note(.connected, at: a.inviter, about: a.invited, now: now)
         note(.connected, at: a.invited, about: a.inviter, now: now)
         for n in [a.inviter, a.invited] where firstConnected[n] == nil { firstConnected[n] = now }
+        if let g = a.group, !a.member { joined(a, group: g, wire: &wire, now: now) }
         return (min(a.inviter, a.invited), max(a.inviter, a.invited))
+    }
+
+    /// The invited phone of `a` is connected to its inviter in group `g`: it is a member, with
+    /// the session it brought (merged) or in a new slot; the inviter lists the session's
+    /// members to it, and it lists them to the members it brought (`SessionGroups`).
+    mutating func joined(_ a: Attempt, group g: Int, wire: inout SessionWire, now: SimTime) {
+        var brought: [Int] = []
+        if case .merging(let own) = a.acceptance, let newcomers = groups?.merge(own, into: g, config: wire.config) {
+            brought = newcomers.filter { $0 != a.invited }
+        } else if groups?.join(a.invited, g) != true {
+            return
+        }
+        guard let groups else { return }
+        let g = groups.resolve(g)
+        for (from, to) in [(a.inviter, a.invited)] + brought.map({ (a.invited, $0) }) {
+            let listed = groups.members[g].filter { $0 != from && $0 != to }.count
+            guard listed > 0 else { continue }
+            MultipeerSetup.send(
+                .members, id: g, from: from, to: to, bytes: SessionGroups.membersBytes(listed), wire: &wire, now: now)
+        }
     }
 
     /// Forgets the set-up of `key` (connected, declined or timed out).
@@ -402,6 +460,8 @@ extension MultipeerSetup {
         guard let a = attempts.removeValue(forKey: key) else { return }
         connecting[a.inviter] -= 1
         if a.accepted { connecting[a.invited] -= 1 }
+        if let g = a.group, !a.member { groups?.invitation(into: g, -1) }
+        if a.acceptance == .newSlot { groups?.slot(a.invited, -1) }
     }
 
     /// Set-up `id`'s invitation from `inviter` to `invited` timed out, unless it connected
@@ -416,6 +476,39 @@ extension MultipeerSetup {
 }
 
 extension MultipeerSetup {
+    /// Node `r` of group `g` heard the group's members listed: it starts the connection
+    /// handshake with each it is not connected to and has no set-up with, while it has room
+    /// (`SessionGroups`). No invitation: both are in the session already. Only with a
+    /// member whose signal reaches the discovery threshold: the link below (AWDL) must have found
+    /// it, as for any peer (`discoverDbm`).
+    mutating func startMemberHandshakes<L: LinkTechnology>(
+        _ r: Int, group g: Int, link: inout L, sessions: SignalSessions, wire: inout SessionWire,
+        sim: inout Simulation
+    ) {
+        guard let members = groups?.members[g] else { return }
+        for m in members where m != r && !sessions.peers[r].contains(m) {
+            guard !link.isDown(m), link.medianRxDbm(from: m, to: r) >= wire.config.discoverDbm else { continue }
+            let key = MultipeerSetup.key(r, m)
+            guard attempts[key] == nil, hasRoom(r, sessions: sessions, limit: wire.config.neighbourLimit) else {
+                continue
+            }
+            let id = nextId
+            nextId += 1
+            let encrypted = MultipeerPhone.sessionEncrypted(encryption(r), encryption(m)) ?? true
+            attempts[key] = Attempt(
+                id: id, inviter: r, invited: m, since: sim.now, phase: .connecting(sent: 1, received: -1),
+                encrypted: encrypted, group: g, member: true)
+            connecting[r] += 1
+            connecting[m] += 1
+            sim.schedule(
+                after: MultipeerSetup.inviteTimeout, target: UInt32(r), kind: .invitationTimeout,
+                arg: InviteTimeout(invited: m, id: id).argument)
+            note(.connecting, at: r, about: m, now: sim.now)
+            note(.connecting, at: m, about: r, now: sim.now)
+            sendFlight(0, of: key, from: r, to: m, wire: &wire, sim: &sim)
+        }
+    }
+
     /// Browser `r` decoded `from`'s answer at the discovery threshold: its cache entry starts
     /// again, with its first refresh point at 80 % of the lifetime.
     mutating func cacheAnswer(_ r: Int, from: Int, ttl: SimTime?, sim: inout Simulation) {

@@ -6,6 +6,18 @@ public enum SessionSetup: String, Sendable, Equatable, CaseIterable {
     case instant
 }
 
+/// How a phone's session peers make up its Multipeer sessions (`mesh.sessionLayout`).
+public enum SessionLayout: String, Sendable, Equatable, CaseIterable {
+    /// As Apple builds them: a session is a group of at most `maxPeers` phones, every member
+    /// connected to every other; an invitation brings the invited phone into the inviter's
+    /// session, and it then connects to each of the session's other members
+    /// (`SessionGroups`). A phone runs at most `sessionsPerPhone` sessions.
+    case group
+    /// One session per pair of phones, counted against the phone's room in groups of
+    /// `maxPeers − 1` (the earlier model).
+    case pairwise
+}
+
 /// The session's encryption preference (`MCEncryptionPreference`).
 public enum SessionEncryption: String, Sendable, Equatable, CaseIterable {
     /// No encryption: no DTLS handshake (Apple: "The session should not be encrypted").
@@ -60,6 +72,10 @@ public struct SessionConfig: Sendable, Equatable {
     /// `nil`: answers never expire, so a peer is lost only when it stops advertising (the
     /// earlier model).
     public var bonjourTtl: SimTime? = SimTime.seconds(120)
+    /// How a phone's peers make up its sessions: groups, as `MCSession` connects every member
+    /// to every other (Apple's documentation), or one session per pair (`"pairwise"`, the
+    /// earlier model). Only with `sessionSetup` `multipeer`: instant sessions are pairs.
+    public var sessionLayout = SessionLayout.group
     /// How sessions form: Multipeer's frames (default) or at once (`"instant"`, the earlier
     /// model; the mesh benchmarks pin it).
     public var sessionSetup = SessionSetup.multipeer

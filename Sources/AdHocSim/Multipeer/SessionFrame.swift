@@ -162,6 +162,9 @@ struct SetupFrame: Sendable {
         case invitation, invitationReply
         /// A flight of the connection's handshake.
         case handshake
+        /// An inviter lists its session's other members to a newcomer (`SessionGroups`; the
+        /// frame's `attempt` is the group).
+        case members
     }
     fileprivate let origin32: Int32, target32: Int32, attempt32: Int32, seq32: UInt32
     let kind: Kind

@@ -49,7 +49,8 @@ struct SessionLayer: Sendable {
         wire = SessionWire(nodes: nodes, config: config)
         self.reliableWorkloads = reliableWorkloads
         if config.sessionSetup == .multipeer && sessions == nil {
-            setup = MultipeerSetup(nodes: nodes, encryption: config.encryption, phones: phones, sim: sim)
+            setup = MultipeerSetup(
+                nodes: nodes, encryption: config.encryption, layout: config.sessionLayout, phones: phones, sim: sim)
         }
     }
 
@@ -197,6 +198,7 @@ struct SessionLayer: Sendable {
                 if e.by != e.a { setup?.note(.notConnected, at: e.a, about: e.b, now: now) }
                 if e.by != e.b { setup?.note(.notConnected, at: e.b, about: e.a, now: now) }
                 if !transfers.list.isEmpty { transfers.sessionEnded(e.a, e.b, now: now) }
+                setup?.groups?.pairEnded(e.a, e.b, sessions: sessions)
             }
         }
         guard !sessions.formed.isEmpty else { return false }

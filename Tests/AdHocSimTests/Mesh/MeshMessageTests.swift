@@ -115,9 +115,9 @@ struct MeshMessageTests {
         }
     }
 
-    /// The relay A uses to reach C at 11 s.
-    func relay() throws -> Int {
-        let (w, end) = run(try scenario(Self.diamond, mesh: [:]), until: .seconds(11))
+    /// The relay A uses to reach C at `at` (11 s) with the mesh set as `mesh` says.
+    func relay(_ mesh: JSON = [:], at: SimTime = .seconds(11)) throws -> Int {
+        let (w, end) = run(try scenario(Self.diamond, mesh: mesh, duration: 50), until: at)
         return try require(w.layers.mesh!.route(from: 0, to: 3, at: end)).path[1]
     }
 
@@ -132,19 +132,20 @@ struct MeshMessageTests {
     }
 
     @Test func aSenderRetriesWithTheRepairedRouteAfterARelayFails() throws {
-        let b = try relay()
+        let mesh: JSON = [
+            "routeCache": false, "sessionSetup": "instant",
+            "messages": [
+                [
+                    "id": "chat", "from": "A", "to": "C", "size_bytes": 200, "count": 20, "interval_s": 1,
+                    "start_s": 10
+                ]
+            ]
+        ]
+        // The relay A's messages take just before it fails.
+        let b = try relay(mesh, at: .milliseconds(15_499))
         let other = b == 1 ? 2 : 1
         let s = try scenario(
-            Self.diamond,
-            mesh: [
-                "routeCache": false, "sessionSetup": "instant",
-                "messages": [
-                    [
-                        "id": "chat", "from": "A", "to": "C", "size_bytes": 200, "count": 20, "interval_s": 1,
-                        "start_s": 10
-                    ]
-                ]
-            ], events: [["at_s": 15.5, "node": .string(b == 1 ? "B1" : "B2"), "action": "fail"]],
+            Self.diamond, mesh: mesh, events: [["at_s": 15.5, "node": .string(b == 1 ? "B1" : "B2"), "action": "fail"]],
             duration: 50)
         let (w, end) = run(s)
         let m = MeshMetrics(w.layers.mesh!, end: end)
