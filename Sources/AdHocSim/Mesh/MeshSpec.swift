@@ -10,7 +10,7 @@ public struct MeshSpec: Sendable, Equatable {
     public var maxPeers: Int?
     /// `mesh.maxNeighbours`: MAdHoc's limit of other nodes (default 8).
     public var maxNeighbours: Int?
-    /// `mesh.sessionsPerPhone`: Multipeer sessions a phone runs (default 1).
+    /// `mesh.sessionsPerPhone`: Multipeer sessions a phone runs (default 2).
     public var sessionsPerPhone: Int?
     /// `mesh.peerTimeoutS`: how long a lost peer stays in the session.
     public var peerTimeoutS: Double?

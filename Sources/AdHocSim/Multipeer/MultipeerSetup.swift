@@ -131,9 +131,10 @@ struct MultipeerSetup: Sendable {
     /// `invitePeer(_:to:withContext:timeout:)`'s default timeout: 30 s.
     static let inviteTimeout = SimTime.seconds(30)
 
-    /// No set-ups among `nodes` nodes whose apps set `phones` (the others run `encryption`).
+    /// No set-ups among `nodes` nodes whose apps set `phones` (the others run `encryption`),
+    /// their sessions laid out as `layout` says (`SessionConfig.sessionLayout`).
     init(
-        nodes: Int, encryption: SessionEncryption, layout: SessionLayout = .pairwise,
+        nodes: Int, encryption: SessionEncryption, layout: SessionLayout,
         phones list: [MultipeerPhone] = [],
         sim: borrowing Simulation
     ) {

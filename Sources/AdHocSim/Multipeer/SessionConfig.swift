@@ -49,7 +49,8 @@ public struct SessionConfig: Sendable, Equatable {
     /// The most session peers a phone may have: min(`maxNeighbours`, `sessionsPerPhone` ·
     /// (`maxPeers` − 1)).
     public var neighbourLimit: Int { min(maxNeighbours, sessionsPerPhone * (maxPeers - 1)) }
-    /// The members of the largest Multipeer session of a phone with `peers` session peers, the
+    /// With one session per pair (`sessionLayout` `pairwise`, or instant or fixed sessions), the
+    /// members of the largest Multipeer session of a phone with `peers` session peers, the
     /// phone included: its peers fill its sessions one after the other, at most `maxPeers − 1`
     /// others each, so the first holds min(`peers`, `maxPeers − 1`) + 1.
     public func largestSession(peers: Int) -> Int { min(peers, maxPeers - 1) + 1 }
