@@ -122,15 +122,18 @@ public struct CalibrationProblem: Sendable {
             }
             // A key of whole numbers refuses a fraction between its bounds: the search then
             // evaluates whole numbers only (every point a value `run --overrides` accepts).
-            let fraction = p.lower.rounded(.down) + 0.5 < p.upper ? p.lower.rounded(.down) + 0.5 : (p.lower + p.upper) / 2
+            let fraction =
+                p.lower.rounded(.down) + 0.5 < p.upper ? p.lower.rounded(.down) + 0.5 : (p.lower + p.upper) / 2
             if fraction > p.lower, fraction < p.upper,
                 (try? ScenarioDecoder.decode(
-                    bytes: bytes, file: scenarioPath, overrides: overrides + ["\(p.path)=\(CalibrationProblem.number(fraction))"])) == nil
+                    bytes: bytes, file: scenarioPath,
+                    overrides: overrides + ["\(p.path)=\(CalibrationProblem.number(fraction))"])) == nil
             {
                 guard p.lower.rounded(.up) <= p.upper.rounded(.down) else {
                     throw CalibrationError(
                         description:
-                            "--fit \(p.path)=\(CalibrationProblem.number(p.lower)):\(CalibrationProblem.number(p.upper)): the key takes whole numbers and there is none between the bounds")
+                            "--fit \(p.path)=\(CalibrationProblem.number(p.lower)):\(CalibrationProblem.number(p.upper)): the key takes whole numbers and there is none between the bounds"
+                    )
                 }
                 p.wholeNumbers = true
             }
@@ -155,11 +158,13 @@ public struct CalibrationProblem: Sendable {
             if isRound, !roundTransports.contains(row.transport) {
                 throw CalibrationError(
                     description:
-                        "\(measured.file):\(row.line): error: column protocol: \(row.transport.rawValue) is not in the scenario's round (flows[0].protocol: \(roundTransports.map(\.rawValue).joined(separator: ", ")))")
+                        "\(measured.file):\(row.line): error: column protocol: \(row.transport.rawValue) is not in the scenario's round (flows[0].protocol: \(roundTransports.map(\.rawValue).joined(separator: ", ")))"
+                )
             }
             do {
                 _ = try ScenarioDecoder.decode(
-                    bytes: bytes, file: scenarioPath, overrides: overrides + CalibrationProblem.rowOverrides(row, round: isRound))
+                    bytes: bytes, file: scenarioPath,
+                    overrides: overrides + CalibrationProblem.rowOverrides(row, round: isRound))
             } catch let e as ScenarioError {
                 throw CalibrationError(
                     description:
@@ -244,6 +249,15 @@ public struct CalibrationProblem: Sendable {
         let allRuns = runs
         let total = allRuns.count * repeats
         let results = Results(count: total)
+        // The longest runs start first (the most bytes to transfer; probe-only runs last), so
+        // the evaluation does not wait on one long run at its end with the other workers idle
+        // (longest processing time first). The order changes only when a run is simulated:
+        // each result is stored at its own index.
+        let longestFirst = allRuns.indices.sorted { a, b in
+            let ca = Int64(allRuns[a].packets) * Int64(allRuns[a].size),
+                cb = Int64(allRuns[b].packets) * Int64(allRuns[b].size)
+            return ca != cb ? ca > cb : a < b
+        }
         DispatchQueue.concurrentPerform(iterations: Swift.max(1, Swift.min(workers, total))) { _ in
             while true {
                 results.lock.lock()
@@ -251,7 +265,8 @@ public struct CalibrationProblem: Sendable {
                 results.next += 1
                 results.lock.unlock()
                 guard t < total else { return }
-                let run = allRuns[t / repeats], k = t % repeats
+                let r = longestFirst[t / repeats], k = t % repeats
+                let run = allRuns[r], index = r * repeats + k
                 let seed = SplitMix64.mix(base.seed &+ StableHash.fnv1a("calibrate:\(name(run)):\(k)"))
                 var report: RunReport?
                 var failure: String?
@@ -259,7 +274,9 @@ public struct CalibrationProblem: Sendable {
                     report = try ScenarioRunner.run(
                         ScenarioDecoder.decode(
                             bytes: bytes, file: path,
-                            overrides: overrides + CalibrationProblem.rowOverrides(run, round: round) + params + ["seed=\(seed)"]))
+                            overrides: overrides + CalibrationProblem.rowOverrides(run, round: round) + params + [
+                                "seed=\(seed)"
+                            ]))
                 } catch {
                     failure = "\(name(run)) with \(params.joined(separator: " ")): \(error)"
                 }
@@ -269,8 +286,10 @@ public struct CalibrationProblem: Sendable {
                         .map { (r.scenario.flows[$0].transport, r.flows[$0]) }
                 }
                 results.lock.lock()
-                results.metrics[t] = m
-                if let failure, results.firstFailure.map({ t < $0.index }) ?? true { results.firstFailure = (t, failure) }
+                results.metrics[index] = m
+                if let failure, results.firstFailure.map({ index < $0.index }) ?? true {
+                    results.firstFailure = (index, failure)
+                }
                 results.lock.unlock()
             }
         }
@@ -282,7 +301,9 @@ public struct CalibrationProblem: Sendable {
                 let vs = zip(cellRuns[c], cells[c].runs).flatMap { r, row in
                     (0..<repeats).compactMap { k in
                         results.metrics[r * repeats + k].flatMap { flows in
-                            (round ? flows.first { $0.0 == row.transport } : flows.first).flatMap { metric.value(of: $0.1) }
+                            (round ? flows.first { $0.0 == row.transport } : flows.first).flatMap {
+                                metric.value(of: $0.1)
+                            }
                         }
                     }
                 }

@@ -1,7 +1,8 @@
 /// A first-in, first-out buffer read from a moving head index: reading or dropping the first
 /// element is O(1) and allocates nothing; the consumed prefix is released when the buffer
-/// empties (keeping the capacity) or once it is longer than `FifoBuffer.compactAfter`
-/// (amortised O(1)). The host's send backlogs, its connection queues and QUIC's pending stream
+/// empties (keeping the capacity) or once it is longer than `FifoBuffer.compactAfter` and than
+/// the elements left, so each element is moved at most once while it waits (amortised O(1),
+/// however long the buffer). The host's send backlogs, its connection queues and QUIC's pending stream
 /// data use it.
 public struct FifoBuffer<Element: Sendable>: Sendable {
     /// Consumed elements kept before they are released.
@@ -41,7 +42,7 @@ public struct FifoBuffer<Element: Sendable>: Sendable {
         if head == storage.count {
             storage.removeAll(keepingCapacity: true)
             head = 0
-        } else if head > FifoBuffer.compactAfter {
+        } else if head > FifoBuffer.compactAfter && head >= storage.count - head {
             storage.removeFirst(head)
             head = 0
         }

@@ -4,13 +4,15 @@
 /// peer on the ideal link, which has no broadcast.
 extension HostStack {
     /// Flow `k`'s client opens its connection (at `start`, or when discovery found the server).
-    mutating func connect<L: LinkTechnology, R: IpRouting>(_ k: Int, link: inout L, router: R, sim: inout Simulation) {
+    mutating func connect<L: LinkTechnology, R: IpRouting>(
+        _ k: Int, link: inout L, router: inout R, sim: inout Simulation
+    ) {
         flows[k].app.start(now: sim.now)
         // UDP takes writes at once, QUIC with 0-RTT before its handshake ends.
         if apply(SocketOp.Connect(), to: .client(k), sim: &sim) {
-            opened(k, link: &link, router: router, sim: &sim)
+            opened(k, link: &link, router: &router, sim: &sim)
         }
-        flush(.client(k), link: &link, router: router, sim: &sim)
+        flush(.client(k), link: &link, router: &router, sim: &sim)
         if case .cbr(let rate, let size) = flows[k].app.spec.workload {
             let interval = SimTime.seconds(Double(size) * 8 / (rate * 1e6))
             sim.schedule(after: interval, target: UInt32(k), kind: .cbrTick, arg: UInt64(interval.nanoseconds))
@@ -72,7 +74,7 @@ extension HostStack {
     /// A Bonjour frame arrived: the listener answers a query once it may use its records (after
     /// 20–120 ms, §6); the browser's first answer is the service found, and the client connects.
     mutating func bonjourNotice<L: LinkTechnology, R: IpRouting>(
-        _ n: LinkNotice, link: inout L, router: R, sim: inout Simulation
+        _ n: LinkNotice, link: inout L, router: inout R, sim: inout Simulation
     ) {
         guard n.kind == .delivered else { return }
         let (k, frame) = AppDiscovery.untag(n.packet.tag)
@@ -88,7 +90,7 @@ extension HostStack {
         case .answer:
             guard n.node == flows[k].clientNode, d.found == nil else { return }
             flows[k].discovery?.found = sim.now
-            connect(k, link: &link, router: router, sim: &sim)
+            connect(k, link: &link, router: &router, sim: &sim)
         }
     }
 }

@@ -8,7 +8,7 @@ extension HostStack {
     /// interface-queue delay counted at the relay). A next hop that has left the relay's session,
     /// or a full transmit queue, loses it.
     mutating func forward<L: LinkTechnology, R: IpRouting>(
-        _ packet: LinkPacket, at node: UInt32, to next: Int, route: [Int], link: inout L, router: R,
+        _ packet: LinkPacket, at node: UInt32, to next: Int, route: [Int], link: inout L, router: inout R,
         sim: inout Simulation
     ) {
         let flow = ip.fragment(packet.tag).datagram.flow
@@ -29,13 +29,13 @@ extension HostStack {
     /// The mesh has learned `routesLearned` routes so far: datagrams waiting in the send buffer
     /// whose sender now holds a route are sent, in the order they began to wait.
     public mutating func routesLearned<L: LinkTechnology, R: IpRouting>(
-        _ routesLearned: UInt64, link: inout L, router: R, sim: inout Simulation
+        _ routesLearned: UInt64, link: inout L, router: inout R, sim: inout Simulation
     ) {
         guard meshCarriage.hasWaiting else { return }
         for w in meshCarriage.takeRetries(routesLearned: routesLearned, now: sim.now) {
             if let r = router.sourceRoute(from: Int(w.from), to: Int(w.to), at: sim.now), r.count <= router.maxPathNodes
             {
-                sendDown(w.datagram, from: w.from, to: w.to, link: &link, router: router, sim: &sim)
+                sendDown(w.datagram, from: w.from, to: w.to, link: &link, router: &router, sim: &sim)
             } else {
                 meshCarriage.keep(w)
             }

@@ -12,7 +12,7 @@ extension HostStack {
     /// served sends are released) and, on a connection, the flow's report is frozen once the
     /// transfer is complete. A datagram that means nothing to a UDP server is dropped there.
     mutating func deliverUp<L: LinkTechnology, R: IpRouting>(
-        _ d: Datagram, link: inout L, router: R, sim: inout Simulation
+        _ d: Datagram, link: inout L, router: inout R, sim: inout Simulation
     ) {
         let receiver = FlowSide.sender(of: d).peer
         let k = receiver.flow
@@ -21,12 +21,12 @@ extension HostStack {
         let (arrival, opened) = apply(SocketOp.Deliver(datagram: d), to: receiver, sim: &sim)
         let datagrams = sockets.isDatagram(receiver)
         if receiver.isClient {
-            if opened { self.opened(k, link: &link, router: router, sim: &sim) }
+            if opened { self.opened(k, link: &link, router: &router, sim: &sim) }
             if let arrival { apply(SocketOp.Receive(arrival: arrival, isClient: true), to: receiver, sim: &sim) }
             if datagrams { return }
-            pump(k, link: &link, router: router, sim: &sim)
+            pump(k, link: &link, router: &router, sim: &sim)
             if apply(SocketOp.CloseWhenWritten(), to: receiver, sim: &sim) {
-                flush(receiver, link: &link, router: router, sim: &sim)
+                flush(receiver, link: &link, router: &router, sim: &sim)
             }
         } else {
             if let arrival {
@@ -34,7 +34,7 @@ extension HostStack {
             } else if datagrams {
                 return
             }
-            release(receiver, link: &link, router: router, sim: &sim)
+            release(receiver, link: &link, router: &router, sim: &sim)
             if !datagrams { snapshotIfComplete(k) }
         }
     }

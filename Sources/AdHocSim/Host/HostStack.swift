@@ -240,7 +240,7 @@ public struct HostStack: Sendable {
 
     /// Handles an application or transport event (`EventBlock.application`, `.transport`).
     public mutating func handle<L: LinkTechnology, R: IpRouting>(
-        _ event: Event, link: inout L, router: R, sim: inout Simulation
+        _ event: Event, link: inout L, router: inout R, sim: inout Simulation
     ) {
         switch event.kind {
         case .flowStart:
@@ -249,32 +249,32 @@ public struct HostStack: Sendable {
                 startDiscovery(k, sim: &sim)
                 return
             }
-            connect(k, link: &link, router: router, sim: &sim)
+            connect(k, link: &link, router: &router, sim: &sim)
         case .discoveryStep:
             discoveryStep(Int(event.target), event.arg, link: &link, sim: &sim)
         case .testStart:
             let k = Int(event.target)
             let c = FlowSide.client(k)
             flows[k].app.startProbes(&queues[c.index], now: sim.now)
-            release(c, link: &link, router: router, sim: &sim)
+            release(c, link: &link, router: &router, sim: &sim)
             sim.schedule(after: FlowApplication.pauseAfterProbes, target: UInt32(k), kind: .transferDue)
         case .transferDue:
             let k = Int(event.target)
             flows[k].app.beginTransfer()
-            pump(k, link: &link, router: router, sim: &sim)
+            pump(k, link: &link, router: &router, sim: &sim)
         case .hostWake:
             let side = FlowSide(index: Int(event.target))
             if queues[side.index].wakeAt == sim.now { queues[side.index].wakeAt = nil }
-            release(side, link: &link, router: router, sim: &sim)
+            release(side, link: &link, router: &router, sim: &sim)
         case .cbrTick:
             let k = Int(event.target)
             flows[k].app.cbrDue()
-            pump(k, link: &link, router: router, sim: &sim)
+            pump(k, link: &link, router: &router, sim: &sim)
             sim.schedule(after: .nanoseconds(Int64(event.arg)), target: event.target, kind: .cbrTick, arg: event.arg)
         case .quicLossDetection, .quicAckDelay, .tcpRetransmit, .tcpDelayedAck, .tcpKeepalive:
             let side = FlowSide(index: Int(event.target))
             apply(SocketOp.Timer(kind: event.kind), to: side, sim: &sim)
-            flush(side, link: &link, router: router, sim: &sim)
+            flush(side, link: &link, router: &router, sim: &sim)
         default:
             preconditionFailure("not a flow event")
         }
@@ -283,17 +283,17 @@ public struct HostStack: Sendable {
     /// A link notice about an IP packet. Returns whether it freed transmit-queue room (the
     /// caller then calls `queueRoomFreed` once the batch is handled).
     public mutating func notice<L: LinkTechnology, R: IpRouting>(
-        _ n: LinkNotice, link: inout L, router: R, sim: inout Simulation
+        _ n: LinkNotice, link: inout L, router: inout R, sim: inout Simulation
     ) -> Bool {
         switch n.kind {
         case .delivered:
             if let hop = ip.nextHop(tag: n.packet.tag, at: n.node) {
-                forward(n.packet, at: n.node, to: hop.next, route: hop.route, link: &link, router: router, sim: &sim)
+                forward(n.packet, at: n.node, to: hop.next, route: hop.route, link: &link, router: &router, sim: &sim)
                 return false
             }
             if trace != nil { recordTrace(n.packet, at: n.packet.destination, now: sim.now) }
             if let d = ip.delivered(tag: n.packet.tag, bytes: n.packet.bytes) {
-                deliverUp(d, link: &link, router: router, sim: &sim)
+                deliverUp(d, link: &link, router: &router, sim: &sim)
             }
             return false
         case .dropped, .senderDone:
@@ -318,27 +318,29 @@ public struct HostStack: Sendable {
     /// Transmit-queue room was freed: backlogged TCP/QUIC packets (in flow-side order) and
     /// blocked UDP senders (in flow-side order) may continue.
     public mutating func queueRoomFreed<L: LinkTechnology, R: IpRouting>(
-        link: inout L, router: R, sim: inout Simulation
+        link: inout L, router: inout R, sim: inout Simulation
     ) {
         for side in backlog.indices where !backlog[side].isEmpty {
-            drainBacklog(FlowSide(index: side), link: &link, router: router, sim: &sim)
+            drainBacklog(FlowSide(index: side), link: &link, router: &router, sim: &sim)
         }
         for s in queues.indices where queues[s].first.map({ $0.readyAt <= sim.now }) ?? false {
             let side = FlowSide(index: s)
-            if sockets.isDatagram(side) { release(side, link: &link, router: router, sim: &sim) }
+            if sockets.isDatagram(side) { release(side, link: &link, router: &router, sim: &sim) }
         }
     }
 
     /// Flow `k`'s client socket takes writes for the first time: the thesis test's probe burst
     /// is scheduled (`StartPhase`), a bulk or CBR transfer begins.
-    mutating func opened<L: LinkTechnology, R: IpRouting>(_ k: Int, link: inout L, router: R, sim: inout Simulation) {
+    mutating func opened<L: LinkTechnology, R: IpRouting>(
+        _ k: Int, link: inout L, router: inout R, sim: inout Simulation
+    ) {
         if flows[k].discovery != nil && flows[k].discovery?.ready == nil { flows[k].discovery?.ready = sim.now }
         if let r = flows[k].app.spec.round, flows[k].app.isThesis {
             tapWhenReady(k, round: r, link: &link, sim: &sim)
             return
         }
         guard let at = flows[k].app.opened(now: sim.now, phase: flows[k].phase) else {
-            if flows[k].app.opened && flows[k].app.transferring { pump(k, link: &link, router: router, sim: &sim) }
+            if flows[k].app.opened && flows[k].app.transferring { pump(k, link: &link, router: &router, sim: &sim) }
             return
         }
         if flows[k].app.spec.startPhase != .connect {
@@ -406,7 +408,7 @@ public struct HostStack: Sendable {
     /// is counted lost. Across the mesh the datagram takes the sender's route now, and waits in
     /// the send buffer while there is none (`MeshCarriage`).
     mutating func sendDown<L: LinkTechnology, R: IpRouting>(
-        _ d: Datagram, from: UInt32, to: UInt32, link: inout L, router: R, sim: inout Simulation
+        _ d: Datagram, from: UInt32, to: UInt32, link: inout L, router: inout R, sim: inout Simulation
     ) {
         var route: [Int] = []
         if overMesh[Int(d.flow)] {
@@ -453,21 +455,21 @@ public struct HostStack: Sendable {
     /// transmit queue can take. Like Linux's qdisc back-pressure and Darwin's interface flow
     /// advisory, a full transmit queue holds TCP and QUIC packets back instead of dropping them.
     mutating func flush<L: LinkTechnology, R: IpRouting>(
-        _ side: FlowSide, link: inout L, router: R, sim: inout Simulation
+        _ side: FlowSide, link: inout L, router: inout R, sim: inout Simulation
     ) {
         if sockets.isDatagram(side) {
-            sendDatagrams(side, link: &link, router: router, sim: &sim)
+            sendDatagrams(side, link: &link, router: &router, sim: &sim)
             return
         }
         takeOutbox(of: side, sim: &sim)
         backlog[side.index].append(contentsOf: outboxScratch)
         outboxScratch.removeAll(keepingCapacity: true)
-        drainBacklog(side, link: &link, router: router, sim: &sim)
+        drainBacklog(side, link: &link, router: &router, sim: &sim)
     }
 
     /// Sends backlogged datagrams of a flow side while the link has room for all their fragments.
     mutating func drainBacklog<L: LinkTechnology, R: IpRouting>(
-        _ side: FlowSide, link: inout L, router: R, sim: inout Simulation
+        _ side: FlowSide, link: inout L, router: inout R, sim: inout Simulation
     ) {
         let from = flows[side.flow].node(of: side), to = flows[side.flow].node(of: side.peer)
         let s = side.index
@@ -478,30 +480,31 @@ public struct HostStack: Sendable {
             _ = interface.admit(Int(from), flowControlled: true)
             queues[s].processPacket(at: sim.now)
             if d.kind == .udp { queues[s].datagramLeftSendBuffer(bytes: Int64(d.payload)) }
-            sendDown(d, from: from, to: to, link: &link, router: router, sim: &sim)
+            sendDown(d, from: from, to: to, link: &link, router: &router, sim: &sim)
             backlog[s].removeFirst()
         }
     }
 
     /// Hands the datagrams a UDP socket wrote to IP at once (UDP keeps no send buffer).
     mutating func sendDatagrams<L: LinkTechnology, R: IpRouting>(
-        _ side: FlowSide, link: inout L, router: R, sim: inout Simulation
+        _ side: FlowSide, link: inout L, router: inout R, sim: inout Simulation
     ) {
         takeOutbox(of: side, sim: &sim)
         guard !outboxScratch.isEmpty else { return }
         let from = flows[side.flow].node(of: side), to = flows[side.flow].node(of: side.peer)
         for d in outboxScratch {
             queues[side.index].processPacket(at: sim.now)
-            sendDown(d, from: from, to: to, link: &link, router: router, sim: &sim)
+            sendDown(d, from: from, to: to, link: &link, router: &router, sim: &sim)
         }
         outboxScratch.removeAll(keepingCapacity: true)
     }
 
     /// The client submits its next write if one is due, then every served send goes out.
-    mutating func pump<L: LinkTechnology, R: IpRouting>(_ k: Int, link: inout L, router: R, sim: inout Simulation) {
+    mutating func pump<L: LinkTechnology, R: IpRouting>(_ k: Int, link: inout L, router: inout R, sim: inout Simulation)
+    {
         let c = FlowSide.client(k)
         flows[k].app.submitNext(&queues[c.index], now: sim.now)
-        release(c, link: &link, router: router, sim: &sim)
+        release(c, link: &link, router: &router, sim: &sim)
     }
 
     /// Hands every send of `side` whose service ended to its socket, in order, while the
@@ -512,12 +515,12 @@ public struct HostStack: Sendable {
     /// A completed transfer write lets the client submit the next one. Then sends what the
     /// socket produced and arranges to wake when the next send's service ends.
     mutating func release<L: LinkTechnology, R: IpRouting>(
-        _ side: FlowSide, link: inout L, router: R, sim: inout Simulation
+        _ side: FlowSide, link: inout L, router: inout R, sim: inout Simulation
     ) {
         let k = side.flow, s = side.index
         if !sockets.isDatagram(side) {
             apply(SocketOp.ReleaseWrites(isClient: side.isClient), to: side, sim: &sim)
-            flush(side, link: &link, router: router, sim: &sim)
+            flush(side, link: &link, router: &router, sim: &sim)
         } else {
             while let w = queues[s].first, w.readyAt <= sim.now {
                 guard Int(w.bytes) <= udpLimit else {
@@ -534,7 +537,7 @@ public struct HostStack: Sendable {
                         takeOutbox(of: side, sim: &sim)
                         backlog[s].append(contentsOf: outboxScratch)
                         outboxScratch.removeAll(keepingCapacity: true)
-                        drainBacklog(side, link: &link, router: router, sim: &sim)
+                        drainBacklog(side, link: &link, router: &router, sim: &sim)
                     }
                 } else {
                     // No send buffer: the sender waits for interface room.
@@ -544,7 +547,7 @@ public struct HostStack: Sendable {
                     // FQ-CoDel may drop the datagram at enqueue; the send completes either way.
                     if interface.admit(from, flowControlled: false) == .accept {
                         apply(SocketOp.Write(message: w.message, bytes: w.bytes), to: side, sim: &sim)
-                        sendDatagrams(side, link: &link, router: router, sim: &sim)
+                        sendDatagrams(side, link: &link, router: &router, sim: &sim)
                     }
                 }
                 queues[s].removeFirst()

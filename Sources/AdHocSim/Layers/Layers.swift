@@ -49,10 +49,10 @@ public struct Layers {
     }
 
     /// An application or transport event for the hosts, with the layers as their IP router.
-    func handleHostEvent<L: LinkTechnology>(
+    mutating func handleHostEvent<L: LinkTechnology>(
         _ event: Event, hosts: inout HostStack, link: inout L, sim: inout Simulation
     ) {
-        hosts.handle(event, link: &link, router: self, sim: &sim)
+        hosts.handle(event, link: &link, router: &self, sim: &sim)
     }
 
     /// Node `node` failed (its link already down).
@@ -81,21 +81,22 @@ public struct Layers {
 
     /// A link notice about an IP packet for the hosts, routed by the layers: whether it freed
     /// transmit-queue room.
-    func ipNotice<L: LinkTechnology>(
+    mutating func ipNotice<L: LinkTechnology>(
         _ n: LinkNotice, hosts: inout HostStack, link: inout L, sim: inout Simulation
     ) -> Bool {
-        hosts.notice(n, link: &link, router: self, sim: &sim)
+        hosts.notice(n, link: &link, router: &self, sim: &sim)
     }
 
     /// A Bonjour frame of a flow's apps finding each other, for the hosts.
-    func bonjourNotice<L: LinkTechnology>(_ n: LinkNotice, hosts: inout HostStack, link: inout L, sim: inout Simulation)
-    {
-        hosts.bonjourNotice(n, link: &link, router: self, sim: &sim)
+    mutating func bonjourNotice<L: LinkTechnology>(
+        _ n: LinkNotice, hosts: inout HostStack, link: inout L, sim: inout Simulation
+    ) {
+        hosts.bonjourNotice(n, link: &link, router: &self, sim: &sim)
     }
 
     /// Transmit-queue room was freed: the hosts' backlogs and blocked senders may continue.
-    func queueRoomFreed<L: LinkTechnology>(hosts: inout HostStack, link: inout L, sim: inout Simulation) {
-        hosts.queueRoomFreed(link: &link, router: self, sim: &sim)
+    mutating func queueRoomFreed<L: LinkTechnology>(hosts: inout HostStack, link: inout L, sim: inout Simulation) {
+        hosts.queueRoomFreed(link: &link, router: &self, sim: &sim)
     }
 
     /// After a batch of notices, each layer's own sending (the mesh: IP across it, its held

@@ -107,7 +107,7 @@ extension MeshNetwork: RunningLayer {
             for w in wanted { ipRouteWanted(from: w.from, to: w.to, sim: &sim) }
             for b in broken { ipLinkBroke(route: b.route, at: b.at, next: b.next, now: sim.now) }
         }
-        if hosts.meshCarriage.hasWaiting { hosts.routesLearned(routesLearned, link: &link, router: self, sim: &sim) }
+        if hosts.meshCarriage.hasWaiting { hosts.routesLearned(routesLearned, link: &link, router: &self, sim: &sim) }
         if isHolding { sendHeld(link: &link, sim: &sim) }
         return sendOutbox(link: &link, timeline: timeline, sim: &sim)
     }

@@ -62,66 +62,99 @@ public struct RicianPowerTable: Sendable {
     static let bodyStart = 1.0 / 128
 
     /// The exact CDF of the normalised power at `x` for factor `k` (Poisson mixture above).
-    public static func cdf(_ x: Double, k: Double) -> Double { cdfAndDensity(x, k: k).cdf }
+    public static func cdf(_ x: Double, k: Double) -> Double { Mixture(k: k).cdfAndDensity(x).cdf }
 
-    /// F(x) and its density f(x) = (K + 1)·Σₙ e^(−K)·Kⁿ/n! · e^(−y)·yⁿ/n!, y = (K + 1)·x.
-    static func cdfAndDensity(_ x: Double, k: Double) -> (cdf: Double, density: Double) {
-        guard x > 0 else { return (0, (k + 1) * exp(-k)) }
-        let y = (k + 1) * x
-        var weight = exp(-k)
-        var term = exp(-y)  // e^(−y)·yⁿ/n!
-        var partial = term  // e^(−y)·Σⱼ₌₀ⁿ yʲ/j!
-        var sum = 0.0, density = 0.0
-        let last = Int(k + 12 * k.squareRoot() + 40)
-        for n in 0...last {
-            sum += weight * (1 - partial)
-            density += weight * term
-            weight *= k / Double(n + 1)
-            term *= y / Double(n + 1)
-            partial += term
-        }
-        return (Swift.min(sum, 1), (k + 1) * density)
-    }
+    /// The power whose CDF is `u` for factor `k`, at or above `lo` (`Mixture.invert`).
+    static func invert(_ u: Double, k: Double, from lo: Double) -> Double { Mixture(k: k).invert(u, from: lo) }
 
-    /// The power whose CDF is `u`, at or above `lo`: Newton's method from `lo`, kept inside a
-    /// bisection bracket (a handful of CDF evaluations per table entry).
-    static func invert(_ u: Double, k: Double, from lo: Double) -> Double {
-        var a = lo, b = Swift.max(lo * 2, 1.0)
-        while cdf(b, k: k) < u { b *= 2 }
-        var x = Swift.max(lo, 1e-300)
-        for _ in 0..<100 {
-            let (f, d) = cdfAndDensity(x, k: k)
-            if f < u { a = x } else { b = x }
-            var next = d > 0 ? x - (f - u) / d : (a + b) / 2
-            if !(next > a && next < b) { next = (a + b) / 2 }
-            if abs(next - x) <= 1e-14 * Swift.max(next, 1e-300) || b - a <= 1e-15 * b { return next }
-            x = next
+    /// The Poisson weights e^(−K)·Kⁿ/n! of the mixture, n = 0 … K + 12√K + 40 (the terms past
+    /// that are below 10⁻³⁰⁰ of the sum). They do not depend on x, so a table's ten thousand
+    /// inversions share one list instead of recomputing each weight per evaluation; each is
+    /// the same product, so every CDF value is the same bits.
+    struct Mixture {
+        let k: Double
+        let weights: [Double]
+
+        init(k: Double) {
+            self.k = k
+            let last = Int(k + 12 * k.squareRoot() + 40)
+            var w = exp(-k)
+            var weights: [Double] = []
+            weights.reserveCapacity(last + 1)
+            for n in 0...last {
+                weights.append(w)
+                w *= k / Double(n + 1)
+            }
+            self.weights = weights
         }
-        return x
+
+        /// F(x) and its density f(x) = (K + 1)·Σₙ e^(−K)·Kⁿ/n! · e^(−y)·yⁿ/n!, y = (K + 1)·x.
+        func cdfAndDensity(_ x: Double) -> (cdf: Double, density: Double) {
+            guard x > 0 else { return (0, (k + 1) * exp(-k)) }
+            let y = (k + 1) * x
+            var term = exp(-y)  // e^(−y)·yⁿ/n!
+            var partial = term  // e^(−y)·Σⱼ₌₀ⁿ yʲ/j!
+            var sum = 0.0, density = 0.0
+            weights.withUnsafeBufferPointer { weights in
+                for n in 0..<weights.count {
+                    let weight = weights[n]
+                    let nextSum = sum + weight * (1 - partial)
+                    let nextDensity = density + weight * term
+                    // Past both modes (K ≤ n + 1 and y ≤ n + 1) the weights, the terms and
+                    // 1 − partial only shrink, and rounding is monotone, so once a step leaves
+                    // both sums unchanged every later step does too: stopping here gives the
+                    // very bits of the full series.
+                    if nextSum == sum && nextDensity == density && k <= Double(n + 1) && y <= Double(n + 1) { break }
+                    sum = nextSum
+                    density = nextDensity
+                    term *= y / Double(n + 1)
+                    partial += term
+                }
+            }
+            return (Swift.min(sum, 1), (k + 1) * density)
+        }
+
+        /// The power whose CDF is `u`, at or above `lo`: Newton's method from `lo`, kept inside a
+        /// bisection bracket (a handful of CDF evaluations per table entry).
+        func invert(_ u: Double, from lo: Double) -> Double {
+            var a = lo, b = Swift.max(lo * 2, 1.0)
+            while cdfAndDensity(b).cdf < u { b *= 2 }
+            var x = Swift.max(lo, 1e-300)
+            for _ in 0..<100 {
+                let (f, d) = cdfAndDensity(x)
+                if f < u { a = x } else { b = x }
+                var next = d > 0 ? x - (f - u) / d : (a + b) / 2
+                if !(next > a && next < b) { next = (a + b) / 2 }
+                if abs(next - x) <= 1e-14 * Swift.max(next, 1e-300) || b - a <= 1e-15 * b { return next }
+                x = next
+            }
+            return x
+        }
     }
 
     /// The table of factor `k` (built here; use `shared(k:)` to reuse it).
     public init(k: Double) {
         self.k = k
         let tail = Int(Self.tailOctaves * Self.pointsPerOctave)
+        let mixture = Mixture(k: k)
         var x = 0.0
         var lower: [Double] = []
         for i in 0...tail {
             let u = exp2(-40 + Double(i) / Self.pointsPerOctave)
-            x = Self.invert(u, k: k, from: x)
+            x = mixture.invert(u, from: x)
             lower.append(x)
         }
         var body: [Double] = []
         let steps = Int(((1 - 2 * Self.bodyStart) / Self.bodyStep).rounded())
         for i in 0...steps {
             let u = Self.bodyStart + Double(i) * Self.bodyStep
-            x = Self.invert(u, k: k, from: x)
+            x = mixture.invert(u, from: x)
             body.append(x)
         }
         var upper: [Double] = []  // by 1 − u descending: index 0 at 1 − u = 2⁻⁷
         for i in 0...tail {
             let u = 1 - exp2(-7 - Double(i) / Self.pointsPerOctave)
-            x = Self.invert(u, k: k, from: x)
+            x = mixture.invert(u, from: x)
             upper.append(x)
         }
         storage = Storage(lower: lower, body: body, upper: upper)

@@ -518,13 +518,14 @@ public struct QuicEndpoint: Sendable {
         setLossDetectionTimer(sim: &sim)
     }
 
-    /// Advances past resolved packets; compacts now and then.
+    /// Advances past resolved packets; compacts once the resolved prefix outgrows what is left
+    /// (each record moved at most once).
     mutating func pruneSent() {
         while sentHead < sent.count && (sent[sentHead].acked || sent[sentHead].lost) { sentHead += 1 }
         if sentHead == sent.count {
             sent.removeAll(keepingCapacity: true)
             sentHead = 0
-        } else if sentHead > 4096 {
+        } else if sentHead > 4096 && sentHead >= sent.count - sentHead {
             sent.removeFirst(sentHead)
             sentHead = 0
         }

@@ -31,6 +31,31 @@ struct FadingTableTests {
         expect(Self.ksDistance(samples, k: k) < 1.63 / (20_000.0).squareRoot())
     }
 
+    /// The series stops once its sums no longer change past both modes; the CDF and density
+    /// are then the very bits of the full sum to n = K + 12√K + 40, written out here from the
+    /// Poisson mixture (weights e^(−K)·Kⁿ/n!, terms e^(−y)·yⁿ/n!), from the deep lower tail to
+    /// the far upper tail.
+    @Test(arguments: [0.0, 0.5, 2, 4, 10, 30])
+    func theShortenedSeriesIsTheFullSeries(_ k: Double) {
+        let mixture = RicianPowerTable.Mixture(k: k)
+        let y0 = (k + 1)
+        for e in stride(from: -12.0, through: 1.4, by: 0.05) {
+            let x = pow(10, e)
+            let y = y0 * x
+            var weight = exp(-k), term = exp(-y), partial = term, sum = 0.0, density = 0.0
+            for n in 0...Int(k + 12 * k.squareRoot() + 40) {
+                sum += weight * (1 - partial)
+                density += weight * term
+                weight *= k / Double(n + 1)
+                term *= y / Double(n + 1)
+                partial += term
+            }
+            let got = mixture.cdfAndDensity(x)
+            expect(got.cdf.bitPattern == min(sum, 1).bitPattern, "K \(k), x \(x)")
+            expect(got.density.bitPattern == ((k + 1) * density).bitPattern, "K \(k), x \(x)")
+        }
+    }
+
     /// Table plus counter-based uniforms against the exact CDF: 100 000 draws over 1 000
     /// transmissions × 100 receivers, KS distance under 1.63/√n = 0.0052 (α = 1 %); the mean
     /// power is 1; and the deep-fade tail is right: P(x ≤ F⁻¹(10⁻³)) over 10⁶ draws within
