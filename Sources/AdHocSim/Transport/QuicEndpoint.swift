@@ -696,7 +696,16 @@ public struct QuicEndpoint: Sendable {
 
     /// Records stream bytes; returns the stream's new contiguous end.
     public mutating func deliverStream(_ stream: Int64, offset: Int64, length: Int64) -> Int64 {
-        var entry = streams[stream] ?? (0, [])
+        // Mutated in the dictionary's storage: a copy taken out and written back would copy the
+        // ranges array on every out-of-order append.
+        Self.deliver(into: &streams[stream, default: (0, [])], offset: offset, length: length)
+    }
+
+    /// Adds [offset, offset + length) to one stream's received ranges; returns its contiguous
+    /// prefix.
+    static func deliver(
+        into entry: inout (contiguous: Int64, ranges: [(Int64, Int64)]), offset: Int64, length: Int64
+    ) -> Int64 {
         let end = offset + length
         if offset <= entry.contiguous {
             entry.contiguous = Swift.max(entry.contiguous, end)
@@ -712,7 +721,6 @@ public struct QuicEndpoint: Sendable {
         } else {
             entry.ranges.append((offset, end))
         }
-        streams[stream] = entry
         return entry.contiguous
     }
 
