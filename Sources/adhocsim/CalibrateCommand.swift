@@ -107,6 +107,7 @@ enum CalibrateCommand {
             return ExitStatus.badInput
         }
         let report: Calibration.Report
+        let clock = ContinuousClock(), started = clock.now
         do {
             report = try Calibration.run(
                 problem, measured: problem.measured, holdout: holdout, workers: workers, maxEvaluations: maxEvals)
@@ -114,6 +115,8 @@ enum CalibrateCommand {
             printError(e.description)
             return ExitStatus.badInput
         }
+        let elapsed = (clock.now - started).components
+        let seconds = Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18
         do {
             try FileManager.default.createDirectory(
                 at: out.deletingLastPathComponent(), withIntermediateDirectories: true)
@@ -123,7 +126,14 @@ enum CalibrateCommand {
                 "adhocsim calibrate: \(out.path): cannot write the calibrated overrides (\(ErrorText.reason(error)))")
             return ExitStatus.badInput
         }
-        if !a.has("--quiet") { say(text(report, problem: problem, out: out.path), terminator: "") }
+        if !a.has("--quiet") {
+            say(text(report, problem: problem, out: out.path), terminator: "")
+            // Wall time goes to standard error: the report itself is the same bytes every run.
+            printError(
+                "adhocsim calibrate: \(report.evaluations) evaluations in \(NumberText.fixed(seconds, decimals: 1)) s "
+                    + "(\(NumberText.fixed(seconds / Double(max(report.evaluations, 1)), decimals: 2)) s each, "
+                    + "\(workers) worker\(workers == 1 ? "" : "s")), the fit and the report's runs included")
+        }
         return ExitStatus.success
     }
 
@@ -143,7 +153,9 @@ enum CalibrateCommand {
             s +=
                 "  \(p.path) = \(JSONNumber(v).literal)   (bounds \(JSONNumber(p.lower).literal)…\(JSONNumber(p.upper).literal))\n"
         }
-        s += "loss \(f(r.loss, 6)) (at the bounds' centre \(f(r.startLoss, 6)))\n"
+        s +=
+            "loss \(f(r.loss, 6)) (at the bounds' centre \(f(r.startLoss, 6))), first reached at evaluation "
+            + "\(r.bestEvaluation) of \(r.evaluations)\n"
         func residualLines(_ title: String, _ rows: [MeasuredCell], _ sim: [[Double?]]) -> String {
             var t = "\(title):\n"
             for (metric, n, rms) in CalibrationProblem.residuals(rows, sim) {

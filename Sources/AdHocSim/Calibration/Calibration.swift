@@ -10,6 +10,8 @@ public enum Calibration {
         public var startLoss: Double, loss: Double
         /// Objective calls.
         public var evaluations: Int
+        /// The call that first reached the fitted loss (`NelderMead.Result.bestEvaluation`).
+        public var bestEvaluation: Int
         /// Cells fitted and cells held out.
         public var fitted: [MeasuredCell], heldOut: [MeasuredCell]
         /// The simulation at the fit, cell by cell.
@@ -58,7 +60,8 @@ public enum Calibration {
         if let failure { throw failure }
         return Report(
             values: zip(problem.parameters, result.point).map { ($0, $0.value(at: $1)) },
-            startLoss: result.startValue, loss: result.value, evaluations: result.evaluations, fitted: fitted,
+            startLoss: result.startValue, loss: result.value, evaluations: result.evaluations,
+            bestEvaluation: result.bestEvaluation, fitted: fitted,
             heldOut: heldOut, simulatedFitted: try problem.simulate(fitted, at: result.point, workers: workers),
             simulatedHeldOut: heldOut.isEmpty ? [] : try problem.simulate(heldOut, at: result.point, workers: workers),
             notes: measured.notes)

@@ -31,6 +31,9 @@ public struct NelderMead: Sendable {
         public var evaluations: Int
         /// The value at the start (the centre).
         public var startValue: Double
+        /// The call (1 for the centre) that first reached `value`: the calls after it found
+        /// nothing better, so a limit of this many would have given the same result.
+        public var bestEvaluation: Int
     }
 
     /// Minimises `f` over [0, 1]^d from the centre, calling it at most `maxEvaluations` times
@@ -38,6 +41,7 @@ public struct NelderMead: Sendable {
     public func minimise(dimensions d: Int, _ f: ([Double]) -> Double) -> Result {
         precondition(d >= 1)
         var evaluations = 0
+        var bestSeen = Double.infinity, bestEvaluation = 0
         func clamp(_ p: [Double]) -> [Double] { p.map { Swift.min(1, Swift.max(0, $0)) } }
         // The limit holds inside a step too: once it is reached, a point is not evaluated (it
         // counts as infinitely bad) and the loop ends with the best point seen.
@@ -45,7 +49,9 @@ public struct NelderMead: Sendable {
             guard evaluations < maxEvaluations else { return .infinity }
             evaluations += 1
             let v = f(p)
-            return v.isNaN ? .infinity : v
+            let value = v.isNaN ? .infinity : v
+            if value < bestSeen || bestEvaluation == 0 { (bestSeen, bestEvaluation) = (value, evaluations) }
+            return value
         }
         let centre = Array(repeating: 0.5, count: d)
         var simplex: [(p: [Double], v: Double)] = [(centre, eval(centre))]
@@ -94,6 +100,8 @@ public struct NelderMead: Sendable {
             }
         }
         let best = simplex.enumerated().min { ($0.element.v, $0.offset) < ($1.element.v, $1.offset) }!.element
-        return Result(point: best.p, value: best.v, evaluations: evaluations, startValue: startValue)
+        return Result(
+            point: best.p, value: best.v, evaluations: evaluations, startValue: startValue,
+            bestEvaluation: bestEvaluation)
     }
 }

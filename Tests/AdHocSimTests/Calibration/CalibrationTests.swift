@@ -57,6 +57,25 @@ struct CalibrationTests {
         expect(abs(edge.point[0] - 1) < 1e-3)
     }
 
+    /// The search names the call that first reached its result. On (p − 0.75)² in one
+    /// dimension the centre 0.5 is call 1 and the first step, 0.5 + 0.25 = 0.75, is call 2 with
+    /// the value 0, which nothing can beat; on (p − 0.5)² the centre itself is the minimum.
+    /// The search is deterministic, so a limit of that many calls gives the same point.
+    @Test func theSearchNamesTheCallThatFoundItsResult() {
+        let step = NelderMead(maxEvaluations: 50).minimise(dimensions: 1) { p in (p[0] - 0.75) * (p[0] - 0.75) }
+        expectEqual(step.bestEvaluation, 2)
+        expectEqual(step.value, 0)
+        expect(step.evaluations > 2)
+        let centre = NelderMead(maxEvaluations: 50).minimise(dimensions: 1) { p in (p[0] - 0.5) * (p[0] - 0.5) }
+        expectEqual(centre.bestEvaluation, 1)
+        func f(_ p: [Double]) -> Double { (p[0] - 0.3) * (p[0] - 0.3) + 2 * (p[1] - 0.8) * (p[1] - 0.8) }
+        let full = NelderMead(maxEvaluations: 60).minimise(dimensions: 2, f)
+        let cut = NelderMead(maxEvaluations: full.bestEvaluation).minimise(dimensions: 2, f)
+        expect(full.bestEvaluation > 3 && full.bestEvaluation <= full.evaluations)
+        expectEqual(cut.point, full.point)
+        expectEqual(cut.value, full.value)
+    }
+
     /// A key of whole numbers is fitted in whole numbers: the scenario refuses 100.5 datagrams,
     /// so every point of `host.udpReceiveBufferDatagrams=100:200` is an integer and the overrides
     /// file is one `run --overrides` accepts. A run that cannot be made (a send cost of −200 µs,
@@ -65,9 +84,11 @@ struct CalibrationTests {
         let dir = try temporaryFolder()
         let file = try CalibrationTests.scenarioFile(dir)
         let table = try MeasuredTable(
-            text: "place,protocol,distance_m,packets,size_bytes,data_rate_mbps\ncity,udp,10,200,1000,150\n", file: "m.csv")
+            text: "place,protocol,distance_m,packets,size_bytes,data_rate_mbps\ncity,udp,10,200,1000,150\n",
+            file: "m.csv")
         let problem = try CalibrationProblem(
-            scenarioPath: file, overrides: [], parameters: [FitParameter(argument: "host.udpReceiveBufferDatagrams=100:200")],
+            scenarioPath: file, overrides: [],
+            parameters: [FitParameter(argument: "host.udpReceiveBufferDatagrams=100:200")],
             measured: table, repeats: 1)
         expect(problem.parameters[0].wholeNumbers)
         expectEqual(problem.parameters[0].value(at: 0.503), 150)
@@ -76,7 +97,8 @@ struct CalibrationTests {
         expect(v == v.rounded() && v >= 100 && v <= 200, "\(v)")
         let overrides = dir.appendingPathComponent("o.json")
         try r.overridesJSON.write(to: overrides, atomically: true, encoding: .utf8)
-        expectEqual(try CLI.run(["run", file, "--overrides", overrides.path, "--out", "r", "--quiet"], in: dir).status, 0)
+        expectEqual(
+            try CLI.run(["run", file, "--overrides", overrides.path, "--out", "r", "--quiet"], in: dir).status, 0)
         let cost = try CalibrationProblem(
             scenarioPath: file, overrides: [], parameters: [FitParameter(argument: "host.sendUs=0:200")],
             measured: table, repeats: 1)
@@ -93,7 +115,8 @@ struct CalibrationTests {
     /// naming a column twice is refused at line 1 with both places.
     @Test func aByteOrderMarkIsSkippedAndARepeatedColumnRefused() throws {
         let bom = try MeasuredTable(
-            text: "\u{FEFF}place,protocol,distance_m,packets,size_bytes,rtt_mean_ms\ncity,udp,10,200,1000,15\n", file: "m.csv")
+            text: "\u{FEFF}place,protocol,distance_m,packets,size_bytes,rtt_mean_ms\ncity,udp,10,200,1000,15\n",
+            file: "m.csv")
         expectEqual(bom.rows.count, 1)
         let header = FieldDataTests.header + ",rate_mbps"
         #expect {
@@ -111,12 +134,16 @@ struct CalibrationTests {
             #expect {
                 _ = try MeasuredTable(text: head + "city,udp,10,200,1000,\(bad)\n", file: "m.csv")
             } throws: { error in
-                "\(error)".contains("m.csv:2: error: column rtt_mean_ms: expected 0 or a number in 0.000001...1000000000")
+                "\(error)".contains(
+                    "m.csv:2: error: column rtt_mean_ms: expected 0 or a number in 0.000001...1000000000")
             }
         }
         expectEqual(try MeasuredTable(text: head + "city,udp,10,200,1000,0\n", file: "m.csv").rows.count, 1)
-        let perTest = FieldDataTests.header + "\n"
-            + FieldDataTests.row(side: "server", proto: "UDP", place: "Field", d: 5, n: "100", s: "128", rate: "5e-324", loss: "0") + "\n"
+        let perTest =
+            FieldDataTests.header + "\n"
+            + FieldDataTests.row(
+                side: "server", proto: "UDP", place: "Field", d: 5, n: "100", s: "128", rate: "5e-324", loss: "0")
+            + "\n"
         #expect {
             _ = try MeasuredTable(text: perTest, file: "t.csv")
         } throws: { error in
@@ -129,7 +156,8 @@ struct CalibrationTests {
     /// shown as `\u{1B}`) and backslash-escaped in Markdown.
     @Test func measuredLabelsCannotInjectMarkupOrControls() throws {
         let label = "# Evil <script>[x](javascript:alert(1))\u{1B}[31m"
-        let text = FieldDataTests.header + "\n"
+        let text =
+            FieldDataTests.header + "\n"
             + FieldDataTests.row(side: "client", proto: "UDP", place: "Field", d: 5, rtt: "300", sd: "12") + "\n"
             + FieldDataTests.row(side: "client", proto: "UDP", place: label, d: 5, rtt: "300", sd: "12") + "\n"
         let table = try MeasuredTable(text: text, file: "t.csv")
@@ -285,7 +313,8 @@ struct CalibrationTests {
         let file = try CalibrationTests.scenarioFile(dir)
         try "{\n  \"host.sendUs\": 80,\n  \"link.delayMs\": 7\n}\n".write(
             to: dir.appendingPathComponent("o.json"), atomically: true, encoding: .utf8)
-        expectEqual(try OverrideFile.read(dir.appendingPathComponent("o.json").path), ["host.sendUs=80", "link.delayMs=7"])
+        expectEqual(
+            try OverrideFile.read(dir.appendingPathComponent("o.json").path), ["host.sendUs=80", "link.delayMs=7"])
         let r = try CLI.run(["run", file, "--overrides", "o.json", "--set", "link.delayMs=9", "--out", "r"], in: dir)
         expectEqual(r.status, 0, "\(r.stderr)")
         let scenario = try String(contentsOf: dir.appendingPathComponent("r/scenario.json"), encoding: .utf8)

@@ -3,7 +3,7 @@ import Testing
 
 @testable import AdHocSim
 
-/// The mechanisms that make the simulated phone behave like a phone (issue "Fidelity"), each
+/// The mechanisms that make the simulated phone behave like a phone, each
 /// checked against a hand calculation.
 @Suite("Fidelity mechanisms")
 struct FidelityTests {

@@ -3,7 +3,7 @@ import Testing
 
 @testable import AdHocSim
 
-/// The counter-based Rician fading draw (issue "Mesh scale", item 2).
+/// The counter-based Rician fading draw.
 @Suite("Rician power table")
 struct FadingTableTests {
     /// Kolmogorov–Smirnov distance between the samples and the CDF.

@@ -3,7 +3,7 @@ import Testing
 
 @testable import AdHocSim
 
-/// The tabulated frame error model (issue "Mesh scale", item 3) against the model it tabulates.
+/// The tabulated frame error model against the model it tabulates.
 @Suite("Frame error table")
 struct FrameErrorTableTests {
     /// Across each MCS's uncertain band (the 50 % point ± 13.8 dB), at 10 000 SINRs that are
