@@ -7,7 +7,8 @@ enum CalibrateCommand {
         let a = try Arguments(
             args,
             options: [
-                "--measured", "--fit", "--holdout", "--out", "-j", "--repeat", "--max-evals", "--set", "--metrics"
+                "--measured", "--fit", "--holdout", "--out", "-j", "--repeat", "--max-evals", "--stall", "--set",
+                "--metrics"
             ],
             switches: ["--quiet"])
         guard a.positionals.count == 1 else {
@@ -25,6 +26,7 @@ enum CalibrateCommand {
             try a.integer("-j", default: UInt64(ProcessInfo.processInfo.activeProcessorCount), in: 1...256))
         let repeats = Int(try a.integer("--repeat", default: 4, in: 1...100))
         let maxEvals = Int(try a.integer("--max-evals", default: UInt64(40 + 30 * fits.count), in: 1...100_000))
+        let stall = a.value("--stall") == nil ? nil : Int(try a.integer("--stall", default: 1, in: 1...100_000))
         var holdout: [Place] = []
         for name in (a.value("--holdout") ?? "").split(separator: ",") {
             guard let p = Place(rawValue: String(name)) else {
@@ -110,7 +112,8 @@ enum CalibrateCommand {
         let clock = ContinuousClock(), started = clock.now
         do {
             report = try Calibration.run(
-                problem, measured: problem.measured, holdout: holdout, workers: workers, maxEvaluations: maxEvals)
+                problem, measured: problem.measured, holdout: holdout, workers: workers, maxEvaluations: maxEvals,
+                stallLimit: stall)
         } catch let e as CalibrationError {
             printError(e.description)
             return ExitStatus.badInput

@@ -28,7 +28,7 @@ enum Help {
     static let calibrate = """
         adhocsim calibrate FILE --measured CSV --fit PATH=LOW:HIGH... [--holdout PLACES]
                            [--metrics LIST] [--out FILE] [-j N] [--repeat R] [--max-evals N]
-                           [--set PATH=VALUE]... [--quiet]
+                           [--stall N] [--set PATH=VALUE]... [--quiet]
 
         Fits scenario parameters to field measurements. Each row of CSV is one measured thesis
         test: columns place, protocol, distance_m, packets, size_bytes and any of rtt_mean_ms,
@@ -57,6 +57,9 @@ enum Help {
                                depend on it)
           --repeat R           runs (seeds) per measured cell (default 4)
           --max-evals N        the most loss evaluations (default 40 + 30 per parameter)
+          --stall N            stop after N evaluations in a row without a better loss
+                               (default: no such stop); the report names the evaluation
+                               that first reached the fit
           --set PATH=VALUE     override FILE before fitting
         """
 

@@ -29,11 +29,13 @@ public enum Calibration {
         }
     }
 
-    /// Fits `problem` to the rows of `measured` whose place is not in `holdout`.
+    /// Fits `problem` to the rows of `measured` whose place is not in `holdout`, stopping after
+    /// `maxEvaluations` points or `stallLimit` points in a row without a better loss.
     /// - Throws: `CalibrationError` when every row is held out, a held-out place has no row, or
     ///   a run of the fit fails (the first failure named).
     public static func run(
-        _ problem: CalibrationProblem, measured: MeasuredTable, holdout: [Place], workers: Int, maxEvaluations: Int
+        _ problem: CalibrationProblem, measured: MeasuredTable, holdout: [Place], workers: Int, maxEvaluations: Int,
+        stallLimit: Int? = nil
     ) throws -> Report {
         for place in holdout where !measured.rows.contains(where: { $0.place == place }) {
             throw CalibrationError(
@@ -45,7 +47,8 @@ public enum Calibration {
             throw CalibrationError(
                 description: "--holdout: every row of \(measured.file) is held out; nothing left to fit")
         }
-        let search = NelderMead(maxEvaluations: maxEvaluations)
+        var search = NelderMead(maxEvaluations: maxEvaluations)
+        search.stallLimit = stallLimit
         // A point whose runs fail ends the fit with that failure (no evaluation after it runs).
         var failure: Error?
         let result = search.minimise(dimensions: problem.parameters.count) { point in

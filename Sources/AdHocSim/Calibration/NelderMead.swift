@@ -6,8 +6,9 @@
 /// onto the parameters' bounds). It is deterministic: the start simplex is fixed (the centre,
 /// and the centre moved by `step` along each axis), ties between equal values keep the older
 /// vertex first, and the objective is called in a fixed order. It stops after `maxEvaluations`
-/// calls, or once the simplex's values differ by less than `valueTolerance` and its vertices
-/// by less than `pointTolerance` in every coordinate.
+/// calls, after `stallLimit` calls in a row that found nothing better (when set), or once the
+/// simplex's values differ by less than `valueTolerance` and its vertices by less than
+/// `pointTolerance` in every coordinate.
 public struct NelderMead: Sendable {
     /// The most objective calls.
     public var maxEvaluations: Int
@@ -17,6 +18,10 @@ public struct NelderMead: Sendable {
     public var pointTolerance = 1e-4
     /// The initial simplex's edge along each axis.
     public var step = 0.25
+    /// Calls in a row without a better value after which the search stops (`nil`: no such
+    /// stop). The best point is the same as with no stall limit whenever no later call would
+    /// have improved on it.
+    public var stallLimit: Int?
 
     /// A search of at most `maxEvaluations` calls.
     public init(maxEvaluations: Int) { self.maxEvaluations = maxEvaluations }
@@ -45,8 +50,9 @@ public struct NelderMead: Sendable {
         func clamp(_ p: [Double]) -> [Double] { p.map { Swift.min(1, Swift.max(0, $0)) } }
         // The limit holds inside a step too: once it is reached, a point is not evaluated (it
         // counts as infinitely bad) and the loop ends with the best point seen.
+        func stalled() -> Bool { stallLimit.map { evaluations - bestEvaluation >= $0 } ?? false }
         func eval(_ p: [Double]) -> Double {
-            guard evaluations < maxEvaluations else { return .infinity }
+            guard evaluations < maxEvaluations && !stalled() else { return .infinity }
             evaluations += 1
             let v = f(p)
             let value = v.isNaN ? .infinity : v
@@ -61,7 +67,7 @@ public struct NelderMead: Sendable {
             p[i] += step
             simplex.append((p, eval(p)))
         }
-        while evaluations < maxEvaluations {
+        while evaluations < maxEvaluations && !stalled() {
             // Stable order by value: equal values keep their older vertex first.
             simplex = simplex.enumerated().sorted { ($0.element.v, $0.offset) < ($1.element.v, $1.offset) }.map(
                 \.element)

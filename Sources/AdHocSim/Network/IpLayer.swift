@@ -194,9 +194,9 @@ public struct IpLayer: Sendable {
         packetsReceived[receiver] += 1
         bytesReceived[receiver] += UInt64(bytes - table[slot].overhead)
         let complete = table[slot].arrived == table[slot].fragments
-        let d = table[slot].datagram
         resolve(slot)
-        return complete ? d : nil
+        // A freed slot keeps its datagram until it is reused: copied out only when complete.
+        return complete ? table[slot].datagram : nil
     }
 
     /// A fragment was lost.

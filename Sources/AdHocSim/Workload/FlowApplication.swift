@@ -88,20 +88,27 @@ public struct FlowApplication: Sendable {
     public private(set) var serverEchoes = 0
 
     // Transfer phase.
-    /// Writes of the transfer, and their size.
-    public var writes: Int64 {
-        switch spec.workload {
-        case .thesis(_, let n, _): return Int64(n)
-        case .bulk(let b): return (Int64(b) + chunk - 1) / chunk
-        case .cbr: return .max
-        }
-    }
-    /// Bytes per write.
-    public var chunk: Int64 {
-        switch spec.workload {
+    /// Writes of the transfer (`.max`: constant bit rate, no end), fixed by the workload when
+    /// the application is made (every received packet asks).
+    public let writes: Int64
+    /// Bytes per write, fixed by the workload likewise.
+    public let chunk: Int64
+
+    /// Bytes per write of `workload`.
+    static func chunk(of workload: WorkloadSpec) -> Int64 {
+        switch workload {
         case .thesis(_, _, let s): return Int64(s)
         case .bulk(let b): return Swift.min(Int64(b), FlowApplication.bulkWriteBytes)
         case .cbr(_, let s): return Int64(s)
+        }
+    }
+
+    /// Writes of `workload`'s transfer.
+    static func writes(of workload: WorkloadSpec) -> Int64 {
+        switch workload {
+        case .thesis(_, let n, _): return Int64(n)
+        case .bulk(let b): return (Int64(b) + chunk(of: workload) - 1) / chunk(of: workload)
+        case .cbr: return .max
         }
     }
     /// Writes submitted so far (the next write is message `probes + writesSubmitted`).
@@ -147,6 +154,8 @@ public struct FlowApplication: Sendable {
     public init(spec: FlowSpec, index: Int) {
         self.spec = spec
         self.index = index
+        writes = Self.writes(of: spec.workload)
+        chunk = Self.chunk(of: spec.workload)
     }
 
     // MARK: Client side

@@ -76,6 +76,23 @@ struct CalibrationTests {
         expectEqual(cut.value, full.value)
     }
 
+    /// A stall limit stops the search that many calls after its best: on (p − 0.75)² the best
+    /// is call 2 (value 0), so a limit of 5 stops after call 7 with the same point; a limit
+    /// larger than the calls the search makes changes nothing.
+    @Test func aStallLimitStopsAfterThatManyCallsWithoutABetterValue() {
+        func f(_ p: [Double]) -> Double { (p[0] - 0.75) * (p[0] - 0.75) }
+        let free = NelderMead(maxEvaluations: 50).minimise(dimensions: 1, f)
+        var stalling = NelderMead(maxEvaluations: 50)
+        stalling.stallLimit = 5
+        let stalled = stalling.minimise(dimensions: 1, f)
+        expect(free.evaluations > 7)
+        expectEqual(stalled.evaluations, 7)
+        expectEqual(stalled.point, free.point)
+        expectEqual(stalled.bestEvaluation, 2)
+        stalling.stallLimit = 50
+        expectEqual(stalling.minimise(dimensions: 1, f), free)
+    }
+
     /// A key of whole numbers is fitted in whole numbers: the scenario refuses 100.5 datagrams,
     /// so every point of `host.udpReceiveBufferDatagrams=100:200` is an integer and the overrides
     /// file is one `run --overrides` accepts. A run that cannot be made (a send cost of −200 µs,
@@ -366,5 +383,9 @@ struct CalibrationTests {
         let ok = try CLI.run(args + ["--out", "o.json"], in: dir)
         let again = try CLI.run(args + ["--out", "o.json"], in: dir)
         expect(ok.status == 0 && again.status == 0, "\(again.stderr)")
+        // A stall limit of 0 would stop before the search starts: refused, with the option named.
+        let badStall = try CLI.run(args + ["--stall", "0", "--out", "o2.json"], in: dir)
+        expect(badStall.status == 2 && badStall.stderr.contains("--stall"), "\(badStall.stderr)")
+        expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("o2.json").path))
     }
 }
