@@ -239,6 +239,10 @@ public struct HostStack: Sendable {
     // MARK: Events
 
     /// Handles an application or transport event (`EventBlock.application`, `.transport`).
+    ///
+    /// The router (`IpRouting`, the layers above the link) is passed by address through every
+    /// host function and only read: passed by value, the whole layer state was copied at each
+    /// call.
     public mutating func handle<L: LinkTechnology, R: IpRouting>(
         _ event: Event, link: inout L, router: inout R, sim: inout Simulation
     ) {
@@ -583,10 +587,10 @@ public struct HostStack: Sendable {
 
     /// Freezes the flow's IP packet counts once every transfer byte reached the server.
     mutating func snapshotIfComplete(_ k: Int) {
-        // The stored counters first: every received packet asks, and `writes` is computed.
-        guard flows[k].app.bytesDelivered >= flows[k].app.bytesSent, flows[k].reportSnapshot == nil else { return }
-        let writes = flows[k].app.writes
-        guard writes != .max, flows[k].app.writesDone == writes else { return }
+        guard flows[k].reportSnapshot == nil, flows[k].app.writes != .max,
+            flows[k].app.writesDone == flows[k].app.writes,
+            flows[k].app.bytesDelivered >= flows[k].app.bytesSent
+        else { return }
         let (c, s) = (FlowSide.client(k).index, FlowSide.server(k).index)
         flows[k].reportSnapshot = (ip.packetsSent[c], ip.packetsReceived[c], ip.packetsSent[s], ip.packetsReceived[s])
     }

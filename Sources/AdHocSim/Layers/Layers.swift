@@ -49,6 +49,8 @@ public struct Layers {
     }
 
     /// An application or transport event for the hosts, with the layers as their IP router.
+    /// This hook and the three below are `mutating` only to hand `self` to the hosts by address
+    /// (`HostStack.handle`); the hosts read the router and never change it.
     mutating func handleHostEvent<L: LinkTechnology>(
         _ event: Event, hosts: inout HostStack, link: inout L, sim: inout Simulation
     ) {

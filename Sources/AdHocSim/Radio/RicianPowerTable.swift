@@ -100,15 +100,22 @@ public struct RicianPowerTable: Sendable {
                     let weight = weights[n]
                     let nextSum = sum + weight * (1 - partial)
                     let nextDensity = density + weight * term
-                    // Past both modes (K ≤ n + 1 and y ≤ n + 1) the weights, the terms and
-                    // 1 − partial only shrink, and rounding is monotone, so once a step leaves
-                    // both sums unchanged every later step does too: stopping here gives the
-                    // very bits of the full series.
-                    if nextSum == sum && nextDensity == density && k <= Double(n + 1) && y <= Double(n + 1) { break }
+                    let nextTerm = term * (y / Double(n + 1))
+                    let nextPartial = partial + nextTerm
+                    // Past both modes (K ≤ n + 1 and y ≤ n + 1) the weights and the terms only
+                    // shrink. Once the next term no longer moves `partial`, no later one does
+                    // (rounding is monotone), so 1 − partial is fixed and every later addend
+                    // to either sum is no larger than this step's. If this step left both sums
+                    // unchanged, so does every later one: stopping gives the full series' bits.
+                    if nextSum == sum && nextDensity == density && nextPartial == partial && k <= Double(n + 1)
+                        && y <= Double(n + 1)
+                    {
+                        break
+                    }
                     sum = nextSum
                     density = nextDensity
-                    term *= y / Double(n + 1)
-                    partial += term
+                    term = nextTerm
+                    partial = nextPartial
                 }
             }
             return (Swift.min(sum, 1), (k + 1) * density)

@@ -31,10 +31,10 @@ struct FadingTableTests {
         expect(Self.ksDistance(samples, k: k) < 1.63 / (20_000.0).squareRoot())
     }
 
-    /// The series stops once its sums no longer change past both modes; the CDF and density
-    /// are then the very bits of the full sum to n = K + 12√K + 40, written out here from the
-    /// Poisson mixture (weights e^(−K)·Kⁿ/n!, terms e^(−y)·yⁿ/n!), from the deep lower tail to
-    /// the far upper tail.
+    /// The series stops once its sums no longer change past both modes and the next term no
+    /// longer moves the partial sum; the CDF and density are then the very bits of the full sum
+    /// to n = K + 12√K + 40, written out here from the Poisson mixture (weights e^(−K)·Kⁿ/n!,
+    /// terms e^(−y)·yⁿ/n!), from the deep lower tail to the far upper tail.
     @Test(arguments: [0.0, 0.5, 2, 4, 10, 30])
     func theShortenedSeriesIsTheFullSeries(_ k: Double) {
         let mixture = RicianPowerTable.Mixture(k: k)
