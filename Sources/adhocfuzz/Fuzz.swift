@@ -331,15 +331,20 @@ func execute(
     p.standardOutput = output ?? FileHandle.nullDevice
     p.standardError = output ?? FileHandle.nullDevice
     p.standardInput = FileHandle.nullDevice
-    let start = Date()
-    do { try p.run() } catch { return (-1, nil, 0, false) }
+    // The handler is set before the child starts: set after, a child that exits at once can be
+    // missed, and the wait below would never end.
     let done = DispatchSemaphore(value: 0)
     p.terminationHandler = { _ in done.signal() }
+    let start = Date()
+    do { try p.run() } catch { return (-1, nil, 0, false) }
     var timedOut = false
     if done.wait(timeout: .now() + timeout) == .timedOut {
         timedOut = true
         p.terminate()
-        if done.wait(timeout: .now() + 2) == .timedOut { kill(p.processIdentifier, SIGKILL); done.wait() }
+        if done.wait(timeout: .now() + 2) == .timedOut {
+            kill(p.processIdentifier, SIGKILL)
+            p.waitUntilExit()
+        }
     }
     let seconds = Date().timeIntervalSince(start)
     let signal: Int32? = p.terminationReason == .uncaughtSignal ? p.terminationStatus : nil
