@@ -16,19 +16,24 @@ enum BleAdDecoding {
     ]
 
     /// The JSON Schema of a list of AD structures.
-    static let schema =
-        #"{"type": "array", "items": {"type": "object", "minProperties": 1, "maxProperties": 1, "properties": {"#
-        + #""flags": {"type": "array", "items": {"enum": ["le-limited-discoverable", "le-general-discoverable", "br-edr-not-supported"]}}, "#
-        + #""name": {"type": "string", "minLength": 1}, "shortName": {"type": "string", "minLength": 1}, "#
-        + #""uuids16": {"type": "array", "items": {"type": "string", "pattern": "^[0-9A-Fa-f]{4}$"}, "minItems": 1}, "#
-        + #""uuids128": {"type": "array", "items": {"type": "string"}, "minItems": 1}, "#
-        + #""uuids16Incomplete": {"type": "array", "items": {"type": "string", "pattern": "^[0-9A-Fa-f]{4}$"}, "minItems": 1}, "#
-        + #""uuids128Incomplete": {"type": "array", "items": {"type": "string"}, "minItems": 1}, "#
-        + #""solicited16": {"type": "array", "items": {"type": "string", "pattern": "^[0-9A-Fa-f]{4}$"}, "minItems": 1}, "#
-        + #""solicited128": {"type": "array", "items": {"type": "string"}, "minItems": 1}, "#
-        + #""serviceData16": {"type": "object", "properties": {"uuid": {"type": "string"}, "bytes": {"type": "integer", "minimum": 0}}, "required": ["uuid", "bytes"], "additionalProperties": false}, "#
-        + #""manufacturer": {"type": "object", "properties": {"company": {"type": "string"}, "bytes": {"type": "integer", "minimum": 0}}, "required": ["company", "bytes"], "additionalProperties": false}, "#
-        + #""txPower": {"type": "integer", "minimum": -127, "maximum": 127}}, "additionalProperties": false}}"#
+    static var schema: JSONSchema {
+        let uuids16 = JSONSchema.array(of: .string.pattern("^[0-9A-Fa-f]{4}$")).minItems(1)
+        let uuids128 = JSONSchema.array(of: .string).minItems(1)
+        let bytes = JSONSchema.integer.minimum(0)
+        return .array(
+            of: .object.minProperties(1).maxProperties(1).properties([
+                "flags": .array(
+                    of: .oneOf(words: ["le-limited-discoverable", "le-general-discoverable", "br-edr-not-supported"])),
+                "name": .string.minLength(1), "shortName": .string.minLength(1),
+                "uuids16": uuids16, "uuids128": uuids128, "uuids16Incomplete": uuids16, "uuids128Incomplete": uuids128,
+                "solicited16": uuids16, "solicited128": uuids128,
+                "serviceData16": .object.properties(["uuid": .string, "bytes": bytes]).required(["uuid", "bytes"])
+                    .closed(),
+                "manufacturer": .object.properties(["company": .string, "bytes": bytes]).required(["company", "bytes"])
+                    .closed(),
+                "txPower": .integer.minimum(-127).maximum(127)
+            ]).closed())
+    }
 
     /// The list at `v`, or `nil` after reporting every problem.
     static func decode(_ values: ValueReader, _ v: JSONNode, _ at: JSONPath) -> BleAdvertisingData? {

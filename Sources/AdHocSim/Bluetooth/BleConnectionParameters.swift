@@ -24,8 +24,7 @@ enum BleConnectionParameters {
         return Parameter(
             key,
             .custom(
-                schema: #"{"type": "number", "minimum": "# + lo + #", "maximum": "# + hi + #", "multipleOf": "# + st
-                    + "}",
+                schema: .number.minimum(range.lowerBound).maximum(range.upperBound).multipleOf(step),
                 value: "\(lo) … \(hi) ms, a multiple of \(st)",
                 decode: { values, v, at, _, item in
                     guard let ms = values.number(v, at, "\(what) in \(lo)...\(hi) ms", in: range) else { return false }
@@ -86,8 +85,7 @@ enum BleConnectionParameters {
             Parameter(
                 "channels",
                 .custom(
-                    schema:
-                        #"{"type": "array", "items": {"type": "integer", "minimum": 0, "maximum": 36}, "minItems": 2}"#,
+                    schema: .array(of: .integer.minimum(0).maximum(36)).minItems(2),
                     value: "data channels 0 … 36, at least 2",
                     decode: { values, v, at, _, item in
                         guard let list = values.array(v, at, "a list of data channels") else { return false }

@@ -16,61 +16,20 @@ extension BleNetwork: LayerSection {
     }
 
     /// Its lists beside its declared settings, whose items are declared.
-    static let schemaStub = #"""
-        {
-          "type": "object",
-          "properties": {
-            "advertisers": {
-              "type": "array",
-              "items": {}
-            },
-            "scanners": {
-              "type": "array",
-              "items": {}
-            },
-            "wifi": {
-              "type": "array",
-              "items": {}
-            },
-            "connections": {
-              "type": "array",
-              "items": {}
-            }
-          },
-          "additionalProperties": false,
-          "description": "Bluetooth LE beside the Wi-Fi world"
-        }
-        """#
+    static var schemaStub: JSONSchema {
+        let items = JSONSchema.array(of: .anything)
+        return JSONSchema.object.properties([
+            "advertisers": items, "scanners": items, "wifi": items, "connections": items
+        ]).closed().description("Bluetooth LE beside the Wi-Fi world")
+    }
 
     /// Advertising channels, and a time in seconds or `null`.
-    static let schemaDefinitions = #"""
-        {
-        "bleChannels": {
-          "type": "array",
-          "items": {
-            "enum": [
-              37,
-              38,
-              39
-            ]
-          },
-          "minItems": 1,
-          "description": "advertising channels"
-        },
-        "blePositiveSeconds": {
-          "anyOf": [
-            {
-              "type": "number",
-              "exclusiveMinimum": 0,
-              "description": "seconds (null: never)"
-            },
-            {
-              "type": "null"
-            }
-          ]
-        }
-        }
-        """#
+    static var schemaDefinitions: KeyValuePairs<String, JSONSchema> {
+        [
+            "bleChannels": .array(of: .oneOf(numbers: [37, 38, 39])).minItems(1).description("advertising channels"),
+            "blePositiveSeconds": .anyOf([.number.exclusiveMinimum(0).description("seconds (null: never)"), .null])
+        ]
+    }
 
     static func decode(
         _ section: JSONNode, _ path: JSONPath, _ decoder: ScenarioDecoder, nodeIndex: [String: Int], duration: Double?

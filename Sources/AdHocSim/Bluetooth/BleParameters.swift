@@ -136,7 +136,7 @@ enum BleParameters {
             Parameter(
                 "pdu",
                 .custom(
-                    schema: #"{"enum": ["ADV_IND", "ADV_DIRECT_IND", "ADV_NONCONN_IND", "ADV_SCAN_IND"]}"#,
+                    schema: .oneOf(words: ["ADV_IND", "ADV_DIRECT_IND", "ADV_NONCONN_IND", "ADV_SCAN_IND"]),
                     value: BlePduType.advertising.map { "`\"\($0.rawValue)\"`" }.joined(separator: ", "),
                     decode: decodePdu),
                 default: advertiserDefault(\.pdu) { "\"\($0.rawValue)\"" }, help: "the legacy advertising PDU type",
@@ -144,7 +144,7 @@ enum BleParameters {
             Parameter(
                 "intervalMs",
                 .custom(
-                    schema: #"{"type": "number", "minimum": 20, "maximum": 10240, "multipleOf": 0.625}"#,
+                    schema: .number.minimum(20).maximum(10240).multipleOf(0.625),
                     value: "20 … 10240 ms, a multiple of 0.625",
                     decode: { values, v, at, _, item in
                         guard
@@ -187,7 +187,7 @@ enum BleParameters {
             Parameter(
                 "phy",
                 .custom(
-                    schema: #"{"enum": ["1M", "coded-s2", "coded-s8"]}"#,
+                    schema: .oneOf(words: ["1M", "coded-s2", "coded-s8"]),
                     value: "`\"1M\"`, `\"coded-s2\"`, `\"coded-s8\"`",
                     decode: decodePhy),
                 default: advertiserDefault(\.phy) { "\"\($0.rawValue)\"" },
@@ -203,13 +203,7 @@ enum BleParameters {
                 source: .assumption("a phone uses a resolvable private address (`BleProfiles`)")),
             Parameter(
                 "service",
-                .custom(
-                    schema: #"{"type": "string"}"#, value: "a string",
-                    decode: { values, v, at, what, item in
-                        guard let s = values.string(v, at, what) else { return false }
-                        item.value.service = s
-                        return true
-                    }),
+                .string(.any, set: { $0.value.service = $1 }),
                 default: "null", help: "a service UUID it advertises (scanners may filter on it)",
                 expected: "a service UUID", source: .assumption("none")),
             adStructures(
@@ -226,8 +220,7 @@ enum BleParameters {
             Parameter(
                 "connected",
                 .custom(
-                    schema:
-                        #"{"type": "array", "items": {"type": "array", "items": {"type": "number", "minimum": 0}, "minItems": 2, "maxItems": 2}}"#,
+                    schema: .array(of: .array(of: .number.minimum(0)).minItems(2).maxItems(2)),
                     value: "a list of `[fromS, toS]`, in time order, not overlapping",
                     decode: { values, v, at, _, item in
                         guard let windows = values.bleWindows(v, at, upTo: item.runDuration) else { return false }
@@ -255,7 +248,7 @@ enum BleParameters {
             Parameter(
                 "target",
                 .custom(
-                    schema: ##"{"$ref": "#/$defs/nodeId"}"##, value: "a node id",
+                    schema: .ref("nodeId"), value: "a node id",
                     decode: { values, v, at, _, item in
                         guard let n = values.node(v, at, in: item.nodeIndex) else { return false }
                         item.value.target = n
@@ -270,7 +263,7 @@ enum BleParameters {
             Parameter(
                 "irk",
                 .custom(
-                    schema: #"{"type": "string", "pattern": "^[0-9A-Fa-f]{32}$"}"#, value: "32 hex digits",
+                    schema: .string.pattern("^[0-9A-Fa-f]{32}$"), value: "32 hex digits",
                     decode: { values, v, at, _, item in
                         guard let text = values.string(v, at, "an identity resolving key, 32 hex digits") else {
                             return false
@@ -291,7 +284,7 @@ enum BleParameters {
             Parameter(
                 "bondedTo",
                 .custom(
-                    schema: ##"{"type": "array", "items": {"$ref": "#/$defs/nodeId"}, "minItems": 1}"##,
+                    schema: .array(of: .ref("nodeId")).minItems(1),
                     value: "an array of node ids",
                     decode: { values, v, at, _, item in
                         guard
@@ -343,7 +336,7 @@ enum BleParameters {
             Parameter(
                 "duplicateFilter",
                 .custom(
-                    schema: #"{"type": "boolean"}"#, value: "`true`, `false`",
+                    schema: .boolean, value: "`true`, `false`",
                     decode: { values, v, at, what, item in
                         guard let b = values.bool(v, at, what) else { return false }
                         if !b && item.profile == .iosBackground {
@@ -364,7 +357,7 @@ enum BleParameters {
             Parameter(
                 "serviceFilter",
                 .custom(
-                    schema: #"{"type": "array", "items": {"type": "string"}}"#, value: "an array of strings",
+                    schema: .array(of: .string), value: "an array of strings",
                     decode: { values, v, at, _, item in
                         guard
                             let list = values.list(
@@ -435,7 +428,7 @@ enum BleParameters {
         Parameter(
             "channels",
             .custom(
-                schema: ##"{"$ref": "#/$defs/bleChannels"}"##, value: "distinct channels of 37, 38, 39",
+                schema: .ref("bleChannels"), value: "distinct channels of 37, 38, 39",
                 decode: { values, v, at, _, item in
                     guard let c = values.bleChannels(v, at) else { return false }
                     item[keyPath: key] = c
@@ -458,7 +451,7 @@ enum BleParameters {
         Parameter(
             key,
             .custom(
-                schema: #"{"type": "number", "minimum": 2.5, "maximum": 10240, "multipleOf": 0.625}"#,
+                schema: .number.minimum(2.5).maximum(10240).multipleOf(0.625),
                 value: "2.5 … 10240 ms, a multiple of 0.625",
                 decode: { values, v, at, _, item in
                     guard let ms = values.bleGridMs(v, at, what, BleTiming.scanIntervalRangeMs) else { return false }

@@ -9,11 +9,11 @@ protocol LayerSection {
     static var sectionKey: String { get }
     /// The section's declared parts, for the schema, `adhocsim schema --table` and the docs.
     static var declaredSections: [DeclaredSection] { get }
-    /// The section's object in the schema, as JSON text: what is not declared (the lists it
-    /// holds beside its declared settings, as stubs whose items the declared sections fill).
-    static var schemaStub: String { get }
-    /// Definitions its schema refers to (`#/$defs/NAME`), as a JSON object's text.
-    static var schemaDefinitions: String { get }
+    /// The section's object in the schema: what is not declared (the lists it holds beside its
+    /// declared settings, as stubs whose items the declared sections fill).
+    static var schemaStub: JSONSchema { get }
+    /// Definitions its schema refers to (`#/$defs/NAME`), by name.
+    static var schemaDefinitions: KeyValuePairs<String, JSONSchema> { get }
     /// Decodes the section at `path`, reporting problems to `decoder`'s sink; `nil` if it has any.
     static func decode(
         _ section: JSONNode, _ path: JSONPath, _ decoder: ScenarioDecoder, nodeIndex: [String: Int], duration: Double?
@@ -26,7 +26,7 @@ protocol LayerSection {
 }
 
 extension LayerSection {
-    static var schemaDefinitions: String { "{}" }
+    static var schemaDefinitions: KeyValuePairs<String, JSONSchema> { [:] }
     static func ipReserve(_ spec: Spec) -> Int { 0 }
     static func outline(_ spec: Spec) -> String? { nil }
 }

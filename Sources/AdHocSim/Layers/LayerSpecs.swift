@@ -40,15 +40,14 @@ public struct LayerSpecs: Sendable {
     static var schemaSections: [JSONMember] { [schemaSection(MeshNetwork.self), schemaSection(BleNetwork.self)] }
 
     private static func schemaSection<S: LayerSection>(_ layer: S.Type) -> JSONMember {
-        JSONMember(key: S.sectionKey, value: ScenarioSchema.object(S.schemaStub))
+        JSONMember(key: S.sectionKey, value: S.schemaStub.node)
     }
 
     /// The definitions the layers' schemas refer to (`#/$defs/NAME`), in the layers' order.
     static var schemaDefinitions: [JSONMember] { definitions(MeshNetwork.self) + definitions(BleNetwork.self) }
 
     private static func definitions<S: LayerSection>(_ layer: S.Type) -> [JSONMember] {
-        guard case .object(let members) = ScenarioSchema.object(S.schemaDefinitions).value else { return [] }
-        return members
+        S.schemaDefinitions.map { JSONMember(key: $0.key, value: $0.value.node) }
     }
 
     /// The layers' declared sections, after the core's in `DeclaredSection.all`.

@@ -18,42 +18,13 @@ extension MeshNetwork: LayerSection {
     /// The mesh's lists beside its declared settings (`messages`, `phones`, `resources` and
     /// `streams`, whose items are declared; `sessions`, written here: each a session of 2 to
     /// `MeshBounds.maxSessionSize` phones, at most `mesh.maxPeers` as the decoder checks).
-    static let schemaStub = #"""
-        {
-          "type": "object",
-          "properties": {
-            "messages": {
-              "type": "array",
-              "items": {}
-            },
-            "phones": {
-              "type": "array",
-              "items": {}
-            },
-            "resources": {
-              "type": "array",
-              "items": {}
-            },
-            "streams": {
-              "type": "array",
-              "items": {}
-            },
-            "sessions": {
-              "type": "array",
-              "items": {
-                "type": "array",
-                "items": {
-                  "$ref": "#/$defs/nodeId"
-                },
-                "minItems": 2,
-                "maxItems": \#(MeshBounds.maxSessionSize)
-              }
-            }
-          },
-          "additionalProperties": false,
-          "description": "MAdHoc's mesh over Multipeer sessions"
-        }
-        """#
+    static var schemaStub: JSONSchema {
+        let items = JSONSchema.array(of: .anything)
+        return JSONSchema.object.properties([
+            "messages": items, "phones": items, "resources": items, "streams": items,
+            "sessions": .array(of: .array(of: .ref("nodeId")).minItems(2).maxItems(MeshBounds.maxSessionSize))
+        ]).closed().description("MAdHoc's mesh over Multipeer sessions")
+    }
 
     static func decode(
         _ section: JSONNode, _ path: JSONPath, _ decoder: ScenarioDecoder, nodeIndex: [String: Int], duration: Double?

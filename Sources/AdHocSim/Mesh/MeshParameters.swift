@@ -81,7 +81,7 @@ enum MeshParameters {
             Parameter(
                 "keyPaths",
                 .custom(
-                    schema: #"{"anyOf": [{"type": "integer", "minimum": 1, "maximum": 16}, {"type": "null"}]}"#,
+                    schema: .anyOf([.integer.minimum(1).maximum(16), .null]),
                     value: "1 … 16, or `null` (no key report)",
                     decode: { values, v, at, what, spec in
                         // null: no key report (so `--set mesh.keyPaths=null` switches it off).

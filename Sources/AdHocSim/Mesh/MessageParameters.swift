@@ -40,7 +40,7 @@ enum MessageParameters {
             Parameter(
                 "id",
                 .custom(
-                    schema: #"{"type": "string"}"#, value: "a name, unique among message workloads",
+                    schema: .string, value: "a name, unique among message workloads",
                     decode: { values, v, at, what, item in
                         guard let id = values.string(v, at, what) else { return false }
                         item.id = id
@@ -59,8 +59,7 @@ enum MessageParameters {
             Parameter(
                 "to",
                 .custom(
-                    schema:
-                        ##"{"anyOf": [{"$ref": "#/$defs/nodeId"}, {"type": "array", "items": {"$ref": "#/$defs/nodeId"}, "minItems": 1}]}"##,
+                    schema: .anyOf([.ref("nodeId"), .array(of: .ref("nodeId")).minItems(1)]),
                     value: "a node id, or a list of them (a group: one workload per recipient)",
                     decode: { values, v, at, _, item in decodeRecipients(values, v, at, &item) }),
                 default: "required", help: "the receiver, or a group of receivers (seed 002: groups of users)",

@@ -134,7 +134,7 @@ enum PhoneParameters {
             Parameter(
                 "displayName",
                 .custom(
-                    schema: #"{"type": "string", "minLength": 1}"#, value: "1 … 63 bytes of UTF-8",
+                    schema: .string.minLength(1), value: "1 … 63 bytes of UTF-8",
                     decode: { values, v, at, what, item in
                         guard let s = values.string(v, at, what) else { return false }
                         let n = s.utf8.count
@@ -153,7 +153,7 @@ enum PhoneParameters {
             Parameter(
                 "serviceType",
                 .custom(
-                    schema: #"{"type": "string", "pattern": "^(?=.*[a-z])[a-z0-9](?:[a-z0-9]|-(?=[a-z0-9])){0,14}$"}"#,
+                    schema: .string.pattern("^(?=.*[a-z])[a-z0-9](?:[a-z0-9]|-(?=[a-z0-9])){0,14}$"),
                     value: "1 … 15 of a–z, 0–9 and single inner hyphens, with a letter",
                     decode: { values, v, at, what, item in
                         guard let s = values.string(v, at, what) else { return false }
@@ -175,7 +175,7 @@ enum PhoneParameters {
             Parameter(
                 "discoveryInfo",
                 .custom(
-                    schema: #"{"type": "object", "additionalProperties": {"type": "string"}}"#,
+                    schema: .object.additionalProperties(.string),
                     value: "an object of strings; each `key=value` ≤ 255 bytes, the TXT record ≤ 1 300 bytes",
                     decode: { values, v, at, _, item in decodeDiscoveryInfo(values, v, at, &item.phone) }),
                 default: "`{}`", help: "the advertiser's discovery info, sent in its Bonjour TXT record (RFC 6763 §6)",
@@ -209,7 +209,7 @@ enum PhoneParameters {
             Parameter(
                 "acceptFrom",
                 .custom(
-                    schema: ##"{"type": "array", "items": {"$ref": "#/$defs/nodeId"}}"##, value: "a list of node ids",
+                    schema: .array(of: .ref("nodeId")), value: "a list of node ids",
                     decode: { values, v, at, _, item in
                         item.listed = true
                         guard let list = values.array(v, at, "a list of node ids") else { return false }

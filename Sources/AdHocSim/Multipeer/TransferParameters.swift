@@ -47,7 +47,7 @@ enum TransferParameters {
             Parameter(
                 "id",
                 .custom(
-                    schema: #"{"type": "string"}"#, value: "a name, unique among resources and streams",
+                    schema: .string, value: "a name, unique among resources and streams",
                     decode: { values, v, at, what, item in
                         guard let id = values.string(v, at, what) else {
                             item.endsFailed = true
@@ -79,7 +79,7 @@ enum TransferParameters {
             Parameter(
                 "at_s",
                 .custom(
-                    schema: #"{"type": "number", "minimum": 0}"#, value: "0 … the run's duration, s",
+                    schema: .number.minimum(0), value: "0 … the run's duration, s",
                     decode: { values, v, at, _, item in
                         let what = "a start time in seconds in 0...\(JSONNumber(item.upper).literal)"
                         guard let s = values.number(v, at, what, in: 0...item.upper) else {
@@ -103,7 +103,7 @@ enum TransferParameters {
         Parameter(
             key,
             .custom(
-                schema: ##"{"$ref": "#/$defs/nodeId"}"##, value: value,
+                schema: .ref("nodeId"), value: value,
                 decode: { values, v, at, _, item in
                     guard let n = values.node(v, at, in: item.nodeIndex), accept(values, v, at, n, &item) else {
                         item.endsFailed = true
@@ -143,7 +143,7 @@ enum TransferParameters {
             Parameter(
                 "size_bytes",
                 .custom(
-                    schema: #"{"type": "integer", "minimum": 1, "maximum": 4294967296}"#,
+                    schema: .integer.minimum(1).maximum(4294967296),
                     value: "1 … `mesh.maxResourceBytes` bytes",
                     decode: { values, v, at, _, item in
                         let limit = item.limit
@@ -168,7 +168,7 @@ enum TransferParameters {
             Parameter(
                 "cancel_at_s",
                 .custom(
-                    schema: #"{"type": "number", "minimum": 0}"#, value: "after `at_s` … the run's duration, s",
+                    schema: .number.minimum(0), value: "after `at_s` … the run's duration, s",
                     decode: { values, v, at, _, item in
                         let what =
                             "a cancel time in seconds after the resource's at_s and at most \(JSONNumber(item.upper).literal)"
@@ -202,7 +202,7 @@ enum TransferParameters {
             Parameter(
                 "write_bytes",
                 .custom(
-                    schema: #"{"type": "integer", "minimum": 1, "maximum": 1048576}"#, value: "1 … 1048576 bytes",
+                    schema: .integer.minimum(1).maximum(1048576), value: "1 … 1048576 bytes",
                     decode: { values, v, at, _, item in
                         item.write = values.integer(v, at, "bytes per write in 1...1048576", in: 1...1_048_576).map(
                             Int.init)

@@ -49,7 +49,7 @@ enum EnvironmentParameters {
             Parameter(
                 "fadingK",
                 .custom(
-                    schema: #"{"anyOf": [{"type": "number", "minimum": 0, "maximum": 1000}, {"type": "null"}]}"#,
+                    schema: .anyOf([.number.minimum(0).maximum(1000), .null]),
                     value: "0 … 1000, or `null` (no fast fading)",
                     decode: { values, v, at, what, spec in
                         if v.value == .null { spec.fadingK = .off; return true }
@@ -67,7 +67,7 @@ enum EnvironmentParameters {
             Parameter(
                 "foliageModel",
                 .custom(
-                    schema: #"{"anyOf": [{"enum": ["weissberger", "itu-p833"]}, {"type": "null"}]}"#,
+                    schema: .anyOf([.oneOf(words: ["weissberger", "itu-p833"]), .null]),
                     value: "`\"weissberger\"`, `\"itu-p833\"`, or `null` (none)",
                     decode: { values, v, at, what, spec in
                         if v.value == .null { spec.foliage = .off; return true }
@@ -94,13 +94,14 @@ enum EnvironmentParameters {
             Parameter(
                 "blockage",
                 .custom(
-                    schema: #"""
-                        {"anyOf": [{"type": "object", "properties": {
-                           "ratePerS": {"type": "number", "minimum": 0, "maximum": 100},
-                           "dwellS": {"type": "number", "minimum": 0.001, "maximum": 3600},
-                           "penaltyDb": {"type": "number", "minimum": 0, "maximum": 60}},
-                         "additionalProperties": false, "required": ["ratePerS", "dwellS", "penaltyDb"]}, {"type": "null"}]}
-                        """#,
+                    schema: .anyOf([
+                        JSONSchema.object.properties([
+                            "ratePerS": .number.minimum(0).maximum(100),
+                            "dwellS": .number.minimum(0.001).maximum(3600),
+                            "penaltyDb": .number.minimum(0).maximum(60)
+                        ]).closed().required(["ratePerS", "dwellS", "penaltyDb"]),
+                        .null
+                    ]),
                     value:
                         "`{\"ratePerS\": 0 … 100, \"dwellS\": 0.001 … 3600 s, \"penaltyDb\": 0 … 60}`, or `null` (none)",
                     decode: { values, v, at, _, spec in

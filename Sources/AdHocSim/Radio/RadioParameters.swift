@@ -29,7 +29,7 @@ enum RadioParameters {
             Parameter(
                 "awdlSlots",
                 .custom(
-                    schema: ##"{"$ref": "#/$defs/awdlSlots"}"##, value: "distinct slot indices 0 … 15",
+                    schema: .ref("awdlSlots"), value: "distinct slot indices 0 … 15",
                     decode: { values, v, at, _, spec in
                         guard let mask = values.slots(v, at) else { return false }
                         spec.awdlSlots = mask
@@ -68,8 +68,7 @@ enum RadioParameters {
             Parameter(
                 "interactionMarginDb",
                 .custom(
-                    schema:
-                        #"{"anyOf": [{"type": "null"}, {"type": "number", "minimum": 0, "maximum": 100}, {"const": "safe"}]}"#,
+                    schema: .anyOf([.null, .number.minimum(0).maximum(100), .const("safe")]),
                     value: "0 … 100 dB, `\"safe\"`, or `null` (off)", decode: decodeMargin),
                 default: "null",
                 help:
@@ -111,7 +110,7 @@ enum RadioParameters {
             Parameter(
                 "mcs",
                 .custom(
-                    schema: #"{"anyOf": [{"const": "auto"}, {"type": "integer", "minimum": 0, "maximum": 9}]}"#,
+                    schema: .anyOf([.const("auto"), .integer.minimum(0).maximum(9)]),
                     value: "`\"auto\"`, or 0 … 9", decode: decodeMcs),
                 default: "\"auto\"", help: "rate control (`\"auto\"`) or one fixed VHT MCS index",
                 expected: "an MCS index in 0...9 or \"auto\"",

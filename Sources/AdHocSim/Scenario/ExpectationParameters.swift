@@ -91,7 +91,7 @@ enum ExpectationParameters {
                         Parameter(
                             "fingerprint",
                             .custom(
-                                schema: #"{"type": "string", "pattern": "^[0-9a-fA-F]{16}$"}"#, value: "16 hex digits",
+                                schema: .string.pattern("^[0-9a-fA-F]{16}$"), value: "16 hex digits",
                                 decode: { values, v, at, what, item in
                                     guard let hex = values.string(v, at, what) else { return false }
                                     guard hex.utf8.count == 16, HexText.isHex(hex) else {
@@ -179,7 +179,7 @@ enum ExpectationParameters {
         return Parameter(
             "flow",
             .custom(
-                schema: #"{"type": "string"}"#,
+                schema: .string,
                 value: flows ? "a flow's id" : "a mesh message workload's id, or a group message's",
                 decode: { values, v, at, _, item in
                     guard let name = values.string(v, at, what) else { return false }
@@ -233,7 +233,7 @@ enum ExpectationParameters {
         return Parameter(
             "route",
             .custom(
-                schema: JSONText.render(section.schema(perNode: false)), value: "an object (the route table)",
+                schema: section.schema(perNode: false), value: "an object (the route table)",
                 decode: { values, v, at, _, item in
                     let read = values.decode(section, v, at, into: item, perNode: false) { r, _ in
                         r.refuse(
@@ -252,14 +252,11 @@ enum ExpectationParameters {
 
     /// The schema of `expectations[i]`: one closed branch per form; a ratio's branch needs
     /// `min` or `max`.
-    static var itemSchema: JSONNode {
-        let branches = forms.map { form -> JSONNode in
+    static var itemSchema: JSONSchema {
+        let branches = forms.map { form -> JSONSchema in
             let object = form.section.schema(perNode: false)
-            guard form.metric == .deliveryRatio || form.metric == .flowDelivered, case .object(var m) = object.value
-            else { return object }
-            m.append(
-                JSONMember(key: "anyOf", value: JSONNode.literal(#"[{"required": ["min"]}, {"required": ["max"]}]"#)))
-            return JSONNode(.object(m))
+            guard form.metric == .deliveryRatio || form.metric == .flowDelivered else { return object }
+            return object.anyOf([.requiring(["min"]), .requiring(["max"])])
         }
         return .anyOf(branches)
     }

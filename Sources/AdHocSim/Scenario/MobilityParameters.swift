@@ -12,9 +12,7 @@ enum MobilityParameters {
     }
 
     static func n(_ v: Double) -> String { JSONNumber(v).literal }
-    static func pairSchema(_ item: String) -> String {
-        #"{"type": "array", "items": \#(item), "minItems": 2, "maxItems": 2}"#
-    }
+    static func pairSchema(_ item: JSONSchema) -> JSONSchema { .array(of: item).count(2) }
 
     /// Timed waypoints.
     static let waypoints = ParameterSection<Item>(
@@ -23,8 +21,13 @@ enum MobilityParameters {
             Parameter(
                 "waypoints",
                 .custom(
-                    schema:
-                        #"{"type": "array", "items": {"type": "array", "prefixItems": [{"type": "number", "minimum": 0, "maximum": \#(n(ScenarioBounds.maxDurationSeconds))}, \#(ScenarioBounds.coordinateSchema), \#(ScenarioBounds.coordinateSchema), \#(ScenarioBounds.coordinateSchema)], "items": false, "minItems": 4}, "minItems": 1}"#,
+                    schema: .array(
+                        of: JSONSchema.array.prefixItems([
+                            .number.minimum(0).maximum(ScenarioBounds.maxDurationSeconds),
+                            ScenarioBounds.coordinateSchema, ScenarioBounds.coordinateSchema,
+                            ScenarioBounds.coordinateSchema
+                        ]).noMoreItems().minItems(4)
+                    ).minItems(1),
                     value: "`[[t, x, y, z], ...]`: seconds (increasing), metres",
                     decode: { values, v, at, _, item in
                         guard let list = decodeWaypoints(values, v, at) else { return false }
@@ -93,8 +96,7 @@ enum MobilityParameters {
         return Parameter(
             key,
             .custom(
-                schema: pairSchema(
-                    #"{"type": "number", "minimum": \#(n(bounds.lowerBound)), "maximum": \#(n(bounds.upperBound))}"#),
+                schema: pairSchema(.number.minimum(bounds.lowerBound).maximum(bounds.upperBound)),
                 value: "`[min, max]`, each \(n(bounds.lowerBound)) … \(n(bounds.upperBound)) \(unit)",
                 decode: { values, v, at, _, item in
                     guard case .array(let a) = v.value, a.count == 2 else {

@@ -33,11 +33,11 @@ extension MobilitySpec {
     /// `ScenarioBounds.maxCoordinate`, speeds and pauses within `speedBounds` and
     /// `pauseBounds`, and which keys go together. What it cannot say stays the decoder's: times
     /// increasing, min ≤ max, a non-empty area.
-    static var schema: JSONNode {
+    static var schema: JSONSchema {
         let branches = [MobilityParameters.waypoints, MobilityParameters.randomWaypoint].map {
             $0.schema(perNode: false)
         }
-        return .anyOf(branches, description: "waypoints, or the random-waypoint model")
+        return .anyOf(branches).description("waypoints, or the random-waypoint model")
     }
 }
 
@@ -187,7 +187,7 @@ enum NodeEventParameters {
             Parameter(
                 "position",
                 .custom(
-                    schema: ##"{"$ref": "#/$defs/position"}"##, value: "`[x, y, z]`, metres",
+                    schema: .ref("position"), value: "`[x, y, z]`, metres",
                     decode: { values, v, at, _, item in
                         // Read only for a move; any other action ignores it.
                         guard item.action == .move else { return true }

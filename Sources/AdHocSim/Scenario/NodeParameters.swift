@@ -18,20 +18,14 @@ enum NodeParameters {
         [
             Parameter(
                 "id",
-                .custom(
-                    schema: #"{"type": "string"}"#, value: "1 to 64 letters, digits, `.`, `_`, `:` or `-`",
-                    decode: { values, v, at, what, item in
-                        guard let id = values.identifier(v, at, what) else { return false }
-                        item.id = id
-                        return true
-                    }),
+                .string(.identifier, set: { $0.id = $1 }),
                 default: "required",
                 help: "the node's name, unique among nodes (it names the node in every result file)",
                 expected: "a node id", source: .required, required: "the node's name"),
             Parameter(
                 "position",
                 .custom(
-                    schema: ##"{"$ref": "#/$defs/position"}"##, value: "`[x, y, z]`, metres, each within ±1000000",
+                    schema: .ref("position"), value: "`[x, y, z]`, metres, each within ±1000000",
                     decode: { values, v, at, _, item in
                         guard let p = ScenarioDecoder(sink: values.sink).decodePosition(v, at) else { return false }
                         item.position = p
@@ -43,7 +37,7 @@ enum NodeParameters {
             Parameter(
                 "mobility",
                 .custom(
-                    schema: ##"{"$ref": "#/$defs/mobility"}"##,
+                    schema: .ref("mobility"),
                     value: "`{\"waypoints\": …}` or `{\"model\": \"random-waypoint\", …}`",
                     decode: { values, v, at, _, item in
                         guard let m = ScenarioDecoder(sink: values.sink).decodeMobility(v, at) else { return false }
@@ -56,7 +50,7 @@ enum NodeParameters {
             Parameter(
                 "awdlSlots",
                 .custom(
-                    schema: ##"{"$ref": "#/$defs/awdlSlots"}"##, value: "distinct slot indices 0 … 15",
+                    schema: .ref("awdlSlots"), value: "distinct slot indices 0 … 15",
                     decode: { values, v, at, _, item in
                         guard let mask = values.slots(v, at) else { return false }
                         item.awdlSlots = mask
@@ -67,7 +61,7 @@ enum NodeParameters {
             Parameter(
                 "host",
                 .custom(
-                    schema: JSONText.render(HostParameters.section.schema(perNode: true)),
+                    schema: HostParameters.section.schema(perNode: true),
                     value: "the `host` keys marked per node",
                     decode: { values, v, at, _, item in
                         guard let h = ScenarioDecoder(sink: values.sink).decodeHost(v, at, perNode: true) else {

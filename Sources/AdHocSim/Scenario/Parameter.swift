@@ -21,17 +21,28 @@ struct Parameter<Spec>: Sendable {
             set: @Sendable (inout Spec, Double?) -> Void)
         /// `true` or `false`.
         case bool(set: @Sendable (inout Spec, Bool) -> Void)
+        /// A JSON string: any (`.any`), or a name (`.identifier`: 1 to 64 letters, digits, `.`,
+        /// `_`, `:` or `-`, as `Identifier.isValidID` checks).
+        case string(StringForm, set: @Sendable (inout Spec, String) -> Void)
         /// One of these strings.
         case choice([String], set: @Sendable (inout Spec, String) -> Void)
         /// One of these whole numbers, in `unit`.
         case oneOf([Int], unit: String, set: @Sendable (inout Spec, Int) -> Void)
         /// A value of another shape (`"auto"` or a number, a list of slots, an object or `null`):
-        /// `schema` is its JSON Schema as JSON text, `value` the docs' value column, and `decode`
+        /// `schema` is its JSON Schema, `value` the docs' value column, and `decode`
         /// reads it (reporting through the reader's sink, the message phrase given) into the
         /// spec, `false` after a problem.
         case custom(
-            schema: String, value: String,
+            schema: JSONSchema, value: String,
             decode: @Sendable (ValueReader, JSONNode, JSONPath, String, inout Spec) -> Bool)
+    }
+
+    /// Which strings a `.string` key takes.
+    enum StringForm: Sendable {
+        /// Any string.
+        case any
+        /// A name of 1 to 64 letters, digits, `.`, `_`, `:` or `-` (a node's or a flow's id).
+        case identifier
     }
 
     /// Where a default comes from (the project's rule: a source, "fitted", or "assumption").
@@ -90,49 +101,34 @@ struct Parameter<Spec>: Sendable {
         case .integer(let r, _, _): range = "\(r.lowerBound)...\(r.upperBound)"
         case .duration(let upTo, _, _, let zero, _, _):
             range = zero ? "0...\(JSONNumber(upTo).literal)" : "> 0 and ≤ \(JSONNumber(upTo).literal)"
-        case .bool, .choice, .oneOf, .custom: range = ""
+        case .bool, .string, .choice, .oneOf, .custom: range = ""
         }
         return expected.replacingOccurrences(of: "{range}", with: range)
     }
 
     /// The key's JSON Schema, with its help line as the description editors show.
-    public var schema: JSONNode {
-        guard case .object(var members) = typeSchema.value else { return typeSchema }
-        members.append(JSONMember(key: "description", value: JSONNode(.string(help))))
-        return JSONNode(.object(members))
-    }
+    var schema: JSONSchema { typeSchema.description(help) }
 
     /// The key's JSON Schema without a description.
-    var typeSchema: JSONNode {
-        func object(_ members: [(String, JSONValue)]) -> JSONNode {
-            JSONNode(.object(members.map { JSONMember(key: $0.0, value: JSONNode($0.1)) }))
-        }
-        func number(_ v: Double) -> JSONValue { .number(JSONNumber(v)) }
+    var typeSchema: JSONSchema {
         switch kind {
         case .number(let r, _, _):
-            return object([
-                ("type", .string("number")), ("minimum", number(r.lowerBound)), ("maximum", number(r.upperBound))
-            ])
+            return .number.minimum(r.lowerBound).maximum(r.upperBound)
         case .integer(let r, _, _):
-            return object([
-                ("type", .string("integer")), ("minimum", .number(JSONNumber(integer: Int(r.lowerBound)))),
-                ("maximum", .number(JSONNumber(integer: Int(r.upperBound))))
-            ])
+            return .integer.minimum(exactly: r.lowerBound).maximum(exactly: r.upperBound)
         case .duration(let upTo, _, _, let zero, let nullable, _):
-            let time = object([
-                ("type", .string("number")), (zero ? "minimum" : "exclusiveMinimum", number(0)),
-                ("maximum", number(upTo))
-            ])
-            guard nullable else { return time }
-            return object([("anyOf", .array([time, object([("type", .string("null"))])]))])
+            let time = (zero ? JSONSchema.number.minimum(0) : JSONSchema.number.exclusiveMinimum(0)).maximum(upTo)
+            return nullable ? .anyOf([time, .null]) : time
         case .bool:
-            return object([("type", .string("boolean"))])
+            return .boolean
+        case .string:
+            return .string
         case .choice(let words, _):
-            return object([("enum", .array(words.map { JSONNode(.string($0)) }))])
+            return .oneOf(words: words)
         case .oneOf(let numbers, _, _):
-            return object([("enum", .array(numbers.map { JSONNode(.number(JSONNumber(integer: $0))) }))])
+            return .oneOf(numbers: numbers)
         case .custom(let schema, _, _):
-            return JSONNode.literal(schema)
+            return schema
         }
     }
 
@@ -154,6 +150,8 @@ struct Parameter<Spec>: Sendable {
             return (zero ? "0 … " : "> 0 … ") + JSONNumber(upTo).literal + unit(u)
                 + (nullable ? ", or `null` (off)" : "")
         case .bool: return "`true`, `false`"
+        case .string(.any, _): return "a string"
+        case .string(.identifier, _): return "1 to 64 letters, digits, `.`, `_`, `:` or `-`"
         case .choice(let words, _): return words.map { "`\"\($0)\"`" }.joined(separator: ", ")
         case .oneOf(let numbers, let u, _): return numbers.map { "`\($0)`" }.joined(separator: ", ") + unit(u)
         case .custom(_, let value, _): return value
@@ -187,21 +185,20 @@ struct ParameterSection<Spec>: Sendable {
     /// The declarations allowed where `perNode` says (per node: only those marked so).
     func allowed(perNode: Bool) -> [Parameter<Spec>] { parameters.filter { !perNode || $0.perNode } }
 
+    /// The schemas of the section's keys and of the objects inside it, scenario-wide or per node.
+    func properties(perNode: Bool) -> [JSONMember] {
+        let own = allowed(perNode: perNode).map { JSONMember(key: $0.key, value: $0.schema.node) }
+        guard !perNode else { return own }
+        return own + subsections.map { JSONMember(key: $0.name, value: $0.schema(perNode: false).node) }
+    }
+
     /// The JSON Schema of the section's object, scenario-wide or per node.
-    public func schema(perNode: Bool) -> JSONNode {
-        var properties = allowed(perNode: perNode).map { JSONMember(key: $0.key, value: $0.schema) }
-        if !perNode { properties += subsections.map { JSONMember(key: $0.name, value: $0.schema(perNode: false)) } }
-        var members = [
-            JSONMember(key: "type", value: JSONNode(.string("object"))),
-            JSONMember(key: "properties", value: JSONNode(.object(properties))),
-            JSONMember(key: "additionalProperties", value: JSONNode(.bool(false)))
-        ]
-        let required = allowed(perNode: perNode).filter { $0.required != nil }.map { JSONNode(.string($0.key)) }
-        if !required.isEmpty { members.append(JSONMember(key: "required", value: JSONNode(.array(required)))) }
-        if let description, !perNode {
-            members.append(JSONMember(key: "description", value: JSONNode(.string(description))))
-        }
-        return JSONNode(.object(members))
+    func schema(perNode: Bool) -> JSONSchema {
+        var object = JSONSchema.object.properties(members: properties(perNode: perNode)).closed()
+        let required = allowed(perNode: perNode).filter { $0.required != nil }.map(\.key)
+        if !required.isEmpty { object = object.required(required) }
+        if let description, !perNode { object = object.description(description) }
+        return object
     }
 
     /// The docs' parameter table (Markdown): key, value, default, meaning, source.
@@ -227,25 +224,16 @@ extension ParameterSection {
     /// own keys, closed to others, with its required keys.
     static func kindSchema(
         common: ParameterSection<Spec>? = nil, kinds: [(name: String, section: ParameterSection<Spec>)]
-    ) -> JSONNode {
+    ) -> JSONSchema {
         func properties(_ section: ParameterSection<Spec>?) -> [JSONMember] {
-            guard let section, case .object(let m) = section.schema(perNode: false).value,
-                let p = m.first(where: { $0.key == "properties" }), case .object(let list) = p.value.value
-            else { return [] }
-            return list
+            section?.properties(perNode: false) ?? []
         }
-        let branches = kinds.map { kind -> JSONNode in
-            let own = JSONNode(.object([JSONMember(key: "const", value: JSONNode(.string(kind.name)))]))
-            let keys = properties(common) + [JSONMember(key: "kind", value: own)] + properties(kind.section)
+        let branches = kinds.map { kind -> JSONSchema in
+            let own = JSONMember(key: "kind", value: JSONSchema.const(kind.name).node)
+            let keys = properties(common) + [own] + properties(kind.section)
             let declared = (common?.parameters ?? []) + kind.section.parameters
             let required = ["kind"] + declared.filter { $0.required != nil }.map(\.key)
-            return JSONNode(
-                .object([
-                    JSONMember(key: "type", value: JSONNode(.string("object"))),
-                    JSONMember(key: "properties", value: JSONNode(.object(keys))),
-                    JSONMember(key: "additionalProperties", value: JSONNode(.bool(false))),
-                    JSONMember(key: "required", value: JSONNode(.array(required.map { JSONNode(.string($0)) })))
-                ]))
+            return JSONSchema.object.properties(members: keys).closed().required(required)
         }
         return .anyOf(branches)
     }
@@ -261,7 +249,7 @@ public struct DeclaredSection: Sendable {
     public let markdownTable: String
     /// Where its objects stand in the schema (object keys, array indices as digits) and what
     /// they are.
-    public let schemaObjects: [(path: [String], object: JSONNode)]
+    let schemaObjects: [(path: [String], object: JSONSchema)]
 
     /// The declared sections, in the order `adhocsim schema --table` lists them: the one list
     /// that registers a section with the schema, the command and the docs test.
@@ -412,6 +400,9 @@ extension ValueReader {
                 }
             case .bool(let set):
                 if let x = bool(v, at, what) { set(&spec, x) } else { ok = false }
+            case .string(let form, let set):
+                let s = form == .identifier ? identifier(v, at, what) : string(v, at, what)
+                if let s { set(&spec, s) } else { ok = false }
             case .choice(let words, let set):
                 if let w = choice(v, at, what, from: words) { set(&spec, w) } else { ok = false }
             case .oneOf(let numbers, _, let set):
@@ -435,28 +426,12 @@ extension ValueReader {
 }
 
 extension JSONNode {
-    /// The node of a JSON text written in the source (a declaration's schema); the text is the
-    /// program's own, so a syntax error in it is a programming error.
+    /// Whether `text` is one JSON value (a declaration's default: a literal, or words such as
+    /// "per place" the docs print as they are).
     static func isLiteral(_ text: String) -> Bool {
         let bytes = Array(text.utf8)
         var parser = JSONParser(bytes: bytes, sink: DiagnosticSink(file: "declaration", lineMap: LineMap(bytes)))
         return parser.parseDocument() != nil
-    }
-
-    static func literal(_ text: String) -> JSONNode {
-        let bytes = Array(text.utf8)
-        var parser = JSONParser(bytes: bytes, sink: DiagnosticSink(file: "declaration", lineMap: LineMap(bytes)))
-        guard let node = parser.parseDocument() else { preconditionFailure("a declared schema is not JSON: \(text)") }
-        return node
-    }
-
-    /// A schema that accepts what any of `branches` accepts (JSON Schema's `anyOf`), with its
-    /// `description` if given: how an object whose form is chosen by a key (a workload's or a
-    /// generator's `kind`, a mobility model, an expectation's form) is written in the schema.
-    static func anyOf(_ branches: [JSONNode], description: String? = nil) -> JSONNode {
-        var members = [JSONMember(key: "anyOf", value: JSONNode(.array(branches)))]
-        if let description { members.append(JSONMember(key: "description", value: JSONNode(.string(description)))) }
-        return JSONNode(.object(members))
     }
 }
 
@@ -477,7 +452,7 @@ extension Parameter where Spec: NodeReferencing {
         Parameter(
             key,
             .custom(
-                schema: ##"{"$ref": "#/$defs/nodeId"}"##, value: "a node id",
+                schema: .ref("nodeId"), value: "a node id",
                 decode: { values, v, at, _, item in
                     guard let n = values.node(v, at, in: item.nodeIndex) else { return false }
                     set(&item, n)
@@ -497,7 +472,7 @@ extension Parameter where Spec: NodeReferencing {
         Parameter(
             key,
             .custom(
-                schema: ##"{"type": "array", "items": {"$ref": "#/$defs/nodeId"}}"##, value: "an array of node ids",
+                schema: .array(of: .ref("nodeId")), value: "an array of node ids",
                 decode: { values, v, at, _, item in
                     guard let items = values.array(v, at, "an array of node ids") else { return false }
                     var picked: [Int] = []
@@ -534,7 +509,7 @@ extension Parameter where Spec: RunBounded {
         Parameter(
             key,
             .custom(
-                schema: #"{"type": "number", "minimum": 0}"#, value: "0 … the run's duration, s",
+                schema: .number.minimum(0), value: "0 … the run's duration, s",
                 decode: { values, v, at, _, item in
                     let upper = item.runDuration ?? ScenarioBounds.maxDurationSeconds
                     guard
@@ -557,7 +532,7 @@ extension Parameter where Spec: RunBounded {
         Parameter(
             key,
             .custom(
-                schema: #"{"type": "number", "minimum": 0}"#, value: "0 … the run's duration, s",
+                schema: .number.minimum(0), value: "0 … the run's duration, s",
                 decode: { values, v, at, what, item in
                     guard
                         let s = values.duration(

@@ -26,16 +26,10 @@ extension ScenarioDecoder {
     /// (`PlacementParameters`), with exactly one of `density_per_km2` and `area_m` (`oneOf`).
     /// The count's lower limit without the cutoff depends on another key, so it stays the
     /// decoder's.
-    static var placementSchema: JSONNode {
-        guard case .object(var members) = PlacementParameters.section.schema(perNode: false).value else {
-            preconditionFailure("a section's schema is an object")
-        }
-        members.append(
-            JSONMember(
-                key: "oneOf", value: JSONNode.literal(#"[{"required": ["density_per_km2"]}, {"required": ["area_m"]}]"#)
-            ))
-        members.append(JSONMember(key: "description", value: JSONNode(.string("phones placed uniformly at random"))))
-        return JSONNode(.object(members))
+    static var placementSchema: JSONSchema {
+        PlacementParameters.section.schema(perNode: false)
+            .oneOf([.requiring(["density_per_km2"]), .requiring(["area_m"])])
+            .description("phones placed uniformly at random")
     }
 
     func decodePlacement(
@@ -98,8 +92,7 @@ enum PlacementParameters {
             Parameter(
                 "count",
                 .custom(
-                    schema:
-                        #"{"type": "integer", "minimum": 1, "maximum": \#(ScenarioDecoder.maxPlacedNodesWithCutoff)}"#,
+                    schema: .integer.minimum(1).maximum(Double(ScenarioDecoder.maxPlacedNodesWithCutoff)),
                     value:
                         "1 … \(ScenarioDecoder.maxPlacedNodes), or … \(ScenarioDecoder.maxPlacedNodesWithCutoff) with `radio.interactionMarginDb` set",
                     decode: { values, v, at, _, item in
@@ -118,8 +111,7 @@ enum PlacementParameters {
             Parameter(
                 "density_per_km2",
                 .custom(
-                    schema:
-                        #"{"type": "number", "exclusiveMinimum": 0, "maximum": \#(JSONNumber(ScenarioDecoder.maxDensityPerKm2).literal)}"#,
+                    schema: .number.exclusiveMinimum(0).maximum(ScenarioDecoder.maxDensityPerKm2),
                     value: "> 0 … \(JSONNumber(ScenarioDecoder.maxDensityPerKm2).literal) phones per km²",
                     decode: { values, v, at, _, item in
                         let upper = ScenarioDecoder.maxDensityPerKm2
@@ -144,8 +136,7 @@ enum PlacementParameters {
             Parameter(
                 "area_m",
                 .custom(
-                    schema:
-                        #"{"type": "array", "items": {"type": "number", "exclusiveMinimum": 0, "maximum": \#(JSONNumber(ScenarioBounds.maxCoordinate).literal)}, "minItems": 2, "maxItems": 2}"#,
+                    schema: .array(of: .number.exclusiveMinimum(0).maximum(ScenarioBounds.maxCoordinate)).count(2),
                     value: "`[width, depth]`, each > 0 … \(JSONNumber(ScenarioBounds.maxCoordinate).literal) m",
                     decode: { values, v, at, _, item in
                         let what =

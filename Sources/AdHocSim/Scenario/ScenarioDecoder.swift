@@ -11,12 +11,9 @@ public enum ScenarioBounds {
     public static let maxDurationSeconds: Double = 1_000_000
     /// The farthest coordinate from the origin: 10^6 m on each axis.
     public static let maxCoordinate: Double = 1_000_000
-    /// `maxCoordinate` as the JSON text of a coordinate's schema (a position's, a waypoint's,
-    /// an area's corner, a placement's height).
-    static var coordinateSchema: String {
-        let c = JSONNumber(maxCoordinate).literal
-        return #"{"type": "number", "minimum": -\#(c), "maximum": \#(c)}"#
-    }
+    /// A coordinate's schema, within `maxCoordinate` (a position's, a waypoint's, an area's
+    /// corner, a placement's height).
+    static var coordinateSchema: JSONSchema { .number.minimum(-maxCoordinate).maximum(maxCoordinate) }
     /// The most nodes in one scenario.
     public static let maxNodes = 1_000_000
     /// The scenario format versions this build reads.
@@ -295,10 +292,8 @@ public struct ScenarioDecoder {
 
     /// The JSON Schema of a position (`$defs/position`): three numbers within
     /// `ScenarioBounds.maxCoordinate`, as `decodePosition` checks.
-    static var positionSchema: JSONNode {
-        ScenarioSchema.object(
-            #"{"type": "array", "items": \#(ScenarioBounds.coordinateSchema), "minItems": 3, "maxItems": 3, "description": "[x, y, z] in metres"}"#
-        )
+    static var positionSchema: JSONSchema {
+        .array(of: ScenarioBounds.coordinateSchema).count(3).description("[x, y, z] in metres")
     }
 
     func decodePosition(_ node: JSONNode, _ path: JSONPath) -> Position? {

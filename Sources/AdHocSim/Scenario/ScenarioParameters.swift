@@ -22,8 +22,7 @@ enum ScenarioParameters {
             Parameter(
                 "distance_m",
                 .custom(
-                    schema:
-                        #"{"anyOf": [{"type": "number", "exclusiveMinimum": 0, "maximum": 100000}, {"const": "max"}]}"#,
+                    schema: .anyOf([.number.exclusiveMinimum(0).maximum(100000), .const("max")]),
                     value: "> 0 … 100000 m, or `\"max\"`",
                     decode: { values, v, at, what, item in
                         if case .string("max") = v.value {
@@ -50,9 +49,7 @@ enum ScenarioParameters {
         [
             Parameter(
                 "$schema",
-                .custom(
-                    schema: #"{"type": "string"}"#, value: "a string",
-                    decode: { values, v, at, what, _ in values.string(v, at, what) != nil }),
+                .string(.any, set: { _, _ in }),
                 default: "none",
                 help: "the file's JSON Schema, for editors; not input (it changes neither the run nor its hash)",
                 expected: "a schema address", source: .cited("JSON Schema 2020-12, `$schema`")),
@@ -64,7 +61,7 @@ enum ScenarioParameters {
             Parameter(
                 "name",
                 .custom(
-                    schema: #"{"type": "string", "pattern": "^[A-Za-z0-9_][A-Za-z0-9._-]{0,99}$"}"#,
+                    schema: .string.pattern("^[A-Za-z0-9_][A-Za-z0-9._-]{0,99}$"),
                     value: "1 to 100 letters, digits, `.`, `_`, `-`, not starting with `.` or `-`",
                     decode: { values, v, at, _, item in
                         guard let s = ScenarioDecoder(sink: values.sink).decodeName(v, at) else { return false }
@@ -76,7 +73,7 @@ enum ScenarioParameters {
             Parameter(
                 "seed",
                 .custom(
-                    schema: #"{"type": "integer", "minimum": 0, "maximum": 18446744073709551615}"#,
+                    schema: .integer.minimum(0).maximum(exactly: 18446744073709551615),
                     value: "0 … 2^64 − 1",
                     decode: { values, v, at, what, item in
                         guard let s = values.integer(v, at, what, in: 0...UInt64.max) else { return false }

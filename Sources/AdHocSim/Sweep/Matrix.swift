@@ -48,12 +48,11 @@ public struct Matrix: Sendable {
     /// every other key an axis of at least one single value (no arrays or objects). What a
     /// schema cannot say stays with the decoder: that a key is a JSON path the scenario has,
     /// that an axis holds no value twice, that the cells stay within `maxUnits`.
-    static var schema: JSONNode {
-        ScenarioSchema.object(
-            #"{"type": "object", "description": "the sweep's axes: JSON paths to lists of values, and repeat", "#
-                + #""properties": {"repeat": {"type": "integer", "minimum": 1, "maximum": \#(maxRepeats)}}, "#
-                + #""additionalProperties": {"type": "array", "minItems": 1, "#
-                + #""items": {"type": ["string", "number", "boolean", "null"]}}}"#)
+    static var schema: JSONSchema {
+        JSONSchema.object.description("the sweep's axes: JSON paths to lists of values, and repeat")
+            .properties(["repeat": .integer.minimum(1).maximum(exactly: maxRepeats)])
+            .additionalProperties(
+                JSONSchema.array.minItems(1).items(.types(["string", "number", "boolean", "null"])))
     }
 
     /// The number of cells, the product of the axis lengths, without building them.
@@ -90,7 +89,9 @@ extension ScenarioDecoder {
         for m in members {
             let p = path.appending(m.key)
             if m.key == "repeat" {
-                if let r = values.integer(m.value, p, "a repeat count in 1...\(Matrix.maxRepeats)", in: 1...Matrix.maxRepeats) {
+                if let r = values.integer(
+                    m.value, p, "a repeat count in 1...\(Matrix.maxRepeats)", in: 1...Matrix.maxRepeats)
+                {
                     repeats = Int(r)
                 } else {
                     ok = false

@@ -33,13 +33,7 @@ enum FlowParameters {
         [
             Parameter(
                 "id",
-                .custom(
-                    schema: #"{"type": "string"}"#, value: "1 to 64 letters, digits, `.`, `_`, `:` or `-`",
-                    decode: { values, v, at, what, item in
-                        guard let id = values.identifier(v, at, what) else { return false }
-                        item.id = id
-                        return true
-                    }),
+                .string(.identifier, set: { $0.id = $1 }),
                 default: "required", help: "the flow's name, unique among flows", expected: "a flow id",
                 source: .required,
                 required: "the flow's name"),
@@ -73,7 +67,7 @@ enum FlowParameters {
             Parameter(
                 "start_s",
                 .custom(
-                    schema: #"{"type": "number", "minimum": 0}"#, value: "0 … the run's duration, s",
+                    schema: .number.minimum(0), value: "0 … the run's duration, s",
                     decode: { values, v, at, _, item in
                         let upper = item.runDuration ?? ScenarioBounds.maxDurationSeconds
                         let what =
@@ -113,10 +107,12 @@ enum FlowParameters {
         ], objectExpected: "a flow object {\"id\", \"from\", \"to\", \"protocol\", \"workload\"}")
 
     /// `protocol`'s schema: one transport, or a round's list of distinct transports.
-    static var protocolSchema: String {
-        let names = TransportProtocol.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
-        return
-            #"{"anyOf": [{"enum": [\#(names)]}, {"type": "array", "minItems": 1, "maxItems": \#(TransportProtocol.allCases.count), "uniqueItems": true, "items": {"enum": [\#(names)]}}]}"#
+    static var protocolSchema: JSONSchema {
+        let names = TransportProtocol.allCases.map(\.rawValue)
+        return .anyOf([
+            .oneOf(words: names),
+            JSONSchema.array.minItems(1).maxItems(names.count).uniqueItems().items(.oneOf(words: names))
+        ])
     }
 
     /// `protocol`: one transport, or a non-empty list of distinct transports (a round).
@@ -154,7 +150,7 @@ enum FlowParameters {
         Parameter(
             key,
             .custom(
-                schema: ##"{"$ref": "#/$defs/nodeId"}"##, value: "a node id",
+                schema: .ref("nodeId"), value: "a node id",
                 decode: { values, v, at, _, item in
                     guard let index = values.node(v, at, in: item.nodeIndex, suggestions: item.nodeIds) else {
                         return false
@@ -196,8 +192,9 @@ enum FlowParameters {
                     Parameter(
                         "startPhase",
                         .custom(
-                            schema:
-                                #"{"anyOf": [{"enum": ["random", "connect"]}, {"type": "number", "minimum": 0, "exclusiveMaximum": 1.048576}]}"#,
+                            schema: .anyOf([
+                                .oneOf(words: ["random", "connect"]), .number.minimum(0).exclusiveMaximum(1.048576)
+                            ]),
                             value: "`\"random\"`, `\"connect\"`, or 0 ≤ s < 1.048576",
                             decode: { values, v, at, _, keys in
                                 guard let p = values.startPhase(v, at) else { return false }
@@ -247,7 +244,7 @@ enum FlowParameters {
         required: "the bytes per write")
 
     /// The workload's schema: one branch per kind.
-    static var workloadSchema: String { JSONText.render(ParameterSection.kindSchema(kinds: kinds)) }
+    static var workloadSchema: JSONSchema { ParameterSection.kindSchema(kinds: kinds) }
 
     /// A `workload` object: `kind` first, then that kind's keys; `nil` after a problem.
     static func decodeWorkload(_ values: ValueReader, _ node: JSONNode, _ path: JSONPath) -> (WorkloadSpec, StartPhase)?

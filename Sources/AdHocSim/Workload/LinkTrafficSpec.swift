@@ -72,7 +72,7 @@ enum TrafficParameters {
     ]
 
     /// A generator's schema: one branch per kind, with the common keys.
-    static var schema: JSONNode { ParameterSection.kindSchema(common: common, kinds: kinds) }
+    static var schema: JSONSchema { ParameterSection.kindSchema(common: common, kinds: kinds) }
 
     /// A required node reference.
     static func node(

@@ -70,6 +70,17 @@ struct ScenarioTests {
         expectEqual(d[0].line, 8)
     }
 
+    @Test func idsAreNamesOfAllowedCharacters() {
+        // A space is none of the letters, digits, ".", "_", ":" or "-" an id may hold.
+        let d = diagnostics(mutated("\"id\": \"B\"", "\"id\": \"B 2\""))
+        expectEqual(d.count, 1)
+        expectEqual(d[0].path, "nodes[1].id")
+        expectEqual(d[0].message, "expected a node id of 1 to 64 letters, digits, '.', '_', ':' or '-'; found \"B 2\"")
+        let long = diagnostics(mutated("\"id\": \"B\"", "\"id\": \"\(String(repeating: "b", count: 65))\""))
+        expectEqual(long.count, 1)
+        expectEqual(long[0].path, "nodes[1].id")
+    }
+
     @Test func nonFiniteNumbersAreRejected() {
         let big = diagnostics(mutated("[10, 0, 1.2]", "[1e999, 0, 1.2]"))
         expectEqual(big.count, 1)
@@ -116,7 +127,10 @@ struct ScenarioTests {
         let d = diagnostics(
             mutated("{ \"preset\": \"city\" }", "{ \"preset\": \"custom\", \"pathLossExponent\": 2.5 }"))
         expect(d.count == 1 && d[0].path == "environment")
-        expectEqual(d[0].message, "a \"custom\" place has no preset defaults; missing \"referenceLossDb\", \"shadowingSigmaDb\", \"noiseFigureDb\", \"interferenceDb\"")
+        expectEqual(
+            d[0].message,
+            "a \"custom\" place has no preset defaults; missing \"referenceLossDb\", \"shadowingSigmaDb\", \"noiseFigureDb\", \"interferenceDb\""
+        )
     }
 
     @Test func missingRequiredKeysAreNamed() {
@@ -151,7 +165,9 @@ struct ScenarioTests {
             }
             """
         let d = diagnostics(text)
-        expectEqual(d.map(\.path), [
+        expectEqual(
+            d.map(\.path),
+            [
                 "seed", "duration_s", "environment.preset", "environment.shadowingSigmaDb",
                 "nodes[0].position", "nodes[1]", "nodes[1].positon"
             ])
@@ -174,7 +190,9 @@ struct ScenarioTests {
         expect(d.count == 1 && d[0].path == "flows[0].to")
         expectEqual(d[0].message, "no node has the id \"C\"")
         let ok = try decode(mutated("\"flows\": []", flow.replacingOccurrences(of: "\"C\"", with: "\"B\""))).get()
-        expectEqual(ok.flows, [
+        expectEqual(
+            ok.flows,
+            [
                 FlowSpec(
                     id: "f", from: 0, to: 1, transport: .quic,
                     workload: .thesis(probes: 100, packets: 100, size: 128), start: .zero)
@@ -204,7 +222,10 @@ struct OverrideTests {
         expectEqual(d[0].override, "--set environment.pathLossExponent=abc")
         expectEqual(d[0].path, "environment.pathLossExponent")
         expectEqual(d[0].message, "expected a path-loss exponent in 1...8, found a string \"abc\"")
-        expectEqual(d[0].description, "test.json: --set environment.pathLossExponent=abc: error: environment.pathLossExponent: expected a path-loss exponent in 1...8, found a string \"abc\"")
+        expectEqual(
+            d[0].description,
+            "test.json: --set environment.pathLossExponent=abc: error: environment.pathLossExponent: expected a path-loss exponent in 1...8, found a string \"abc\""
+        )
     }
 
     @Test func anUnknownOverrideKeyIsAnUnknownKey() {
@@ -213,9 +234,15 @@ struct OverrideTests {
     }
 
     @Test func badPathsAndIndexesAreErrors() {
-        expectEqual(diagnostics(validScenario, overrides: ["nodes[5].position[0]=1"])[0].message, "index [5] is out of range (the array has 2 elements)")
-        expectEqual(diagnostics(validScenario, overrides: ["environment=3"])[0].message, "--set replaces single values only; this is an object")
-        expectEqual(diagnostics(validScenario, overrides: ["seed"])[0].message, "expected PATH=VALUE, for example environment.pathLossExponent=3")
+        expectEqual(
+            diagnostics(validScenario, overrides: ["nodes[5].position[0]=1"])[0].message,
+            "index [5] is out of range (the array has 2 elements)")
+        expectEqual(
+            diagnostics(validScenario, overrides: ["environment=3"])[0].message,
+            "--set replaces single values only; this is an object")
+        expectEqual(
+            diagnostics(validScenario, overrides: ["seed"])[0].message,
+            "expected PATH=VALUE, for example environment.pathLossExponent=3")
         expect(diagnostics(validScenario, overrides: ["a..b=1"])[0].message.hasPrefix("\"a..b\" is not a JSON path"))
     }
 
