@@ -23,6 +23,9 @@ public struct LayerSpecs: Sendable {
         return (specs, failed)
     }
 
+    /// The layers' top-level keys, in the layers' order.
+    static var sectionKeys: [String] { [MeshNetwork.sectionKey, BleNetwork.sectionKey] }
+
     /// Layer `S`'s section of `r`, if present and valid.
     private static func section<S: LayerSection>(
         _ layer: S.Type, _ r: ObjectReader, _ decoder: ScenarioDecoder, nodeIndex: [String: Int], duration: Double?,

@@ -76,6 +76,8 @@ public struct ScenarioDecoder {
         return sink.census ?? [:]
     }
 
+    /// The scenario of the document `root`: its top level read part by part (`TopLevel.parts`),
+    /// or `nil` after a problem.
     func decodeRoot(_ root: JSONNode, file: String) -> Scenario? {
         guard
             let r = ObjectReader(
@@ -85,131 +87,13 @@ public struct ScenarioDecoder {
             return nil
         }
         defer { r.finish() }
-        // The top level's own keys; `$schema` (the file's JSON Schema, for editors) is not used here.
-        var top = ScenarioParameters.Item()
-        _ = values.read(ScenarioParameters.section, from: r, .root, into: &top, perNode: false)
-        let (name, seed, duration) = (top.name, top.seed, top.duration)
-        let environment = r.required("environment", "the place").flatMap {
-            decodeEnvironment($0, JSONPath.root.appending("environment"))
-        }
-        var radio: RadioSpec? = RadioSpec()
-        if let v = r.value("radio") { radio = decodeRadio(v, JSONPath.root.appending("radio")) }
-        var link: IdealLinkSpec? = IdealLinkSpec()
-        if let v = r.value("link") { link = decodeIdealLink(v, JSONPath.root.appending("link")) }
-        var idsSeen: [String] = []
-        var nodes = r.required("nodes", "the phones").flatMap { n -> [NodeSpec]? in
-            if case .object = n.value {
-                return decodePlacement(
-                    n, JSONPath.root.appending("nodes"), seed: seed, cutoff: radio?.interactionMargin != nil,
-                    ids: &idsSeen)
-            }
-            return decodeNodes(n, JSONPath.root.appending("nodes"), ids: &idsSeen)
-        }
-        // References resolve against every well-formed id, even when another field of that node
-        // is wrong, so one mistake is reported once, not again at every flow that names the node.
-        var nodeIndex: [String: Int] = [:]
-        for (i, id) in idsSeen.enumerated() where !id.isEmpty && nodeIndex[id] == nil { nodeIndex[id] = i }
-        var flows: [FlowSpec]? = []
-        if let f = r.value("flows") {
-            flows = decodeFlows(f, JSONPath.root.appending("flows"), nodeIndex: nodeIndex, duration: duration)
-        }
-        var traffic: [TrafficSpec]? = []
-        if let t = r.value("traffic") {
-            traffic = decodeTraffic(
-                t, JSONPath.root.appending("traffic"), nodeIndex: nodeIndex, nodeCount: nodes?.count ?? 0,
-                duration: duration)
-        }
-        var distanceItem = ScenarioParameters.DistanceItem()
-        var distanceOK = values.read(ScenarioParameters.distance, from: r, .root, into: &distanceItem, perNode: false)
-        let distance = distanceItem.distance
-        if distanceOK, let d = r.value("distance_m"), let n = nodes, n.count != 2 {
-            sink.report(
-                "distance_m places the second of exactly two nodes; this scenario has \(n.count)",
-                path: JSONPath.root.appending("distance_m"), at: d.origin)
-            distanceOK = false
-        }
-        var matrix: Matrix?
-        var matrixOK = true
-        if let m = r.value("matrix") {
-            matrix = decodeMatrix(m, JSONPath.root.appending("matrix"))
-            matrixOK = matrix != nil
-        }
-        var transport: TransportSpec? = TransportSpec()
-        if let t = r.value("transport") { transport = decodeTransport(t, JSONPath.root.appending("transport")) }
-        let (layers, failedLayers) = LayerSpecs.decode(r, self, nodeIndex: nodeIndex, duration: duration)
-        let mesh = layers.mesh
-        let meshOK = !failedLayers.contains(MeshNetwork.sectionKey)
-        var viaOK = true
-        if meshOK, let f = r.value("flows"), case .array(let elements) = f.value, let flows {
-            for (i, flow) in flows.enumerated() where i < elements.count {
-                let at = JSONPath.root.appending("flows").appending(i)
-                if mesh == nil && flow.via == .mesh {
-                    // A flow told to cross a mesh needs one.
-                    sink.report(
-                        "flow \"\(flow.id)\" asks to travel via the mesh, but the scenario has no \"mesh\" section; add one "
-                            + "(its sessions and routes carry the flow) or set \"via\": \"link\" for a one-hop flow",
-                        path: at.appending("via"), at: elements[i]["via"]?.origin ?? elements[i].origin)
-                    viaOK = false
-                } else if mesh != nil && flow.discovery && flow.via != .link {
-                    // Discovery is Bonjour over the link: it finds a server one hop away.
-                    sink.report(
-                        "flow \"\(flow.id)\" travels across the mesh, but \"discovery\" is the apps' Bonjour over the "
-                            + "link, which finds a server one hop away; set \"via\": \"link\" or drop \"discovery\"",
-                        path: at.appending("discovery"), at: elements[i]["discovery"]?.origin ?? elements[i].origin)
-                    viaOK = false
-                }
-            }
-        }
-        var expectations: [Expectation]? = []
-        if let e = r.value("expectations") {
-            expectations = decodeExpectations(
-                e, JSONPath.root.appending("expectations"), nodeIndex: nodeIndex,
-                workloads: mesh?.messages.map(\.id) ?? [], groups: mesh?.messages.map(\.group) ?? [],
-                flows: flows?.map(\.id) ?? [],
-                duration: duration)
-        }
-        var events: [NodeEvent]? = []
-        if let e = r.value("events") {
-            events = decodeEvents(e, JSONPath.root.appending("events"), nodeIndex: nodeIndex, duration: duration)
-            if let list = events, meshOK, !checkAppEvents(list, e, JSONPath.root.appending("events"), mesh: mesh) {
-                events = nil
-            }
-            if let list = events, !LayerSpecs.bluetoothFailed(failedLayers),
-                !checkBluetoothEvents(list, e, JSONPath.root.appending("events"), layers: layers)
-            {
-                events = nil
-            }
-        }
-        var mac: MacSpec? = MacSpec()
-        if let m = r.value("mac") { mac = decodeMac(m, JSONPath.root.appending("mac")) }
-        var host: HostSpec? = HostSpec()
-        if let h = r.value("host") { host = decodeHost(h, JSONPath.root.appending("host")) }
-        var limits: RunLimits? = RunLimits()
-        if let l = r.value("limits") { limits = decodeLimits(l, JSONPath.root.appending("limits")) }
-
-        // `host.roundQueue` says where a round's connections work: without a round it cannot act.
-        var roundQueueOK = true
-        if host != nil, let flows, !flows.contains(where: { $0.round != nil }), let h = r.value("host"),
-            let q = h["roundQueue"]
-        {
-            sink.report(
-                "\"roundQueue\" says where a round's connections work (a flow whose \"protocol\" is a list); this scenario has none",
-                path: JSONPath.root.appending("host").appending("roundQueue"), at: q.origin)
-            roundQueueOK = false
-        }
-        // Only on a file read without a fault so far: the phones' objects were checked when the
-        // nodes were read, and a fault in them is reported once.
-        if var list = nodes, let host, let nodesNode = r.value("nodes"), !sink.hasErrors {
-            overlayNodeHosts(&list, nodesNode, JSONPath.root.appending("nodes"), host: host)
-            nodes = list
-        }
-        var mobilityOK = true
-        if let nodes, let duration, let nodesNode = r.value("nodes"), case .array = nodesNode.value {
-            mobilityOK = checkWaypointBudget(nodes, nodesNode, JSONPath.root.appending("nodes"), duration: duration)
-        }
-        guard let name, let seed, let duration, let environment, let radio, let link, let nodes, let flows, let traffic,
-            let mac, let host, let transport, let limits, let events, let expectations, distanceOK, matrixOK, meshOK,
-            mobilityOK, roundQueueOK, failedLayers.isEmpty, viaOK
+        var s = ScenarioDraft()
+        for part in TopLevel.parts { part.read(self, r, &s) }
+        guard let name = s.top.name, let seed = s.top.seed, let duration = s.top.duration,
+            let environment = s.environment, let radio = s.radio, let link = s.link, let nodes = s.nodes,
+            let flows = s.flows, let traffic = s.traffic, let mac = s.mac, let host = s.host,
+            let transport = s.transport, let limits = s.limits, let events = s.events,
+            let expectations = s.expectations, s.ok, s.failedLayers.isEmpty
         else { return nil }
         // "$schema" only guides editors: it is no input, so it leaves the effective input, its
         // hash and the sweep's cell ids alone.
@@ -222,9 +106,9 @@ public struct ScenarioDecoder {
         hash.combine(canonical)
         return Scenario(
             name: name, seed: seed, duration: .seconds(duration), environment: environment, radio: radio,
-            link: link, matrix: matrix, transport: transport, mac: mac, host: host, traffic: traffic,
-            distance: distance,
-            expectations: expectations, layers: layers, events: events, nodes: nodes,
+            link: link, matrix: s.matrix, transport: transport, mac: mac, host: host, traffic: traffic,
+            distance: s.distance,
+            expectations: expectations, layers: s.layers, events: events, nodes: nodes,
             flows: flows, limits: limits, sourcePath: file, effectiveInput: root, canonicalInput: canonical,
             inputHash: hash.hex)
     }

@@ -117,6 +117,15 @@ struct SchemaTests {
         expect(schema.count >= 30)  // the walk reached the nested objects
     }
 
+    /// The top level's parts read each of its keys once: the keys they name are the schema's
+    /// top-level properties, none named twice.
+    @Test func theTopLevelPartsNameEachTopLevelKeyOnce() throws {
+        let named = TopLevel.parts.flatMap(\.keys)
+        expectEqual(named.count, Set(named).count)
+        let schema = try Self.schemaKeys()
+        expectEqual(Set(named), schema[""] ?? [])
+    }
+
     /// Every structural bad input the schema must reject is one the decoder rejects too.
     @Test func theSchemasBadInputsAreTheDecoders() throws {
         let data = try Data(contentsOf: Self.root.appendingPathComponent("Tests/SchemaCases/bad-inputs.json"))
