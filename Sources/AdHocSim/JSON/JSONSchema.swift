@@ -12,12 +12,6 @@ struct JSONSchema: Sendable {
     /// The schema that accepts any value (`{}`), to which keywords are added.
     init() { members = [] }
 
-    /// The object schema `node` (a declared section's, built from its declarations).
-    init(_ node: JSONNode) {
-        guard case .object(let m) = node.value else { preconditionFailure("a schema is a JSON object") }
-        members = m
-    }
-
     /// The schema as a JSON object.
     var node: JSONNode { JSONNode(.object(members)) }
 

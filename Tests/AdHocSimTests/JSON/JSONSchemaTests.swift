@@ -51,7 +51,7 @@ struct JSONSchemaTests {
 
     @Test func aBuiltObjectTakesMoreKeywords() {
         let section = JSONSchema.object.properties(["min": .number]).closed()
-        let rebuilt = JSONSchema(section.node).anyOf([.requiring(["min"])]).description("a bound")
+        let rebuilt = section.anyOf([.requiring(["min"])]).description("a bound")
         #expect(
             text(rebuilt)
                 == #"{"type":"object","properties":{"min":{"type":"number"}},"additionalProperties":false,"anyOf":[{"required":["min"]}],"description":"a bound"}"#
