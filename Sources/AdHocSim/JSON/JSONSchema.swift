@@ -16,7 +16,7 @@ struct JSONSchema: Sendable {
     var node: JSONNode { JSONNode(.object(members)) }
 
     /// This schema with `keyword` added after the ones it has.
-    func with(_ keyword: String, _ value: JSONValue) -> JSONSchema {
+    private func with(_ keyword: String, _ value: JSONValue) -> JSONSchema {
         var s = self
         s.members.append(JSONMember(key: keyword, value: JSONNode(value)))
         return s
@@ -25,7 +25,7 @@ struct JSONSchema: Sendable {
     // MARK: Forms
 
     /// A value of the JSON type `name` (§6.1.1).
-    static func type(_ name: String) -> JSONSchema { JSONSchema().with("type", .string(name)) }
+    static func type(_ name: String) -> JSONSchema { JSONSchema().ofType(name) }
     /// A value of any of the JSON types `names`.
     static func types(_ names: [String]) -> JSONSchema {
         JSONSchema().with("type", .array(names.map { JSONNode(.string($0)) }))
@@ -134,7 +134,16 @@ struct JSONSchema: Sendable {
     /// Also what exactly one of `branches` accepts.
     func oneOf(_ branches: [JSONSchema]) -> JSONSchema { with("oneOf", .array(branches.map(\.node))) }
 
-    // MARK: Annotations (§9)
+    // MARK: Identification (Core §8.1.1, §8.2.1) and annotations (Validation §9.1)
+
+    /// The dialect the schema is written in (`$schema`).
+    func dialect(_ uri: String) -> JSONSchema { with("$schema", .string(uri)) }
+    /// The schema's own address (`$id`).
+    func id(_ uri: String) -> JSONSchema { with("$id", .string(uri)) }
+    /// Its title.
+    func title(_ text: String) -> JSONSchema { with("title", .string(text)) }
+    /// Its JSON type, written after the keywords before it (the form `type(_:)` writes it first).
+    func ofType(_ name: String) -> JSONSchema { with("type", .string(name)) }
 
     /// What an editor shows for the value.
     func description(_ text: String) -> JSONSchema { with("description", .string(text)) }

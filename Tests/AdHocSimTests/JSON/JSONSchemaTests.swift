@@ -35,6 +35,13 @@ struct JSONSchemaTests {
                 == #"{"type":"array","prefixItems":[{"type":"number"},{"type":"string"}],"items":false}"#)
     }
 
+    @Test func aDocumentNamesItsDialectBeforeItsType() {
+        #expect(
+            text(JSONSchema().dialect("d").id("i").title("t").description("x").ofType("object").closed())
+                == #"{"$schema":"d","$id":"i","title":"t","description":"x","type":"object","additionalProperties":false}"#
+        )
+    }
+
     @Test func numbersAreExactLiterals() {
         // Whole numbers without a fraction, fractions in their shortest form, and 2^64 − 1,
         // which no Double holds, written digit for digit.
