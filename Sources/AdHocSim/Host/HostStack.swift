@@ -123,15 +123,12 @@ public struct HostStack: Sendable {
     public internal(set) var interface: InterfaceQueue
     /// Per flow: whether it travels across the mesh (`Scenario.carrier(of:)`).
     public let overMesh: [Bool]
-    /// IP across the mesh: the send buffer, the requests and reports for the mesh, counters.
-    public internal(set) var meshCarriage: MeshCarriage
 
     /// The hosts of `scenario`'s flows over a link of `mtu` bytes; a flow across the mesh
     /// leaves `meshReserve` bytes of each link frame to the mesh's header. Creates the
     /// endpoints' timers and schedules every flow's start.
     public init(_ scenario: Scenario, mtu: Int, ipReserve meshReserve: Int = 0, sim: inout Simulation) {
         overMesh = scenario.flows.indices.map { scenario.carrier(of: $0) == .mesh }
-        meshCarriage = MeshCarriage(flows: scenario.flows.count)
         ip = IpLayer(
             version: scenario.transport.ipVersion, mtu: mtu,
             flowMtu: overMesh.map { $0 ? mtu - meshReserve : mtu })
@@ -308,7 +305,7 @@ public struct HostStack: Sendable {
                 let route = ip.route(tag: n.packet.tag)
                 if !route.isEmpty {
                     // The link gave up on the next hop: the route's link broke (RFC 4728 §8.3).
-                    meshCarriage.linkBroke(
+                    router.linkBroke(
                         route: route, at: Int(n.packet.source), next: Int(n.packet.destination),
                         flow: ip.fragment(n.packet.tag).datagram.flow)
                 }
@@ -410,7 +407,7 @@ public struct HostStack: Sendable {
 
     /// Hands one datagram to IP and the link (the host's way down). A fragment the link refuses
     /// is counted lost. Across the mesh the datagram takes the sender's route now, and waits in
-    /// the send buffer while there is none (`MeshCarriage`).
+    /// the router's send buffer while there is none (`IpRouting.awaitRoute`).
     mutating func sendDown<L: LinkTechnology, R: IpRouting>(
         _ d: Datagram, from: UInt32, to: UInt32, link: inout L, router: inout R, sim: inout Simulation
     ) {
@@ -418,16 +415,16 @@ public struct HostStack: Sendable {
         if overMesh[Int(d.flow)] {
             guard let r = router.sourceRoute(from: Int(from), to: Int(to), at: sim.now), r.count <= router.maxPathNodes
             else {
-                meshCarriage.awaitRoute(d, from: from, to: to, now: sim.now)
+                router.awaitRoute(d, from: from, to: to, now: sim.now)
                 return
             }
             route = r
-            meshCarriage.routeTaken(by: FlowSide.sender(of: d), route: r)
+            router.routeTaken(by: FlowSide.sender(of: d), route: r)
             guard router.canForward(from: r[0], to: r[1]) else {
                 // The route names a neighbour no longer in the session: the datagram is lost
                 // before IP sends it (as a relay loses a packet, `forward`), and the link is
                 // reported broken (classic DSR sends a route error).
-                meshCarriage.linkBroke(route: r, at: r[0], next: r[1], flow: d.flow)
+                router.linkBroke(route: r, at: r[0], next: r[1], flow: d.flow)
                 return
             }
         }

@@ -135,4 +135,12 @@ extension Layers: IpRouting {
     public func canForward(from a: Int, to b: Int) -> Bool { mesh?.canForward(from: a, to: b) ?? false }
     public func encapsulationBytes(pathNodes: Int) -> Int { mesh?.encapsulationBytes(pathNodes: pathNodes) ?? 0 }
     public var maxPathNodes: Int { mesh?.maxPathNodes ?? 0 }
+    public mutating func awaitRoute(_ datagram: Datagram, from: UInt32, to: UInt32, now: SimTime) {
+        mesh?.awaitRoute(datagram, from: from, to: to, now: now)
+    }
+    public mutating func routeTaken(by side: FlowSide, route: [Int]) { mesh?.routeTaken(by: side, route: route) }
+    public mutating func relayed(flow: Int32) { mesh?.relayed(flow: flow) }
+    public mutating func linkBroke(route: [Int], at: Int, next: Int, flow: Int32) {
+        mesh?.linkBroke(route: route, at: at, next: next, flow: flow)
+    }
 }

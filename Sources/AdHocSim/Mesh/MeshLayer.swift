@@ -55,7 +55,7 @@ extension MeshNetwork: RunningLayer {
         return MeshNetwork(
             nodes: nodes.count, config: MeshConfig(spec), workloads: spec.messages, resources: spec.resources,
             streams: spec.streams, sessions: spec.sessions.map { SignalSessions(groups: $0, nodes: nodes.count) },
-            phones: spec.phones, sim: &sim)
+            phones: spec.phones, ipFlows: scenario.flows.count, sim: &sim)
     }
 
     /// The routing's events here, the session layer's passed down (`handleSessionEvent`).
@@ -68,17 +68,17 @@ extension MeshNetwork: RunningLayer {
     }
 
     /// IP across the mesh (the routes the hosts asked for and the links they found broken, then
-    /// datagrams waiting for a route go if the mesh learned routes), held frames (room freed:
-    /// oldest first), then the outbox.
+    /// datagrams waiting for a route go if the mesh learned routes; `MeshCarriage`), held frames
+    /// (room freed: oldest first), then the outbox.
     mutating func afterNotices<L: LinkTechnology>(
         hosts: inout HostStack, link: inout L, timeline: TimelineRecorder?, sim: inout Simulation
     ) -> Bool {
-        if hosts.hasMeshReports {
-            let (wanted, broken) = hosts.takeMeshReports()
+        if carriage.hasReports {
+            let (wanted, broken) = carriage.takeReports()
             for w in wanted { ipRouteWanted(from: w.from, to: w.to, sim: &sim) }
             for b in broken { ipLinkBroke(route: b.route, at: b.at, next: b.next, now: sim.now) }
         }
-        if hosts.meshCarriage.hasWaiting { hosts.routesLearned(routesLearned, link: &link, router: &self, sim: &sim) }
+        if carriage.hasWaiting { sendWaiting(hosts: &hosts, link: &link, sim: &sim) }
         if isHolding { sendHeld(link: &link, sim: &sim) }
         return sendOutbox(link: &link, timeline: timeline, sim: &sim)
     }
@@ -131,4 +131,29 @@ extension MeshNetwork: IpRouting {
     }
     /// The longest route whose header fits the IP MTU.
     public var maxPathNodes: Int { config.maxIpPathNodes }
+    /// Into the send buffer, and a route asked for once the hosts' notices are handled.
+    public mutating func awaitRoute(_ datagram: Datagram, from: UInt32, to: UInt32, now: SimTime) {
+        carriage.awaitRoute(datagram, from: from, to: to, now: now)
+    }
+    /// Counted per flow.
+    public mutating func routeTaken(by side: FlowSide, route: [Int]) { carriage.routeTaken(by: side, route: route) }
+    /// Counted per flow.
+    public mutating func relayed(flow: Int32) { carriage.relayedPacket(flow: flow) }
+    /// Counted per flow, and reported to the routing once the hosts' notices are handled.
+    public mutating func linkBroke(route: [Int], at: Int, next: Int, flow: Int32) {
+        carriage.linkBroke(route: route, at: at, next: next, flow: flow)
+    }
+
+    /// The mesh has learned routes since the send buffer last looked: datagrams whose sender
+    /// now holds a route go down through the hosts, in the order they began to wait; the others
+    /// wait on (those that waited past `MeshCarriage.timeout` are dropped).
+    mutating func sendWaiting<L: LinkTechnology>(hosts: inout HostStack, link: inout L, sim: inout Simulation) {
+        for w in carriage.takeRetries(routesLearned: routesLearned, now: sim.now) {
+            if let r = sourceRoute(from: Int(w.from), to: Int(w.to), at: sim.now), r.count <= maxPathNodes {
+                hosts.sendDown(w.datagram, from: w.from, to: w.to, link: &link, router: &self, sim: &sim)
+            } else {
+                carriage.keep(w)
+            }
+        }
+    }
 }

@@ -132,7 +132,7 @@ public struct MeshMetrics: Sendable {
     /// Mean heartbeat bytes per node per simulated second.
     public var controlBytesPerNodePerSecond: Double
     /// Flows carried across the mesh (`flows[i].via`), in flow order, with what their packets
-    /// met on the way (set by the runner from the hosts' `MeshCarriage`).
+    /// met on the way (from the mesh's `MeshCarriage`).
     public var flows: [CarriedFlow] = []
     /// Multipeer streams and resources, resources first, in scenario order.
     public var transfers: [SessionTransfer]
@@ -226,7 +226,7 @@ extension MeshMetrics {
         m.flows = flows.indices.filter { hosts.overMesh[$0] }.map { k in
             MeshMetrics.CarriedFlow(
                 id: flows[k].app.spec.id, from: Int(flows[k].clientNode), to: Int(flows[k].serverNode),
-                transport: flows[k].transport, counters: hosts.meshCarriage.counters[k])
+                transport: flows[k].transport, counters: mesh.carriage.counters[k])
         }
         return m
     }

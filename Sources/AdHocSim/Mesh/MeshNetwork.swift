@@ -14,14 +14,18 @@
 public struct MeshNetwork: Sendable {
     var core: MeshCore
     var routing: MeshRoutingChoice
+    /// The hosts' IP across the mesh: the send buffer, their reports, per-flow counters.
+    public internal(set) var carriage: MeshCarriage
 
     /// A mesh over `nodes` nodes; schedules the first session round, heartbeats and messages.
-    /// `sessions`, when given, fixes who is in a session with whom (a test harness's table).
+    /// `sessions`, when given, fixes who is in a session with whom (a test harness's table);
+    /// `ipFlows` is the run's flow count (the carriage keeps counters for each).
     public init(
         nodes: Int, config: MeshConfig, workloads: [MessageWorkloadSpec] = [], resources: [ResourceSpec] = [],
         streams: [StreamSpec] = [], sessions: SignalSessions? = nil, phones: [MultipeerPhone] = [],
-        sim: inout Simulation
+        ipFlows: Int = 0, sim: inout Simulation
     ) {
+        carriage = MeshCarriage(flows: ipFlows)
         let sessionLayer = SessionLayer(
             nodes: nodes, config: config.session, takesEveryCopy: config.forwarding == .pathBroadcast,
             reliableWorkloads: workloads.map(\.reliable), pieceBytes: MeshConfig.fragmentPayload, resources: resources,

@@ -1,6 +1,7 @@
-/// What the hosts keep to carry IP across the mesh (`flows[i].via: "mesh"`): the send buffer of
-/// datagrams waiting for a route, the route requests and broken links to hand to the mesh, and
-/// per-flow counters for the results.
+/// What the mesh keeps to carry the hosts' IP (`flows[i].via: "mesh"`): the send buffer of
+/// datagrams waiting for a route, the route requests and broken links the hosts reported since
+/// the routing last acted on them, and per-flow counters for the results. The hosts reach it
+/// through `IpRouting` only.
 ///
 /// The send buffer follows DSR's (RFC 4728 §4.1): a datagram that finds no route waits, at
 /// most `timeout` (30 s, RFC 4728 §9 SendBufferTimeout) and at most `capacity` datagrams per
@@ -44,9 +45,9 @@ public struct MeshCarriage: Sendable {
 
     /// Waiting datagrams, oldest first.
     var waiting: [Waiting] = []
-    /// Routes the hosts asked for since the world last took them: (from, to).
+    /// Routes the hosts asked for since the routing last took them: (from, to).
     var wanted: [(from: Int, to: Int)] = []
-    /// Links found broken since the world last took them, with the route the packet carried.
+    /// Links found broken since the routing last took them, with the route the packet carried.
     var broken: [(route: [Int], at: Int, next: Int)] = []
     /// The mesh's route count when the send buffer last looked.
     var routesSeen: UInt64 = 0
@@ -61,7 +62,7 @@ public struct MeshCarriage: Sendable {
         lastRoute = Array(repeating: [], count: 2 * flows)
     }
 
-    /// Whether anything waits for the world to hand to the mesh.
+    /// Whether route requests or broken links wait for the routing.
     var hasReports: Bool { !wanted.isEmpty || !broken.isEmpty }
 
     /// `d` found no route from `from` to `to`: it waits (the oldest of that node's datagrams
