@@ -78,37 +78,46 @@ public struct CSVTable: Sendable {
     }
 
     /// Parses RFC 4180 CSV text into rows of fields; `closed` is false when the text ends inside
-    /// a quoted field. Lines end with LF or CRLF (RFC 4180's own line break; a Swift `Character`
-    /// holds CRLF as one grapheme, so it is matched as such).
+    /// a quoted field. Lines end with LF or CRLF (RFC 4180 §2, rule 1); a lone CR is text. The
+    /// text is read as UTF-8 bytes: the four structural characters are ASCII, which UTF-8 never
+    /// uses inside a multi-byte character, and a field is decoded once, from its bytes.
     public static func records(_ text: String) -> (rows: [[String]], closed: Bool) {
+        var text = text
+        return text.withUTF8 { records(bytes: $0) }
+    }
+
+    private static func records(bytes u: UnsafeBufferPointer<UInt8>) -> (rows: [[String]], closed: Bool) {
+        let quote: UInt8 = 0x22, comma: UInt8 = 0x2C, lf: UInt8 = 0x0A, cr: UInt8 = 0x0D
         var rows: [[String]] = []
         var row: [String] = []
-        var field = ""
+        var field: [UInt8] = []
         var quoted = false
-        var chars = text.makeIterator()
-        var pending: Character?
-        while let c = pending ?? chars.next() {
-            pending = nil
+        func endField() {
+            row.append(String(decoding: field, as: UTF8.self))
+            field.removeAll(keepingCapacity: true)
+        }
+        var i = 0
+        while i < u.count {
+            let c = u[i]
+            i += 1
             if quoted {
-                if c == "\"" {
-                    if let n = chars.next() {
-                        if n == "\"" { field.append("\"") } else { quoted = false; pending = n }
-                    } else {
-                        quoted = false
-                    }
+                if c == quote {
+                    // Two quotes inside a quoted field are one; a lone one closes it.
+                    if i < u.count, u[i] == quote { field.append(quote); i += 1 } else { quoted = false }
                 } else {
                     field.append(c)
                 }
                 continue
             }
             switch c {
-            case "\"": quoted = true
-            case ",": row.append(field); field = ""
-            case "\n", "\r\n": row.append(field); rows.append(row); row = []; field = ""
+            case quote: quoted = true
+            case comma: endField()
+            case lf: endField(); rows.append(row); row = []
+            case cr where i < u.count && u[i] == lf: i += 1; endField(); rows.append(row); row = []
             default: field.append(c)
             }
         }
-        if !field.isEmpty || !row.isEmpty { row.append(field); rows.append(row) }
+        if !field.isEmpty || !row.isEmpty { endField(); rows.append(row) }
         return (rows, !quoted)
     }
 

@@ -27,6 +27,20 @@ struct OutputTests {
         expectEqual(CSVTable.records(u.text).rows, [["x"], ["two\r\nlines"], ["one\nbreak"]])
     }
 
+    /// RFC 4180 §2 read by hand: CRLF and LF end records (rule 1), a last record may lack its
+    /// break (rule 2), a doubled quote inside quotes is one (rule 7), a lone CR and multi-byte
+    /// UTF-8 are text, a trailing comma is an empty last field, and text ending inside quotes
+    /// is not closed.
+    @Test func csvRecordsFollowRfc4180() {
+        let (rows, closed) = CSVTable.records("a,b\r\nc\rd,\"e\"\"f\"\nÄ€😀,\n\"x,\ny\"")
+        expectEqual(rows, [["a", "b"], ["c\rd", "e\"f"], ["Ä€😀", ""], ["x,\ny"]])
+        expect(closed)
+        let open = CSVTable.records("a\n\"b,c")
+        expectEqual(open.rows, [["a"], ["b,c"]])
+        expect(!open.closed)
+        expectEqual(CSVTable.records("").rows, [])
+    }
+
     /// The row-by-row writer (`CSVText`, for tables of millions of rows) writes the same bytes,
     /// the quoting written out by hand here as above.
     /// A text a spreadsheet would run as a formula gets a leading apostrophe (OWASP, "CSV
@@ -87,6 +101,8 @@ struct OutputTests {
                 JSONMember(key: "a", value: JSONNode(.array([JSONNode(.number(JSONNumber(1.5))), JSONNode(.null)])))
             ]))
         expectEqual(JSONText.render(node, pretty: false), "{\"b\":\"line\\n\\\"q\\\"\\u0001\",\"a\":[1.5,null]}")
-        expectEqual(JSONText.render(node, pretty: false, sortKeys: true), "{\"a\":[1.5,null],\"b\":\"line\\n\\\"q\\\"\\u0001\"}")
+        expectEqual(
+            JSONText.render(node, pretty: false, sortKeys: true), "{\"a\":[1.5,null],\"b\":\"line\\n\\\"q\\\"\\u0001\"}"
+        )
     }
 }
