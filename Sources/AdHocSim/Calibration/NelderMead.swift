@@ -72,9 +72,13 @@ public struct NelderMead: Sendable {
             simplex = simplex.enumerated().sorted { ($0.element.v, $0.offset) < ($1.element.v, $1.offset) }.map(
                 \.element)
             let best = simplex[0], worst = simplex[d]
-            let spread =
-                (0..<d).map { i in (simplex.map { $0.p[i] }.max() ?? 0) - (simplex.map { $0.p[i] }.min() ?? 0) }.max()
-                ?? 0
+            // The simplex's widest extent along one axis.
+            var spread = 0.0
+            for i in 0..<d {
+                var low = simplex[0].p[i], high = low
+                for vertex in simplex { (low, high) = (Swift.min(low, vertex.p[i]), Swift.max(high, vertex.p[i])) }
+                spread = Swift.max(spread, high - low)
+            }
             if worst.v - best.v < valueTolerance && spread < pointTolerance { break }
             var centroid = Array(repeating: 0.0, count: d)
             for vertex in simplex.dropLast() { for i in 0..<d { centroid[i] += vertex.p[i] / Double(d) } }
@@ -105,7 +109,9 @@ public struct NelderMead: Sendable {
                 }
             }
         }
-        let best = simplex.enumerated().min { ($0.element.v, $0.offset) < ($1.element.v, $1.offset) }!.element
+        // The first vertex of the lowest value.
+        var best = simplex[0]
+        for vertex in simplex.dropFirst() where vertex.v < best.v { best = vertex }
         return Result(
             point: best.p, value: best.v, evaluations: evaluations, startValue: startValue,
             bestEvaluation: bestEvaluation)
