@@ -44,21 +44,26 @@ public struct FifoBuffer<Element: Sendable>: Sendable {
     }
 
     /// Adds `elements` at the end, in order.
-    public mutating func append(contentsOf elements: [Element]) {
+    @inline(__always) public mutating func append(contentsOf elements: [Element]) {
         for e in elements { append(e) }
     }
 
     /// Consumes the first `n` elements. - Precondition: `n <= count`.
-    public mutating func removeFirst(_ n: Int = 1) {
+    @inline(__always) public mutating func removeFirst(_ n: Int = 1) {
         precondition(n <= count)
         head += n
         if head == tail {
             head = 0
             tail = 0
         } else if head > FifoBuffer.compactAfter && head >= tail - head {
-            for i in 0..<(tail - head) { storage[i] = storage[head + i] }
-            tail -= head
-            head = 0
+            compact()
         }
+    }
+
+    /// Moves the elements left to the front of the storage.
+    @inline(never) mutating func compact() {
+        for i in 0..<(tail - head) { storage[i] = storage[head + i] }
+        tail -= head
+        head = 0
     }
 }

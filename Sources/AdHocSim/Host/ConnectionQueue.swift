@@ -145,12 +145,22 @@ public struct ConnectionQueue: Sendable {
                 cost *= 1 + (coldFactor - 1) * (1 - warmth)
             }
             if sigma > 0 && mean > .zero { cost *= exp(mu + sigma * stream.normal()) }
-            let d = SimTime.nanoseconds(Int64(cost.rounded()))
+            let d = SimTime.nanoseconds(ConnectionQueue.nearest(cost))
             if coldFactor != 1 { warmth = 1 - (1 - warmth) * exp(-d.inSeconds / warmUpSeconds) }
             freeAt = start + d
             return freeAt
         }
     }
+    /// `Int64(x.rounded())` (to nearest, ties away from zero) without a call into the math
+    /// library: the truncation i = Int64(x) is exact, and so is x − i (the fraction of a double
+    /// below 2⁵²; 0 above, where every double is an integer), so comparing it with ±½ decides
+    /// the tie the same way. - Precondition: |x| < 2⁶³ (as for `Int64(x.rounded())`).
+    @inline(__always) static func nearest(_ x: Double) -> Int64 {
+        let i = Int64(x)
+        let fraction = x - Double(i)
+        return fraction >= 0.5 ? i + 1 : (fraction <= -0.5 ? i - 1 : i)
+    }
+
     /// The queue that runs this side's jobs: with no `mainQueue`, all of them; with one, the
     /// stack's (sends and packets) on the connection's own context.
     public internal(set) var processor: Processor

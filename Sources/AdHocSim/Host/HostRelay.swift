@@ -10,7 +10,7 @@ extension HostStack {
         _ packet: LinkPacket, at node: UInt32, to next: Int, route: [Int], link: inout L, router: inout R,
         sim: inout Simulation
     ) {
-        let flow = ip.fragment(packet.tag).datagram.flow
+        let flow = ip.flow(tag: packet.tag)
         guard router.canForward(from: Int(node), to: next) else {
             router.linkBroke(route: route, at: Int(node), next: next, flow: flow)
             ip.dropped(tag: packet.tag)

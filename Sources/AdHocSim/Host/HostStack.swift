@@ -95,7 +95,6 @@ public struct HostStack: Sendable {
     /// Per flow side (`FlowSide.index`): datagrams waiting for transmit-queue room, and the
     /// read index of the first one not yet sent.
     var backlog: [FifoBuffer<Datagram>]
-    var linkScratch: [LinkPacket] = []
     /// Per flow side (`FlowSide.index`): the phone's processing of that connection end.
     public internal(set) var queues: [ConnectionQueue] = []
     /// Per flow side (`FlowSide.index`): the index in `mainQueues` of the queue it shares, or
@@ -293,8 +292,8 @@ public struct HostStack: Sendable {
                 return false
             }
             if trace != nil { recordTrace(n.packet, at: n.packet.destination, now: sim.now) }
-            if let d = ip.delivered(tag: n.packet.tag, bytes: n.packet.bytes) {
-                deliverUp(d, link: &link, router: &router, sim: &sim)
+            if ip.arrived(tag: n.packet.tag, bytes: n.packet.bytes) {
+                deliverUp(ip.datagram(tag: n.packet.tag), link: &link, router: &router, sim: &sim)
             }
             return false
         case .dropped, .senderDone:
@@ -307,7 +306,7 @@ public struct HostStack: Sendable {
                     // The link gave up on the next hop: the route's link broke (RFC 4728 §8.3).
                     router.linkBroke(
                         route: route, at: Int(n.packet.source), next: Int(n.packet.destination),
-                        flow: ip.fragment(n.packet.tag).datagram.flow)
+                        flow: ip.flow(tag: n.packet.tag))
                 }
                 ip.dropped(tag: n.packet.tag)
             }
@@ -411,14 +410,13 @@ public struct HostStack: Sendable {
     mutating func sendDown<L: LinkTechnology, R: IpRouting>(
         _ d: Datagram, from: UInt32, to: UInt32, link: inout L, router: inout R, sim: inout Simulation
     ) {
-        var route: [Int] = []
+        let fragments: IpLayer.Fragments
         if overMesh[Int(d.flow)] {
             guard let r = router.sourceRoute(from: Int(from), to: Int(to), at: sim.now), r.count <= router.maxPathNodes
             else {
                 router.awaitRoute(d, from: from, to: to, now: sim.now)
                 return
             }
-            route = r
             router.routeTaken(by: FlowSide.sender(of: d), route: r)
             guard router.canForward(from: r[0], to: r[1]) else {
                 // The route names a neighbour no longer in the session: the datagram is lost
@@ -427,19 +425,16 @@ public struct HostStack: Sendable {
                 router.linkBroke(route: r, at: r[0], next: r[1], flow: d.flow)
                 return
             }
+            fragments = ip.send(
+                d, from: from, to: to, route: r, overhead: router.encapsulationBytes(pathNodes: r.count), now: sim.now)
+        } else {
+            fragments = ip.send(d, from: from, to: to, now: sim.now)
         }
-        var packets = linkScratch
-        linkScratch = []
-        packets.removeAll(keepingCapacity: true)
-        ip.send(
-            d, from: from, to: to, route: route,
-            overhead: route.isEmpty ? 0 : router.encapsulationBytes(pathNodes: route.count),
-            now: sim.now, into: &packets)
-        for p in packets {
+        for i in 0..<fragments.count {
+            let p = fragments.packet(i)
             if trace != nil { recordTrace(p, at: from, now: sim.now) }
             if link.send(p, sim: &sim) { interface.enqueued(Int(from)) } else { ip.dropped(tag: p.tag) }
         }
-        linkScratch = packets
     }
 
     /// Takes what `side`'s socket wrote into `outboxScratch` (empty before; the caller empties
@@ -463,8 +458,10 @@ public struct HostStack: Sendable {
             return
         }
         takeOutbox(of: side, sim: &sim)
-        backlog[side.index].append(contentsOf: outboxScratch)
-        outboxScratch.removeAll(keepingCapacity: true)
+        if !outboxScratch.isEmpty {
+            backlog[side.index].append(contentsOf: outboxScratch)
+            outboxScratch.removeAll(keepingCapacity: true)
+        }
         drainBacklog(side, link: &link, router: &router, sim: &sim)
     }
 

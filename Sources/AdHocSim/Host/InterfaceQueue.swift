@@ -46,14 +46,19 @@ public struct InterfaceQueue: Sendable {
 
     /// The discipline.
     public let discipline: Discipline
-    /// Per phone: IP packets in the link's transmit queue.
-    var queued: [Int]
-    /// Per phone: the minimum queue delay of this interval, if a packet left in it.
-    var minDelay: [SimTime?]
-    /// Per phone: when the interval ends.
-    var updateAt: [SimTime]
+    /// One phone's flow queue: the packets in the link's transmit queue, the minimum queue
+    /// delay of this interval (if a packet left in it), when the interval ends, and whether it
+    /// is "delay high".
+    struct FlowQueue: Sendable {
+        var queued = 0
+        var minDelay: SimTime?
+        var updateAt = SimTime.zero
+        var delayHigh = false
+    }
+    /// Per phone: its flow queue.
+    var queues: [FlowQueue]
     /// Per phone: whether the flow queue is "delay high".
-    public private(set) var delayHigh: [Bool]
+    public var delayHigh: [Bool] { queues.map(\.delayHigh) }
     /// Per phone: whether its senders are paused.
     public private(set) var paused: [Bool]
     /// Per phone: UDP datagrams dropped at enqueue.
@@ -62,17 +67,14 @@ public struct InterfaceQueue: Sendable {
     /// The queues of `nodes` phones.
     public init(nodes: Int, discipline: Discipline) {
         self.discipline = discipline
-        queued = Array(repeating: 0, count: nodes)
-        minDelay = Array(repeating: nil, count: nodes)
-        updateAt = Array(repeating: .zero, count: nodes)
-        delayHigh = Array(repeating: false, count: nodes)
+        queues = Array(repeating: FlowQueue(), count: nodes)
         paused = Array(repeating: false, count: nodes)
         drops = Array(repeating: 0, count: nodes)
     }
 
     /// A packet from `node` is offered; `flowControlled` for TCP and QUIC.
     public mutating func admit(_ node: Int, flowControlled: Bool) -> Admission {
-        guard discipline == .fqCodel, delayHigh[node] else { return .accept }
+        guard discipline == .fqCodel, queues[node].delayHigh else { return .accept }
         paused[node] = true
         if flowControlled { return .acceptAndPause }
         drops[node] += 1
@@ -80,22 +82,24 @@ public struct InterfaceQueue: Sendable {
     }
 
     /// A packet entered the link's transmit queue.
-    public mutating func enqueued(_ node: Int) { queued[node] += 1 }
+    public mutating func enqueued(_ node: Int) { queues[node].queued += 1 }
 
     /// A packet that entered at `enqueuedAt` left `node`'s queue at `now` (sent or dropped);
     /// `node`'s senders resume if it is no longer "delay high".
     public mutating func dequeued(_ node: Int, enqueuedAt: SimTime, now: SimTime) {
-        queued[node] -= 1
+        var q = queues[node]
+        q.queued -= 1
+        defer { queues[node] = q }
         guard discipline == .fqCodel else { return }
         let delay = now - enqueuedAt
-        let least = minDelay[node].map { Swift.min($0, delay) } ?? delay
-        minDelay[node] = least
-        if now >= updateAt[node] {
-            delayHigh[node] = least > InterfaceQueue.target
-            updateAt[node] = now + InterfaceQueue.interval
-            minDelay[node] = nil
+        let least = q.minDelay.map { Swift.min($0, delay) } ?? delay
+        q.minDelay = least
+        if now >= q.updateAt {
+            q.delayHigh = least > InterfaceQueue.target
+            q.updateAt = now + InterfaceQueue.interval
+            q.minDelay = nil
         }
-        if queued[node] == 0 { delayHigh[node] = false }
-        if !delayHigh[node] { paused[node] = false }
+        if q.queued == 0 { q.delayHigh = false }
+        if !q.delayHigh && paused[node] { paused[node] = false }
     }
 }

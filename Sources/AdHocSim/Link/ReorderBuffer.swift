@@ -104,6 +104,7 @@ struct PeerCounters: Sendable {
     var dense: [UInt64] = []
     var sparse: [Int: UInt64] = [:]
 
+    @inline(__always)
     subscript(peer: Int, nodeCount: Int) -> UInt64 {
         get { nodeCount <= 4096 ? (dense.isEmpty ? 0 : dense[peer]) : sparse[peer, default: 0] }
         set {

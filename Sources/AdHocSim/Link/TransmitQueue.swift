@@ -34,7 +34,7 @@ public struct TransmitQueue: Sendable {
     public mutating func append(_ packet: LinkPacket, macSeq: UInt64 = 0) -> Bool {
         guard count < limit else { return false }
         if count == ring.count { grow() }
-        ring[(head + count) % ring.count] = Entry(packet: packet, attempts: 0, arrived: false, macSeq: macSeq)
+        ring[slot(count)] = Entry(packet: packet, attempts: 0, arrived: false, macSeq: macSeq)
         count += 1
         return true
     }
@@ -52,10 +52,17 @@ public struct TransmitQueue: Sendable {
         head = 0
     }
 
+    /// The ring slot of the `i`-th queued entry: (head + i) mod the ring's length, for
+    /// 0 ≤ i < the length (head is below it, so one subtraction does), without a division.
+    @inline(__always) func slot(_ i: Int) -> Int {
+        let j = head &+ i
+        return j >= ring.count ? j &- ring.count : j
+    }
+
     /// The `i`-th queued entry (0 = head).
     public subscript(i: Int) -> Entry {
-        get { ring[(head + i) % ring.count] }
-        set { ring[(head + i) % ring.count] = newValue }
+        @inline(__always) get { ring[slot(i)] }
+        @inline(__always) set { ring[slot(i)] = newValue }
     }
 
     /// Removes the head.
@@ -63,7 +70,7 @@ public struct TransmitQueue: Sendable {
     public mutating func removeFirst() -> Entry {
         precondition(count > 0)
         let e = ring[head]
-        head = (head + 1) % ring.count
+        head = slot(1)
         count -= 1
         return e
     }

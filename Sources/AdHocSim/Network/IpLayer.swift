@@ -67,17 +67,29 @@ public struct Datagram: Sendable, Equatable {
 /// last fragment is accounted for (the 60 s reassembly timer of RFC 8200 is not needed since
 /// the link reports every loss).
 public struct IpLayer: Sendable {
+    /// A datagram on its way, by table slot: its fragments' bookkeeping. The datagram itself
+    /// and its route are in tables of their own (`datagrams`, `routes`), so the per-fragment
+    /// bookkeeping reads and writes this small value without copying either.
     struct InFlight: Sendable {
-        var datagram: Datagram
         var fragments: Int32
         var arrived: Int32
         var resolved: Int32
-        var lost: Bool
-        /// Across the mesh: the source route every fragment carries (`[from, …, to]`); empty
-        /// for a packet sent straight over the link.
-        var route: [Int]
         /// Bytes the mesh adds around each fragment on the link (its frame header and route).
         var overhead: Int32
+        /// The sending flow side (`FlowSide.index`).
+        var side: Int32
+        var lost: Bool
+        /// Whether it travels along a source route (`routes`).
+        var routed: Bool
+    }
+
+    /// What IP counts per flow side (`FlowSide.index`).
+    struct SideCounters: Sendable {
+        var packetsSent: UInt64 = 0
+        var packetsReceived: UInt64 = 0
+        var packetsLost: UInt64 = 0
+        var bytesSent: UInt64 = 0
+        var bytesReceived: UInt64 = 0
     }
 
     /// The IP version.
@@ -87,54 +99,69 @@ public struct IpLayer: Sendable {
     /// Per flow: the MTU its IP packets are cut to, bytes: the link's, or across the mesh the
     /// link's less the room the mesh's header needs (`IpRouting.maxPathNodes`).
     public let flowMtu: [Int]
+    /// IP header bytes.
+    public let headerBytes: Int
+    /// Extra header bytes on each fragment (IPv6 fragment header).
+    public let fragmentHeaderBytes: Int
+    /// Per flow: the transport payload of one fragment (`fragmentPayload(flow:)`).
+    let fragmentPayloads: [Int]
+    /// Per slot: the fragments' bookkeeping, the datagram, and across the mesh the source route
+    /// every fragment carries (`[from, …, to]`; empty for a packet sent straight over the link).
     var table: [InFlight] = []
+    var datagrams: [Datagram] = []
+    var routes: [[Int]] = []
     var free: [Int] = []
-    /// IP packets sent and received, per flow side (`FlowSide.index`): what that side sent, and
-    /// what it received from the other side.
-    public private(set) var packetsSent: [UInt64]
-    /// See `packetsSent`.
-    public private(set) var packetsReceived: [UInt64]
-    /// IP packets the link lost or refused, per flow and side.
-    public private(set) var packetsLost: [UInt64]
+    /// Per flow side: packets and bytes sent, received and lost.
+    var counters: [SideCounters]
 
     /// Tags of IP packets carry the fragment index in bits 40…55 and the table slot in the low
     /// 40 bits.
     static let slotMask: UInt64 = (1 << 40) - 1
+
+    /// IP packets sent and received, per flow side (`FlowSide.index`): what that side sent, and
+    /// what it received from the other side.
+    public var packetsSent: [UInt64] { counters.map(\.packetsSent) }
+    /// See `packetsSent`.
+    public var packetsReceived: [UInt64] { counters.map(\.packetsReceived) }
+    /// IP packets the link lost or refused, per flow and side.
+    public var packetsLost: [UInt64] { counters.map(\.packetsLost) }
     /// IP bytes sent and received, per flow and side (as `packetsSent`).
-    public private(set) var bytesSent: [UInt64]
+    public var bytesSent: [UInt64] { counters.map(\.bytesSent) }
     /// See `bytesSent`.
-    public private(set) var bytesReceived: [UInt64]
+    public var bytesReceived: [UInt64] { counters.map(\.bytesReceived) }
 
     /// An IP layer for flows whose IP MTUs are `flowMtu`, over a link of `mtu` bytes.
     public init(version: IpVersion, mtu: Int, flowMtu: [Int]) {
         self.version = version
         self.mtu = mtu
         self.flowMtu = flowMtu
-        let flows = flowMtu.count
-        packetsSent = Array(repeating: 0, count: 2 * flows)
-        packetsReceived = Array(repeating: 0, count: 2 * flows)
-        packetsLost = Array(repeating: 0, count: 2 * flows)
-        bytesSent = Array(repeating: 0, count: 2 * flows)
-        bytesReceived = Array(repeating: 0, count: 2 * flows)
+        let header = version == .ipv6 ? 40 : 20
+        let fragmentHeader = version == .ipv6 ? 8 : 0
+        headerBytes = header
+        fragmentHeaderBytes = fragmentHeader
+        fragmentPayloads = flowMtu.map { ($0 - header - fragmentHeader) & ~7 }
+        counters = Array(repeating: SideCounters(), count: 2 * flowMtu.count)
     }
 
     /// The datagram a packet tag belongs to, the packet's fragment index and the fragment count.
     public func fragment(_ tag: UInt64) -> (datagram: Datagram, index: Int, count: Int, id: UInt32) {
         let slot = Int(tag & IpLayer.slotMask)
         return (
-            table[slot].datagram, Int((tag >> 40) & 0xffff), Int(table[slot].fragments),
+            datagrams[slot], Int((tag >> 40) & 0xffff), Int(table[slot].fragments),
             UInt32(truncatingIfNeeded: slot)
         )
     }
 
-    /// IP header bytes.
-    public var headerBytes: Int { version == .ipv6 ? 40 : 20 }
-    /// Extra header bytes on each fragment (IPv6 fragment header).
-    public var fragmentHeaderBytes: Int { version == .ipv6 ? 8 : 0 }
+    /// The flow a packet tag belongs to.
+    @inline(__always)
+    public func flow(tag: UInt64) -> Int32 { datagrams[Int(tag & IpLayer.slotMask)].flow }
+
     /// The largest transport datagram that fits one IP packet of flow `k`.
+    @inline(__always)
     public func maxUnfragmented(flow k: Int) -> Int { flowMtu[k] - headerBytes }
     /// The transport payload of one fragment of flow `k` (a multiple of 8).
-    public func fragmentPayload(flow k: Int) -> Int { (flowMtu[k] - headerBytes - fragmentHeaderBytes) & ~7 }
+    @inline(__always)
+    public func fragmentPayload(flow k: Int) -> Int { fragmentPayloads[k] }
 
     /// How many IP packets a transport datagram of `bytes` of flow `k` becomes.
     @inline(__always)
@@ -143,72 +170,158 @@ public struct IpLayer: Sendable {
         return bytes <= maxUnfragmented(flow: k) ? 1 : (bytes + payload - 1) / payload
     }
 
-    /// Turns a datagram into link packets (appended to `out`): straight to `to`, or across the
-    /// mesh along `route` (`[from, …, to]`) with `overhead` bytes of mesh header on each.
+    /// The link packets a datagram became (`send`): `count` of them, made one at a time by
+    /// `packet(_:)`, so the host hands each to the link without collecting them first.
+    public struct Fragments: Sendable {
+        /// How many IP packets (1: unfragmented).
+        public let count: Int
+        let slot: Int
+        let bytes: Int
+        let piece: Int
+        let header: Int
+        let overhead: Int
+        let source: UInt32
+        let destination: UInt32
+        let enqueued: SimTime
+
+        /// Packet `index` (0 ..< `count`): every fragment but the last carries `piece` bytes of
+        /// the datagram, each has the IP header, and fragments also the fragment header.
+        @inline(__always)
+        public func packet(_ index: Int) -> LinkPacket {
+            let chunk = count == 1 ? bytes : Swift.min(bytes - index * piece, piece)
+            return LinkPacket(
+                source: source, destination: destination, bytes: Int32(chunk + header + overhead), owner: .ip,
+                tag: UInt64(index) << 40 | UInt64(slot), enqueued: enqueued)
+        }
+    }
+
+    /// Takes a datagram to send straight to `to`, or across the mesh along `route`
+    /// (`[from, …, to]`) with `overhead` bytes of mesh header on each packet: counted sent, and
+    /// cut into the packets the result makes.
+    public mutating func send(
+        _ d: Datagram, from: UInt32, to: UInt32, route: [Int], overhead: Int, now: SimTime
+    ) -> Fragments {
+        let routed = !route.isEmpty
+        let (slot, wasRouted) = enter(d, overhead: overhead, routed: routed)
+        if routed || wasRouted { routes[slot] = route }
+        return fragments(
+            of: d, slot: slot, from: from, to: routed && route.count >= 2 ? UInt32(route[1]) : to, now: now)
+    }
+
+    /// `send` straight over the link: no route to keep (the table's empty one stays).
+    public mutating func send(_ d: Datagram, from: UInt32, to: UInt32, now: SimTime) -> Fragments {
+        let (slot, wasRouted) = enter(d, overhead: 0, routed: false)
+        if wasRouted { routes[slot] = [] }
+        return fragments(of: d, slot: slot, from: from, to: to, now: now)
+    }
+
+    /// Puts `d` in a free table slot (or a new one): its slot, and whether the datagram there
+    /// before carried a route.
+    @inline(__always)
+    mutating func enter(_ d: Datagram, overhead: Int, routed: Bool) -> (slot: Int, wasRouted: Bool) {
+        let count = fragmentCount(flow: Int(d.flow), transportBytes: d.transportBytes)
+        let entry = InFlight(
+            fragments: Int32(count), arrived: 0, resolved: 0, overhead: Int32(overhead),
+            side: Int32(FlowSide.sender(of: d).index), lost: false, routed: routed)
+        if let slot = free.popLast() {
+            let wasRouted = table[slot].routed
+            table[slot] = entry
+            datagrams[slot] = d
+            return (slot, wasRouted)
+        }
+        table.append(entry)
+        datagrams.append(d)
+        routes.append([])
+        return (table.count - 1, false)
+    }
+
+    /// Counts `d` sent from its table `slot` and describes its packets.
+    @inline(__always)
+    mutating func fragments(
+        of d: Datagram, slot: Int, from: UInt32, to destination: UInt32, now: SimTime
+    )
+        -> Fragments
+    {
+        let entry = table[slot]
+        let bytes = d.transportBytes
+        let count = Int(entry.fragments)
+        let header = headerBytes + (count == 1 ? 0 : fragmentHeaderBytes)
+        // The IP bytes of every packet: the datagram's bytes and a header each.
+        var counted = counters[Int(entry.side)]
+        counted.bytesSent += UInt64(bytes + count * header)
+        counted.packetsSent += UInt64(count)
+        counters[Int(entry.side)] = counted
+        return Fragments(
+            count: count, slot: slot, bytes: bytes, piece: fragmentPayload(flow: Int(d.flow)), header: header,
+            overhead: Int(entry.overhead), source: from, destination: destination, enqueued: now)
+    }
+
+    /// `send`, with the packets appended to `out`.
     public mutating func send(
         _ d: Datagram, from: UInt32, to: UInt32, route: [Int] = [], overhead: Int = 0, now: SimTime,
         into out: inout [LinkPacket]
     ) {
-        let bytes = d.transportBytes
-        let k = Int(d.flow)
-        let count = fragmentCount(flow: k, transportBytes: bytes)
-        let piece = fragmentPayload(flow: k)
-        let destination = route.count >= 2 ? UInt32(route[1]) : to
-        let slot: Int
-        let entry = InFlight(
-            datagram: d, fragments: Int32(count), arrived: 0, resolved: 0, lost: false, route: route,
-            overhead: Int32(overhead))
-        if let f = free.popLast() { slot = f; table[slot] = entry } else { slot = table.count; table.append(entry) }
-        var left = bytes
-        for index in 0..<count {
-            let chunk = count == 1 ? bytes : Swift.min(left, piece)
-            left -= chunk
-            let size = chunk + headerBytes + (count == 1 ? 0 : fragmentHeaderBytes)
-            bytesSent[FlowSide.sender(of: d).index] += UInt64(size)
-            out.append(
-                LinkPacket(
-                    source: from, destination: destination, bytes: Int32(size + overhead), owner: .ip,
-                    tag: UInt64(index) << 40 | UInt64(slot), enqueued: now))
-        }
-        packetsSent[FlowSide.sender(of: d).index] += UInt64(count)
+        let fragments =
+            route.isEmpty
+            ? send(d, from: from, to: to, now: now)
+            : send(d, from: from, to: to, route: route, overhead: overhead, now: now)
+        for i in 0..<fragments.count { out.append(fragments.packet(i)) }
     }
 
     /// Across the mesh: the node a fragment that reached `node` goes on to, or `nil` when
     /// `node` is the end of its route (or it was sent straight over the link).
     public func nextHop(tag: UInt64, at node: UInt32) -> (next: Int, route: [Int])? {
-        let route = table[Int(tag & IpLayer.slotMask)].route
+        let slot = Int(tag & IpLayer.slotMask)
+        guard table[slot].routed else { return nil }
+        let route = routes[slot]
         guard let last = route.last, last != Int(node), let i = route.firstIndex(of: Int(node)), i + 1 < route.count
         else { return nil }
         return (route[i + 1], route)
     }
 
     /// The source route a packet carries (empty when it was sent straight over the link).
-    public func route(tag: UInt64) -> [Int] { table[Int(tag & IpLayer.slotMask)].route }
+    public func route(tag: UInt64) -> [Int] {
+        let slot = Int(tag & IpLayer.slotMask)
+        return table[slot].routed ? routes[slot] : []
+    }
 
     /// A fragment arrived (`bytes` on the link); returns the datagram when it is complete.
     public mutating func delivered(tag: UInt64, bytes: Int32) -> Datagram? {
-        let slot = Int(tag & IpLayer.slotMask)
-        table[slot].arrived += 1
-        // Counted on the receiving side: the other end of the datagram's flow.
-        let receiver = FlowSide.sender(of: table[slot].datagram).peer.index
-        packetsReceived[receiver] += 1
-        bytesReceived[receiver] += UInt64(bytes - table[slot].overhead)
-        let complete = table[slot].arrived == table[slot].fragments
-        resolve(slot)
-        // A freed slot keeps its datagram until it is reused: copied out only when complete.
-        return complete ? table[slot].datagram : nil
+        arrived(tag: tag, bytes: bytes) ? datagram(tag: tag) : nil
     }
+
+    /// A fragment arrived (`bytes` on the link): whether its datagram is complete (then
+    /// `datagram(tag:)` reads it, until the slot is reused by the next `send`).
+    @inline(__always)
+    public mutating func arrived(tag: UInt64, bytes: Int32) -> Bool {
+        let slot = Int(tag & IpLayer.slotMask)
+        var entry = table[slot]
+        entry.arrived += 1
+        entry.resolved += 1
+        table[slot] = entry
+        // Counted on the receiving side: the other end of the datagram's flow.
+        let receiver = Int(entry.side ^ 1)
+        var counted = counters[receiver]
+        counted.packetsReceived += 1
+        counted.bytesReceived += UInt64(bytes - entry.overhead)
+        counters[receiver] = counted
+        // A freed slot keeps its datagram until it is reused.
+        if entry.resolved == entry.fragments { free.append(slot) }
+        return entry.arrived == entry.fragments
+    }
+
+    /// The datagram of a packet tag.
+    @inline(__always)
+    public func datagram(tag: UInt64) -> Datagram { datagrams[Int(tag & IpLayer.slotMask)] }
 
     /// A fragment was lost.
     public mutating func dropped(tag: UInt64) {
         let slot = Int(tag & IpLayer.slotMask)
-        table[slot].lost = true
-        packetsLost[FlowSide.sender(of: table[slot].datagram).index] += 1
-        resolve(slot)
-    }
-
-    mutating func resolve(_ slot: Int) {
-        table[slot].resolved += 1
-        if table[slot].resolved == table[slot].fragments { free.append(slot) }
+        var entry = table[slot]
+        entry.lost = true
+        entry.resolved += 1
+        table[slot] = entry
+        counters[Int(entry.side)].packetsLost += 1
+        if entry.resolved == entry.fragments { free.append(slot) }
     }
 }

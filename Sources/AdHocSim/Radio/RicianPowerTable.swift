@@ -122,20 +122,57 @@ public struct RicianPowerTable: Sendable {
         }
 
         /// The power whose CDF is `u`, at or above `lo`: Newton's method from `lo`, kept inside a
-        /// bisection bracket (a handful of CDF evaluations per table entry).
+        /// bisection bracket [a, b] (a handful of CDF evaluations per table entry).
+        ///
+        /// The bracket's upper end starts at b₀ = max(2·lo, 1), doubled while F(b) < u. That
+        /// search costs a CDF evaluation, and a step needs b only when Newton's step leaves
+        /// (a, b₀), when the derivative is not positive, or when b₀ − a ≤ 10⁻¹⁵·b₀; so it runs
+        /// then (`bracket`), and a step whose F reaches u sets b itself. This gives the eager
+        /// search's result bit for bit: b ≥ b₀, so a step inside (a, b₀) is inside (a, b); while
+        /// the search has not run every step had F < u, so a < b₀, and for b = 2ʲ·b₀ (j ≥ 1)
+        /// b − a ≥ b/2, far above 10⁻¹⁵·b, so the interval test is false for b when it is for
+        /// b₀.
         func invert(_ u: Double, from lo: Double) -> Double {
             var a = lo, b = Swift.max(lo * 2, 1.0)
-            while cdfAndDensity(b).cdf < u { b *= 2 }
+            var bracketed = false
             var x = Swift.max(lo, 1e-300)
             for _ in 0..<100 {
                 let (f, d) = cdfAndDensity(x)
-                if f < u { a = x } else { b = x }
+                if f < u {
+                    a = x
+                } else {
+                    b = x
+                    bracketed = true
+                }
+                if !bracketed && !(d > 0) {
+                    b = bracket(u, from: b)
+                    bracketed = true
+                }
                 var next = d > 0 ? x - (f - u) / d : (a + b) / 2
-                if !(next > a && next < b) { next = (a + b) / 2 }
-                if abs(next - x) <= 1e-14 * Swift.max(next, 1e-300) || b - a <= 1e-15 * b { return next }
+                if !(next > a && next < b) {
+                    if !bracketed {
+                        b = bracket(u, from: b)
+                        bracketed = true
+                    }
+                    if !(next > a && next < b) { next = (a + b) / 2 }
+                }
+                if abs(next - x) <= 1e-14 * Swift.max(next, 1e-300) { return next }
+                if b - a <= 1e-15 * b {
+                    if bracketed { return next }
+                    b = bracket(u, from: b)
+                    bracketed = true
+                    if b - a <= 1e-15 * b { return next }
+                }
                 x = next
             }
             return x
+        }
+
+        /// The bracket's upper end: `b`, doubled while F(b) < u.
+        func bracket(_ u: Double, from b: Double) -> Double {
+            var b = b
+            while cdfAndDensity(b).cdf < u { b *= 2 }
+            return b
         }
     }
 

@@ -5,6 +5,18 @@ import Testing
 
 /// The connection queue on its own: buffers, warming and cooling, the spread, each by hand.
 struct ConnectionQueueTests {
+    /// A service time is rounded to whole nanoseconds to nearest, ties away from zero (as
+    /// `Double.rounded()`), by hand: halves go up in size, the largest double below ½ goes to 0,
+    /// 2⁵² + 1 and every larger double is already whole, and 2⁵² − ½ goes up to 2⁵².
+    @Test func serviceTimesRoundToTheNearestNanosecond() {
+        let cases: [(Double, Int64)] = [
+            (0, 0), (0.5, 1), (1.5, 2), (2.5, 3), (0.49999999999999994, 0), (12_199.999, 12_200),
+            (12_200.4, 12_200), (-0.5, -1), (-1.5, -2), (-0.4, 0), (4_503_599_627_370_497, 4_503_599_627_370_497),
+            (4_503_599_627_370_495.5, 4_503_599_627_370_496), (9.0e15, 9_000_000_000_000_000)
+        ]
+        for (x, expected) in cases { expectEqual(ConnectionQueue.nearest(x), expected, "\(x)") }
+    }
+
     /// The receive buffer drops exactly the datagrams that do not fit. Reader: two reads of
     /// 100 µs per datagram (200 µs); 100-byte datagrams arrive every 50 µs; the buffer holds
     /// 3 × (100 + 28) = 384 bytes. By hand: d0 (t = 0) is read at once; d1, d2, d3 wait (128,
