@@ -1,21 +1,43 @@
 // IP on every node: datagrams, fragmentation and reassembly (IPv6 link-local or IPv4).
 
 /// A transport datagram: a TCP segment or a UDP datagram, described by its fields.
+///
+/// The fields are ordered widest last-but-one, the single bytes at the end, so the value has
+/// no padding inside (115 bytes, stride 120): the hosts copy datagrams between the socket,
+/// the backlog and IP, and a value of at most 128 bytes is copied by a few vector moves where
+/// a larger one calls `memcpy`.
 public struct Datagram: Sendable, Equatable {
     /// Transport of the datagram.
     public enum Kind: UInt8, Sendable { case tcp, udp, quic }
     /// The flow it belongs to.
     public var flow: Int32
+    /// Payload bytes (application data).
+    public var payload: Int32 = 0
+    /// Application message number (UDP probes and writes).
+    public var message: Int32 = 0
+    /// Transport header bytes.
+    public var header: Int32 = 0
+    /// TCP: first sequence number of the payload (stream offset); UDP: unused.
+    public var seq: Int64 = 0
+    /// TCP: acknowledgement number (next expected stream offset).
+    public var ack: Int64 = 0
+    /// TCP: advertised receive window, bytes.
+    public var window: Int64 = 0
+    /// QUIC: packet number; ACK frame: largest acknowledged (−1: none) and first range length.
+    public var packetNumber: Int64 = 0
+    /// See `packetNumber`.
+    public var largestAcked: Int64 = -1
+    /// See `packetNumber`.
+    public var ackFirstRange: Int64 = 0
+    /// TCP SACK blocks (RFC 2018), at most three with timestamps: [start, end) pairs; an empty
+    /// block has start == end.
+    public var sackStart = SackEdges.none
+    /// See `sackStart`.
+    public var sackEnd = SackEdges.none
     /// Sent by the flow's client (else by its server).
     public var fromClient: Bool
     /// TCP or UDP.
     public var kind: Kind
-    /// TCP: first sequence number of the payload (stream offset); UDP: unused.
-    public var seq: Int64 = 0
-    /// Payload bytes (application data).
-    public var payload: Int32 = 0
-    /// TCP: acknowledgement number (next expected stream offset).
-    public var ack: Int64 = 0
     /// The one control byte, whose meaning the transport gives: read and written through
     /// `tcpFlags`, `quicPacketType` or `udpMark`.
     var control: UInt8 = 0
@@ -29,23 +51,6 @@ public struct Datagram: Sendable, Equatable {
         get { assert(kind == .udp, "a UDP mark of a \(kind) datagram"); return control }
         set { assert(kind == .udp, "a UDP mark of a \(kind) datagram"); control = newValue }
     }
-    /// TCP: advertised receive window, bytes.
-    public var window: Int64 = 0
-    /// Application message number (UDP probes and writes).
-    public var message: Int32 = 0
-    /// Transport header bytes.
-    public var header: Int32 = 0
-    /// QUIC: packet number; ACK frame: largest acknowledged (−1: none) and first range length.
-    public var packetNumber: Int64 = 0
-    /// See `packetNumber`.
-    public var largestAcked: Int64 = -1
-    /// See `packetNumber`.
-    public var ackFirstRange: Int64 = 0
-    /// TCP SACK blocks (RFC 2018), at most three with timestamps: [start, end) pairs; an empty
-    /// block has start == end.
-    public var sackStart = SIMD3<Int64>(repeating: 0)
-    /// See `sackStart`.
-    public var sackEnd = SIMD3<Int64>(repeating: 0)
 
     /// Header plus payload.
     public var transportBytes: Int { Int(header) + Int(payload) }
@@ -55,6 +60,32 @@ public struct Datagram: Sendable, Equatable {
         self.flow = flow
         self.fromClient = fromClient
         self.kind = kind
+    }
+}
+
+/// One edge (start or end) of each of a segment's three SACK blocks, block 0 first.
+public struct SackEdges: Sendable, Equatable {
+    var first: Int64, second: Int64, third: Int64
+
+    /// No blocks.
+    public static let none = SackEdges(0, 0, 0)
+
+    /// The edges of blocks 0, 1 and 2.
+    public init(_ first: Int64, _ second: Int64, _ third: Int64) {
+        self.first = first
+        self.second = second
+        self.third = third
+    }
+
+    /// The edge of block `i` (0, 1 or 2).
+    public subscript(i: Int) -> Int64 {
+        switch i {
+        case 0: return first
+        case 1: return second
+        default:
+            precondition(i == 2, "a SACK block index of \(i)")
+            return third
+        }
     }
 }
 

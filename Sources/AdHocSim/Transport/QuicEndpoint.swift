@@ -185,7 +185,7 @@ public struct QuicEndpoint: Sendable {
     var receivedRanges: [(start: Int64, end: Int64)] = []
     var ackElicitingUnacked = 0
     /// Received stream data: contiguous end and out-of-order ranges per stream.
-    var streams: [Int64: (contiguous: Int64, ranges: [(Int64, Int64)])] = [:]
+    var streams = ReceivedStreams()
     /// Datagrams to send.
     public var outbox: [Datagram] = []
 
@@ -696,34 +696,9 @@ public struct QuicEndpoint: Sendable {
 
     /// Records stream bytes; returns the stream's new contiguous end.
     public mutating func deliverStream(_ stream: Int64, offset: Int64, length: Int64) -> Int64 {
-        // Mutated in the dictionary's storage: a copy taken out and written back would copy the
-        // ranges array on every out-of-order append.
-        Self.deliver(into: &streams[stream, default: (0, [])], offset: offset, length: length)
-    }
-
-    /// Adds [offset, offset + length) to one stream's received ranges; returns its contiguous
-    /// prefix.
-    static func deliver(
-        into entry: inout (contiguous: Int64, ranges: [(Int64, Int64)]), offset: Int64, length: Int64
-    ) -> Int64 {
-        let end = offset + length
-        if offset <= entry.contiguous {
-            entry.contiguous = Swift.max(entry.contiguous, end)
-            var changed = true
-            while changed {
-                changed = false
-                if let i = entry.ranges.firstIndex(where: { $0.0 <= entry.contiguous }) {
-                    entry.contiguous = Swift.max(entry.contiguous, entry.ranges[i].1)
-                    entry.ranges.remove(at: i)
-                    changed = true
-                }
-            }
-        } else {
-            entry.ranges.append((offset, end))
-        }
-        return entry.contiguous
+        streams.receive(stream, offset: offset, length: length)
     }
 
     /// Forgets a finished stream.
-    public mutating func closeStream(_ stream: Int64) { streams[stream] = nil }
+    public mutating func closeStream(_ stream: Int64) { streams.remove(stream) }
 }

@@ -154,8 +154,8 @@ public struct TcpEndpoint: Sendable {
                 blocks.append(r)
             }
             while blocks.count < 3 { blocks.append((0, 0)) }
-            d.sackStart = SIMD3(blocks[0].start, blocks[1].start, blocks[2].start)
-            d.sackEnd = SIMD3(blocks[0].end, blocks[1].end, blocks[2].end)
+            d.sackStart = SackEdges(blocks[0].start, blocks[1].start, blocks[2].start)
+            d.sackEnd = SackEdges(blocks[0].end, blocks[1].end, blocks[2].end)
             d.header += 4 + 8 * Int32(blocks.filter { $0.end > $0.start }.count)
         }
         return d

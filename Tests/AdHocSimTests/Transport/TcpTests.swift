@@ -288,14 +288,14 @@ struct SackTests {
         c.outbox.removeAll()
         // Segments 0 and 5 are lost; the receiver SACKs 1–4, then also 6–9.
         var dup = peerSegment(flags: TcpFlags.ack, ack: 0, fromClient: false)
-        dup.sackStart = SIMD3(1448, 0, 0)
-        dup.sackEnd = SIMD3(7240, 0, 0)
+        dup.sackStart = SackEdges(1448, 0, 0)
+        dup.sackEnd = SackEdges(7240, 0, 0)
         c.receive(dup, sim: &sim)
         // 4 segments SACKed above the first hole: lost (RFC 6675 IsLost) → recovery, segment 0 resent.
         expectEqual(c.outbox.map(\.seq), [0])
         c.outbox.removeAll()
-        dup.sackStart = SIMD3(8688, 1448, 0)
-        dup.sackEnd = SIMD3(14480, 7240, 0)
+        dup.sackStart = SackEdges(8688, 1448, 0)
+        dup.sackEnd = SackEdges(14480, 7240, 0)
         c.receive(dup, sim: &sim)
         // The second hole is presumed lost too and goes out without waiting for a partial ACK.
         expectEqual(c.outbox.map(\.seq), [7240])
