@@ -292,17 +292,43 @@ public struct SharedMedium<Frame: Sendable>: Sendable {
         if off && c.locked[i] >= 0 { Self.abandonReception(c, i) }
     }
 
-    /// Brings `c.deaf` (radio off, or with AWDL not on the channel in the slot under way) up to
-    /// date for the slot starting at `slot.start`: recomputed for every node when the slot, a
-    /// radio, or (rarely) a node's presence in the slot under way changed; otherwise kept, so
-    /// a transmission reads one byte per receiver instead of its sequence and active period.
-    mutating func updateDeaf(_ c: ReceiverColumns, awdl: AwdlSchedule?, slot: (index: Int, start: SimTime)) {
-        let key = (slotStart: awdl == nil ? SimTime.zero : slot.start, revision: awdl?.presenceRevision ?? 0)
+    /// The slot start and presence revision `columns.deaf` is computed for, for AWDL presence
+    /// revision `revision` at `now` (`nil`: no AWDL, one key for all time).
+    @inline(__always)
+    static func deafKey(at now: SimTime, revision: UInt64?) -> (slotStart: SimTime, revision: UInt64) {
+        (revision == nil ? SimTime.zero : AwdlSchedule.slot(at: now).start, revision ?? 0)
+    }
+
+    /// Whether `columns.deaf` is up to date at `now` for AWDL presence revision `revision`
+    /// (`AwdlSchedule.presenceRevision`; `nil`: no AWDL).
+    @inline(__always)
+    func deafIsCurrent(at now: SimTime, revision: UInt64?) -> Bool {
+        guard let deafKey else { return false }
+        return deafKey == Self.deafKey(at: now, revision: revision)
+    }
+
+    /// Recomputes `columns.deaf` (radio off, or with AWDL not on the channel in the slot under
+    /// way) for the slot under way at `now`, when it is not current (`deafIsCurrent`): for every
+    /// node when the slot, a radio, or (rarely) a node's presence in the slot under way changed;
+    /// otherwise it is kept, so a transmission reads one byte per receiver instead of its
+    /// sequence and active period. The link checks `deafIsCurrent` itself and calls this only
+    /// then, so the schedule is not copied for every transmission.
+    mutating func updateDeaf(awdl: AwdlSchedule?, now: SimTime) {
+        let key = Self.deafKey(at: now, revision: awdl?.presenceRevision)
         if let deafKey, deafKey == key { return }
+        let c = uniqueColumns()
+        let slot = AwdlSchedule.slot(at: now)
         for r in 0..<c.count {
             c.deaf[r] = c.off[r] || (awdl.map { !$0.isPresent(r, slot: slot.index, slotStart: slot.start) } ?? false)
         }
         deafKey = key
+    }
+
+    /// `begin(_:from:now:airtime:)` with the receivers' deafness brought up to date for `awdl`
+    /// first (`updateDeaf`).
+    mutating func begin(_ frame: Frame, from i: Int, awdl: AwdlSchedule?, now: SimTime, airtime: SimTime) -> Int {
+        updateDeaf(awdl: awdl, now: now)
+        return begin(frame, from: i, now: now, airtime: airtime)
     }
 
     /// `i` starts transmitting `frame` for `airtime`: every receiver within the interaction
@@ -320,7 +346,7 @@ public struct SharedMedium<Frame: Sendable>: Sendable {
     /// locked onto, so it needs no test of the lock), and only a crossing of the
     /// energy-detection threshold goes through carrier sense. Why the receivers are visited
     /// eagerly rather than when needed: docs/decisions/2026-11-22-shared-medium.md, "Why lazy evaluation would not pay here, and a faster eager loop".
-    mutating func begin(_ frame: Frame, from i: Int, awdl: AwdlSchedule?, now: SimTime, airtime: SimTime) -> Int {
+    mutating func begin(_ frame: Frame, from i: Int, now: SimTime, airtime: SimTime) -> Int {
         if channel.interactionMarginDb != nil { updateDroppedMean(now: now, airtime: airtime) }
         let slot: Int
         if let free = freeTransmissions.popLast() {
@@ -344,8 +370,6 @@ public struct SharedMedium<Frame: Sendable>: Sendable {
             touched.append(contentsOf: repeatElement(Touch(node: 0, busy: false, powerMw: 0), count: n - touched.count))
         }
         if uniforms.count < n { uniforms.append(contentsOf: repeatElement(0, count: n - uniforms.count)) }
-        let awdlSlot = AwdlSchedule.slot(at: now)
-        updateDeaf(c, awdl: awdl, slot: awdlSlot)
         let fading = channel.fading
         let fadingRow = RicianPowerTable.row(key: channel.fadingKey, transmissionsBegun)
         let fadingBody = fading?.storage.body ?? UnsafeMutableBufferPointer(start: nil, count: 0)

@@ -400,7 +400,11 @@ public struct WirelessLink: LinkTechnology, Sendable {
             medium.stampBusy(i, now: sim.now)
             becameBusy(i, sim: &sim)
         }
-        let slot = medium.begin(frame, from: i, awdl: awdl, now: sim.now, airtime: airtime)
+        // The schedule is passed only when the receivers' deafness must be recomputed.
+        if !medium.deafIsCurrent(at: sim.now, revision: awdl?.presenceRevision) {
+            medium.updateDeaf(awdl: awdl, now: sim.now)
+        }
+        let slot = medium.begin(frame, from: i, now: sim.now, airtime: airtime)
         takeIndications(sim: &sim)
         sim.schedule(after: airtime, target: UInt32(i), kind: .macTxEnd, arg: UInt64(slot))
     }

@@ -94,7 +94,10 @@ public struct LinkTraffic: Sendable {
 
     /// `count` receivers got `packet` at `now` (a broadcast's deliveries, consecutive in the
     /// link's notices): the same counts, in the same order of additions, as `count` calls of
-    /// `notice(_:now:)` with `.delivered`, with the counters held in registers meanwhile.
+    /// `notice(_:now:)` with `.delivered`, with the counters held in registers meanwhile. Not
+    /// inlined into the world's notice loop: inlined, the loop made the counters unique on
+    /// every pass, which for a run without traffic (the empty array) allocated each time.
+    @inline(never)
     public mutating func delivered(_ packet: LinkPacket, count: Int, now: SimTime) {
         let k = LinkTraffic.generator(of: packet.tag)
         guard k < specs.count, count > 0 else { return }
@@ -110,7 +113,9 @@ public struct LinkTraffic: Sendable {
         counters[k] = c
     }
 
-    /// Reacts to what the link layer reported (a saturated sender refills its queue).
+    /// Reacts to what the link layer reported (a saturated sender refills its queue). Not
+    /// inlined, as `delivered`.
+    @inline(never)
     public mutating func notice(_ notice: LinkNotice, now: SimTime) {
         let k = LinkTraffic.generator(of: notice.packet.tag)
         guard k < specs.count else { return }
