@@ -586,6 +586,9 @@ public struct HostStack: Sendable {
             flows[k].app.bytesDelivered >= flows[k].app.bytesSent
         else { return }
         let (c, s) = (FlowSide.client(k).index, FlowSide.server(k).index)
-        flows[k].reportSnapshot = (ip.packetsSent[c], ip.packetsReceived[c], ip.packetsSent[s], ip.packetsReceived[s])
+        flows[k].reportSnapshot = (
+            ip.counters[c].packetsSent, ip.counters[c].packetsReceived, ip.counters[s].packetsSent,
+            ip.counters[s].packetsReceived
+        )
     }
 }

@@ -314,14 +314,14 @@ public struct SharedMedium<Frame: Sendable>: Sendable {
     /// sequence and active period. The link checks `deafIsCurrent` itself and calls this only
     /// then, so the schedule is not copied for every transmission.
     mutating func updateDeaf(awdl: AwdlSchedule?, now: SimTime) {
-        let key = Self.deafKey(at: now, revision: awdl?.presenceRevision)
-        if let deafKey, deafKey == key { return }
+        let revision = awdl?.presenceRevision
+        if deafIsCurrent(at: now, revision: revision) { return }
         let c = uniqueColumns()
         let slot = AwdlSchedule.slot(at: now)
         for r in 0..<c.count {
             c.deaf[r] = c.off[r] || (awdl.map { !$0.isPresent(r, slot: slot.index, slotStart: slot.start) } ?? false)
         }
-        deafKey = key
+        deafKey = Self.deafKey(at: now, revision: revision)
     }
 
     /// `begin(_:from:now:airtime:)` with the receivers' deafness brought up to date for `awdl`

@@ -122,10 +122,10 @@ public struct FlowMetrics: Sendable, Equatable {
             (ipPacketsSent, ipPacketsReceived, serverIpPacketsSent, serverIpPacketsReceived) = (cs, cr, ss, sr)
         } else {
             let (c, s) = (FlowSide.client(k).index, FlowSide.server(k).index)
-            ipPacketsSent = ip.packetsSent[c]
-            ipPacketsReceived = ip.packetsReceived[c]
-            serverIpPacketsSent = ip.packetsSent[s]
-            serverIpPacketsReceived = ip.packetsReceived[s]
+            ipPacketsSent = ip.counters[c].packetsSent
+            ipPacketsReceived = ip.counters[c].packetsReceived
+            serverIpPacketsSent = ip.counters[s].packetsSent
+            serverIpPacketsReceived = ip.counters[s].packetsReceived
         }
         keepalives = t.keepalives
         sendBufferDrops = t.sendBufferDrops

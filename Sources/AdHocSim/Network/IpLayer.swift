@@ -2,10 +2,10 @@
 
 /// A transport datagram: a TCP segment or a UDP datagram, described by its fields.
 ///
-/// The fields are ordered widest last-but-one, the single bytes at the end, so the value has
-/// no padding inside (115 bytes, stride 120): the hosts copy datagrams between the socket,
-/// the backlog and IP, and a value of at most 128 bytes is copied by a few vector moves where
-/// a larger one calls `memcpy`.
+/// The four 4-byte fields come first, then the 8-byte ones, the single bytes last, so the
+/// value has no padding inside (115 bytes, stride 120): the hosts copy datagrams between the
+/// socket, the backlog and IP, and a value of at most 128 bytes is copied by a few vector moves
+/// where a larger one calls `memcpy`.
 public struct Datagram: Sendable, Equatable {
     /// Transport of the datagram.
     public enum Kind: UInt8, Sendable { case tcp, udp, quic }
@@ -109,18 +109,23 @@ public struct IpLayer: Sendable {
         var overhead: Int32
         /// The sending flow side (`FlowSide.index`).
         var side: Int32
-        var lost: Bool
         /// Whether it travels along a source route (`routes`).
         var routed: Bool
     }
 
-    /// What IP counts per flow side (`FlowSide.index`).
-    struct SideCounters: Sendable {
-        var packetsSent: UInt64 = 0
-        var packetsReceived: UInt64 = 0
-        var packetsLost: UInt64 = 0
-        var bytesSent: UInt64 = 0
-        var bytesReceived: UInt64 = 0
+    /// What IP counted for one flow side: what that side sent, what it received from the other
+    /// side, and what the link lost or refused of what it sent.
+    public struct SideCounters: Sendable {
+        /// IP packets sent.
+        public internal(set) var packetsSent: UInt64 = 0
+        /// IP packets received.
+        public internal(set) var packetsReceived: UInt64 = 0
+        /// IP packets the link lost or refused.
+        public internal(set) var packetsLost: UInt64 = 0
+        /// IP bytes sent.
+        public internal(set) var bytesSent: UInt64 = 0
+        /// IP bytes received.
+        public internal(set) var bytesReceived: UInt64 = 0
     }
 
     /// The IP version.
@@ -142,24 +147,12 @@ public struct IpLayer: Sendable {
     var datagrams: [Datagram] = []
     var routes: [[Int]] = []
     var free: [Int] = []
-    /// Per flow side: packets and bytes sent, received and lost.
-    var counters: [SideCounters]
+    /// Per flow side (`FlowSide.index`): packets and bytes sent, received and lost.
+    public private(set) var counters: [SideCounters]
 
     /// Tags of IP packets carry the fragment index in bits 40…55 and the table slot in the low
     /// 40 bits.
     static let slotMask: UInt64 = (1 << 40) - 1
-
-    /// IP packets sent and received, per flow side (`FlowSide.index`): what that side sent, and
-    /// what it received from the other side.
-    public var packetsSent: [UInt64] { counters.map(\.packetsSent) }
-    /// See `packetsSent`.
-    public var packetsReceived: [UInt64] { counters.map(\.packetsReceived) }
-    /// IP packets the link lost or refused, per flow and side.
-    public var packetsLost: [UInt64] { counters.map(\.packetsLost) }
-    /// IP bytes sent and received, per flow and side (as `packetsSent`).
-    public var bytesSent: [UInt64] { counters.map(\.bytesSent) }
-    /// See `bytesSent`.
-    public var bytesReceived: [UInt64] { counters.map(\.bytesReceived) }
 
     /// An IP layer for flows whose IP MTUs are `flowMtu`, over a link of `mtu` bytes.
     public init(version: IpVersion, mtu: Int, flowMtu: [Int]) {
@@ -253,7 +246,7 @@ public struct IpLayer: Sendable {
         let count = fragmentCount(flow: Int(d.flow), transportBytes: d.transportBytes)
         let entry = InFlight(
             fragments: Int32(count), arrived: 0, resolved: 0, overhead: Int32(overhead),
-            side: Int32(FlowSide.sender(of: d).index), lost: false, routed: routed)
+            side: Int32(FlowSide.sender(of: d).index), routed: routed)
         if let slot = free.popLast() {
             let wasRouted = table[slot].routed
             table[slot] = entry
@@ -292,10 +285,7 @@ public struct IpLayer: Sendable {
         _ d: Datagram, from: UInt32, to: UInt32, route: [Int] = [], overhead: Int = 0, now: SimTime,
         into out: inout [LinkPacket]
     ) {
-        let fragments =
-            route.isEmpty
-            ? send(d, from: from, to: to, now: now)
-            : send(d, from: from, to: to, route: route, overhead: overhead, now: now)
+        let fragments = send(d, from: from, to: to, route: route, overhead: overhead, now: now)
         for i in 0..<fragments.count { out.append(fragments.packet(i)) }
     }
 
@@ -328,16 +318,13 @@ public struct IpLayer: Sendable {
         let slot = Int(tag & IpLayer.slotMask)
         var entry = table[slot]
         entry.arrived += 1
-        entry.resolved += 1
-        table[slot] = entry
+        resolve(&entry, at: slot)
         // Counted on the receiving side: the other end of the datagram's flow.
         let receiver = Int(entry.side ^ 1)
         var counted = counters[receiver]
         counted.packetsReceived += 1
         counted.bytesReceived += UInt64(bytes - entry.overhead)
         counters[receiver] = counted
-        // A freed slot keeps its datagram until it is reused.
-        if entry.resolved == entry.fragments { free.append(slot) }
         return entry.arrived == entry.fragments
     }
 
@@ -349,10 +336,16 @@ public struct IpLayer: Sendable {
     public mutating func dropped(tag: UInt64) {
         let slot = Int(tag & IpLayer.slotMask)
         var entry = table[slot]
-        entry.lost = true
+        resolve(&entry, at: slot)
+        counters[Int(entry.side)].packetsLost += 1
+    }
+
+    /// One more fragment of `entry` (in `slot`) is accounted for, arrived or lost: stored, and
+    /// the slot freed once every fragment is. A freed slot keeps its datagram until it is reused.
+    @inline(__always)
+    mutating func resolve(_ entry: inout InFlight, at slot: Int) {
         entry.resolved += 1
         table[slot] = entry
-        counters[Int(entry.side)].packetsLost += 1
         if entry.resolved == entry.fragments { free.append(slot) }
     }
 }

@@ -138,17 +138,21 @@ public enum ScenarioRunner {
                 }(),
                 wallSeconds: wall.seconds, nodes: world.nodes,
                 link: link, traffic: world.traffic.counters,
-                layers: world.layers.report(scenario: scenario, hosts: world.hosts, nodes: world.nodes.count, end: sim.now),
+                layers: world.layers.report(
+                    scenario: scenario, hosts: world.hosts, nodes: world.nodes.count, end: sim.now),
                 traces: world.hosts.trace.map { t in (0..<world.nodes.count).map { t.file(of: $0) } },
                 ipTotals: flows.indices.map { k in
                     let c = FlowSide.client(k).index
-                    return (ip.packetsSent[c], ip.packetsReceived[c], ip.bytesSent[c], ip.bytesReceived[c])
+                    return (
+                        ip.counters[c].packetsSent, ip.counters[c].packetsReceived, ip.counters[c].bytesSent,
+                        ip.counters[c].bytesReceived
+                    )
                 },
                 flows: flows.indices.map {
                     FlowMetrics(
                         flow: flows[$0], index: $0, transport: world.hosts.transportSummary(of: $0), ip: ip,
-                        linkLostPackets: ip.packetsLost[FlowSide.client($0).index]
-                            + ip.packetsLost[FlowSide.server($0).index])
+                        linkLostPackets: ip.counters[FlowSide.client($0).index].packetsLost
+                            + ip.counters[FlowSide.server($0).index].packetsLost)
                 })
         }
     }

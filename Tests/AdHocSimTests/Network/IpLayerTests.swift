@@ -20,13 +20,13 @@ struct IpLayerTests {
             var out: [LinkPacket] = []
             ip.send(d, from: 0, to: 1, now: .zero, into: &out)
             expectEqual(out.map(\.bytes), Array(repeating: Int32(full), count: 6) + [Int32(last)], "\(version)")
-            expectEqual(ip.packetsSent[FlowSide.client(0).index], 7)
+            expectEqual(ip.counters[FlowSide.client(0).index].packetsSent, 7)
             // Reassembly: nothing until the seventh fragment, then the datagram.
             for (k, p) in out.enumerated() {
                 let whole = ip.delivered(tag: p.tag, bytes: p.bytes)
                 expectEqual(whole != nil, k == out.count - 1)
             }
-            expectEqual(ip.packetsReceived[FlowSide.server(0).index], 7)
+            expectEqual(ip.counters[FlowSide.server(0).index].packetsReceived, 7)
         }
     }
 
@@ -49,7 +49,7 @@ struct IpLayerTests {
         expectEqual(out.map(\.bytes), [1448 + 48, 13 + 48])
         ip.dropped(tag: out[0].tag)
         expect(ip.delivered(tag: out[1].tag, bytes: out[1].bytes) == nil)
-        expectEqual(ip.packetsLost[FlowSide.client(0).index], 1)
+        expectEqual(ip.counters[FlowSide.client(0).index].packetsLost, 1)
         expectEqual(ip.free.count, 1)
     }
 
