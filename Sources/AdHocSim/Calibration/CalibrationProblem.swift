@@ -64,6 +64,8 @@ public struct CalibrationProblem: Sendable {
     public let path: String
     /// Its bytes.
     public let bytes: [UInt8]
+    /// The file parsed once, for every run's decode.
+    let document: ScenarioDocument
     /// Command-line overrides applied first.
     public let overrides: [String]
     /// The base scenario.
@@ -96,9 +98,11 @@ public struct CalibrationProblem: Sendable {
             throw CalibrationError(description: "\(Diagnostic.escaped(scenarioPath)): error: \(f.message)")
         }
         path = scenarioPath
+        document = ScenarioDocument(bytes: bytes, file: scenarioPath)
         self.overrides = overrides
         self.repeats = repeats
-        base = try ScenarioDecoder.decode(bytes: bytes, file: scenarioPath, overrides: overrides)
+        base = try ScenarioDecoder.decode(
+            document, overrides: overrides)
         guard !base.flows.isEmpty else {
             throw CalibrationError(description: "\(scenarioPath): error: flows: calibration needs a flow to measure")
         }
@@ -111,8 +115,7 @@ public struct CalibrationProblem: Sendable {
             for v in [p.lower, p.upper] {
                 do {
                     _ = try ScenarioDecoder.decode(
-                        bytes: bytes, file: scenarioPath,
-                        overrides: overrides + ["\(p.path)=\(CalibrationProblem.number(v))"])
+                        document, overrides: overrides + ["\(p.path)=\(CalibrationProblem.number(v))"])
                 } catch let e as ScenarioError {
                     throw CalibrationError(
                         description:
@@ -126,8 +129,7 @@ public struct CalibrationProblem: Sendable {
                 p.lower.rounded(.down) + 0.5 < p.upper ? p.lower.rounded(.down) + 0.5 : (p.lower + p.upper) / 2
             if fraction > p.lower, fraction < p.upper,
                 (try? ScenarioDecoder.decode(
-                    bytes: bytes, file: scenarioPath,
-                    overrides: overrides + ["\(p.path)=\(CalibrationProblem.number(fraction))"])) == nil
+                    document, overrides: overrides + ["\(p.path)=\(CalibrationProblem.number(fraction))"])) == nil
             {
                 guard p.lower.rounded(.up) <= p.upper.rounded(.down) else {
                     throw CalibrationError(
@@ -163,8 +165,7 @@ public struct CalibrationProblem: Sendable {
             }
             do {
                 _ = try ScenarioDecoder.decode(
-                    bytes: bytes, file: scenarioPath,
-                    overrides: overrides + CalibrationProblem.rowOverrides(row, round: isRound))
+                    document, overrides: overrides + CalibrationProblem.rowOverrides(row, round: isRound))
             } catch let e as ScenarioError {
                 throw CalibrationError(
                     description:
@@ -273,7 +274,7 @@ public struct CalibrationProblem: Sendable {
                 do {
                     report = try ScenarioRunner.run(
                         ScenarioDecoder.decode(
-                            bytes: bytes, file: path,
+                            document,
                             overrides: overrides + CalibrationProblem.rowOverrides(run, round: round) + params + [
                                 "seed=\(seed)"
                             ]))

@@ -15,27 +15,57 @@ extension HostStack {
         _ d: Datagram, link: inout L, router: inout R, sim: inout Simulation
     ) {
         let receiver = FlowSide.sender(of: d).peer
-        let k = receiver.flow
+        let k = receiver.flow, s = receiver.index
         // The user-space stack processes the packet on the connection's queue first.
-        queues[receiver.index].processPacket(at: sim.now)
-        let (arrival, opened) = apply(SocketOp.Deliver(datagram: d), to: receiver, sim: &sim)
-        let datagrams = sockets.isDatagram(receiver)
-        if receiver.isClient {
-            if opened { self.opened(k, link: &link, router: &router, sim: &sim) }
-            if let arrival { apply(SocketOp.Receive(arrival: arrival, isClient: true), to: receiver, sim: &sim) }
-            if datagrams { return }
+        queues[s].processPacket(at: sim.now)
+        if sockets.isDatagram(receiver) {
+            deliverDatagram(d, to: receiver, link: &link, router: &router, sim: &sim)
+            return
+        }
+        // A stream socket: delivery, the application's reads, its next write (a client's) and
+        // the served sends, up to the outbox, in one call on the socket (`StreamReceives`).
+        var op = SocketOp.StreamReceives(datagram: d, isClient: receiver.isClient, scratch: [])
+        swap(&op.scratch, &outboxScratch)  // moved in and out, without a copy of the array
+        if hasRounds { checkOut(s) }
+        sockets.with(receiver, &op, app: &flows[k].app, queue: &queues[s], sim: &sim)
+        if hasRounds { checkIn(s) }
+        swap(&outboxScratch, &op.scratch)
+        if op.opened {
+            // The client's connection was established by this datagram: it opens before the
+            // application reads, then the client writes (`pump`).
+            opened(k, link: &link, router: &router, sim: &sim)
+            if let arrival = op.arrival {
+                apply(SocketOp.Receive(arrival: arrival, isClient: true), to: receiver, sim: &sim)
+            }
             pump(k, link: &link, router: &router, sim: &sim)
-            if apply(SocketOp.CloseWhenWritten(), to: receiver, sim: &sim) {
+        } else {
+            // The rest of `release` (`flush`'s backlog, the wake for the next served send).
+            backlogOutbox(receiver, link: &link, router: &router, sim: &sim)
+            wakeForNextSend(s, sim: &sim)
+            if hasRounds && receiver.isClient { startNextInTurn(after: k, sim: &sim) }
+        }
+        if receiver.isClient {
+            if flows[k].app.finishedWriting && apply(SocketOp.CloseWhenWritten(), to: receiver, sim: &sim) {
                 flush(receiver, link: &link, router: &router, sim: &sim)
             }
         } else {
-            if let arrival {
-                apply(SocketOp.Receive(arrival: arrival, isClient: false), to: receiver, sim: &sim)
-            } else if datagrams {
-                return
-            }
-            release(receiver, link: &link, router: &router, sim: &sim)
-            if !datagrams { snapshotIfComplete(k) }
+            snapshotIfComplete(k)
         }
+    }
+
+    /// `deliverUp` for a datagram socket (UDP): a client reads what arrived; a server reads it
+    /// and answers, and drops a datagram that means nothing to it.
+    mutating func deliverDatagram<L: LinkTechnology, R: IpRouting>(
+        _ d: Datagram, to receiver: FlowSide, link: inout L, router: inout R, sim: inout Simulation
+    ) {
+        let (arrival, opened) = apply(SocketOp.Deliver(datagram: d), to: receiver, sim: &sim)
+        if receiver.isClient {
+            if opened { self.opened(receiver.flow, link: &link, router: &router, sim: &sim) }
+            if let arrival { apply(SocketOp.Receive(arrival: arrival, isClient: true), to: receiver, sim: &sim) }
+            return
+        }
+        guard let arrival else { return }
+        apply(SocketOp.Receive(arrival: arrival, isClient: false), to: receiver, sim: &sim)
+        release(receiver, link: &link, router: &router, sim: &sim)
     }
 }

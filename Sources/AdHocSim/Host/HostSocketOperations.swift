@@ -68,6 +68,42 @@ enum SocketOp {
         }
     }
 
+    /// A datagram reached a stream socket (TCP, QUIC), and what the host does with the socket
+    /// before it sends, in one call: the socket takes the datagram (`Deliver`), the application
+    /// reads what arrived (`Receive`), a client submits its next write (`pump`), the served
+    /// sends go to the socket (`ReleaseWrites`), and the host takes the outbox (`TakeOutbox`).
+    /// A client whose connection the datagram established stops after the delivery (`opened`):
+    /// it opens first, so the host goes on step by step.
+    struct StreamReceives: SocketOperation {
+        let datagram: Datagram
+        let isClient: Bool
+        /// The outbox taken (an empty array keeping its capacity before).
+        var scratch: [Datagram]
+        /// Whether the client's connection became established with the datagram, and then what
+        /// arrived (not yet read).
+        var opened = false
+        var arrival: Arrival?
+
+        mutating func apply<S: FlowSocket>(
+            _ socket: inout S, app: inout FlowApplication, queue: inout ConnectionQueue, sim: inout Simulation
+        ) {
+            let was = socket.isEstablished
+            let arrival = socket.deliver(datagram, sim: &sim)
+            if isClient {
+                if !was && socket.isEstablished {
+                    (opened, self.arrival) = (true, arrival)
+                    return
+                }
+                if let arrival { app.clientReceived(arrival, &queue, &socket, now: sim.now) }
+                app.submitNext(&queue, now: sim.now)
+            } else if let arrival {
+                app.serverReceived(arrival, &queue, &socket, now: sim.now)
+            }
+            HostStack.releaseWrites(&queue, &app, &socket, isClient: isClient, now: sim.now, sim: &sim)
+            swap(&socket.outbox, &scratch)
+        }
+    }
+
     /// The side's application reads what arrived (`FlowApplication.clientReceived`,
     /// `.serverReceived`).
     struct Receive: SocketOperation {

@@ -441,10 +441,10 @@ public struct HostStack: Sendable {
     /// it again, keeping its storage).
     @inline(__always)
     mutating func takeOutbox(of side: FlowSide, sim: inout Simulation) {
-        var take = SocketOp.TakeOutbox(scratch: outboxScratch)
-        outboxScratch = []
+        var take = SocketOp.TakeOutbox(scratch: [])
+        swap(&take.scratch, &outboxScratch)
         sockets.with(side, &take, app: &flows[side.flow].app, queue: &queues[side.index], sim: &sim)
-        outboxScratch = take.scratch
+        swap(&outboxScratch, &take.scratch)
     }
 
     /// Moves a TCP or QUIC endpoint's outbox into its side's backlog and sends what the link's
@@ -458,6 +458,14 @@ public struct HostStack: Sendable {
             return
         }
         takeOutbox(of: side, sim: &sim)
+        backlogOutbox(side, link: &link, router: &router, sim: &sim)
+    }
+
+    /// The outbox just taken (`outboxScratch`) joins `side`'s backlog, which then drains.
+    @inline(__always)
+    mutating func backlogOutbox<L: LinkTechnology, R: IpRouting>(
+        _ side: FlowSide, link: inout L, router: inout R, sim: inout Simulation
+    ) {
         if !outboxScratch.isEmpty {
             backlog[side.index].append(contentsOf: outboxScratch)
             outboxScratch.removeAll(keepingCapacity: true)
@@ -555,11 +563,17 @@ public struct HostStack: Sendable {
                 }
             }
         }
+        wakeForNextSend(s, sim: &sim)
+        if hasRounds && side.isClient { startNextInTurn(after: k, sim: &sim) }
+    }
+
+    /// Side `s` wakes when its next send's service ends, unless it already wakes by then.
+    @inline(__always)
+    mutating func wakeForNextSend(_ s: Int, sim: inout Simulation) {
         if let w = queues[s].first, w.readyAt > sim.now, queues[s].wakeAt.map({ $0 > w.readyAt }) ?? true {
             queues[s].wakeAt = w.readyAt
             sim.schedule(at: w.readyAt, target: UInt32(s), kind: .hostWake)
         }
-        if hasRounds && side.isClient { startNextInTurn(after: k, sim: &sim) }
     }
 
     /// The served sends of a TCP or QUIC side go to its socket while the send buffer takes them

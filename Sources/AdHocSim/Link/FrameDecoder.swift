@@ -70,6 +70,46 @@ struct FrameDecoder: Sendable {
         return stream.uniform() < p
     }
 
+    /// One frame's decoding at its receiver: every MPDU of a frame has the frame's signal, noise
+    /// and MCS, so whether the outcome is certain is decided once per frame, and the success
+    /// probability is computed once per MPDU length (an A-MPDU's subframes mostly share one).
+    /// Each MPDU is decided as `survives` decides it, drawing from the stream in the same order.
+    struct FrameOdds {
+        /// Whether every MPDU surely succeeds (`true`), surely fails (`false`), or draws (`nil`).
+        let certain: Bool?
+        /// The SINR the MPDUs decode at, and their MCS.
+        let sinr: Double, mcs: Mcs
+        /// The MPDU length whose success probability is `p` (−1: none yet).
+        var bytes = -1
+        var p = 0.0
+    }
+
+    /// The odds of a frame at `mcs` received at `signalMw` over `noiseMw`: the bounds and the
+    /// SINR exactly as `survives` has them.
+    @inline(__always)
+    func odds(signalMw: Double, noiseMw: Double, mcs: Mcs) -> FrameOdds {
+        let twoStreams = phy.streams(mcs) == 2
+        if !twoStreams && FrameDecoder.surely(signalMw, over: noiseMw, atLeast: certainSuccess[mcs.index]) {
+            return FrameOdds(certain: true, sinr: 0, mcs: mcs)
+        }
+        let total = signalMw / noiseMw
+        let sinr = twoStreams ? total * secondStreamGain : total
+        if sinr >= certainSuccess[mcs.index] { return FrameOdds(certain: true, sinr: sinr, mcs: mcs) }
+        if sinr <= certainFailure[mcs.index] { return FrameOdds(certain: false, sinr: sinr, mcs: mcs) }
+        return FrameOdds(certain: nil, sinr: sinr, mcs: mcs)
+    }
+
+    /// Whether an MPDU of `bytes` of the frame whose odds are `odds` survives (`survives`).
+    @inline(__always)
+    func survives(_ odds: inout FrameOdds, bytes: Int, stream: inout RandomStream) -> Bool {
+        if let certain = odds.certain { return certain }
+        if bytes != odds.bytes {
+            odds.p = errorTable.successProbability(sinr: odds.sinr, mcs: odds.mcs, bytes: bytes)
+            odds.bytes = bytes
+        }
+        return stream.uniform() < odds.p
+    }
+
     /// Whether the correctly rounded quotient `signal / noise` is at least `threshold`, decided
     /// without dividing (false when it is too close to tell; the caller then divides): the
     /// product `threshold · noise` is rounded at most twice (relative error below 2⁻⁵²), so

@@ -23,10 +23,11 @@ extension WirelessLink {
                 return
             }
             var bitmap: UInt64 = 0
+            var odds = decoder.odds(signalMw: signalMw, noiseMw: noise, mcs: frame.mcs)
             for k in 0..<frame.mpdus {
                 let packet = stations[sender].queue[k].packet
                 let bytes = AmpduPlanner.mpduBytes(packet.bytes)
-                if survives(signalMw: signalMw, noiseMw: noise, mcs: frame.mcs, bytes: bytes, at: r) {
+                if decoder.survives(&odds, bytes: bytes, stream: &stations[r].receiveStream) {
                     bitmap |= 1 << UInt64(k)
                     if frame.kind == .broadcast {
                         passUp(packet, at: r)

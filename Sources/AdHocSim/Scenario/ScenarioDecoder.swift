@@ -55,7 +55,28 @@ public struct ScenarioDecoder {
     {
         let sink = DiagnosticSink(file: file, lineMap: LineMap(bytes))
         var parser = JSONParser(bytes: bytes, sink: sink)
-        guard var root = parser.parseDocument() else { throw sink.error }
+        guard let root = parser.parseDocument() else { throw sink.error }
+        return try decode(root, file: file, sink: sink, overrides: overrides, overrideSource: overrideSource)
+    }
+
+    /// Decodes a parsed file (`ScenarioDocument`) with `overrides`: what decoding its bytes
+    /// gives, without parsing them again.
+    public static func decode(
+        _ document: ScenarioDocument, overrides: [String] = [], overrideSource: String = "--set"
+    ) throws -> Scenario {
+        guard let root = document.root else {
+            return try decode(
+                bytes: document.bytes, file: document.file, overrides: overrides, overrideSource: overrideSource)
+        }
+        let sink = DiagnosticSink(file: document.file, lineMap: document.lineMap)
+        return try decode(root, file: document.file, sink: sink, overrides: overrides, overrideSource: overrideSource)
+    }
+
+    /// The overrides applied to `root`, then the scenario read from it.
+    private static func decode(
+        _ root: JSONNode, file: String, sink: DiagnosticSink, overrides: [String], overrideSource: String
+    ) throws -> Scenario {
+        var root = root
         Override.apply(overrides, source: overrideSource, to: &root, sink: sink)
         let decoder = ScenarioDecoder(sink: sink)
         let scenario = decoder.decodeRoot(root, file: file)

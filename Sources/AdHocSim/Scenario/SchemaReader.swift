@@ -154,7 +154,7 @@ struct ValueReader {
             let v = exact
                 ? UInt64(n.value)
                 : (n.isIntegerLiteral && (!n.literal.hasPrefix("-") || n.literal == "-0")
-                    ? UInt64(n.literal.replacingOccurrences(of: "-", with: "")) : nil)
+                    ? UInt64(n.literal == "-0" ? "0" : n.literal) : nil)
         else {
             let why =
                 n.value < 0

@@ -21,6 +21,8 @@ public struct SweepPlan: Sendable {
     public let path: String
     /// Its bytes (each unit is decoded from them, with its overrides).
     public let bytes: [UInt8]
+    /// The file parsed once, for every unit's decode.
+    let document: ScenarioDocument
     /// Command-line overrides applied to every unit.
     public let overrides: [String]
     /// The base scenario (with the command-line overrides).
@@ -44,8 +46,9 @@ public struct SweepPlan: Sendable {
             throw PlanError(description: "\(Diagnostic.escaped(path.isEmpty ? "\"\"" : path)): error: \(f.message)")
         }
         self.path = path
+        document = ScenarioDocument(bytes: bytes, file: path)
         self.overrides = overrides
-        base = try ScenarioDecoder.decode(bytes: bytes, file: path, overrides: overrides)
+        base = try ScenarioDecoder.decode(document, overrides: overrides)
         guard let m = base.matrix, !m.axes.isEmpty else {
             throw PlanError(
                 description:
@@ -58,7 +61,7 @@ public struct SweepPlan: Sendable {
         for axis in m.axes {
             do {
                 _ = try ScenarioDecoder.decode(
-                    bytes: bytes, file: path, overrides: overrides + ["\(axis.path)=\(Matrix.text(axis.values[0]))"])
+                    document, overrides: overrides + ["\(axis.path)=\(Matrix.text(axis.values[0]))"])
             } catch let e as ScenarioError {
                 for d in e.diagnostics
                 where d.override != nil
@@ -107,11 +110,10 @@ public struct SweepPlan: Sendable {
         var rows: [[String]] = []
         var status: String?
         do {
-            let cellScenario = try ScenarioDecoder.decode(
-                bytes: bytes, file: path, overrides: overrides + unit.cell.overrides)
+            let cellScenario = try ScenarioDecoder.decode(document, overrides: overrides + unit.cell.overrides)
             let seed = self.seed(of: unit, cellSeed: cellScenario.seed)
             let scenario = try ScenarioDecoder.decode(
-                bytes: bytes, file: path, overrides: overrides + unit.cell.overrides + ["seed=\(seed)"])
+                document, overrides: overrides + unit.cell.overrides + ["seed=\(seed)"])
             let report = try ScenarioRunner.run(scenario)
             rows = LayerReports.sweepRows(report, base: base, flowRows: RunFiles.summaryRows(report))
             if rows.isEmpty { status = "no-flows" }

@@ -122,6 +122,39 @@ struct MediumLoopTests {
         expect(sure > 50_000)
     }
 
+    /// A frame's odds, decided once per frame (`FrameDecoder.odds`), decide each MPDU as the
+    /// per-MPDU `survives` does, drawing the same numbers: the same outcomes in order, and the
+    /// two streams in the same state after each frame. Cases: one- and two-stream PHYs, every
+    /// MCS, SINRs from sure failure to sure success, A-MPDUs of 1 to 24 MPDUs whose lengths
+    /// mostly repeat.
+    @Test func aFramesOddsDecideEachMpduAsSurvivesDoes() {
+        var cases = RandomStream(seed: 12, name: "test/odds")
+        var drawn = (survived: 0, lost: 0)
+        for (streams, gain) in [(1, 1.0), (2, 0.5)] {
+            let decoder = FrameDecoder(phy: OfdmPhy(widthMHz: 80, spatialStreams: streams), secondStreamGain: gain)
+            var a = RandomStream(seed: 13, name: "test/odds/\(streams)")
+            var b = a
+            for _ in 0..<4_000 {
+                let mcs = Mcs.all[Int(cases.uniformInt(below: UInt64(Mcs.all.count)))]
+                let noise = pow(10, -13 + 3 * cases.uniform())
+                let low = decoder.certainFailure[mcs.index] / 2, high = decoder.certainSuccess[mcs.index] * 2
+                let signal = noise * low * pow(high / low, cases.uniform())
+                var odds = decoder.odds(signalMw: signal, noiseMw: noise, mcs: mcs)
+                for _ in 0..<(1 + Int(cases.uniformInt(below: 24))) {
+                    let bytes = cases.bernoulli(0.8) ? 1_538 : 40 + Int(cases.uniformInt(below: 1_500))
+                    let one = decoder.survives(signalMw: signal, noiseMw: noise, mcs: mcs, bytes: bytes, stream: &a)
+                    let frame = decoder.survives(&odds, bytes: bytes, stream: &b)
+                    expectEqual(one, frame)
+                    if odds.certain == nil {
+                        if frame { drawn.survived += 1 } else { drawn.lost += 1 }
+                    }
+                }
+                expectEqual(a.next(), b.next())
+            }
+        }
+        expect(drawn.survived > 1_000 && drawn.lost > 1_000, "\(drawn)")
+    }
+
     /// `medianRxDbm(from:to:ifAtLeast:)` (which refuses most pairs without a logarithm) gives
     /// the same answer as comparing `medianRxDbm(from:to:)` with the floor, for every pair of
     /// 30 phones in a city (shadowing on), at floors on a 0.37 dB grid and at floors equal to a
