@@ -63,7 +63,7 @@ public struct CalibrationProblem: Sendable {
     /// The scenario file.
     public let path: String
     /// Its bytes.
-    public let bytes: [UInt8]
+    public var bytes: [UInt8] { document.bytes }
     /// The file parsed once, for every run's decode.
     let document: ScenarioDocument
     /// Command-line overrides applied first.
@@ -93,16 +93,14 @@ public struct CalibrationProblem: Sendable {
         scenarioPath: String, overrides: [String], parameters: [FitParameter], measured: MeasuredTable, repeats: Int
     ) throws {
         switch ScenarioFile.read(scenarioPath) {
-        case .success(let b): bytes = b
+        case .success(let b): document = ScenarioDocument(bytes: b, file: scenarioPath)
         case .failure(let f):
             throw CalibrationError(description: "\(Diagnostic.escaped(scenarioPath)): error: \(f.message)")
         }
         path = scenarioPath
-        document = ScenarioDocument(bytes: bytes, file: scenarioPath)
         self.overrides = overrides
         self.repeats = repeats
-        base = try ScenarioDecoder.decode(
-            document, overrides: overrides)
+        base = try ScenarioDecoder.decode(document, overrides: overrides)
         guard !base.flows.isEmpty else {
             throw CalibrationError(description: "\(scenarioPath): error: flows: calibration needs a flow to measure")
         }

@@ -56,24 +56,16 @@ struct FrameDecoder: Sendable {
     /// interference), survives, drawing from `stream` only when the outcome is uncertain. A
     /// two-stream frame decodes at its weaker stream's SINR (`SpatialStreamModel`). A one-stream
     /// frame surely above the certain-success bound is decided without dividing (`surely`).
+    /// The frame's `odds`, then its one MPDU.
     @inline(__always)
     func survives(signalMw: Double, noiseMw: Double, mcs: Mcs, bytes: Int, stream: inout RandomStream) -> Bool {
-        let twoStreams = phy.streams(mcs) == 2
-        if !twoStreams && FrameDecoder.surely(signalMw, over: noiseMw, atLeast: certainSuccess[mcs.index]) {
-            return true
-        }
-        let total = signalMw / noiseMw
-        let sinr = twoStreams ? total * secondStreamGain : total
-        if sinr >= certainSuccess[mcs.index] { return true }
-        if sinr <= certainFailure[mcs.index] { return false }
-        let p = errorTable.successProbability(sinr: sinr, mcs: mcs, bytes: bytes)
-        return stream.uniform() < p
+        var odds = odds(signalMw: signalMw, noiseMw: noiseMw, mcs: mcs)
+        return survives(&odds, bytes: bytes, stream: &stream)
     }
 
     /// One frame's decoding at its receiver: every MPDU of a frame has the frame's signal, noise
     /// and MCS, so whether the outcome is certain is decided once per frame, and the success
     /// probability is computed once per MPDU length (an A-MPDU's subframes mostly share one).
-    /// Each MPDU is decided as `survives` decides it, drawing from the stream in the same order.
     struct FrameOdds {
         /// Whether every MPDU surely succeeds (`true`), surely fails (`false`), or draws (`nil`).
         let certain: Bool?
@@ -84,8 +76,7 @@ struct FrameDecoder: Sendable {
         var p = 0.0
     }
 
-    /// The odds of a frame at `mcs` received at `signalMw` over `noiseMw`: the bounds and the
-    /// SINR exactly as `survives` has them.
+    /// The odds of a frame at `mcs` received at `signalMw` over `noiseMw`.
     @inline(__always)
     func odds(signalMw: Double, noiseMw: Double, mcs: Mcs) -> FrameOdds {
         let twoStreams = phy.streams(mcs) == 2
@@ -99,7 +90,8 @@ struct FrameDecoder: Sendable {
         return FrameOdds(certain: nil, sinr: sinr, mcs: mcs)
     }
 
-    /// Whether an MPDU of `bytes` of the frame whose odds are `odds` survives (`survives`).
+    /// Whether an MPDU of `bytes` of the frame whose odds are `odds` survives, drawing from
+    /// `stream` only when the outcome is uncertain.
     @inline(__always)
     func survives(_ odds: inout FrameOdds, bytes: Int, stream: inout RandomStream) -> Bool {
         if let certain = odds.certain { return certain }

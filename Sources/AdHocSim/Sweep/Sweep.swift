@@ -19,8 +19,8 @@ public struct SweepUnit: Sendable {
 public struct SweepPlan: Sendable {
     /// The scenario file.
     public let path: String
-    /// Its bytes (each unit is decoded from them, with its overrides).
-    public let bytes: [UInt8]
+    /// Its bytes (each unit is decoded from their parsed document, with its overrides).
+    public var bytes: [UInt8] { document.bytes }
     /// The file parsed once, for every unit's decode.
     let document: ScenarioDocument
     /// Command-line overrides applied to every unit.
@@ -41,12 +41,11 @@ public struct SweepPlan: Sendable {
     /// Loads `path`, checks the matrix and lists its units.
     public init(path: String, overrides: [String]) throws {
         switch ScenarioFile.read(path) {
-        case .success(let b): bytes = b
+        case .success(let b): document = ScenarioDocument(bytes: b, file: path)
         case .failure(let f):
             throw PlanError(description: "\(Diagnostic.escaped(path.isEmpty ? "\"\"" : path)): error: \(f.message)")
         }
         self.path = path
-        document = ScenarioDocument(bytes: bytes, file: path)
         self.overrides = overrides
         base = try ScenarioDecoder.decode(document, overrides: overrides)
         guard let m = base.matrix, !m.axes.isEmpty else {

@@ -122,16 +122,20 @@ struct MediumLoopTests {
         expect(sure > 50_000)
     }
 
-    /// A frame's odds, decided once per frame (`FrameDecoder.odds`), decide each MPDU as the
-    /// per-MPDU `survives` does, drawing the same numbers: the same outcomes in order, and the
-    /// two streams in the same state after each frame. Cases: one- and two-stream PHYs, every
-    /// MCS, SINRs from sure failure to sure success, A-MPDUs of 1 to 24 MPDUs whose lengths
-    /// mostly repeat.
-    @Test func aFramesOddsDecideEachMpduAsSurvivesDoes() {
+    /// An MPDU of a frame decoded with the frame's odds (`FrameDecoder.odds`, once per frame)
+    /// is decided by the rule written out: at SINR = signal / noise (times the second stream's
+    /// gain on a two-stream MCS), it surely survives at or above the certain-success bound,
+    /// surely fails at or below the certain-failure bound, and in between survives when a
+    /// uniform draw is below the error table's success probability for its length; no number is
+    /// drawn outside the bounds. Cases: one- and two-stream PHYs, every MCS, SINRs from sure
+    /// failure to sure success, A-MPDUs of 1 to 24 MPDUs whose lengths mostly repeat; the two
+    /// streams are in the same state after each frame.
+    @Test func aFramesOddsDecideEachMpduByTheRule() {
         var cases = RandomStream(seed: 12, name: "test/odds")
         var drawn = (survived: 0, lost: 0)
         for (streams, gain) in [(1, 1.0), (2, 0.5)] {
-            let decoder = FrameDecoder(phy: OfdmPhy(widthMHz: 80, spatialStreams: streams), secondStreamGain: gain)
+            let phy = OfdmPhy(widthMHz: 80, spatialStreams: streams)
+            let decoder = FrameDecoder(phy: phy, secondStreamGain: gain)
             var a = RandomStream(seed: 13, name: "test/odds/\(streams)")
             var b = a
             for _ in 0..<4_000 {
@@ -139,15 +143,20 @@ struct MediumLoopTests {
                 let noise = pow(10, -13 + 3 * cases.uniform())
                 let low = decoder.certainFailure[mcs.index] / 2, high = decoder.certainSuccess[mcs.index] * 2
                 let signal = noise * low * pow(high / low, cases.uniform())
+                let sinr = signal / noise * (phy.streams(mcs) == 2 ? gain : 1)
                 var odds = decoder.odds(signalMw: signal, noiseMw: noise, mcs: mcs)
                 for _ in 0..<(1 + Int(cases.uniformInt(below: 24))) {
                     let bytes = cases.bernoulli(0.8) ? 1_538 : 40 + Int(cases.uniformInt(below: 1_500))
-                    let one = decoder.survives(signalMw: signal, noiseMw: noise, mcs: mcs, bytes: bytes, stream: &a)
-                    let frame = decoder.survives(&odds, bytes: bytes, stream: &b)
-                    expectEqual(one, frame)
-                    if odds.certain == nil {
-                        if frame { drawn.survived += 1 } else { drawn.lost += 1 }
+                    let rule: Bool
+                    if sinr >= decoder.certainSuccess[mcs.index] {
+                        rule = true
+                    } else if sinr <= decoder.certainFailure[mcs.index] {
+                        rule = false
+                    } else {
+                        rule = a.uniform() < decoder.errorTable.successProbability(sinr: sinr, mcs: mcs, bytes: bytes)
+                        if rule { drawn.survived += 1 } else { drawn.lost += 1 }
                     }
+                    expectEqual(decoder.survives(&odds, bytes: bytes, stream: &b), rule)
                 }
                 expectEqual(a.next(), b.next())
             }

@@ -210,6 +210,48 @@ struct OverrideTests {
         expectEqual(s.environment.place, .forest)
     }
 
+    /// A file parsed once (`ScenarioDocument`, as a sweep and a calibration hold it) decodes
+    /// as its bytes do: with overrides, the same effective input and hash, and the overrides'
+    /// values; when the file or an override is wrong, the same problems, with their lines and
+    /// the override they came from, including problems the parse itself reports (a duplicate
+    /// key, text that is not JSON).
+    @Test func aParsedDocumentDecodesAsItsBytes() throws {
+        let file = "s.json"
+        let document = ScenarioDocument(bytes: Array(validScenario.utf8), file: file)
+        let overrides = ["seed=7", "environment.preset=forest"]
+        let fromBytes = try ScenarioDecoder.decode(bytes: Array(validScenario.utf8), file: file, overrides: overrides)
+        let fromDocument = try ScenarioDecoder.decode(document, overrides: overrides)
+        expectEqual(fromDocument.canonicalInput, fromBytes.canonicalInput)
+        expectEqual(fromDocument.inputHash, fromBytes.inputHash)
+        expectEqual(fromDocument.seed, 7)
+        expectEqual(fromDocument.environment.place, .forest)
+        let wrong: [(String, [String])] = [
+            (validScenario, ["seed=-1"]),
+            (mutated("\"seed\": 42", "\"seed\": \"x\""), []),
+            (mutated("\"seed\": 42", "\"seed\": 42, \"seed\": 43"), []),
+            ("{", [])
+        ]
+        for (text, overrides) in wrong {
+            func problems(_ decode: () throws -> Scenario) -> [Diagnostic] {
+                do {
+                    _ = try decode()
+                    return []
+                } catch let e as ScenarioError {
+                    return e.diagnostics
+                } catch {
+                    return []
+                }
+            }
+            let bytes = Array(text.utf8)
+            let a = problems { try ScenarioDecoder.decode(bytes: bytes, file: file, overrides: overrides) }
+            let b = problems {
+                try ScenarioDecoder.decode(ScenarioDocument(bytes: bytes, file: file), overrides: overrides)
+            }
+            expect(!a.isEmpty, "\(text.prefix(20)) \(overrides)")
+            expectEqual(b, a)
+        }
+    }
+
     @Test func addsAKeyTheFileLeftOut() throws {
         let s = try decode(validScenario, overrides: ["environment.pathLossExponent=3", "limits.maxEvents=1000"]).get()
         expectEqual(s.environment.pathLossExponent, 3)
